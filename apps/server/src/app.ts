@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CODES } from '@faceadmin/shared';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { t } from './i18n/i18n.ts';
+import authRoutes from './modules/auth/auth.routes.ts';
+import { authService, type AuthService } from './modules/auth/auth.service.ts';
+import { captchaService, type CaptchaService } from './modules/auth/captcha.service.ts';
+import { sessionsService, type SessionsService } from './modules/auth/sessions.service.ts';
+import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
+import companiesRoutes from './modules/companies/companies.routes.ts';
+import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
+import logsRoutes from './modules/logs/logs.routes.ts';
+import managersRoutes from './modules/managers/managers.routes.ts';
+import messagesRoutes from './modules/messages/messages.routes.ts';
+import authPlugin from './plugins/auth.ts';
+import envelope from './plugins/envelope.ts';
+
+export const API_PREFIX = '/api/management';
+const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
+
+export interface Services {
+  sessions: SessionsService;
+  captcha: CaptchaService;
+  sms: SmsSender | null;
+  auth: AuthService;
+}
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    services: Services;
+    appVersion: string;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Tests pass a fixed captcha text; production draws random digits. */
+  captchaText?: () => string;
+  sms?: SmsSender | null;
+  logger?: boolean | object;
+}
+
+/** Builds the whole server (tests build it too); migrations run before routes are ready. */
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: config.logLevel,
+      // Secrets never reach the log (standards): tokens travel in X-Token, passwords only in bodies, which are not logged.
+      redact: { paths: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await migrate(database.db, database.dialect);
+
+  const sessions = sessionsService(config.sessionTtl);
+  const captcha = captchaService(opts.captchaText);
+  const sms = opts.sms === undefined ? createSmsSender(config, app.log) : opts.sms;
+  const services: Services = { sessions, captcha, sms, auth: authService({ database, config, sessions, captcha, sms }) };
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('services', services);
+  app.decorate('appVersion', pkg.version);
+  app.addHook('onClose', async () => database.close());
+
+  await app.register(envelope);
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'FaceAdmin management API', version: pkg.version, description: 'Envelope {code, message, data}; code 20000 is success. Send X-Token and X-Lang.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authPlugin, { database, sessions, apiPrefix: API_PREFIX });
+
+  await app.register(
+    async (api) => {
+      const a = api as unknown as App;
+      await a.register(authRoutes);
+      await a.register(companiesRoutes);
+      await a.register(managersRoutes);
+      await a.register(logsRoutes);
+      await a.register(messagesRoutes);
+      await a.register(dashboardRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
+  if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
+      return reply.status(404).send({ code: CODES.NOT_FOUND, message: t(req.lang, 'errors.routeNotFound', { method: req.method, url: req.url.split('?')[0] ?? '' }), data: null });
+    }
+    // The console is a single-page app: unknown paths get index.html and the router decides (spec §2: /404).
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  await services.auth.bootstrapAdmin();
+  return app;
+}

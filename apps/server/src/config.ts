@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { RUN_MODES, type RunMode } from '@faceadmin/shared';
+
+/** Every environment variable the server reads, validated once. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  runMode: RunMode;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  production: boolean;
+  /** 'log' writes codes to the server log (development), 'webhook' POSTs them to smsWebhookUrl, 'none' disables SMS. */
+  smsSender: 'log' | 'webhook' | 'none';
+  smsWebhookUrl: string | undefined;
+  /** Built console (apps/web/dist); served at / when it exists. */
+  webDist: string | undefined;
+  /** Session lifetime in seconds; renewed while in use. */
+  sessionTtl: number;
+  /** scrypt cost exponent (N = 2^x). 17 is the OWASP ASVS figure; tests may lower it, production may not. */
+  scryptLog2N: number;
+  title: string;
+  demo: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function int(env: NodeJS.ProcessEnv, key: string, def: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, key: string, allowed: readonly T[], def: T): T {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return def;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  const adminUsername = env.ADMIN_USERNAME?.trim() || undefined;
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if ((adminUsername && !adminPassword) || (!adminUsername && adminPassword)) throw new ConfigError('ADMIN_USERNAME and ADMIN_PASSWORD go together');
+  if (adminUsername && (adminUsername.length > 20 || !/^[A-Za-z0-9._@-]+$/.test(adminUsername))) throw new ConfigError('ADMIN_USERNAME: at most 20 letters, digits or . _ - @');
+  if (adminPassword && adminPassword.length < 6) throw new ConfigError('ADMIN_PASSWORD must have at least 6 characters');
+  const smsSender = oneOf(env, 'SMS_SENDER', ['log', 'webhook', 'none'] as const, production ? 'none' : 'log');
+  const smsWebhookUrl = env.SMS_WEBHOOK_URL || undefined;
+  if (smsSender === 'webhook' && !smsWebhookUrl) throw new ConfigError('SMS_SENDER=webhook needs SMS_WEBHOOK_URL');
+  if (production && smsSender === 'log') throw new ConfigError('SMS_SENDER=log writes codes to the log and is refused in production');
+  const scryptLog2N = int(env, 'SCRYPT_LOG2N', 17, 10, 20);
+  if (production && scryptLog2N < 17) throw new ConfigError('SCRYPT_LOG2N below 17 is refused in production');
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    runMode: oneOf(env, 'RUN_MODE', RUN_MODES, 'normal'),
+    adminUsername,
+    adminPassword,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    production,
+    smsSender,
+    smsWebhookUrl,
+    webDist,
+    sessionTtl: int(env, 'SESSION_TTL', 7 * 24 * 3600, 60, 90 * 24 * 3600),
+    scryptLog2N,
+    title: env.SYSTEM_TITLE || 'FaceAdmin',
+    demo: env.DEMO === '1',
+  };
+}

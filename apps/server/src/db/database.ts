@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+import { openSqlite } from './sqlite-adapter.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<DB>;
+/** A transaction or the database itself: repositories accept either, so callers can compose writes. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT arrive as strings from pg; our counts and ids fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDatabase(opts: { dataDir: string; databaseUrl?: string | undefined }): Database {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, 'faceadmin.sqlite');
+  const sqlite = openSqlite(file);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Dialect } from './database.ts';
+import * as m0001 from './migrations/0001_foundation.ts';
+
+/** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
+export interface AppMigration {
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+  down?(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+const MIGRATIONS: Record<string, AppMigration> = {
+  '0001_foundation': m0001,
+};
+
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, m] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (d) => m.up(d, dialect), ...(m.down ? { down: (d: Kysely<any>) => m.down!(d, dialect) } : {}) };
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,110 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types for the typed query layer. Times are ISO-8601 UTC strings (sortable, identical on both
+ * databases); flags are 0/1 integers; JSON is stored as text.
+ */
+export interface AdminTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  mobile: string;
+  password_hash: string;
+  avatar: string;
+  introduction: string;
+  current_company_id: number;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+export interface CompanyTable {
+  id: Generated<number>;
+  name: string;
+  address: string;
+  phone: string;
+  location: string;
+  filter_seconds: number;
+  options: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An administrator's membership of a company: role, rights, and whether they are its initial admin. */
+export interface MembershipTable {
+  id: Generated<number>;
+  company_id: number;
+  admin_id: number;
+  role: string;
+  is_init: number;
+  rights: string;
+  status: string;
+  created_at: string;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  admin_id: number;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  ip: string;
+  user_agent: string;
+}
+
+export interface OperationLogTable {
+  id: Generated<number>;
+  company_id: number;
+  admin_id: number | null;
+  admin_name: string;
+  module: string;
+  action: string;
+  data: string;
+  ip: string;
+  created_at: string;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  company_id: number;
+  /** null: every administrator of the company */
+  admin_id: number | null;
+  type: string;
+  params: string;
+  created_at: string;
+}
+
+export interface MessageReadTable {
+  message_id: number;
+  admin_id: number;
+  read_at: string;
+}
+
+export interface CaptchaTable {
+  id: string;
+  answer_hash: string;
+  expires_at: string;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  phone: string;
+  purpose: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface DB {
+  admins: AdminTable;
+  companies: CompanyTable;
+  memberships: MembershipTable;
+  sessions: SessionTable;
+  operation_logs: OperationLogTable;
+  messages: MessageTable;
+  message_reads: MessageReadTable;
+  captchas: CaptchaTable;
+  sms_codes: SmsCodeTable;
+}

@@ -1,0 +1,37 @@
+import { DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@faceadmin/shared';
+import enUS from './locales/en-US.json' with { type: 'json' };
+import ja from './locales/ja.json' with { type: 'json' };
+import zhCN from './locales/zh-CN.json' with { type: 'json' };
+import zhTW from './locales/zh-TW.json' with { type: 'json' };
+
+type Tree = { [k: string]: string | Tree };
+export const CATALOGS: Record<Language, Tree> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja };
+export type Params = Record<string, string | number>;
+
+function lookup(tree: Tree, key: string): string | undefined {
+  // Keys may themselves contain dots under log.actions ("company.create"), so try the longest leaf first.
+  let node: string | Tree | undefined = tree;
+  const parts = key.split('.');
+  for (let i = 0; i < parts.length; i++) {
+    if (typeof node !== 'object') return undefined;
+    const rest = parts.slice(i).join('.');
+    const whole: string | Tree | undefined = node[rest];
+    if (typeof whole === 'string') return whole;
+    node = node[parts[i]!];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Translates a server message key; unknown keys fall back to English, then to the key itself. */
+export function t(lang: Language, key: string, params: Params = {}): string {
+  const template = lookup(CATALOGS[lang], key) ?? lookup(CATALOGS['en-US'], key) ?? key;
+  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+export function has(lang: Language, key: string): boolean {
+  return lookup(CATALOGS[lang], key) !== undefined;
+}
+
+export function languageOf(header: string | string[] | undefined): Language {
+  return normalizeLanguage(Array.isArray(header) ? header[0] : header) ?? DEFAULT_LANGUAGE;
+}

@@ -1,0 +1,28 @@
+import { CODES } from '@faceadmin/shared';
+import type { Params } from '../i18n/i18n.ts';
+
+/** A failure the user caused or may fix; rendered as a translated envelope, never a 500. */
+export class AppError extends Error {
+  readonly code: number;
+  readonly status: number;
+  readonly key: string;
+  readonly params: Params;
+  readonly data: unknown;
+  constructor(code: number, status: number, key: string, params: Params = {}, data: unknown = null) {
+    super(key);
+    this.code = code;
+    this.status = status;
+    this.key = key;
+    this.params = params;
+    this.data = data;
+  }
+}
+
+export const notFound = () => new AppError(CODES.NOT_FOUND, 404, 'errors.notFound');
+export const noAuthority = (key = 'errors.noAuthority') => new AppError(CODES.NO_AUTHORITY, 403, key);
+export const conflict = (key: string, params: Params = {}) => new AppError(CODES.CONFLICT, 409, key, params);
+/** A validation failure on one field, phrased like the schema validator's messages. */
+export const invalid = (field: string, reasonKey = 'reasons.invalid', params: Params = {}) =>
+  new AppError(CODES.VALIDATION, 400, 'errors.validation', { ...params, field, reason: reasonKey }, { field });
+export const badInput = (key: string, field?: string, params: Params = {}) =>
+  new AppError(CODES.VALIDATION, 400, key, params, field ? { field } : null);

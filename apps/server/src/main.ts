@@ -1,0 +1,37 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`Configuration error: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const database = openDatabase(config);
+  const app = await buildApp({ config, database });
+  let closing = false;
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(sig, () => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal: sig }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+  await app.listen({ port: config.port, host: config.host });
+  const where = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}`;
+  app.log.info(`console: ${where}/  API docs: ${where}/api/docs  database: ${database.dialect}  mode: ${config.runMode}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+import { CODES, type SessionUser } from '@faceadmin/shared';
+import type { Static } from 'typebox';
+import type { Config } from '../../config.ts';
+import type { Database, Executor } from '../../db/database.ts';
+import { dummyHash, hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { AppError, badInput, conflict } from '../../lib/errors.ts';
+import { FailureCounter } from '../../lib/throttle.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { AuthContext, Tenant } from '../../plugins/auth.ts';
+import { companiesRepository } from '../companies/companies.repository.ts';
+import { optionsOf } from '../companies/companies.service.ts';
+import { audit } from '../logs/logs.service.ts';
+import { membershipsRepository } from '../managers/memberships.repository.ts';
+import { notify } from '../messages/messages.service.ts';
+import { adminsRepository, type AdminRow } from './admins.repository.ts';
+import type { CaptchaService } from './captcha.service.ts';
+import type { ChangePwdBody, ForgetBody, LoginBody, RegisterBody, SmsBody } from './auth.schemas.ts';
+import type { SessionsService } from './sessions.service.ts';
+import { smsCodes, type SmsSender } from './sms.service.ts';
+
+/** After this many failures on one account, sign-in needs a captcha (not a lock-out: a victim can still sign in). */
+export const CAPTCHA_AFTER = 3;
+/** After this many failures from one address, that address waits; other addresses are unaffected. */
+export const IP_LIMIT = 30;
+const WINDOW_MS = 15 * 60_000;
+
+interface Meta {
+  ip: string;
+  userAgent: string;
+}
+
+export function authService(deps: { database: Database; config: Config; sessions: SessionsService; captcha: CaptchaService; sms: SmsSender | null }) {
+  const { db } = deps.database;
+  const byAccount = new FailureCounter(WINDOW_MS);
+  const byIp = new FailureCounter(WINDOW_MS);
+  const hash = (pw: string) => hashPassword(pw, deps.config.scryptLog2N);
+
+  async function requireCaptcha(id: string | undefined, answer: string | undefined) {
+    if (!id || !answer) throw new AppError(CODES.CAPTCHA_REQUIRED, 400, 'errors.captchaRequired', {}, { captcha: true, field: 'icode' });
+    if (!(await deps.captcha.verify(db, id, answer))) throw new AppError(CODES.CAPTCHA_REQUIRED, 400, 'errors.captchaIncorrect', {}, { captcha: true, field: 'icode' });
+  }
+
+  /** Picks an enabled company for the administrator when the current one is gone or disabled. */
+  async function settleCompany(trx: Executor, admin: AdminRow): Promise<number> {
+    const list = await membershipsRepository.listForAdmin(trx, admin.id);
+    const enabled = list.filter((m) => m.status !== 'disabled');
+    if (list.length > 0 && enabled.length === 0) throw new AppError(CODES.DISABLED, 403, 'errors.disabled');
+    if (enabled.some((m) => m.id === admin.current_company_id)) return admin.current_company_id;
+    return enabled[0]?.id ?? 0;
+  }
+
+  return {
+    /** Exposed for tests and the captcha prompt on the login page. */
+    needsCaptcha: (username: string) => byAccount.count(username.trim().toLowerCase()) >= CAPTCHA_AFTER,
+
+    async login(input: Static<typeof LoginBody>, meta: Meta): Promise<{ token: string }> {
+      const username = input.username.trim();
+      const key = username.toLowerCase();
+      if (byIp.count(meta.ip) >= IP_LIMIT) throw new AppError(CODES.TOO_MANY, 429, 'errors.tooMany', { minutes: byIp.minutesLeft(meta.ip) });
+      if (byAccount.count(key) >= CAPTCHA_AFTER) await requireCaptcha(input.captcha_id, input.icode);
+      const admin = await adminsRepository.findByUsername(db, username);
+      const ok = admin ? await verifyPassword(input.password, admin.password_hash) : (await verifyPassword(input.password, await dummyHash(deps.config.scryptLog2N)), false);
+      if (!admin || !ok) {
+        const n = byAccount.fail(key);
+        byIp.fail(meta.ip);
+        throw new AppError(CODES.BAD_CREDENTIALS, 400, 'errors.badCredentials', {}, { captcha: n >= CAPTCHA_AFTER });
+      }
+      return db.transaction().execute(async (trx) => {
+        const companyId = await settleCompany(trx, admin);
+        const now = nowIso();
+        await adminsRepository.update(trx, admin.id, { current_company_id: companyId, last_login_at: now });
+        const s = await deps.sessions.open(trx, admin.id, meta);
+        if (companyId) await audit(trx, { companyId, adminId: admin.id, adminName: admin.name, ip: meta.ip }, 'auth', 'auth.login');
+        byAccount.reset(key);
+        return { token: s.token };
+      });
+    },
+
+    async logout(ctx: AuthContext) {
+      await db.transaction().execute(async (trx) => {
+        await deps.sessions.end(trx, ctx.sessionId);
+        if (ctx.companyId) await audit(trx, tenantFrom(ctx), 'auth', 'auth.logout');
+      });
+    },
+
+    async info(ctx: AuthContext): Promise<SessionUser> {
+      const companies = (await membershipsRepository.listForAdmin(db, ctx.admin.id)).filter((m) => m.status !== 'disabled');
+      const company = ctx.companyId ? await companiesRepository.find(db, ctx.companyId) : undefined;
+      const options = company ? optionsOf(company) : undefined;
+      const a = ctx.admin;
+      return {
+        id: a.id,
+        name: a.name,
+        username: a.username,
+        mobile: a.mobile,
+        avatar: a.avatar,
+        introduction: a.introduction,
+        roles: [ctx.role ?? 'main'],
+        company: ctx.companyId,
+        companys: companies.map((c) => ({ id: c.id, name: c.name })),
+        alarm_ring: options?.alarmRing ?? 0,
+        debug: options?.internalTesting ?? 0,
+        is_init: ctx.isInit ? 1 : 0,
+        rights: ctx.rights,
+      };
+    },
+
+    /** Changes the password, ends every other session and issues a fresh token for this one. */
+    async changePassword(ctx: AuthContext, input: Static<typeof ChangePwdBody>, meta: Meta): Promise<{ token: string }> {
+      if (input.new !== input.renew) throw badInput('errors.passwordMismatch', 'renew');
+      if (!(await verifyPassword(input.orig, ctx.admin.password_hash))) throw badInput('errors.origPasswordWrong', 'orig');
+      if (input.orig === input.new) throw badInput('errors.samePassword', 'new');
+      const password_hash = await hash(input.new);
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        await adminsRepository.update(trx, ctx.admin.id, { password_hash, updated_at: now });
+        await deps.sessions.endAllFor(trx, ctx.admin.id);
+        const s = await deps.sessions.open(trx, ctx.admin.id, meta);
+        if (ctx.companyId) {
+          await audit(trx, tenantFrom(ctx), 'auth', 'auth.changepwd');
+          await notify(trx, ctx.companyId, ctx.admin.id, 'passwordChanged', { time: now.replace('T', ' ').slice(0, 19) + ' UTC' });
+        }
+        return { token: s.token };
+      });
+    },
+
+    async sendSmsCode(input: Static<typeof SmsBody>): Promise<{ cooldown: number }> {
+      if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.smsUnavailable');
+      await requireCaptcha(input.captcha_id, input.icode);
+      const wait = await smsCodes.cooldown(db, input.phone, input.purpose);
+      if (wait > 0) throw new AppError(CODES.TOO_MANY, 429, 'errors.smsCooldown', { seconds: wait });
+      const code = await smsCodes.issue(db, input.phone, input.purpose);
+      // For "forget", unknown numbers get the same answer (no account enumeration) but no SMS.
+      const known = input.purpose === 'register' || (await adminsRepository.findByMobile(db, input.phone)).length > 0;
+      if (known) {
+        try {
+          await deps.sms.send(input.phone, input.purpose, code);
+        } catch {
+          throw new AppError(CODES.UNAVAILABLE, 502, 'errors.smsFailed');
+        }
+      }
+      return { cooldown: 60 };
+    },
+
+    async register(input: Static<typeof RegisterBody>, meta: Meta): Promise<{ token: string }> {
+      if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.registrationClosed');
+      if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
+      await requireCaptcha(input.captcha_id, input.icode);
+      if (!(await smsCodes.verify(db, input.mobile, 'register', input.smscode))) throw badInput('errors.smsIncorrect', 'smscode');
+      const username = input.username.trim();
+      if (await adminsRepository.findByUsername(db, username)) throw conflict('errors.accountTaken', { username });
+      const password_hash = await hash(input.password);
+      return db.transaction().execute(async (trx) => {
+        const id = await adminsRepository.insert(trx, { username, name: input.name.trim(), mobile: input.mobile, password_hash, created_at: nowIso() });
+        const s = await deps.sessions.open(trx, id, meta);
+        return { token: s.token };
+      });
+    },
+
+    async forget(input: Static<typeof ForgetBody>) {
+      if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.smsUnavailable');
+      if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
+      if (!(await smsCodes.verify(db, input.mobile, 'forget', input.smscode))) throw badInput('errors.smsIncorrect', 'smscode');
+      const admins = await adminsRepository.findByMobile(db, input.mobile);
+      const password_hash = await hash(input.password);
+      await db.transaction().execute(async (trx) => {
+        for (const a of admins) {
+          await adminsRepository.update(trx, a.id, { password_hash, updated_at: nowIso() });
+          await deps.sessions.endAllFor(trx, a.id);
+        }
+      });
+    },
+
+    /** On an empty database, ADMIN_USERNAME/ADMIN_PASSWORD become the initial administrator (no company yet). */
+    async bootstrapAdmin(): Promise<boolean> {
+      const { adminUsername, adminPassword } = deps.config;
+      if (!adminUsername || !adminPassword) return false;
+      if ((await adminsRepository.count(db)) > 0) return false;
+      await adminsRepository.insert(db, { username: adminUsername, name: adminUsername, mobile: '', password_hash: await hash(adminPassword), created_at: nowIso() });
+      return true;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof authService>;
+
+export function tenantFrom(ctx: AuthContext): Tenant {
+  return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
+}

@@ -1,0 +1,157 @@
+import { ALL_RIGHTS, NO_RIGHTS, functionsFromRights, rightsFromFunctions, type FunctionRight, type Manager, type ManagerStatus, type AdminRole, type RightKey, type RightValues } from '@faceadmin/shared';
+import type { Static } from 'typebox';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { badInput, conflict, noAuthority, notFound } from '../../lib/errors.ts';
+import { parseJson } from '../../lib/json.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { AuthContext, Tenant } from '../../plugins/auth.ts';
+import { adminsRepository } from '../auth/admins.repository.ts';
+import type { SessionsService } from '../auth/sessions.service.ts';
+import { companiesRepository } from '../companies/companies.repository.ts';
+import { audit } from '../logs/logs.service.ts';
+import { notify } from '../messages/messages.service.ts';
+import { managersRepository } from './managers.repository.ts';
+import type { ManagerCreate, ManagerUpdate } from './managers.schemas.ts';
+import { membershipsRepository } from './memberships.repository.ts';
+
+type Row = NonNullable<Awaited<ReturnType<typeof managersRepository.find>>>;
+
+function rightsOf(row: { role: string; rights: string }): RightValues {
+  return row.role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<RightValues>>(row.rights, {}) };
+}
+
+/** Presenter: never exposes the password hash or raw rights JSON (habit 6). */
+export function presentManager(row: Row): Manager {
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    mobile: row.mobile,
+    status: row.status as ManagerStatus,
+    role: row.role as AdminRole,
+    is_init: row.is_init,
+    rights: functionsFromRights(rightsOf(row)),
+    created_at: row.created_at,
+    last_login_at: row.last_login_at,
+  };
+}
+
+const tenantFrom = (ctx: AuthContext): Tenant => ({ companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip });
+
+export function managersService(deps: { database: Database; config: Config; sessions: SessionsService }) {
+  const { db } = deps.database;
+
+  /** A sub-account may only hand out sub-accounts with rights it holds itself (no escalation). */
+  function checkGrant(ctx: AuthContext, role: AdminRole, rights: RightValues) {
+    if (ctx.role === 'main') return;
+    if (role === 'main') throw noAuthority('errors.mainOnly');
+    for (const k of Object.keys(rights) as RightKey[]) if (rights[k] > ctx.rights[k]) throw noAuthority();
+  }
+
+  return {
+    async list(tenant: Tenant, f: { keyword?: string | undefined; status?: string | undefined; offset: number; limit: number }) {
+      const r = await managersRepository.list(db, tenant.companyId, f);
+      return { items: r.items.map(presentManager), total: r.total };
+    },
+
+    async create(ctx: AuthContext, input: Static<typeof ManagerCreate>): Promise<Manager> {
+      if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
+      const username = input.username.trim();
+      const role: AdminRole = input.role ?? 'sub';
+      const rights = role === 'main' ? ALL_RIGHTS : rightsFromFunctions((input.rights ?? []) as FunctionRight[]);
+      checkGrant(ctx, role, rights);
+      if (await adminsRepository.findByUsername(db, username)) throw conflict('errors.accountTaken', { username });
+      const password_hash = await hashPassword(input.password, deps.config.scryptLog2N);
+      const tenant = tenantFrom(ctx);
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const id = await adminsRepository.insert(trx, { username, name: input.name.trim(), mobile: input.mobile ?? '', password_hash, created_at: now });
+        await adminsRepository.update(trx, id, { current_company_id: tenant.companyId });
+        await membershipsRepository.insert(trx, tenant.companyId, { admin_id: id, role, is_init: 0, rights: JSON.stringify(rights), status: input.status ?? 'normal', created_at: now });
+        const company = await companiesRepository.find(trx, tenant.companyId);
+        await notify(trx, tenant.companyId, id, 'welcome', { company: company?.name ?? '', admin: ctx.admin.name });
+        await audit(trx, tenant, 'manager', 'manager.create', { id, name: input.name.trim(), username, role, status: input.status ?? 'normal', rights: input.rights ?? [] });
+        return presentManager((await managersRepository.find(trx, tenant.companyId, id))!);
+      });
+    },
+
+    async update(ctx: AuthContext, input: Static<typeof ManagerUpdate>): Promise<Manager> {
+      const tenant = tenantFrom(ctx);
+      const target = await managersRepository.find(db, tenant.companyId, input.id);
+      if (!target) throw notFound();
+      const self = target.id === ctx.admin.id;
+      const role: AdminRole = input.role ?? (target.role as AdminRole);
+      const status: ManagerStatus = input.status ?? (target.status as ManagerStatus);
+      const rights = role === 'main' ? ALL_RIGHTS : input.rights ? rightsFromFunctions(input.rights as FunctionRight[]) : rightsOf(target);
+      if (target.is_init && !self) throw noAuthority('errors.cannotChangeInit');
+      if (self && (role !== target.role || status !== target.status || (input.rights && role === 'sub'))) throw badInput('errors.cannotChangeSelf', 'role');
+      if (!self) checkGrant(ctx, role, rights);
+      if (target.role === 'main' && ctx.role !== 'main') throw noAuthority('errors.mainOnly');
+      const password = input.password ?? '';
+      if (password && password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
+      const password_hash = password ? await hashPassword(password, deps.config.scryptLog2N) : undefined;
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        await adminsRepository.update(trx, target.id, { name: input.name.trim(), mobile: input.mobile ?? target.mobile, updated_at: now, ...(password_hash ? { password_hash } : {}) });
+        await membershipsRepository.update(trx, tenant.companyId, target.id, { role, status, rights: JSON.stringify(rights) });
+        // spec: sessions end when an administrator is disabled or their password is reset by someone else.
+        if ((status === 'disabled' && target.status !== 'disabled') || (password_hash && !self)) await deps.sessions.endAllFor(trx, target.id);
+        await audit(trx, tenant, 'manager', 'manager.update', {
+          id: target.id,
+          name: input.name.trim(),
+          username: target.username,
+          role,
+          status,
+          rights: functionsFromRights(rights),
+          passwordChanged: password_hash ? 1 : 0,
+        });
+        return presentManager((await managersRepository.find(trx, tenant.companyId, target.id))!);
+      });
+    },
+
+    async remove(ctx: AuthContext, id: number) {
+      const tenant = tenantFrom(ctx);
+      const target = await managersRepository.find(db, tenant.companyId, id);
+      if (!target) throw notFound();
+      if (target.id === ctx.admin.id) throw badInput('errors.cannotDeleteSelf', 'id');
+      if (target.is_init) throw noAuthority('errors.cannotChangeInit');
+      if (target.role === 'main' && ctx.role !== 'main') throw noAuthority('errors.mainOnly');
+      await db.transaction().execute(async (trx) => {
+        await membershipsRepository.delete(trx, tenant.companyId, target.id);
+        // An account that belongs to no company any more is removed with its sessions.
+        if ((await membershipsRepository.countForAdmin(trx, target.id)) === 0) await adminsRepository.delete(trx, target.id);
+        else await deps.sessions.endAllFor(trx, target.id);
+        await audit(trx, tenant, 'manager', 'manager.delete', { id: target.id, name: target.name, username: target.username });
+      });
+    },
+
+    adminRight(ctx: AuthContext) {
+      const { is_admin: _ignored, ...values } = ctx.rights;
+      return { role: ctx.role ?? 'main', is_init: ctx.isInit ? 1 : 0, rights: ctx.rights, functions: functionsFromRights(values) };
+    },
+
+    async transferSearch(tenant: Tenant, keyword: string | undefined) {
+      const r = await managersRepository.list(db, tenant.companyId, { keyword: keyword?.trim() || undefined, offset: 0, limit: 50 });
+      const items = r.items.filter((m) => m.id !== tenant.adminId && m.status !== 'disabled').map((m) => ({ id: m.id, name: `${m.name} (${m.username})` }));
+      return { items, total: items.length };
+    },
+
+    /** spec §2: hands the initial-administrator role to another administrator; cannot be undone. */
+    async transfer(ctx: AuthContext, adminId: number) {
+      const tenant = tenantFrom(ctx);
+      if (adminId === ctx.admin.id) throw badInput('errors.transferTarget', 'admin_id');
+      const target = await managersRepository.find(db, tenant.companyId, adminId);
+      if (!target) throw notFound();
+      if (target.status === 'disabled') throw badInput('errors.transferTarget', 'admin_id');
+      await db.transaction().execute(async (trx) => {
+        await membershipsRepository.update(trx, tenant.companyId, ctx.admin.id, { is_init: 0 });
+        await membershipsRepository.update(trx, tenant.companyId, target.id, { is_init: 1, role: 'main', rights: JSON.stringify(ALL_RIGHTS) });
+        const company = await companiesRepository.find(trx, tenant.companyId);
+        await notify(trx, tenant.companyId, null, 'transfer', { from: ctx.admin.name, to: target.name, company: company?.name ?? '' });
+        await audit(trx, tenant, 'manager', 'manager.transfer', { id: target.id, name: target.name, username: target.username });
+      });
+    },
+  };
+}

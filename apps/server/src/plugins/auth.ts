@@ -1,0 +1,109 @@
+import { ALL_RIGHTS, CODES, NO_RIGHTS, type AdminRole, type RightKey, type Rights } from '@faceadmin/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/database.ts';
+import { AppError, noAuthority } from '../lib/errors.ts';
+import { parseJson } from '../lib/json.ts';
+import { adminsRepository, type AdminRow } from '../modules/auth/admins.repository.ts';
+import type { SessionsService } from '../modules/auth/sessions.service.ts';
+import { membershipsRepository } from '../modules/managers/memberships.repository.ts';
+
+/**
+ * What a route requires (habit 5: declared, checked before any data is read):
+ * - 'public': nobody needs to be signed in
+ * - 'session': a signed-in administrator, even with company 0 (spec §2)
+ * - 'company': signed in with a current company
+ * - 'main' / 'init': the main role / the initial administrator of the current company
+ * - { right, level }: a sub-account right (spec §6); main accounts hold every right
+ */
+export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | { right: RightKey; level?: number };
+
+export interface AuthContext {
+  admin: AdminRow;
+  sessionId: number;
+  /** 0 when the administrator has no (enabled) company yet */
+  companyId: number;
+  role: AdminRole | null;
+  isInit: boolean;
+  rights: Rights;
+  ip: string;
+}
+
+/** The scope every tenant-owned repository call takes. */
+export interface Tenant {
+  companyId: number;
+  adminId: number;
+  adminName: string;
+  ip: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** The signed-in context; routes declared 'session' or stricter always have one. */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+  return req.auth;
+}
+
+export function tenantOf(req: FastifyRequest): Tenant {
+  const a = authOf(req);
+  if (!a.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
+  return { companyId: a.companyId, adminId: a.admin.id, adminName: a.admin.name, ip: a.ip };
+}
+
+export async function resolveContext(database: Database, admin: AdminRow, sessionId: number, ip: string): Promise<AuthContext> {
+  const m = admin.current_company_id ? await membershipsRepository.find(database.db, admin.current_company_id, admin.id) : undefined;
+  if (!m || m.status === 'disabled') {
+    return { admin, sessionId, companyId: 0, role: null, isInit: false, rights: { is_admin: 0, ...NO_RIGHTS }, ip };
+  }
+  const role = m.role === 'main' ? 'main' : 'sub';
+  const granted = role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<Rights>>(m.rights, {}) };
+  const rights: Rights = { is_admin: 1, ...NO_RIGHTS };
+  for (const k of Object.keys(NO_RIGHTS) as RightKey[]) rights[k] = Number(granted[k] ?? 0) || 0;
+  return { admin, sessionId, companyId: m.company_id, role, isInit: m.is_init === 1, rights, ip };
+}
+
+function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>): void {
+  if (!ctx.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
+  if (access === 'company') return;
+  if (access === 'main') {
+    if (ctx.role !== 'main') throw noAuthority('errors.mainOnly');
+    return;
+  }
+  if (access === 'init') {
+    if (!ctx.isInit) throw noAuthority('errors.initOnly');
+    return;
+  }
+  if (ctx.rights[access.right] < (access.level ?? 1)) throw noAuthority();
+}
+
+export default fp(async function auth(app: FastifyInstance, opts: { database: Database; sessions: SessionsService; apiPrefix: string }) {
+  app.decorateRequest('auth', null);
+  // A route without a declared access rule is a programming error, caught at start-up, not in production.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(opts.apiPrefix) && !route.config?.access) throw new Error(`${route.method} ${route.url} declares no access rule`);
+  });
+  app.addHook('onRequest', async (req) => {
+    const access = req.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const raw = req.headers['x-token'];
+    const token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (!token || token.length > 200) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+    const meta = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') };
+    const s = await opts.sessions.check(opts.database.db, token, meta);
+    if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
+    if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+    const admin = await adminsRepository.findById(opts.database.db, s.adminId);
+    if (!admin) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+    if (s.refreshToken) req.refreshToken = s.refreshToken;
+    req.auth = await resolveContext(opts.database, admin, s.sessionId, req.ip);
+    if (access !== 'session') allowed(req.auth, access);
+  });
+});

@@ -1,0 +1,94 @@
+import { CODES, type Envelope, type Language } from '@faceadmin/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Type, type TSchema } from 'typebox';
+import { languageOf, t } from '../i18n/i18n.ts';
+import { AppError } from '../lib/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    /** Set when the session token was renewed; sent back as the envelope's refreshToken. */
+    refreshToken?: string;
+  }
+  interface FastifyReply {
+    ok<T>(data: T): Envelope<T>;
+  }
+}
+
+/** Response schema of a successful envelope around `data`. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    code: Type.Integer(),
+    message: Type.String(),
+    data,
+    refreshToken: Type.Optional(Type.String()),
+  });
+}
+const ErrorEnvelope = Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Any() });
+
+/** The `response` part of a route schema: the success shape plus the error envelope. */
+export function responses<T extends TSchema>(data: T) {
+  return { 200: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+}
+
+function fieldName(lang: Language, field: string): string {
+  const key = `fields.${field}`;
+  const out = t(lang, key);
+  return out === key ? field : out;
+}
+
+function translateValidation(lang: Language, err: FastifyError): { message: string; field: string } {
+  const v = err.validation?.[0];
+  if (!v) return { message: t(lang, 'errors.badRequest'), field: '' };
+  const params = (v.params ?? {}) as Record<string, unknown>;
+  const path = v.instancePath.split('/').filter(Boolean);
+  const field = v.keyword === 'required' ? String(params.missingProperty ?? '') : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
+  const known = ['required', 'minLength', 'maxLength', 'pattern', 'format', 'type', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'additionalProperties'];
+  let keyword = known.includes(v.keyword) ? v.keyword : 'invalid';
+  if (v.keyword === 'anyOf' || v.keyword === 'const') keyword = 'enum';
+  const reason = t(lang, `reasons.${keyword}`, { limit: Number(params.limit ?? 0) });
+  return { message: t(lang, 'errors.validation', { field: fieldName(lang, field), reason }), field };
+}
+
+function send(reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) {
+  return reply.status(status).send({ code, message, data });
+}
+
+export function renderAppError(lang: Language, err: AppError): string {
+  const params = { ...err.params };
+  if (err.key === 'errors.validation') {
+    params.field = fieldName(lang, String(params.field ?? ''));
+    params.reason = t(lang, String(params.reason ?? 'reasons.invalid'), params);
+  }
+  return t(lang, err.key, params);
+}
+
+/** Envelope, language and error handling for every API answer (spec §7-8). */
+export default fp(async function envelope(app: FastifyInstance) {
+  app.decorateRequest('lang', 'zh-CN' as Language);
+  app.decorateReply('ok', function <T>(this: FastifyReply, data: T): Envelope<T> {
+    const env: Envelope<T> = { code: CODES.OK, message: t(this.request.lang, 'common.success'), data };
+    if (this.request.refreshToken) env.refreshToken = this.request.refreshToken;
+    return env;
+  });
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    req.lang = languageOf(req.headers['x-lang']);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const lang = req.lang ?? 'zh-CN';
+    if (err instanceof AppError) return send(reply, err.status, err.code, renderAppError(lang, err), err.data);
+    if (err.validation) {
+      const { message, field } = translateValidation(lang, err);
+      return send(reply, 400, CODES.VALIDATION, message, { field });
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, CODES.VALIDATION, t(lang, 'errors.bodyTooLarge'));
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      if (err.statusCode === 429) return send(reply, 429, CODES.TOO_MANY, t(lang, 'errors.tooMany', { minutes: 1 }));
+      return send(reply, err.statusCode, CODES.VALIDATION, t(lang, 'errors.badRequest'));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return send(reply, 500, CODES.INTERNAL, t(lang, 'errors.internal'));
+  });
+});

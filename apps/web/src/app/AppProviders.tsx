@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
+import type { ConfigProviderProps } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import zhTW from 'antd/locale/zh_TW';
+import enUS from 'antd/locale/en_US';
+import jaJP from 'antd/locale/ja_JP';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import type { Language, Size } from '@faceadmin/shared';
+import { registerFeedback } from './feedback.ts';
+import { useLanguage } from './i18n.ts';
+import { useSettings } from './settings.ts';
+import { router } from './routes/router.tsx';
+
+const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };
+
+// spec §9 sizes default/medium/small/mini mapped onto antd's three sizes; mini adds the compact algorithm.
+const COMPONENT_SIZE: Record<Size, 'large' | 'middle' | 'small'> = {
+  default: 'large',
+  medium: 'middle',
+  small: 'small',
+  mini: 'small',
+};
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: false, refetchOnWindowFocus: false },
+  },
+});
+
+/** Hands antd's context-aware message/modal to the API client. */
+function FeedbackBridge() {
+  const { message, modal } = AntApp.useApp();
+  useEffect(() => registerFeedback({ message, modal }), [message, modal]);
+  return null;
+}
+
+export function AppProviders() {
+  const language = useLanguage();
+  const settings = useSettings();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider
+        locale={ANTD_LOCALE[language]}
+        componentSize={COMPONENT_SIZE[settings.size]}
+        theme={{
+          token: { colorPrimary: settings.themeColor },
+          algorithm: settings.size === 'mini' ? [theme.defaultAlgorithm, theme.compactAlgorithm] : theme.defaultAlgorithm,
+        }}
+      >
+        <AntApp style={{ height: '100%' }}>
+          <FeedbackBridge />
+          <RouterProvider router={router} />
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

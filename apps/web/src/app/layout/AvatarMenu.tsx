@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { UserOutlined } from '@ant-design/icons';
+import { useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { SessionUser } from '@faceadmin/shared';
+import { ChangePasswordDialog } from '../../features/profile/components/ChangePasswordDialog.tsx';
+import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
+import { useLogout } from '../session.ts';
+
+/** spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. */
+export function AvatarMenu({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { modal } = App.useApp();
+  const logout = useLogout();
+  const [dialog, setDialog] = useState<'password' | 'transfer' | null>(null);
+
+  const hasCompany = user.company !== 0;
+  const items: MenuProps['items'] = [
+    { key: 'companyList', label: t('layout.avatar.companyList') },
+    ...(hasCompany ? [{ key: 'companyInfo', label: t('layout.avatar.companyInfo') }] : []),
+    ...(hasCompany ? [{ key: 'dashboard', label: t('layout.avatar.dashboard') }] : []),
+    { key: 'profile', label: t('layout.avatar.profile') },
+    ...(user.is_init && hasCompany ? [{ key: 'transfer', label: t('layout.avatar.transfer') }] : []),
+    { type: 'divider' },
+    { key: 'logout', label: t('layout.avatar.logout'), danger: true },
+  ];
+
+  const confirmLogout = () => {
+    const back = location.pathname + location.search;
+    modal.confirm({
+      title: t('layout.logout.title'),
+      content: t('layout.logout.confirm'),
+      okText: t('common.actions.ok'),
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        await logout();
+        await navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true });
+      },
+    });
+  };
+
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'companyList') void navigate('/company/list');
+    else if (key === 'companyInfo') void navigate('/company/update');
+    else if (key === 'dashboard') void navigate('/dashboard');
+    else if (key === 'profile') setDialog('password');
+    else if (key === 'transfer') setDialog('transfer');
+    else if (key === 'logout') confirmLogout();
+  };
+
+  return (
+    <>
+      <Dropdown trigger={['click']} menu={{ items, onClick }}>
+        <Button type="text" data-testid="avatar-menu" style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+          <Avatar size="small" src={user.avatar || undefined} icon={<UserOutlined />} />
+          <span>{user.name || user.username}</span>
+        </Button>
+      </Dropdown>
+      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      {user.is_init ? <TransferAdminDialog open={dialog === 'transfer'} onClose={() => setDialog(null)} /> : null}
+    </>
+  );
+}

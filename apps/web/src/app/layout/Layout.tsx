@@ -1,0 +1,86 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Drawer, Layout as AntLayout } from 'antd';
+import { Outlet, useLocation } from 'react-router';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { useAccessibleRoutes } from '../session.ts';
+import { updateSettings, useSettings } from '../settings.ts';
+import { addTag } from '../tags.ts';
+import { findRoute, NO_SIDEBAR_PATHS, NO_TAGS_PATHS } from '../routes/routeTable.ts';
+import { Navbar } from './Navbar.tsx';
+import { SettingsDrawer } from './SettingsDrawer.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { TagsView } from './TagsView.tsx';
+import { useIsMobile } from './useIsMobile.ts';
+
+const SIDER_WIDTH = 210;
+
+/** The signed-in shell (spec §2 "Shell behaviour"): sidebar, navbar, tag tabs, content. */
+export function Layout() {
+  const routes = useAccessibleRoutes() ?? [];
+  const settings = useSettings();
+  const mobile = useIsMobile();
+  const location = useLocation();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  // Entering mobile mode closes the sidebar (spec §2).
+  useEffect(() => {
+    if (mobile) setMobileOpen(false);
+  }, [mobile]);
+
+  const route = findRoute(routes, location.pathname);
+  useEffect(() => {
+    if (route?.page) addTag({ path: location.pathname, titleKey: route.titleKey });
+  }, [route, location.pathname]);
+
+  const showSidebar = !NO_SIDEBAR_PATHS.includes(location.pathname);
+  const showTags = settings.tagsView && !NO_TAGS_PATHS.includes(location.pathname);
+  const opened = mobile ? mobileOpen : settings.sidebarOpened;
+  const toggle = () => (mobile ? setMobileOpen((o) => !o) : updateSettings({ sidebarOpened: !settings.sidebarOpened }));
+
+  return (
+    <AntLayout style={{ minHeight: '100%' }}>
+      {showSidebar && !mobile && (
+        <AntLayout.Sider
+          width={SIDER_WIDTH}
+          collapsedWidth={64}
+          collapsed={!opened}
+          trigger={null}
+          collapsible
+          style={{ position: 'sticky', top: 0, height: '100vh', overflowY: 'auto' }}
+        >
+          <Sidebar routes={routes} collapsed={!opened} showLogo={settings.sidebarLogo} />
+        </AntLayout.Sider>
+      )}
+      {showSidebar && mobile && (
+        <Drawer
+          placement="left"
+          open={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          closable={false}
+          size={SIDER_WIDTH}
+          styles={{ body: { padding: 0, background: '#001529' } }}
+        >
+          <Sidebar routes={routes} collapsed={false} showLogo={settings.sidebarLogo} onNavigate={() => setMobileOpen(false)} />
+        </Drawer>
+      )}
+      <AntLayout>
+        <AntLayout.Header className={settings.fixedHeader ? 'fa-layout-header fixed' : 'fa-layout-header'}>
+          <Navbar
+            routes={routes}
+            sidebarOpened={opened}
+            onToggleSidebar={showSidebar ? toggle : undefined}
+            onOpenSettings={() => setSettingsOpen(true)}
+          />
+        </AntLayout.Header>
+        {showTags && <TagsView routes={routes} />}
+        <AntLayout.Content className="fa-content">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </AntLayout.Content>
+      </AntLayout>
+      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+    </AntLayout>
+  );
+}

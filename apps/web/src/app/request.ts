@@ -1,0 +1,117 @@
+import { CODES, RELOGIN_CODES, TIMING, type Envelope } from '@faceadmin/shared';
+import { feedback } from './feedback.ts';
+import { getLanguage, i18next } from './i18n.ts';
+import { clearToken, getToken, setToken } from './token.ts';
+
+/** spec §7/§9: every call goes to this base. */
+export const API_BASE = '/api/management';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Suppress the error toast (spec §7: "a request option can suppress the error toast"). */
+  silent?: boolean;
+  timeout?: number;
+}
+
+/** kind 'api' = the envelope said no; 'timeout' and 'network' = no envelope at all. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  readonly kind: 'api' | 'timeout' | 'network';
+  constructor(kind: 'api' | 'timeout' | 'network', message: string, code = 0, data: unknown = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+const t = (key: string): string => i18next.t(key);
+const ERROR_SECONDS = TIMING.errorToast / 1000;
+
+let reloginOpen = false;
+
+/** spec §8: 50008/50012/50014 ask the user to sign in again. Only one such dialog at a time. */
+function askRelogin(msg: string): void {
+  if (reloginOpen) return;
+  reloginOpen = true;
+  feedback().modal.confirm({
+    title: t('errors.sessionTitle'),
+    content: msg || t('errors.relogin'),
+    okText: t('errors.reloginButton'),
+    cancelText: t('common.actions.cancel'),
+    onOk: () => {
+      clearToken();
+      window.location.reload();
+    },
+    afterClose: () => {
+      reloginOpen = false;
+    },
+  });
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+  }
+  const s = qs.toString();
+  return `${API_BASE}${path}${s ? `?${s}` : ''}`;
+}
+
+/** Calls the management API and unwraps the envelope; throws ApiError when the call did not succeed. */
+export async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
+  const headers: Record<string, string> = { 'X-Lang': getLanguage(), Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers['X-Token'] = token;
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let envelope: Envelope<T>;
+  try {
+    const res = await fetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: controller.signal,
+    });
+    // The envelope is authoritative whatever the HTTP status (docs/api-foundation.md).
+    envelope = (await res.json()) as Envelope<T>;
+    if (typeof envelope !== 'object' || envelope === null || typeof envelope.code !== 'number') {
+      throw new Error(`HTTP ${res.status}`);
+    }
+  } catch (err) {
+    if (controller.signal.aborted) {
+      // spec §8: timeouts show nothing
+      throw new ApiError('timeout', t('errors.timeout'));
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    if (!opts.silent) feedback().message.error(msg || t('errors.network'), ERROR_SECONDS);
+    throw new ApiError('network', msg || t('errors.network'));
+  } finally {
+    clearTimeout(timer);
+  }
+
+  if (envelope.refreshToken) setToken(envelope.refreshToken);
+
+  if (envelope.code !== CODES.OK) {
+    const msg = envelope.message || t('errors.error');
+    if (!opts.silent) {
+      feedback().message.error(msg, ERROR_SECONDS);
+      if (RELOGIN_CODES.includes(envelope.code)) askRelogin(envelope.message);
+    }
+    throw new ApiError('api', msg, envelope.code, envelope.data);
+  }
+  return envelope.data;
+}
+
+export const get = <T>(path: string, query?: Record<string, QueryValue>, opts: Omit<RequestOptions, 'query'> = {}) =>
+  request<T>('GET', path, { ...opts, query });
+
+export const post = <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'body'> = {}) =>
+  request<T>('POST', path, { ...opts, body: body ?? {} });

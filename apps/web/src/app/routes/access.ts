@@ -1,0 +1,41 @@
+import { findRoute, type RouteNode } from './routeTable.ts';
+
+/** Paths anyone may open (spec §2 "Public routes"). */
+export const PUBLIC_PATHS = ['/login', '/auth-redirect', '/404', '/401', '/error/401', '/error/404'];
+export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/');
+
+export type AccessDecision =
+  | { kind: 'allow' }
+  | { kind: 'wait' }
+  | { kind: 'redirect'; to: string };
+
+export interface AccessInput {
+  path: string;
+  /** search + hash, kept in the login redirect */
+  search: string;
+  token: string;
+  /** undefined while the profile is loading */
+  company: number | undefined;
+  /** filterRoutes() output; undefined while loading */
+  routes: RouteNode[] | undefined;
+}
+
+/** spec §2 "Access rules" as one pure function, so the rules are testable without a browser. */
+export function decideAccess({ path, search, token, company, routes }: AccessInput): AccessDecision {
+  if (isPublicPath(path)) {
+    if (path === '/login' && token) return { kind: 'redirect', to: '/' };
+    return { kind: 'allow' };
+  }
+  if (!token) return { kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path + search)}` };
+  if (company === undefined || routes === undefined) return { kind: 'wait' };
+  // Company 0: only /login, / and /company/create; / lands on /company/create since the dashboard needs a company.
+  if (company === 0) {
+    return path === '/company/create' ? { kind: 'allow' } : { kind: 'redirect', to: '/company/create' };
+  }
+  if (path === '/' || path === '') return { kind: 'redirect', to: '/dashboard' };
+  const route = findRoute(routes, path);
+  if (!route) return { kind: 'redirect', to: '/404' };
+  if (!route.page && route.redirect) return { kind: 'redirect', to: route.redirect };
+  if (!route.page) return { kind: 'redirect', to: '/404' };
+  return { kind: 'allow' };
+}

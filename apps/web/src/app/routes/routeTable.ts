@@ -1,0 +1,145 @@
+import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
+
+/** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
+export type PageKey =
+  | 'dashboard'
+  | 'log'
+  | 'manager'
+  | 'companyForm'
+  | 'companyList'
+  | 'message';
+
+export type IconKey = 'dashboard' | 'system' | 'log' | 'manager' | 'company' | 'message';
+
+export interface RouteNode {
+  /** Absolute path; `:name` segments match one path segment. */
+  path: string;
+  /** i18n key of the menu, breadcrumb, tab and page title. */
+  titleKey: string;
+  icon?: IconKey;
+  /** Reachable but not shown in the sidebar (spec §2 "hidden"). */
+  hidden?: boolean;
+  /** Pinned tag that cannot be closed (spec §2: the dashboard). */
+  affix?: boolean;
+  /** Where a section's own path goes (e.g. /system → /system/log). */
+  redirect?: string;
+  /** spec §6: the rights-object key this route needs (non-zero), only when is_admin is non-zero. */
+  right?: RightKey;
+  /** Hidden in LAN mode (spec §2: e.g. the visitor log, workflow, the message bell). */
+  notInLan?: boolean;
+  page?: PageKey;
+  children?: RouteNode[];
+}
+
+/**
+ * The console's route table (spec §2 "Routes added according to the rights object").
+ *
+ * Extension point for later issues: a feature section is one more entry here whose children carry
+ * `right` (person → /user, attendance → /attendance, face → /device, breaker → /circuitBreaker,
+ * workflow → /workflow with notInLan), plus its page keys in router.tsx. Nothing else changes:
+ * filterRoutes() builds the menu and the allowed-path list from `user.rights` and the run mode.
+ */
+export const ROUTE_TABLE: RouteNode[] = [
+  { path: '/dashboard', titleKey: 'route.dashboard', icon: 'dashboard', affix: true, page: 'dashboard' },
+  {
+    path: '/system',
+    titleKey: 'route.system',
+    icon: 'system',
+    redirect: '/system/log',
+    children: [
+      { path: '/system/log', titleKey: 'route.log', icon: 'log', right: 'log', page: 'log' },
+      { path: '/system/manager', titleKey: 'route.manager', icon: 'manager', right: 'manager', page: 'manager' },
+    ],
+  },
+  // spec §2: company routes are always added and hidden from the menu (reached from the avatar dropdown).
+  {
+    path: '/company',
+    titleKey: 'route.company',
+    icon: 'company',
+    hidden: true,
+    redirect: '/company/update',
+    children: [
+      { path: '/company/update', titleKey: 'route.companyUpdate', page: 'companyForm' },
+      { path: '/company/create', titleKey: 'route.companyCreate', page: 'companyForm' },
+      { path: '/company/list', titleKey: 'route.companyList', page: 'companyList' },
+    ],
+  },
+  {
+    path: '/message',
+    titleKey: 'route.messages',
+    icon: 'message',
+    hidden: true,
+    redirect: '/message/message',
+    children: [{ path: '/message/message', titleKey: 'route.message', page: 'message' }],
+  },
+];
+
+/** Sidebar sections opened by default (spec §2). */
+export const DEFAULT_OPEN_SECTIONS = ['/user', '/attendance', '/system'];
+
+/** spec §2: views without the tag bar / without the sidebar. */
+export const NO_TAGS_PATHS = [
+  '/dashboard',
+  '/consoles',
+  '/ioconsoles',
+  '/ioconsoles2',
+  '/spotconsoles',
+  '/fullscreen',
+  '/dormitory',
+  '/dormitory2',
+  '/maininfo',
+];
+export const NO_SIDEBAR_PATHS = ['/ioconsoles', '/ioconsoles2', '/fullscreen', '/dormitory', '/dormitory2', '/maininfo'];
+
+function allows(node: RouteNode, rights: Rights, runMode: RunMode): boolean {
+  if (node.notInLan && runMode === 'lan') return false;
+  if (node.right) {
+    if (!rights.is_admin) return false;
+    // spec §6: workflow needs exactly 1; the others any non-zero value.
+    if (node.right === 'workflow') return rights.workflow === 1;
+    return rights[node.right] !== 0;
+  }
+  return true;
+}
+
+/** The routes this user may reach, with section redirects pointing at a reachable child. */
+export function filterRoutes(table: RouteNode[], rights: Rights, runMode: RunMode): RouteNode[] {
+  const out: RouteNode[] = [];
+  for (const node of table) {
+    if (!allows(node, rights, runMode)) continue;
+    if (!node.children) {
+      out.push(node);
+      continue;
+    }
+    const children = filterRoutes(node.children, rights, runMode);
+    if (children.length === 0) continue;
+    const redirect = children.some((c) => c.path === node.redirect) ? node.redirect : children[0]?.path;
+    out.push({ ...node, children, ...(redirect ? { redirect } : {}) });
+  }
+  return out;
+}
+
+export function flattenRoutes(routes: RouteNode[]): RouteNode[] {
+  return routes.flatMap((r) => [r, ...flattenRoutes(r.children ?? [])]);
+}
+
+/** Segment-wise match with `:param` support; trailing slashes are ignored. */
+export function matchesPath(pattern: string, path: string): boolean {
+  const a = pattern.split('/').filter(Boolean);
+  const b = path.split('/').filter(Boolean);
+  return a.length === b.length && a.every((seg, i) => seg.startsWith(':') || seg === b[i]);
+}
+
+export function findRoute(routes: RouteNode[], path: string): RouteNode | undefined {
+  return flattenRoutes(routes).find((r) => matchesPath(r.path, path));
+}
+
+/** Section → page chain for the breadcrumb. */
+export function routeTrail(routes: RouteNode[], path: string): RouteNode[] {
+  for (const r of routes) {
+    if (matchesPath(r.path, path)) return [r];
+    const sub = routeTrail(r.children ?? [], path);
+    if (sub.length) return [r, ...sub];
+  }
+  return [];
+}

@@ -1,0 +1,53 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Layout } from '../layout/Layout.tsx';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { Guard } from './Guard.tsx';
+import { flattenRoutes, ROUTE_TABLE, type PageKey } from './routeTable.ts';
+
+// Every page is its own chunk (React.lazy); the route table only names them.
+const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
+  dashboard: lazy(() => import('../../features/dashboard/pages/DashboardPage.tsx')),
+  log: lazy(() => import('../../features/log/pages/LogPage.tsx')),
+  manager: lazy(() => import('../../features/manager/pages/ManagerPage.tsx')),
+  companyForm: lazy(() => import('../../features/company/pages/CompanyFormPage.tsx')),
+  companyList: lazy(() => import('../../features/company/pages/CompanyListPage.tsx')),
+  message: lazy(() => import('../../features/message/pages/MessagePage.tsx')),
+};
+
+const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
+const AuthRedirectPage = lazy(() => import('../../features/auth/pages/AuthRedirectPage.tsx'));
+const ErrorPage = lazy(() => import('../../features/errors/pages/ErrorPage.tsx'));
+const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage.tsx'));
+
+function page(Component: ComponentType) {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+// All known pages are registered; the Guard decides per session which of them this user may open.
+const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => {
+  if (!r.page) return [];
+  const Page = PAGES[r.page];
+  return [{ path: r.path, element: page(Page) }];
+});
+
+export const router = createBrowserRouter([
+  {
+    element: <Guard />,
+    children: [
+      { path: '/login', element: page(LoginPage) },
+      { path: '/auth-redirect', element: page(AuthRedirectPage) },
+      { path: '/404', element: page(() => <ErrorPage status={404} />) },
+      { path: '/error/404', element: page(() => <ErrorPage status={404} />) },
+      { path: '/401', element: page(() => <ErrorPage status={401} />) },
+      { path: '/error/401', element: page(() => <ErrorPage status={401} />) },
+      { path: '/redirect/*', element: page(RedirectPage) },
+      { element: <Layout />, children: layoutChildren },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+]);

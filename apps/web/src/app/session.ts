@@ -1,0 +1,85 @@
+import { useMemo } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { AdminRole, FunctionRight, PublicConfig, Rights, SessionUser } from '@faceadmin/shared';
+import { get, post } from './request.ts';
+import { clearToken, useToken } from './token.ts';
+import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
+import { tagsStore } from './tags.ts';
+
+export const sessionKeys = {
+  config: ['system', 'config'] as const,
+  info: ['session', 'info'] as const,
+};
+
+/** GET /system/config: run mode, title, registration switch (public). */
+export function useSystemConfig() {
+  return useQuery({
+    queryKey: sessionKeys.config,
+    queryFn: () => get<PublicConfig>('/system/config', undefined, { silent: true }),
+    staleTime: Infinity,
+    retry: 1,
+  });
+}
+
+/** GET /user/info; silent because the guard reports a failed profile itself (spec §8). */
+export function useUserInfo() {
+  const token = useToken();
+  return useQuery({
+    queryKey: sessionKeys.info,
+    queryFn: async () => {
+      const user = await get<SessionUser>('/user/info', undefined, { silent: true });
+      // spec §8: "getInfo: roles must be a non-null array!"
+      if (!Array.isArray(user.roles) || user.roles.length === 0) throw new Error('getInfo: roles must be a non-null array!');
+      return user;
+    },
+    enabled: Boolean(token),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** The routes this session may reach (spec §2), or undefined while the profile or config loads. */
+export function useAccessibleRoutes(): RouteNode[] | undefined {
+  const { data: user } = useUserInfo();
+  const { data: config } = useSystemConfig();
+  return useMemo(
+    () => (user ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal') : undefined),
+    [user, config?.runMode],
+  );
+}
+
+/** Ends the local session: token, cached server state, tag views (spec §4 logout). */
+export function resetSession(queryClient: QueryClient): void {
+  clearToken();
+  tagsStore.set([]);
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'system' });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return async () => {
+    try {
+      await post<null>('/user/logout', {}, { silent: true });
+    } catch {
+      // the local session ends whatever the server says
+    }
+    resetSession(queryClient);
+  };
+}
+
+export interface AdminRight {
+  role: AdminRole;
+  is_init: number;
+  rights: Rights;
+  functions: FunctionRight[];
+}
+
+/** GET /admin/get_adminright: the role in the current company (main admins edit the company). */
+export function useAdminRight(enabled: boolean) {
+  return useQuery({
+    queryKey: ['session', 'adminright'],
+    queryFn: () => get<AdminRight>('/admin/get_adminright', undefined, { silent: true }),
+    enabled,
+    staleTime: 5 * 60_000,
+  });
+}

@@ -1,0 +1,68 @@
+import { useEffect } from 'react';
+import { App, Form, Input, Modal } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { LIMITS, TIMING } from '@faceadmin/shared';
+import { useChangePassword, type ChangePasswordBody } from '../api.ts';
+
+/** spec §2 profile dialog: current, new, repeated new password; closes 0.5 s after success. */
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<ChangePasswordBody>();
+  const change = useChangePassword();
+
+  useEffect(() => {
+    if (open) form.resetFields();
+  }, [open, form]);
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    await change.mutateAsync(values);
+    message.success(t('profile.passwordChanged'));
+    setTimeout(onClose, TIMING.profileClose);
+  };
+
+  return (
+    <Modal
+      title={t('profile.changePassword')}
+      open={open}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('common.actions.save')}
+      cancelText={t('common.actions.cancel')}
+      confirmLoading={change.isPending}
+      forceRender
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" autoComplete="off" data-testid="change-password-form">
+        <Form.Item name="orig" label={t('profile.fields.orig')} rules={[{ required: true, message: t('common.validation.required') }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          name="new"
+          label={t('profile.fields.new')}
+          rules={[
+            { required: true, message: t('common.validation.required') },
+            { min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="renew"
+          label={t('profile.fields.renew')}
+          dependencies={['new']}
+          rules={[
+            { required: true, message: t('common.validation.required') },
+            ({ getFieldValue }) => ({
+              validator: (_, v) =>
+                !v || v === getFieldValue('new') ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

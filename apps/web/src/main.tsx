@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './app/i18n.ts';
+import './app/global.css';
+import { AppProviders } from './app/AppProviders.tsx';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing from index.html');
+
+createRoot(root).render(
+  <StrictMode>
+    <AppProviders />
+  </StrictMode>,
+);
