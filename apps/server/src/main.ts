@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { DEMO_LOGIN, seedDemo } from './db/seed-demo.ts';
 
 async function main() {
   let config;
@@ -15,6 +16,7 @@ async function main() {
   }
   const database = openDatabase(config);
   const app = await buildApp({ config, database });
+  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N) : false;
   let closing = false;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => {
@@ -29,6 +31,10 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const where = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}`;
   app.log.info(`console: ${where}/  API docs: ${where}/api/docs  database: ${database.dialect}  mode: ${config.runMode}`);
+  if (config.demo) {
+    // Printed plainly (not through the logger) so it stands out in the terminal.
+    console.log(`\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password)${seeded ? '' : '  [existing data kept]'}\n`);
+  }
 }
 
 main().catch((e) => {

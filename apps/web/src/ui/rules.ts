@@ -1,7 +1,8 @@
 import type { FormRule as Rule } from 'antd';
+import type { TFunction } from 'i18next';
 import { ACCOUNT_PATTERN, LIMITS, MOBILE_PATTERN } from '@faceadmin/shared';
 
-type T = (key: string, opts?: Record<string, unknown>) => string;
+type T = TFunction;
 
 /** Field rules from spec §5, with limits taken from packages/shared. */
 export const ruleSet = (t: T) => ({

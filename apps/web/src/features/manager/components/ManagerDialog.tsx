@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Checkbox, Col, Form, Input, Modal, Radio, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_ROLES, FUNCTION_RIGHT_KEYS, LIMITS, MANAGER_STATUSES, type FunctionRight, type Manager } from '@faceadmin/shared';
+import { ADMIN_ROLES, FUNCTION_RIGHT_KEYS, LIMITS, MANAGER_STATUSES, MOBILE_PATTERN, type FunctionRight, type Manager } from '@faceadmin/shared';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useCreateManager, useUpdateManager, type ManagerInput } from '../api.ts';
 
@@ -11,6 +11,9 @@ interface Props {
   manager: Manager | undefined;
   onClose: () => void;
 }
+
+// The mobile number is optional for administrators, but must be valid when given.
+const OPTIONAL_MOBILE = new RegExp(`^$|${MOBILE_PATTERN}`);
 
 const EMPTY: Partial<ManagerInput> = { status: 'normal', role: 'sub', rights: [] };
 
@@ -96,7 +99,7 @@ export function ManagerDialog({ open, manager, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="mobile" label={t('manager.fields.mobile')} rules={[{ pattern: new RegExp('^$|' + rules.mobile[1].pattern.source), message: t('common.validation.mobile') }]}>
+            <Form.Item name="mobile" label={t('manager.fields.mobile')} rules={[{ pattern: OPTIONAL_MOBILE, message: t('common.validation.mobile') }]}>
               <Input autoComplete="off" />
             </Form.Item>
           </Col>

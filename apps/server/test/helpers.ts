@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Envelope, FunctionRight } from '@faceadmin/shared';
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import type { SmsSender } from '../src/modules/auth/sms.service.ts';
+
+export const API = '/api/management';
+export const CAPTCHA = '4242';
+/** Which database this run uses: the test script runs the suite once per dialect. */
+export const DIALECT = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export interface SentSms {
+  phone: string;
+  purpose: string;
+  code: string;
+}
+
+export interface TestApp {
+  app: App;
+  sms: SentSms[];
+  close(): Promise<void>;
+}
+
+/** A fresh server on a fresh database (a temp SQLite file, or a new PostgreSQL database). */
+export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean } = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-test-'));
+  let databaseUrl: string | undefined;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (process.env.TEST_DATABASE_URL) {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(process.env.TEST_DATABASE_URL);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const config = loadConfig({ DATA_DIR: dataDir, SCRYPT_LOG2N: '10', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
+  const database = openDatabase(config);
+  const sms: SentSms[] = [];
+  const sender: SmsSender | null = opts.sms === false ? null : { send: async (phone, purpose, code) => void sms.push({ phone, purpose, code }) };
+  const app = await buildApp({ config, database, captchaText: () => CAPTCHA, sms: sender, logger: false });
+  await app.ready();
+  return {
+    app,
+    sms,
+    async close() {
+      await app.close();
+      await dropDb?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string | undefined;
+  body?: unknown;
+  query?: Record<string, string | number>;
+  lang?: string;
+  ip?: string;
+}
+
+export interface Answer<T = any> extends Envelope<T> {
+  status: number;
+}
+
+/** Calls the API as the console does (X-Token, X-Lang) and returns the envelope plus the HTTP status. */
+export async function call<T = any>(app: App, method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = {};
+  if (o.token) headers['x-token'] = o.token;
+  if (o.lang) headers['x-lang'] = o.lang;
+  const res = await app.inject({
+    method,
+    url: API + url,
+    headers,
+    ...(o.query ? { query: Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, String(v)])) } : {}),
+    ...(o.body !== undefined ? { payload: o.body as object } : {}),
+    ...(o.ip ? { remoteAddress: o.ip } : {}),
+  });
+  return { ...(res.json() as Envelope<T>), status: res.statusCode };
+}
+
+export async function login(app: App, username: string, password: string): Promise<string> {
+  const r = await call(app, 'POST', '/user/login', { body: { username, password } });
+  if (r.code !== 20000) throw new Error(`login ${username} failed: ${r.code} ${r.message}`);
+  return r.data.token as string;
+}
+
+/** Registers a fresh administrator through the public API (captcha + SMS), returning its token. */
+export async function register(t: TestApp, username: string, password = 'secret1', name = `Admin ${username}`): Promise<string> {
+  const mobile = `1380000${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
+  const cap = await call(t.app, 'GET', '/user/captcha');
+  const s = await call(t.app, 'POST', '/user/sendsmscode', { body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: cap.data.captcha_id } });
+  if (s.code !== 20000) throw new Error(`sms: ${s.message}`);
+  const code = t.sms.filter((x) => x.phone === mobile).at(-1)!.code;
+  const cap2 = await call(t.app, 'GET', '/user/captcha');
+  const r = await call(t.app, 'POST', '/admin/register', {
+    body: { name, username, password, repassword: password, mobile, smscode: code, icode: CAPTCHA, captcha_id: cap2.data.captcha_id },
+  });
+  if (r.code !== 20000) throw new Error(`register ${username}: ${r.code} ${r.message}`);
+  return r.data.token as string;
+}
+
+export interface Company {
+  id: number;
+  /** token of its initial main administrator */
+  main: string;
+  mainId: number;
+}
+
+/** A company with its own initial administrator. */
+export async function makeCompany(t: TestApp, name: string, username = `own${randomBytes(3).toString('hex')}`): Promise<Company> {
+  const token = await register(t, username);
+  const r = await call(t.app, 'POST', '/company/create', { token, body: { name, phone: '010-1234567' } });
+  if (r.code !== 20000) throw new Error(`company: ${r.message}`);
+  const info = await call(t.app, 'GET', '/user/info', { token });
+  return { id: r.data.id, main: token, mainId: info.data.id };
+}
+
+/** A sub-administrator of the company with the given function rights; returns its token and id. */
+export async function makeSub(t: TestApp, company: Company, rights: FunctionRight[], username = `sub${randomBytes(3).toString('hex')}`, role: 'sub' | 'main' = 'sub') {
+  const r = await call(t.app, 'POST', '/manager/create', { token: company.main, body: { name: `Sub ${username}`, username, password: 'secret1', repassword: 'secret1', rights, role } });
+  if (r.code !== 20000) throw new Error(`sub: ${r.code} ${r.message}`);
+  return { id: r.data.id as number, username, token: await login(t.app, username, 'secret1') };
+}

@@ -1,0 +1,62 @@
+import { Card, Col, Row, Statistic, Table, type TableProps } from 'antd';
+import { AuditOutlined, MailOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { LogItem } from '@faceadmin/shared';
+import { useAccessibleRoutes } from '../../../app/session.ts';
+import { findRoute } from '../../../app/routes/routeTable.ts';
+import { formatDateTime } from '../../../ui/format.ts';
+import { moduleLabel } from '../../log/moduleLabel.ts';
+import { useDashboardSummary } from '../api.ts';
+
+/** /dashboard: the figures of GET /dashboard/summary and the latest operation-log entries. */
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const summary = useDashboardSummary();
+  const routes = useAccessibleRoutes() ?? [];
+  const canSeeLog = Boolean(findRoute(routes, '/system/log'));
+  const d = summary.data;
+
+  const cards = [
+    { key: 'managers', icon: <TeamOutlined />, value: d?.managers },
+    { key: 'subManagers', icon: <UserOutlined />, value: d?.subManagers },
+    { key: 'unreadMessages', icon: <MailOutlined />, value: d?.unreadMessages },
+    { key: 'operationsToday', icon: <AuditOutlined />, value: d?.operationsToday },
+  ] as const;
+
+  const columns: TableProps<LogItem>['columns'] = [
+    { title: t('log.fields.time'), dataIndex: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
+    { title: t('log.fields.admin'), dataIndex: 'admin_name', width: 140 },
+    { title: t('log.fields.module'), dataIndex: 'module', width: 140, render: (m: string) => moduleLabel(t, m) },
+    { title: t('log.fields.description'), dataIndex: 'description' },
+  ];
+
+  return (
+    <div data-testid="dashboard">
+      <Row gutter={[16, 16]}>
+        {cards.map((c) => (
+          <Col xs={24} sm={12} lg={6} key={c.key}>
+            <Card loading={summary.isPending}>
+              <Statistic title={t(`dashboard.${c.key}`)} value={c.value ?? 0} prefix={c.icon} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        title={t('dashboard.recentLogs')}
+        style={{ marginTop: 16 }}
+        extra={canSeeLog ? <Link to="/system/log">{t('dashboard.allLogs')}</Link> : null}
+      >
+        <Table<LogItem>
+          rowKey="id"
+          size="small"
+          loading={summary.isPending}
+          dataSource={d?.recentLogs ?? []}
+          columns={columns}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+        />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * `npm start`: builds the console when its sources are newer than the build, then serves console + API
+ * on one port. `npm run demo`: the same on a fresh demo data directory with a seeded demo company.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const demo = process.argv.includes('--demo');
+const webDir = path.join(root, 'apps/web');
+const dist = path.join(webDir, 'dist/index.html');
+
+function newest(dir: string): number {
+  let max = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    max = Math.max(max, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+const sources = [path.join(webDir, 'src'), path.join(root, 'packages/shared/src')].filter((d) => fs.existsSync(d));
+const stale = !fs.existsSync(dist) || Math.max(...sources.map(newest), fs.statSync(path.join(webDir, 'index.html')).mtimeMs) > fs.statSync(dist).mtimeMs;
+if (stale && fs.existsSync(path.join(webDir, 'package.json'))) {
+  console.log('Building the console …');
+  const r = spawnSync('npm', ['run', 'build', '-w', '@faceadmin/web'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+if (demo) {
+  const dataDir = path.resolve(root, process.env.DATA_DIR || 'data/demo');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  Object.assign(env, { DATA_DIR: dataDir, DEMO: '1' });
+}
+const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], { cwd: root, env, stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
