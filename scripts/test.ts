@@ -8,6 +8,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const steps: [string, string[]][] = [
   ['check', ['run', 'check']],
+  ['shared', ['test', '-w', '@faceadmin/shared']],
   ['server', ['test', '-w', '@faceadmin/server']],
   ['web', ['test', '-w', '@faceadmin/web']],
   ['e2e', ['test', '-w', '@faceadmin/e2e']],

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('defaults: port 8080, SQLite under ./data, normal mode, SMS to the log outside production', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.databaseUrl, undefined);
+  assert.match(c.dataDir, /data$/);
+  assert.equal(c.runMode, 'normal');
+  assert.equal(c.smsSender, 'log');
+  assert.equal(c.scryptLog2N, 17);
+});
+
+test('bad values stop start-up with a message naming the variable', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ RUN_MODE: 'cloud' }, /RUN_MODE/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ ADMIN_USERNAME: 'root' }, /ADMIN_USERNAME and ADMIN_PASSWORD/],
+    [{ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: '123' }, /ADMIN_PASSWORD/],
+    [{ ADMIN_USERNAME: 'a-very-long-account-name-indeed', ADMIN_PASSWORD: '123456' }, /ADMIN_USERNAME/],
+    [{ SMS_SENDER: 'webhook' }, /SMS_WEBHOOK_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ];
+  for (const [env, msg] of cases) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && msg.test(e.message), JSON.stringify(env));
+});
+
+test('production refuses weak settings and disables SMS unless a sender is configured', () => {
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', SMS_SENDER: 'log' }), /refused in production/);
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', SCRYPT_LOG2N: '12' }), /refused in production/);
+  assert.equal(loadConfig({ NODE_ENV: 'production' }).smsSender, 'none');
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@h/db', RUN_MODE: 'lan' }).runMode, 'lan');
+});

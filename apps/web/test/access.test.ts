@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ALL_RIGHTS, NO_RIGHTS, type Rights } from '@faceadmin/shared';
+import { decideAccess } from '../src/app/routes/access.ts';
+import { filterRoutes, flattenRoutes, routeTrail, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
+
+const admin: Rights = { ...ALL_RIGHTS, is_admin: 1 };
+const logOnly: Rights = { ...NO_RIGHTS, log: 1, is_admin: 1 };
+const paths = (r: Rights, mode: 'normal' | 'lan' = 'normal') => flattenRoutes(filterRoutes(ROUTE_TABLE, r, mode)).map((n) => n.path);
+
+test('a main admin reaches the log and the administrators', () => {
+  const p = paths(admin);
+  for (const x of ['/dashboard', '/system/log', '/system/manager', '/company/create', '/company/list', '/message/message']) {
+    assert.ok(p.includes(x), x);
+  }
+});
+
+test('a log-only sub-admin gets the log but not the administrators', () => {
+  const p = paths(logOnly);
+  assert.ok(p.includes('/system/log'));
+  assert.ok(!p.includes('/system/manager'));
+});
+
+test('is_admin 0 drops every rights-keyed route (spec §6) but keeps company and message routes', () => {
+  const p = paths({ ...ALL_RIGHTS, is_admin: 0 });
+  assert.ok(!p.includes('/system/log'));
+  assert.ok(!p.includes('/system'), 'an empty section disappears');
+  assert.ok(p.includes('/company/update') && p.includes('/message/message'));
+});
+
+test('a section redirect points at a reachable child', () => {
+  const onlyManager = filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, manager: 1, is_admin: 1 }, 'normal');
+  assert.equal(onlyManager.find((r) => r.path === '/system')?.redirect, '/system/manager');
+});
+
+test('the breadcrumb trail', () => {
+  assert.deepEqual(routeTrail(ROUTE_TABLE, '/system/log').map((r) => r.path), ['/system', '/system/log']);
+});
+
+const routes = filterRoutes(ROUTE_TABLE, logOnly, 'normal');
+const base = { search: '', token: 't', company: 5, routes };
+
+test('no token → /login with the path as redirect', () => {
+  assert.deepEqual(decideAccess({ ...base, token: '', path: '/system/log', search: '?a=1' }), {
+    kind: 'redirect',
+    to: '/login?redirect=%2Fsystem%2Flog%3Fa%3D1',
+  });
+});
+
+test('public routes are open; a signed-in user on /login goes to /', () => {
+  assert.equal(decideAccess({ ...base, token: '', path: '/404' }).kind, 'allow');
+  assert.equal(decideAccess({ ...base, token: '', path: '/redirect/system/log' }).kind, 'allow');
+  assert.deepEqual(decideAccess({ ...base, path: '/login' }), { kind: 'redirect', to: '/' });
+});
+
+test('company 0 allows only /company/create', () => {
+  const c0 = { ...base, company: 0 };
+  assert.equal(decideAccess({ ...c0, path: '/company/create' }).kind, 'allow');
+  assert.deepEqual(decideAccess({ ...c0, path: '/' }), { kind: 'redirect', to: '/company/create' });
+  assert.deepEqual(decideAccess({ ...c0, path: '/system/log' }), { kind: 'redirect', to: '/company/create' });
+});
+
+test('/ → /dashboard, sections → their first page, unknown or forbidden → /404', () => {
+  assert.deepEqual(decideAccess({ ...base, path: '/' }), { kind: 'redirect', to: '/dashboard' });
+  assert.deepEqual(decideAccess({ ...base, path: '/system' }), { kind: 'redirect', to: '/system/log' });
+  assert.equal(decideAccess({ ...base, path: '/system/log' }).kind, 'allow');
+  assert.deepEqual(decideAccess({ ...base, path: '/system/manager' }), { kind: 'redirect', to: '/404' });
+  assert.deepEqual(decideAccess({ ...base, path: '/nowhere' }), { kind: 'redirect', to: '/404' });
+});
+
+test('waits while the profile loads', () => {
+  assert.equal(decideAccess({ ...base, company: undefined, routes: undefined, path: '/dashboard' }).kind, 'wait');
+});

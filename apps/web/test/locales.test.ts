@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', 'src');
+const LOCALES = path.join(ROOT, 'locales');
+const FOLDERS = ['zh-CN', 'zh-TW', 'en-US', 'ja'];
+
+type Tree = { [k: string]: string | Tree };
+
+function flatten(tree: Tree, prefix: string, out: Map<string, string>): void {
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else flatten(v, key, out);
+  }
+}
+
+/** All keys of one language: <namespace file>.<path in file>. */
+function keysOf(folder: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of readdirSync(path.join(LOCALES, folder)).filter((f) => f.endsWith('.json')).sort()) {
+    const tree = JSON.parse(readFileSync(path.join(LOCALES, folder, file), 'utf8')) as Tree;
+    flatten(tree, path.basename(file, '.json'), out);
+  }
+  return out;
+}
+
+const all = Object.fromEntries(FOLDERS.map((f) => [f, keysOf(f)])) as Record<string, Map<string, string>>;
+const reference = all['en-US']!;
+
+test('the four locale folders exist with the same namespace files', () => {
+  const files = FOLDERS.map((f) => readdirSync(path.join(LOCALES, f)).sort().join(','));
+  for (const f of files) assert.equal(f, files[0]);
+});
+
+for (const folder of FOLDERS) {
+  test(`${folder} has exactly the key set of en-US`, () => {
+    const keys = [...all[folder]!.keys()].sort();
+    const ref = [...reference.keys()].sort();
+    const missing = ref.filter((k) => !all[folder]!.has(k));
+    const extra = keys.filter((k) => !reference.has(k));
+    assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  });
+
+  test(`${folder} has no empty translations and keeps every {{placeholder}}`, () => {
+    for (const [key, value] of all[folder]!) {
+      assert.ok(value.trim(), `${folder}: ${key} is empty`);
+      const want = (reference.get(key)?.match(/\{\{\w+\}\}/g) ?? []).sort();
+      const got = (value.match(/\{\{\w+\}\}/g) ?? []).sort();
+      assert.deepEqual(got, want, `${folder}: ${key} placeholders`);
+    }
+  });
+}
+
+// Values that are the same in every language (acronyms, product words).
+const UNIVERSAL = /^(OK|IP|URL|Logo|IC|SMS)$/;
+
+for (const folder of ['zh-CN', 'zh-TW', 'ja']) {
+  test(`${folder} is really translated (every value has CJK text)`, () => {
+    const untranslated = [...all[folder]!].filter(([, v]) => !/[\u3040-\u30ff\u3400-\u9fff]/.test(v) && !UNIVERSAL.test(v));
+    assert.deepEqual(untranslated, []);
+  });
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'locales' ? [] : sourceFiles(p);
+    return /\.(ts|tsx)$/.test(name) ? [p] : [];
+  });
+}
+
+test('every literal key used in the source exists', () => {
+  const used = new Set<string>();
+  for (const file of sourceFiles(ROOT)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)'/g)) used.add(m[1]!);
+    for (const m of text.matchAll(/titleKey:\s*'([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)'/g)) used.add(m[1]!);
+  }
+  assert.ok(used.size > 50, `found only ${used.size} keys — is the scan broken?`);
+  const missing = [...used].filter((k) => !reference.has(k)).sort();
+  assert.deepEqual(missing, []);
+});
