@@ -7,7 +7,10 @@ import { findPgBin, startCluster, type Cluster } from './pg-cluster.ts';
  */
 function runSuite(label: string, env: NodeJS.ProcessEnv): number {
   console.log(`\n=== server tests on ${label} ===`);
-  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', 'src/**/*.test.ts', 'test/**/*.test.ts'], { stdio: 'inherit', env });
+  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', 'src/**/*.test.ts', 'test/**/*.test.ts'], {
+    stdio: 'inherit',
+    env,
+  });
   return r.status ?? 1;
 }
 

@@ -6,7 +6,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES } from '@faceadmin/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -63,7 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       // Secrets never reach the log (standards): tokens travel in X-Token, passwords only in bodies, which are not logged.
       redact: { paths: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
-    trustProxy: true,
+    trustProxy: config.trustProxy === false ? false : config.trustProxy.split(',').map((x) => x.trim()),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -84,7 +90,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'FaceAdmin management API', version: pkg.version, description: 'Envelope {code, message, data}; code 20000 is success. Send X-Token and X-Lang.' },
+      info: {
+        title: 'FaceAdmin management API',
+        version: pkg.version,
+        description: 'Envelope {code, message, data}; code 20000 is success. Send X-Token and X-Lang.',
+      },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
       security: [{ token: [] }],
     },
@@ -109,7 +119,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
-      return reply.status(404).send({ code: CODES.NOT_FOUND, message: t(req.lang, 'errors.routeNotFound', { method: req.method, url: req.url.split('?')[0] ?? '' }), data: null });
+      return reply
+        .status(404)
+        .send({ code: CODES.NOT_FOUND, message: t(req.lang, 'errors.routeNotFound', { method: req.method, url: req.url.split('?')[0] ?? '' }), data: null });
     }
     // The console is a single-page app: unknown paths get index.html and the router decides (spec §2: /404).
     return reply.type('text/html').sendFile('index.html');

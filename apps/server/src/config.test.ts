@@ -24,7 +24,12 @@ test('bad values stop start-up with a message naming the variable', () => {
     [{ SMS_SENDER: 'webhook' }, /SMS_WEBHOOK_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ];
-  for (const [env, msg] of cases) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && msg.test(e.message), JSON.stringify(env));
+  for (const [env, msg] of cases)
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && msg.test(e.message),
+      JSON.stringify(env),
+    );
 });
 
 test('production refuses weak settings and disables SMS unless a sender is configured', () => {

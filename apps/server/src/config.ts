@@ -23,6 +23,8 @@ export interface Config {
   scryptLog2N: number;
   title: string;
   demo: boolean;
+  /** Trust X-Forwarded-For from these proxies (comma-separated addresses/CIDRs, or "loopback"); off by default so clients cannot spoof their address past the throttles. */
+  trustProxy: string | false;
 }
 
 export class ConfigError extends Error {}
@@ -51,7 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const adminUsername = env.ADMIN_USERNAME?.trim() || undefined;
   const adminPassword = env.ADMIN_PASSWORD || undefined;
   if ((adminUsername && !adminPassword) || (!adminUsername && adminPassword)) throw new ConfigError('ADMIN_USERNAME and ADMIN_PASSWORD go together');
-  if (adminUsername && (adminUsername.length > 20 || !/^[A-Za-z0-9._@-]+$/.test(adminUsername))) throw new ConfigError('ADMIN_USERNAME: at most 20 letters, digits or . _ - @');
+  if (adminUsername && (adminUsername.length > 20 || !/^[A-Za-z0-9._@-]+$/.test(adminUsername)))
+    throw new ConfigError('ADMIN_USERNAME: at most 20 letters, digits or . _ - @');
   if (adminPassword && adminPassword.length < 6) throw new ConfigError('ADMIN_PASSWORD must have at least 6 characters');
   const smsSender = oneOf(env, 'SMS_SENDER', ['log', 'webhook', 'none'] as const, production ? 'none' : 'log');
   const smsWebhookUrl = env.SMS_WEBHOOK_URL || undefined;
@@ -78,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scryptLog2N,
     title: env.SYSTEM_TITLE || 'FaceAdmin',
     demo: env.DEMO === '1',
+    trustProxy: env.TRUST_PROXY?.trim() || false,
   };
 }

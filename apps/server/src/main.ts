@@ -25,7 +25,10 @@ async function main() {
       app.log.info({ signal: sig }, 'shutting down');
       const force = setTimeout(() => process.exit(1), 10_000);
       force.unref();
-      app.close().then(() => process.exit(0), () => process.exit(1));
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   }
   await app.listen({ port: config.port, host: config.host });
@@ -33,7 +36,9 @@ async function main() {
   app.log.info(`console: ${where}/  API docs: ${where}/api/docs  database: ${database.dialect}  mode: ${config.runMode}`);
   if (config.demo) {
     // Printed plainly (not through the logger) so it stands out in the terminal.
-    console.log(`\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password)${seeded ? '' : '  [existing data kept]'}\n`);
+    console.log(
+      `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password)${seeded ? '' : '  [existing data kept]'}\n`,
+    );
   }
 }
 

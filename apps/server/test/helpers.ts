@@ -92,6 +92,64 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
   return { ...(res.json() as Envelope<T>), status: res.statusCode };
 }
 
+let seq = 0;
+/** A mobile number no other call in this process used (random numbers collided and hit the SMS cooldown). */
+export const nextMobile = () => `139${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`;
+/** A client address no other call in this process used. */
+export const nextIp = () => {
+  const n = ++seq;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
+/** A fresh captcha id whose answer is CAPTCHA. */
+export async function captcha(app: App, ip = nextIp()): Promise<string> {
+  const r = await call(app, 'GET', '/user/captcha', { ip });
+  if (r.code !== 20000) throw new Error(`captcha: ${r.code} ${r.message}`);
+  return r.data.captcha_id as string;
+}
+
+/** The raw answer text (to search it for secrets) and status. */
+export async function raw(app: App, method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<{ status: number; text: string; contentType: string }> {
+  const headers: Record<string, string> = {};
+  if (o.token) headers['x-token'] = o.token;
+  if (o.lang) headers['x-lang'] = o.lang;
+  const res = await app.inject({
+    method,
+    url: API + url,
+    headers,
+    ...(o.query ? { query: Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, String(v)])) } : {}),
+    ...(o.body !== undefined ? { payload: o.body as object } : {}),
+  });
+  return { status: res.statusCode, text: res.body, contentType: String(res.headers['content-type'] ?? '') };
+}
+
+/** A second server on the same database as `t` (e.g. to see what start-up does to existing data); close it yourself. */
+export async function reopen(t: TestApp, env: { adminUsername?: string; adminPassword?: string } = {}): Promise<App> {
+  const config = { ...t.app.config, ...env };
+  const database = openDatabase(config);
+  const app = await buildApp({ config, database, captchaText: () => CAPTCHA, sms: null, logger: false });
+  await app.ready();
+  return app;
+}
+
+/** The API routes a live server serves, as "METHOD /path" under API, read from its route tree (HEAD twins left out). */
+export function apiRoutes(app: App): string[] {
+  const out = new Set<string>();
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    const full = ((depth > 0 ? stack[depth - 1]! : '') + m[2]!).replace(/\/+/g, '/');
+    stack[depth] = full;
+    stack.length = depth + 1;
+    for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD')) {
+      if (full.startsWith(`${API}/`)) out.add(`${method} ${full.slice(API.length)}`);
+    }
+  }
+  return [...out].sort();
+}
+
 export async function login(app: App, username: string, password: string): Promise<string> {
   const r = await call(app, 'POST', '/user/login', { body: { username, password } });
   if (r.code !== 20000) throw new Error(`login ${username} failed: ${r.code} ${r.message}`);
@@ -99,14 +157,19 @@ export async function login(app: App, username: string, password: string): Promi
 }
 
 /** Registers a fresh administrator through the public API (captcha + SMS), returning its token. */
-export async function register(t: TestApp, username: string, password = 'secret1', name = `Admin ${username}`): Promise<string> {
-  const mobile = `1380000${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
-  const cap = await call(t.app, 'GET', '/user/captcha');
-  const s = await call(t.app, 'POST', '/user/sendsmscode', { body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: cap.data.captcha_id } });
+export async function register(t: TestApp, username: string, password = 'secret1', name = `Admin ${username}`, mobile = nextMobile()): Promise<string> {
+  // Each registration comes from its own address, so the per-address budgets of the code-sending routes never interfere.
+  const ip = nextIp();
+  const cap = await call(t.app, 'GET', '/user/captcha', { ip });
+  const s = await call(t.app, 'POST', '/user/sendsmscode', {
+    ip,
+    body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: cap.data.captcha_id },
+  });
   if (s.code !== 20000) throw new Error(`sms: ${s.message}`);
   const code = t.sms.filter((x) => x.phone === mobile).at(-1)!.code;
-  const cap2 = await call(t.app, 'GET', '/user/captcha');
+  const cap2 = await call(t.app, 'GET', '/user/captcha', { ip });
   const r = await call(t.app, 'POST', '/admin/register', {
+    ip,
     body: { name, username, password, repassword: password, mobile, smscode: code, icode: CAPTCHA, captcha_id: cap2.data.captcha_id },
   });
   if (r.code !== 20000) throw new Error(`register ${username}: ${r.code} ${r.message}`);
@@ -130,8 +193,17 @@ export async function makeCompany(t: TestApp, name: string, username = `own${ran
 }
 
 /** A sub-administrator of the company with the given function rights; returns its token and id. */
-export async function makeSub(t: TestApp, company: Company, rights: FunctionRight[], username = `sub${randomBytes(3).toString('hex')}`, role: 'sub' | 'main' = 'sub') {
-  const r = await call(t.app, 'POST', '/manager/create', { token: company.main, body: { name: `Sub ${username}`, username, password: 'secret1', repassword: 'secret1', rights, role } });
+export async function makeSub(
+  t: TestApp,
+  company: Company,
+  rights: FunctionRight[],
+  username = `sub${randomBytes(3).toString('hex')}`,
+  role: 'sub' | 'main' = 'sub',
+) {
+  const r = await call(t.app, 'POST', '/manager/create', {
+    token: company.main,
+    body: { name: `Sub ${username}`, username, password: 'secret1', repassword: 'secret1', rights, role },
+  });
   if (r.code !== 20000) throw new Error(`sub: ${r.code} ${r.message}`);
   return { id: r.data.id as number, username, token: await login(t.app, username, 'secret1') };
 }

@@ -37,13 +37,4 @@ export const SIZES = ['default', 'medium', 'small', 'mini'] as const;
 export type Size = (typeof SIZES)[number];
 export const DEFAULT_SIZE: Size = 'medium';
 
-export const THEME_COLORS = [
-  '#1890ff',
-  '#409EFF',
-  '#304156',
-  '#212121',
-  '#11a983',
-  '#13c2c2',
-  '#6959CD',
-  '#f5222d',
-] as const;
+export const THEME_COLORS = ['#1890ff', '#409EFF', '#304156', '#212121', '#11a983', '#13c2c2', '#6959CD', '#f5222d'] as const;

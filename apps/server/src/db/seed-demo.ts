@@ -26,7 +26,13 @@ export async function seedDemo(database: Database, log2N: number): Promise<boole
   if ((await adminsRepository.count(db)) > 0) return false;
   await db.transaction().execute(async (trx) => {
     const now = nowIso();
-    const adminId = await adminsRepository.insert(trx, { username: DEMO_LOGIN.username, name: '张伟', mobile: '13800138000', password_hash: await hashPassword(DEMO_LOGIN.password, log2N), created_at: now });
+    const adminId = await adminsRepository.insert(trx, {
+      username: DEMO_LOGIN.username,
+      name: '张伟',
+      mobile: '13800138000',
+      password_hash: await hashPassword(DEMO_LOGIN.password, log2N),
+      created_at: now,
+    });
     const companyId = await companiesRepository.insert(trx, {
       name: '演示科技有限公司 Demo Technology',
       address: '上海市浦东新区张江高科技园区 88 号',
@@ -36,14 +42,34 @@ export async function seedDemo(database: Database, log2N: number): Promise<boole
       options: JSON.stringify({ ...DEFAULT_OPTIONS, iocount: 1, rfid: 1, alarmRing: 1 }),
       created_at: now,
     });
-    await membershipsRepository.insert(trx, companyId, { admin_id: adminId, role: 'main', is_init: 1, rights: JSON.stringify(ALL_RIGHTS), status: 'normal', created_at: now });
+    await membershipsRepository.insert(trx, companyId, {
+      admin_id: adminId,
+      role: 'main',
+      is_init: 1,
+      rights: JSON.stringify(ALL_RIGHTS),
+      status: 'normal',
+      created_at: now,
+    });
     await adminsRepository.update(trx, adminId, { current_company_id: companyId });
     const tenant = { companyId, adminId, adminName: '张伟', ip: '127.0.0.1' };
     await audit(trx, tenant, 'company', 'company.create', { id: companyId, name: '演示科技有限公司 Demo Technology' });
     for (const s of SUBS) {
-      const id = await adminsRepository.insert(trx, { username: s.username, name: s.name, mobile: '', password_hash: await hashPassword(DEMO_LOGIN.password, log2N), created_at: now });
+      const id = await adminsRepository.insert(trx, {
+        username: s.username,
+        name: s.name,
+        mobile: '',
+        password_hash: await hashPassword(DEMO_LOGIN.password, log2N),
+        created_at: now,
+      });
       await adminsRepository.update(trx, id, { current_company_id: companyId });
-      await membershipsRepository.insert(trx, companyId, { admin_id: id, role: 'sub', is_init: 0, rights: JSON.stringify(rightsFromFunctions(s.rights)), status: 'normal', created_at: now });
+      await membershipsRepository.insert(trx, companyId, {
+        admin_id: id,
+        role: 'sub',
+        is_init: 0,
+        rights: JSON.stringify(rightsFromFunctions(s.rights)),
+        status: 'normal',
+        created_at: now,
+      });
       await notify(trx, companyId, id, 'welcome', { company: '演示科技有限公司 Demo Technology', admin: '张伟' });
       await audit(trx, tenant, 'manager', 'manager.create', { id, name: s.name, username: s.username, role: 'sub', rights: s.rights });
     }

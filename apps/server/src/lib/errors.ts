@@ -24,5 +24,4 @@ export const conflict = (key: string, params: Params = {}) => new AppError(CODES
 /** A validation failure on one field, phrased like the schema validator's messages. */
 export const invalid = (field: string, reasonKey = 'reasons.invalid', params: Params = {}) =>
   new AppError(CODES.VALIDATION, 400, 'errors.validation', { ...params, field, reason: reasonKey }, { field });
-export const badInput = (key: string, field?: string, params: Params = {}) =>
-  new AppError(CODES.VALIDATION, 400, key, params, field ? { field } : null);
+export const badInput = (key: string, field?: string, params: Params = {}) => new AppError(CODES.VALIDATION, 400, key, params, field ? { field } : null);

@@ -44,7 +44,22 @@ function translateValidation(lang: Language, err: FastifyError): { message: stri
   const params = (v.params ?? {}) as Record<string, unknown>;
   const path = v.instancePath.split('/').filter(Boolean);
   const field = v.keyword === 'required' ? String(params.missingProperty ?? '') : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
-  const known = ['required', 'minLength', 'maxLength', 'pattern', 'format', 'type', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'additionalProperties'];
+  // The body or query as a whole is wrong (not an object, e.g. text/plain, null or an array): no field to name.
+  if (!field) return { message: t(lang, 'errors.badRequest'), field: '' };
+  const known = [
+    'required',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'format',
+    'type',
+    'enum',
+    'minimum',
+    'maximum',
+    'minItems',
+    'maxItems',
+    'additionalProperties',
+  ];
   let keyword = known.includes(v.keyword) ? v.keyword : 'invalid';
   if (v.keyword === 'anyOf' || v.keyword === 'const') keyword = 'enum';
   const reason = t(lang, `reasons.${keyword}`, { limit: Number(params.limit ?? 0) });

@@ -9,7 +9,10 @@ export const adminsRepository = {
   findByUsername: (db: Executor, username: string) => db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst(),
   findByMobile: (db: Executor, mobile: string) => db.selectFrom('admins').selectAll().where('mobile', '=', mobile).orderBy('id').execute(),
   async count(db: Executor): Promise<number> {
-    const r = await db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('admins')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
   async insert(db: Executor, row: { username: string; name: string; mobile: string; password_hash: string; created_at: string }): Promise<number> {
@@ -20,7 +23,11 @@ export const adminsRepository = {
       .executeTakeFirstOrThrow();
     return r.id;
   },
-  async update(db: Executor, id: number, patch: Partial<Pick<AdminRow, 'name' | 'mobile' | 'password_hash' | 'current_company_id' | 'last_login_at' | 'updated_at'>>) {
+  async update(
+    db: Executor,
+    id: number,
+    patch: Partial<Pick<AdminRow, 'name' | 'mobile' | 'password_hash' | 'current_company_id' | 'last_login_at' | 'updated_at'>>,
+  ) {
     await db.updateTable('admins').set(patch).where('id', '=', id).execute();
   },
   async delete(db: Executor, id: number) {

@@ -40,17 +40,27 @@ export default async function authRoutes(app: App) {
   app.post('/user/login', { config: { access: 'public' }, schema: { tags, body: LoginBody, response: responses(TokenData) } }, async (req, reply) =>
     reply.ok(await svc.login(req.body, meta(req))),
   );
-  app.post('/user/sendsmscode', { config: { access: 'public', ...limited }, schema: { tags, body: SmsBody, response: responses(SmsData) } }, async (req, reply) =>
-    reply.ok(await svc.sendSmsCode(req.body)),
+  app.post(
+    '/user/sendsmscode',
+    { config: { access: 'public', ...limited }, schema: { tags, body: SmsBody, response: responses(SmsData) } },
+    async (req, reply) => reply.ok(await svc.sendSmsCode(req.body)),
   );
-  app.post('/user/forget', { config: { access: 'public', ...limited }, schema: { tags, body: ForgetBody, response: responses(Type.Null()) } }, async (req, reply) => {
-    await svc.forget(req.body);
-    return reply.ok(null);
-  });
-  app.post('/admin/register', { config: { access: 'public', ...limited }, schema: { tags, body: RegisterBody, response: responses(TokenData) } }, async (req, reply) =>
-    reply.ok(await svc.register(req.body, meta(req))),
+  app.post(
+    '/user/forget',
+    { config: { access: 'public', ...limited }, schema: { tags, body: ForgetBody, response: responses(Type.Null()) } },
+    async (req, reply) => {
+      await svc.forget(req.body);
+      return reply.ok(null);
+    },
   );
-  app.get('/user/info', { config: { access: 'session' }, schema: { tags, response: responses(SessionUserSchema) } }, async (req, reply) => reply.ok(await svc.info(authOf(req))));
+  app.post(
+    '/admin/register',
+    { config: { access: 'public', ...limited }, schema: { tags, body: RegisterBody, response: responses(TokenData) } },
+    async (req, reply) => reply.ok(await svc.register(req.body, meta(req))),
+  );
+  app.get('/user/info', { config: { access: 'session' }, schema: { tags, response: responses(SessionUserSchema) } }, async (req, reply) =>
+    reply.ok(await svc.info(authOf(req))),
+  );
   app.post('/user/logout', { config: { access: 'session' }, schema: { tags, response: responses(Type.Null()) } }, async (req, reply) => {
     await svc.logout(authOf(req));
     return reply.ok(null);

@@ -1,9 +1,9 @@
-import { CODES, type SessionUser } from '@faceadmin/shared';
+import { CODES, LIMITS, type SessionUser } from '@faceadmin/shared';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/crypto.ts';
-import { AppError, badInput, conflict } from '../../lib/errors.ts';
+import { AppError, badInput, conflict, invalid } from '../../lib/errors.ts';
 import { FailureCounter } from '../../lib/throttle.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
@@ -37,7 +37,8 @@ export function authService(deps: { database: Database; config: Config; sessions
 
   async function requireCaptcha(id: string | undefined, answer: string | undefined) {
     if (!id || !answer) throw new AppError(CODES.CAPTCHA_REQUIRED, 400, 'errors.captchaRequired', {}, { captcha: true, field: 'icode' });
-    if (!(await deps.captcha.verify(db, id, answer))) throw new AppError(CODES.CAPTCHA_REQUIRED, 400, 'errors.captchaIncorrect', {}, { captcha: true, field: 'icode' });
+    if (!(await deps.captcha.verify(db, id, answer)))
+      throw new AppError(CODES.CAPTCHA_REQUIRED, 400, 'errors.captchaIncorrect', {}, { captcha: true, field: 'icode' });
   }
 
   /** Picks an enabled company for the administrator when the current one is gone or disabled. */
@@ -59,7 +60,9 @@ export function authService(deps: { database: Database; config: Config; sessions
       if (byIp.count(meta.ip) >= IP_LIMIT) throw new AppError(CODES.TOO_MANY, 429, 'errors.tooMany', { minutes: byIp.minutesLeft(meta.ip) });
       if (byAccount.count(key) >= CAPTCHA_AFTER) await requireCaptcha(input.captcha_id, input.icode);
       const admin = await adminsRepository.findByUsername(db, username);
-      const ok = admin ? await verifyPassword(input.password, admin.password_hash) : (await verifyPassword(input.password, await dummyHash(deps.config.scryptLog2N)), false);
+      const ok = admin
+        ? await verifyPassword(input.password, admin.password_hash)
+        : (await verifyPassword(input.password, await dummyHash(deps.config.scryptLog2N)), false);
       if (!admin || !ok) {
         const n = byAccount.fail(key);
         byIp.fail(meta.ip);
@@ -144,6 +147,9 @@ export function authService(deps: { database: Database; config: Config; sessions
 
     async register(input: Static<typeof RegisterBody>, meta: Meta): Promise<{ token: string }> {
       if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.registrationClosed');
+      // The name is stored trimmed, so the length rule (spec §5) applies to the trimmed text.
+      const name = input.name.trim();
+      if (name.length < LIMITS.nameMin) throw invalid('name', 'reasons.minLength', { limit: LIMITS.nameMin });
       if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
       await requireCaptcha(input.captcha_id, input.icode);
       if (!(await smsCodes.verify(db, input.mobile, 'register', input.smscode))) throw badInput('errors.smsIncorrect', 'smscode');
@@ -151,7 +157,7 @@ export function authService(deps: { database: Database; config: Config; sessions
       if (await adminsRepository.findByUsername(db, username)) throw conflict('errors.accountTaken', { username });
       const password_hash = await hash(input.password);
       return db.transaction().execute(async (trx) => {
-        const id = await adminsRepository.insert(trx, { username, name: input.name.trim(), mobile: input.mobile, password_hash, created_at: nowIso() });
+        const id = await adminsRepository.insert(trx, { username, name, mobile: input.mobile, password_hash, created_at: nowIso() });
         const s = await deps.sessions.open(trx, id, meta);
         return { token: s.token };
       });
@@ -176,7 +182,13 @@ export function authService(deps: { database: Database; config: Config; sessions
       const { adminUsername, adminPassword } = deps.config;
       if (!adminUsername || !adminPassword) return false;
       if ((await adminsRepository.count(db)) > 0) return false;
-      await adminsRepository.insert(db, { username: adminUsername, name: adminUsername, mobile: '', password_hash: await hash(adminPassword), created_at: nowIso() });
+      await adminsRepository.insert(db, {
+        username: adminUsername,
+        name: adminUsername,
+        mobile: '',
+        password_hash: await hash(adminPassword),
+        created_at: nowIso(),
+      });
       return true;
     },
   };

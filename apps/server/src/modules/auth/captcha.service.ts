@@ -6,10 +6,25 @@ import { clock, isoIn, nowIso } from '../../lib/time.ts';
 const TTL_MS = 5 * 60_000;
 /** Seven-segment strokes for each digit on a 10×16 cell: [x1, y1, x2, y2]. */
 const SEGMENTS: Record<string, [number, number, number, number]> = {
-  a: [0, 0, 10, 0], b: [10, 0, 10, 8], c: [10, 8, 10, 16], d: [0, 16, 10, 16], e: [0, 8, 0, 16], f: [0, 0, 0, 8], g: [0, 8, 10, 8],
+  a: [0, 0, 10, 0],
+  b: [10, 0, 10, 8],
+  c: [10, 8, 10, 16],
+  d: [0, 16, 10, 16],
+  e: [0, 8, 0, 16],
+  f: [0, 0, 0, 8],
+  g: [0, 8, 10, 8],
 };
 const DIGITS: Record<string, string> = {
-  '0': 'abcdef', '1': 'bc', '2': 'abged', '3': 'abgcd', '4': 'fgbc', '5': 'afgcd', '6': 'afgedc', '7': 'abc', '8': 'abcdefg', '9': 'abcdfg',
+  '0': 'abcdef',
+  '1': 'bc',
+  '2': 'abged',
+  '3': 'abgcd',
+  '4': 'fgbc',
+  '5': 'afgcd',
+  '6': 'afgedc',
+  '7': 'abc',
+  '8': 'abcdefg',
+  '9': 'abcdfg',
 };
 
 /**
@@ -20,7 +35,9 @@ export function renderCaptcha(text: string): string {
   const j = () => (randomInt(0, 7) - 3) / 2;
   const parts: string[] = [];
   for (let i = 0; i < 6; i++) {
-    parts.push(`<line x1="${randomInt(0, 120)}" y1="${randomInt(0, 40)}" x2="${randomInt(0, 120)}" y2="${randomInt(0, 40)}" stroke="hsl(${randomInt(0, 360)},50%,60%)" stroke-width="1"/>`);
+    parts.push(
+      `<line x1="${randomInt(0, 120)}" y1="${randomInt(0, 40)}" x2="${randomInt(0, 120)}" y2="${randomInt(0, 40)}" stroke="hsl(${randomInt(0, 360)},50%,60%)" stroke-width="1"/>`,
+    );
   }
   [...text].forEach((ch, i) => {
     const ox = 12 + i * 26 + j() * 2;
@@ -42,7 +59,10 @@ export function captchaService(makeText: () => string = () => Array.from({ lengt
       const text = makeText();
       const id = randomBytes(16).toString('base64url');
       await db.deleteFrom('captchas').where('expires_at', '<', nowIso()).execute();
-      await db.insertInto('captchas').values({ id, answer_hash: sha256(text), expires_at: isoIn(TTL_MS) }).execute();
+      await db
+        .insertInto('captchas')
+        .values({ id, answer_hash: sha256(text), expires_at: isoIn(TTL_MS) })
+        .execute();
       const svg = renderCaptcha(text);
       return { captcha_id: id, image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
     },

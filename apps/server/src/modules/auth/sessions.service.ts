@@ -6,10 +6,7 @@ import { sessionsRepository } from './sessions.repository.ts';
 /** How long a replaced token keeps working, so requests already in flight do not fail. */
 const GRACE_MS = 60_000;
 
-export type SessionCheck =
-  | { kind: 'ok'; sessionId: number; adminId: number; refreshToken?: string }
-  | { kind: 'missing' }
-  | { kind: 'expired' };
+export type SessionCheck = { kind: 'ok'; sessionId: number; adminId: number; refreshToken?: string } | { kind: 'missing' } | { kind: 'expired' };
 
 export function sessionsService(ttlSeconds: number) {
   const ttl = ttlSeconds * 1000;

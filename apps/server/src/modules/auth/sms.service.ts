@@ -17,7 +17,12 @@ export function createSmsSender(config: Config, log: FastifyBaseLogger): SmsSend
     const url = config.smsWebhookUrl!;
     return {
       async send(phone, purpose, code) {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone, purpose, code }), signal: AbortSignal.timeout(10_000) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ phone, purpose, code }),
+          signal: AbortSignal.timeout(10_000),
+        });
         if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`);
       },
     };
@@ -32,7 +37,13 @@ const MAX_ATTEMPTS = 5;
 export const smsCodes = {
   /** Seconds until another code may be sent to this phone for this purpose (0 = now). */
   async cooldown(db: Executor, phone: string, purpose: string): Promise<number> {
-    const last = await db.selectFrom('sms_codes').select('created_at').where('phone', '=', phone).where('purpose', '=', purpose).orderBy('created_at', 'desc').executeTakeFirst();
+    const last = await db
+      .selectFrom('sms_codes')
+      .select('created_at')
+      .where('phone', '=', phone)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
     if (!last) return 0;
     const left = SMS_COOLDOWN_S * 1000 - (clock.now() - Date.parse(last.created_at));
     return left > 0 ? Math.ceil(left / 1000) : 0;
@@ -40,15 +51,28 @@ export const smsCodes = {
   async issue(db: Executor, phone: string, purpose: string): Promise<string> {
     const code = randomDigits(6);
     await db.deleteFrom('sms_codes').where('expires_at', '<', nowIso()).execute();
-    await db.insertInto('sms_codes').values({ phone, purpose, code_hash: sha256(code), attempts: 0, expires_at: isoIn(TTL_MS), created_at: nowIso() }).execute();
+    await db
+      .insertInto('sms_codes')
+      .values({ phone, purpose, code_hash: sha256(code), attempts: 0, expires_at: isoIn(TTL_MS), created_at: nowIso() })
+      .execute();
     return code;
   },
   /** Checks the newest code; five wrong tries burn it. A correct code is consumed. */
   async verify(db: Executor, phone: string, purpose: string, code: string): Promise<boolean> {
-    const row = await db.selectFrom('sms_codes').selectAll().where('phone', '=', phone).where('purpose', '=', purpose).orderBy('created_at', 'desc').executeTakeFirst();
+    const row = await db
+      .selectFrom('sms_codes')
+      .selectAll()
+      .where('phone', '=', phone)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
     if (!row || Date.parse(row.expires_at) <= clock.now() || row.attempts >= MAX_ATTEMPTS) return false;
     if (row.code_hash !== sha256(code.trim())) {
-      await db.updateTable('sms_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('sms_codes')
+        .set({ attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .execute();
       return false;
     }
     await db.deleteFrom('sms_codes').where('phone', '=', phone).where('purpose', '=', purpose).execute();

@@ -9,7 +9,11 @@ type CompanyFields = Pick<CompanyRow, 'name' | 'address' | 'phone' | 'location' 
 export const companiesRepository = {
   find: (db: Executor, companyId: number) => db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst(),
   async insert(db: Executor, row: CompanyFields & { created_at: string }): Promise<number> {
-    const r = await db.insertInto('companies').values({ ...row, updated_at: row.created_at }).returning('id').executeTakeFirstOrThrow();
+    const r = await db
+      .insertInto('companies')
+      .values({ ...row, updated_at: row.created_at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return r.id;
   },
   async update(db: Executor, companyId: number, patch: CompanyFields & { updated_at: string }) {

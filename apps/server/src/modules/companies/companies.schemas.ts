@@ -44,7 +44,15 @@ export const CompanyInput = Type.Object({
 
 export const CompanyListData = Type.Object({
   items: Type.Array(
-    Type.Object({ id: Type.Integer(), name: Type.String(), address: Type.String(), phone: Type.String(), role: Type.String(), is_init: Type.Integer(), current: Type.Boolean() }),
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      address: Type.String(),
+      phone: Type.String(),
+      role: Type.String(),
+      is_init: Type.Integer(),
+      current: Type.Boolean(),
+    }),
   ),
   total: Type.Integer(),
 });

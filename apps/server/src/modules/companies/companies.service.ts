@@ -1,7 +1,7 @@
 import { ALL_RIGHTS, type Company, type CompanyOptions } from '@faceadmin/shared';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/database.ts';
-import { notFound } from '../../lib/errors.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
@@ -33,16 +33,32 @@ export function optionsOf(row: CompanyRow): CompanyOptions {
 }
 
 export function presentCompany(row: CompanyRow): Company {
-  return { id: row.id, name: row.name, address: row.address, phone: row.phone, location: row.location, filter_seconds: row.filter_seconds, options: optionsOf(row), created_at: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    phone: row.phone,
+    location: row.location,
+    filter_seconds: row.filter_seconds,
+    options: optionsOf(row),
+    created_at: row.created_at,
+  };
 }
 
 type Input = Static<typeof CompanyInput>;
+
+/** spec §5: name and phone are required; they are stored trimmed, so blank text counts as missing. */
+function requireText(input: Input) {
+  if (!input.name.trim()) throw invalid('name', 'reasons.required');
+  if (!input.phone.trim()) throw invalid('phone', 'reasons.required');
+}
 
 export function companiesService(database: Database) {
   const { db } = database;
   return {
     /** Creates a company with the caller as its initial main administrator and switches to it. */
     async create(ctx: AuthContext, input: Input): Promise<Company> {
+      requireText(input);
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
         const id = await companiesRepository.insert(trx, {
@@ -54,7 +70,14 @@ export function companiesService(database: Database) {
           options: JSON.stringify(mergeOptions(DEFAULT_OPTIONS, input.options)),
           created_at: now,
         });
-        await membershipsRepository.insert(trx, id, { admin_id: ctx.admin.id, role: 'main', is_init: 1, rights: JSON.stringify(ALL_RIGHTS), status: 'normal', created_at: now });
+        await membershipsRepository.insert(trx, id, {
+          admin_id: ctx.admin.id,
+          role: 'main',
+          is_init: 1,
+          rights: JSON.stringify(ALL_RIGHTS),
+          status: 'normal',
+          created_at: now,
+        });
         await adminsRepository.update(trx, ctx.admin.id, { current_company_id: id, updated_at: now });
         const tenant: Tenant = { companyId: id, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
         await audit(trx, tenant, 'company', 'company.create', { id, name: input.name.trim() });
@@ -67,6 +90,7 @@ export function companiesService(database: Database) {
       return presentCompany(row);
     },
     async update(tenant: Tenant, input: Input): Promise<Company> {
+      requireText(input);
       return db.transaction().execute(async (trx) => {
         const row = await companiesRepository.find(trx, tenant.companyId);
         if (!row) throw notFound();
@@ -79,13 +103,19 @@ export function companiesService(database: Database) {
           options: JSON.stringify(mergeOptions(optionsOf(row), input.options)),
           updated_at: nowIso(),
         });
-        await audit(trx, tenant, 'company', 'company.update', { id: tenant.companyId, name: input.name.trim(), ...(input.options ? { options: input.options } : {}) });
+        await audit(trx, tenant, 'company', 'company.update', {
+          id: tenant.companyId,
+          name: input.name.trim(),
+          ...(input.options ? { options: input.options } : {}),
+        });
         return presentCompany((await companiesRepository.find(trx, tenant.companyId))!);
       });
     },
     async list(ctx: AuthContext) {
       const rows = await membershipsRepository.listForAdmin(db, ctx.admin.id);
-      const items = rows.filter((r) => r.status !== 'disabled').map((r) => ({ id: r.id, name: r.name, address: r.address, phone: r.phone, role: r.role, is_init: r.is_init, current: r.id === ctx.companyId }));
+      const items = rows
+        .filter((r) => r.status !== 'disabled')
+        .map((r) => ({ id: r.id, name: r.name, address: r.address, phone: r.phone, role: r.role, is_init: r.is_init, current: r.id === ctx.companyId }));
       return { items, total: items.length };
     },
     /** spec §2: switching company; only companies the administrator belongs to (others: not found). */

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
+import { clock } from '../../lib/time.ts';
 import { authOf, tenantOf } from '../../plugins/auth.ts';
 import { responses } from '../../plugins/envelope.ts';
 import { logsRepository } from '../logs/logs.repository.ts';
@@ -20,19 +21,29 @@ const Query = Type.Object({ tzOffset: Type.Optional(Type.Integer({ minimum: -840
 /** The figures that exist so far; people, devices and attendance join as their features land. */
 export default async function dashboardRoutes(app: App) {
   const { db } = app.database;
-  app.get('/dashboard/summary', { config: { access: 'company' }, schema: { tags: ['dashboard'], querystring: Query, response: responses(Summary) } }, async (req, reply) => {
-    const tn = tenantOf(req);
-    // "today" in the viewer's time zone: tzOffset is minutes east of UTC (like -Date#getTimezoneOffset()).
-    const offset = (req.query.tzOffset ?? 0) * 60_000;
-    const local = new Date(Date.now() + offset);
-    const since = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offset).toISOString();
-    const canLog = authOf(req).rights.log > 0;
-    const [counts, unread, today, recent] = await Promise.all([
-      managersRepository.counts(db, tn.companyId),
-      messagesRepository.countUnread(db, tn.companyId, tn.adminId),
-      logsRepository.countSince(db, tn.companyId, since),
-      canLog ? logsRepository.list(db, tn.companyId, { offset: 0, limit: 10 }) : Promise.resolve({ items: [], total: 0 }),
-    ]);
-    return reply.ok({ managers: counts.total, subManagers: counts.sub, unreadMessages: unread, operationsToday: today, recentLogs: recent.items.map((r) => presentLog(req.lang, r)) });
-  });
+  app.get(
+    '/dashboard/summary',
+    { config: { access: 'company' }, schema: { tags: ['dashboard'], querystring: Query, response: responses(Summary) } },
+    async (req, reply) => {
+      const tn = tenantOf(req);
+      // "today" in the viewer's time zone: tzOffset is minutes east of UTC (like -Date#getTimezoneOffset()).
+      const offset = (req.query.tzOffset ?? 0) * 60_000;
+      const local = new Date(clock.now() + offset);
+      const since = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - offset).toISOString();
+      const canLog = authOf(req).rights.log > 0;
+      const [counts, unread, today, recent] = await Promise.all([
+        managersRepository.counts(db, tn.companyId),
+        messagesRepository.countUnread(db, tn.companyId, tn.adminId),
+        logsRepository.countSince(db, tn.companyId, since),
+        canLog ? logsRepository.list(db, tn.companyId, { offset: 0, limit: 10 }) : Promise.resolve({ items: [], total: 0 }),
+      ]);
+      return reply.ok({
+        managers: counts.total,
+        subManagers: counts.sub,
+        unreadMessages: unread,
+        operationsToday: today,
+        recentLogs: recent.items.map((r) => presentLog(req.lang, r)),
+      });
+    },
+  );
 }

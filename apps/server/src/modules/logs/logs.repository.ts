@@ -12,8 +12,15 @@ export interface LogFilter {
 }
 
 export const logsRepository = {
-  async insert(db: Executor, companyId: number, row: { admin_id: number | null; admin_name: string; module: string; action: string; data: string; ip: string; created_at: string }) {
-    await db.insertInto('operation_logs').values({ ...row, company_id: companyId }).execute();
+  async insert(
+    db: Executor,
+    companyId: number,
+    row: { admin_id: number | null; admin_name: string; module: string; action: string; data: string; ip: string; created_at: string },
+  ) {
+    await db
+      .insertInto('operation_logs')
+      .values({ ...row, company_id: companyId })
+      .execute();
   },
   async list(db: Executor, companyId: number, f: LogFilter) {
     let q = db.selectFrom('operation_logs').where('company_id', '=', companyId);
@@ -21,8 +28,11 @@ export const logsRepository = {
     if (f.from) q = q.where('created_at', '>=', f.from);
     if (f.to) q = q.where('created_at', '<', f.to);
     if (f.keyword) {
-      const p = likePattern(f.keyword);
-      q = q.where((eb) => eb.or([eb('admin_name', 'like', sql<string>`${p} escape '\\'`), eb('data', 'like', sql<string>`${p} escape '\\'`), eb('action', 'like', sql<string>`${p} escape '\\'`)]));
+      // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's is not; both must answer the same.
+      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      q = q.where((eb) =>
+        eb.or([eb(eb.fn('lower', ['admin_name']), 'like', p), eb(eb.fn('lower', ['data']), 'like', p), eb(eb.fn('lower', ['action']), 'like', p)]),
+      );
     }
     const [items, total] = await Promise.all([
       q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
@@ -35,7 +45,12 @@ export const logsRepository = {
     return rows.map((r) => r.module);
   },
   async countSince(db: Executor, companyId: number, since: string): Promise<number> {
-    const r = await db.selectFrom('operation_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('operation_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
 };

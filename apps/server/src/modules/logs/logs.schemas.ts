@@ -14,11 +14,14 @@ export const LogItemSchema = Type.Object({
   created_at: Type.String(),
 });
 
+const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+
 export const LogListQuery = Type.Object({
   ...PageQuery,
   module: Type.Optional(Type.String({ maxLength: 40 })),
   keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
-  from: Type.Optional(Type.String({ format: 'date-time' })),
-  to: Type.Optional(Type.String({ format: 'date-time' })),
+  // An ISO date (the console's date picker sends YYYY-MM-DD) or an ISO date-time with a zone.
+  from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
+  to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
 });
 export const LogPage = Page(LogItemSchema);

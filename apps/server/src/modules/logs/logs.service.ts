@@ -14,7 +14,11 @@ const SECRET_KEY = /pass|token|secret|smscode|icode|captcha/i;
 export function scrub(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrub);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrub(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !SECRET_KEY.test(k))
+        .map(([k, v]) => [k, scrub(v)]),
+    );
   }
   return value;
 }

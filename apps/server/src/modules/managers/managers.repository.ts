@@ -10,8 +10,9 @@ export const managersRepository = {
     let q = db.selectFrom('memberships as m').innerJoin('admins as a', 'a.id', 'm.admin_id').where('m.company_id', '=', companyId);
     if (f.status) q = q.where('m.status', '=', f.status);
     if (f.keyword) {
-      const p = sql<string>`${likePattern(f.keyword)} escape '\\'`;
-      q = q.where((eb) => eb.or([eb('a.name', 'like', p), eb('a.username', 'like', p), eb('a.mobile', 'like', p)]));
+      // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's is not; both must answer the same.
+      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      q = q.where((eb) => eb.or([eb(eb.fn('lower', ['a.name']), 'like', p), eb(eb.fn('lower', ['a.username']), 'like', p), eb('a.mobile', 'like', p)]));
     }
     const [items, total] = await Promise.all([
       q.select(columns).orderBy('m.is_init', 'desc').orderBy('a.id').limit(f.limit).offset(f.offset).execute(),
@@ -20,9 +21,20 @@ export const managersRepository = {
     return { items, total: Number(total.n) };
   },
   find: (db: Executor, companyId: number, adminId: number) =>
-    db.selectFrom('memberships as m').innerJoin('admins as a', 'a.id', 'm.admin_id').select(columns).where('m.company_id', '=', companyId).where('a.id', '=', adminId).executeTakeFirst(),
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('admins as a', 'a.id', 'm.admin_id')
+      .select(columns)
+      .where('m.company_id', '=', companyId)
+      .where('a.id', '=', adminId)
+      .executeTakeFirst(),
   async counts(db: Executor, companyId: number): Promise<{ total: number; sub: number }> {
-    const rows = await db.selectFrom('memberships').select(['role', (eb) => eb.fn.countAll<number>().as('n')]).where('company_id', '=', companyId).groupBy('role').execute();
+    const rows = await db
+      .selectFrom('memberships')
+      .select(['role', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('company_id', '=', companyId)
+      .groupBy('role')
+      .execute();
     const total = rows.reduce((s, r) => s + Number(r.n), 0);
     return { total, sub: Number(rows.find((r) => r.role === 'sub')?.n ?? 0) };
   },

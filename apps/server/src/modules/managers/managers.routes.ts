@@ -26,15 +26,23 @@ export default async function managersRoutes(app: App) {
     const r = await svc.list(tenantOf(req), { keyword: req.query.keyword?.trim() || undefined, status: req.query.status, offset, limit: pageSize });
     return reply.ok({ ...r, page, pageSize });
   });
-  app.post('/manager/create', { config: manage, schema: { tags, body: ManagerCreate, response: responses(ManagerSchema) } }, async (req, reply) => reply.ok(await svc.create(authOf(req), req.body)));
-  app.post('/manager/update', { config: manage, schema: { tags, body: ManagerUpdate, response: responses(ManagerSchema) } }, async (req, reply) => reply.ok(await svc.update(authOf(req), req.body)));
+  app.post('/manager/create', { config: manage, schema: { tags, body: ManagerCreate, response: responses(ManagerSchema) } }, async (req, reply) =>
+    reply.ok(await svc.create(authOf(req), req.body)),
+  );
+  app.post('/manager/update', { config: manage, schema: { tags, body: ManagerUpdate, response: responses(ManagerSchema) } }, async (req, reply) =>
+    reply.ok(await svc.update(authOf(req), req.body)),
+  );
   app.post('/manager/delete', { config: manage, schema: { tags, body: IdBody, response: responses(Type.Null()) } }, async (req, reply) => {
     await svc.remove(authOf(req), req.body.id);
     return reply.ok(null);
   });
-  app.get('/admin/get_adminright', { config: { access: 'company' }, schema: { tags, response: responses(AdminRightData) } }, async (req, reply) => reply.ok(svc.adminRight(authOf(req))));
-  app.get('/admin/transfer/search', { config: { access: 'init' }, schema: { tags, querystring: TransferSearchQuery, response: responses(TransferSearchData) } }, async (req, reply) =>
-    reply.ok(await svc.transferSearch(tenantOf(req), req.query.keyword)),
+  app.get('/admin/get_adminright', { config: { access: 'company' }, schema: { tags, response: responses(AdminRightData) } }, async (req, reply) =>
+    reply.ok(svc.adminRight(authOf(req))),
+  );
+  app.get(
+    '/admin/transfer/search',
+    { config: { access: 'init' }, schema: { tags, querystring: TransferSearchQuery, response: responses(TransferSearchData) } },
+    async (req, reply) => reply.ok(await svc.transferSearch(tenantOf(req), req.query.keyword)),
   );
   app.post('/admin/transfer', { config: { access: 'init' }, schema: { tags, body: TransferBody, response: responses(Type.Null()) } }, async (req, reply) => {
     await svc.transfer(authOf(req), req.body.admin_id);

@@ -20,7 +20,11 @@ export const ManagerSchema = Type.Object({
   last_login_at: Nullable(Type.String()),
 });
 export const ManagerPage = Page(ManagerSchema);
-export const ManagerListQuery = Type.Object({ ...PageQuery, keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })), status: Type.Optional(Status) });
+export const ManagerListQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+  status: Type.Optional(Status),
+});
 
 /** spec §5: name, account and password required; password ≥ 6 and repeated. */
 export const ManagerCreate = Type.Object({

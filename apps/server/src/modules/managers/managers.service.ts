@@ -1,9 +1,20 @@
-import { ALL_RIGHTS, NO_RIGHTS, functionsFromRights, rightsFromFunctions, type FunctionRight, type Manager, type ManagerStatus, type AdminRole, type RightKey, type RightValues } from '@faceadmin/shared';
+import {
+  ALL_RIGHTS,
+  NO_RIGHTS,
+  functionsFromRights,
+  rightsFromFunctions,
+  type FunctionRight,
+  type Manager,
+  type ManagerStatus,
+  type AdminRole,
+  type RightKey,
+  type RightValues,
+} from '@faceadmin/shared';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import { badInput, conflict, noAuthority, notFound } from '../../lib/errors.ts';
+import { badInput, conflict, invalid, noAuthority, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
@@ -57,6 +68,7 @@ export function managersService(deps: { database: Database; config: Config; sess
     },
 
     async create(ctx: AuthContext, input: Static<typeof ManagerCreate>): Promise<Manager> {
+      if (!input.name.trim()) throw invalid('name', 'reasons.required');
       if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
       const username = input.username.trim();
       const role: AdminRole = input.role ?? 'sub';
@@ -69,15 +81,30 @@ export function managersService(deps: { database: Database; config: Config; sess
         const now = nowIso();
         const id = await adminsRepository.insert(trx, { username, name: input.name.trim(), mobile: input.mobile ?? '', password_hash, created_at: now });
         await adminsRepository.update(trx, id, { current_company_id: tenant.companyId });
-        await membershipsRepository.insert(trx, tenant.companyId, { admin_id: id, role, is_init: 0, rights: JSON.stringify(rights), status: input.status ?? 'normal', created_at: now });
+        await membershipsRepository.insert(trx, tenant.companyId, {
+          admin_id: id,
+          role,
+          is_init: 0,
+          rights: JSON.stringify(rights),
+          status: input.status ?? 'normal',
+          created_at: now,
+        });
         const company = await companiesRepository.find(trx, tenant.companyId);
         await notify(trx, tenant.companyId, id, 'welcome', { company: company?.name ?? '', admin: ctx.admin.name });
-        await audit(trx, tenant, 'manager', 'manager.create', { id, name: input.name.trim(), username, role, status: input.status ?? 'normal', rights: input.rights ?? [] });
+        await audit(trx, tenant, 'manager', 'manager.create', {
+          id,
+          name: input.name.trim(),
+          username,
+          role,
+          status: input.status ?? 'normal',
+          rights: input.rights ?? [],
+        });
         return presentManager((await managersRepository.find(trx, tenant.companyId, id))!);
       });
     },
 
     async update(ctx: AuthContext, input: Static<typeof ManagerUpdate>): Promise<Manager> {
+      if (!input.name.trim()) throw invalid('name', 'reasons.required');
       const tenant = tenantFrom(ctx);
       const target = await managersRepository.find(db, tenant.companyId, input.id);
       if (!target) throw notFound();
@@ -94,7 +121,12 @@ export function managersService(deps: { database: Database; config: Config; sess
       const password_hash = password ? await hashPassword(password, deps.config.scryptLog2N) : undefined;
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
-        await adminsRepository.update(trx, target.id, { name: input.name.trim(), mobile: input.mobile ?? target.mobile, updated_at: now, ...(password_hash ? { password_hash } : {}) });
+        await adminsRepository.update(trx, target.id, {
+          name: input.name.trim(),
+          mobile: input.mobile ?? target.mobile,
+          updated_at: now,
+          ...(password_hash ? { password_hash } : {}),
+        });
         await membershipsRepository.update(trx, tenant.companyId, target.id, { role, status, rights: JSON.stringify(rights) });
         // spec: sessions end when an administrator is disabled or their password is reset by someone else.
         if ((status === 'disabled' && target.status !== 'disabled') || (password_hash && !self)) await deps.sessions.endAllFor(trx, target.id);

@@ -18,7 +18,10 @@ export const membershipsRepository = {
       .orderBy('c.id')
       .execute(),
   async insert(db: Executor, companyId: number, row: { admin_id: number; role: string; is_init: number; rights: string; status: string; created_at: string }) {
-    await db.insertInto('memberships').values({ ...row, company_id: companyId }).execute();
+    await db
+      .insertInto('memberships')
+      .values({ ...row, company_id: companyId })
+      .execute();
   },
   async update(db: Executor, companyId: number, adminId: number, patch: Partial<Pick<MembershipRow, 'role' | 'is_init' | 'rights' | 'status'>>) {
     await db.updateTable('memberships').set(patch).where('company_id', '=', companyId).where('admin_id', '=', adminId).execute();
@@ -27,7 +30,11 @@ export const membershipsRepository = {
     await db.deleteFrom('memberships').where('company_id', '=', companyId).where('admin_id', '=', adminId).execute();
   },
   async countForAdmin(db: Executor, adminId: number): Promise<number> {
-    const r = await db.selectFrom('memberships').select((eb) => eb.fn.countAll<number>().as('n')).where('admin_id', '=', adminId).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('admin_id', '=', adminId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
 };

@@ -10,7 +10,10 @@ const unread = (adminId: number) => (eb: ExpressionBuilder<DB, 'messages'>) =>
 
 export const messagesRepository = {
   async insert(db: Executor, companyId: number, row: { admin_id: number | null; type: string; params: string; created_at: string }) {
-    await db.insertInto('messages').values({ ...row, company_id: companyId }).execute();
+    await db
+      .insertInto('messages')
+      .values({ ...row, company_id: companyId })
+      .execute();
   },
   async list(db: Executor, companyId: number, adminId: number, f: { unreadOnly: boolean; offset: number; limit: number }) {
     let q = db.selectFrom('messages').where(visibleTo(companyId, adminId));
@@ -18,7 +21,11 @@ export const messagesRepository = {
     const [items, total] = await Promise.all([
       q
         .select(['messages.id', 'messages.type', 'messages.params', 'messages.created_at'])
-        .select((eb) => eb.exists(eb.selectFrom('message_reads as r').select('r.message_id').whereRef('r.message_id', '=', 'messages.id').where('r.admin_id', '=', adminId)).as('is_read'))
+        .select((eb) =>
+          eb
+            .exists(eb.selectFrom('message_reads as r').select('r.message_id').whereRef('r.message_id', '=', 'messages.id').where('r.admin_id', '=', adminId))
+            .as('is_read'),
+        )
         .orderBy('messages.created_at', 'desc')
         .orderBy('messages.id', 'desc')
         .limit(f.limit)
@@ -29,7 +36,12 @@ export const messagesRepository = {
     return { items, total: Number(total.n) };
   },
   async countUnread(db: Executor, companyId: number, adminId: number): Promise<number> {
-    const r = await db.selectFrom('messages').where(visibleTo(companyId, adminId)).where(unread(adminId)).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('messages')
+      .where(visibleTo(companyId, adminId))
+      .where(unread(adminId))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
   /** Marks the given (or all) visible unread messages read; ids of other companies are ignored. */

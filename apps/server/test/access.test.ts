@@ -1,0 +1,300 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { t as tr } from '../src/i18n/i18n.ts';
+import {
+  API,
+  apiRoutes,
+  call,
+  CAPTCHA,
+  captcha,
+  DIALECT,
+  login,
+  makeApp,
+  makeCompany,
+  makeSub,
+  nextIp,
+  nextMobile,
+  register,
+  type Answer,
+  type Company,
+  type TestApp,
+} from './helpers.ts';
+
+/**
+ * The rights table (spec §2, §6): every /api/management route, called by every kind of caller, with the
+ * outcome each must get. A route added without a row here fails the coverage test below.
+ */
+
+const CALLERS = ['anon', 'c0', 'none', 'log', 'all', 'main', 'init'] as const;
+type CallerKey = (typeof CALLERS)[number];
+/** ok: passes the access check; token: 50008; the rest: 40003 with that message. */
+type Outcome = 'ok' | 'token' | 'noCompany' | 'noAuthority' | 'mainOnly' | 'initOnly';
+type Expect = Record<CallerKey, Outcome>;
+
+interface Caller {
+  key: CallerKey;
+  username: string;
+  password: string;
+  token: string | undefined;
+  id: number;
+  ip: string;
+}
+
+interface Row {
+  method: 'GET' | 'POST';
+  path: string;
+  expect: Expect;
+  body?: (c: Caller) => unknown;
+  query?: Record<string, string | number>;
+  /** The answer an allowed caller gets when it is not 20000 (e.g. a not-found for an admin without a company). */
+  answer?: Partial<Record<CallerKey, number>>;
+  /** Restores what an allowed call changed, so the next rows see the same callers. */
+  after?: (c: Caller, r: Answer) => Promise<void>;
+}
+
+const PUBLIC: Expect = { anon: 'ok', c0: 'ok', none: 'ok', log: 'ok', all: 'ok', main: 'ok', init: 'ok' };
+const SESSION: Expect = { ...PUBLIC, anon: 'token' };
+const COMPANY: Expect = { ...SESSION, c0: 'noCompany' };
+const RIGHT_MANAGER: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
+const RIGHT_LOG: Expect = { ...COMPANY, none: 'noAuthority' };
+const MAIN: Expect = { ...COMPANY, none: 'mainOnly', log: 'mainOnly', all: 'mainOnly' };
+const INIT: Expect = { ...COMPANY, none: 'initOnly', log: 'initOnly', all: 'initOnly', main: 'initOnly' };
+
+let t: TestApp;
+let X: Company;
+const callers = {} as Record<CallerKey, Caller>;
+let victimId = 0;
+let n = 0;
+const uniq = (p: string) => `${p}${++n}`;
+
+async function relogin(c: Caller) {
+  if (c.key !== 'anon') c.token = await login(t.app, c.username, c.password);
+}
+
+/** Creates a sub-account in X through the initial admin (not through the caller under test). */
+async function newSub(name: string): Promise<{ id: number; username: string }> {
+  const username = uniq('acc_x');
+  const r = await call(t.app, 'POST', '/manager/create', { token: callers.init.token, body: { name, username, password: 'secret1', repassword: 'secret1' } });
+  assert.equal(r.code, CODES.OK, r.message);
+  return { id: r.data.id, username };
+}
+
+const ROWS: Row[] = [
+  // public
+  { method: 'GET', path: '/system/config', expect: PUBLIC },
+  { method: 'GET', path: '/user/captcha', expect: PUBLIC },
+  { method: 'POST', path: '/user/login', expect: PUBLIC, body: () => ({ username: 'acc_loginee', password: 'secret1' }) },
+  {
+    method: 'POST',
+    path: '/user/sendsmscode',
+    expect: PUBLIC,
+    body: async () => ({ phone: nextMobile(), purpose: 'register', icode: CAPTCHA, captcha_id: await captcha(t.app) }),
+  },
+  // A wrong SMS code: the route is reachable by anyone, the code is checked after.
+  {
+    method: 'POST',
+    path: '/user/forget',
+    expect: PUBLIC,
+    answer: Object.fromEntries(CALLERS.map((k) => [k, CODES.VALIDATION])),
+    body: () => ({ mobile: nextMobile(), smscode: '000000', password: 'secret9', repassword: 'secret9' }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/register',
+    expect: PUBLIC,
+    body: async () => {
+      const mobile = nextMobile();
+      const s = await call(t.app, 'POST', '/user/sendsmscode', {
+        ip: nextIp(),
+        body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: await captcha(t.app) },
+      });
+      assert.equal(s.code, CODES.OK);
+      const smscode = t.sms.filter((x) => x.phone === mobile).at(-1)!.code;
+      const password = 'secret1';
+      return {
+        name: 'Access Reg',
+        username: uniq('acc_reg'),
+        password,
+        repassword: password,
+        mobile,
+        smscode,
+        icode: CAPTCHA,
+        captcha_id: await captcha(t.app),
+      };
+    },
+  },
+  // session (company may be 0)
+  { method: 'GET', path: '/user/info', expect: SESSION },
+  { method: 'POST', path: '/user/logout', expect: SESSION, after: relogin },
+  {
+    method: 'POST',
+    path: '/user/changepwd',
+    expect: SESSION,
+    body: (c) => ({ orig: c.password, new: c.password === 'secret1' ? 'secret2' : 'secret1', renew: c.password === 'secret1' ? 'secret2' : 'secret1' }),
+    after: async (c, r) => {
+      c.password = c.password === 'secret1' ? 'secret2' : 'secret1';
+      c.token = r.data.token;
+    },
+  },
+  { method: 'GET', path: '/company/list', expect: SESSION },
+  {
+    method: 'POST',
+    path: '/company/create',
+    expect: SESSION,
+    body: () => ({ name: uniq('Access Extra '), phone: '123' }),
+    after: async (c) => {
+      if (c.key === 'c0') {
+        // Back to "no company": the API offers no way to leave a company, so reset the rows directly.
+        await t.app.database.db.deleteFrom('memberships').where('admin_id', '=', c.id).execute();
+        await t.app.database.db.updateTable('admins').set({ current_company_id: 0 }).where('id', '=', c.id).execute();
+      } else {
+        const r = await call(t.app, 'POST', '/admin/setDefaultCompany', { token: c.token, body: { company_id: X.id } });
+        assert.equal(r.code, CODES.OK);
+      }
+    },
+  },
+  { method: 'POST', path: '/admin/setDefaultCompany', expect: SESSION, answer: { c0: CODES.NOT_FOUND }, body: () => ({ company_id: X.id }) },
+  // company
+  { method: 'GET', path: '/company/info', expect: COMPANY },
+  { method: 'POST', path: '/company/update', expect: MAIN, body: () => ({ name: 'Access Co', phone: '010-1' }) },
+  { method: 'GET', path: '/admin/get_adminright', expect: COMPANY },
+  { method: 'GET', path: '/message/list', expect: COMPANY, query: { page: 1, pageSize: 5 } },
+  { method: 'GET', path: '/message/count', expect: COMPANY },
+  { method: 'POST', path: '/message/read', expect: COMPANY, body: () => ({ all: true }) },
+  { method: 'GET', path: '/dashboard/summary', expect: COMPANY, query: { tzOffset: 480 } },
+  // rights
+  { method: 'GET', path: '/manager/list', expect: RIGHT_MANAGER, query: { page: 1, pageSize: 10, keyword: 'acc' } },
+  {
+    method: 'POST',
+    path: '/manager/create',
+    expect: RIGHT_MANAGER,
+    body: () => ({ name: 'Access New', username: uniq('acc_new'), password: 'secret1', repassword: 'secret1', rights: [] }),
+  },
+  { method: 'POST', path: '/manager/update', expect: RIGHT_MANAGER, body: () => ({ id: victimId, name: 'Access Victim', password: '' }) },
+  { method: 'POST', path: '/manager/delete', expect: RIGHT_MANAGER, body: async () => ({ id: (await newSub('Access Doomed')).id }) },
+  { method: 'GET', path: '/log/list', expect: RIGHT_LOG, query: { module: 'manager', pageSize: 5 } },
+  { method: 'GET', path: '/log/modules', expect: RIGHT_LOG },
+  // initial administrator
+  { method: 'GET', path: '/admin/transfer/search', expect: INIT, query: { keyword: 'acc' } },
+  {
+    method: 'POST',
+    path: '/admin/transfer',
+    expect: INIT,
+    body: async () => ({ admin_id: (await newSub('Access Heir')).id }),
+    after: async (c, r) => {
+      // Hand the role straight back, so "init" stays the initial administrator.
+      void r;
+      const heir = await t.app.database.db
+        .selectFrom('memberships as m')
+        .innerJoin('admins as a', 'a.id', 'm.admin_id')
+        .select('a.username')
+        .where('m.company_id', '=', X.id)
+        .where('m.is_init', '=', 1)
+        .executeTakeFirstOrThrow();
+      assert.notEqual(heir.username, c.username, 'the role moved');
+      const back = await call(t.app, 'POST', '/admin/transfer', { token: await login(t.app, heir.username, 'secret1'), body: { admin_id: c.id } });
+      assert.equal(back.code, CODES.OK);
+    },
+  },
+];
+
+before(async () => {
+  t = await makeApp();
+  X = await makeCompany(t, 'Access Co', 'acc_init');
+  callers.init = { key: 'init', username: 'acc_init', password: 'secret1', token: X.main, id: X.mainId, ip: nextIp() };
+  callers.anon = { key: 'anon', username: '', password: '', token: undefined, id: 0, ip: nextIp() };
+  const c0Token = await register(t, 'acc_c0');
+  const c0Info = await call(t.app, 'GET', '/user/info', { token: c0Token });
+  callers.c0 = { key: 'c0', username: 'acc_c0', password: 'secret1', token: c0Token, id: c0Info.data.id, ip: nextIp() };
+  for (const [key, rights, role] of [
+    ['none', [], 'sub'],
+    ['log', ['logView'], 'sub'],
+    ['all', ['userView', 'userEdit', 'attendance', 'faceView', 'faceEdit', 'breaker', 'rightsSetting', 'logView', 'workflow'], 'sub'],
+    ['main', [], 'main'],
+  ] as const) {
+    const s = await makeSub(t, X, [...rights], `acc_${key}`, role);
+    callers[key] = { key, username: s.username, password: 'secret1', token: s.token, id: s.id, ip: nextIp() };
+  }
+  await register(t, 'acc_loginee');
+  victimId = (await newSub('Access Victim')).id;
+});
+after(() => t.close());
+
+test(`the table covers every /api/management route, and nothing else (${DIALECT})`, async () => {
+  const live = apiRoutes(t.app);
+  assert.ok(live.length >= 27, `found ${live.length} routes`);
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const documented = Object.entries(doc.paths)
+    .filter(([p]) => p.startsWith(`${API}/`))
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.slice(API.length)}`))
+    .sort();
+  assert.deepEqual(documented, live, 'the route tree and the OpenAPI document agree');
+  const table = ROWS.map((r) => `${r.method} ${r.path}`).sort();
+  assert.equal(new Set(table).size, table.length, 'no duplicate rows');
+  assert.deepEqual(table, live, 'one row per route');
+});
+
+function check(row: Row, c: Caller, r: Answer, want: Outcome) {
+  const label = `${row.method} ${row.path} as ${c.key}`;
+  const refusals: number[] = [CODES.ILLEGAL_TOKEN, CODES.OTHER_CLIENT, CODES.TOKEN_EXPIRED, CODES.NO_AUTHORITY];
+  if (want === 'ok') {
+    assert.ok(!refusals.includes(r.code), `${label}: refused with ${r.code} ${r.message}`);
+    assert.equal(r.code, row.answer?.[c.key] ?? CODES.OK, `${label}: ${r.message}`);
+    return;
+  }
+  if (want === 'token') {
+    assert.equal(r.code, CODES.ILLEGAL_TOKEN, `${label}: ${r.code} ${r.message}`);
+    assert.equal(r.status, 401, label);
+    assert.equal(r.message, tr('en-US', 'errors.illegalToken'), label);
+    return;
+  }
+  assert.equal(r.code, CODES.NO_AUTHORITY, `${label}: ${r.code} ${r.message}`);
+  assert.equal(r.status, 403, label);
+  assert.equal(r.message, tr('en-US', `errors.${want}`), label);
+  assert.equal(r.data, null, label);
+}
+
+for (const row of ROWS) {
+  test(`${row.method} ${row.path}`, async () => {
+    for (const key of CALLERS) {
+      const c = callers[key];
+      const want = row.expect[key];
+      const body = row.body ? await row.body(c) : undefined;
+      const r = await call(t.app, row.method, row.path, {
+        token: c.token,
+        lang: 'en-US',
+        ip: c.ip,
+        ...(body !== undefined ? { body } : {}),
+        ...(row.query ? { query: row.query } : {}),
+      });
+      check(row, c, r, want);
+      if (want === 'ok' && r.code === CODES.OK && row.after) await row.after(c, r);
+    }
+  });
+}
+
+test('refused writes changed nothing; the callers are still who they were', async () => {
+  const info = await call(t.app, 'GET', '/company/info', { token: callers.init.token });
+  assert.equal(info.data.name, 'Access Co');
+  const list = await call(t.app, 'GET', '/manager/list', { token: callers.init.token, query: { pageSize: 100 } });
+  // Only main, init and the all-rights sub could create one "Access New" each.
+  assert.equal(list.data.items.filter((m: { name: string }) => m.name === 'Access New').length, 3);
+  assert.equal(list.data.items.filter((m: { name: string }) => m.name === 'Access Doomed').length, CALLERS.length - 3, 'victims of refused deletes remain');
+  for (const key of ['none', 'log', 'all', 'main', 'init'] as const) {
+    const u = await call(t.app, 'GET', '/user/info', { token: callers[key].token });
+    assert.equal(u.data.company, X.id, key);
+    assert.equal(u.data.is_init, key === 'init' ? 1 : 0, key);
+  }
+  assert.equal((await call(t.app, 'GET', '/user/info', { token: callers.c0.token })).data.company, 0);
+  const rows = await t.app.database.db
+    .selectFrom('memberships')
+    .select(['admin_id', 'is_init'])
+    .where('company_id', '=', X.id)
+    .where('is_init', '=', 1)
+    .execute();
+  assert.deepEqual(
+    rows.map((r) => r.admin_id),
+    [X.mainId],
+  );
+});
