@@ -24,6 +24,7 @@ import { sessionsService, type SessionsService } from './modules/auth/sessions.s
 import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
 import companiesRoutes from './modules/companies/companies.routes.ts';
 import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
+import departmentsRoutes from './modules/departments/departments.routes.ts';
 import logsRoutes from './modules/logs/logs.routes.ts';
 import managersRoutes from './modules/managers/managers.routes.ts';
 import messagesRoutes from './modules/messages/messages.routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await a.register(logsRoutes);
       await a.register(messagesRoutes);
       await a.register(dashboardRoutes);
+      await a.register(departmentsRoutes);
     },
     { prefix: API_PREFIX },
   );

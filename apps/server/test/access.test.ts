@@ -57,6 +57,7 @@ const PUBLIC: Expect = { anon: 'ok', c0: 'ok', none: 'ok', log: 'ok', all: 'ok',
 const SESSION: Expect = { ...PUBLIC, anon: 'token' };
 const COMPANY: Expect = { ...SESSION, c0: 'noCompany' };
 const RIGHT_MANAGER: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
+const RIGHT_PERSON: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
 const RIGHT_LOG: Expect = { ...COMPANY, none: 'noAuthority' };
 const MAIN: Expect = { ...COMPANY, none: 'mainOnly', log: 'mainOnly', all: 'mainOnly' };
 const INIT: Expect = { ...COMPANY, none: 'initOnly', log: 'initOnly', all: 'initOnly', main: 'initOnly' };
@@ -78,6 +79,13 @@ async function newSub(name: string): Promise<{ id: number; username: string }> {
   const r = await call(t.app, 'POST', '/manager/create', { token: callers.init.token, body: { name, username, password: 'secret1', repassword: 'secret1' } });
   assert.equal(r.code, CODES.OK, r.message);
   return { id: r.data.id, username };
+}
+
+/** A department in X, made by the initial admin. */
+async function newDept(): Promise<number> {
+  const r = await call(t.app, 'POST', '/org/create', { token: callers.init.token, body: { name: uniq('Access Dept ') } });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data.id;
 }
 
 const ROWS: Row[] = [
@@ -175,6 +183,10 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/manager/delete', expect: RIGHT_MANAGER, body: async () => ({ id: (await newSub('Access Doomed')).id }) },
   { method: 'GET', path: '/log/list', expect: RIGHT_LOG, query: { module: 'manager', pageSize: 5 } },
   { method: 'GET', path: '/log/modules', expect: RIGHT_LOG },
+  { method: 'GET', path: '/org/tree', expect: RIGHT_PERSON },
+  { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
+  { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
+  { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },
   // initial administrator
   { method: 'GET', path: '/admin/transfer/search', expect: INIT, query: { keyword: 'acc' } },
   {

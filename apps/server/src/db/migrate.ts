@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Dialect } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
+import * as m0002 from './migrations/0002_people.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
 export interface AppMigration {
@@ -11,6 +12,7 @@ export interface AppMigration {
 
 const MIGRATIONS: Record<string, AppMigration> = {
   '0001_foundation': m0001,
+  '0002_people': m0002,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

@@ -97,7 +97,68 @@ export interface SmsCodeTable {
   created_at: string;
 }
 
+export interface DepartmentTable {
+  id: Generated<number>;
+  company_id: number;
+  /** 0 for a top-level department */
+  parent_id: number;
+  name: string;
+  sort: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PersonTable {
+  id: Generated<number>;
+  company_id: number;
+  number: string;
+  name: string;
+  phone: string;
+  description: string;
+  /** stored face picture's file name under DATA_DIR/faces/<company>/, '' when none */
+  photo: string;
+  rfid: string;
+  idcard: string;
+  address: string;
+  /** 1 on the job, 0 left (spec §4) */
+  work_status: number;
+  notify: number;
+  access_from: string | null;
+  access_to: string | null;
+  /** JSON [{start:"HH:mm", end:"HH:mm"}], at most three */
+  access_periods: string;
+  /** Sent to terminals in plain text (the protocol needs it); never returned by the API. */
+  door_password: string;
+  remote_open: number;
+  is_admin: number;
+  /** Terminal management password; same handling as door_password. */
+  admin_password: string;
+  feature_rights: string;
+  user_pri: number;
+  sync_status: number;
+  /** bumped on every change a terminal must learn about */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PersonDepartmentTable {
+  company_id: number;
+  person_id: number;
+  department_id: number;
+}
+
+export interface DepartmentHeadTable {
+  company_id: number;
+  department_id: number;
+  person_id: number;
+}
+
 export interface DB {
+  departments: DepartmentTable;
+  persons: PersonTable;
+  person_departments: PersonDepartmentTable;
+  department_heads: DepartmentHeadTable;
   admins: AdminTable;
   companies: CompanyTable;
   memberships: MembershipTable;
