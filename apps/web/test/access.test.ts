@@ -71,3 +71,8 @@ test('/ → /dashboard, sections → their first page, unknown or forbidden → 
 test('waits while the profile loads', () => {
   assert.equal(decideAccess({ ...base, company: undefined, routes: undefined, path: '/dashboard' }).kind, 'wait');
 });
+
+test('a signed-in user on /login?redirect= goes back there, never off-site', () => {
+  assert.deepEqual(decideAccess({ ...base, path: '/login', search: '?redirect=%2Fsystem%2Flog' }), { kind: 'redirect', to: '/system/log' });
+  assert.deepEqual(decideAccess({ ...base, path: '/login', search: '?redirect=%2F%2Fevil.example' }), { kind: 'redirect', to: '/' });
+});

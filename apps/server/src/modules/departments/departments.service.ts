@@ -24,7 +24,13 @@ export function descendantsOf(rows: Pick<DepartmentRow, 'id' | 'parent_id'>[], i
   for (const r of rows) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r.id]);
   const out = new Set<number>([id]);
   const stack = [id];
-  while (stack.length) for (const c of children.get(stack.pop()!) ?? []) if (!out.has(c)) (out.add(c), stack.push(c));
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      if (out.has(c)) continue;
+      out.add(c);
+      stack.push(c);
+    }
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Drawer, Layout as AntLayout } from 'antd';
 import { Outlet, useLocation } from 'react-router';
 import { PageLoading } from '../../ui/PageLoading.tsx';
-import { useAccessibleRoutes } from '../session.ts';
+import { useAccessibleRoutes, useUserInfo } from '../session.ts';
 import { updateSettings, useSettings } from '../settings.ts';
 import { addTag } from '../tags.ts';
 import { findRoute, NO_SIDEBAR_PATHS, NO_TAGS_PATHS } from '../routes/routeTable.ts';
@@ -16,7 +16,11 @@ const SIDER_WIDTH = 210;
 
 /** The signed-in shell (spec §2 "Shell behaviour"): sidebar, navbar, tag tabs, content. */
 export function Layout() {
-  const routes = useAccessibleRoutes() ?? [];
+  const user = useUserInfo().data;
+  // spec §2: with company 0 only /company/create is usable, so there is no menu and no tag bar to offer.
+  const noCompany = !user || user.company === 0;
+  const allRoutes = useAccessibleRoutes();
+  const routes = noCompany ? [] : (allRoutes ?? []);
   const settings = useSettings();
   const mobile = useIsMobile();
   const location = useLocation();
@@ -28,13 +32,13 @@ export function Layout() {
     if (mobile) setMobileOpen(false);
   }, [mobile]);
 
-  const route = findRoute(routes, location.pathname);
+  const route = allRoutes ? findRoute(allRoutes, location.pathname) : undefined;
   useEffect(() => {
-    if (route?.page) addTag({ path: location.pathname, titleKey: route.titleKey });
-  }, [route, location.pathname]);
+    if (route?.page && !noCompany) addTag({ path: location.pathname, titleKey: route.titleKey });
+  }, [route, location.pathname, noCompany]);
 
   const showSidebar = !NO_SIDEBAR_PATHS.includes(location.pathname);
-  const showTags = settings.tagsView && !NO_TAGS_PATHS.includes(location.pathname);
+  const showTags = !noCompany && settings.tagsView && !NO_TAGS_PATHS.includes(location.pathname);
   const opened = mobile ? mobileOpen : settings.sidebarOpened;
   const toggle = () => (mobile ? setMobileOpen((o) => !o) : updateSettings({ sidebarOpened: !settings.sidebarOpened }));
 
@@ -71,6 +75,7 @@ export function Layout() {
             sidebarOpened={opened}
             onToggleSidebar={showSidebar ? toggle : undefined}
             onOpenSettings={() => setSettingsOpen(true)}
+            mobile={mobile}
           />
         </AntLayout.Header>
         {showTags && <TagsView routes={routes} />}

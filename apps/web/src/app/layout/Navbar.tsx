@@ -16,16 +16,18 @@ interface Props {
   sidebarOpened: boolean;
   onToggleSidebar: (() => void) | undefined;
   onOpenSettings: () => void;
+  /** Narrow screens drop the breadcrumb to leave room for the tools. */
+  mobile: boolean;
 }
 
-export function Navbar({ routes, sidebarOpened, onToggleSidebar, onOpenSettings }: Props) {
+export function Navbar({ routes, sidebarOpened, onToggleSidebar, onOpenSettings, mobile }: Props) {
   const { t } = useTranslation();
   const location = useLocation();
   const config = useSystemConfig();
   const user = useUserInfo().data;
   const trail = routeTrail(routes, location.pathname);
   const items = [
-    { key: 'home', title: <Link to="/dashboard">{t('route.dashboard')}</Link> },
+    ...(routes.length ? [{ key: 'home', title: <Link to="/dashboard">{t('route.dashboard')}</Link> }] : []),
     ...trail
       .filter((r) => r.path !== '/dashboard')
       .map((r, i, all) => ({
@@ -44,7 +46,7 @@ export function Navbar({ routes, sidebarOpened, onToggleSidebar, onOpenSettings 
           onClick={onToggleSidebar}
         />
       )}
-      <Breadcrumb items={items} />
+      {!mobile && <Breadcrumb items={items} />}
       <div className="fa-navbar-right">
         {user && user.companys.length > 0 && <CompanySwitcher user={user} />}
         <FullscreenToggle />

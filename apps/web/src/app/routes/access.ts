@@ -4,6 +4,12 @@ import { findRoute, type RouteNode } from './routeTable.ts';
 export const PUBLIC_PATHS = ['/login', '/auth-redirect', '/404', '/401', '/error/401', '/error/404'];
 export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/');
 
+/** Only same-origin paths are followed after sign-in (an open redirect would let a link send users elsewhere). */
+export function safeRedirect(target: string | null | undefined): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/login')) return '/';
+  return target;
+}
+
 export type AccessDecision =
   | { kind: 'allow' }
   | { kind: 'wait' }
@@ -23,7 +29,8 @@ export interface AccessInput {
 /** spec §2 "Access rules" as one pure function, so the rules are testable without a browser. */
 export function decideAccess({ path, search, token, company, routes }: AccessInput): AccessDecision {
   if (isPublicPath(path)) {
-    if (path === '/login' && token) return { kind: 'redirect', to: '/' };
+    // A signed-in user on /login goes to / — or back to where the login was asked for (?redirect=).
+    if (path === '/login' && token) return { kind: 'redirect', to: safeRedirect(new URLSearchParams(search).get('redirect')) };
     return { kind: 'allow' };
   }
   if (!token) return { kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path + search)}` };

@@ -1,5 +1,5 @@
 import { Card, Flex, Space, Typography } from 'antd';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../../app/layout/LanguageSelect.tsx';
 import { useSystemConfig } from '../../../app/session.ts';
@@ -7,14 +7,12 @@ import { setToken } from '../../../app/token.ts';
 import { ForgotForm } from '../components/ForgotForm.tsx';
 import { LoginForm } from '../components/LoginForm.tsx';
 import { RegisterForm } from '../components/RegisterForm.tsx';
-import { safeRedirect } from '../redirect.ts';
 
 type Mode = 'login' | 'register' | 'forgot';
 
 /** /login, /login?mode=register, /login?mode=forgot — one page, three views. */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const config = useSystemConfig().data;
   const requested = params.get('mode');
@@ -28,10 +26,8 @@ export default function LoginPage() {
     setParams(next, { replace: true });
   };
 
-  const signedIn = (token: string) => {
-    setToken(token);
-    void navigate(safeRedirect(params.get('redirect')), { replace: true });
-  };
+  // The Guard sends a signed-in user from /login to ?redirect= (or /); navigating here as well would race it.
+  const signedIn = (token: string) => setToken(token);
 
   const title = { login: t('auth.signInTitle'), register: t('auth.registerTitle'), forgot: t('auth.forgotTitle') }[mode];
 
