@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -25,13 +26,15 @@ import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
 import companiesRoutes from './modules/companies/companies.routes.ts';
 import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
 import departmentsRoutes from './modules/departments/departments.routes.ts';
+import personsRoutes from './modules/persons/persons.routes.ts';
 import logsRoutes from './modules/logs/logs.routes.ts';
 import managersRoutes from './modules/managers/managers.routes.ts';
 import messagesRoutes from './modules/messages/messages.routes.ts';
 import authPlugin from './plugins/auth.ts';
 import envelope from './plugins/envelope.ts';
 
-export const API_PREFIX = '/api/management';
+export { API_PREFIX } from './lib/api.ts';
+import { API_PREFIX } from './lib/api.ts';
 const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
 
 export interface Services {
@@ -89,6 +92,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(envelope);
   await app.register(rateLimit, { global: false });
+  // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).
+  await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -113,6 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await a.register(messagesRoutes);
       await a.register(dashboardRoutes);
       await a.register(departmentsRoutes);
+      await a.register(personsRoutes);
     },
     { prefix: API_PREFIX },
   );

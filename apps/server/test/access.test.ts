@@ -81,6 +81,9 @@ async function newSub(name: string): Promise<{ id: number; username: string }> {
   return { id: r.data.id, username };
 }
 
+/** The same answer for every caller the access check lets through. */
+const every = (code: number) => Object.fromEntries(CALLERS.map((k) => [k, code])) as Record<CallerKey, number>;
+
 /** A department in X, made by the initial admin. */
 async function newDept(): Promise<number> {
   const r = await call(t.app, 'POST', '/org/create', { token: callers.init.token, body: { name: uniq('Access Dept ') } });
@@ -184,6 +187,36 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/log/list', expect: RIGHT_LOG, query: { module: 'manager', pageSize: 5 } },
   { method: 'GET', path: '/log/modules', expect: RIGHT_LOG },
   { method: 'GET', path: '/org/tree', expect: RIGHT_PERSON },
+  { method: 'GET', path: '/person/list', expect: RIGHT_PERSON, query: { keyword: 'x', pageSize: 5 } },
+  { method: 'GET', path: '/person/info', expect: RIGHT_PERSON, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/person/nextNumber', expect: RIGHT_PERSON },
+  { method: 'GET', path: '/person/template', expect: RIGHT_PERSON },
+  {
+    method: 'POST',
+    path: '/person/create',
+    expect: RIGHT_PERSON,
+    body: () => ({ name: 'P', phone: '1', organizations: [1], pic: 'none.jpg' }),
+    answer: every(CODES.VALIDATION),
+  },
+  {
+    method: 'POST',
+    path: '/person/update',
+    expect: RIGHT_PERSON,
+    body: () => ({ id: 999999, name: 'P', phone: '1', organizations: [1], pic: 'none.jpg' }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/person/delete', expect: RIGHT_PERSON, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/person/deletes', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/person/transfer', expect: RIGHT_PERSON, body: () => ({ ids: [999999], department_id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/person/personOrgOptions', expect: RIGHT_PERSON },
+  { method: 'POST', path: '/person/device_org_persons', expect: RIGHT_PERSON, body: () => ({ keyword: '' }) },
+  // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
+  { method: 'POST', path: '/person/upload', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/person/import', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/person/xlsx2', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/person/exportPerson', expect: RIGHT_PERSON, body: () => ({}) },
+  { method: 'GET', path: '/person/upload/:name', expect: RIGHT_PERSON, answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/person/pic/:id', expect: RIGHT_PERSON, answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
   { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
   { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },
@@ -239,7 +272,7 @@ test(`the table covers every /api/management route, and nothing else (${DIALECT}
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
   const documented = Object.entries(doc.paths)
     .filter(([p]) => p.startsWith(`${API}/`))
-    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.slice(API.length)}`))
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.slice(API.length).replace(/\{(\w+)\}/g, ':$1')}`))
     .sort();
   assert.deepEqual(documented, live, 'the route tree and the OpenAPI document agree');
   const table = ROWS.map((r) => `${r.method} ${r.path}`).sort();

@@ -89,6 +89,9 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
     ...(o.body !== undefined ? { payload: o.body as object } : {}),
     ...(o.ip ? { remoteAddress: o.ip } : {}),
   });
+  // Downloads (xlsx, images) are not envelopes: a 200 with another content type counts as success.
+  if (res.statusCode === 200 && !String(res.headers['content-type'] ?? '').includes('json'))
+    return { code: 20000, message: '', data: res.rawPayload as T, status: 200 };
   return { ...(res.json() as Envelope<T>), status: res.statusCode };
 }
 

@@ -49,12 +49,18 @@ test(`GET /api/docs/json is an OpenAPI 3 document with every route and its respo
     assert.ok(path.startsWith(`${API}/`), `only API routes are documented: ${path}`);
     for (const [method, op] of Object.entries(ops)) {
       const label = `${method.toUpperCase()} ${path}`;
-      documented.push(`${method.toUpperCase()} ${path.slice(API.length)}`);
+      documented.push(`${method.toUpperCase()} ${path.slice(API.length).replace(/\{(\w+)\}/g, ':$1')}`);
       const ok = op.responses['200']?.content?.['application/json']?.schema;
-      assert.ok(ok, `${label} has a 200 response schema`);
-      assert.equal(ok.type, 'object', label);
-      assert.deepEqual(Object.keys(ok.properties ?? {}).sort(), ['code', 'data', 'message', 'refreshToken'], `${label}: the envelope`);
-      assert.deepEqual([...(ok.required ?? [])].sort(), ['code', 'data', 'message'], label);
+      const file = Object.entries(op.responses['200']?.content ?? {}).find(([mime]) => !mime.includes('json'));
+      if (file) {
+        // A download (xlsx, image): a binary body on success, the envelope on errors.
+        assert.equal((file[1] as { schema?: { format?: string } }).schema?.format, 'binary', `${label} documents its file`);
+      } else {
+        assert.ok(ok, `${label} has a 200 response schema`);
+        assert.equal(ok.type, 'object', label);
+        assert.deepEqual(Object.keys(ok.properties ?? {}).sort(), ['code', 'data', 'message', 'refreshToken'], `${label}: the envelope`);
+        assert.deepEqual([...(ok.required ?? [])].sort(), ['code', 'data', 'message'], label);
+      }
       for (const status of ['4XX', '5XX']) {
         const err = op.responses[status]?.content?.['application/json']?.schema;
         assert.ok(err?.properties?.code && err.properties.message, `${label} documents the ${status} envelope`);

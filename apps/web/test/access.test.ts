@@ -34,7 +34,10 @@ test('a section redirect points at a reachable child', () => {
 });
 
 test('the breadcrumb trail', () => {
-  assert.deepEqual(routeTrail(ROUTE_TABLE, '/system/log').map((r) => r.path), ['/system', '/system/log']);
+  assert.deepEqual(
+    routeTrail(ROUTE_TABLE, '/system/log').map((r) => r.path),
+    ['/system', '/system/log'],
+  );
 });
 
 const routes = filterRoutes(ROUTE_TABLE, logOnly, 'normal');

@@ -20,7 +20,9 @@ function flatten(tree: Tree, prefix: string, out: Map<string, string>): void {
 /** All keys of one language: <namespace file>.<path in file>. */
 function keysOf(folder: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const file of readdirSync(path.join(LOCALES, folder)).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(path.join(LOCALES, folder))
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const tree = JSON.parse(readFileSync(path.join(LOCALES, folder, file), 'utf8')) as Tree;
     flatten(tree, path.basename(file, '.json'), out);
   }

@@ -99,3 +99,73 @@ export interface Page<T> {
   page: number;
   pageSize: number;
 }
+
+export interface AccessPeriod {
+  start: string;
+  end: string;
+}
+
+/** Limited-time access (spec §3): a date range plus up to three daily periods. */
+export interface PersonAccess {
+  from: string | null;
+  to: string | null;
+  periods: AccessPeriod[];
+}
+
+export type PersonTag = 'admin' | 'manager' | 'left' | 'working';
+
+/** A person as the API returns it: door and admin passwords are write-only (has_* tells whether one is set). */
+export interface Person {
+  id: number;
+  number: string;
+  name: string;
+  phone: string;
+  description: string;
+  organizations: { id: number; name: string }[];
+  pic: string;
+  pic_url: string;
+  rfid: string;
+  idcard: string;
+  address: string;
+  workStatus: number;
+  notify: number;
+  access: PersonAccess;
+  has_door_password: boolean;
+  remote_open: number;
+  is_admin: number;
+  has_admin_password: boolean;
+  incharges: { id: number; name: string }[];
+  feature_rights: string[];
+  user_pri: number;
+  sync_status: number;
+  tags: PersonTag[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DepartmentNode {
+  id: number;
+  name: string;
+  parent_id: number;
+  sort: number;
+  persons: number;
+  total: number;
+  incharges: { id: number; name: string }[];
+  children: DepartmentNode[];
+}
+
+export interface ImportRowError {
+  row: number;
+  field: string;
+  reason: string;
+}
+
+export interface ImportReport {
+  total: number;
+  created: number;
+  updated: number;
+  failed: number;
+  /** strict mode with errors: nothing was written */
+  written: boolean;
+  errors: ImportRowError[];
+}

@@ -11,7 +11,26 @@ export const LIMITS = {
   pageSizeMax: 100,
   badgeCap: 99,
   mobileWidth: 992,
+  /** Person numbers become terminal PINs: ZKTeco PUSH takes up to 24 letters or digits. */
+  personNumberMax: 24,
+  personNameMax: 40,
+  /** spec §3: limited-time access has up to three daily periods. */
+  accessPeriodsMax: 3,
+  photoMaxBytes: 5 * 1024 * 1024,
+  importMaxRows: 20_000,
 } as const;
+
+export const PERSON_NUMBER_PATTERN = '^[A-Za-z0-9]+$';
+export const CARD_PATTERN = '^[0-9]{1,20}$';
+export const DOOR_PASSWORD_PATTERN = '^[0-9]{4,8}$';
+/** HH:mm, 00:00 to 23:59 */
+export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+/** spec §3 user_pri: 0 attendance and access control, 1 access control only, 2 attendance only */
+export const USER_PRI = [0, 1, 2] as const;
+/** spec §4: 0 not synced, 1 synced, 2 failed */
+export const SYNC_STATUS = { notSynced: 0, synced: 1, failed: 2 } as const;
+export const WORK_STATUS = { left: 0, working: 1 } as const;
 
 /** Timing constants (spec §9), in milliseconds. */
 export const TIMING = {

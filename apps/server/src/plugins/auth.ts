@@ -40,6 +40,11 @@ export interface Tenant {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Also accept the console's Admin-Token cookie (GET only), for images an <img> tag loads and cannot
+     * send X-Token with. Never on writes, so a cookie cannot be used for cross-site requests that change data.
+     */
+    cookieAuth?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -56,6 +61,15 @@ export function tenantOf(req: FastifyRequest): Tenant {
   const a = authOf(req);
   if (!a.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
   return { companyId: a.companyId, adminId: a.admin.id, adminName: a.admin.name, ip: a.ip };
+}
+
+/** The console keeps its session token in the Admin-Token cookie (spec §9). */
+export function cookieToken(header: string | undefined): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === 'Admin-Token') return decodeURIComponent(v.join('='));
+  }
+  return undefined;
 }
 
 export async function resolveContext(database: Database, admin: AdminRow, sessionId: number, ip: string): Promise<AuthContext> {
@@ -94,7 +108,8 @@ export default fp(async function auth(app: FastifyInstance, opts: { database: Da
     const access = req.routeOptions.config?.access;
     if (!access || access === 'public') return;
     const raw = req.headers['x-token'];
-    const token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    let token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (!token && req.routeOptions.config?.cookieAuth && req.method === 'GET') token = cookieToken(req.headers.cookie);
     if (!token || token.length > 200) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
     const meta = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') };
     const s = await opts.sessions.check(opts.database.db, token, meta);

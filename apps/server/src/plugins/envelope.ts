@@ -32,6 +32,15 @@ export function responses<T extends TSchema>(data: T) {
   return { 200: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 }
 
+/** The `response` part of a download route: a file on success, the error envelope otherwise. */
+export function fileResponses(mime: string) {
+  return {
+    200: { description: 'file', content: { [mime]: { schema: Type.String({ format: 'binary' }) } } },
+    '4xx': ErrorEnvelope,
+    '5xx': ErrorEnvelope,
+  };
+}
+
 function fieldName(lang: Language, field: string): string {
   const key = `fields.${field}`;
   const out = t(lang, key);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import type { ConfigProviderProps } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
@@ -36,9 +36,23 @@ function FeedbackBridge() {
   return null;
 }
 
+/**
+ * The server renders log descriptions and messages in the X-Lang of each request, so cached answers
+ * are in the old language after a switch: refetch them.
+ */
+function useRefetchOnLanguage(language: Language) {
+  const previous = useRef(language);
+  useEffect(() => {
+    if (language === previous.current) return;
+    previous.current = language;
+    void queryClient.invalidateQueries();
+  }, [language]);
+}
+
 export function AppProviders() {
   const language = useLanguage();
   const settings = useSettings();
+  useRefetchOnLanguage(language);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider

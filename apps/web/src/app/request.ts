@@ -113,5 +113,4 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
 export const get = <T>(path: string, query?: Record<string, QueryValue>, opts: Omit<RequestOptions, 'query'> = {}) =>
   request<T>('GET', path, { ...opts, query });
 
-export const post = <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'body'> = {}) =>
-  request<T>('POST', path, { ...opts, body: body ?? {} });
+export const post = <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'body'> = {}) => request<T>('POST', path, { ...opts, body: body ?? {} });

@@ -42,10 +42,7 @@ export function useUserInfo() {
 export function useAccessibleRoutes(): RouteNode[] | undefined {
   const { data: user } = useUserInfo();
   const { data: config } = useSystemConfig();
-  return useMemo(
-    () => (user ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal') : undefined),
-    [user, config?.runMode],
-  );
+  return useMemo(() => (user ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal') : undefined), [user, config?.runMode]);
 }
 
 /** Ends the local session: token, cached server state, tag views (spec §4 logout). */

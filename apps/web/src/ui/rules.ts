@@ -29,8 +29,7 @@ export const ruleSet = (t: T) => ({
   repeat: (other: string): Rule[] => [
     { required: true, message: t('common.validation.required') },
     ({ getFieldValue }) => ({
-      validator: (_, v) =>
-        !v || v === getFieldValue(other) ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch'))),
+      validator: (_, v) => (!v || v === getFieldValue(other) ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch')))),
     }),
   ],
 });

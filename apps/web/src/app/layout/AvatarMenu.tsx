@@ -35,9 +35,10 @@ export function AvatarMenu({ user }: { user: SessionUser }) {
       content: t('layout.logout.confirm'),
       okText: t('common.actions.ok'),
       cancelText: t('common.actions.cancel'),
-      onOk: async () => {
-        await logout();
-        await navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true });
+      // Closes at once: the sign-out goes on without holding the dialog open (the Guard also sends a
+      // token-less session to /login, so this navigation only makes the redirect explicit).
+      onOk: () => {
+        void logout().then(() => navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true }));
       },
     });
   };

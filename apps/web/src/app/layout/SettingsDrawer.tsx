@@ -38,10 +38,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
       {SWITCHES.map((key) => (
         <Flex key={key} justify="space-between" align="center" style={{ marginBottom: 16 }}>
           <span>{t(`layout.settings.${key}`)}</span>
-          <Switch
-            checked={settings[key] as Settings[BoolSetting]}
-            onChange={(v) => updateSettings({ [key]: v } as Partial<Settings>)}
-          />
+          <Switch checked={settings[key] as Settings[BoolSetting]} onChange={(v) => updateSettings({ [key]: v } as Partial<Settings>)} />
         </Flex>
       ))}
     </Drawer>

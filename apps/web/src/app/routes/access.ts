@@ -10,10 +10,7 @@ export function safeRedirect(target: string | null | undefined): string {
   return target;
 }
 
-export type AccessDecision =
-  | { kind: 'allow' }
-  | { kind: 'wait' }
-  | { kind: 'redirect'; to: string };
+export type AccessDecision = { kind: 'allow' } | { kind: 'wait' } | { kind: 'redirect'; to: string };
 
 export interface AccessInput {
   path: string;

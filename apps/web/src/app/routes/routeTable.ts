@@ -1,13 +1,7 @@
 import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
-export type PageKey =
-  | 'dashboard'
-  | 'log'
-  | 'manager'
-  | 'companyForm'
-  | 'companyList'
-  | 'message';
+export type PageKey = 'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message';
 
 export type IconKey = 'dashboard' | 'system' | 'log' | 'manager' | 'company' | 'message';
 

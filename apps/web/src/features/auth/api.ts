@@ -46,13 +46,10 @@ export function useCaptcha(enabled: boolean) {
 }
 
 // Login is silent: the page turns 40002/40010 into its own messages (spec §8).
-export const useLogin = () =>
-  useMutation({ mutationFn: (body: LoginBody) => post<{ token: string }>('/user/login', body, { silent: true }) });
+export const useLogin = () => useMutation({ mutationFn: (body: LoginBody) => post<{ token: string }>('/user/login', body, { silent: true }) });
 
-export const useRegister = () =>
-  useMutation({ mutationFn: (body: RegisterBody) => post<{ token: string }>('/admin/register', body) });
+export const useRegister = () => useMutation({ mutationFn: (body: RegisterBody) => post<{ token: string }>('/admin/register', body) });
 
 export const useForget = () => useMutation({ mutationFn: (body: ForgetBody) => post<null>('/user/forget', body) });
 
-export const useSendSms = () =>
-  useMutation({ mutationFn: (body: SmsBody) => post<{ cooldown: number }>('/user/sendsmscode', body) });
+export const useSendSms = () => useMutation({ mutationFn: (body: SmsBody) => post<{ cooldown: number }>('/user/sendsmscode', body) });

@@ -20,8 +20,7 @@ export const companyKeys = {
   list: ['company', 'list'] as const,
 };
 
-export const useCompanyInfo = (enabled: boolean) =>
-  useQuery({ queryKey: companyKeys.info, queryFn: () => get<Company>('/company/info'), enabled });
+export const useCompanyInfo = (enabled: boolean) => useQuery({ queryKey: companyKeys.info, queryFn: () => get<Company>('/company/info'), enabled });
 
 export const useCompanyList = () =>
   useQuery({
@@ -54,5 +53,4 @@ export function useUpdateCompany() {
 }
 
 /** POST /admin/setDefaultCompany; the caller reloads the app at / (spec §2 company switcher). */
-export const useSwitchCompany = () =>
-  useMutation({ mutationFn: (companyId: number) => post<null>('/admin/setDefaultCompany', { company_id: companyId }) });
+export const useSwitchCompany = () => useMutation({ mutationFn: (companyId: number) => post<null>('/admin/setDefaultCompany', { company_id: companyId }) });

@@ -10,5 +10,4 @@ export interface DashboardSummary {
   recentLogs: LogItem[];
 }
 
-export const useDashboardSummary = () =>
-  useQuery({ queryKey: ['dashboard', 'summary'], queryFn: () => get<DashboardSummary>('/dashboard/summary') });
+export const useDashboardSummary = () => useQuery({ queryKey: ['dashboard', 'summary'], queryFn: () => get<DashboardSummary>('/dashboard/summary') });

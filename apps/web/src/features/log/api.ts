@@ -19,5 +19,4 @@ export const useLogs = (q: LogQuery) =>
     placeholderData: keepPreviousData,
   });
 
-export const useLogModules = () =>
-  useQuery({ queryKey: ['log', 'modules'], queryFn: () => get<string[]>('/log/modules'), staleTime: 5 * 60_000 });
+export const useLogModules = () => useQuery({ queryKey: ['log', 'modules'], queryFn: () => get<string[]>('/log/modules'), staleTime: 5 * 60_000 });

@@ -34,8 +34,7 @@ function useManagerMutation<V>(fn: (v: V) => Promise<unknown>) {
   return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }) });
 }
 
-export const useCreateManager = () =>
-  useManagerMutation((body: ManagerInput) => post<Manager>('/manager/create', body));
+export const useCreateManager = () => useManagerMutation((body: ManagerInput) => post<Manager>('/manager/create', body));
 
 /** Blank password keeps the current one (docs/api-foundation.md), so empty fields are not sent. */
 export const useUpdateManager = () =>

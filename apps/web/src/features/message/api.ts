@@ -13,8 +13,7 @@ const keys = { all: ['message'] as const, count: ['message', 'count'] as const }
 export const useMessages = (q: MessageQuery) =>
   useQuery({
     queryKey: ['message', 'list', q],
-    queryFn: () =>
-      get<Page<MessageItem>>('/message/list', { page: q.page, pageSize: q.pageSize, unread: q.unread ? 1 : undefined }),
+    queryFn: () => get<Page<MessageItem>>('/message/list', { page: q.page, pageSize: q.pageSize, unread: q.unread ? 1 : undefined }),
     placeholderData: keepPreviousData,
   });
 

@@ -30,5 +30,4 @@ export const useTransferSearch = (keyword: string, enabled: boolean) =>
   });
 
 /** Silent: the dialog shows the failure message itself (spec §2 admin-transfer dialog). */
-export const useTransfer = () =>
-  useMutation({ mutationFn: (adminId: number) => post<null>('/admin/transfer', { admin_id: adminId }, { silent: true }) });
+export const useTransfer = () => useMutation({ mutationFn: (adminId: number) => post<null>('/admin/transfer', { admin_id: adminId }, { silent: true }) });

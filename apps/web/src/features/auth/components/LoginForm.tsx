@@ -50,11 +50,7 @@ export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
   return (
     <Form form={form} layout="vertical" onFinish={submit} autoComplete="on" data-testid="login-form">
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
-      <Form.Item
-        name="username"
-        label={t('auth.fields.username')}
-        rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}
-      >
+      <Form.Item name="username" label={t('auth.fields.username')} rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}>
         <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('auth.fields.username')} />
       </Form.Item>
       <Form.Item name="password" label={t('auth.fields.password')} rules={[{ required: true, message: t('common.validation.required') }]}>

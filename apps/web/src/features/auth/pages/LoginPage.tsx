@@ -16,8 +16,7 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const config = useSystemConfig().data;
   const requested = params.get('mode');
-  const mode: Mode =
-    requested === 'register' && config?.registration ? 'register' : requested === 'forgot' && config?.sms ? 'forgot' : 'login';
+  const mode: Mode = requested === 'register' && config?.registration ? 'register' : requested === 'forgot' && config?.sms ? 'forgot' : 'login';
 
   const setMode = (m: Mode) => {
     const next = new URLSearchParams(params);
@@ -51,13 +50,9 @@ export default function LoginPage() {
         <Flex justify="space-between" style={{ marginTop: 16 }}>
           <Space>
             {mode !== 'login' && <Typography.Link onClick={() => setMode('login')}>{t('auth.backToSignIn')}</Typography.Link>}
-            {mode === 'login' && config?.registration && (
-              <Typography.Link onClick={() => setMode('register')}>{t('auth.register')}</Typography.Link>
-            )}
+            {mode === 'login' && config?.registration && <Typography.Link onClick={() => setMode('register')}>{t('auth.register')}</Typography.Link>}
           </Space>
-          {mode === 'login' && config?.sms && (
-            <Typography.Link onClick={() => setMode('forgot')}>{t('auth.forgot')}</Typography.Link>
-          )}
+          {mode === 'login' && config?.sms && <Typography.Link onClick={() => setMode('forgot')}>{t('auth.forgot')}</Typography.Link>}
         </Flex>
         {config?.version && (
           <Typography.Text type="secondary" style={{ display: 'block', marginTop: 16, fontSize: 12, textAlign: 'center' }}>

@@ -20,7 +20,11 @@ interface Values {
 const LOCATION_PATTERN = /^-?\d{1,3}(\.\d+)?,\s*-?\d{1,2}(\.\d+)?$/;
 
 function toValues(c: Company | undefined): Partial<Values> {
-  if (!c) return { filter_seconds: null, options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'] };
+  if (!c)
+    return {
+      filter_seconds: null,
+      options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
+    };
   return {
     name: c.name,
     phone: c.phone,
@@ -78,12 +82,20 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
       <Card title={t('company.sections.basic')} style={{ marginBottom: 16 }}>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item name="name" label={t('company.fields.name')} rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}>
+            <Form.Item
+              name="name"
+              label={t('company.fields.name')}
+              rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}
+            >
               <Input />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="phone" label={t('company.fields.phone')} rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}>
+            <Form.Item
+              name="phone"
+              label={t('company.fields.phone')}
+              rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}
+            >
               <Input />
             </Form.Item>
           </Col>
@@ -127,7 +139,11 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
-            <Form.Item name={['options', 'parking', 'url']} label={t('company.fields.parkingUrl')} rules={[{ type: 'url', message: t('common.validation.url') }]}>
+            <Form.Item
+              name={['options', 'parking', 'url']}
+              label={t('company.fields.parkingUrl')}
+              rules={[{ type: 'url', message: t('common.validation.url') }]}
+            >
               <Input disabled={!parkingOn} />
             </Form.Item>
           </Col>

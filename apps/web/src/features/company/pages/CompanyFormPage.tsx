@@ -26,9 +26,7 @@ export default function CompanyFormPage() {
       <Typography.Title level={4} style={{ marginTop: 0 }}>
         {creating ? t('route.companyCreate') : t('route.companyUpdate')}
       </Typography.Title>
-      {creating && noCompany && (
-        <Alert type="info" showIcon title={t('company.firstCompanyHint')} style={{ marginBottom: 16, maxWidth: 880 }} />
-      )}
+      {creating && noCompany && <Alert type="info" showIcon title={t('company.firstCompanyHint')} style={{ marginBottom: 16, maxWidth: 880 }} />}
       {!creating && right.data && right.data.role !== 'main' && (
         <Alert type="warning" showIcon title={t('company.mainOnly')} style={{ marginBottom: 16, maxWidth: 880 }} />
       )}

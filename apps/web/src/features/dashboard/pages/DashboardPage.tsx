@@ -42,11 +42,7 @@ export default function DashboardPage() {
           </Col>
         ))}
       </Row>
-      <Card
-        title={t('dashboard.recentLogs')}
-        style={{ marginTop: 16 }}
-        extra={canSeeLog ? <Link to="/system/log">{t('dashboard.allLogs')}</Link> : null}
-      >
+      <Card title={t('dashboard.recentLogs')} style={{ marginTop: 16 }} extra={canSeeLog ? <Link to="/system/log">{t('dashboard.allLogs')}</Link> : null}>
         <Table<LogItem>
           rowKey="id"
           size="small"

@@ -47,9 +47,7 @@ export function ManagerDialog({ open, manager, onClose }: Props) {
     form.setFieldValue('rights', justAll ? ['all'] : list.filter((r) => r !== 'all' || list.length === 1));
   };
 
-  const passwordRules = editing
-    ? [{ min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) }]
-    : rules.password;
+  const passwordRules = editing ? [{ min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) }] : rules.password;
 
   return (
     <Modal

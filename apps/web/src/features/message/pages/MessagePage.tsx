@@ -40,10 +40,7 @@ export default function MessagePage() {
       title: t('common.actions.title'),
       key: 'actions',
       width: 140,
-      render: (_, m) =>
-        m.read ? null : (
-          <Typography.Link onClick={() => markRead.mutate({ ids: [m.id] })}>{t('message.markRead')}</Typography.Link>
-        ),
+      render: (_, m) => (m.read ? null : <Typography.Link onClick={() => markRead.mutate({ ids: [m.id] })}>{t('message.markRead')}</Typography.Link>),
     },
   ];
 

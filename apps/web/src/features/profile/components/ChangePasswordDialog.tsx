@@ -55,8 +55,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           rules={[
             { required: true, message: t('common.validation.required') },
             ({ getFieldValue }) => ({
-              validator: (_, v) =>
-                !v || v === getFieldValue('new') ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch'))),
+              validator: (_, v) => (!v || v === getFieldValue('new') ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch')))),
             }),
           ]}
         >

@@ -1,0 +1,165 @@
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { PersonTable } from '../../db/schema.ts';
+import { likePattern } from '../../lib/schemas.ts';
+
+export type PersonRow = Selectable<PersonTable>;
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id'>;
+
+export interface PersonFilter {
+  keyword?: string | undefined;
+  /** department ids (a subtree, already expanded) */
+  departments?: number[] | undefined;
+  workStatus?: number | undefined;
+  syncStatus?: number | undefined;
+  ids?: number[] | undefined;
+  sort?: 'number' | 'name' | 'created_at' | 'updated_at';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const CHUNK = 500;
+const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+
+function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset' | 'limit' | 'sort' | 'order'>) {
+  let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId);
+  if (f.workStatus !== undefined) q = q.where('p.work_status', '=', f.workStatus);
+  if (f.syncStatus !== undefined) q = q.where('p.sync_status', '=', f.syncStatus);
+  if (f.ids) q = q.where('p.id', 'in', f.ids.length ? f.ids : [0]);
+  if (f.departments) {
+    const depts = f.departments.length ? f.departments : [0];
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', depts)),
+    );
+  }
+  if (f.keyword) {
+    const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+    q = q.where((eb) =>
+      eb.or([eb(eb.fn('lower', ['p.name']), 'like', p), eb(eb.fn('lower', ['p.number']), 'like', p), eb('p.phone', 'like', p), eb('p.rfid', 'like', p)]),
+    );
+  }
+  return q;
+}
+
+/** People of one company; every method takes the company id first (habit 4). */
+export const personsRepository = {
+  async list(db: Executor, companyId: number, f: PersonFilter) {
+    const q = filtered(db, companyId, f);
+    const sort = f.sort ?? 'number';
+    const [items, total] = await Promise.all([
+      q
+        .selectAll('p')
+        .orderBy(`p.${sort}`, f.order ?? 'asc')
+        .orderBy('p.id', f.order ?? 'asc')
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(total.n) };
+  },
+  /** Streams every matching person in id order, a page at a time (export of 50k without holding them all). */
+  async *iterate(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset' | 'limit'>, pageSize = 1000): AsyncGenerator<PersonRow[]> {
+    let after = 0;
+    for (;;) {
+      const rows = await filtered(db, companyId, f).selectAll('p').where('p.id', '>', after).orderBy('p.id').limit(pageSize).execute();
+      if (!rows.length) return;
+      yield rows;
+      after = rows[rows.length - 1]!.id;
+    }
+  },
+  find: (db: Executor, companyId: number, id: number) =>
+    db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+  findMany: (db: Executor, companyId: number, ids: number[]) =>
+    ids.length ? db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute() : Promise.resolve([]),
+  async byNumbers(db: Executor, companyId: number, numbers: string[]): Promise<Map<string, PersonRow>> {
+    const out = new Map<string, PersonRow>();
+    for (const part of chunks(numbers)) {
+      const rows = await db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('number', 'in', part).execute();
+      for (const r of rows) out.set(r.number, r);
+    }
+    return out;
+  },
+  /** Highest purely numeric person number, to propose the next one. */
+  async maxNumeric(db: Executor, companyId: number): Promise<number> {
+    const rows = await db
+      .selectFrom('persons')
+      .select('number')
+      .where('company_id', '=', companyId)
+      .orderBy(sql`length(number)`, 'desc')
+      .orderBy('number', 'desc')
+      .limit(50)
+      .execute();
+    return rows
+      .map((r) => r.number)
+      .filter((n) => /^\d{1,15}$/.test(n))
+      .reduce((m, n) => Math.max(m, Number(n)), 0);
+  },
+  async insert(db: Executor, companyId: number, row: PersonInsert): Promise<number> {
+    const r = await db
+      .insertInto('persons')
+      .values({ ...row, company_id: companyId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return r.id;
+  },
+  async update(db: Executor, companyId: number, id: number, patch: Partial<PersonInsert>) {
+    await db.updateTable('persons').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
+  async delete(db: Executor, companyId: number, ids: number[]) {
+    for (const part of chunks(ids)) await db.deleteFrom('persons').where('company_id', '=', companyId).where('id', 'in', part).execute();
+  },
+  async departmentsOf(db: Executor, companyId: number, personIds: number[]): Promise<Map<number, { id: number; name: string }[]>> {
+    const out = new Map<number, { id: number; name: string }[]>();
+    for (const part of chunks(personIds)) {
+      const rows = await db
+        .selectFrom('person_departments as pd')
+        .innerJoin('departments as d', 'd.id', 'pd.department_id')
+        .select(['pd.person_id', 'd.id', 'd.name'])
+        .where('pd.company_id', '=', companyId)
+        .where('pd.person_id', 'in', part)
+        .orderBy('d.sort')
+        .orderBy('d.id')
+        .execute();
+      for (const r of rows) out.set(r.person_id, [...(out.get(r.person_id) ?? []), { id: r.id, name: r.name }]);
+    }
+    return out;
+  },
+  async headsOf(db: Executor, companyId: number, personIds: number[]): Promise<Map<number, { id: number; name: string }[]>> {
+    const out = new Map<number, { id: number; name: string }[]>();
+    for (const part of chunks(personIds)) {
+      const rows = await db
+        .selectFrom('department_heads as h')
+        .innerJoin('departments as d', 'd.id', 'h.department_id')
+        .select(['h.person_id', 'd.id', 'd.name'])
+        .where('h.company_id', '=', companyId)
+        .where('h.person_id', 'in', part)
+        .execute();
+      for (const r of rows) out.set(r.person_id, [...(out.get(r.person_id) ?? []), { id: r.id, name: r.name }]);
+    }
+    return out;
+  },
+  async setDepartments(db: Executor, companyId: number, personId: number, departmentIds: number[]) {
+    await db.deleteFrom('person_departments').where('company_id', '=', companyId).where('person_id', '=', personId).execute();
+    if (departmentIds.length) {
+      await db
+        .insertInto('person_departments')
+        .values(departmentIds.map((department_id) => ({ company_id: companyId, person_id: personId, department_id })))
+        .execute();
+    }
+  },
+  async setHeadOf(db: Executor, companyId: number, personId: number, departmentIds: number[]) {
+    await db.deleteFrom('department_heads').where('company_id', '=', companyId).where('person_id', '=', personId).execute();
+    if (departmentIds.length) {
+      await db
+        .insertInto('department_heads')
+        .values(departmentIds.map((department_id) => ({ company_id: companyId, person_id: personId, department_id })))
+        .execute();
+    }
+  },
+  async photosInUse(db: Executor, companyId: number): Promise<Set<string>> {
+    const rows = await db.selectFrom('persons').select('photo').where('company_id', '=', companyId).where('photo', '!=', '').execute();
+    return new Set(rows.map((r) => r.photo));
+  },
+};

@@ -1,0 +1,301 @@
+import { WORK_STATUS, type Person, type PersonTag } from '@faceadmin/shared';
+import type { Static } from 'typebox';
+import type { Database, Executor } from '../../db/database.ts';
+import { API_PREFIX } from '../../lib/api.ts';
+import { conflict, invalid, notFound } from '../../lib/errors.ts';
+import { parseJson } from '../../lib/json.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { Tenant } from '../../plugins/auth.ts';
+import { departmentsRepository } from '../departments/departments.repository.ts';
+import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
+import { audit } from '../logs/logs.service.ts';
+import type { PhotoStore } from './photos.ts';
+import { normalizePhoto } from './photos.ts';
+import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
+import type { PersonCreate, PersonListQuery, PersonUpdate } from './persons.schemas.ts';
+
+/** Fields a terminal holds: a change to any of them bumps the person's revision so devices re-learn it. */
+export const SYNCED_FIELDS = [
+  'number',
+  'name',
+  'photo',
+  'rfid',
+  'door_password',
+  'is_admin',
+  'admin_password',
+  'access_from',
+  'access_to',
+  'access_periods',
+  'work_status',
+  'user_pri',
+] as const satisfies readonly (keyof PersonInsert)[];
+
+export const picUrl = (row: Pick<PersonRow, 'id' | 'photo' | 'revision'>) => (row.photo ? `${API_PREFIX}/person/pic/${row.id}?v=${row.revision}` : '');
+
+/** Presenter (habit 6): passwords never leave the server; tags per spec §3. */
+export function presentPerson(row: PersonRow, orgs: { id: number; name: string }[], heads: { id: number; name: string }[]): Person {
+  const tags: PersonTag[] = [];
+  if (row.is_admin) tags.push('admin');
+  if (heads.length) tags.push('manager');
+  tags.push(row.work_status === WORK_STATUS.working ? 'working' : 'left');
+  return {
+    id: row.id,
+    number: row.number,
+    name: row.name,
+    phone: row.phone,
+    description: row.description,
+    organizations: orgs,
+    pic: row.photo,
+    pic_url: picUrl(row),
+    rfid: row.rfid,
+    idcard: row.idcard,
+    address: row.address,
+    workStatus: row.work_status,
+    notify: row.notify,
+    access: { from: row.access_from, to: row.access_to, periods: parseJson(row.access_periods, []) },
+    has_door_password: row.door_password !== '',
+    remote_open: row.remote_open,
+    is_admin: row.is_admin,
+    has_admin_password: row.admin_password !== '',
+    incharges: heads,
+    feature_rights: parseJson<string[]>(row.feature_rights, []),
+    user_pri: row.user_pri,
+    sync_status: row.sync_status,
+    tags,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function presentMany(db: Executor, companyId: number, rows: PersonRow[]): Promise<Person[]> {
+  const ids = rows.map((r) => r.id);
+  const [orgs, heads] = await Promise.all([personsRepository.departmentsOf(db, companyId, ids), personsRepository.headsOf(db, companyId, ids)]);
+  return rows.map((r) => presentPerson(r, orgs.get(r.id) ?? [], heads.get(r.id) ?? []));
+}
+
+type Input = Static<typeof PersonCreate>;
+
+/** Checks cross-field rules and references; returns the columns to write. */
+export function personColumns(input: Input, existing: PersonRow | undefined): Partial<PersonInsert> {
+  const access = input.access;
+  const from = access?.from !== undefined ? access.from : (existing?.access_from ?? null);
+  const to = access?.to !== undefined ? access.to : (existing?.access_to ?? null);
+  if (from && to && from > to) throw invalid('access', 'reasons.dateOrder');
+  const periods = access?.periods ?? parseJson<{ start: string; end: string }[]>(existing?.access_periods, []);
+  if (periods.some((p) => p.start >= p.end)) throw invalid('access', 'reasons.periodOrder');
+  const isAdmin = input.is_admin ?? existing?.is_admin ?? 0;
+  const adminPassword = input.admin_password !== undefined ? input.admin_password : (existing?.admin_password ?? '');
+  if (isAdmin && !adminPassword) throw invalid('admin_password', 'reasons.required');
+  const name = input.name.trim();
+  if (!name) throw invalid('name', 'reasons.required');
+  return {
+    name,
+    phone: input.phone.trim(),
+    description: input.description ?? existing?.description ?? '',
+    photo: input.pic,
+    rfid: input.rfid ?? existing?.rfid ?? '',
+    idcard: input.idcard ?? existing?.idcard ?? '',
+    address: input.address ?? existing?.address ?? '',
+    work_status: input.workStatus ?? existing?.work_status ?? WORK_STATUS.working,
+    notify: input.notify ?? existing?.notify ?? 0,
+    access_from: from,
+    access_to: to,
+    access_periods: JSON.stringify(periods),
+    door_password: input.door_password !== undefined ? input.door_password : (existing?.door_password ?? ''),
+    remote_open: input.remote_open ?? existing?.remote_open ?? 0,
+    is_admin: isAdmin,
+    admin_password: isAdmin ? adminPassword : '',
+    feature_rights: JSON.stringify(input.feature_rights ?? parseJson(existing?.feature_rights, [])),
+    user_pri: input.user_pri ?? existing?.user_pri ?? 0,
+  };
+}
+
+export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): boolean {
+  return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
+}
+
+export function personsService(deps: { database: Database; photos: PhotoStore }) {
+  const { db } = deps.database;
+  const { photos } = deps;
+
+  async function checkDepartments(trx: Executor, companyId: number, field: string, ids: number[]) {
+    if (!ids.length) return;
+    const rows = await departmentsRepository.all(trx, companyId);
+    const known = new Set(rows.map((r) => r.id));
+    if (ids.some((id) => !known.has(id))) throw invalid(field);
+  }
+
+  async function loadOne(trx: Executor, companyId: number, id: number): Promise<Person> {
+    const row = await personsRepository.find(trx, companyId, id);
+    if (!row) throw notFound();
+    return (await presentMany(trx, companyId, [row]))[0]!;
+  }
+
+  return {
+    async list(tenant: Tenant, q: Static<typeof PersonListQuery>, offset: number, limit: number) {
+      let departments: number[] | undefined;
+      if (q.department_id) {
+        const rows = await departmentsRepository.all(db, tenant.companyId);
+        departments = q.include_sub === 0 ? [q.department_id] : [...descendantsOf(rows, q.department_id)];
+      }
+      const r = await personsRepository.list(db, tenant.companyId, {
+        keyword: q.keyword?.trim() || undefined,
+        departments,
+        workStatus: q.workStatus,
+        syncStatus: q.sync_status,
+        sort: q.sort ?? 'number',
+        order: q.order ?? 'asc',
+        offset,
+        limit,
+      });
+      return { items: await presentMany(db, tenant.companyId, r.items), total: r.total };
+    },
+
+    get: (tenant: Tenant, id: number) => loadOne(db, tenant.companyId, id),
+
+    async nextNumber(tenant: Tenant): Promise<string> {
+      return String((await personsRepository.maxNumeric(db, tenant.companyId)) + 1);
+    },
+
+    async create(tenant: Tenant, input: Input): Promise<Person> {
+      if (!photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
+      const cols = personColumns(input, undefined);
+      return db.transaction().execute(async (trx) => {
+        await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
+        await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges ?? []);
+        const number = input.number ?? String((await personsRepository.maxNumeric(trx, tenant.companyId)) + 1);
+        if ((await personsRepository.byNumbers(trx, tenant.companyId, [number])).size) throw conflict('errors.numberTaken', { number });
+        const now = nowIso();
+        const id = await personsRepository.insert(trx, tenant.companyId, {
+          ...(cols as PersonInsert),
+          number,
+          sync_status: 0,
+          revision: 1,
+          created_at: now,
+          updated_at: now,
+        });
+        await personsRepository.setDepartments(trx, tenant.companyId, id, input.organizations);
+        await personsRepository.setHeadOf(trx, tenant.companyId, id, input.incharges ?? []);
+        await audit(trx, tenant, 'person', 'person.create', { id, number, name: cols.name! });
+        return loadOne(trx, tenant.companyId, id);
+      });
+    },
+
+    async update(tenant: Tenant, input: Static<typeof PersonUpdate>): Promise<Person> {
+      let oldPhoto = '';
+      const person = await db.transaction().execute(async (trx) => {
+        const row = await personsRepository.find(trx, tenant.companyId, input.id);
+        if (!row) throw notFound();
+        if (input.pic !== row.photo && !photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
+        const cols = personColumns(input, row);
+        await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
+        if (input.incharges) await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges);
+        const number = input.number ?? row.number;
+        if (number !== row.number && (await personsRepository.byNumbers(trx, tenant.companyId, [number])).size)
+          throw conflict('errors.numberTaken', { number });
+        const patch: Partial<PersonInsert> = { ...cols, number, updated_at: nowIso() };
+        if (syncedChanged(row, patch)) Object.assign(patch, { revision: row.revision + 1, sync_status: 0 });
+        await personsRepository.update(trx, tenant.companyId, row.id, patch);
+        await personsRepository.setDepartments(trx, tenant.companyId, row.id, input.organizations);
+        if (input.incharges) await personsRepository.setHeadOf(trx, tenant.companyId, row.id, input.incharges);
+        if (row.photo !== input.pic) oldPhoto = row.photo;
+        if (row.work_status !== patch.work_status && patch.work_status === WORK_STATUS.left) {
+          await audit(trx, tenant, 'person', 'person.leave', { id: row.id, number, name: cols.name! });
+        } else {
+          await audit(trx, tenant, 'person', 'person.update', { id: row.id, number, name: cols.name! });
+        }
+        return loadOne(trx, tenant.companyId, row.id);
+      });
+      if (oldPhoto) await photos.remove(tenant.companyId, oldPhoto);
+      return person;
+    },
+
+    async remove(tenant: Tenant, ids: number[]): Promise<number> {
+      const rows = await db.transaction().execute(async (trx) => {
+        const found = await personsRepository.findMany(trx, tenant.companyId, ids);
+        if (found.length !== ids.length) throw notFound();
+        await personsRepository.delete(trx, tenant.companyId, ids);
+        await audit(trx, tenant, 'person', 'person.delete', {
+          count: found.length,
+          names: found
+            .slice(0, 20)
+            .map((r) => `${r.number} ${r.name}`)
+            .join(', '),
+        });
+        return found;
+      });
+      for (const r of rows) if (r.photo) await photos.remove(tenant.companyId, r.photo);
+      return rows.length;
+    },
+
+    /** Moves people into a department (replacing their departments) or adds it to theirs. */
+    async transfer(tenant: Tenant, ids: number[], departmentId: number, mode: 'move' | 'add'): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const dept = await departmentsRepository.find(trx, tenant.companyId, departmentId);
+        if (!dept) throw notFound();
+        const found = await personsRepository.findMany(trx, tenant.companyId, ids);
+        if (found.length !== ids.length) throw notFound();
+        const current = await personsRepository.departmentsOf(trx, tenant.companyId, ids);
+        for (const id of ids) {
+          const next = mode === 'add' ? [...new Set([...(current.get(id) ?? []).map((d) => d.id), departmentId])] : [departmentId];
+          await personsRepository.setDepartments(trx, tenant.companyId, id, next);
+        }
+        await audit(trx, tenant, 'person', 'person.transfer', { count: ids.length, name: dept.name });
+        return ids.length;
+      });
+    },
+
+    async upload(tenant: Tenant, data: Buffer) {
+      const jpeg = await normalizePhoto(data);
+      const pic = await photos.save(tenant.companyId, jpeg);
+      return { pic, pic_url: `${API_PREFIX}/person/upload/${pic}`, size: jpeg.length };
+    },
+
+    async photoFile(tenant: Tenant, id: number): Promise<string> {
+      const row = await personsRepository.find(db, tenant.companyId, id);
+      const file = row?.photo ? photos.pathOf(tenant.companyId, row.photo) : undefined;
+      if (!file) throw notFound();
+      return file;
+    },
+
+    uploadFile(tenant: Tenant, name: string): string {
+      const file = photos.pathOf(tenant.companyId, name);
+      if (!file) throw notFound();
+      return file;
+    },
+
+    /** Department options for selectors (cascader/tree-select shape). */
+    async orgOptions(tenant: Tenant) {
+      const rows = await departmentsRepository.all(db, tenant.companyId);
+      const toOption = (n: TreeNode): { value: number; label: string; children: unknown[] } => ({
+        value: n.id,
+        label: n.name,
+        children: n.children.map(toOption),
+      });
+      return buildTree(rows, new Map(), []).map(toOption);
+    },
+
+    /** The department tree with its working people, for choosing who goes onto a device. */
+    async orgPersons(tenant: Tenant, keyword: string | undefined) {
+      const rows = await departmentsRepository.all(db, tenant.companyId);
+      const people = await db
+        .selectFrom('persons as p')
+        .innerJoin('person_departments as pd', 'pd.person_id', 'p.id')
+        .select(['p.id', 'p.number', 'p.name', 'pd.department_id'])
+        .where('p.company_id', '=', tenant.companyId)
+        .where('p.work_status', '=', WORK_STATUS.working)
+        .orderBy('p.number')
+        .execute();
+      const k = keyword?.trim().toLowerCase();
+      const byDept = new Map<number, { id: number; number: string; name: string }[]>();
+      for (const p of people) {
+        if (k && !p.name.toLowerCase().includes(k) && !p.number.toLowerCase().includes(k)) continue;
+        byDept.set(p.department_id, [...(byDept.get(p.department_id) ?? []), { id: p.id, number: p.number, name: p.name }]);
+      }
+      type Node = { id: number; name: string; persons: { id: number; number: string; name: string }[]; children: Node[] };
+      const convert = (n: TreeNode): Node => ({ id: n.id, name: n.name, persons: byDept.get(n.id) ?? [], children: n.children.map(convert) });
+      return buildTree(rows, new Map(), []).map(convert);
+    },
+  };
+}
+export type PersonsService = ReturnType<typeof personsService>;

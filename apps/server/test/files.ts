@@ -1,0 +1,125 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { API, type TestApp } from './helpers.ts';
+
+/** A solid-colour test picture (a real image, so it passes content checks). */
+export const picture = (w = 400, h = 500, format: 'jpeg' | 'png' = 'jpeg') =>
+  sharp({ create: { width: w, height: h, channels: 3, background: { r: 120, g: 160, b: 220 } } })
+    [format]()
+    .toBuffer();
+
+interface Entry {
+  name: string;
+  data: Buffer;
+  /** lie about the uncompressed size in the headers (zip-bomb style) */
+  declaredSize?: number;
+}
+
+/** A minimal zip writer (deflate), so tests can build exactly the hostile archives they need. */
+export function makeZip(entries: Entry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const comp = zlib.deflateRawSync(e.data);
+    const crc = zlib.crc32(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(comp.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(comp.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, comp);
+    centrals.push(central, name);
+    offset += local.length + name.length + comp.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/** multipart/form-data body with one file and some fields. */
+export function form(file: { name: string; data: Buffer; type?: string }, fields: Record<string, string> = {}) {
+  const boundary = `----fa${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+    ),
+  );
+  parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export async function upload(
+  t: TestApp,
+  url: string,
+  token: string,
+  file: { name: string; data: Buffer },
+  fields: Record<string, string> = {},
+  lang = 'en-US',
+) {
+  const f = form(file, fields);
+  const res = await t.app.inject({ method: 'POST', url: API + url, headers: { ...f.headers, 'x-token': token, 'x-lang': lang }, payload: f.payload });
+  return { ...(res.json() as { code: number; message: string; data: any }), status: res.statusCode };
+}
+
+export const soffice = (): string | undefined =>
+  spawnSync('sh', ['-c', 'command -v soffice || command -v libreoffice'], { encoding: 'utf8' }).stdout.trim() || undefined;
+
+/** Converts CSV text to .xlsx with LibreOffice (a workbook our own writer did not make). */
+export function libreOfficeXlsx(csv: string): Buffer {
+  const bin = soffice();
+  if (!bin) throw new Error('LibreOffice (soffice) is not installed');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-lo-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'people.csv'), csv);
+    // 76 = comma, 34 = double quote, 76 = UTF-8: the CSV import filter options.
+    execFileSync(
+      bin,
+      [
+        '--headless',
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--infilter=CSV:44,34,76',
+        '--convert-to',
+        'xlsx',
+        '--outdir',
+        dir,
+        path.join(dir, 'people.csv'),
+      ],
+      {
+        stdio: 'pipe',
+        timeout: 120_000,
+      },
+    );
+    return fs.readFileSync(path.join(dir, 'people.xlsx'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,257 @@
+// Browser journey of issue "Foundation": the real server, the built console, Debian Chromium.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadLocale } from '../lib/locales.ts';
+import { startServer, type RunningServer } from '../lib/server.ts';
+
+const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
+const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
+const SUB = { name: 'Log Reader', username: 'logreader', password: 'reader-pass-1' };
+const NEW_PASSWORD = 'reader-pass-2';
+const EN = loadLocale('en-US');
+const tr = (key: string, locale = EN): string => {
+  const v = locale.get(key);
+  assert.ok(v, `missing key ${key}`);
+  return v;
+};
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let shot = 0;
+const pageErrors: string[] = [];
+
+async function screenshot(name: string): Promise<void> {
+  shot += 1;
+  await page.screenshot({ path: path.join(SHOTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+}
+
+const pathname = () => new URL(page.url()).pathname;
+
+async function waitForPath(expected: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 15_000 });
+}
+
+async function signIn(username: string, password: string): Promise<void> {
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+async function signOut(): Promise<void> {
+  await page.getByTestId('avatar-menu').click();
+  await page.getByRole('menuitem', { name: tr('layout.avatar.logout') }).click();
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('common.actions.ok') })
+    .click();
+  try {
+    await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
+  } catch (e) {
+    await screenshot('signout-failed');
+    throw e;
+  }
+}
+
+async function chooseLanguage(lang: string): Promise<void> {
+  await page.getByTestId('language-select').first().click();
+  await page.locator(`[data-lang="${lang}"]`).click();
+  await page
+    .locator('.ant-dropdown')
+    .first()
+    .waitFor({ state: 'hidden' })
+    .catch(() => undefined);
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startServer(ADMIN);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'en-US' });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+after(async () => {
+  await page?.screenshot({ path: path.join(SHOTS, 'zz-final.png') }).catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+});
+
+test('initial admin: sign in, company-0 rule, create a company, dashboard', async () => {
+  await page.goto(`${server.baseUrl}/`);
+  await waitForPath('/login');
+  assert.equal(new URL(page.url()).searchParams.get('redirect'), '/');
+  await page.getByTestId('login-form').waitFor();
+  await screenshot('login');
+
+  await signIn(ADMIN.username, ADMIN.password);
+  await waitForPath('/company/create');
+  await page.getByTestId('company-form').waitFor();
+  // company 0: no menu entries to offer yet
+  assert.equal(await page.getByTestId('sidebar').locator('[role=menuitem]').count(), 0);
+  await screenshot('company-create');
+
+  // spec §2: with company 0 everything else goes to /company/create
+  await page.goto(`${server.baseUrl}/system/log`);
+  await waitForPath('/company/create');
+
+  await page.locator('#name').fill('Acme Access Ltd');
+  await page.locator('#phone').fill('+8613800000000');
+  await page.locator('#address').fill('1 Main Street');
+  await page.locator('#location').fill('116.397,39.909');
+  await page.getByTestId('company-submit').click();
+  await waitForPath('/dashboard');
+  await page.getByTestId('dashboard').waitFor();
+  await page.getByText(tr('dashboard.operationsToday')).waitFor();
+  // the creation itself is in the recent operations
+  await page.locator('[data-testid=dashboard] .ant-table-row').first().waitFor();
+  await screenshot('dashboard');
+
+  const menu = await page.getByTestId('sidebar').innerText();
+  assert.match(menu, new RegExp(tr('route.log')));
+  assert.match(menu, new RegExp(tr('route.manager')));
+});
+
+test('initial admin creates a sub-admin with only "log view"', async () => {
+  await page.getByTestId('sidebar').getByText(tr('route.manager')).click();
+  await waitForPath('/system/manager');
+  await page.getByTestId('manager-create').click();
+  const form = page.getByTestId('manager-form');
+  await form.locator('#name').fill(SUB.name);
+  await form.locator('#username').fill(SUB.username);
+  await form.locator('#password').fill(SUB.password);
+  await form.locator('#repassword').fill(SUB.password);
+  await form.getByLabel(tr('manager.rights.logView')).check();
+  await screenshot('manager-dialog');
+  await page
+    .locator('.ant-modal')
+    .getByRole('button', { name: tr('common.actions.save') })
+    .click();
+  const row = page.locator('.ant-table-row', { hasText: SUB.username });
+  await row.waitFor();
+  assert.match(await row.innerText(), new RegExp(tr('manager.rights.logView')));
+  await screenshot('managers');
+  await signOut();
+  assert.equal(new URL(page.url()).searchParams.get('redirect'), '/system/manager');
+});
+
+test('the sub-admin sees the operation log but not the administrators', async () => {
+  await signIn(SUB.username, SUB.password);
+  // the redirect back to /system/manager is not allowed for this user
+  await waitForPath('/404');
+  await page.goto(`${server.baseUrl}/dashboard`);
+  await page.getByTestId('dashboard').waitFor();
+  const menu = await page.getByTestId('sidebar').innerText();
+  assert.match(menu, new RegExp(tr('route.log')));
+  assert.doesNotMatch(menu, new RegExp(tr('route.manager')));
+  await screenshot('sub-admin-dashboard');
+
+  await page.goto(`${server.baseUrl}/system/manager`);
+  await waitForPath('/404');
+  await screenshot('sub-admin-404');
+
+  await page.goto(`${server.baseUrl}/system/log`);
+  await waitForPath('/system/log');
+  await page.locator('.ant-table-row').first().waitFor();
+  await screenshot('sub-admin-log');
+});
+
+// Keys whose translations must be on the operation-log page, and antd's own range-picker placeholder.
+const PAGE_KEYS = ['route.log', 'route.dashboard', 'route.system', 'log.fields.module', 'log.fields.description', 'log.fields.admin'];
+const ANTD_START_DATE: Record<string, string> = { 'zh-CN': '开始日期', zh_tw: '開始日期', 'en-US': 'Start date', ja: '開始日付' };
+const FOLDER: Record<string, string> = { 'zh-CN': 'zh-CN', zh_tw: 'zh-TW', 'en-US': 'en-US', ja: 'ja' };
+// Server-rendered text (the log's descriptions) must follow the switch too, not stay in the language it was fetched in.
+const SIGNED_IN: Record<string, string> = { 'zh-CN': '登录系统', zh_tw: '登入系統', 'en-US': 'Signed in', ja: 'ログインしました' };
+
+test('every language is fully translated', async () => {
+  for (const lang of ['zh-CN', 'zh_tw', 'ja', 'en-US']) {
+    await chooseLanguage(lang);
+    const locale = loadLocale(FOLDER[lang]!);
+    await page.getByText(tr('route.log', locale), { exact: true }).first().waitFor();
+    await page.getByText(SIGNED_IN[lang]!, { exact: true }).first().waitFor({ timeout: 10_000 });
+    const text = await page.locator('body').innerText();
+    for (const key of PAGE_KEYS) assert.ok(text.includes(tr(key, locale)), `${lang}: "${tr(key, locale)}" (${key}) not shown`);
+    // no raw i18n key anywhere on the page
+    const rawKey = text.match(/\b[a-z][a-zA-Z]*(?:\.[a-z][a-zA-Z0-9]*){1,3}\b/g)?.filter((m) => EN.has(m)) ?? [];
+    assert.deepEqual(rawKey, [], `${lang}: raw keys visible`);
+    assert.doesNotMatch(text, /\b[a-z]+\.[a-z][a-zA-Z]+\.[a-zA-Z]+\b/, `${lang}: key-like text visible`);
+    // antd's locale follows
+    const placeholder = await page.locator('.ant-picker-range input').first().getAttribute('placeholder');
+    assert.equal(placeholder, ANTD_START_DATE[lang], `${lang}: antd locale`);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), FOLDER[lang]);
+    await screenshot(`language-${FOLDER[lang]}`);
+  }
+});
+
+test('the sub-admin changes the password and signs in with it', async () => {
+  await page.getByTestId('avatar-menu').click();
+  await page.getByRole('menuitem', { name: tr('layout.avatar.profile') }).click();
+  const form = page.getByTestId('change-password-form');
+  await form.locator('#orig').fill(SUB.password);
+  await form.locator('#new').fill(NEW_PASSWORD);
+  await form.locator('#renew').fill(NEW_PASSWORD);
+  await screenshot('change-password');
+  await page
+    .locator('.ant-modal', { has: form })
+    .getByRole('button', { name: tr('common.actions.save') })
+    .click();
+  await form.waitFor({ state: 'hidden' });
+  // the session goes on with the refreshed token
+  await page.reload();
+  await waitForPath('/system/log');
+
+  await signOut();
+  await signIn(SUB.username, SUB.password);
+  await page.getByTestId('login-error').waitFor();
+  assert.ok(pathname() === '/login');
+  await page.locator('#password').fill(NEW_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await waitForPath('/system/log');
+  await screenshot('signed-in-with-new-password');
+});
+
+test('messages: the bell leads to the list, mark all read clears the badge', async () => {
+  await page.getByTestId('message-bell').click();
+  await waitForPath('/message/message');
+  await page.locator('.ant-table-row').first().waitFor();
+  await screenshot('messages');
+  await page.getByRole('button', { name: tr('message.markAllRead') }).click();
+  await page.locator('.ant-badge-count').waitFor({ state: 'detached' });
+  assert.equal(await page.getByText(tr('message.unread'), { exact: true }).count(), 0);
+});
+
+test('settings drawer and mobile mode', async () => {
+  await page.getByRole('button', { name: tr('layout.settings.title') }).click();
+  await page.locator('.ant-drawer-open').waitFor();
+  await screenshot('settings-drawer');
+  await page.keyboard.press('Escape');
+  await page
+    .locator('.ant-drawer-open')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+
+  // spec §2: below 992 px the sidebar is closed, opens from the hamburger and closes after navigating
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.getByTestId('sidebar').waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: tr('layout.toggleSidebar') }).click();
+  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+  await page.waitForTimeout(500); // let the drawer finish sliding in for the screenshot
+  await screenshot('mobile-menu');
+  await page.getByTestId('sidebar').getByText(tr('route.dashboard')).click();
+  await waitForPath('/dashboard');
+  await page.getByTestId('sidebar').waitFor({ state: 'hidden' });
+  await screenshot('mobile-dashboard');
+  await page.setViewportSize({ width: 1366, height: 820 });
+});
+
+test('no uncaught errors in the page', () => {
+  assert.deepEqual(pageErrors, []);
+});
