@@ -16,7 +16,7 @@ async function main() {
   }
   const database = openDatabase(config);
   const app = await buildApp({ config, database });
-  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N) : false;
+  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir) : false;
   let closing = false;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => {

@@ -138,6 +138,8 @@ export interface PersonTable {
   sync_status: number;
   /** bumped on every change a terminal must learn about */
   revision: number;
+  /** lower-cased "name number phone card", maintained by the repository for keyword search */
+  search: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -8,6 +8,8 @@ import { DEFAULT_OPTIONS } from '../modules/companies/companies.service.ts';
 import { audit } from '../modules/logs/logs.service.ts';
 import { membershipsRepository } from '../modules/managers/memberships.repository.ts';
 import { notify } from '../modules/messages/messages.service.ts';
+import { photoStore } from '../modules/persons/photos.ts';
+import { seedPeople } from './seed-people.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
 
@@ -21,7 +23,7 @@ const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
  * The demo company (`npm run demo`). It grows as features land; every row goes through the same
  * repositories the API uses, so the demo never holds data the product could not have made itself.
  */
-export async function seedDemo(database: Database, log2N: number): Promise<boolean> {
+export async function seedDemo(database: Database, log2N: number, dataDir: string): Promise<boolean> {
   const { db } = database;
   if ((await adminsRepository.count(db)) > 0) return false;
   await db.transaction().execute(async (trx) => {
@@ -74,6 +76,7 @@ export async function seedDemo(database: Database, log2N: number): Promise<boole
       await audit(trx, tenant, 'manager', 'manager.create', { id, name: s.name, username: s.username, role: 'sub', rights: s.rights });
     }
     await notify(trx, companyId, adminId, 'welcome', { company: '演示科技有限公司 Demo Technology', admin: '张伟' });
+    await seedPeople(trx, companyId, photoStore(dataDir));
   });
   return true;
 }

@@ -36,6 +36,8 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('user_pri', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('sync_status', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(1))
+    // lower(name) number phone card, kept by the repository: one LIKE per row for keyword search
+    .addColumn('search', 'text', (c) => c.notNull().defaultTo(emptyText))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('persons_company_number', ['company_id', 'number'])

@@ -4,7 +4,9 @@ import type { PersonTable } from '../../db/schema.ts';
 import { likePattern } from '../../lib/schemas.ts';
 
 export type PersonRow = Selectable<PersonTable>;
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id'>;
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search'>;
+const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
+const searchText = (r: Pick<PersonInsert, (typeof SEARCHED)[number]>) => `${r.name} ${r.number} ${r.phone} ${r.rfid}`.toLowerCase();
 
 export interface PersonFilter {
   keyword?: string | undefined;
@@ -33,12 +35,7 @@ function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset
       eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', depts)),
     );
   }
-  if (f.keyword) {
-    const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
-    q = q.where((eb) =>
-      eb.or([eb(eb.fn('lower', ['p.name']), 'like', p), eb(eb.fn('lower', ['p.number']), 'like', p), eb('p.phone', 'like', p), eb('p.rfid', 'like', p)]),
-    );
-  }
+  if (f.keyword) q = q.where('p.search', 'like', sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`);
   return q;
 }
 
@@ -99,13 +96,24 @@ export const personsRepository = {
   async insert(db: Executor, companyId: number, row: PersonInsert): Promise<number> {
     const r = await db
       .insertInto('persons')
-      .values({ ...row, company_id: companyId })
+      .values({ ...row, company_id: companyId, search: searchText(row) })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
   },
   async update(db: Executor, companyId: number, id: number, patch: Partial<PersonInsert>) {
     await db.updateTable('persons').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute();
+    if (SEARCHED.some((k) => k in patch)) {
+      // Rebuilt from the stored row in JS (SQL lower() folds ASCII only, JS folds all of Unicode like the query does).
+      const row = await db.selectFrom('persons').select(SEARCHED).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      if (row)
+        await db
+          .updateTable('persons')
+          .set({ search: searchText(row) })
+          .where('company_id', '=', companyId)
+          .where('id', '=', id)
+          .execute();
+    }
   },
   async delete(db: Executor, companyId: number, ids: number[]) {
     for (const part of chunks(ids)) await db.deleteFrom('persons').where('company_id', '=', companyId).where('id', 'in', part).execute();
