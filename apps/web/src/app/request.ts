@@ -97,6 +97,11 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
     clearTimeout(timer);
   }
 
+  return settle(envelope, opts);
+}
+
+/** Applies an envelope: refreshed token, error toast / re-login prompt, and the data on success. */
+function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }): T {
   if (envelope.refreshToken) setToken(envelope.refreshToken);
 
   if (envelope.code !== CODES.OK) {
@@ -108,6 +113,99 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
     throw new ApiError('api', msg, envelope.code, envelope.data);
   }
   return envelope.data;
+}
+
+function apiHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Lang': getLanguage(), Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers['X-Token'] = token;
+  return headers;
+}
+
+/** Headers for components that send requests themselves (antd Upload). */
+export const authHeaders = apiHeaders;
+
+function transportError(msg: string, silent: boolean | undefined): ApiError {
+  if (!silent) feedback().message.error(msg || t('errors.network'), ERROR_SECONDS);
+  return new ApiError('network', msg || t('errors.network'));
+}
+
+/**
+ * Multipart upload with progress (fetch cannot report upload progress, XMLHttpRequest can).
+ * The answer is the usual envelope.
+ */
+export function uploadForm<T>(
+  path: string,
+  form: FormData,
+  opts: { onProgress?: (percent: number) => void; silent?: boolean; timeout?: number } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path));
+    for (const [k, v] of Object.entries(apiHeaders())) xhr.setRequestHeader(k, v);
+    xhr.timeout = opts.timeout ?? TIMING.requestTimeout;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) opts.onProgress?.(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => {
+      let envelope: Envelope<T>;
+      try {
+        envelope = JSON.parse(xhr.responseText) as Envelope<T>;
+        if (typeof envelope?.code !== 'number') throw new Error(`HTTP ${xhr.status}`);
+      } catch (err) {
+        reject(transportError(err instanceof Error ? err.message : String(err), opts.silent));
+        return;
+      }
+      try {
+        resolve(settle(envelope, opts));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
+    xhr.ontimeout = () => reject(new ApiError('timeout', t('errors.timeout')));
+    xhr.onerror = () => reject(transportError(t('errors.network'), opts.silent));
+    xhr.send(form);
+  });
+}
+
+/**
+ * Fetches a binary answer (xlsx template, export) and saves it as `filename`.
+ * Failures still come as the JSON envelope (docs/api-people.md) and are handled like any call.
+ */
+export async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: { body?: unknown; timeout?: number } = {}): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
+  const headers = apiHeaders();
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  let blob: Blob;
+  try {
+    const res = await fetch(buildUrl(path), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: controller.signal,
+    });
+    if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+      settle(await (res.json() as Promise<Envelope<unknown>>), {});
+      throw transportError(`HTTP ${res.status}`, false);
+    }
+    if (!res.ok) throw transportError(`HTTP ${res.status}`, false);
+    blob = await res.blob();
+  } catch (err) {
+    if (controller.signal.aborted) throw new ApiError('timeout', t('errors.timeout'));
+    if (err instanceof ApiError) throw err;
+    throw transportError(err instanceof Error ? err.message : String(err), false);
+  } finally {
+    clearTimeout(timer);
+  }
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export const get = <T>(path: string, query?: Record<string, QueryValue>, opts: Omit<RequestOptions, 'query'> = {}) =>

@@ -145,6 +145,12 @@ test('update changes fields, bumps the sync revision only for synced fields, and
   assert.equal(desc.data.pic_url, p.pic_url, 'a note is not synced: same revision');
   assert.equal(desc.data.has_door_password, true, 'omitted door password kept');
   const renamed = await call(t.app, 'POST', '/person/update', { token: A.main, body: { ...base, name: 'Li Lei II', door_password: '' } });
+  const found = await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'LEI II' } });
+  assert.deepEqual(
+    found.data.items.map((x: any) => x.number),
+    ['U1'],
+    'keyword search follows the rename, case-insensitively',
+  );
   assert.notEqual(renamed.data.pic_url, p.pic_url, 'a synced field bumps the revision');
   assert.equal(renamed.data.has_door_password, false, "'' clears it");
   const gone = await call(t.app, 'POST', '/person/update', { token: A.main, body: { ...base, workStatus: 0 } });

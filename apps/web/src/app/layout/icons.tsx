@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AuditOutlined, BankOutlined, DashboardOutlined, MailOutlined, SettingOutlined, TeamOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, AuditOutlined, BankOutlined, DashboardOutlined, IdcardOutlined, MailOutlined, SettingOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import type { IconKey } from '../routes/routeTable.ts';
 
 export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
@@ -9,4 +9,7 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   manager: <TeamOutlined />,
   company: <BankOutlined />,
   message: <MailOutlined />,
+  user: <UserOutlined />,
+  organization: <ApartmentOutlined />,
+  personList: <IdcardOutlined />,
 };

@@ -1,9 +1,9 @@
 import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
-export type PageKey = 'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message';
+export type PageKey = 'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList';
 
-export type IconKey = 'dashboard' | 'system' | 'log' | 'manager' | 'company' | 'message';
+export type IconKey = 'dashboard' | 'system' | 'log' | 'manager' | 'company' | 'message' | 'user' | 'organization' | 'personList';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -35,6 +35,17 @@ export interface RouteNode {
  */
 export const ROUTE_TABLE: RouteNode[] = [
   { path: '/dashboard', titleKey: 'route.dashboard', icon: 'dashboard', affix: true, page: 'dashboard' },
+  // spec §2: people and departments, added when rights.person is non-zero (writing needs person ≥ 2, checked per button).
+  {
+    path: '/user',
+    titleKey: 'route.user',
+    icon: 'user',
+    redirect: '/user/organization',
+    children: [
+      { path: '/user/organization', titleKey: 'route.organization', icon: 'organization', right: 'person', page: 'organization' },
+      { path: '/user/list', titleKey: 'route.personList', icon: 'personList', right: 'person', page: 'personList' },
+    ],
+  },
   {
     path: '/system',
     titleKey: 'route.system',

@@ -13,6 +13,8 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   companyForm: lazy(() => import('../../features/company/pages/CompanyFormPage.tsx')),
   companyList: lazy(() => import('../../features/company/pages/CompanyListPage.tsx')),
   message: lazy(() => import('../../features/message/pages/MessagePage.tsx')),
+  organization: lazy(() => import('../../features/org/pages/OrganizationPage.tsx')),
+  personList: lazy(() => import('../../features/person/pages/PersonListPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
