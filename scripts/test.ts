@@ -9,6 +9,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const steps: [string, string[]][] = [
   ['check', ['run', 'check']],
   ['shared', ['test', '-w', '@faceadmin/shared']],
+  ['tools', ['test', '-w', '@faceadmin/tools']],
   ['server', ['test', '-w', '@faceadmin/server']],
   ['web', ['test', '-w', '@faceadmin/web']],
   ['e2e', ['test', '-w', '@faceadmin/e2e']],

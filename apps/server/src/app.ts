@@ -27,6 +27,16 @@ import companiesRoutes from './modules/companies/companies.routes.ts';
 import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
 import departmentsRoutes from './modules/departments/departments.routes.ts';
 import personsRoutes from './modules/persons/persons.routes.ts';
+import type { DeviceDriver } from './devices/driver.ts';
+import { zkPushDriver } from './devices/zk-push/driver.ts';
+import zkPushRoutes from './devices/zk-push/zk-push.routes.ts';
+import devicesRoutes from './modules/devices/devices.routes.ts';
+import { devicesService, type DevicesService } from './modules/devices/devices.service.ts';
+import { offlineAfterMs, presenceService, type PresenceService } from './modules/devices/presence.service.ts';
+import { syncService, type SyncService } from './modules/devices/sync.service.ts';
+import { photoStore } from './modules/persons/photos.ts';
+import punchesRoutes from './modules/punches/punches.routes.ts';
+import { punchesService, punchPhotoStore, type PunchesService } from './modules/punches/punches.service.ts';
 import logsRoutes from './modules/logs/logs.routes.ts';
 import managersRoutes from './modules/managers/managers.routes.ts';
 import messagesRoutes from './modules/messages/messages.routes.ts';
@@ -42,7 +52,17 @@ export interface Services {
   captcha: CaptchaService;
   sms: SmsSender | null;
   auth: AuthService;
+  sync: SyncService;
+  presence: PresenceService;
+  punches: PunchesService;
+  devices: DevicesService;
 }
+
+/** Protocol drivers by name; features only ever see the DeviceDriver interface. */
+const DRIVERS: Record<string, DeviceDriver> = { [zkPushDriver.protocol]: zkPushDriver };
+export const driverFor = (protocol: string): DeviceDriver => DRIVERS[protocol] ?? zkPushDriver;
+/** ZK PUSH ErrorDelay: seconds a terminal waits after a network failure. */
+const ERROR_DELAY_S = 30;
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -83,7 +103,19 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const sessions = sessionsService(config.sessionTtl);
   const captcha = captchaService(opts.captchaText);
   const sms = opts.sms === undefined ? createSmsSender(config, app.log) : opts.sms;
-  const services: Services = { sessions, captcha, sms, auth: authService({ database, config, sessions, captcha, sms }) };
+  const sync = syncService({ database, photos: photoStore(config.dataDir), driver: driverFor });
+  const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, ERROR_DELAY_S) });
+  const punches = punchesService({ database, photos: punchPhotoStore(config.dataDir) });
+  const services: Services = {
+    sessions,
+    captcha,
+    sms,
+    auth: authService({ database, config, sessions, captcha, sms }),
+    sync,
+    presence,
+    punches,
+    devices: devicesService({ database, sync, driver: driverFor }),
+  };
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('services', services);
@@ -119,9 +151,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await a.register(dashboardRoutes);
       await a.register(departmentsRoutes);
       await a.register(personsRoutes);
+      await a.register(devicesRoutes);
+      await a.register(punchesRoutes);
     },
     { prefix: API_PREFIX },
   );
+
+  // Terminals talk to /iclock/* (ZKTeco PUSH), outside the management API and its sessions.
+  await app.register(zkPushRoutes, { database, sync, punches, presence, delayS: config.devicePollSeconds, errorDelayS: ERROR_DELAY_S });
+  // Silent terminals turn offline (with a message); unref'd so it never keeps the process alive.
+  const sweep = setInterval(() => void presence.sweep().catch((err: unknown) => app.log.error({ err }, 'presence sweep failed')), 5000);
+  sweep.unref();
+  app.addHook('preClose', async () => clearInterval(sweep));
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
   if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });

@@ -25,6 +25,8 @@ export interface Config {
   demo: boolean;
   /** Trust X-Forwarded-For from these proxies (comma-separated addresses/CIDRs, or "loopback"); off by default so clients cannot spoof their address past the throttles. */
   trustProxy: string | false;
+  /** Seconds between a terminal's command polls (ZK PUSH "Delay"); also sets when it counts as offline. */
+  devicePollSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     title: env.SYSTEM_TITLE || 'FaceAdmin',
     demo: env.DEMO === '1',
     trustProxy: env.TRUST_PROXY?.trim() || false,
+    devicePollSeconds: int(env, 'DEVICE_POLL_SECONDS', 10, 1, 60),
   };
 }

@@ -14,7 +14,7 @@ async function main() {
     }
     throw e;
   }
-  const database = openDatabase(config);
+  const database = openDatabase({ ...config, onError: (err) => console.error(`database connection lost: ${err.message}`) });
   const app = await buildApp({ config, database });
   const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir) : false;
   let closing = false;

@@ -58,6 +58,8 @@ const SESSION: Expect = { ...PUBLIC, anon: 'token' };
 const COMPANY: Expect = { ...SESSION, c0: 'noCompany' };
 const RIGHT_MANAGER: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
 const RIGHT_PERSON: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
+const RIGHT_DEVICE: Expect = RIGHT_PERSON;
+const RIGHT_ATTENDANCE: Expect = RIGHT_PERSON;
 const RIGHT_LOG: Expect = { ...COMPANY, none: 'noAuthority' };
 const MAIN: Expect = { ...COMPANY, none: 'mainOnly', log: 'mainOnly', all: 'mainOnly' };
 const INIT: Expect = { ...COMPANY, none: 'initOnly', log: 'initOnly', all: 'initOnly', main: 'initOnly' };
@@ -217,6 +219,37 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/person/exportPerson', expect: RIGHT_PERSON, body: () => ({}) },
   { method: 'GET', path: '/person/upload/:name', expect: RIGHT_PERSON, answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/person/pic/:id', expect: RIGHT_PERSON, answer: every(CODES.VALIDATION) },
+  { method: 'GET', path: '/person/personSelectedDevice', expect: RIGHT_PERSON, query: { id: 999999 } },
+  { method: 'POST', path: '/person/sync', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }) },
+  // devices (face view / face edit) and punch records (attendance); unknown ids answer "not found" to allowed callers
+  { method: 'GET', path: '/device/list', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/device/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/device/create', expect: RIGHT_DEVICE, body: () => ({ name: 'D', serial: uniq('ACC'), ip: '10.0.0.1', password: 'p' }) },
+  {
+    method: 'POST',
+    path: '/device/update',
+    expect: RIGHT_DEVICE,
+    body: () => ({ id: 999999, name: 'D', serial: 'X1', ip: '10.0.0.1' }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/device/delete', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/device/options',
+    expect: RIGHT_DEVICE,
+    body: () => ({ id: 999999, options: { recognition_threshold: 600 } }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/device/open', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/device/command', expect: RIGHT_DEVICE, body: () => ({ id: 999999, kind: 'info' }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/persons', expect: RIGHT_DEVICE, query: { state: 'failed' } },
+  { method: 'POST', path: '/device/persons/add', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/unknown', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
+  { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/attendance/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
   { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
   { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
   { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },

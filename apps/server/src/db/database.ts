@@ -19,9 +19,12 @@ export interface Database {
 // COUNT(*) and BIGINT arrive as strings from pg; our counts and ids fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openDatabase(opts: { dataDir: string; databaseUrl?: string | undefined }): Database {
+export function openDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void }): Database {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (restart, failover, admin command) must not crash the
+    // process: the pool discards it and the next query opens a new one.
+    pool.on('error', (err) => opts.onError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

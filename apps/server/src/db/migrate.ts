@@ -3,6 +3,7 @@ import { Migrator, type Migration } from 'kysely/migration';
 import type { Dialect } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_people.ts';
+import * as m0003 from './migrations/0003_devices.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
 export interface AppMigration {
@@ -13,6 +14,7 @@ export interface AppMigration {
 const MIGRATIONS: Record<string, AppMigration> = {
   '0001_foundation': m0001,
   '0002_people': m0002,
+  '0003_devices': m0003,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

@@ -156,7 +156,106 @@ export interface DepartmentHeadTable {
   person_id: number;
 }
 
+export interface DeviceTable {
+  id: Generated<number>;
+  company_id: number;
+  protocol: string;
+  name: string;
+  serial: string;
+  ip: string;
+  account: string;
+  /** the terminal's own password: never returned by the API */
+  password: string;
+  capacity: number;
+  direction: string;
+  attendance: number;
+  attendance_scope: string;
+  restrict_inout: number;
+  upload_face_image: number;
+  upload_strangers: number;
+  function_type: string;
+  tz_offset: number;
+  options: string;
+  special: string;
+  firmware: string;
+  user_count: number;
+  info: string;
+  online: number;
+  last_seen_at: string | null;
+  open_status: string;
+  clock_drift: number;
+  att_stamp: string;
+  op_stamp: string;
+  photo_stamp: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DevicePersonTable {
+  company_id: number;
+  device_id: number;
+  person_id: number;
+  pin: string;
+  desired_rev: number;
+  applied_rev: Generated<number>;
+  state: Generated<string>;
+  last_code: number | null;
+  last_error: Generated<string>;
+  attempts: Generated<number>;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  inflight: Generated<number>;
+  updated_at: string;
+}
+
+export interface DeviceCommandTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  person_id: number | null;
+  revision: number;
+  kind: string;
+  payload: string;
+  state: string;
+  return_code: number | null;
+  result: Generated<string>;
+  created_at: string;
+  sent_at: string | null;
+  done_at: string | null;
+}
+
+export interface PunchTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  person_id: number | null;
+  pin: string;
+  local_time: string;
+  time: string;
+  status: number;
+  verify: number;
+  workcode: string;
+  temperature: number | null;
+  mask: number | null;
+  photo: string;
+  stranger: number;
+  created_at: string;
+}
+
+export interface UnknownDeviceTable {
+  serial: string;
+  ip: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  requests: number;
+}
+
 export interface DB {
+  devices: DeviceTable;
+  device_persons: DevicePersonTable;
+  device_commands: DeviceCommandTable;
+  punches: PunchTable;
+  unknown_devices: UnknownDeviceTable;
   departments: DepartmentTable;
   persons: PersonTable;
   person_departments: PersonDepartmentTable;

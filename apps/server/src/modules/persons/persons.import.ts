@@ -19,6 +19,7 @@ import { audit } from '../logs/logs.service.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
 import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { syncedChanged } from './persons.service.ts';
+import type { SyncService } from '../devices/sync.service.ts';
 
 /** Spreadsheet columns, in template order; headers are the translated field names (any language is read back). */
 export const COLUMNS = [
@@ -115,7 +116,7 @@ function departmentResolver(rows: DepartmentRow[]) {
   };
 }
 
-export function importService(deps: { database: Database; photos: PhotoStore }) {
+export function importService(deps: { database: Database; photos: PhotoStore; sync: SyncService }) {
   const { db } = deps.database;
 
   return {
@@ -264,6 +265,7 @@ export function importService(deps: { database: Database; photos: PhotoStore }) 
         );
         let next = (await personsRepository.maxNumeric(trx, tenant.companyId)) + 1;
         const now = nowIso();
+        const written: number[] = [];
         for (const g of good) {
           const deptIds = [...new Set(g.departments.map((d) => resolve(d) as number))];
           const old: PersonRow | undefined = g.number ? existing.get(g.number) : undefined;
@@ -272,6 +274,7 @@ export function importService(deps: { database: Database; photos: PhotoStore }) 
             if (syncedChanged(old, patch)) Object.assign(patch, { revision: old.revision + 1, sync_status: 0 });
             await personsRepository.update(trx, tenant.companyId, old.id, patch);
             await personsRepository.setDepartments(trx, tenant.companyId, old.id, deptIds);
+            written.push(old.id);
             report.updated++;
           } else {
             let number = g.number;
@@ -302,9 +305,11 @@ export function importService(deps: { database: Database; photos: PhotoStore }) 
               updated_at: now,
             });
             await personsRepository.setDepartments(trx, tenant.companyId, id, deptIds);
+            written.push(id);
             report.created++;
           }
         }
+        await deps.sync.touch(trx, tenant.companyId, written);
         await audit(trx, tenant, 'person', 'person.import', { created: report.created, updated: report.updated, failed: report.failed });
       });
       report.written = true;
@@ -349,6 +354,11 @@ export function importService(deps: { database: Database; photos: PhotoStore }) 
               updated_at: now,
             });
           }
+          await deps.sync.touch(
+            trx,
+            tenant.companyId,
+            saved.map((x) => x.person.id),
+          );
           await audit(trx, tenant, 'person', 'person.photos', { matched: saved.length, failed: errors.length });
         });
       } catch (e) {

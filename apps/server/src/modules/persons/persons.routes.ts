@@ -34,8 +34,8 @@ import { personsService } from './persons.service.ts';
 
 export default async function personsRoutes(app: App) {
   const photos = photoStore(app.config.dataDir);
-  const svc = personsService({ database: app.database, photos });
-  const imports = importService({ database: app.database, photos });
+  const svc = personsService({ database: app.database, photos, sync: app.services.sync });
+  const imports = importService({ database: app.database, photos, sync: app.services.sync });
   const tags = ['people'];
   const view = { access: { right: 'person' as const, level: 1 } };
   const edit = { access: { right: 'person' as const, level: 2 } };

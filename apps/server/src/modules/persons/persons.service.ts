@@ -9,6 +9,7 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
+import type { SyncService } from '../devices/sync.service.ts';
 import type { PhotoStore } from './photos.ts';
 import { normalizePhoto } from './photos.ts';
 import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
@@ -114,7 +115,7 @@ export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): 
   return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
 }
 
-export function personsService(deps: { database: Database; photos: PhotoStore }) {
+export function personsService(deps: { database: Database; photos: PhotoStore; sync: SyncService }) {
   const { db } = deps.database;
   const { photos } = deps;
 
@@ -176,6 +177,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore })
         });
         await personsRepository.setDepartments(trx, tenant.companyId, id, input.organizations);
         await personsRepository.setHeadOf(trx, tenant.companyId, id, input.incharges ?? []);
+        await deps.sync.touch(trx, tenant.companyId, [id]);
         await audit(trx, tenant, 'person', 'person.create', { id, number, name: cols.name! });
         return loadOne(trx, tenant.companyId, id);
       });
@@ -199,6 +201,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore })
         await personsRepository.setDepartments(trx, tenant.companyId, row.id, input.organizations);
         if (input.incharges) await personsRepository.setHeadOf(trx, tenant.companyId, row.id, input.incharges);
         if (row.photo !== input.pic) oldPhoto = row.photo;
+        await deps.sync.touch(trx, tenant.companyId, [row.id]);
         if (row.work_status !== patch.work_status && patch.work_status === WORK_STATUS.left) {
           await audit(trx, tenant, 'person', 'person.leave', { id: row.id, number, name: cols.name! });
         } else {
@@ -214,6 +217,8 @@ export function personsService(deps: { database: Database; photos: PhotoStore })
       const rows = await db.transaction().execute(async (trx) => {
         const found = await personsRepository.findMany(trx, tenant.companyId, ids);
         if (found.length !== ids.length) throw notFound();
+        // Terminals are told to forget them before the rows go (the ledger keeps the PINs to delete).
+        await deps.sync.personsDeleted(trx, tenant.companyId, ids);
         await personsRepository.delete(trx, tenant.companyId, ids);
         await audit(trx, tenant, 'person', 'person.delete', {
           count: found.length,

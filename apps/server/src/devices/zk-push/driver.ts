@@ -1,0 +1,21 @@
+import type { DeviceDriver, DeviceOp } from '../driver.ts';
+import { codeKey, encodeOp } from './codec.ts';
+
+/**
+ * 2.4.1 sets no size limit on a reply (notes §10.2); face photos are large, so a reply is capped at 2 MB
+ * (about 25 people with faces): big enough that the terminal's poll rhythm, not the server, sets the pace.
+ */
+export const ZK_MAX_REPLY_BYTES = 2 * 1024 * 1024;
+
+export const zkPushDriver: DeviceDriver = {
+  protocol: 'zk-push',
+  maxReplyBytes: ZK_MAX_REPLY_BYTES,
+  encode(op: DeviceOp, id: number): string {
+    // SET OPTION takes one key per command; each line gets the same id so the results map back to one op.
+    return encodeOp(op)
+      .split('\n')
+      .map((line) => `C:${id}:${line}`)
+      .join('\n');
+  },
+  codeKey,
+};

@@ -1,0 +1,210 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../../db/database.ts';
+import { parseJson } from '../../lib/json.ts';
+import { nowIso } from '../../lib/time.ts';
+import { devicesRepository, unknownDevicesRepository, type DeviceRow } from '../../modules/devices/devices.repository.ts';
+import type { PresenceService } from '../../modules/devices/presence.service.ts';
+import type { SyncService } from '../../modules/devices/sync.service.ts';
+import { notify } from '../../modules/messages/messages.service.ts';
+import type { PunchesService } from '../../modules/punches/punches.service.ts';
+import { decodeBody, encodeReply, handshakeReply, parseAttlog, parseAttphoto, parseDevicecmd, parseInfoParam } from './codec.ts';
+
+export interface GatewayDeps {
+  database: Database;
+  sync: SyncService;
+  punches: PunchesService;
+  presence: PresenceService;
+  delayS: number;
+  errorDelayS: number;
+}
+
+const Query = Type.Object(
+  {
+    SN: Type.String({ pattern: '^[A-Za-z0-9]{1,32}$' }),
+    table: Type.Optional(Type.String({ maxLength: 32 })),
+    options: Type.Optional(Type.String({ maxLength: 10 })),
+    language: Type.Optional(Type.String({ maxLength: 5 })),
+    pushver: Type.Optional(Type.String({ maxLength: 20 })),
+    INFO: Type.Optional(Type.String({ maxLength: 500 })),
+    Stamp: Type.Optional(Type.String({ maxLength: 20 })),
+  },
+  { additionalProperties: true },
+);
+type Q = { SN: string; table?: string; options?: string; language?: string; pushver?: string; INFO?: string; Stamp?: string };
+const text = { 200: Type.String(), '4xx': Type.String(), '5xx': Type.String() };
+
+/** What a command's return code means for the ledger: some "errors" are the state we wanted. */
+export function okCode(kind: string, code: number): boolean {
+  if (code === 0) return true;
+  if (kind === 'deleteUser' && code === -10) return true; // already absent
+  if (kind === 'queryPunches' && code === -1) return true; // real firmware answers -1 for "no records" (notes §7)
+  return code > 0 && kind !== 'user' && kind !== 'photo';
+}
+
+/**
+ * The server side of the ZKTeco Attendance PUSH protocol 2.4.1 (docs/zk-push-protocol.md). Terminals
+ * reach it at /iclock/*: over plain outbound HTTP from the device, so it works behind NAT.
+ */
+export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDeps) {
+  const { db } = deps.database;
+  // Terminals send plain text and binary photos with assorted content types: take every body as bytes.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 8 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+
+  const unknownLogged = new Map<string, number>();
+  async function resolve(req: FastifyRequest<{ Querystring: Q }>): Promise<DeviceRow | undefined> {
+    const device = await devicesRepository.findBySerial(db, req.query.SN);
+    if (!device) {
+      await unknownDevicesRepository.seen(db, req.query.SN, req.ip, nowIso());
+      const last = unknownLogged.get(req.query.SN) ?? 0;
+      if (Date.now() - last > 10 * 60_000 && unknownLogged.size < 10_000) {
+        unknownLogged.set(req.query.SN, Date.now());
+        req.log.warn({ serial: req.query.SN, ip: req.ip }, 'unregistered terminal');
+      }
+      return undefined;
+    }
+    await deps.presence.seen(device, req.ip);
+    return device;
+  }
+  const language = (d: DeviceRow) => parseJson<{ language?: string }>(d.info, {}).language;
+  const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) =>
+    reply
+      .status(status)
+      .type('text/plain; charset=' + (d && language(d) === '83' ? 'gb2312' : 'utf-8'))
+      .send(encodeReply(body, d ? language(d) : undefined));
+  /** Not registered yet: refuse uploads without an "OK", so the terminal keeps its records and retries later. */
+  const refuse = (reply: FastifyReply) => send(reply, 'ERROR: device not registered', undefined, 403);
+  const bodyOf = (req: FastifyRequest) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  const schema = { querystring: Query, response: text, hide: true };
+
+  // §5 initialization exchange (and §14 remote-att, which we do not offer).
+  app.get<{ Querystring: Q }>('/iclock/cdata', { schema }, async (req, reply) => {
+    const d = await resolve(req);
+    const serial = req.query.SN;
+    if (req.query.options !== 'all') return send(reply, 'OK', d);
+    if (d) {
+      const info = { ...parseJson<Record<string, unknown>>(d.info, {}), language: req.query.language ?? '', pushver: req.query.pushver ?? '' };
+      await devicesRepository.update(db, d.company_id, d.id, { info: JSON.stringify(info) });
+      // A handshake means the terminal (re)started: whatever was in flight is lost and will be planned again.
+      await deps.sync.expire(d.id, 0);
+    }
+    return send(
+      reply,
+      handshakeReply({
+        serial,
+        attStamp: d?.att_stamp ?? '0',
+        opStamp: d?.op_stamp ?? '0',
+        photoStamp: d?.photo_stamp ?? '0',
+        delay: deps.delayS,
+        errorDelay: deps.errorDelayS,
+        tzOffsetMinutes: d?.tz_offset ?? 480,
+      }),
+      d,
+    );
+  });
+
+  // §9/§12 poll: the heartbeat, and where commands go out.
+  app.get<{ Querystring: Q }>('/iclock/getrequest', { schema }, async (req, reply) => {
+    const d = await resolve(req);
+    if (!d) return send(reply, 'OK');
+    if (req.query.INFO) {
+      const info = parseInfoParam(req.query.INFO);
+      if (info) await devicesRepository.update(db, d.company_id, d.id, { firmware: info.firmware, user_count: info.users });
+    }
+    await deps.sync.expire(d.id);
+    const commands = await deps.sync.plan(d);
+    return send(reply, commands.length ? commands.map((c) => c.text).join('\n') : 'OK', d);
+  });
+
+  for (const method of ['GET', 'POST'] as const) {
+    app.route<{ Querystring: Q }>({ method, url: '/iclock/ping', schema, handler: async (req, reply) => send(reply, 'OK', await resolve(req)) });
+  }
+
+  // §13 command results.
+  app.post<{ Querystring: Q }>('/iclock/devicecmd', { schema }, async (req, reply) => {
+    const d = await resolve(req);
+    if (!d) return refuse(reply);
+    const results = parseDevicecmd(decodeBody(bodyOf(req), language(d)));
+    const info = results.find((r) => r.cmd === 'INFO' && r.code === 0);
+    if (info) {
+      const users = Number(info.data.UserCount);
+      await devicesRepository.update(db, d.company_id, d.id, {
+        firmware: (info.data.FWVersion ?? d.firmware).slice(0, 60),
+        ...(Number.isFinite(users) ? { user_count: users } : {}),
+        info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), device: info.data }),
+      });
+    }
+    await deps.sync.results(
+      d,
+      results.map((r) => ({ id: r.id, code: r.code, data: r.data })),
+      okCode,
+    );
+    return send(reply, 'OK', d);
+  });
+
+  // §11 uploads.
+  async function upload(req: FastifyRequest<{ Querystring: Q }>, reply: FastifyReply, forced?: string) {
+    const d = await resolve(req);
+    if (!d) return refuse(reply);
+    const table = (forced ?? req.query.table ?? '').toUpperCase();
+    const body = bodyOf(req);
+    if (table === 'ATTLOG') {
+      const { records, bad } = parseAttlog(decodeBody(body, language(d)));
+      if (!records.length && bad) return send(reply, 'ERROR: no valid records', d, 400);
+      // Acknowledged only after the commit: a crash before this line makes the terminal resend, and
+      // the (device, PIN, time) key makes the resend harmless.
+      await deps.punches.ingest(d, records);
+      if (req.query.Stamp && /^\d+$/.test(req.query.Stamp)) await devicesRepository.update(db, d.company_id, d.id, { att_stamp: req.query.Stamp });
+      return send(reply, `OK: ${records.length}`, d);
+    }
+    if (table === 'ATTPHOTO') {
+      const photo = parseAttphoto(body, parseJson<{ photoBase64?: boolean }>(d.info, {}).photoBase64 === true);
+      if (!photo) return send(reply, 'ERROR: bad photo', d, 400);
+      await deps.punches.photo(d, photo.pin, photo.time, photo.data);
+      return send(reply, 'OK', d);
+    }
+    if (table === 'OPTIONS') {
+      const pushed = Object.fromEntries(
+        decodeBody(body, language(d))
+          .split(',')
+          .map((kv) => kv.split('='))
+          .filter((kv) => kv.length === 2 && kv[0]!.length < 60)
+          .slice(0, 200)
+          .map(([k, v]) => [k!.trim(), v!.trim().slice(0, 200)]),
+      );
+      await devicesRepository.update(db, d.company_id, d.id, { info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), options: pushed }) });
+      return send(reply, 'OK', d);
+    }
+    if (table === 'OPERLOG') {
+      const lines = decodeBody(body, language(d))
+        .split('\n')
+        .map((l) => l.replace(/\r$/, ''))
+        .filter((l) => l.trim());
+      // Users enrolled at the terminal itself: the server is the roster's source of truth, so unknown
+      // ones are reported to the administrators rather than added silently.
+      const enrolled = lines.filter((l) => l.startsWith('USER ')).map((l) => /PIN=([^\t]*)/i.exec(l)?.[1] ?? '');
+      if (enrolled.length) {
+        const known = await db.selectFrom('persons').select('number').where('company_id', '=', d.company_id).where('number', 'in', enrolled).execute();
+        const strangers = enrolled.filter((p) => p && !known.some((k) => k.number === p));
+        if (strangers.length)
+          await notify(db, d.company_id, null, 'deviceEnrolled', { device: d.name, count: strangers.length, pins: strangers.slice(0, 10).join(', ') });
+      }
+      if (req.query.Stamp && /^\d+$/.test(req.query.Stamp)) await devicesRepository.update(db, d.company_id, d.id, { op_stamp: req.query.Stamp });
+      return send(reply, `OK: ${lines.length}`, d);
+    }
+    if (table === 'ERRORLOG') {
+      // A face the terminal could not use (App. 9 D01E000x) comes back here, naming our command.
+      for (const line of decodeBody(body, language(d)).split('\n')) {
+        const code = /ErrCode=([A-Z0-9]{8})/.exec(line)?.[1];
+        const cmd = Number(/CmdId=(\d+)/.exec(line)?.[1]);
+        if (code && code !== '00000000' && Number.isSafeInteger(cmd) && cmd > 0) await deps.sync.rejected(d, cmd, code);
+      }
+      return send(reply, 'OK', d);
+    }
+    return send(reply, 'OK', d);
+  }
+  app.post<{ Querystring: Q }>('/iclock/cdata', { schema }, (req, reply) => upload(req, reply));
+  // §11.3: photos may also come to /iclock/fdata.
+  app.post<{ Querystring: Q }>('/iclock/fdata', { schema }, (req, reply) => upload(req, reply, 'ATTPHOTO'));
+}

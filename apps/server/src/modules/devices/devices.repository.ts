@@ -1,0 +1,63 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { DeviceTable } from '../../db/schema.ts';
+import { likePattern } from '../../lib/schemas.ts';
+import { sql } from 'kysely';
+
+export type DeviceRow = Selectable<DeviceTable>;
+export type DeviceFields = Omit<DeviceRow, 'id' | 'company_id'>;
+
+/** Devices of one company; findBySerial is the single global lookup (a terminal names itself only by serial). */
+export const devicesRepository = {
+  async list(db: Executor, companyId: number, f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number }) {
+    let q = db.selectFrom('devices').where('company_id', '=', companyId);
+    if (f.online !== undefined) q = q.where('online', '=', f.online);
+    if (f.keyword) {
+      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      q = q.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', p), eb(eb.fn('lower', ['serial']), 'like', p), eb('ip', 'like', p)]));
+    }
+    const [items, total] = await Promise.all([
+      q.selectAll().orderBy('name').orderBy('id').limit(f.limit).offset(f.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(total.n) };
+  },
+  all: (db: Executor, companyId: number) => db.selectFrom('devices').selectAll().where('company_id', '=', companyId).orderBy('name').execute(),
+  find: (db: Executor, companyId: number, id: number) =>
+    db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+  /** Protocol gateways only: the serial is how a terminal identifies itself. */
+  findBySerial: (db: Executor, serial: string) => db.selectFrom('devices').selectAll().where('serial', '=', serial).executeTakeFirst(),
+  serialTaken: async (db: Executor, serial: string, exceptId = 0) =>
+    Boolean(await db.selectFrom('devices').select('id').where('serial', '=', serial).where('id', '!=', exceptId).executeTakeFirst()),
+  async insert(db: Executor, companyId: number, row: DeviceFields): Promise<number> {
+    const r = await db
+      .insertInto('devices')
+      .values({ ...row, company_id: companyId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return r.id;
+  },
+  async update(db: Executor, companyId: number, id: number, patch: Partial<DeviceFields>) {
+    await db.updateTable('devices').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
+  async delete(db: Executor, companyId: number, id: number) {
+    await db.deleteFrom('devices').where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
+  /** Devices that stopped talking: online but not seen since `before`. */
+  stale: (db: Executor, before: string) => db.selectFrom('devices').selectAll().where('online', '=', 1).where('last_seen_at', '<', before).execute(),
+};
+
+export const unknownDevicesRepository = {
+  async seen(db: Executor, serial: string, ip: string, at: string) {
+    await db
+      .insertInto('unknown_devices')
+      .values({ serial, ip, first_seen_at: at, last_seen_at: at, requests: 1 })
+      .onConflict((oc) => oc.column('serial').doUpdateSet((eb) => ({ ip, last_seen_at: at, requests: eb('unknown_devices.requests', '+', 1) })))
+      .execute();
+  },
+  list: (db: Executor, since: string) =>
+    db.selectFrom('unknown_devices').selectAll().where('last_seen_at', '>=', since).orderBy('last_seen_at', 'desc').limit(100).execute(),
+  async forget(db: Executor, serial: string) {
+    await db.deleteFrom('unknown_devices').where('serial', '=', serial).execute();
+  },
+};

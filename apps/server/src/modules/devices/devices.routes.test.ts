@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { picture, upload } from '../../../test/files.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+import { clock } from '../../lib/time.ts';
+
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+let dept: number;
+
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Doors A');
+  B = await makeCompany(t, 'Doors B');
+  dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+const device = (token: string, body: Record<string, unknown>) =>
+  call(t.app, 'POST', '/device/create', { token, lang: 'en-US', body: { name: 'Front door', ip: '192.168.1.20', password: 'dev-secret', ...body } });
+
+async function person(number: string, name: string, token = A.main, departments = [dept]) {
+  const pic = (await upload(t, '/person/upload', token, { name: 'f.jpg', data: await picture() })).data.pic;
+  const r = await call(t.app, 'POST', '/person/create', { token, body: { number, name, phone: '139', organizations: departments, pic } });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data;
+}
+const ledger = async (id: number, token = A.main) =>
+  (await call(t.app, 'GET', '/device/persons', { token, lang: 'en-US', query: { id, pageSize: 100 } })).data.items as any[];
+
+test('spec §5: name, serial, IP and device password are required; serials are unique; the password is never returned', async () => {
+  for (const field of ['name', 'serial', 'ip', 'password']) {
+    const body: Record<string, unknown> = { name: 'X', serial: 'REQ1', ip: '10.0.0.1', password: 'p' };
+    delete body[field];
+    const r = await call(t.app, 'POST', '/device/create', { token: A.main, body });
+    assert.equal(r.code, CODES.VALIDATION, field);
+  }
+  const ok = await device(A.main, { serial: 'UNIQ1' });
+  assert.equal(ok.code, CODES.OK, ok.message);
+  assert.equal(ok.data.has_password, true);
+  assert.doesNotMatch(JSON.stringify(ok.data), /dev-secret/);
+  const dup = await device(B.main, { serial: 'UNIQ1' });
+  assert.equal(dup.code, CODES.CONFLICT, 'a serial belongs to one company only');
+  const list = await call(t.app, 'GET', '/device/list', { token: A.main });
+  assert.doesNotMatch(JSON.stringify(list.data), /dev-secret/);
+});
+
+test('a terminal comes online, receives people with faces, opens the door, and its punches (with photo) are listed', async () => {
+  const d = (await device(A.main, { serial: 'ZK0001' })).data;
+  const p1 = await person('2001', 'Wang Fang');
+  const p2 = await person('2002', 'Li Qiang');
+  const term = terminal(server, 'ZK0001');
+  await term.start();
+  await until('online', async () => (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: d.id } })).data.online);
+
+  const add = await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p1.id, p2.id] } });
+  assert.equal(add.data.added, 2);
+  await until('both synced', async () => (await ledger(d.id)).every((r) => r.state === 'synced'));
+  assert.equal(term.users.get('2001')?.name, 'Wang Fang');
+  assert.ok(term.photos.get('2002')?.length, 'face photo on the terminal');
+  assert.equal(term.photoTypes.get('2002'), 9, 'visible-light face');
+  const info = await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: p1.id } });
+  assert.equal(info.data.sync_status, 1, 'spec §3: synced');
+
+  const open = await call(t.app, 'POST', '/device/open', { token: A.main, lang: 'en-US', body: { id: d.id } });
+  assert.equal(open.data.state, 'success', open.data.message);
+  assert.equal(term.doorOpenCount, 1);
+
+  const face = await picture(320, 240);
+  const punch = await term.punch({ pin: '2001', photo: face, temperature: 36.6, mask: true });
+  assert.match(punch.reply ?? '', /^OK: 1/);
+  await until('photo linked', async () => {
+    const l = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id } });
+    return l.data.items[0]?.pic_url;
+  });
+  const list = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id } });
+  const p = list.data.items[0];
+  assert.equal(p.name, 'Wang Fang');
+  assert.equal(p.device, 'Front door');
+  assert.equal(p.temperature, 36.6);
+  assert.equal(p.mask, 1);
+  const img = await t.app.inject({ method: 'GET', url: p.pic_url, headers: { cookie: `Admin-Token=${A.main}` } });
+  assert.equal(img.statusCode, 200);
+  assert.deepEqual(img.rawPayload, face);
+});
+
+test('replaying the same ATTLOG 100 times adds nothing; a stranger is kept as such', async () => {
+  await device(A.main, { serial: 'ZK0002' });
+  const term = terminal(server, 'ZK0002');
+  await term.start();
+  await term.punchBatch([
+    { pin: '2001', time: '2026-11-20 08:59:00' },
+    { pin: '99999', time: '2026-11-20 09:01:00' },
+  ]);
+  const count = async () => (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { keyword: '', pageSize: 1 } })).data.total;
+  const before = await count();
+  const replies = await term.replay(100);
+  assert.ok(
+    replies.every((r) => r?.startsWith('OK')),
+    'every replay acknowledged',
+  );
+  assert.equal(await count(), before);
+  const strangers = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { stranger: 1 } });
+  assert.ok(strangers.data.items.some((x: any) => x.number === '99999' && x.stranger));
+});
+
+test('offline: the device goes offline with a message; changes made meanwhile arrive when it returns', async () => {
+  const d = (await device(A.main, { serial: 'ZK0003' })).data;
+  const p = await person('3001', 'Zhao Lei');
+  const term = terminal(server, 'ZK0003');
+  await term.start();
+  await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p.id] } });
+  await until('synced', async () => term.users.get('3001')?.name === 'Zhao Lei');
+  await term.stop();
+  const real = clock.now;
+  clock.now = () => real() + 120_000;
+  try {
+    await t.app.services.presence.sweep();
+  } finally {
+    clock.now = real;
+  }
+  const info = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: d.id } });
+  assert.equal(info.data.online, false);
+  const msgs = await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US', query: { pageSize: 50 } });
+  assert.ok(msgs.data.items.some((m: any) => m.title === 'Front door is offline'));
+
+  const upd = await call(t.app, 'POST', '/person/update', {
+    token: A.main,
+    body: { id: p.id, name: 'Zhao Lei (new)', phone: '139', organizations: [dept], pic: p.pic },
+  });
+  assert.equal(upd.code, CODES.OK);
+  const sync = await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids: [p.id] } });
+  assert.deepEqual(
+    sync.data.offline.map((x: any) => x.name),
+    ['Front door'],
+    'spec §8: the console can ask whether to skip the offline device',
+  );
+  assert.equal(term.users.get('3001')?.name, 'Zhao Lei');
+  await term.start();
+  await until('change arrives after reconnect', () => term.users.get('3001')?.name === 'Zhao Lei (new)');
+  await until('synced again', async () => (await ledger(d.id))[0]?.state === 'synced');
+});
+
+test('leaving, renumbering and removal reach the device incrementally (never a wipe)', async () => {
+  const d = (await device(A.main, { serial: 'ZK0004' })).data;
+  const a = await person('4001', 'Stays');
+  const b = await person('4002', 'Leaves');
+  const c = await person('4003', 'Renumbered');
+  const term = terminal(server, 'ZK0004');
+  await term.start();
+  await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, department_ids: [dept] } });
+  await until('all there', () => ['4001', '4002', '4003'].every((pin) => term.users.has(pin)));
+  const log0 = term.log.length;
+  await call(t.app, 'POST', '/person/update', {
+    token: A.main,
+    body: { id: b.id, name: b.name, phone: '139', organizations: [dept], pic: b.pic, workStatus: 0 },
+  });
+  await call(t.app, 'POST', '/person/update', {
+    token: A.main,
+    body: { id: c.id, number: '4099', name: c.name, phone: '139', organizations: [dept], pic: c.pic },
+  });
+  await until('left person deleted', () => !term.users.has('4002'));
+  await until('renumbered', () => term.users.has('4099') && !term.users.has('4003'));
+  const sent = term.log.slice(log0).map((l) => l.name);
+  assert.ok(!sent.includes('CLEAR DATA'), 'no wipe');
+  assert.ok(term.users.has('4001'), 'others untouched');
+  assert.ok(!term.log.slice(log0).some((l) => l.command.includes('PIN=4001')), 'unchanged people are not resent');
+  await call(t.app, 'POST', '/device/persons/remove', { token: A.main, body: { id: d.id, person_ids: [a.id] } });
+  await until('removed', () => !term.users.has('4001'));
+  await until('ledger forgets removed people', async () => !(await ledger(d.id)).some((r) => r.number === '4001'));
+});
+
+test('capacity: the server checks it before sending, and the device answer -1001 is shown with its meaning', async () => {
+  const d = (await device(A.main, { serial: 'ZK0005', capacity: 1 })).data;
+  const p1 = await person('5001', 'First');
+  const p2 = await person('5002', 'Second');
+  const term = terminal(server, 'ZK0005', { capacity: 5 });
+  await term.start();
+  await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p1.id, p2.id] } });
+  await until('one synced, one refused', async () => {
+    const rows = await ledger(d.id);
+    return rows.some((r) => r.state === 'synced') && rows.some((r) => r.state === 'failed');
+  });
+  const failed = (await ledger(d.id)).find((r) => r.state === 'failed');
+  assert.equal(failed.code, -1001);
+  assert.match(failed.reason, /capacity/);
+  assert.equal(term.users.size, 1, 'never sent over capacity');
+
+  const d2 = (await device(A.main, { serial: 'ZK0006' })).data;
+  const small = terminal(server, 'ZK0006', { capacity: 1 });
+  await small.start();
+  await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d2.id, person_ids: [p1.id, p2.id] } });
+  await until('device refuses the second', async () => (await ledger(d2.id)).some((r) => r.state === 'failed' && r.code === -1001));
+  const info = await call(t.app, 'GET', '/person/personSelectedDevice', { token: A.main, lang: 'en-US', query: { id: p2.id } });
+  assert.ok(info.data.some((x: any) => x.state === 'failed' && /capacity/.test(x.reason)));
+  assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: p2.id } })).data.sync_status, 2, 'spec §3: sync failed');
+});
+
+test('unsupported commands come back with their meaning', async () => {
+  const d = (await device(A.main, { serial: 'ZK0007' })).data;
+  const term = terminal(server, 'ZK0007', { failOn: { unsupported: ['AC_UNLOCK'] } });
+  await term.start();
+  const open = await call(t.app, 'POST', '/device/open', { token: A.main, lang: 'en-US', body: { id: d.id } });
+  assert.equal(open.data.state, 'failure');
+  assert.equal(open.data.code, -1002);
+  assert.match(open.data.message, /does not support/);
+  assert.equal(term.doorOpenCount, 0);
+});
+
+test('an unregistered serial is answered but gets nothing, cannot upload, and is listed for administrators', async () => {
+  const term = terminal(server, 'GHOST01');
+  await term.start();
+  const res = await fetch(`${server}/iclock/cdata?SN=GHOST01&table=ATTLOG&Stamp=1`, { method: 'POST', body: '2001\t2026-11-20 10:00:00\t0\t15\t0\t0\t0' });
+  assert.equal(res.status, 403);
+  assert.doesNotMatch(await res.text(), /^OK/);
+  const unknown = await call(t.app, 'GET', '/device/unknown', { token: A.main });
+  assert.ok(unknown.data.some((u: any) => u.serial === 'GHOST01'));
+  assert.equal(term.users.size, 0);
+});
+
+test("a device of company A never reads or writes company B's data", async () => {
+  const d = (await device(A.main, { serial: 'ZK0008' })).data;
+  const bDept = (await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B staff' } })).data.id;
+  const bp = await person('8001', 'B person', B.main, [bDept]);
+  assert.equal((await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [bp.id] } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'POST', '/device/persons/add', { token: B.main, body: { id: d.id, person_ids: [bp.id] } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'POST', '/device/open', { token: B.main, body: { id: d.id } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'GET', '/device/persons', { token: B.main, query: { id: d.id } })).code, CODES.NOT_FOUND);
+  const term = terminal(server, 'ZK0008');
+  await term.start();
+  await term.punch({ pin: '8001', time: '2026-11-20 11:00:00' });
+  const aList = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id } });
+  assert.equal(aList.data.items[0].stranger, true, "B's PIN is a stranger to A's device");
+  assert.equal(aList.data.items[0].name, '');
+  const bList = await call(t.app, 'GET', '/attendance/list', { token: B.main });
+  assert.equal(bList.data.total, 0);
+  assert.equal(term.users.size, 0);
+});
+
+test('GB2312 terminals (language 83) get Chinese names intact', async () => {
+  const d = (await device(A.main, { serial: 'ZKCN01' })).data;
+  const p = await person('6001', '张伟');
+  const term = terminal(server, 'ZKCN01', { language: 83 });
+  await term.start();
+  await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p.id] } });
+  await until('name arrives', () => term.users.get('6001')?.name === '张伟');
+});
+
+test('device options: ranges of spec §5/§9 enforced, changes queued as SET OPTION', async () => {
+  const d = (await device(A.main, { serial: 'ZK0009' })).data;
+  assert.equal(d.options.recognition_threshold, 500);
+  assert.equal(d.options.sfz_recognition_threshold, 300);
+  assert.equal(d.options.screen_auto_close_time, 15);
+  for (const bad of [{ recognition_threshold: 1001 }, { minface: 900 }, { minface: 9000 }, { screen_auto_close_time: -1 }]) {
+    const r = await call(t.app, 'POST', '/device/options', { token: A.main, lang: 'en-US', body: { id: d.id, options: bad } });
+    assert.equal(r.code, CODES.VALIDATION, JSON.stringify(bad));
+  }
+  const term = terminal(server, 'ZK0009');
+  await term.start();
+  const r = await call(t.app, 'POST', '/device/options', {
+    token: A.main,
+    body: { id: d.id, options: { recognition_threshold: 650, minface: 910, screen_auto_close_time: 0 } },
+  });
+  assert.equal(r.data.queued, 2, 'only changed keys');
+  await until('applied', () => term.options.recognition_threshold === '650' && term.options.screen_auto_close_time === '0');
+});
+
+test('rights: face device view may list, not change; without it nothing', async () => {
+  const viewer = await makeSub(t, A, ['faceView']);
+  const none = await makeSub(t, A, ['logView']);
+  assert.equal((await call(t.app, 'GET', '/device/list', { token: viewer.token })).code, CODES.OK);
+  assert.equal((await device(viewer.token, { serial: 'NOPE1' })).code, CODES.NO_AUTHORITY);
+  assert.equal((await call(t.app, 'GET', '/device/list', { token: none.token })).code, CODES.NO_AUTHORITY);
+});

@@ -1,0 +1,45 @@
+import type { Database } from '../../db/database.ts';
+import { clock, nowIso } from '../../lib/time.ts';
+import { notify } from '../messages/messages.service.ts';
+import { devicesRepository, type DeviceRow } from './devices.repository.ts';
+
+/**
+ * Online status from the terminal's own traffic. 2.4.1 does not define "offline" (notes §9): a terminal is
+ * offline when nothing arrived for max(3 × Delay, Delay + ErrorDelay) + 10 s.
+ */
+export function offlineAfterMs(delayS: number, errorDelayS: number) {
+  return (Math.max(3 * delayS, delayS + errorDelayS) + 10) * 1000;
+}
+
+export function presenceService(deps: { database: Database; offlineAfterMs: number }) {
+  const { db } = deps.database;
+  const lastWrite = new Map<number, number>();
+  return {
+    /** Marks a device seen; writes at most every 5 s per device, and at once when it comes back. */
+    async seen(device: DeviceRow, ip: string) {
+      const now = clock.now();
+      if (device.online && now - (lastWrite.get(device.id) ?? 0) < 5000) return;
+      lastWrite.set(device.id, now);
+      await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: nowIso(), ...(ip && ip !== device.ip ? { ip } : {}) });
+      device.online = 1;
+    },
+    /** Turns silent devices offline, with a message to the company's administrators. */
+    async sweep(): Promise<number> {
+      const before = new Date(clock.now() - deps.offlineAfterMs).toISOString();
+      const stale = await devicesRepository.stale(db, before);
+      for (const d of stale) {
+        await db.transaction().execute(async (trx) => {
+          await devicesRepository.update(trx, d.company_id, d.id, { online: 0 });
+          await notify(trx, d.company_id, null, 'deviceOffline', {
+            device: d.name,
+            serial: d.serial,
+            since: (d.last_seen_at ?? '').replace('T', ' ').slice(0, 19) + ' UTC',
+          });
+        });
+        lastWrite.delete(d.id);
+      }
+      return stale.length;
+    },
+  };
+}
+export type PresenceService = ReturnType<typeof presenceService>;

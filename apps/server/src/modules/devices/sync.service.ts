@@ -1,0 +1,475 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import { readFile } from 'node:fs/promises';
+import { WORK_STATUS } from '@faceadmin/shared';
+import type { Database, Executor } from '../../db/database.ts';
+import type { DeviceDriver, DeviceOp } from '../../devices/driver.ts';
+import { parseJson } from '../../lib/json.ts';
+import { clock, isoIn, nowIso } from '../../lib/time.ts';
+import { notify } from '../messages/messages.service.ts';
+import { personsRepository, type PersonRow } from '../persons/persons.repository.ts';
+import type { PhotoStore } from '../persons/photos.ts';
+import type { DeviceRow } from './devices.repository.ts';
+import { ledgerRepository } from './ledger.repository.ts';
+
+/** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
+export const COMMAND_TIMEOUT_MS = 3 * 60_000;
+/** Ledger rows planned per poll at most; the reply's byte budget usually binds first. */
+const ROWS_PER_POLL = 50;
+/** Local capacity refusal, same meaning as the terminal's own "capacity full" answer. */
+export const CAPACITY_CODE = -1001;
+
+export const backoffMs = (attempts: number) => Math.min(3600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+
+/** Device-local 'YYYY-MM-DD HH:mm:ss' for a date (limited-time access is a local notion on the terminal). */
+const localDate = (date: string | null, endOfDay: boolean) => (date ? `${date} ${endOfDay ? '23:59:59' : '00:00:00'}` : null);
+
+/** What a terminal must hold for a person: the user record and, when there is one, the face. */
+export function opsForPerson(p: PersonRow): DeviceOp[] {
+  return [
+    {
+      kind: 'user',
+      pin: p.number,
+      name: p.name,
+      // spec §6: a person can be a device administrator (ZKTeco privilege 14).
+      pri: p.is_admin ? 14 : 0,
+      password: p.is_admin && p.admin_password ? p.admin_password : p.door_password,
+      card: p.rfid,
+      start: localDate(p.access_from, false),
+      end: localDate(p.access_to, true),
+    },
+  ];
+}
+
+export interface CommandResult {
+  id: number;
+  code: number;
+  /** protocol-specific result data (e.g. INFO fields), already parsed by the driver */
+  data?: Record<string, string>;
+}
+
+export interface PlannedCommand {
+  id: number;
+  text: string;
+}
+
+/** spec §4: people who have left are not synced; their desired state on every device is "absent". */
+export const desiredRevision = (p: Pick<PersonRow, 'work_status' | 'revision'>) => (p.work_status === WORK_STATUS.working ? p.revision : 0);
+
+/**
+ * The sync ledger (issue 4): per (person, device) what should be on the device and what is. Changes only
+ * move `desired_rev`; the terminal's polls pull exactly the commands needed, in batches it can take, so a
+ * sync never wipes a device and doors keep working throughout.
+ */
+export function syncService(deps: { database: Database; photos: PhotoStore; driver: (protocol: string) => DeviceDriver }) {
+  const { db } = deps.database;
+  const events = new EventEmitter();
+  events.setMaxListeners(1000);
+
+  async function personChanges(trx: Executor, companyId: number, persons: PersonRow[]) {
+    const rows = await ledgerRepository.rowsForPersons(
+      trx,
+      companyId,
+      persons.map((p) => p.id),
+    );
+    const byId = new Map(persons.map((p) => [p.id, p]));
+    const now = nowIso();
+    for (const r of rows) {
+      const p = byId.get(r.person_id)!;
+      const desired = desiredRevision(p);
+      if (desired === 0) {
+        if (r.desired_rev !== 0) await ledgerRepository.retire(trx, companyId, r.device_id, r.person_id, now);
+      } else if (desired !== r.desired_rev || (r.state === 'synced' && r.pin !== p.number))
+        await ledgerRepository.setDesired(trx, companyId, r.device_id, r.person_id, { desired_rev: desired, updated_at: now });
+    }
+    await ledgerRepository.refreshPersonStatus(
+      trx,
+      companyId,
+      persons.map((p) => p.id),
+    );
+    return rows.length;
+  }
+
+  return {
+    events,
+
+    /** Puts people on a device (left people are skipped: spec §4). Returns how many were newly added. */
+    async assign(trx: Executor, companyId: number, device: DeviceRow, personIds: number[]): Promise<{ added: number; skippedLeft: number }> {
+      const persons = await personsRepository.findMany(trx, companyId, personIds);
+      const existing = new Map((await ledgerRepository.rowsForDevice(trx, companyId, device.id, personIds)).map((r) => [r.person_id, r]));
+      const now = nowIso();
+      const fresh = [];
+      let skippedLeft = 0;
+      for (const p of persons) {
+        const desired = desiredRevision(p);
+        if (!desired) {
+          skippedLeft++;
+          continue;
+        }
+        const row = existing.get(p.id);
+        if (!row) fresh.push({ company_id: companyId, device_id: device.id, person_id: p.id, pin: p.number, desired_rev: desired, updated_at: now });
+        else if (row.desired_rev !== desired) await ledgerRepository.setDesired(trx, companyId, device.id, p.id, { desired_rev: desired, updated_at: now });
+      }
+      await ledgerRepository.insertMany(trx, fresh);
+      await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      return { added: fresh.length, skippedLeft };
+    },
+
+    /** Takes people off a device: a delete is queued where the device holds them. */
+    async unassign(trx: Executor, companyId: number, device: DeviceRow, personIds: number[]): Promise<number> {
+      const rows = await ledgerRepository.rowsForDevice(trx, companyId, device.id, personIds);
+      const now = nowIso();
+      for (const r of rows) await ledgerRepository.retire(trx, companyId, device.id, r.person_id, now);
+      await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      return rows.length;
+    },
+
+    /** After people changed (synced fields, leaving): their devices get exactly those updates. */
+    personChanges,
+
+    /**
+     * After any write to people: existing ledger rows follow the new revisions, and devices that take
+     * everyone (attendance scope "all") get the people they do not have yet.
+     */
+    async touch(trx: Executor, companyId: number, personIds: number[]) {
+      if (!personIds.length) return;
+      const persons = await personsRepository.findMany(trx, companyId, personIds);
+      await personChanges(trx, companyId, persons);
+      const everyone = await trx.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('attendance_scope', '=', 'all').execute();
+      for (const d of everyone) await this.assign(trx, companyId, d, personIds);
+    },
+
+    /** Before people are deleted: their devices are told to forget them. */
+    async personsDeleted(trx: Executor, companyId: number, personIds: number[]) {
+      const rows = await ledgerRepository.rowsForPersons(trx, companyId, personIds);
+      const now = nowIso();
+      for (const r of rows) await ledgerRepository.retire(trx, companyId, r.device_id, r.person_id, now);
+    },
+
+    /** Forces a resend (retry) of the given people on the given device, or everywhere. */
+    async retry(trx: Executor, companyId: number, personIds: number[], deviceId?: number) {
+      let q = trx
+        .updateTable('device_persons')
+        .set({ state: 'pending', next_attempt_at: null, attempts: 0 })
+        .where('company_id', '=', companyId)
+        .where('person_id', 'in', personIds.length ? personIds : [0])
+        .where('inflight', '=', 0);
+      if (deviceId) q = q.where('device_id', '=', deviceId);
+      await q.execute();
+      // A "synced" row resent: applied_rev drops so the user record is written again.
+      let q2 = trx
+        .updateTable('device_persons')
+        .set({ applied_rev: 0 })
+        .where('company_id', '=', companyId)
+        .where('person_id', 'in', personIds.length ? personIds : [0])
+        .where('desired_rev', '>', 0);
+      if (deviceId) q2 = q2.where('device_id', '=', deviceId);
+      await q2.execute();
+      await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+    },
+
+    /** Queues a one-off command (door open, options, info, reboot, punch query). */
+    async queue(trx: Executor, device: DeviceRow, op: DeviceOp): Promise<number> {
+      const r = await trx
+        .insertInto('device_commands')
+        .values({
+          company_id: device.company_id,
+          device_id: device.id,
+          person_id: null,
+          revision: 0,
+          kind: op.kind,
+          payload: JSON.stringify(op),
+          state: 'queued',
+          created_at: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return r.id;
+    },
+
+    /** Resolves when a queued command has a result, or with null after `ms`. */
+    waitFor(commandId: number, ms: number): Promise<CommandResult | null> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          events.off(`done:${commandId}`, onDone);
+          resolve(null);
+        }, ms);
+        const onDone = (r: CommandResult) => {
+          clearTimeout(timer);
+          resolve(r);
+        };
+        events.once(`done:${commandId}`, onDone);
+      });
+    },
+
+    /** Gives up on commands the terminal never answered, so their work is planned again. */
+    async expire(deviceId: number, olderThanMs = COMMAND_TIMEOUT_MS) {
+      const cutoff = new Date(clock.now() - olderThanMs + (olderThanMs === 0 ? 1 : 0)).toISOString();
+      await db.transaction().execute(async (trx) => {
+        const stale = await trx
+          .selectFrom('device_commands')
+          .select(['id', 'person_id'])
+          .where('device_id', '=', deviceId)
+          .where('state', '=', 'sent')
+          .where('sent_at', '<', cutoff)
+          .execute();
+        if (!stale.length) return;
+        await trx
+          .updateTable('device_commands')
+          .set({ state: 'failed', result: 'timeout', done_at: nowIso() })
+          .where(
+            'id',
+            'in',
+            stale.map((s) => s.id),
+          )
+          .execute();
+        const persons = [...new Set(stale.map((s) => s.person_id).filter((p): p is number => p !== null))];
+        if (persons.length)
+          await trx.updateTable('device_persons').set({ inflight: 0 }).where('device_id', '=', deviceId).where('person_id', 'in', persons).execute();
+      });
+    },
+
+    /** The terminal took a command but could not use its data (ERRORLOG, e.g. no face found in the photo). */
+    async rejected(device: DeviceRow, commandId: number, errCode: string) {
+      await db.transaction().execute(async (trx) => {
+        const c = await trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('id', '=', commandId).executeTakeFirst();
+        if (!c || c.person_id === null) return;
+        const row = (await ledgerRepository.rowsForDevice(trx, device.company_id, device.id, [c.person_id]))[0];
+        if (!row) return;
+        await trx
+          .updateTable('device_persons')
+          .set({
+            state: 'failed',
+            inflight: 0,
+            last_code: null,
+            last_error: `device.errors.${errCode}`,
+            next_attempt_at: isoIn(backoffMs(row.attempts)),
+            updated_at: nowIso(),
+          })
+          .where('device_id', '=', device.id)
+          .where('person_id', '=', c.person_id)
+          .execute();
+        await ledgerRepository.refreshPersonStatus(trx, device.company_id, [c.person_id]);
+        await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: 1, code: errCode });
+      });
+    },
+
+    /**
+     * The commands for one poll: queued one-offs first, then ledger work (deletions before additions),
+     * within the driver's reply budget. Everything planned is recorded as sent in one transaction.
+     */
+    async plan(device: DeviceRow): Promise<PlannedCommand[]> {
+      const driver = deps.driver(device.protocol);
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const out: PlannedCommand[] = [];
+        let bytes = 0;
+        const fits = (text: string) => out.length === 0 || bytes + text.length + 1 <= driver.maxReplyBytes;
+        const queued = await trx
+          .selectFrom('device_commands')
+          .selectAll()
+          .where('device_id', '=', device.id)
+          .where('state', '=', 'queued')
+          .orderBy('id')
+          .limit(20)
+          .execute();
+        const sentIds: number[] = [];
+        for (const c of queued) {
+          const text = driver.encode(parseJson<DeviceOp>(c.payload, { kind: 'check' }), c.id);
+          if (!fits(text)) break;
+          out.push({ id: c.id, text });
+          bytes += text.length + 1;
+          sentIds.push(c.id);
+        }
+        if (sentIds.length) await trx.updateTable('device_commands').set({ state: 'sent', sent_at: now }).where('id', 'in', sentIds).execute();
+
+        const due = await ledgerRepository.due(trx, device.id, now, ROWS_PER_POLL);
+        if (!due.length) return out;
+        const persons = new Map(
+          (
+            await personsRepository.findMany(
+              trx,
+              device.company_id,
+              due.map((r) => r.person_id),
+            )
+          ).map((p) => [p.id, p]),
+        );
+        let occupied = await ledgerRepository.occupied(trx, device.id);
+        const touched: number[] = [];
+        for (const row of due) {
+          const p = persons.get(row.person_id);
+          const desired = p ? row.desired_rev : 0;
+          const ops: DeviceOp[] = [];
+          if (desired === 0) ops.push({ kind: 'deleteUser', pin: row.pin });
+          else {
+            if (row.applied_rev > 0 && row.pin !== p!.number) ops.push({ kind: 'deleteUser', pin: row.pin });
+            ops.push(...opsForPerson(p!));
+            if (p!.photo) {
+              const file = deps.photos.pathOf(device.company_id, p!.photo);
+              if (file) ops.push({ kind: 'photo', pin: p!.number, jpegBase64: (await readFile(file)).toString('base64') });
+            }
+            if (row.applied_rev === 0 && occupied >= device.capacity) {
+              await trx
+                .updateTable('device_persons')
+                .set({
+                  state: 'failed',
+                  last_code: CAPACITY_CODE,
+                  last_error: 'device.codes.capacity',
+                  attempts: row.attempts + 1,
+                  last_attempt_at: now,
+                  next_attempt_at: isoIn(backoffMs(row.attempts + 1)),
+                })
+                .where('device_id', '=', device.id)
+                .where('person_id', '=', row.person_id)
+                .execute();
+              touched.push(row.person_id);
+              continue;
+            }
+          }
+          // Insert the commands first to learn their ids; drop the row's batch if it does not fit this reply.
+          const planned: PlannedCommand[] = [];
+          for (const op of ops) {
+            const c = await trx
+              .insertInto('device_commands')
+              .values({
+                company_id: device.company_id,
+                device_id: device.id,
+                person_id: row.person_id,
+                revision: desired,
+                kind: op.kind,
+                payload: '{}',
+                state: 'sent',
+                created_at: now,
+                sent_at: now,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            planned.push({ id: c.id, text: driver.encode(op, c.id) });
+          }
+          const size = planned.reduce((s, c) => s + c.text.length + 1, 0);
+          if (out.length && bytes + size > driver.maxReplyBytes) {
+            await trx
+              .deleteFrom('device_commands')
+              .where(
+                'id',
+                'in',
+                planned.map((c) => c.id),
+              )
+              .execute();
+            break;
+          }
+          out.push(...planned);
+          bytes += size;
+          if (row.applied_rev === 0 && desired > 0) occupied++;
+          await trx
+            .updateTable('device_persons')
+            .set({ inflight: 1, attempts: row.attempts + 1, last_attempt_at: now, ...(p ? { pin: row.desired_rev ? p.number : row.pin } : {}) })
+            .where('device_id', '=', device.id)
+            .where('person_id', '=', row.person_id)
+            .execute();
+          // Old PIN to delete is carried by the command; the row now tracks the new PIN.
+        }
+        if (touched.length) await ledgerRepository.refreshPersonStatus(trx, device.company_id, touched);
+        return out;
+      });
+    },
+
+    /**
+     * Applies the terminal's answers. A ledger row becomes synced when every command of its batch
+     * succeeded; any failure marks it failed with the code, to be retried with backoff.
+     */
+    async results(device: DeviceRow, results: CommandResult[], okCodes: (kind: string, code: number) => boolean) {
+      if (!results.length) return;
+      const done: CommandResult[] = [];
+      await db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const ids = results.map((r) => r.id);
+        const cmds = await trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('id', 'in', ids).execute();
+        const byId = new Map(cmds.map((c) => [c.id, c]));
+        const rowsTouched = new Set<number>();
+        for (const r of results) {
+          const c = byId.get(r.id);
+          if (!c || (c.state !== 'sent' && c.state !== 'queued')) continue;
+          const ok = okCodes(c.kind, r.code);
+          await trx
+            .updateTable('device_commands')
+            .set({ state: ok ? 'done' : 'failed', return_code: r.code, result: r.data ? JSON.stringify(r.data) : '', done_at: now })
+            .where('id', '=', c.id)
+            .execute();
+          if (c.person_id !== null) rowsTouched.add(c.person_id);
+          if (c.kind === 'unlock')
+            await trx
+              .updateTable('devices')
+              .set({ open_status: ok ? 'success' : 'failure' })
+              .where('id', '=', device.id)
+              .execute();
+          done.push(r);
+        }
+        const failures: { person: number; code: number }[] = [];
+        for (const personId of rowsTouched) {
+          const row = (await ledgerRepository.rowsForDevice(trx, device.company_id, device.id, [personId]))[0];
+          if (!row) continue;
+          const batch = await trx
+            .selectFrom('device_commands')
+            .select(['state', 'return_code', 'revision', 'kind'])
+            .where('device_id', '=', device.id)
+            .where('person_id', '=', personId)
+            .where('sent_at', '=', row.last_attempt_at)
+            .execute();
+          if (batch.some((b) => b.state === 'sent')) continue;
+          const failed = batch.find((b) => b.state === 'failed');
+          const revision = batch[0]?.revision ?? row.desired_rev;
+          if (failed) {
+            failures.push({ person: personId, code: failed.return_code ?? 0 });
+            await trx
+              .updateTable('device_persons')
+              .set({
+                state: 'failed',
+                inflight: 0,
+                last_code: failed.return_code,
+                last_error: deps.driver(device.protocol).codeKey(failed.return_code ?? 0),
+                next_attempt_at: isoIn(backoffMs(row.attempts)),
+                updated_at: now,
+              })
+              .where('device_id', '=', device.id)
+              .where('person_id', '=', personId)
+              .execute();
+          } else {
+            // The desired revision may have moved since this batch was planned (an edit committed meanwhile),
+            // so the comparison happens in the statement itself, on the row as it is now.
+            const removed =
+              revision === 0
+                ? await trx
+                    .deleteFrom('device_persons')
+                    .where('device_id', '=', device.id)
+                    .where('person_id', '=', personId)
+                    .where('desired_rev', '=', 0)
+                    .executeTakeFirst()
+                : undefined;
+            if (!removed || Number(removed.numDeletedRows) === 0) {
+              await trx
+                .updateTable('device_persons')
+                .set({
+                  inflight: 0,
+                  applied_rev: revision,
+                  state: sql<string>`case when desired_rev = ${revision} then 'synced' else 'pending' end`,
+                  attempts: sql<number>`case when desired_rev = ${revision} then 0 else attempts end`,
+                  last_code: null,
+                  last_error: '',
+                  next_attempt_at: null,
+                  updated_at: now,
+                })
+                .where('device_id', '=', device.id)
+                .where('person_id', '=', personId)
+                .execute();
+            }
+          }
+        }
+        if (rowsTouched.size) await ledgerRepository.refreshPersonStatus(trx, device.company_id, [...rowsTouched]);
+        if (failures.length) await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: failures.length, code: failures[0]!.code });
+      });
+      for (const r of done) events.emit(`done:${r.id}`, r);
+    },
+  };
+}
+export type SyncService = ReturnType<typeof syncService>;

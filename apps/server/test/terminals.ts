@@ -1,0 +1,36 @@
+import type { AddressInfo } from 'node:net';
+import { createTerminal, type Terminal, type TerminalOptions } from '../../../tools/zk-emulator/terminal.ts';
+import type { TestApp } from './helpers.ts';
+
+/** Starts the test server on a loopback port so emulated terminals reach it over real HTTP. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+const started: Terminal[] = [];
+/** An emulated ZK PUSH terminal polling fast (tests should not wait for a real 10 s Delay). */
+export function terminal(server: string, sn: string, opts: Partial<TerminalOptions> = {}): Terminal {
+  const term = createTerminal({ server, sn, pollMs: 40, retryMs: 100, rebootMs: 200, httpTimeoutMs: 10_000, timezone: 8, ...opts });
+  started.push(term);
+  return term;
+}
+export async function stopTerminals() {
+  await Promise.all(started.splice(0).map((x) => x.stop()));
+}
+
+/** Waits until `check` passes (returns truthy), or fails with `what` after `ms`. */
+export async function until<T>(what: string, check: () => T | Promise<T>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}

@@ -1,0 +1,305 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { App, Avatar, Button, Checkbox, Image, Input, Popconfirm, Popover, Select, Space, Table, TreeSelect, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { WORK_STATUS, type Person } from '@faceadmin/shared';
+import { formatDateTime } from '../../../ui/format.ts';
+import { exportPersons, useDeletePersons, useOrgOptions, usePersonRights, usePersons, type PersonFilters, type PersonQuery } from '../api.ts';
+import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type PersonColumn } from '../columns.ts';
+import { ImportDialog } from './ImportDialog.tsx';
+import { PersonDrawer } from './PersonDrawer.tsx';
+import { PersonTags, SYNC_OPTIONS, SyncStatus } from './tags.tsx';
+import { TransferDialog } from './TransferDialog.tsx';
+
+interface Props {
+  /** Fixed department (organization page): its people including sub-departments; the department filter is hidden. */
+  departmentId?: number | undefined;
+  title?: ReactNode;
+}
+
+const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
+
+/** The people table shared by /user/list and /user/organization: filters, sorting, columns, batch actions. */
+export function PersonTable({ departmentId, title }: Props) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { canEdit } = usePersonRights();
+  const [query, setQuery] = useState<PersonQuery>({ page: 1, pageSize: 10 });
+  const [keywordText, setKeywordText] = useState('');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage()));
+  const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
+  const [importOpen, setImportOpen] = useState(false);
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  // The organization page changes department: back to page 1, nothing selected.
+  const [lastDepartment, setLastDepartment] = useState(departmentId);
+  if (lastDepartment !== departmentId) {
+    setLastDepartment(departmentId);
+    setQuery((q) => ({ ...q, page: 1 }));
+    setSelected([]);
+  }
+  const effective: PersonQuery = departmentId ? { ...query, department_id: departmentId, include_sub: 1 } : query;
+  const list = usePersons(effective);
+  const orgOptions = useOrgOptions();
+  const remove = useDeletePersons();
+
+  const filters: PersonFilters = {
+    keyword: effective.keyword,
+    department_id: effective.department_id,
+    include_sub: effective.department_id ? 1 : undefined,
+    workStatus: effective.workStatus,
+    sync_status: effective.sync_status,
+  };
+
+  const setHiddenColumns = (next: PersonColumn[]) => {
+    setHidden(next);
+    saveHiddenColumns(storage(), next);
+  };
+
+  const sortOrder = (key: string) => (query.sort === key ? (query.order === 'desc' ? 'descend' : 'ascend') : null);
+
+  const all: Record<PersonColumn, NonNullable<TableProps<Person>['columns']>[number]> = {
+    photo: {
+      title: t('person.fields.pic'),
+      key: 'photo',
+      width: 64,
+      render: (_, row) =>
+        row.pic_url ? (
+          <Image src={row.pic_url} width={36} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={row.name} data-testid="person-photo" />
+        ) : (
+          <Avatar shape="square" size={36} icon={<UserOutlined />} />
+        ),
+    },
+    number: { title: t('person.fields.number'), dataIndex: 'number', key: 'number', sorter: true, sortOrder: sortOrder('number') },
+    name: { title: t('person.fields.name'), dataIndex: 'name', key: 'name', sorter: true, sortOrder: sortOrder('name') },
+    organizations: {
+      title: t('person.fields.organizations'),
+      key: 'organizations',
+      render: (_, row) => row.organizations.map((o) => o.name).join(', '),
+    },
+    phone: { title: t('person.fields.phone'), dataIndex: 'phone', key: 'phone' },
+    rfid: { title: t('person.fields.rfid'), dataIndex: 'rfid', key: 'rfid' },
+    tags: { title: t('person.fields.tags'), key: 'tags', render: (_, row) => <PersonTags tags={row.tags} /> },
+    sync_status: { title: t('person.fields.syncStatus'), dataIndex: 'sync_status', key: 'sync_status', render: (v: number) => <SyncStatus value={v} /> },
+    updated_at: {
+      title: t('person.fields.updatedAt'),
+      dataIndex: 'updated_at',
+      key: 'updated_at',
+      sorter: true,
+      sortOrder: sortOrder('updated_at'),
+      render: (v: string) => formatDateTime(v),
+    },
+  };
+
+  const columns: TableProps<Person>['columns'] = [
+    ...PERSON_COLUMNS.filter((c) => !hidden.includes(c)).map((c) => all[c]),
+    ...(canEdit
+      ? [
+          {
+            title: t('common.actions.title'),
+            key: 'actions',
+            fixed: 'right' as const,
+            render: (_: unknown, row: Person) => (
+              <Space>
+                <Button size="small" onClick={() => setDrawer({ open: true, person: row })} data-testid="person-edit">
+                  {t('common.actions.edit')}
+                </Button>
+                <Popconfirm
+                  title={t('person.deleteConfirm', { name: row.name })}
+                  okText={t('common.actions.ok')}
+                  cancelText={t('common.actions.cancel')}
+                  onConfirm={async () => {
+                    await remove.mutateAsync([row.id]);
+                    setSelected((s) => s.filter((id) => id !== row.id));
+                    message.success(t('common.deleted'));
+                  }}
+                >
+                  <Button size="small" danger>
+                    {t('common.actions.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const treeData = useMemo(() => orgOptions.data ?? [], [orgOptions.data]);
+
+  const batchDelete = () =>
+    modal.confirm({
+      title: t('person.batchDeleteTitle'),
+      content: t('person.batchDeleteConfirm', { count: selected.length }),
+      okText: t('common.actions.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        try {
+          const r = await remove.mutateAsync(selected);
+          setSelected([]);
+          message.success(t('person.deletedCount', { count: r.count }));
+        } catch {
+          // the API client already showed the server's message
+        }
+      },
+    });
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      await exportPersons(filters);
+    } catch {
+      // shown by the API client
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columnSettings = (
+    <Space orientation="vertical" data-testid="column-settings">
+      {PERSON_COLUMNS.map((c) => (
+        <Checkbox
+          key={c}
+          checked={!hidden.includes(c)}
+          disabled={FIXED_COLUMNS.includes(c)}
+          onChange={(e) => setHiddenColumns(toggleColumn(hidden, c, e.target.checked))}
+        >
+          {t(`person.columns.${c}`)}
+        </Checkbox>
+      ))}
+      <Button size="small" type="link" onClick={() => setHiddenColumns([])} style={{ padding: 0 }}>
+        {t('person.columnsReset')}
+      </Button>
+    </Space>
+  );
+
+  return (
+    <div data-testid="person-table">
+      {title && (
+        <Typography.Title level={5} style={{ marginTop: 0 }}>
+          {title}
+        </Typography.Title>
+      )}
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('person.keyword')}
+          style={{ width: 220 }}
+          value={keywordText}
+          onChange={(e) => setKeywordText(e.target.value)}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          data-testid="person-keyword"
+        />
+        {!departmentId && (
+          <TreeSelect
+            allowClear
+            showSearch={{ treeNodeFilterProp: 'label' }}
+            placeholder={t('person.fields.organizations')}
+            style={{ width: 200 }}
+            treeData={treeData}
+            fieldNames={{ label: 'label', value: 'value', children: 'children' }}
+            treeDefaultExpandAll
+            onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id, include_sub: department_id ? 1 : undefined }))}
+            data-testid="person-department-filter"
+          />
+        )}
+        <Select
+          allowClear
+          placeholder={t('person.fields.workStatus')}
+          style={{ width: 140 }}
+          options={[
+            { value: WORK_STATUS.working, label: t('person.workStatus.working') },
+            { value: WORK_STATUS.left, label: t('person.workStatus.left') },
+          ]}
+          onChange={(workStatus?: number) => setQuery((q) => ({ ...q, page: 1, workStatus }))}
+          data-testid="person-work-filter"
+        />
+        <Select
+          allowClear
+          placeholder={t('person.fields.syncStatus')}
+          style={{ width: 140 }}
+          options={SYNC_OPTIONS.map((o) => ({ value: o.value, label: t(`person.sync.${o.key}`) }))}
+          onChange={(sync_status?: number) => setQuery((q) => ({ ...q, page: 1, sync_status }))}
+        />
+      </Space>
+      <Space wrap style={{ marginBottom: 12, display: 'flex' }}>
+        {canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true })} data-testid="person-create">
+            {t('person.create')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="person-import">
+            {t('person.import.button')}
+          </Button>
+        )}
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="person-export">
+          {t('person.export')}
+        </Button>
+        {canEdit && (
+          <Button icon={<SwapOutlined />} disabled={!selected.length} onClick={() => setTransferOpen(true)} data-testid="person-transfer">
+            {t('person.transfer.button')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={batchDelete} data-testid="person-batch-delete">
+            {t('person.batchDelete')}
+          </Button>
+        )}
+        {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
+        <Popover content={columnSettings} title={t('person.columnsTitle')} trigger="click" placement="bottomRight">
+          <Button icon={<SettingOutlined />} aria-label={t('person.columnsTitle')} data-testid="person-columns" />
+        </Popover>
+      </Space>
+      <Table<Person>
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        rowSelection={
+          canEdit
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => setSelected(keys as number[]),
+              }
+            : undefined
+        }
+        onChange={(pagination, _filters, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const key = s?.order ? (s.columnKey as PersonQuery['sort']) : undefined;
+          setQuery((q) => ({
+            ...q,
+            page: pagination.current ?? 1,
+            pageSize: pagination.pageSize ?? q.pageSize,
+            sort: key,
+            order: key ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined,
+          }));
+        }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          showTotal: (total) => t('common.total', { count: total }),
+        }}
+      />
+      <PersonDrawer open={drawer.open} person={drawer.person} departmentId={departmentId} onClose={() => setDrawer({ open: false })} />
+      <ImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
+      <TransferDialog
+        open={transferOpen}
+        ids={selected}
+        onClose={(done) => {
+          setTransferOpen(false);
+          if (done) setSelected([]);
+        }}
+      />
+    </div>
+  );
+}

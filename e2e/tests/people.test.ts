@@ -1,0 +1,441 @@
+// Browser journey of issue "People and departments": the real server, the built console, Debian Chromium.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { loadLocale } from '../lib/locales.ts';
+import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
+
+// sharp and exceljs are the server's dependencies: the journey borrows them to make a photo and to read the export.
+const serverRequire = createRequire(path.join(ROOT, 'apps', 'server', 'package.json'));
+const sharp = serverRequire('sharp');
+const ExcelJS = serverRequire('exceljs');
+
+const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
+const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
+const EN = loadLocale('en-US');
+const tr = (key: string, params: Record<string, string | number> = {}): string => {
+  const v = EN.get(key);
+  assert.ok(v, `missing key ${key}`);
+  return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
+};
+
+const IMPORTED = 1000;
+/** Data rows (0-based) that are wrong on purpose; spreadsheet row = index + 2 (row 1 holds the headers). */
+const BAD = { missingName: 10, badCard: 500, unknownDept: 900 };
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let tmp: string;
+const pageErrors: string[] = [];
+
+async function screenshot(name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: path.join(SHOTS, `people-${name}.png`), fullPage });
+}
+
+async function waitForPath(expected: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 15_000 });
+}
+
+const modal = (title: string) => page.locator('.ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
+const deptNode = (name: string) => page.locator(`[data-testid=dept-tree] [data-dept="${name}"]`);
+/** How deep a department sits, as the user sees it: the indentation units in front of it. */
+const depth = (name: string) =>
+  page
+    .locator('[data-testid=dept-tree] .ant-tree-treenode', { has: page.locator(`[data-dept="${name}"]`) })
+    .locator('.ant-tree-indent-unit')
+    .count();
+const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text });
+const row = (text: string) => page.locator('[data-testid=person-table] .ant-table-row', { hasText: text });
+
+async function waitForDepth(name: string, expected: number): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if ((await depth(name)) === expected) return;
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await depth(name), expected, `${name} depth`);
+}
+
+/**
+ * Drags a department onto another one the way a user does it in antd's tree: onto the lower half of the
+ * target and a little to the right (one level deeper), which means "into this department".
+ */
+async function dragInto(name: string, target: string): Promise<void> {
+  const box = await deptNode(target).boundingBox();
+  assert.ok(box);
+  await deptNode(name).dragTo(deptNode(target), { sourcePosition: { x: 8, y: 6 }, targetPosition: { x: 90, y: Math.round(box.height * 0.75) } });
+}
+
+async function deptAction(name: string, action: string): Promise<void> {
+  await deptNode(name).hover();
+  await deptNode(name).getByTestId('dept-actions').click();
+  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: action }).click();
+}
+
+async function addDepartment(name: string, parent?: string): Promise<void> {
+  if (parent) await deptAction(parent, tr('org.addChild'));
+  else await page.getByTestId('dept-add-top').click();
+  const dialog = modal(parent ? tr('org.addChildOf', { name: parent }) : tr('org.addTop'));
+  await dialog.getByTestId('department-name').fill(name);
+  await dialog.getByRole('button', { name: tr('common.actions.save') }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await deptNode(name).waitFor();
+}
+
+/** Opens a department TreeSelect and picks a department by its title. */
+async function pickTreeOption(select: Locator, title: string): Promise<void> {
+  await select.click();
+  const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
+    has: page.getByText(title, { exact: true }),
+  });
+  await option.waitFor();
+  await page.waitForTimeout(300); // the dropdown slides in
+  await option.click();
+}
+
+async function facePhoto(label: string, hue: number): Promise<Buffer> {
+  // A landscape picture: the console crops it to a portrait before uploading.
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
+    <rect width="800" height="600" fill="hsl(${hue},45%,80%)"/>
+    <ellipse cx="400" cy="270" rx="120" ry="160" fill="#f1c7a5"/>
+    <circle cx="355" cy="240" r="14" fill="#333"/><circle cx="445" cy="240" r="14" fill="#333"/>
+    <path d="M350 340 Q400 380 450 340" stroke="#a33" stroke-width="8" fill="none"/>
+    <text x="400" y="560" font-size="40" text-anchor="middle" fill="#222">${label}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+async function fillPerson(p: { name: string; phone: string; department: string; photo: Buffer; card?: string }): Promise<void> {
+  const form = page.getByTestId('person-form');
+  await form
+    .getByTestId('face-upload')
+    .locator('input[type=file]')
+    .setInputFiles({ name: `${p.name}.jpg`, mimeType: 'image/jpeg', buffer: p.photo });
+  await form.getByTestId('face-preview').waitFor();
+  await form.locator('#name').fill(p.name);
+  await form.locator('#phone').fill(p.phone);
+  if (p.card) await form.locator('#rfid').fill(p.card);
+  await pickTreeOption(form.getByTestId('person-organizations'), p.department);
+  await page.keyboard.press('Escape');
+}
+
+/** LibreOffice turns the CSV into the .xlsx a customer would send (not exceljs, which the server reads with). */
+function libreOfficeXlsx(csv: string): string {
+  const dir = mkdtempSync(path.join(tmp, 'lo-'));
+  writeFileSync(path.join(dir, 'people.csv'), csv);
+  execFileSync(
+    '/usr/bin/soffice',
+    [
+      '--headless',
+      `-env:UserInstallation=file://${dir}/profile`,
+      '--infilter=CSV:44,34,76',
+      '--convert-to',
+      'xlsx',
+      '--outdir',
+      dir,
+      path.join(dir, 'people.csv'),
+    ],
+    { stdio: 'pipe', timeout: 120_000 },
+  );
+  return path.join(dir, 'people.xlsx');
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  tmp = mkdtempSync(path.join(tmpdir(), 'faceadmin-people-'));
+  server = await startServer(ADMIN);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+after(async () => {
+  await page?.screenshot({ path: path.join(SHOTS, 'people-zz-final.png') }).catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+test('sign in, create a company; the Users section is open in the sidebar', async () => {
+  await page.goto(`${server.baseUrl}/`);
+  await waitForPath('/login');
+  await page.locator('#username').fill(ADMIN.username);
+  await page.locator('#password').fill(ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await waitForPath('/company/create');
+  await page.locator('#name').fill('Acme People Ltd');
+  await page.locator('#phone').fill('+8613800000001');
+  await page.getByTestId('company-submit').click();
+  await waitForPath('/dashboard');
+
+  // spec §2: the /user section is opened by default, so its pages are visible without a click
+  const sidebar = page.getByTestId('sidebar');
+  await sidebar.getByText(tr('route.user'), { exact: true }).waitFor();
+  await sidebar.getByRole('menuitem', { name: tr('route.organization') }).waitFor({ state: 'visible' });
+  await sidebar.getByRole('menuitem', { name: tr('route.personList') }).waitFor({ state: 'visible' });
+});
+
+test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a refused delete keeps the tree', async () => {
+  await page
+    .getByTestId('sidebar')
+    .getByRole('menuitem', { name: tr('route.organization') })
+    .click();
+  await waitForPath('/user/organization');
+  await page.getByTestId('organization-page').waitFor();
+  await page.getByText(tr('org.empty')).waitFor();
+
+  await addDepartment('HQ');
+  await addDepartment('R&D', 'HQ');
+  await addDepartment('Sales', 'HQ');
+  assert.equal(await depth('HQ'), 0);
+  assert.equal(await depth('R&D'), 1);
+  assert.equal(await depth('Sales'), 1);
+  assert.equal((await deptNode('HQ').getByTestId('dept-total').innerText()).trim(), '(0)');
+
+  // drag Sales onto R&D: it becomes R&D's sub-department
+  await dragInto('Sales', 'R&D');
+  await toast(tr('org.moved', { name: 'Sales' })).waitFor();
+  await waitForDepth('Sales', 2);
+  await screenshot('org-tree-moved');
+
+  // R&D now has a sub-department: the server refuses to delete it and says why
+  await deptAction('R&D', tr('common.actions.delete'));
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('common.actions.delete') })
+    .click();
+  await page.locator('.ant-message-notice', { hasText: 'R&D' }).waitFor();
+  assert.match(await page.locator('.ant-message-notice').last().innerText(), /sub-departments/);
+  assert.equal(await deptNode('R&D').count(), 1);
+  await waitForDepth('Sales', 2);
+
+  // and back under HQ
+  await dragInto('Sales', 'HQ');
+  await toast(tr('org.moved', { name: 'Sales' }))
+    .last()
+    .waitFor();
+  await waitForDepth('Sales', 1);
+
+  // a temporary department can be renamed and deleted
+  await addDepartment('Tmp', 'HQ');
+  await deptAction('Tmp', tr('org.rename'));
+  const rename = modal(tr('org.renameOf', { name: 'Tmp' }));
+  await rename.getByTestId('department-name').fill('Temp');
+  await rename.getByRole('button', { name: tr('common.actions.save') }).click();
+  await deptNode('Temp').waitFor();
+  await deptAction('Temp', tr('common.actions.delete'));
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('common.actions.delete') })
+    .click();
+  await deptNode('Temp').waitFor({ state: 'detached' });
+  await screenshot('org-tree');
+});
+
+test('add two people with photos through the form', async () => {
+  await page
+    .getByTestId('sidebar')
+    .getByRole('menuitem', { name: tr('route.personList') })
+    .click();
+  await waitForPath('/user/list');
+  await page.getByTestId('person-list-page').waitFor();
+
+  await page.getByTestId('person-create').click();
+  const form = page.getByTestId('person-form');
+  // the number is proposed by the server
+  await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value ?? '') !== '');
+  assert.equal(await form.locator('#number').inputValue(), '1');
+  // required fields are enforced before anything is sent
+  await page.getByTestId('person-save').click();
+  await form.getByText(tr('common.validation.required')).first().waitFor();
+
+  await fillPerson({ name: 'Alice Chen', phone: '13800000001', department: 'R&D', photo: await facePhoto('Alice', 200), card: '1234567' });
+  // a daily period whose end is before its start is refused in the form
+  await form.getByTestId('period-add').click();
+  await form.getByTestId('period-0-start').click();
+  await page.keyboard.type('18:00');
+  await page.keyboard.press('Enter');
+  await form.getByTestId('period-0-end').click();
+  await page.keyboard.type('09:00');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('person-save').click();
+  await form.getByText(tr('person.access.problems.order')).waitFor();
+  await form.getByTestId('period-0-start').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('08:30');
+  await page.keyboard.press('Enter');
+  await form.getByText(tr('person.access.problems.order')).waitFor({ state: 'detached' });
+  await screenshot('person-drawer', false);
+  await page.getByTestId('person-save').click();
+  await row('Alice Chen').waitFor();
+  await form.waitFor({ state: 'hidden' });
+
+  await page.getByTestId('person-create').click();
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '2');
+  await fillPerson({ name: 'Bob Li', phone: '13800000002', department: 'Sales', photo: await facePhoto('Bob', 30) });
+  await page.getByTestId('person-save').click();
+  await row('Bob Li').waitFor();
+
+  // the photo thumbnail is served with the session cookie
+  const img = row('Alice Chen').locator('img').first();
+  await img.waitFor();
+  assert.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), 'thumbnail loaded');
+  assert.match(await row('Alice Chen').innerText(), /R&D/);
+  assert.match(await row('Alice Chen').innerText(), new RegExp(tr('person.tags.working')));
+  await screenshot('people-two');
+});
+
+test('import 1,000 people from a LibreOffice workbook; the report lists exactly the three bad rows', async () => {
+  const lines = ['编号,姓名,联系电话,部门,卡号,在职状态'];
+  for (let i = 0; i < IMPORTED + 3; i++) {
+    const n = 2001 + i;
+    const name = i === BAD.missingName ? '' : `Person ${n}`;
+    const card = i === BAD.badCard ? '12ab' : String(900000 + n);
+    const dept = i === BAD.unknownDept ? 'Nowhere' : ['R&D', 'Sales', 'HQ/R&D'][i % 3];
+    lines.push([n, name, `139${String(n).padStart(8, '0')}`, dept, card, '在职'].join(','));
+  }
+  const xlsx = libreOfficeXlsx(lines.join('\n') + '\n');
+  const csvPath = path.join(tmp, 'people.csv');
+  writeFileSync(csvPath, lines.join('\n'));
+
+  await page.getByTestId('person-import').click();
+  const dialog = modal(tr('person.import.title'));
+  await dialog.waitFor();
+  // client-side check: only .xlsx
+  await dialog.getByTestId('import-file').locator('input[type=file]').setInputFiles(csvPath);
+  await toast(tr('person.import.badType')).waitFor();
+
+  await dialog.getByTestId('import-file').locator('input[type=file]').setInputFiles(xlsx);
+  await dialog.getByText('people.xlsx').waitFor();
+  await dialog.getByTestId('import-start').click();
+  const report = dialog.getByTestId('import-report');
+  await report.waitFor({ timeout: 60_000 });
+  assert.equal(await report.getByTestId('report-total').innerText(), String(IMPORTED + 3));
+  assert.equal(await report.getByTestId('report-created').innerText(), String(IMPORTED));
+  assert.equal(await report.getByTestId('report-failed').innerText(), '3');
+  const errorRows = report.locator('[data-testid=import-errors] .ant-table-row');
+  assert.equal(await errorRows.count(), 3);
+  const texts = await errorRows.allInnerTexts();
+  const rows = texts.map((t) => Number(t.trim().split(/\s+/)[0])).sort((a, b) => a - b);
+  assert.deepEqual(
+    rows,
+    [BAD.missingName, BAD.badCard, BAD.unknownDept].map((i) => i + 2),
+  );
+  const byRow = (i: number) => texts.find((t) => t.trim().startsWith(String(i + 2)))!;
+  assert.match(byRow(BAD.missingName), /姓名/);
+  assert.match(byRow(BAD.badCard), /卡号/);
+  assert.match(byRow(BAD.unknownDept), /Nowhere/);
+  await screenshot('import-report', false);
+
+  await dialog
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: tr('person.import.close') })
+    .click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.locator('.ant-pagination-total-text', { hasText: tr('common.total', { count: IMPORTED + 2 }) }).waitFor();
+});
+
+test('export the list and reopen the downloaded workbook', async () => {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('person-export').click()]);
+  assert.equal(download.suggestedFilename(), 'people.xlsx');
+  const file = path.join(tmp, 'export.xlsx');
+  await download.saveAs(file);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(readFileSync(file));
+  const ws = wb.worksheets[0];
+  let rows = 0;
+  ws.eachRow(() => (rows += 1));
+  assert.equal(rows, 1 + IMPORTED + 2, 'header + every person');
+  const header: string[] = [];
+  ws.getRow(1).eachCell((c: { value: unknown }) => header.push(String(c.value)));
+  assert.ok(header.length >= 5, `headers: ${header.join(', ')}`);
+});
+
+test('batch transfer moves people between departments', async () => {
+  const keyword = page.getByTestId('person-keyword').locator('input');
+  await keyword.fill('Person 202');
+  await keyword.press('Enter');
+  await page.locator('.ant-pagination-total-text', { hasText: tr('common.total', { count: 10 }) }).waitFor();
+  await page.locator('[data-testid=person-table] thead .ant-checkbox-input').check();
+  await page.getByText(tr('person.selectedCount', { count: 10 })).waitFor();
+  await page.getByTestId('person-transfer').click();
+  const dialog = modal(tr('person.transfer.title', { count: 10 }));
+  await pickTreeOption(dialog.getByTestId('transfer-department'), 'Sales');
+  await dialog.locator('.ant-select-content, .ant-select-selection-item', { hasText: 'Sales' }).first().waitFor();
+  await dialog.getByRole('button', { name: tr('common.actions.ok') }).click();
+  await toast(tr('person.transfer.done', { count: 10 })).waitFor();
+  await dialog.waitFor({ state: 'hidden' });
+  for (const text of await page.locator('[data-testid=person-table] tbody .ant-table-row').allInnerTexts()) assert.match(text, /\bSales\b/);
+  assert.doesNotMatch((await page.locator('[data-testid=person-table] tbody').innerText()).replace(/Sales/g, ''), /R&D/);
+
+  // the organization page shows them under Sales
+  await page
+    .getByTestId('sidebar')
+    .getByRole('menuitem', { name: tr('route.organization') })
+    .click();
+  await waitForPath('/user/organization');
+  await page.getByTestId('organization-page').waitFor();
+  await deptNode('Sales').click();
+  const table = page.getByTestId('person-table');
+  await table.getByTestId('person-keyword').locator('input').fill('Person 202');
+  await table.getByTestId('person-keyword').locator('input').press('Enter');
+  await table.locator('.ant-pagination-total-text', { hasText: tr('common.total', { count: 10 }) }).waitFor();
+  await deptNode('R&D').click();
+  await table.getByTestId('person-keyword').locator('input').fill('Person 202');
+  await table.getByTestId('person-keyword').locator('input').press('Enter');
+  await table.locator('.ant-empty').waitFor();
+  await table.getByTestId('person-keyword').locator('input').fill('');
+  await table.getByTestId('person-keyword').locator('input').press('Enter');
+  await screenshot('org-people');
+});
+
+test('mark a person as left through the form and see the "left" tag', async () => {
+  await page
+    .getByTestId('sidebar')
+    .getByRole('menuitem', { name: tr('route.personList') })
+    .click();
+  await waitForPath('/user/list');
+  await page.getByTestId('person-list-page').waitFor();
+  const keyword = page.getByTestId('person-keyword').locator('input');
+  await keyword.fill('Alice');
+  await keyword.press('Enter');
+  await page.locator('.ant-pagination-total-text', { hasText: tr('common.total', { count: 1 }) }).waitFor();
+  await row('Alice Chen').getByTestId('person-edit').click();
+  const form = page.getByTestId('person-form');
+  assert.equal(await form.locator('#name').inputValue(), 'Alice Chen');
+  await form.getByTestId('person-work-status').getByText(tr('person.workStatus.left'), { exact: true }).click();
+  await page.getByTestId('person-save').click();
+  await form.waitFor({ state: 'hidden' });
+  await row('Alice Chen').locator('[data-tag=left]').waitFor();
+  assert.equal(await row('Alice Chen').locator('[data-tag=working]').count(), 0);
+  assert.equal((await row('Alice Chen').locator('[data-tag=left]').innerText()).trim(), tr('person.tags.left'));
+  await screenshot('person-left');
+});
+
+test('column settings persist across a reload', async () => {
+  const header = page.locator('[data-testid=person-table] thead');
+  await header.getByText(tr('person.fields.rfid'), { exact: true }).waitFor();
+  await page.getByTestId('person-columns').click();
+  await page.getByTestId('column-settings').getByText(tr('person.columns.rfid'), { exact: true }).click();
+  await header.getByText(tr('person.fields.rfid'), { exact: true }).waitFor({ state: 'detached' });
+  await page.reload();
+  await page.getByTestId('person-table').locator('.ant-table-row').first().waitFor();
+  assert.equal(await header.getByText(tr('person.fields.rfid'), { exact: true }).count(), 0);
+  await page.getByTestId('person-columns').click();
+  await page.getByTestId('column-settings').getByText(tr('person.columnsReset')).click();
+  await header.getByText(tr('person.fields.rfid'), { exact: true }).waitFor();
+});
+
+test('no uncaught errors in the page', () => {
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,145 @@
+// Run one or many emulated PUSH terminals against a server.
+//   node tools/zk-emulator/cli.ts --server http://127.0.0.1:8080 --sn DEMO0001 [--count 3] [--punch-every 30s] [--capacity 3000]
+
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { createTerminal, type Terminal, type TerminalEvent } from './terminal.ts';
+
+const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options]
+
+  --server URL          PUSH server base URL (default http://127.0.0.1:8080)
+  --sn SN               serial number (default DEMO0001); with --count > 1 the suffix -1, -2, ... is added
+  --count N             number of terminals (default 1)
+  --punch-every DUR     punch a random known user every DUR (e.g. 30s, 2m, 500ms); off by default
+  --pins LIST           PINs to punch when the terminal has no users yet (default 1,2,3)
+  --punch-photo FILE    JPEG sent as attendance photo with each punch
+  --capacity N          max users / face photos (default 3000)
+  --language N          Appendix 2 language code (default 69 English; 83 = Simplified Chinese, GB2312 names)
+  --timezone N          device TimeZone until the server sends one (hours, or minutes when |N| > 60)
+  --photos-dir DIR      write received face photos to DIR/<sn>/<pin>.jpg
+  --poll-ms N           override the server's Delay
+  --retry-ms N          override the server's ErrorDelay
+  --unsupported LIST    commands answered -1002, e.g. AC_UNLOCK,"DATA UPDATE BIOPHOTO"
+  --unknown-user-error  answer -10 for deletes/queries of unknown PINs
+  --no-capacity-error   never answer -1001
+  --quiet               only print commands, uploads and errors
+  -h, --help`;
+
+function duration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (!m) throw new Error(`bad duration: ${s}`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return n * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000);
+}
+
+function num(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      server: { type: 'string', default: 'http://127.0.0.1:8080' },
+      sn: { type: 'string', default: 'DEMO0001' },
+      count: { type: 'string', default: '1' },
+      'punch-every': { type: 'string' },
+      pins: { type: 'string', default: '1,2,3' },
+      'punch-photo': { type: 'string' },
+      capacity: { type: 'string' },
+      language: { type: 'string' },
+      timezone: { type: 'string' },
+      'photos-dir': { type: 'string' },
+      'poll-ms': { type: 'string' },
+      'retry-ms': { type: 'string' },
+      unsupported: { type: 'string' },
+      'unknown-user-error': { type: 'boolean', default: false },
+      'no-capacity-error': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const count = Math.max(1, Math.floor(num(values.count, 'count') ?? 1));
+  const punchEvery = values['punch-every'] ? duration(values['punch-every']) : 0;
+  const photo = values['punch-photo'] ? await readFile(values['punch-photo']) : undefined;
+  const fallbackPins = values.pins
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const quiet = values.quiet;
+
+  const print = (e: TerminalEvent) => {
+    if (quiet && (e.type === 'poll' || e.type === 'result' || e.type === 'state' || e.type === 'options')) return;
+    const t = new Date().toISOString().slice(11, 19);
+    console.log(`${t} ${e.sn.padEnd(12)} ${e.type.padEnd(9)} ${e.message}`);
+  };
+
+  const terminals: Terminal[] = [];
+  for (let i = 1; i <= count; i++) {
+    const sn = count > 1 ? `${values.sn}-${i}` : values.sn;
+    const t = createTerminal({
+      server: values.server,
+      sn,
+      capacity: num(values.capacity, 'capacity'),
+      language: num(values.language, 'language'),
+      timezone: num(values.timezone, 'timezone'),
+      photosDir: values['photos-dir'],
+      pollMs: num(values['poll-ms'], 'poll-ms'),
+      retryMs: num(values['retry-ms'], 'retry-ms'),
+      failOn: {
+        capacity: !values['no-capacity-error'],
+        unknownUser: values['unknown-user-error'],
+        unsupported: values.unsupported ? values.unsupported.split(',').map((s) => s.trim()) : [],
+      },
+      onEvent: print,
+    });
+    terminals.push(t);
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  for (const t of terminals) {
+    void t.start();
+    if (punchEvery > 0) {
+      timers.push(
+        setInterval(() => {
+          if (!t.running) return;
+          const known = [...t.users.keys()];
+          const pool = known.length ? known : fallbackPins;
+          const pin = pool[Math.floor(Math.random() * pool.length)] ?? '1';
+          void t
+            .punch({ pin, verify: 15, photo })
+            .then((r) => print({ sn: t.sn, type: 'upload', message: `punch ${r.lines.join(' | ').replace(/\t/g, ' ')}` }));
+        }, punchEvery),
+      );
+    }
+  }
+  console.log(`${terminals.length} terminal(s) → ${values.server}. Ctrl-C stops.`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    for (const tm of timers) clearInterval(tm);
+    await Promise.all(terminals.map((t) => t.stop()));
+    for (const t of terminals) {
+      console.log(`${t.sn}: users=${t.users.size} photos=${t.photos.size} records=${t.attlog.length} doorOpens=${t.doorOpenCount} commands=${t.log.length}`);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  console.error(HELP);
+  process.exit(2);
+});

@@ -1,0 +1,214 @@
+// Pure helpers for the device side of the ZKTeco Attendance PUSH protocol (PUSH SDK 2.4.1).
+// Section numbers refer to docs/zk-push-protocol.md and the protocol text it cites.
+
+/** Return codes (protocol Appendix 1). */
+export const RC = {
+  OK: 0,
+  PARAM: -1,
+  PHOTO_SIZE: -2,
+  READ_WRITE: -3,
+  TEMPLATE_SIZE: -9,
+  NO_USER: -10,
+  CAPACITY: -1001,
+  UNSUPPORTED: -1002,
+  TIMEOUT: -1003,
+  INCONSISTENT: -1004,
+  BUSY: -1005,
+  TOO_LONG: -1006,
+  MEMORY: -1007,
+  SERVER_DATA: -1008,
+} as const;
+
+/** One command line from a getrequest reply: `C:<id>:<text>`. */
+export interface ParsedCommand {
+  id: string;
+  /** Everything after the second colon, e.g. `DATA UPDATE USERINFO PIN=1\tName=A`. */
+  text: string;
+}
+
+/** Split a getrequest reply into commands. `OK` (or empty) means no command. Non-`C:` lines are ignored. */
+export function parseCommands(body: string): ParsedCommand[] {
+  const out: ParsedCommand[] = [];
+  for (const raw of body.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    const m = /^C:\s*([^:]*?)\s*:\s?(.*)$/s.exec(line);
+    if (m) out.push({ id: m[1] ?? '', text: m[2] ?? '' });
+  }
+  return out;
+}
+
+/** A classified command: `name` is the key used for failure injection, `echo` is the `CMD=` value of the result (§13). */
+export interface CommandInfo {
+  /** `DATA UPDATE USERINFO`, `CLEAR LOG`, `SET OPTION`, `AC_UNLOCK`, … (upper-case) */
+  name: string;
+  /** `DATA`, `CLEAR_LOG`, `SET OPTION`, `INFO`, `Shell`, … */
+  echo: string;
+  /** Text after the name (the data record / key=value / path); '' when none. */
+  args: string;
+}
+
+export function classifyCommand(text: string): CommandInfo {
+  const data = /^DATA (UPDATE|DELETE|QUERY) (\S+)(?: ([\s\S]*))?$/i.exec(text);
+  if (data) return { name: `DATA ${data[1]!.toUpperCase()} ${data[2]!.toUpperCase()}`, echo: 'DATA', args: data[3] ?? '' };
+  const clear = /^CLEAR (\S+)(?: ([\s\S]*))?$/i.exec(text);
+  if (clear) return { name: `CLEAR ${clear[1]!.toUpperCase()}`, echo: `CLEAR_${clear[1]!.toUpperCase()}`, args: clear[2] ?? '' };
+  for (const two of ['SET OPTION', 'RELOAD OPTIONS', 'VERIFY SUM']) {
+    if (text.toUpperCase() === two || text.toUpperCase().startsWith(two + ' ')) {
+      return { name: two, echo: two, args: text.slice(two.length + 1) };
+    }
+  }
+  const sp = text.indexOf(' ');
+  const first = sp < 0 ? text : text.slice(0, sp);
+  const args = sp < 0 ? '' : text.slice(sp + 1);
+  const upper = first.toUpperCase();
+  const echoes: Record<string, string> = { SHELL: 'Shell', GETFILE: 'GetFile', PUTFILE: 'PutFile' };
+  return { name: upper, echo: echoes[upper] ?? first, args };
+}
+
+/** `key=value\tkey=value` → map with lower-cased keys (key case differs between tables: PIN/Pin, Size/SIZE). */
+export function parseRecord(s: string): Map<string, string> {
+  const m = new Map<string, string>();
+  if (!s) return m;
+  for (const part of s.split('\t')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    m.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1));
+  }
+  return m;
+}
+
+/** §13 result line: `ID=<id>&Return=<code>&CMD=<echo>` (+ optional extra `\n`-separated lines, e.g. INFO). */
+export function formatResult(id: string, code: number, echo: string, extraLines: string[] = []): string {
+  return [`ID=${id}&Return=${code}&CMD=${echo}`, ...extraLines].join('\n');
+}
+
+/** Parse the §5 reply. Returns null when the first line is not `GET OPTION FROM: …`. */
+export function parseOptionsReply(body: string): { sn: string; options: Record<string, string> } | null {
+  const lines = body.split('\n').map((l) => l.replace(/\r$/, ''));
+  const head = /^GET OPTION FROM:\s*(.*)$/.exec(lines[0] ?? '');
+  if (!head) return null;
+  const options: Record<string, string> = {};
+  for (const line of lines.slice(1)) {
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    options[line.slice(0, eq).trim()] = line.slice(eq + 1);
+  }
+  return { sn: (head[1] ?? '').trim(), options };
+}
+
+/** TimeZone option → minutes east of UTC (§5: small values are hours, |TZ| > 60 are minutes). */
+export function timezoneToMinutes(tz: number): number {
+  if (!Number.isFinite(tz)) return 0;
+  return Math.abs(tz) <= 14 ? tz * 60 : tz;
+}
+
+/** `YYYY-MM-DD hh:mm:ss` in the device's local time (offset in minutes east of UTC). */
+export function formatDeviceTime(date: Date, offsetMinutes: number): string {
+  return new Date(date.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Attendance record as the emulator stores it. */
+export interface AttRecord {
+  pin: string;
+  /** `YYYY-MM-DD hh:mm:ss`, device local time */
+  time: string;
+  status: number;
+  verify: number;
+  workcode: string;
+  /** Emulator extension, not in PUSH 2.4.1: appended as field 8 (see docs §11). */
+  mask?: boolean | undefined;
+  /** Emulator extension, not in PUSH 2.4.1: appended as field 9 (see docs §11). */
+  temperature?: number | undefined;
+}
+
+/** §11.2 line: `PIN\tTime\tStatus\tVerify\tWorkcode\tReserved\tReserved` (+ emulator extras). */
+export function formatAttlogLine(r: AttRecord): string {
+  const fields = [r.pin, r.time, String(r.status), String(r.verify), r.workcode, '0', '0'];
+  if (r.mask !== undefined || r.temperature !== undefined) {
+    fields.push(r.mask === undefined ? '' : r.mask ? '1' : '0');
+    fields.push(r.temperature === undefined ? '' : r.temperature.toFixed(1));
+  }
+  return fields.join('\t');
+}
+
+export function parseAttlogLine(line: string): AttRecord | null {
+  const f = line.replace(/\r$/, '').split('\t');
+  if (f.length < 2 || !f[0]) return null;
+  const rec: AttRecord = { pin: f[0], time: f[1] ?? '', status: Number(f[2] ?? 0), verify: Number(f[3] ?? 0), workcode: f[4] ?? '0' };
+  if (f[7] !== undefined && f[7] !== '') rec.mask = f[7] === '1';
+  if (f[8] !== undefined && f[8] !== '') rec.temperature = Number(f[8]);
+  return rec;
+}
+
+/** §11.3 attendance photo file name: `<YYYYMMDDhhmmss>-<PIN>.jpg` (pattern of the protocol's example). */
+export function attPhotoName(pin: string, time: string): string {
+  return `${time.replace(/\D/g, '')}-${pin}.jpg`;
+}
+
+/** §11.3 body: `PIN=<name>\nSN=<sn>\nsize=<n>\nCMD=uploadphoto\0<data>`. */
+export function buildAttPhotoBody(name: string, sn: string, photo: Buffer, base64 = false): Buffer {
+  const head = Buffer.from(`PIN=${name}\nSN=${sn}\nsize=${photo.length}\nCMD=uploadphoto\0`, 'latin1');
+  return Buffer.concat([head, base64 ? Buffer.from(photo.toString('base64'), 'latin1') : photo]);
+}
+
+/** Inverse of buildAttPhotoBody (used by tests and fake servers). */
+export function parseAttPhotoBody(body: Buffer): { headers: Record<string, string>; data: Buffer } | null {
+  const nul = body.indexOf(0);
+  if (nul < 0) return null;
+  const headers: Record<string, string> = {};
+  for (const line of body.subarray(0, nul).toString('latin1').split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) headers[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return { headers, data: body.subarray(nul + 1) };
+}
+
+/** Does a failure-injection entry (`AC_UNLOCK`, `DATA UPDATE BIOPHOTO`, `DATA`) cover this command name? */
+export function nameMatches(entry: string, name: string): boolean {
+  const e = entry.trim().toUpperCase();
+  return name === e || name.startsWith(e + ' ');
+}
+
+// ---- character set (§1.2): GB2312 when the device language is Simplified Chinese (83), else UTF-8 ----
+
+let gbkTable: Map<number, number> | undefined;
+
+function gbk(): Map<number, number> {
+  if (gbkTable) return gbkTable;
+  const table = new Map<number, number>();
+  const dec = new TextDecoder('gbk');
+  for (let lead = 0x81; lead <= 0xfe; lead++) {
+    for (let trail = 0x40; trail <= 0xfe; trail++) {
+      if (trail === 0x7f) continue;
+      const s = dec.decode(Uint8Array.of(lead, trail));
+      const cp = s.codePointAt(0);
+      if (s.length === 1 && cp !== undefined && cp !== 0xfffd && !table.has(cp)) table.set(cp, (lead << 8) | trail);
+    }
+  }
+  gbkTable = table;
+  return table;
+}
+
+export function isChinese(language: number): boolean {
+  return language === 83;
+}
+
+export function encodeText(s: string, language: number): Buffer {
+  if (!isChinese(language)) return Buffer.from(s, 'utf8');
+  const table = gbk();
+  const bytes: number[] = [];
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0x3f;
+    if (cp < 0x80) bytes.push(cp);
+    else {
+      const v = table.get(cp);
+      if (v === undefined) bytes.push(0x3f);
+      else bytes.push(v >> 8, v & 0xff);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+export function decodeText(b: Uint8Array, language: number): string {
+  return new TextDecoder(isChinese(language) ? 'gbk' : 'utf-8').decode(b);
+}

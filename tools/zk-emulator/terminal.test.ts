@@ -1,0 +1,355 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { startFakeServer, type FakeServer } from './fake-server.ts';
+import { encodeText, parseAttPhotoBody } from './protocol.ts';
+import { createTerminal, type Terminal, type TerminalOptions } from './terminal.ts';
+
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
+
+let srv: FakeServer;
+const terminals: Terminal[] = [];
+
+beforeEach(async () => {
+  srv = await startFakeServer({
+    options: {
+      ATTLOGStamp: 'None',
+      OPERLOGStamp: 'None',
+      ATTPHOTOStamp: 'None',
+      ErrorDelay: '30',
+      Delay: '10',
+      TimeZone: '8',
+      Realtime: '1',
+      PushProtVer: '2.4.1',
+    },
+    refuse: ['UNKNOWN1'],
+  });
+});
+
+afterEach(async () => {
+  for (const t of terminals.splice(0)) await t.stop();
+  await srv.close();
+});
+
+function term(extra: Partial<TerminalOptions> = {}): Terminal {
+  const t = createTerminal({ server: srv.url, sn: 'EMU0001', pollMs: 20, retryMs: 20, rebootMs: 50, ...extra });
+  terminals.push(t);
+  return t;
+}
+
+/** Queue commands, wait for their results, return the result lines of this batch. */
+async function run(t: Terminal, ...commands: string[]): Promise<string[]> {
+  const before = srv.results.length;
+  const ids = srv.queue(t.sn, ...commands);
+  await srv.waitFor(
+    () =>
+      srv.results
+        .slice(before)
+        .join('\n')
+        .includes(`ID=${ids.at(-1)}&`),
+    3000,
+    `results of ${commands.join(' | ')}`,
+  );
+  return srv.results.slice(before).join('\n').split('\n');
+}
+
+test('handshake: §5 request parameters, options adopted, first poll carries INFO=', async () => {
+  const t = term({ language: 83, pushcommkey: 'abc' });
+  await t.start();
+  const init = srv.requests[0]!;
+  assert.equal(init.method, 'GET');
+  assert.equal(init.path, '/iclock/cdata');
+  assert.equal(init.query.get('SN'), 'EMU0001');
+  assert.equal(init.query.get('options'), 'all');
+  assert.equal(init.query.get('pushver'), '2.4.1');
+  assert.equal(init.query.get('language'), '83');
+  assert.equal(init.query.get('pushcommkey'), 'abc');
+  assert.equal(t.options.Delay, '10');
+  assert.equal(t.timezoneMinutes, 480);
+  assert.equal(t.pollIntervalMs, 20, 'pollMs overrides Delay');
+  await srv.waitFor(() => srv.requests.filter((r) => r.path === '/iclock/getrequest').length >= 2, 3000, 'two polls');
+  const polls = srv.requests.filter((r) => r.path === '/iclock/getrequest');
+  const info = polls[0]!.query.get('INFO')!.split(',');
+  assert.equal(info.length, 10);
+  assert.equal(info[0], 'Ver 2.4.1-emu');
+  assert.equal(polls[1]!.query.get('INFO'), null, 'INFO only on the first poll after a handshake');
+});
+
+test('Delay from the server drives the poll interval when pollMs is not set', async () => {
+  srv.options.Delay = '1';
+  const t = createTerminal({ server: srv.url, sn: 'EMU0002', retryMs: 20 });
+  terminals.push(t);
+  await t.start();
+  assert.equal(t.pollIntervalMs, 1000);
+});
+
+test('unknown serial: handshake refused → retried every ErrorDelay, no polling', async () => {
+  const t = term({ sn: 'UNKNOWN1' });
+  let started = false;
+  void t.start().then(() => (started = true));
+  await srv.waitFor(() => srv.requests.length >= 3, 3000, 'handshake retries');
+  assert.ok(srv.requests.every((r) => r.query.get('options') === 'all'));
+  assert.equal(started, false);
+});
+
+test('options push (§8) when PushOptionsFlag=1', async () => {
+  srv.options.PushOptionsFlag = '1';
+  srv.options.PushOptions = 'FaceFunOn,MaxUserCount';
+  const t = term({ capacity: 500 });
+  await t.start();
+  await srv.waitFor(() => srv.uploads('options').length === 1, 3000, 'options push');
+  const body = srv.uploads('options')[0]!.body.toString();
+  assert.match(body, /^FaceFunOn=1,MaxUserCount=500,/);
+  assert.ok(!body.includes('\n'));
+  assert.match(body, /MultiBioPhotoSupport=0:0:0:0:0:0:0:0:0:1/);
+});
+
+test('DATA UPDATE/DELETE USERINFO, BIOPHOTO, AC_UNLOCK, SET OPTION: one devicecmd POST with one line per command', async () => {
+  const t = term();
+  await t.start();
+  const b64 = JPEG.toString('base64');
+  const lines = await run(
+    t,
+    'DATA UPDATE USERINFO PIN=1001\tName=John Doe\tPri=0\tPasswd=\tCard=12345678\tGrp=1\tTZ=0000000000000000\tVerify=-1\tViceCard=\tStartDatetime=2024-01-01 00:00:00\tEndDatetime=2024-12-31 23:59:59',
+    `DATA UPDATE BIOPHOTO PIN=1001\tType=9\tSize=${b64.length}\tContent=${b64}\tFormat=0\tUrl=\tPostBackTmpFlag=0`,
+    'AC_UNLOCK',
+    'SET OPTION Delay=5',
+    'DATA UPDATE USERINFO PIN=1002\tName=Jane',
+    'DATA DELETE USERINFO PIN=1002',
+  );
+  assert.deepEqual(lines, [
+    'ID=1&Return=0&CMD=DATA',
+    'ID=2&Return=0&CMD=DATA',
+    'ID=3&Return=0&CMD=AC_UNLOCK',
+    'ID=4&Return=0&CMD=SET OPTION',
+    'ID=5&Return=0&CMD=DATA',
+    'ID=6&Return=0&CMD=DATA',
+  ]);
+  assert.equal(srv.results.length, 1, 'results of one poll are batched in one POST');
+  const u = t.users.get('1001');
+  assert.ok(u);
+  assert.equal(u.name, 'John Doe');
+  assert.equal(u.card, '12345678');
+  assert.equal(u.startDatetime, '2024-01-01 00:00:00');
+  assert.equal(u.endDatetime, '2024-12-31 23:59:59');
+  assert.equal(t.users.has('1002'), false);
+  assert.deepEqual(t.photos.get('1001'), JPEG);
+  assert.equal(t.photoTypes.get('1001'), 9);
+  assert.equal(t.doorOpenCount, 1);
+  assert.equal(t.options.Delay, '5');
+  assert.deepEqual(
+    t.log.map((e) => [e.id, e.name, e.code]),
+    [
+      ['1', 'DATA UPDATE USERINFO', 0],
+      ['2', 'DATA UPDATE BIOPHOTO', 0],
+      ['3', 'AC_UNLOCK', 0],
+      ['4', 'SET OPTION', 0],
+      ['5', 'DATA UPDATE USERINFO', 0],
+      ['6', 'DATA DELETE USERINFO', 0],
+    ],
+  );
+});
+
+test('BIOPHOTO: size mismatch -2, Format=1 downloads the Url, PostBackTmpFlag=1 uploads BIODATA, photosDir written', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'zk-emu-'));
+  try {
+    srv.files.set('/iclock/photos/7.jpg', JPEG);
+    const t = term({ photosDir: dir });
+    await t.start();
+    const lines = await run(
+      t,
+      'DATA UPDATE BIOPHOTO PIN=7\tType=9\tSize=3\tContent=AAAAAAAA\tFormat=0',
+      'DATA UPDATE BIOPHOTO PIN=7\tType=9\tFormat=1\tUrl=photos/7.jpg\tPostBackTmpFlag=1',
+      'DATA UPDATE BIOPHOTO PIN=8\tType=9\tFormat=1\tUrl=/missing.jpg',
+    );
+    assert.deepEqual(lines, ['ID=1&Return=-2&CMD=DATA', 'ID=2&Return=0&CMD=DATA', 'ID=3&Return=-1008&CMD=DATA']);
+    assert.deepEqual(t.photos.get('7'), JPEG);
+    assert.deepEqual(await readFile(join(dir, 'EMU0001', '7.jpg')), JPEG);
+    const bio = srv.uploads('BIODATA');
+    assert.equal(bio.length, 1);
+    assert.match(bio[0]!.body.toString(), /^BIODATA Pin=7\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=9\tMajorVer=0\tMinorVer=0\tFormat=0\tTmp=\S+$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('failure injection: capacity -1001, unsupported -1002, unknown user -10, forced codes; setter changes behaviour', async () => {
+  const t = term({ capacity: 2, failOn: { unsupported: ['AC_UNLOCK'], unknownUser: true } });
+  await t.start();
+  let lines = await run(
+    t,
+    'DATA UPDATE USERINFO PIN=1\tName=A',
+    'DATA UPDATE USERINFO PIN=2\tName=B',
+    'DATA UPDATE USERINFO PIN=3\tName=C',
+    'DATA UPDATE USERINFO PIN=2\tName=B2',
+    'AC_UNLOCK',
+    'DATA DELETE USERINFO PIN=404',
+    'DATA UPDATE BIOPHOTO PIN=404\tType=9\tContent=AAAA',
+    'ENROLL_FP PIN=1\tFID=0\tRETRY=3\tOVERWRITE=1',
+  );
+  assert.deepEqual(lines, [
+    'ID=1&Return=0&CMD=DATA',
+    'ID=2&Return=0&CMD=DATA',
+    'ID=3&Return=-1001&CMD=DATA',
+    'ID=4&Return=0&CMD=DATA',
+    'ID=5&Return=-1002&CMD=AC_UNLOCK',
+    'ID=6&Return=-10&CMD=DATA',
+    'ID=7&Return=-10&CMD=DATA',
+    'ID=8&Return=-1002&CMD=ENROLL_FP',
+  ]);
+  assert.equal(t.users.size, 2);
+  assert.equal(t.users.get('2')?.name, 'B2');
+  assert.equal(t.doorOpenCount, 0);
+
+  t.setFailOn({ unsupported: [], unknownUser: false, codes: { 'DATA UPDATE BIOPHOTO': -1005 } });
+  t.capacity = 3;
+  lines = await run(t, 'AC_UNLOCK', 'DATA DELETE USERINFO PIN=404', 'DATA UPDATE USERINFO PIN=3\tName=C', 'DATA UPDATE BIOPHOTO PIN=3\tType=9\tContent=AAAA');
+  assert.deepEqual(lines, ['ID=9&Return=0&CMD=AC_UNLOCK', 'ID=10&Return=0&CMD=DATA', 'ID=11&Return=0&CMD=DATA', 'ID=12&Return=-1005&CMD=DATA']);
+  assert.equal(t.doorOpenCount, 1);
+});
+
+test('INFO answers device information as key=value lines after the result line', async () => {
+  const t = term({ capacity: 6000, firmware: 'ZAM180-EMU' });
+  await t.start();
+  await run(t, 'DATA UPDATE USERINFO PIN=1\tName=A');
+  const lines = await run(t, 'INFO');
+  assert.equal(lines[0], 'ID=2&Return=0&CMD=INFO');
+  const kv = Object.fromEntries(lines.slice(1).map((l) => l.split('=', 2) as [string, string]));
+  assert.equal(kv.FWVersion, 'ZAM180-EMU');
+  assert.equal(kv.UserCount, '1');
+  assert.equal(kv.MaxUserCount, '6000');
+  assert.equal(kv.FaceCount, '0');
+});
+
+test('punch: ATTLOG line (tabs, device time), retried until OK, then ATTPHOTO with NUL-separated header', async () => {
+  const t = term();
+  await t.start();
+  srv.failNext('ATTLOG', 2);
+  const r = await t.punch({ pin: 42, time: new Date(Date.UTC(2024, 4, 1, 0, 30, 5)), photo: JPEG, temperature: 36.6, mask: true });
+  assert.equal(r.uploaded, true);
+  assert.equal(r.reply, 'OK: 1');
+  assert.deepEqual(r.lines, ['42\t2024-05-01 08:30:05\t0\t15\t0\t0\t0\t1\t36.6']);
+  const att = srv.uploads('ATTLOG');
+  assert.equal(att.length, 3, 'two 500s then OK');
+  assert.equal(att[2]!.body.toString(), '42\t2024-05-01 08:30:05\t0\t15\t0\t0\t0\t1\t36.6');
+  assert.equal(att[2]!.query.get('Stamp'), '1');
+  const photo = srv.uploads('ATTPHOTO');
+  assert.equal(photo.length, 1);
+  const parsed = parseAttPhotoBody(photo[0]!.body);
+  assert.deepEqual(parsed?.headers, { PIN: '20240501083005-42.jpg', SN: 'EMU0001', size: String(JPEG.length), CMD: 'uploadphoto' });
+  assert.deepEqual(parsed?.data, JPEG);
+  assert.deepEqual(r.photoNames, ['20240501083005-42.jpg']);
+});
+
+test('punchBatch sends one POST with many lines; replay(n) re-sends the same body and Stamp', async () => {
+  const t = term();
+  await t.start();
+  const r = await t.punchBatch([
+    { pin: '1', time: '2024-05-01 08:00:00' },
+    { pin: '2', time: '2024-05-01 08:00:01', status: 1, verify: 4 },
+    { pin: '3', time: '2024-05-01 08:00:02', workcode: '7' },
+  ]);
+  assert.equal(r.reply, 'OK: 3');
+  const replies = await t.replay(2);
+  assert.deepEqual(replies, ['OK: 3', 'OK: 3']);
+  const att = srv.uploads('ATTLOG');
+  assert.equal(att.length, 3);
+  assert.equal(
+    att[0]!.body.toString(),
+    '1\t2024-05-01 08:00:00\t0\t15\t0\t0\t0\n2\t2024-05-01 08:00:01\t1\t4\t0\t0\t0\n3\t2024-05-01 08:00:02\t0\t15\t7\t0\t0',
+  );
+  assert.ok(att.every((a) => a.body.equals(att[0]!.body) && a.query.get('Stamp') === '3'));
+});
+
+test('DATA QUERY ATTLOG re-uploads records in range (empty range → -1); VERIFY SUM counts; CLEAR LOG empties', async () => {
+  const t = term();
+  await t.start();
+  await t.punchBatch([
+    { pin: '1', time: '2024-05-01 08:00:00' },
+    { pin: '2', time: '2024-05-02 08:00:00' },
+    { pin: '3', time: '2024-05-03 08:00:00' },
+  ]);
+  const lines = await run(
+    t,
+    'DATA QUERY ATTLOG StartTime=2024-05-02 00:00:00\tEndTime=2024-05-03 23:59:59',
+    'DATA QUERY ATTLOG StartTime=2023-01-01 00:00:00\tEndTime=2023-01-02 00:00:00',
+    'VERIFY SUM ATTLOG StartTime=2024-05-01 00:00:00\tEndTime=2024-05-01 23:59:59',
+    'CLEAR LOG',
+  );
+  assert.deepEqual(lines, [
+    'ID=1&Return=0&CMD=DATA',
+    'ID=2&Return=-1&CMD=DATA',
+    'ID=3&Return=0&CMD=VERIFY SUM&StartTime=2024-05-01 00:00:00&EndTime=2024-05-01 23:59:59&AttlogSum=1',
+    'ID=4&Return=0&CMD=CLEAR_LOG',
+  ]);
+  const att = srv.uploads('ATTLOG');
+  assert.equal(att.length, 2);
+  assert.equal(att[1]!.body.toString(), '2\t2024-05-02 08:00:00\t0\t15\t0\t0\t0\n3\t2024-05-03 08:00:00\t0\t15\t0\t0\t0');
+  assert.equal(t.attlog.length, 0);
+});
+
+test('CHECK re-reads options and re-uploads everything after ATTLOGStamp=0', async () => {
+  const t = term();
+  await t.start();
+  await t.punchBatch([
+    { pin: '1', time: '2024-05-01 08:00:00' },
+    { pin: '2', time: '2024-05-01 09:00:00' },
+  ]);
+  srv.options.ATTLOGStamp = '0';
+  const handshakes = t.handshakeCount;
+  const lines = await run(t, 'CHECK');
+  assert.deepEqual(lines, ['ID=1&Return=0&CMD=CHECK']);
+  assert.equal(t.handshakeCount, handshakes + 1);
+  const att = srv.uploads('ATTLOG');
+  assert.equal(att.length, 2);
+  assert.equal(att[1]!.body.toString().split('\n').length, 2);
+});
+
+test('DATA QUERY USERINFO uploads USER lines to OPERLOG; names travel in GB2312 with language 83', async () => {
+  const t = term({ language: 83 });
+  srv.encode = (text) => encodeText(text, 83);
+  await t.start();
+  await run(t, 'DATA UPDATE USERINFO PIN=5\tName=张三\tPri=14\tCard=[15CD5B07]');
+  assert.equal(t.users.get('5')?.name, '张三');
+  const lines = await run(t, 'DATA QUERY USERINFO', 'DATA QUERY USERINFO PIN=404');
+  assert.deepEqual(lines, ['ID=2&Return=0&CMD=DATA', 'ID=3&Return=0&CMD=DATA']);
+  const op = srv.uploads('OPERLOG');
+  assert.equal(op.length, 1);
+  const body = op[0]!.body;
+  assert.ok(body.includes(Buffer.from([0xd5, 0xc5, 0xc8, 0xfd])), 'GB2312 bytes of the name');
+  assert.equal(
+    new TextDecoder('gbk').decode(body),
+    'USER PIN=5\tName=张三\tPri=14\tPasswd=\tCard=[15CD5B07]\tGrp=1\tTZ=0000000000000000\tVerify=-1\tViceCard=',
+  );
+});
+
+test('REBOOT: result posted, terminal silent (punches kept), then a new handshake and the pending upload', async () => {
+  const t = term();
+  await t.start();
+  assert.equal(t.handshakeCount, 1);
+  const lines = await run(t, 'REBOOT');
+  assert.deepEqual(lines, ['ID=1&Return=0&CMD=REBOOT']);
+  await srv.waitFor(() => !t.isOnline, 3000, 'reboot start');
+  const r = await t.punch({ pin: '5', time: '2024-05-01 10:00:00' });
+  assert.equal(r.uploaded, false, 'a rebooting terminal keeps the punch');
+  await srv.waitFor(() => t.handshakeCount === 2, 3000, 'second handshake');
+  assert.equal(t.rebootCount, 1);
+  await srv.waitFor(() => srv.uploads('ATTLOG').length === 1, 3000, 'upload after reboot');
+});
+
+test('stop() goes silent; punches while offline are uploaded after the next start()', async () => {
+  const t = term();
+  await t.start();
+  await t.stop();
+  const n = srv.requests.length;
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(srv.requests.length, n, 'no request after stop');
+  const r = await t.punch({ pin: '9', time: '2024-05-01 10:00:00', photo: JPEG });
+  assert.equal(r.uploaded, false);
+  assert.equal(srv.uploads('ATTLOG').length, 0);
+  await t.start();
+  await srv.waitFor(() => srv.uploads('ATTPHOTO').length === 1, 3000, 'pending photo');
+  assert.equal(srv.uploads('ATTLOG')[0]!.body.toString(), '9\t2024-05-01 10:00:00\t0\t15\t0\t0\t0');
+});

@@ -1,0 +1,922 @@
+// Emulated ZKTeco face terminal speaking the Attendance PUSH protocol 2.4.1 (device side).
+// Wire formats: docs/zk-push-protocol.md. Emulator-only conventions are listed in its section 11.
+
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  RC,
+  attPhotoName,
+  buildAttPhotoBody,
+  classifyCommand,
+  decodeText,
+  encodeText,
+  formatAttlogLine,
+  formatDeviceTime,
+  formatResult,
+  nameMatches,
+  parseCommands,
+  parseOptionsReply,
+  parseRecord,
+  timezoneToMinutes,
+  type AttRecord,
+  type ParsedCommand,
+} from './protocol.ts';
+
+export interface FailOn {
+  /** Answer -1001 (Limited capacity) when a new user / comparison photo would exceed `capacity`. Default true. */
+  capacity?: boolean;
+  /** Commands answered -1002 (Not supported by the equipment): `AC_UNLOCK`, `DATA UPDATE BIOPHOTO`, `DATA` (all data commands)… */
+  unsupported?: string[];
+  /** Answer -10 (user does not exist) for DATA DELETE/QUERY USERINFO, BIOPHOTO of unknown PINs. Default false (answers 0). */
+  unknownUser?: boolean;
+  /** Force any return code for a command name, e.g. `{ 'AC_UNLOCK': -1005 }`. Checked first. */
+  codes?: Record<string, number>;
+}
+
+export interface TerminalOptions {
+  /** Base URL of the PUSH server, e.g. `http://127.0.0.1:8080` (no trailing `/iclock`). */
+  server: string;
+  sn: string;
+  /** Max users and max comparison photos. Default 3000. */
+  capacity?: number;
+  /** Appendix 2 language code sent as `language=`; 83 ⇒ names in GB2312. Default 69 (English). */
+  language?: number;
+  /** Device time zone in the protocol's TimeZone unit (hours, or minutes if |tz| > 60) until the server sends TimeZone. Default: this machine's. */
+  timezone?: number;
+  /** When set, received comparison photos are written to `<photosDir>/<sn>/<pin>.jpg`. */
+  photosDir?: string;
+  failOn?: FailOn;
+  /** Poll interval override in ms (default: server `Delay` seconds, else 10 s). */
+  pollMs?: number;
+  /** Retry interval override in ms after failures (default: server `ErrorDelay` seconds, else 30 s). */
+  retryMs?: number;
+  /** Silent time of a REBOOT in ms. Default 3000. */
+  rebootMs?: number;
+  httpTimeoutMs?: number;
+  /** `pushver=` value. Default `2.4.1`. */
+  pushver?: string;
+  pushcommkey?: string;
+  firmware?: string;
+  deviceName?: string;
+  ip?: string;
+  /** Content-Type of POST bodies. Default `application/push;charset=UTF-8` (the only one the protocol text shows a device send). */
+  contentType?: string;
+  onEvent?: (event: TerminalEvent) => void;
+}
+
+export type TerminalEventType = 'handshake' | 'options' | 'poll' | 'command' | 'upload' | 'result' | 'reboot' | 'state' | 'error';
+
+export interface TerminalEvent {
+  sn: string;
+  type: TerminalEventType;
+  message: string;
+}
+
+export interface TerminalUser {
+  pin: string;
+  name: string;
+  pri: number;
+  passwd: string;
+  card: string;
+  grp: string;
+  tz: string;
+  verify: string;
+  viceCard: string;
+  /** Not part of PUSH 2.4.1 USERINFO; stored when the server sends it. */
+  startDatetime: string;
+  endDatetime: string;
+}
+
+export interface CommandLogEntry {
+  id: string;
+  /** Command text after `C:<id>:` */
+  command: string;
+  /** Classified name, e.g. `DATA UPDATE USERINFO` */
+  name: string;
+  code: number;
+  at: Date;
+}
+
+export interface PunchInput {
+  pin: string | number;
+  /** Date (converted to device local time) or `YYYY-MM-DD hh:mm:ss`. Default: now. */
+  time?: Date | string;
+  status?: number;
+  /** Default 15 (face). */
+  verify?: number;
+  workcode?: string;
+  /** JPEG bytes; uploaded as ATTPHOTO after the ATTLOG record. */
+  photo?: Buffer;
+  temperature?: number;
+  mask?: boolean;
+}
+
+export interface PunchResult {
+  /** ATTLOG lines sent */
+  lines: string[];
+  /** Server reply to the ATTLOG POST, null when the terminal went offline before an OK. */
+  reply: string | null;
+  uploaded: boolean;
+  /** Photo file names (PIN= of the ATTPHOTO body), in record order */
+  photoNames: string[];
+  photoReplies: (string | null)[];
+}
+
+interface StoredRecord {
+  seq: number;
+  rec: AttRecord;
+  acked: boolean;
+  photo?: Buffer | undefined;
+  photoAcked: boolean;
+}
+
+interface HttpReply {
+  status: number;
+  text: string;
+  date: string | null;
+}
+
+interface Outcome {
+  code: number;
+  extra?: string[];
+  suffix?: string;
+}
+
+const DEFAULT_CAPACITY = 3000;
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function enc(s: string): string {
+  return encodeURIComponent(s);
+}
+
+export class Terminal {
+  readonly sn: string;
+  readonly server: string;
+  readonly language: number;
+  /** PIN → user, as the device stores them */
+  readonly users = new Map<string, TerminalUser>();
+  /** PIN → comparison (enrolment) photo bytes (DATA UPDATE BIOPHOTO) */
+  readonly photos = new Map<string, Buffer>();
+  /** PIN → comparison photo Type (9 = visible-light face) */
+  readonly photoTypes = new Map<string, number>();
+  /** PIN → user photo bytes (DATA UPDATE USERPIC) */
+  readonly userPics = new Map<string, Buffer>();
+  /** PIN → (`type:no:index` → base64 template) (DATA UPDATE BIODATA, or extracted from a photo) */
+  readonly templates = new Map<string, Map<string, string>>();
+  /** Every command received, in order */
+  readonly log: CommandLogEntry[] = [];
+  /** Options from the server's initialization reply plus SET OPTION changes */
+  options: Record<string, string> = {};
+  doorOpenCount = 0;
+  alarmCancelCount = 0;
+  rebootCount = 0;
+  handshakeCount = 0;
+  onEvent: ((event: TerminalEvent) => void) | undefined;
+
+  private opts: TerminalOptions;
+  private fail: Required<Omit<FailOn, 'codes'>> & { codes: Record<string, number> };
+  private cap: number;
+  private records: StoredRecord[] = [];
+  private seq = 0;
+  private ctl: AbortController | null = null;
+  private loop: Promise<void> | null = null;
+  private needHandshake = true;
+  /** True between a successful handshake and the next stop()/REBOOT. */
+  private online = false;
+  private rebootRequested = false;
+  private firstPollAfterHandshake = true;
+  private clockOffsetMs = 0;
+  private lastBatch: { body: Buffer; stamp: number } | null = null;
+  private handshakeWaiters: (() => void)[] = [];
+
+  constructor(opts: TerminalOptions) {
+    this.opts = opts;
+    this.sn = opts.sn;
+    this.server = opts.server.replace(/\/+$/, '');
+    this.language = opts.language ?? 69;
+    this.cap = opts.capacity ?? DEFAULT_CAPACITY;
+    this.fail = { capacity: true, unsupported: [], unknownUser: false, codes: {} };
+    if (opts.failOn) this.setFailOn(opts.failOn);
+    this.onEvent = opts.onEvent;
+  }
+
+  // ---------------------------------------------------------------- configuration
+
+  get capacity(): number {
+    return this.cap;
+  }
+
+  set capacity(n: number) {
+    this.cap = n;
+  }
+
+  get failOn(): FailOn {
+    return { ...this.fail, unsupported: [...this.fail.unsupported], codes: { ...this.fail.codes } };
+  }
+
+  set failOn(f: FailOn) {
+    this.setFailOn(f);
+  }
+
+  /** Merge failure-injection settings (keys left out keep their value). */
+  setFailOn(f: FailOn): void {
+    if (f.capacity !== undefined) this.fail.capacity = f.capacity;
+    if (f.unsupported !== undefined) this.fail.unsupported = [...f.unsupported];
+    if (f.unknownUser !== undefined) this.fail.unknownUser = f.unknownUser;
+    if (f.codes !== undefined) this.fail.codes = { ...f.codes };
+  }
+
+  /** start() was called and stop() was not. */
+  get running(): boolean {
+    return this.ctl !== null && !this.ctl.signal.aborted;
+  }
+
+  /** Running and past a successful initialization exchange (false while refused, rebooting or stopped). */
+  get isOnline(): boolean {
+    return this.running && this.online;
+  }
+
+  /** Stored attendance records (oldest first). */
+  get attlog(): AttRecord[] {
+    return this.records.map((r) => ({ ...r.rec }));
+  }
+
+  /** Minutes east of UTC used for the device clock. */
+  get timezoneMinutes(): number {
+    const fromServer = this.options.TimeZone !== undefined && this.options.TimeZone !== '' ? Number(this.options.TimeZone) : NaN;
+    if (Number.isFinite(fromServer)) return timezoneToMinutes(fromServer);
+    if (this.opts.timezone !== undefined) return timezoneToMinutes(this.opts.timezone);
+    return -new Date().getTimezoneOffset();
+  }
+
+  /** Device local time now, `YYYY-MM-DD hh:mm:ss` (clock synchronised from the server's Date header). */
+  now(): string {
+    return formatDeviceTime(new Date(Date.now() + this.clockOffsetMs), this.timezoneMinutes);
+  }
+
+  get pollIntervalMs(): number {
+    if (this.opts.pollMs !== undefined) return this.opts.pollMs;
+    const d = Number(this.options.Delay);
+    return Number.isFinite(d) && d > 0 ? d * 1000 : 10_000;
+  }
+
+  get retryIntervalMs(): number {
+    if (this.opts.retryMs !== undefined) return this.opts.retryMs;
+    const d = Number(this.options.ErrorDelay);
+    return Number.isFinite(d) && d > 0 ? d * 1000 : 30_000;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Handshake (retried every ErrorDelay until it succeeds), then poll every Delay. Resolves after the first handshake (or on stop). */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
+    this.ctl = new AbortController();
+    this.needHandshake = true;
+    const signal = this.ctl.signal;
+    const ready = new Promise<void>((resolve) => this.handshakeWaiters.push(resolve));
+    this.emit('state', 'starting');
+    this.loop = this.run(signal).catch((e: unknown) => this.emit('error', `loop crashed: ${String(e)}`));
+    return ready;
+  }
+
+  /** Go silent (offline): no more requests. Stored data is kept; pending uploads resume after the next start(). */
+  async stop(): Promise<void> {
+    if (!this.ctl) return;
+    this.ctl.abort();
+    this.online = false;
+    const loop = this.loop;
+    this.ctl = null;
+    this.loop = null;
+    this.wakeHandshakeWaiters();
+    await loop;
+    this.emit('state', 'stopped (offline)');
+  }
+
+  private wakeHandshakeWaiters(): void {
+    const waiters = this.handshakeWaiters;
+    this.handshakeWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      if (this.needHandshake) {
+        const ok = await this.handshake(signal);
+        if (signal.aborted) break;
+        if (!ok) {
+          await sleep(this.retryIntervalMs, signal);
+          continue;
+        }
+        this.needHandshake = false;
+        this.online = true;
+        this.wakeHandshakeWaiters();
+        void this.flushPending();
+      }
+      try {
+        await this.pollOnce(signal);
+      } catch (e) {
+        if (signal.aborted) break;
+        this.emit('error', `poll failed: ${errMsg(e)}`);
+        await sleep(this.retryIntervalMs, signal);
+        continue;
+      }
+      if (this.rebootRequested) {
+        this.rebootRequested = false;
+        this.rebootCount++;
+        this.online = false;
+        this.emit('reboot', `rebooting (${this.opts.rebootMs ?? 3000} ms silent)`);
+        await sleep(this.opts.rebootMs ?? 3000, signal);
+        this.needHandshake = true;
+        continue;
+      }
+      await sleep(this.pollIntervalMs, signal);
+    }
+  }
+
+  // ---------------------------------------------------------------- HTTP
+
+  private async http(method: 'GET' | 'POST', path: string, body?: Buffer, signal?: AbortSignal): Promise<HttpReply> {
+    const signals = [AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000)];
+    const s = signal ?? this.ctl?.signal;
+    if (s) signals.push(s);
+    const headers: Record<string, string> = { 'User-Agent': 'iClock Proxy/1.09', Accept: '*/*' };
+    if (body) headers['Content-Type'] = this.opts.contentType ?? 'application/push;charset=UTF-8';
+    const res = await fetch(this.server + path, {
+      method,
+      headers,
+      body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : null,
+      signal: AbortSignal.any(signals),
+    });
+    const buf = new Uint8Array(await res.arrayBuffer());
+    return { status: res.status, text: decodeText(buf, this.language), date: res.headers.get('date') };
+  }
+
+  /** POST to /iclock/cdata until the reply starts with OK, or the terminal stops (then null). */
+  private async uploadUntilOk(query: string, body: Buffer, what: string): Promise<string | null> {
+    while (this.running) {
+      try {
+        const r = await this.http('POST', `/iclock/cdata?SN=${enc(this.sn)}&${query}`, body);
+        if (r.status === 200 && r.text.trimStart().startsWith('OK')) {
+          this.emit('upload', `${what} → ${r.text.trim()}`);
+          return r.text.trim();
+        }
+        this.emit('error', `${what} rejected: HTTP ${r.status} ${r.text.trim().slice(0, 120)}`);
+      } catch (e) {
+        if (!this.running) break;
+        this.emit('error', `${what} failed: ${errMsg(e)}`);
+      }
+      await sleep(this.retryIntervalMs, this.ctl?.signal);
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- §5 initialization, §8 options push
+
+  private async handshake(signal: AbortSignal): Promise<boolean> {
+    let q = `SN=${enc(this.sn)}&options=all&pushver=${enc(this.opts.pushver ?? '2.4.1')}&language=${this.language}`;
+    if (this.opts.pushcommkey) q += `&pushcommkey=${enc(this.opts.pushcommkey)}`;
+    try {
+      const r = await this.http('GET', `/iclock/cdata?${q}`, undefined, signal);
+      const parsed = r.status === 200 ? parseOptionsReply(r.text) : null;
+      if (!parsed) {
+        this.emit('error', `initialization refused: HTTP ${r.status} ${r.text.trim().slice(0, 120)}`);
+        return false;
+      }
+      this.options = { ...this.options, ...parsed.options };
+      if (r.date) {
+        const server = Date.parse(r.date);
+        if (Number.isFinite(server)) {
+          const off = server - Date.now();
+          this.clockOffsetMs = Math.abs(off) > 2000 ? off : 0;
+        }
+      }
+      this.handshakeCount++;
+      this.firstPollAfterHandshake = true;
+      this.emit(
+        'handshake',
+        `online: Delay=${this.options.Delay ?? '-'} ErrorDelay=${this.options.ErrorDelay ?? '-'} TimeZone=${this.options.TimeZone ?? '-'}`,
+      );
+      if (this.options.PushOptionsFlag === '1') await this.pushOptions(signal);
+      return true;
+    } catch (e) {
+      if (!signal.aborted) this.emit('error', `initialization failed: ${errMsg(e)}`);
+      return false;
+    }
+  }
+
+  /** Device configuration as `key → value` (pushed by §8 and used for INFO). */
+  deviceConfig(): Record<string, string> {
+    const photoCounts = `0:0:0:0:0:0:0:0:0:${this.photos.size}`;
+    let tmpl = 0;
+    for (const m of this.templates.values()) tmpl += m.size;
+    return {
+      DeviceName: this.opts.deviceName ?? 'FaceAdmin PUSH emulator',
+      FWVersion: this.opts.firmware ?? 'Ver 2.4.1-emu',
+      IPAddress: this.opts.ip ?? '127.0.0.1',
+      MACAddress:
+        '00:17:61:' +
+        createHash('md5')
+          .update(this.sn)
+          .digest('hex')
+          .slice(0, 6)
+          .replace(/(..)(?!$)/g, '$1:'),
+      Platform: 'EMULATOR',
+      PushVersion: this.opts.pushver ?? '2.4.1',
+      Language: String(this.language),
+      TimeZone: String(this.options.TimeZone ?? this.opts.timezone ?? ''),
+      UserCount: String(this.users.size),
+      FPCount: '0',
+      FaceCount: String(this.photos.size),
+      AttLogCount: String(this.records.length),
+      MaxUserCount: String(this.cap),
+      MaxAttLogCount: '200000',
+      MaxFingerCount: '0',
+      MaxFaceCount: String(this.cap),
+      FingerFunOn: '0',
+      FaceFunOn: '1',
+      BioPhotoFun: '1',
+      BioDataFun: '1',
+      VisilightFun: '1',
+      MultiBioDataSupport: '0:0:0:0:0:0:0:0:0:1',
+      MultiBioPhotoSupport: '0:0:0:0:0:0:0:0:0:1',
+      MultiBioVersion: '0:0:0:0:0:0:0:0:0:1',
+      MaxMultiBioDataCount: `0:0:0:0:0:0:0:0:0:${this.cap}`,
+      MaxMultiBioPhotoCount: `0:0:0:0:0:0:0:0:0:${this.cap}`,
+      MultiBioDataCount: `0:0:0:0:0:0:0:0:0:${tmpl}`,
+      MultiBioPhotoCount: photoCounts,
+    };
+  }
+
+  private async pushOptions(signal: AbortSignal): Promise<void> {
+    const cfg = this.deviceConfig();
+    const wanted = (this.options.PushOptions ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    const keys = [
+      ...new Set([
+        ...wanted,
+        'FaceFunOn',
+        'FingerFunOn',
+        'BioPhotoFun',
+        'BioDataFun',
+        'VisilightFun',
+        'MultiBioDataSupport',
+        'MultiBioPhotoSupport',
+        'MultiBioVersion',
+        'MaxMultiBioDataCount',
+        'MaxMultiBioPhotoCount',
+        'MultiBioDataCount',
+        'MultiBioPhotoCount',
+      ]),
+    ];
+    const body = keys.map((k) => `${k}=${cfg[k] ?? ''}`).join(',');
+    try {
+      const r = await this.http('POST', `/iclock/cdata?SN=${enc(this.sn)}&table=options`, Buffer.from(body, 'utf8'), signal);
+      this.emit('options', `pushed ${keys.length} options → ${r.text.trim()}`);
+    } catch (e) {
+      if (!signal.aborted) this.emit('error', `options push failed: ${errMsg(e)}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- §9/§12 poll, §13 results
+
+  /** §9 INFO= value: firmware, users, fingerprints, records, IP, FP alg, face alg, faces for enrolment, faces, function flags. */
+  infoParam(): string {
+    const v = [
+      this.opts.firmware ?? 'Ver 2.4.1-emu',
+      String(this.users.size),
+      '0',
+      String(this.records.length),
+      this.opts.ip ?? '127.0.0.1',
+      '0',
+      '0',
+      '1',
+      String(this.photos.size),
+      '01111',
+    ];
+    return v.map(enc).join(',');
+  }
+
+  private async pollOnce(signal: AbortSignal): Promise<void> {
+    let q = `SN=${enc(this.sn)}`;
+    if (this.firstPollAfterHandshake) q += `&INFO=${this.infoParam()}`;
+    const r = await this.http('GET', `/iclock/getrequest?${q}`, undefined, signal);
+    if (r.status !== 200) throw new Error(`getrequest HTTP ${r.status}`);
+    this.firstPollAfterHandshake = false;
+    const cmds = parseCommands(r.text);
+    this.emit('poll', cmds.length ? `${cmds.length} command(s)` : r.text.trim() || '(empty)');
+    if (!cmds.length) return;
+    const results: string[] = [];
+    for (const c of cmds) {
+      if (signal.aborted) return;
+      results.push(await this.execute(c));
+    }
+    await this.postResults(results, signal);
+  }
+
+  private async postResults(results: string[], signal: AbortSignal): Promise<void> {
+    const body = encodeText(results.join('\n'), this.language);
+    while (!signal.aborted) {
+      try {
+        const r = await this.http('POST', `/iclock/devicecmd?SN=${enc(this.sn)}`, body, signal);
+        if (r.status === 200 && r.text.trim().startsWith('OK')) {
+          this.emit('result', `${results.length} result(s) → ${r.text.trim()}`);
+          return;
+        }
+        this.emit('error', `devicecmd rejected: HTTP ${r.status} ${r.text.trim().slice(0, 120)}`);
+      } catch (e) {
+        if (signal.aborted) return;
+        this.emit('error', `devicecmd failed: ${errMsg(e)}`);
+      }
+      await sleep(this.retryIntervalMs, signal);
+    }
+  }
+
+  /** Execute one command and return its §13 result text. */
+  private async execute(c: ParsedCommand): Promise<string> {
+    const info = classifyCommand(c.text);
+    let out: Outcome;
+    const forced = Object.entries(this.fail.codes).find(([k]) => nameMatches(k, info.name));
+    if (forced) out = { code: forced[1] };
+    else if (this.fail.unsupported.some((u) => nameMatches(u, info.name))) out = { code: RC.UNSUPPORTED };
+    else {
+      try {
+        out = await this.handle(info.name, info.args);
+      } catch (e) {
+        this.emit('error', `command ${c.id} crashed: ${errMsg(e)}`);
+        out = { code: RC.READ_WRITE };
+      }
+    }
+    this.log.push({ id: c.id, command: c.text, name: info.name, code: out.code, at: new Date() });
+    this.emit('command', `C:${c.id}:${shorten(c.text)} → ${out.code}`);
+    const line = formatResult(c.id, out.code, info.echo, out.extra ?? []);
+    if (!out.suffix) return line;
+    const nl = line.indexOf('\n');
+    return nl < 0 ? line + out.suffix : line.slice(0, nl) + out.suffix + line.slice(nl);
+  }
+
+  private async handle(name: string, args: string): Promise<Outcome> {
+    const rec = parseRecord(args);
+    switch (name) {
+      case 'DATA UPDATE USERINFO':
+        return this.updateUser(rec);
+      case 'DATA DELETE USERINFO':
+        return this.deleteUser(rec);
+      case 'DATA QUERY USERINFO':
+        return this.queryUsers(rec);
+      case 'DATA UPDATE BIOPHOTO':
+        return this.updateBioPhoto(rec);
+      case 'DATA DELETE BIOPHOTO': {
+        const pin = rec.get('pin');
+        if (!pin) return { code: RC.PARAM };
+        if (!this.photos.has(pin) && !this.users.has(pin) && this.fail.unknownUser) return { code: RC.NO_USER };
+        this.photos.delete(pin);
+        this.photoTypes.delete(pin);
+        return { code: RC.OK };
+      }
+      case 'DATA UPDATE USERPIC': {
+        const pin = rec.get('pin');
+        const content = rec.get('content');
+        if (!pin || content === undefined) return { code: RC.PARAM };
+        const size = rec.get('size');
+        if (size !== undefined && size !== '' && Number(size) !== content.length) return { code: RC.PHOTO_SIZE };
+        this.userPics.set(pin, Buffer.from(content, 'base64'));
+        return { code: RC.OK };
+      }
+      case 'DATA DELETE USERPIC': {
+        const pin = rec.get('pin');
+        if (!pin) return { code: RC.PARAM };
+        this.userPics.delete(pin);
+        return { code: RC.OK };
+      }
+      case 'DATA UPDATE BIODATA': {
+        const pin = rec.get('pin');
+        const tmp = rec.get('tmp');
+        if (!pin || tmp === undefined) return { code: RC.PARAM };
+        const key = `${rec.get('type') ?? '0'}:${rec.get('no') ?? '0'}:${rec.get('index') ?? '0'}`;
+        this.templateMap(pin).set(key, tmp);
+        return { code: RC.OK };
+      }
+      case 'DATA DELETE BIODATA': {
+        const pin = rec.get('pin');
+        if (!pin) return { code: RC.PARAM };
+        const type = rec.get('type');
+        const no = rec.get('no');
+        const m = this.templates.get(pin);
+        if (m) {
+          for (const k of [...m.keys()]) {
+            const [t, n] = k.split(':');
+            if ((type === undefined || t === type) && (no === undefined || n === no)) m.delete(k);
+          }
+        }
+        return { code: RC.OK };
+      }
+      case 'DATA QUERY ATTLOG':
+        return this.queryAttlog(rec);
+      case 'CLEAR LOG':
+        this.records = [];
+        return { code: RC.OK };
+      case 'CLEAR PHOTO':
+        for (const r of this.records) r.photo = undefined;
+        return { code: RC.OK };
+      case 'CLEAR DATA':
+        this.records = [];
+        this.users.clear();
+        this.photos.clear();
+        this.photoTypes.clear();
+        this.userPics.clear();
+        this.templates.clear();
+        return { code: RC.OK };
+      case 'CLEAR BIODATA':
+        this.templates.clear();
+        return { code: RC.OK };
+      case 'CHECK':
+        return this.check();
+      case 'LOG':
+        await this.flushPending();
+        return { code: RC.OK };
+      case 'VERIFY SUM': {
+        const m = /^ATTLOG\s+([\s\S]*)$/i.exec(args);
+        if (!m) return { code: RC.PARAM };
+        const r = parseRecord(m[1] ?? '');
+        const start = r.get('starttime') ?? '';
+        const end = r.get('endtime') ?? '';
+        const n = this.recordsInRange(start, end).length;
+        return { code: RC.OK, suffix: `&StartTime=${start}&EndTime=${end}&AttlogSum=${n}` };
+      }
+      case 'SET OPTION': {
+        const eq = args.indexOf('=');
+        if (eq <= 0) return { code: RC.PARAM };
+        const key = args.slice(0, eq).trim();
+        this.options[key] = args.slice(eq + 1);
+        return { code: RC.OK };
+      }
+      case 'RELOAD OPTIONS':
+        return { code: RC.OK };
+      case 'INFO': {
+        const cfg = this.deviceConfig();
+        return { code: RC.OK, extra: Object.entries(cfg).map(([k, v]) => `${k}=${v}`) };
+      }
+      case 'REBOOT':
+        this.rebootRequested = true;
+        return { code: RC.OK };
+      case 'AC_UNLOCK':
+        this.doorOpenCount++;
+        return { code: RC.OK };
+      case 'AC_UNALARM':
+        this.alarmCancelCount++;
+        return { code: RC.OK };
+      default:
+        return { code: RC.UNSUPPORTED };
+    }
+  }
+
+  private templateMap(pin: string): Map<string, string> {
+    let m = this.templates.get(pin);
+    if (!m) {
+      m = new Map();
+      this.templates.set(pin, m);
+    }
+    return m;
+  }
+
+  private updateUser(rec: Map<string, string>): Outcome {
+    const pin = rec.get('pin');
+    if (!pin) return { code: RC.PARAM };
+    const old = this.users.get(pin);
+    if (!old && this.fail.capacity && this.users.size >= this.cap) return { code: RC.CAPACITY };
+    const pick = (key: string, prev: string | undefined, dflt: string) => rec.get(key) ?? prev ?? dflt;
+    const user: TerminalUser = {
+      pin,
+      name: pick('name', old?.name, ''),
+      pri: Number(pick('pri', old === undefined ? undefined : String(old.pri), '0')) || 0,
+      passwd: pick('passwd', old?.passwd, ''),
+      card: pick('card', old?.card, ''),
+      grp: pick('grp', old?.grp, '1'),
+      tz: pick('tz', old?.tz, '0000000000000000'),
+      verify: pick('verify', old?.verify, '-1'),
+      viceCard: pick('vicecard', old?.viceCard, ''),
+      startDatetime: pick('startdatetime', old?.startDatetime, ''),
+      endDatetime: pick('enddatetime', old?.endDatetime, ''),
+    };
+    this.users.set(pin, user);
+    return { code: RC.OK };
+  }
+
+  private deleteUser(rec: Map<string, string>): Outcome {
+    const pin = rec.get('pin');
+    if (!pin) return { code: RC.PARAM };
+    if (!this.users.has(pin) && this.fail.unknownUser) return { code: RC.NO_USER };
+    this.users.delete(pin);
+    this.photos.delete(pin);
+    this.photoTypes.delete(pin);
+    this.userPics.delete(pin);
+    this.templates.delete(pin);
+    return { code: RC.OK };
+  }
+
+  private async queryUsers(rec: Map<string, string>): Promise<Outcome> {
+    const pin = rec.get('pin');
+    let list: TerminalUser[];
+    if (pin !== undefined) {
+      const u = this.users.get(pin);
+      if (!u) return { code: this.fail.unknownUser ? RC.NO_USER : RC.OK };
+      list = [u];
+    } else list = [...this.users.values()];
+    if (!list.length) return { code: RC.OK };
+    const lines = list.map(
+      (u) =>
+        `USER PIN=${u.pin}\tName=${u.name}\tPri=${u.pri}\tPasswd=${u.passwd}\tCard=${u.card}\tGrp=${u.grp}\tTZ=${u.tz}\tVerify=${u.verify}\tViceCard=${u.viceCard}`,
+    );
+    const reply = await this.uploadUntilOk(`table=OPERLOG&Stamp=${this.seq}`, encodeText(lines.join('\n'), this.language), `OPERLOG ${lines.length} USER`);
+    return { code: reply === null ? RC.TIMEOUT : RC.OK };
+  }
+
+  private async updateBioPhoto(rec: Map<string, string>): Promise<Outcome> {
+    const pin = rec.get('pin');
+    if (!pin) return { code: RC.PARAM };
+    if (this.fail.unknownUser && !this.users.has(pin)) return { code: RC.NO_USER };
+    const type = Number(rec.get('type') ?? '9');
+    let data: Buffer;
+    if ((rec.get('format') ?? '0') === '1') {
+      const url = rec.get('url');
+      if (!url) return { code: RC.PARAM };
+      try {
+        data = await this.download(url);
+      } catch (e) {
+        this.emit('error', `BIOPHOTO download ${url} failed: ${errMsg(e)}`);
+        return { code: RC.SERVER_DATA };
+      }
+    } else {
+      const content = rec.get('content');
+      if (!content) return { code: RC.PARAM };
+      const size = rec.get('size');
+      if (size !== undefined && size !== '' && Number(size) !== content.length) return { code: RC.PHOTO_SIZE };
+      data = Buffer.from(content, 'base64');
+    }
+    if (!this.photos.has(pin) && this.fail.capacity && this.photos.size >= this.cap) return { code: RC.CAPACITY };
+    this.photos.set(pin, data);
+    this.photoTypes.set(pin, type);
+    if (this.opts.photosDir) {
+      const dir = join(this.opts.photosDir, this.sn);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${pin}.jpg`), data);
+    }
+    if (rec.get('postbacktmpflag') === '1') {
+      // Stand-in "template": a digest of the photo (the emulator does no face extraction).
+      const tmp = createHash('sha256').update(data).digest().toString('base64');
+      this.templateMap(pin).set(`${type}:0:0`, tmp);
+      const line = `BIODATA Pin=${pin}\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=${type}\tMajorVer=0\tMinorVer=0\tFormat=0\tTmp=${tmp}`;
+      await this.uploadUntilOk(`table=BIODATA&Stamp=${this.seq}`, Buffer.from(line, 'latin1'), `BIODATA ${pin}`);
+    }
+    return { code: RC.OK };
+  }
+
+  /** Url of BIOPHOTO Format=1: absolute URLs as-is, `/x` from the server root, other relative paths under `/iclock/` (as PutFile, §12.5.2). */
+  private async download(url: string): Promise<Buffer> {
+    const full = /^https?:\/\//i.test(url) ? url : url.startsWith('/') ? this.server + url : `${this.server}/iclock/${url}`;
+    const res = await fetch(full, { signal: AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000) });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  private recordsInRange(start: string, end: string): StoredRecord[] {
+    return this.records.filter((r) => (!start || r.rec.time >= start) && (!end || r.rec.time <= end));
+  }
+
+  private async queryAttlog(rec: Map<string, string>): Promise<Outcome> {
+    const found = this.recordsInRange(rec.get('starttime') ?? '', rec.get('endtime') ?? '');
+    if (!found.length) return { code: RC.PARAM }; // real device: -1 on an empty result (ADMS.md)
+    const ok = await this.uploadRecords(found, 'query');
+    return { code: ok ? RC.OK : RC.TIMEOUT };
+  }
+
+  private async check(): Promise<Outcome> {
+    const signal = this.ctl?.signal;
+    if (!signal) return { code: RC.BUSY };
+    if (!(await this.handshake(signal))) return { code: RC.SERVER_DATA };
+    const stamp = Number(this.options.ATTLOGStamp);
+    const from = Number.isFinite(stamp) ? stamp : 0;
+    const again = this.records.filter((r) => r.seq > from);
+    if (again.length && !(await this.uploadRecords(again, 'check'))) return { code: RC.TIMEOUT };
+    return { code: RC.OK };
+  }
+
+  // ---------------------------------------------------------------- §11.2 / §11.3 uploads
+
+  private store(p: PunchInput): StoredRecord {
+    const time = p.time === undefined ? this.now() : p.time instanceof Date ? formatDeviceTime(p.time, this.timezoneMinutes) : p.time;
+    const rec: AttRecord = {
+      pin: String(p.pin),
+      time,
+      status: p.status ?? 0,
+      verify: p.verify ?? 15,
+      workcode: p.workcode ?? '0',
+      mask: p.mask,
+      temperature: p.temperature,
+    };
+    const s: StoredRecord = { seq: ++this.seq, rec, acked: false, photo: p.photo, photoAcked: !p.photo };
+    this.records.push(s);
+    return s;
+  }
+
+  /** One ATTLOG POST (chunks of 500 lines) retried until OK. */
+  private async uploadRecords(list: StoredRecord[], why: string): Promise<string | null> {
+    let last: string | null = null;
+    for (let i = 0; i < list.length; i += 500) {
+      const chunk = list.slice(i, i + 500);
+      const stamp = Math.max(...chunk.map((r) => r.seq));
+      const body = encodeText(chunk.map((r) => formatAttlogLine(r.rec)).join('\n'), this.language);
+      this.lastBatch = { body, stamp };
+      last = await this.uploadUntilOk(`table=ATTLOG&Stamp=${stamp}`, body, `ATTLOG ${chunk.length} record(s) (${why})`);
+      if (last === null) return null;
+      for (const r of chunk) r.acked = true;
+    }
+    return last;
+  }
+
+  private async uploadPhoto(r: StoredRecord): Promise<string | null> {
+    if (!r.photo) return null;
+    const name = attPhotoName(r.rec.pin, r.rec.time);
+    const body = buildAttPhotoBody(name, this.sn, r.photo, this.options.ATTPHOTOBase64 === '1');
+    const reply = await this.uploadUntilOk(`table=ATTPHOTO&Stamp=${r.seq}`, body, `ATTPHOTO ${name}`);
+    if (reply !== null) r.photoAcked = true;
+    return reply;
+  }
+
+  private async flushPending(): Promise<void> {
+    const pending = this.records.filter((r) => !r.acked);
+    if (pending.length) await this.uploadRecords(pending, 'pending');
+    for (const r of this.records.filter((x) => x.acked && !x.photoAcked)) await this.uploadPhoto(r);
+  }
+
+  /** Record one punch: ATTLOG upload (retried until OK), then ATTPHOTO when a photo is given. Offline (stopped, refused, rebooting) ⇒ kept and uploaded after the next handshake. */
+  async punch(p: PunchInput): Promise<PunchResult> {
+    return this.punchBatch([p]);
+  }
+
+  /** Record several punches and upload them in ONE ATTLOG POST (then one ATTPHOTO POST per photo). */
+  async punchBatch(list: PunchInput[]): Promise<PunchResult> {
+    const stored = list.map((p) => this.store(p));
+    const lines = stored.map((s) => formatAttlogLine(s.rec));
+    const photoNames = stored.filter((s) => s.photo).map((s) => attPhotoName(s.rec.pin, s.rec.time));
+    if (!this.isOnline) {
+      this.emit('state', `offline: ${stored.length} record(s) kept for later`);
+      return { lines, reply: null, uploaded: false, photoNames, photoReplies: photoNames.map(() => null) };
+    }
+    const reply = await this.uploadRecords(stored, 'punch');
+    const photoReplies: (string | null)[] = [];
+    if (reply !== null) for (const s of stored) if (s.photo) photoReplies.push(await this.uploadPhoto(s));
+    while (photoReplies.length < photoNames.length) photoReplies.push(null);
+    return { lines, reply, uploaded: reply !== null, photoNames, photoReplies };
+  }
+
+  /** Re-send the last ATTLOG body (same Stamp) n times; returns the server replies. */
+  async replay(n = 1): Promise<(string | null)[]> {
+    if (!this.lastBatch) throw new Error('replay: no ATTLOG batch was sent yet');
+    const { body, stamp } = this.lastBatch;
+    const out: (string | null)[] = [];
+    for (let i = 0; i < n; i++) out.push(await this.uploadUntilOk(`table=ATTLOG&Stamp=${stamp}`, body, `ATTLOG replay ${i + 1}/${n}`));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- misc
+
+  private emit(type: TerminalEventType, message: string): void {
+    this.onEvent?.({ sn: this.sn, type, message });
+  }
+}
+
+function errMsg(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
+  }
+  return String(e);
+}
+
+function shorten(s: string): string {
+  const one = s.replace(/\t/g, ' ');
+  return one.length > 100 ? one.slice(0, 97) + '...' : one;
+}
+
+export function createTerminal(opts: TerminalOptions): Terminal {
+  return new Terminal(opts);
+}
+
+export type { AttRecord } from './protocol.ts';
