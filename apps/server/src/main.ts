@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { DEMO_LOGIN, seedDemo } from './db/seed-demo.ts';
+import { DEMO_DEVICES, DEMO_LOGIN, seedDemo } from './db/seed-demo.ts';
 
 async function main() {
   let config;
@@ -18,6 +18,7 @@ async function main() {
   const app = await buildApp({ config, database });
   const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir) : false;
   let closing = false;
+  let stopDemo = async () => {};
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => {
       if (closing) return;
@@ -35,9 +36,20 @@ async function main() {
   const where = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}`;
   app.log.info(`console: ${where}/  API docs: ${where}/api/docs  database: ${database.dialect}  mode: ${config.runMode}`);
   if (config.demo) {
+    // The demo's terminals are emulated ZK PUSH devices talking to this server over real HTTP.
+    const { createTerminal } = await import('../../../tools/zk-emulator/terminal.ts');
+    const terminals = DEMO_DEVICES.map((d) => createTerminal({ server: where, sn: d.serial, timezone: 8, capacity: 3000 }));
+    for (const term of terminals) void term.start();
+    const pins = ['1001', '1002', '1003', '1004', '1005'];
+    const punches = setInterval(() => void terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[Math.floor(Math.random() * pins.length)]! }), 45_000);
+    punches.unref();
+    stopDemo = async () => {
+      clearInterval(punches);
+      await Promise.all(terminals.map((x) => x.stop()));
+    };
     // Printed plainly (not through the logger) so it stands out in the terminal.
     console.log(
-      `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password)${seeded ? '' : '  [existing data kept]'}\n`,
+      `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password); 3 emulated terminals: ${DEMO_DEVICES.map((d) => d.serial).join(', ')}${seeded ? '' : '  [existing data kept]'}\n`,
     );
   }
 }

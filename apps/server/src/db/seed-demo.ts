@@ -10,8 +10,15 @@ import { membershipsRepository } from '../modules/managers/memberships.repositor
 import { notify } from '../modules/messages/messages.service.ts';
 import { photoStore } from '../modules/persons/photos.ts';
 import { seedPeople } from './seed-people.ts';
+import { syncService } from '../modules/devices/sync.service.ts';
+import { zkPushDriver } from '../devices/zk-push/driver.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
+export const DEMO_DEVICES = [
+  { serial: 'DEMO0001', name: '大门入口 Main entrance', direction: 'in' },
+  { serial: 'DEMO0002', name: '大门出口 Main exit', direction: 'out' },
+  { serial: 'DEMO0003', name: '研发中心 R&D door', direction: 'in' },
+];
 
 const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
   { username: 'hr', name: '王芳 (HR)', rights: ['userView', 'userEdit', 'attendance', 'workflow'] },
@@ -77,6 +84,52 @@ export async function seedDemo(database: Database, log2N: number, dataDir: strin
     }
     await notify(trx, companyId, adminId, 'welcome', { company: '演示科技有限公司 Demo Technology', admin: '张伟' });
     await seedPeople(trx, companyId, photoStore(dataDir));
+    // Three terminals; `npm run demo` starts emulators with these serials, so they come online by themselves.
+    for (const [i, d] of DEMO_DEVICES.entries()) {
+      await trx
+        .insertInto('devices')
+        .values({
+          company_id: companyId,
+          protocol: 'zk-push',
+          name: d.name,
+          serial: d.serial,
+          ip: `192.168.10.${21 + i}`,
+          account: 'admin',
+          password: 'demo-device',
+          capacity: 3000,
+          direction: d.direction,
+          attendance: 1,
+          attendance_scope: i === 0 ? 'all' : 'selected',
+          restrict_inout: 0,
+          upload_face_image: 1,
+          upload_strangers: 0,
+          function_type: 'attendance',
+          tz_offset: 480,
+          options: '{}',
+          special: '{}',
+          firmware: '',
+          user_count: 0,
+          info: '{}',
+          online: 0,
+          last_seen_at: null,
+          open_status: 'unknown',
+          clock_drift: 0,
+          att_stamp: '0',
+          op_stamp: '0',
+          photo_stamp: '0',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    const entrance = await trx.selectFrom('devices').selectAll().where('serial', '=', DEMO_DEVICES[0]!.serial).executeTakeFirstOrThrow();
+    const working = await trx.selectFrom('persons').select('id').where('company_id', '=', companyId).where('work_status', '=', 1).execute();
+    await syncService({ database, photos: photoStore(dataDir), driver: () => zkPushDriver }).assign(
+      trx,
+      companyId,
+      entrance,
+      working.map((p) => p.id),
+    );
   });
   return true;
 }

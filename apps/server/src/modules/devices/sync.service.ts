@@ -67,11 +67,13 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
   events.setMaxListeners(1000);
 
   async function personChanges(trx: Executor, companyId: number, persons: PersonRow[]) {
-    const rows = await ledgerRepository.rowsForPersons(
-      trx,
-      companyId,
-      persons.map((p) => p.id),
-    );
+    const rows = (
+      await ledgerRepository.rowsForPersons(
+        trx,
+        companyId,
+        persons.map((p) => p.id),
+      )
+    ).sort((a, b) => a.device_id - b.device_id || a.person_id - b.person_id);
     const byId = new Map(persons.map((p) => [p.id, p]));
     const now = nowIso();
     for (const r of rows) {
@@ -95,7 +97,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
 
     /** Puts people on a device (left people are skipped: spec §4). Returns how many were newly added. */
     async assign(trx: Executor, companyId: number, device: DeviceRow, personIds: number[]): Promise<{ added: number; skippedLeft: number }> {
-      const persons = await personsRepository.findMany(trx, companyId, personIds);
+      const persons = (await personsRepository.findMany(trx, companyId, personIds)).sort((a, b) => a.id - b.id);
       const existing = new Map((await ledgerRepository.rowsForDevice(trx, companyId, device.id, personIds)).map((r) => [r.person_id, r]));
       const now = nowIso();
       const fresh = [];
@@ -231,11 +233,11 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
 
     /** The terminal took a command but could not use its data (ERRORLOG, e.g. no face found in the photo). */
     async rejected(device: DeviceRow, commandId: number, errCode: string) {
-      await db.transaction().execute(async (trx) => {
+      const personId = await db.transaction().execute(async (trx) => {
         const c = await trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('id', '=', commandId).executeTakeFirst();
-        if (!c || c.person_id === null) return;
+        if (!c || c.person_id === null) return null;
         const row = (await ledgerRepository.rowsForDevice(trx, device.company_id, device.id, [c.person_id]))[0];
-        if (!row) return;
+        if (!row) return null;
         await trx
           .updateTable('device_persons')
           .set({
@@ -249,9 +251,10 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
           .where('device_id', '=', device.id)
           .where('person_id', '=', c.person_id)
           .execute();
-        await ledgerRepository.refreshPersonStatus(trx, device.company_id, [c.person_id]);
         await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: 1, code: errCode });
+        return c.person_id;
       });
+      if (personId) await ledgerRepository.refreshPersonStatus(db, device.company_id, [personId]);
     },
 
     /**
@@ -260,7 +263,8 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
      */
     async plan(device: DeviceRow): Promise<PlannedCommand[]> {
       const driver = deps.driver(device.protocol);
-      return db.transaction().execute(async (trx) => {
+      const refreshAfter: number[] = [];
+      const planned = await db.transaction().execute(async (trx) => {
         const now = nowIso();
         const out: PlannedCommand[] = [];
         let bytes = 0;
@@ -369,9 +373,13 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
             .execute();
           // Old PIN to delete is carried by the command; the row now tracks the new PIN.
         }
-        if (touched.length) await ledgerRepository.refreshPersonStatus(trx, device.company_id, touched);
+        refreshAfter.push(...touched);
         return out;
       });
+      // Outside the transaction: device-driven work never holds ledger locks while taking person locks
+      // (the console takes them the other way round), so the two cannot deadlock on PostgreSQL.
+      if (refreshAfter.length) await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
+      return planned;
     },
 
     /**
@@ -381,6 +389,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
     async results(device: DeviceRow, results: CommandResult[], okCodes: (kind: string, code: number) => boolean) {
       if (!results.length) return;
       const done: CommandResult[] = [];
+      const refreshAfter: number[] = [];
       await db.transaction().execute(async (trx) => {
         const now = nowIso();
         const ids = results.map((r) => r.id);
@@ -406,7 +415,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
           done.push(r);
         }
         const failures: { person: number; code: number }[] = [];
-        for (const personId of rowsTouched) {
+        for (const personId of [...rowsTouched].sort((a, b) => a - b)) {
           const row = (await ledgerRepository.rowsForDevice(trx, device.company_id, device.id, [personId]))[0];
           if (!row) continue;
           const batch = await trx
@@ -465,9 +474,10 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
             }
           }
         }
-        if (rowsTouched.size) await ledgerRepository.refreshPersonStatus(trx, device.company_id, [...rowsTouched]);
+        refreshAfter.push(...rowsTouched);
         if (failures.length) await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: failures.length, code: failures[0]!.code });
       });
+      if (refreshAfter.length) await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
       for (const r of done) events.emit(`done:${r.id}`, r);
     },
   };
