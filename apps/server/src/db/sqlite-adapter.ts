@@ -11,12 +11,27 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA synchronous = NORMAL');
+  // Kysely compiles the same SQL text again and again (hot paths: punch ingestion, command polls);
+  // preparing it once and reusing the statement saves SQLite's parse and plan on every call.
+  const cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  const prepared = (sql: string) => {
+    let e = cache.get(sql);
+    if (e) {
+      cache.delete(sql);
+      cache.set(sql, e);
+      return e;
+    }
+    const stmt = db.prepare(sql);
+    e = { stmt, reader: stmt.columns().length > 0 };
+    cache.set(sql, e);
+    if (cache.size > 500) cache.delete(cache.keys().next().value!);
+    return e;
+  };
   return {
     raw: db,
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
-      const stmt: StatementSync = db.prepare(sql);
-      const reader = stmt.columns().length > 0;
+      const { stmt, reader } = prepared(sql);
       const args = (p: ReadonlyArray<unknown>) => p.map(toSqlite) as never[];
       return {
         reader,

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
-import { devicesRepository, unknownDevicesRepository, type DeviceRow } from '../../modules/devices/devices.repository.ts';
+import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRow } from '../../modules/devices/devices.repository.ts';
 import type { PresenceService } from '../../modules/devices/presence.service.ts';
 import type { SyncService } from '../../modules/devices/sync.service.ts';
 import { notify } from '../../modules/messages/messages.service.ts';
@@ -54,7 +54,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
 
   const unknownLogged = new Map<string, number>();
   async function resolve(req: FastifyRequest<{ Querystring: Q }>): Promise<DeviceRow | undefined> {
-    const device = await devicesRepository.findBySerial(db, req.query.SN);
+    const device = await deviceCache.bySerial(db, req.query.SN);
     if (!device) {
       await unknownDevicesRepository.seen(db, req.query.SN, req.ip, nowIso());
       const last = unknownLogged.get(req.query.SN) ?? 0;
@@ -66,6 +66,17 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     }
     await deps.presence.seen(device, req.ip);
     return device;
+  }
+  // Stamps are resume marks that current firmware ignores except 0 (notes §1): kept, but written at most
+  // every 30 s per device instead of on every upload.
+  const stampWritten = new Map<string, number>();
+  async function saveStamp(d: DeviceRow, column: 'att_stamp' | 'op_stamp', stamp: string | undefined) {
+    if (!stamp || !/^\d+$/.test(stamp) || d[column] === stamp) return;
+    const key = `${d.id}:${column}`;
+    if (Date.now() - (stampWritten.get(key) ?? 0) < 30_000) return;
+    stampWritten.set(key, Date.now());
+    d[column] = stamp;
+    await devicesRepository.update(db, d.company_id, d.id, { [column]: stamp });
   }
   const language = (d: DeviceRow) => parseJson<{ language?: string }>(d.info, {}).language;
   const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) =>
@@ -86,6 +97,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     if (d) {
       const info = { ...parseJson<Record<string, unknown>>(d.info, {}), language: req.query.language ?? '', pushver: req.query.pushver ?? '' };
       await devicesRepository.update(db, d.company_id, d.id, { info: JSON.stringify(info) });
+      deviceCache.forget(d.serial);
       // A handshake means the terminal (re)started: whatever was in flight is lost and will be planned again.
       await deps.sync.expire(d.id, 0);
     }
@@ -110,7 +122,11 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     if (!d) return send(reply, 'OK');
     if (req.query.INFO) {
       const info = parseInfoParam(req.query.INFO);
-      if (info) await devicesRepository.update(db, d.company_id, d.id, { firmware: info.firmware, user_count: info.users });
+      // Sent with every poll by some firmware: written only when it changes.
+      if (info && (info.firmware !== d.firmware || info.users !== d.user_count)) {
+        await devicesRepository.update(db, d.company_id, d.id, { firmware: info.firmware, user_count: info.users });
+        Object.assign(d, { firmware: info.firmware, user_count: info.users });
+      }
     }
     await deps.sync.expire(d.id);
     const commands = await deps.sync.plan(d);
@@ -134,6 +150,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
         ...(Number.isFinite(users) ? { user_count: users } : {}),
         info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), device: info.data }),
       });
+      deviceCache.forget(d.serial);
     }
     await deps.sync.results(
       d,
@@ -155,7 +172,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       // Acknowledged only after the commit: a crash before this line makes the terminal resend, and
       // the (device, PIN, time) key makes the resend harmless.
       await deps.punches.ingest(d, records);
-      if (req.query.Stamp && /^\d+$/.test(req.query.Stamp)) await devicesRepository.update(db, d.company_id, d.id, { att_stamp: req.query.Stamp });
+      await saveStamp(d, 'att_stamp', req.query.Stamp);
       return send(reply, `OK: ${records.length}`, d);
     }
     if (table === 'ATTPHOTO') {
@@ -174,6 +191,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
           .map(([k, v]) => [k!.trim(), v!.trim().slice(0, 200)]),
       );
       await devicesRepository.update(db, d.company_id, d.id, { info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), options: pushed }) });
+      deviceCache.forget(d.serial);
       return send(reply, 'OK', d);
     }
     if (table === 'OPERLOG') {
@@ -190,7 +208,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
         if (strangers.length)
           await notify(db, d.company_id, null, 'deviceEnrolled', { device: d.name, count: strangers.length, pins: strangers.slice(0, 10).join(', ') });
       }
-      if (req.query.Stamp && /^\d+$/.test(req.query.Stamp)) await devicesRepository.update(db, d.company_id, d.id, { op_stamp: req.query.Stamp });
+      await saveStamp(d, 'op_stamp', req.query.Stamp);
       return send(reply, `OK: ${lines.length}`, d);
     }
     if (table === 'ERRORLOG') {

@@ -42,9 +42,31 @@ export const devicesRepository = {
   },
   async delete(db: Executor, companyId: number, id: number) {
     await db.deleteFrom('devices').where('company_id', '=', companyId).where('id', '=', id).execute();
+    deviceCache.forget();
   },
   /** Devices that stopped talking: online but not seen since `before`. */
   stale: (db: Executor, before: string) => db.selectFrom('devices').selectAll().where('online', '=', 1).where('last_seen_at', '<', before).execute(),
+};
+
+/**
+ * Terminals poll and upload constantly; their row is read from memory for up to 2 s. Every write to a
+ * device through the console forgets it at once (same process), so a re-registered serial never lands
+ * in its old company.
+ */
+export const deviceCache = {
+  rows: new Map<string, { row: DeviceRow; at: number }>(),
+  async bySerial(db: Executor, serial: string): Promise<DeviceRow | undefined> {
+    const hit = this.rows.get(serial);
+    if (hit && Date.now() - hit.at < 2000) return hit.row;
+    const row = await devicesRepository.findBySerial(db, serial);
+    if (row) this.rows.set(serial, { row, at: Date.now() });
+    else this.rows.delete(serial);
+    return row;
+  },
+  forget(serial?: string) {
+    if (serial === undefined) this.rows.clear();
+    else this.rows.delete(serial);
+  },
 };
 
 export const unknownDevicesRepository = {

@@ -168,11 +168,25 @@ test('leaving, renumbering and removal reach the device incrementally (never a w
     token: A.main,
     body: { id: c.id, number: '4099', name: c.name, phone: '139', organizations: [dept], pic: c.pic },
   });
-  try { await until('left person deleted', () => !term.users.has('4002'), 4000); } catch (e) {
-    console.log('LEDGER', JSON.stringify(await t.app.database.db.selectFrom('device_persons').selectAll().where('device_id','=',d.id).execute(), null, 0));
-    console.log('CMDS', JSON.stringify(await t.app.database.db.selectFrom('device_commands').select(['id','person_id','revision','kind','state','return_code','sent_at']).where('device_id','=',d.id).execute(), null, 0));
-    console.log('LOG', JSON.stringify(term.log.map(l=>[l.id,l.name,l.code])));
-    throw e; }
+  try {
+    await until('left person deleted', () => !term.users.has('4002'), 4000);
+  } catch (e) {
+    console.log('LEDGER', JSON.stringify(await t.app.database.db.selectFrom('device_persons').selectAll().where('device_id', '=', d.id).execute(), null, 0));
+    console.log(
+      'CMDS',
+      JSON.stringify(
+        await t.app.database.db
+          .selectFrom('device_commands')
+          .select(['id', 'person_id', 'revision', 'kind', 'state', 'return_code', 'sent_at'])
+          .where('device_id', '=', d.id)
+          .execute(),
+        null,
+        0,
+      ),
+    );
+    console.log('LOG', JSON.stringify(term.log.map((l) => [l.id, l.name, l.code])));
+    throw e;
+  }
   await until('renumbered', () => term.users.has('4099') && !term.users.has('4003'));
   const sent = term.log.slice(log0).map((l) => l.name);
   assert.ok(!sent.includes('CLEAR DATA'), 'no wipe');
@@ -284,4 +298,47 @@ test('rights: face device view may list, not change; without it nothing', async 
   assert.equal((await call(t.app, 'GET', '/device/list', { token: viewer.token })).code, CODES.OK);
   assert.equal((await device(viewer.token, { serial: 'NOPE1' })).code, CODES.NO_AUTHORITY);
   assert.equal((await call(t.app, 'GET', '/device/list', { token: none.token })).code, CODES.NO_AUTHORITY);
+});
+
+test('a punch photo that arrives before its record is linked when the record comes', async () => {
+  const d = (await device(A.main, { serial: 'ZKPH01' })).data;
+  await fetch(`${server}/iclock/cdata?SN=ZKPH01&options=all&language=69`);
+  const face = await picture(200, 200);
+  const body = Buffer.concat([Buffer.from('PIN=20261120120000-2001.jpg\nSN=ZKPH01\nsize=' + face.length + '\nCMD=uploadphoto\0'), face]);
+  const photo = await fetch(`${server}/iclock/cdata?SN=ZKPH01&table=ATTPHOTO`, { method: 'POST', body });
+  assert.equal(await photo.text(), 'OK');
+  const rec = await fetch(`${server}/iclock/cdata?SN=ZKPH01&table=ATTLOG&Stamp=1`, { method: 'POST', body: '2001\t2026-11-20 12:00:00\t0\t15\t0\t0\t0' });
+  assert.equal(await rec.text(), 'OK: 1');
+  const list = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id } });
+  assert.match(list.data.items[0].pic_url, /\/attendance\/photo\//);
+});
+
+test('hostile requests: bad serials, garbage and oversized bodies are refused and write nothing', async () => {
+  await device(A.main, { serial: 'ZKBAD1' });
+  const count = async () =>
+    Number(
+      (
+        await t.app.database.db
+          .selectFrom('punches')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const before = await count();
+  const bad = [
+    await fetch(`${server}/iclock/cdata?SN=../../etc&table=ATTLOG`, { method: 'POST', body: '1\t2026-11-20 12:00:00' }),
+    await fetch(`${server}/iclock/cdata?table=ATTLOG`, { method: 'POST', body: '1\t2026-11-20 12:00:00' }),
+    await fetch(`${server}/iclock/cdata?SN=ZKBAD1&table=ATTLOG`, { method: 'POST', body: 'DROP TABLE punches;\n\u0000\u00ff garbage' }),
+    await fetch(`${server}/iclock/cdata?SN=ZKBAD1&table=ATTLOG`, { method: 'POST', body: '2001\t2026-13-45 99:99:99\t0' }),
+    await fetch(`${server}/iclock/cdata?SN=ZKBAD1&table=ATTPHOTO`, { method: 'POST', body: 'PIN=x.jpg\nCMD=uploadphoto\0notajpeg' }),
+    await fetch(`${server}/iclock/cdata?SN=ZKBAD1&table=ATTLOG`, { method: 'POST', body: Buffer.alloc(9 * 1024 * 1024, 0x41) }),
+  ];
+  assert.deepEqual(
+    bad.map((r) => r.status),
+    [400, 400, 400, 400, 400, 413],
+  );
+  for (const r of bad) assert.doesNotMatch(await r.text(), /^OK/);
+  const cmd = await fetch(`${server}/iclock/devicecmd?SN=ZKBAD1`, { method: 'POST', body: 'ID=abc&Return=x\nID=999999999&Return=0&CMD=DATA\n\u00ff\u00fe' });
+  assert.equal(cmd.status, 200, 'unknown or malformed results are ignored');
+  assert.equal(await count(), before);
 });

@@ -14,7 +14,7 @@ import { departmentsRepository } from '../departments/departments.repository.ts'
 import { descendantsOf } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { picUrl } from '../persons/persons.service.ts';
-import { devicesRepository, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
+import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { DEFAULT_OPTIONS, type DeviceCreate, type DeviceOptions, type DeviceSpecial, type DeviceUpdate } from './devices.schemas.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
@@ -175,6 +175,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           updated_at: nowIso(),
         };
         await devicesRepository.update(trx, tenant.companyId, d.id, patch);
+        deviceCache.forget(d.serial);
         if (patch.attendance_scope === 'all' && d.attendance_scope !== 'all')
           await sync.assign(trx, tenant.companyId, { ...d, ...patch }, await workingIds(trx, tenant.companyId));
         await audit(trx, tenant, 'device', 'device.update', { id: d.id, name: patch.name!, serial: input.serial });
@@ -237,7 +238,10 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
       } else op = { kind };
       const commandId = await db.transaction().execute(async (trx) => {
         // CHECK re-uploads from the stamps, so they are reset first (notes §10.13).
-        if (kind === 'check') await devicesRepository.update(trx, tenant.companyId, id, { att_stamp: '0', op_stamp: '0', photo_stamp: '0' });
+        if (kind === 'check') {
+          await devicesRepository.update(trx, tenant.companyId, id, { att_stamp: '0', op_stamp: '0', photo_stamp: '0' });
+          deviceCache.forget(d.serial);
+        }
         const c = await sync.queue(trx, d, op);
         await audit(trx, tenant, 'device', 'device.command', { id, name: d.name, command: kind });
         return c;

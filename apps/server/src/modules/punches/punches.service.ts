@@ -16,6 +16,8 @@ export const DRIFT_LIMIT_S = 120;
 export function punchPhotoStore(dataDir: string) {
   const dir = (companyId: number, deviceId: number) => path.join(dataDir, 'punches', String(companyId), String(deviceId));
   const nameOf = (pin: string, localTime: string) => `${localTime.replace(/\D/g, '')}-${pin}.jpg`;
+  /** Photos that arrived before their punch, awaiting it (so the hot path never touches the disk to ask). */
+  const early = new Map<string, number>();
   return {
     nameOf,
     async save(companyId: number, deviceId: number, pin: string, localTime: string, data: Buffer): Promise<string> {
@@ -24,7 +26,11 @@ export function punchPhotoStore(dataDir: string) {
       await fs.promises.writeFile(path.join(dir(companyId, deviceId), name), data);
       return name;
     },
-    exists: (companyId: number, deviceId: number, name: string) => fs.existsSync(path.join(dir(companyId, deviceId), name)),
+    awaitPunch(deviceId: number, name: string) {
+      early.set(`${deviceId}/${name}`, Date.now());
+      if (early.size > 10_000) early.delete(early.keys().next().value!);
+    },
+    exists: (_companyId: number, deviceId: number, name: string) => early.delete(`${deviceId}/${name}`),
     pathOf(companyId: number, deviceId: number, name: string): string | undefined {
       if (!/^\d{14}-[A-Za-z0-9]{1,24}\.jpg$/.test(name)) return undefined;
       const file = path.join(dir(companyId, deviceId), name);
@@ -34,61 +40,113 @@ export function punchPhotoStore(dataDir: string) {
 }
 export type PunchPhotoStore = ReturnType<typeof punchPhotoStore>;
 
+interface Pending {
+  device: DeviceRow;
+  records: AttRecord[];
+  resolve: (added: number) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Requests written together in one transaction at most. */
+const GROUP_MAX = 256;
+
 export function punchesService(deps: { database: Database; photos: PunchPhotoStore }) {
   const { db } = deps.database;
-  return {
-    /**
-     * Stores a batch of punches in one transaction and only then lets the gateway acknowledge it.
-     * Unknown PINs are kept as strangers. Returns how many were new.
-     */
-    async ingest(device: DeviceRow, records: AttRecord[]): Promise<number> {
-      if (!records.length) return 0;
-      const now = nowIso();
-      const people = await personsRepository.byNumbers(db, device.company_id, [...new Set(records.map((r) => r.pin))]);
-      const rows: PunchInsert[] = records.map((r) => {
-        const photoName = deps.photos.nameOf(r.pin, r.time);
-        return {
-          company_id: device.company_id,
-          device_id: device.id,
-          person_id: people.get(r.pin)?.id ?? null,
-          pin: r.pin,
-          local_time: r.time,
-          time: localToUtc(r.time, device.tz_offset),
-          status: r.status,
-          verify: r.verify,
-          workcode: r.workcode,
-          temperature: r.temperature,
-          mask: r.mask,
-          // The photo may have arrived first (§11.3 uploads are separate requests).
-          photo: deps.photos.exists(device.company_id, device.id, photoName) ? photoName : '',
-          stranger: people.has(r.pin) ? 0 : 1,
-          created_at: now,
-        };
-      });
-      return db.transaction().execute(async (trx) => {
-        const added = await punchesRepository.insertIgnore(trx, rows);
+  const queue: Pending[] = [];
+  let writing = false;
+
+  function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, { id: number }>, now: string): PunchInsert[] {
+    return records.map((r) => {
+      const photoName = deps.photos.nameOf(r.pin, r.time);
+      return {
+        company_id: device.company_id,
+        device_id: device.id,
+        person_id: people.get(r.pin)?.id ?? null,
+        pin: r.pin,
+        local_time: r.time,
+        time: localToUtc(r.time, device.tz_offset),
+        status: r.status,
+        verify: r.verify,
+        workcode: r.workcode,
+        temperature: r.temperature,
+        mask: r.mask,
+        // The photo may have arrived first (§11.3 uploads are separate requests).
+        photo: deps.photos.exists(device.company_id, device.id, photoName) ? photoName : '',
+        stranger: people.has(r.pin) ? 0 : 1,
+        created_at: now,
+      };
+    });
+  }
+
+  /** One transaction for every upload waiting: group commit. Each caller is answered only after it commits. */
+  async function writeGroup(group: Pending[]): Promise<number[]> {
+    const now = nowIso();
+    return db.transaction().execute(async (trx) => {
+      const added: number[] = [];
+      const byCompany = new Map<number, Set<string>>();
+      for (const g of group)
+        for (const r of g.records) (byCompany.get(g.device.company_id) ?? byCompany.set(g.device.company_id, new Set()).get(g.device.company_id)!).add(r.pin);
+      const people = new Map<number, Map<string, { id: number }>>();
+      for (const [companyId, pins] of byCompany) people.set(companyId, await personsRepository.byNumbers(trx, companyId, [...pins]));
+      for (const g of group) {
+        const rows = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
+        added.push(await punchesRepository.insertIgnore(trx, rows));
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
         const newest = Math.max(...rows.map((r) => Date.parse(r.time)));
         const drift = Math.round((newest - clock.now()) / 1000);
-        const suspicious = drift > DRIFT_LIMIT_S || (records.length === 1 && drift < -10 * 60);
-        if (suspicious && Math.abs(device.clock_drift) <= DRIFT_LIMIT_S) {
-          await notify(trx, device.company_id, null, 'clockDrift', { device: device.name, seconds: drift });
+        const suspicious = drift > DRIFT_LIMIT_S || (g.records.length === 1 && drift < -10 * 60);
+        if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
+          await notify(trx, g.device.company_id, null, 'clockDrift', { device: g.device.name, seconds: drift });
         }
-        if (suspicious || Math.abs(device.clock_drift) > DRIFT_LIMIT_S) {
-          await trx
-            .updateTable('devices')
-            .set({ clock_drift: suspicious ? drift : 0 })
-            .where('id', '=', device.id)
-            .execute();
+        if (suspicious || Math.abs(g.device.clock_drift) > DRIFT_LIMIT_S) {
+          const value = suspicious ? drift : 0;
+          await trx.updateTable('devices').set({ clock_drift: value }).where('id', '=', g.device.id).execute();
+          g.device.clock_drift = value;
         }
-        return added;
+      }
+      return added;
+    });
+  }
+
+  async function drain() {
+    try {
+      while (queue.length) {
+        const group = queue.splice(0, GROUP_MAX);
+        try {
+          const added = await writeGroup(group);
+          group.forEach((g, i) => g.resolve(added[i]!));
+        } catch (e) {
+          group.forEach((g) => g.reject(e));
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return {
+    /**
+     * Stores a batch of punches and resolves only after it is committed, so the gateway's "OK" never
+     * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).
+     * Unknown PINs are kept as strangers. Resolves with how many were new.
+     */
+    ingest(device: DeviceRow, records: AttRecord[]): Promise<number> {
+      if (!records.length) return Promise.resolve(0);
+      return new Promise((resolve, reject) => {
+        queue.push({ device, records, resolve, reject });
+        // SQLite calls complete synchronously, so a transaction would finish before the next upload is
+        // even parsed: waiting one turn of the event loop lets the uploads of this I/O phase share it.
+        if (!writing) {
+          writing = true;
+          setImmediate(() => void drain());
+        }
       });
     },
 
     async photo(device: DeviceRow, pin: string, localTime: string, data: Buffer) {
       const name = await deps.photos.save(device.company_id, device.id, pin, localTime, data);
-      await punchesRepository.setPhoto(db, device.id, pin, localTime, name);
+      if (!(await punchesRepository.setPhoto(db, device.id, pin, localTime, name))) deps.photos.awaitPunch(device.id, name);
     },
   };
 }
