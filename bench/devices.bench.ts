@@ -58,7 +58,6 @@ const inject = (path: string, token: string, payload?: object) =>
 const token = (await inject('/user/login', '', { username: 'bench', password: 'bench123' })).json().data.token as string;
 const companyId = (await inject('/company/create', token, { name: 'Bench Co', phone: '1' })).json().data.id as number;
 await inject('/device/create', token, { name: 'Bench door', serial: 'BENCH1', ip: '127.0.0.1', password: 'x' });
-const device = await app.database.db.selectFrom('devices').selectAll().where('serial', '=', 'BENCH1').executeTakeFirstOrThrow();
 await fetch(`${url}/iclock/cdata?SN=BENCH1&options=all&language=69&pushver=2.4.1`);
 
 const stamp = (i: number) => {

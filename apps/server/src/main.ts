@@ -26,10 +26,13 @@ async function main() {
       app.log.info({ signal: sig }, 'shutting down');
       const force = setTimeout(() => process.exit(1), 10_000);
       force.unref();
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+      // Demo terminals stop first, so they do not keep calling a closing server.
+      stopDemo()
+        .then(() => app.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
     });
   }
   await app.listen({ port: config.port, host: config.host });
