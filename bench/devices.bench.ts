@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { Agent } from 'undici';
 import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 import { nowIso } from '../apps/server/src/lib/time.ts';
+import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
 import { photoStore } from '../apps/server/src/modules/persons/photos.ts';
 import { createTerminal } from '../tools/zk-emulator/terminal.ts';
 import { benchApp, fmt, percentile } from './lib.ts';
@@ -109,30 +110,8 @@ await app.database.db.transaction().execute(async (trx) => {
     const rows = [];
     for (let i = start; i < Math.min(ROSTER, start + 500); i++) {
       rows.push({
+        ...newPersonRow({ number: String(500000 + i), name: `Roster ${i}`, phone: '1', photo: await photos.save(companyId, face), created_at: now }),
         company_id: companyId,
-        number: String(500000 + i),
-        name: `Roster ${i}`,
-        phone: '1',
-        description: '',
-        photo: await photos.save(companyId, face),
-        rfid: '',
-        idcard: '',
-        address: '',
-        work_status: 1,
-        notify: 0,
-        access_from: null,
-        access_to: null,
-        access_periods: '[]',
-        door_password: '',
-        remote_open: 0,
-        is_admin: 0,
-        admin_password: '',
-        feature_rights: '[]',
-        user_pri: 0,
-        sync_status: 0,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
         search: '',
       });
     }

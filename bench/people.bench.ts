@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 import { nowIso } from '../apps/server/src/lib/time.ts';
+import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
 import { benchApp, fmt, measure, percentile } from './lib.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 50_000);
@@ -29,33 +30,11 @@ await db.transaction().execute(async (trx) => {
   for (let start = 0; start < PEOPLE; start += 500) {
     const rows = Array.from({ length: Math.min(500, PEOPLE - start) }, (_, k) => {
       const i = start + k;
-      return {
-        company_id: companyId,
-        number: String(100000 + i),
-        name: `Person ${i}`,
-        phone: `139${String(i).padStart(8, '0')}`,
-        description: '',
-        photo: '',
-        rfid: String(5_000_000 + i),
-        idcard: '',
-        address: '',
-        work_status: i % 25 === 0 ? 0 : 1,
-        notify: 0,
-        access_from: null,
-        access_to: null,
-        access_periods: '[]',
-        door_password: '',
-        remote_open: 0,
-        is_admin: 0,
-        admin_password: '',
-        feature_rights: '[]',
-        user_pri: 0,
-        sync_status: i % 3,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
-        search: `person ${i} ${100000 + i} 139${String(i).padStart(8, '0')} ${5_000_000 + i}`,
-      };
+      const number = String(100000 + i);
+      const phone = `139${String(i).padStart(8, '0')}`;
+      const rfid = String(5_000_000 + i);
+      const row = newPersonRow({ number, name: `Person ${i}`, phone, rfid, work_status: i % 25 === 0 ? 0 : 1, sync_status: i % 3, created_at: now });
+      return { ...row, company_id: companyId, search: `person ${i} ${number} ${phone} ${rfid}` };
     });
     const ids = await trx.insertInto('persons').values(rows).returning('id').execute();
     await trx

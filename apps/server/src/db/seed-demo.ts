@@ -11,6 +11,7 @@ import { notify } from '../modules/messages/messages.service.ts';
 import { photoStore } from '../modules/persons/photos.ts';
 import { seedPeople } from './seed-people.ts';
 import { syncService } from '../modules/devices/sync.service.ts';
+import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
 import { zkPushDriver } from '../devices/zk-push/driver.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
@@ -86,41 +87,20 @@ export async function seedDemo(database: Database, log2N: number, dataDir: strin
     await seedPeople(trx, companyId, photoStore(dataDir));
     // Three terminals; `npm run demo` starts emulators with these serials, so they come online by themselves.
     for (const [i, d] of DEMO_DEVICES.entries()) {
-      await trx
-        .insertInto('devices')
-        .values({
-          company_id: companyId,
-          protocol: 'zk-push',
+      await devicesRepository.insert(
+        trx,
+        companyId,
+        newDeviceRow({
           name: d.name,
           serial: d.serial,
           ip: `192.168.10.${21 + i}`,
           account: 'admin',
           password: 'demo-device',
-          capacity: 3000,
           direction: d.direction,
-          attendance: 1,
           attendance_scope: i === 0 ? 'all' : 'selected',
-          restrict_inout: 0,
-          upload_face_image: 1,
-          upload_strangers: 0,
-          function_type: 'attendance',
-          tz_offset: 480,
-          options: '{}',
-          special: '{}',
-          firmware: '',
-          user_count: 0,
-          info: '{}',
-          online: 0,
-          last_seen_at: null,
-          open_status: 'unknown',
-          clock_drift: 0,
-          att_stamp: '0',
-          op_stamp: '0',
-          photo_stamp: '0',
           created_at: now,
-          updated_at: now,
-        })
-        .execute();
+        }),
+      );
     }
     const entrance = await trx.selectFrom('devices').selectAll().where('serial', '=', DEMO_DEVICES[0]!.serial).executeTakeFirstOrThrow();
     const working = await trx.selectFrom('persons').select('id').where('company_id', '=', companyId).where('work_status', '=', 1).execute();

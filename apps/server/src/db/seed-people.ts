@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Executor } from './database.ts';
 import { departmentsRepository } from '../modules/departments/departments.repository.ts';
-import { personsRepository } from '../modules/persons/persons.repository.ts';
+import { newPersonRow, personsRepository } from '../modules/persons/persons.repository.ts';
 import type { PhotoStore } from '../modules/persons/photos.ts';
 
 const TREE: [string, string[]][] = [
@@ -66,31 +66,22 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
     // Every person gets their own file (as uploads do), so deleting one never removes another's picture.
     const photo = await photos.save(companyId, Buffer.from(faces[i % faces.length]!, 'base64'));
     const left = r() < 0.04;
-    const id = await personsRepository.insert(trx, companyId, {
-      number: String(1001 + i),
-      name,
-      phone: `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}`,
-      description: '',
-      photo,
-      rfid: r() > 0.3 ? String(3_000_000_000 + Math.floor(r() * 999_999_999)) : '',
-      idcard: '',
-      address: '',
-      work_status: left ? 0 : 1,
-      notify: 0,
-      access_from: null,
-      access_to: null,
-      access_periods: '[]',
-      door_password: '',
-      remote_open: 0,
-      is_admin: i < 3 ? 1 : 0,
-      admin_password: i < 3 ? '123456' : '',
-      feature_rights: '[]',
-      user_pri: r() < 0.1 ? 1 : 0,
-      sync_status: 0,
-      revision: 1,
-      created_at: now,
-      updated_at: now,
-    });
+    const id = await personsRepository.insert(
+      trx,
+      companyId,
+      newPersonRow({
+        number: String(1001 + i),
+        name,
+        phone: `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}`,
+        photo,
+        rfid: r() > 0.3 ? String(3_000_000_000 + Math.floor(r() * 999_999_999)) : '',
+        work_status: left ? 0 : 1,
+        is_admin: i < 3 ? 1 : 0,
+        admin_password: i < 3 ? '123456' : '',
+        user_pri: r() < 0.1 ? 1 : 0,
+        created_at: now,
+      }),
+    );
     await personsRepository.setDepartments(trx, companyId, id, [dept]);
     if (!left && !heads.has(dept)) heads.set(dept, id);
   }

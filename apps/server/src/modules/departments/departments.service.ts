@@ -1,3 +1,4 @@
+import type { DepartmentNode } from '@faceadmin/shared';
 import type { Static } from 'typebox';
 import type { Database, Executor } from '../../db/database.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
@@ -7,16 +8,7 @@ import { audit } from '../logs/logs.service.ts';
 import { departmentsRepository, type DepartmentRow } from './departments.repository.ts';
 import type { DepartmentCreate, DepartmentUpdate } from './departments.schemas.ts';
 
-export interface TreeNode {
-  id: number;
-  name: string;
-  parent_id: number;
-  sort: number;
-  persons: number;
-  total: number;
-  incharges: { id: number; name: string }[];
-  children: TreeNode[];
-}
+export type TreeNode = DepartmentNode;
 
 /** Ids of a department and everything below it. */
 export function descendantsOf(rows: Pick<DepartmentRow, 'id' | 'parent_id'>[], id: number): Set<number> {
@@ -30,6 +22,19 @@ export function descendantsOf(rows: Pick<DepartmentRow, 'id' | 'parent_id'>[], i
       out.add(c);
       stack.push(c);
     }
+  }
+  return out;
+}
+
+/** "HQ/R&D/Web" for every department (imports read these paths, exports write them). */
+export function departmentPaths(rows: Pick<DepartmentRow, 'id' | 'parent_id' | 'name'>[]): Map<number, string> {
+  const byId = new Map(rows.map((d) => [d.id, d]));
+  const out = new Map<number, string>();
+  for (const r of rows) {
+    const parts: string[] = [];
+    // The guard stops at 100 levels: a damaged parent chain can never loop forever.
+    for (let d: typeof r | undefined = r, g = 0; d && g < 100; d = byId.get(d.parent_id), g++) parts.unshift(d.name);
+    out.set(r.id, parts.join('/'));
   }
   return out;
 }

@@ -7,6 +7,37 @@ import { sql } from 'kysely';
 export type DeviceRow = Selectable<DeviceTable>;
 export type DeviceFields = Omit<DeviceRow, 'id' | 'company_id'>;
 
+/** A new device's row: the given fields over the defaults (offline, nothing learned from the terminal yet). */
+export function newDeviceRow(f: Pick<DeviceFields, 'name' | 'serial' | 'ip' | 'password' | 'created_at'> & Partial<DeviceFields>): DeviceFields {
+  return {
+    protocol: 'zk-push',
+    account: '',
+    capacity: 3000,
+    direction: 'in',
+    attendance: 1,
+    attendance_scope: 'selected',
+    restrict_inout: 0,
+    upload_face_image: 1,
+    upload_strangers: 0,
+    function_type: 'attendance',
+    tz_offset: 480,
+    options: '{}',
+    special: '{}',
+    firmware: '',
+    user_count: 0,
+    info: '{}',
+    online: 0,
+    last_seen_at: null,
+    open_status: 'unknown',
+    clock_drift: 0,
+    att_stamp: '0',
+    op_stamp: '0',
+    photo_stamp: '0',
+    updated_at: f.created_at,
+    ...f,
+  };
+}
+
 /** Devices of one company; findBySerial is the single global lookup (a terminal names itself only by serial). */
 export const devicesRepository = {
   async list(db: Executor, companyId: number, f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number }) {

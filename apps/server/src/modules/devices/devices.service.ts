@@ -14,7 +14,7 @@ import { departmentsRepository } from '../departments/departments.repository.ts'
 import { descendantsOf } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { picUrl } from '../persons/persons.service.ts';
-import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
+import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { DEFAULT_OPTIONS, type DeviceCreate, type DeviceOptions, type DeviceSpecial, type DeviceUpdate } from './devices.schemas.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
@@ -111,37 +111,9 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         .execute(async (trx) => {
           if (await devicesRepository.serialTaken(trx, input.serial)) throw conflict('errors.serialTaken', { serial: input.serial });
           const now = nowIso();
-          const row: DeviceFields = {
-            protocol: 'zk-push',
-            name: input.name.trim(),
-            serial: input.serial,
-            ip: input.ip,
-            account: input.account ?? '',
-            password: input.password,
-            capacity: input.capacity ?? 3000,
-            direction: input.direction ?? 'in',
-            attendance: input.attendance ?? 1,
-            attendance_scope: input.attendance_scope ?? 'selected',
-            restrict_inout: input.restrict_inout ?? 0,
-            upload_face_image: input.upload_face_image ?? 1,
-            upload_strangers: input.upload_strangers ?? 0,
-            function_type: input.function_type ?? 'attendance',
-            tz_offset: input.tz_offset ?? 480,
-            options: '{}',
-            special: '{}',
-            firmware: '',
-            user_count: 0,
-            info: '{}',
-            online: 0,
-            last_seen_at: null,
-            open_status: 'unknown',
-            clock_drift: 0,
-            att_stamp: '0',
-            op_stamp: '0',
-            photo_stamp: '0',
-            created_at: now,
-            updated_at: now,
-          };
+          // Omitted fields keep the defaults (an explicit undefined must not override them).
+          const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<DeviceFields>;
+          const row = newDeviceRow({ ...given, name: input.name.trim(), serial: input.serial, ip: input.ip, password: input.password, created_at: now });
           const id = await devicesRepository.insert(trx, tenant.companyId, row);
           await unknownDevicesRepository.forget(trx, input.serial);
           const d = (await devicesRepository.find(trx, tenant.companyId, id))!;

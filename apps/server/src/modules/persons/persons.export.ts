@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.ts';
 import { t } from '../../i18n/i18n.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
-import { descendantsOf } from '../departments/departments.service.ts';
+import { departmentPaths, descendantsOf } from '../departments/departments.service.ts';
 import { personsRepository } from './persons.repository.ts';
 import { picUrl } from './persons.service.ts';
 
@@ -47,12 +47,7 @@ export function exportPeople(database: Database, tenant: Tenant, lang: Language,
     let departments: number[] | undefined;
     const deptRows = await departmentsRepository.all(db, tenant.companyId);
     if (f.department_id) departments = f.include_sub === 0 ? [f.department_id] : [...descendantsOf(deptRows, f.department_id)];
-    const byId = new Map(deptRows.map((d) => [d.id, d]));
-    const pathOf = (id: number) => {
-      const parts: string[] = [];
-      for (let d = byId.get(id), g = 0; d && g < 100; d = byId.get(d.parent_id), g++) parts.unshift(d.name);
-      return parts.join('/');
-    };
+    const paths = departmentPaths(deptRows);
     const work = [t(lang, 'values.left'), t(lang, 'values.working')];
     const sync = [t(lang, 'values.notSynced'), t(lang, 'values.synced'), t(lang, 'values.syncFailed')];
     for await (const rows of personsRepository.iterate(db, tenant.companyId, {
@@ -73,7 +68,7 @@ export function exportPeople(database: Database, tenant: Tenant, lang: Language,
           number: r.number,
           name: r.name,
           phone: r.phone,
-          organizations: (orgs.get(r.id) ?? []).map((d) => pathOf(d.id)).join('; '),
+          organizations: (orgs.get(r.id) ?? []).map((d) => paths.get(d.id) ?? d.name).join('; '),
           rfid: r.rfid,
           idcard: r.idcard,
           address: r.address,

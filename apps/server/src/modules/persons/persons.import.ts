@@ -15,9 +15,10 @@ import { checkXlsx, readZip, zipError } from '../../lib/zip.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
+import { departmentPaths } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
-import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
+import { newPersonRow, personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { syncedChanged } from './persons.service.ts';
 import type { SyncService } from '../devices/sync.service.ts';
 
@@ -94,17 +95,11 @@ function cellText(v: ExcelJS.CellValue): string {
 
 /** Resolves "A/B/C" paths and unique plain names to department ids. */
 function departmentResolver(rows: DepartmentRow[]) {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const pathOf = (r: DepartmentRow): string => {
-    const parts = [r.name];
-    let p = byId.get(r.parent_id);
-    for (let guard = 0; p && guard < 100; guard++, p = byId.get(p.parent_id)) parts.unshift(p.name);
-    return parts.join('/');
-  };
+  const pathOf = departmentPaths(rows);
   const paths = new Map<string, number>();
   const names = new Map<string, number[]>();
   for (const r of rows) {
-    paths.set(norm(pathOf(r)), r.id);
+    paths.set(norm(pathOf.get(r.id)!), r.id);
     names.set(norm(r.name), [...(names.get(norm(r.name)) ?? []), r.id]);
   }
   return (text: string): number | 'ambiguous' | undefined => {
@@ -127,17 +122,12 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
       ws.addRow(COLUMNS.map((c) => t(lang, `fields.${c}`)));
       ws.getRow(1).font = { bold: true };
       const depts = await departmentsRepository.all(db, tenant.companyId);
-      const resolvePath = (r: DepartmentRow) => {
-        const byId = new Map(depts.map((d) => [d.id, d]));
-        const parts = [r.name];
-        for (let p = byId.get(r.parent_id), g = 0; p && g < 100; p = byId.get(p.parent_id), g++) parts.unshift(p.name);
-        return parts.join('/');
-      };
+      const paths = departmentPaths(depts);
       ws.addRow([
         '1001',
         t(lang, 'import.exampleName'),
         '13800138000',
-        depts[0] ? resolvePath(depts[0]) : '',
+        depts[0] ? paths.get(depts[0].id)! : '',
         '',
         '',
         '',
@@ -149,7 +139,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
       ws.columns.forEach((c) => (c.width = 18));
       const help = wb.addWorksheet(t(lang, 'import.sheetDepartments'));
       help.addRow([t(lang, 'fields.organizations')]);
-      for (const d of depts) help.addRow([resolvePath(d)]);
+      for (const d of depts) help.addRow([paths.get(d.id)!]);
       return Buffer.from(await wb.xlsx.writeBuffer());
     },
 
@@ -279,31 +269,23 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
           } else {
             let number = g.number;
             if (!number) while (existing.has((number = String(next++))));
-            const id = await personsRepository.insert(trx, tenant.companyId, {
-              number,
-              name: g.cols.name!,
-              phone: g.cols.phone!,
-              description: g.cols.description ?? '',
-              photo: '',
-              rfid: g.cols.rfid ?? '',
-              idcard: g.cols.idcard ?? '',
-              address: g.cols.address ?? '',
-              work_status: g.cols.work_status ?? WORK_STATUS.working,
-              notify: 0,
-              access_from: null,
-              access_to: null,
-              access_periods: '[]',
-              door_password: g.cols.door_password ?? '',
-              remote_open: 0,
-              is_admin: 0,
-              admin_password: '',
-              feature_rights: '[]',
-              user_pri: g.cols.user_pri ?? 0,
-              sync_status: 0,
-              revision: 1,
-              created_at: now,
-              updated_at: now,
-            });
+            const id = await personsRepository.insert(
+              trx,
+              tenant.companyId,
+              newPersonRow({
+                number,
+                name: g.cols.name!,
+                phone: g.cols.phone!,
+                description: g.cols.description ?? '',
+                rfid: g.cols.rfid ?? '',
+                idcard: g.cols.idcard ?? '',
+                address: g.cols.address ?? '',
+                work_status: g.cols.work_status ?? WORK_STATUS.working,
+                door_password: g.cols.door_password ?? '',
+                user_pri: g.cols.user_pri ?? 0,
+                created_at: now,
+              }),
+            );
             await personsRepository.setDepartments(trx, tenant.companyId, id, deptIds);
             written.push(id);
             report.created++;

@@ -6,6 +6,32 @@ import { likePattern } from '../../lib/schemas.ts';
 export type PersonRow = Selectable<PersonTable>;
 export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search'>;
 const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
+
+/** A new person's row: the given fields over the defaults (working, no passwords, nothing synced yet). */
+export function newPersonRow(f: Pick<PersonInsert, 'number' | 'name' | 'phone' | 'created_at'> & Partial<PersonInsert>): PersonInsert {
+  return {
+    description: '',
+    photo: '',
+    rfid: '',
+    idcard: '',
+    address: '',
+    work_status: 1,
+    notify: 0,
+    access_from: null,
+    access_to: null,
+    access_periods: '[]',
+    door_password: '',
+    remote_open: 0,
+    is_admin: 0,
+    admin_password: '',
+    feature_rights: '[]',
+    user_pri: 0,
+    sync_status: 0,
+    revision: 1,
+    updated_at: f.created_at,
+    ...f,
+  };
+}
 const searchText = (r: Pick<PersonInsert, (typeof SEARCHED)[number]>) => `${r.name} ${r.number} ${r.phone} ${r.rfid}`.toLowerCase();
 
 export interface PersonFilter {

@@ -1,23 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
 import { likePattern } from '../../lib/schemas.ts';
 
-export interface PunchInsert {
-  company_id: number;
-  device_id: number;
-  person_id: number | null;
-  pin: string;
-  local_time: string;
-  time: string;
-  status: number;
-  verify: number;
-  workcode: string;
-  temperature: number | null;
-  mask: number | null;
-  photo: string;
-  stranger: number;
-  created_at: string;
-}
+/** A punch as written: the table's columns (the id is generated). */
+export type PunchInsert = Insertable<PunchTable>;
 
 export interface PunchFilter {
   keyword?: string | undefined;
