@@ -25,8 +25,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the real server (apps/server/src/main.ts) on a free port with a fresh data directory. */
-export async function startServer(admin: { username: string; password: string }): Promise<RunningServer> {
+/** Starts the real server (apps/server/src/main.ts) on a free port with a fresh data directory; `env` adds settings (e.g. DEVICE_POLL_SECONDS). */
+export async function startServer(admin: { username: string; password: string }, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'faceadmin-e2e-'));
   let output = '';
@@ -42,6 +42,7 @@ export async function startServer(admin: { username: string; password: string })
       WEB_DIST: path.join(ROOT, 'apps', 'web', 'dist'),
       SCRYPT_LOG2N: '12',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,9 +1,33 @@
 import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
-export type PageKey = 'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList';
+export type PageKey =
+  | 'dashboard'
+  | 'log'
+  | 'manager'
+  | 'companyForm'
+  | 'companyList'
+  | 'message'
+  | 'organization'
+  | 'personList'
+  | 'deviceList'
+  | 'devicePersons'
+  | 'punchList';
 
-export type IconKey = 'dashboard' | 'system' | 'log' | 'manager' | 'company' | 'message' | 'user' | 'organization' | 'personList';
+export type IconKey =
+  | 'dashboard'
+  | 'system'
+  | 'log'
+  | 'manager'
+  | 'company'
+  | 'message'
+  | 'user'
+  | 'organization'
+  | 'personList'
+  | 'device'
+  | 'deviceList'
+  | 'attendance'
+  | 'punchList';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -45,6 +69,25 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/user/organization', titleKey: 'route.organization', icon: 'organization', right: 'person', page: 'organization' },
       { path: '/user/list', titleKey: 'route.personList', icon: 'personList', right: 'person', page: 'personList' },
     ],
+  },
+  // spec §2: face devices, added when rights.face is non-zero (writing needs face ≥ 2, checked per button).
+  {
+    path: '/device',
+    titleKey: 'route.device',
+    icon: 'device',
+    redirect: '/device/list',
+    children: [
+      { path: '/device/list', titleKey: 'route.deviceList', icon: 'deviceList', right: 'face', page: 'deviceList' },
+      { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
+    ],
+  },
+  // spec §2: attendance, added when rights.attendance is non-zero; only the punch records so far.
+  {
+    path: '/attendance',
+    titleKey: 'route.attendance',
+    icon: 'attendance',
+    redirect: '/attendance/list',
+    children: [{ path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' }],
   },
   {
     path: '/system',

@@ -15,6 +15,9 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   message: lazy(() => import('../../features/message/pages/MessagePage.tsx')),
   organization: lazy(() => import('../../features/org/pages/OrganizationPage.tsx')),
   personList: lazy(() => import('../../features/person/pages/PersonListPage.tsx')),
+  deviceList: lazy(() => import('../../features/device/pages/DeviceListPage.tsx')),
+  devicePersons: lazy(() => import('../../features/device/pages/DevicePersonPage.tsx')),
+  punchList: lazy(() => import('../../features/punch/pages/PunchListPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

@@ -8,6 +8,7 @@ import { fetchNextNumber, useOrgOptions, useSavePerson } from '../api.ts';
 import { adminPasswordRequired, emptyPersonValues, formFieldOf, personToValues, valuesToBody, type PersonFormValues } from '../logic.ts';
 import { FaceUpload } from './FaceUpload.tsx';
 import { PeriodsEditor } from './PeriodsEditor.tsx';
+import { PersonDevices } from './PersonDevices.tsx';
 
 interface Props {
   open: boolean;
@@ -286,6 +287,14 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
           </Col>
         </Row>
       </Form>
+      {person && (
+        <>
+          <Divider titlePlacement="start" plain>
+            {t('person.sections.devices')}
+          </Divider>
+          <PersonDevices personId={person.id} />
+        </>
+      )}
     </Drawer>
   );
 }

@@ -1,9 +1,12 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Avatar, Button, Checkbox, Image, Input, Popconfirm, Popover, Select, Space, Table, TreeSelect, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, SyncOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { WORK_STATUS, type Person } from '@faceadmin/shared';
+import { ApiError } from '../../../app/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
+import { syncPersons } from '../../device/api.ts';
 import { exportPersons, useDeletePersons, useOrgOptions, usePersonRights, usePersons, type PersonFilters, type PersonQuery } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type PersonColumn } from '../columns.ts';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -32,6 +35,8 @@ export function PersonTable({ departmentId, title }: Props) {
   const [importOpen, setImportOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [syncing, setSyncing] = useState(false);
+  const queryClient = useQueryClient();
 
   // The organization page changes department: back to page 1, nothing selected.
   const [lastDepartment, setLastDepartment] = useState(departmentId);
@@ -147,6 +152,40 @@ export function PersonTable({ departmentId, title }: Props) {
       },
     });
 
+  /** POST /person/sync; spec §8: when devices are offline, ask whether to skip them (then call again with skip_offline). */
+  const doSync = async (skipOffline: boolean): Promise<void> => {
+    setSyncing(true);
+    try {
+      const r = await syncPersons(selected, skipOffline);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['person'] }), queryClient.invalidateQueries({ queryKey: ['device'] })]);
+      if (!skipOffline && r.offline.length) {
+        modal.confirm({
+          title: t('person.syncOffline.title'),
+          content: (
+            <div data-testid="sync-offline">
+              <p>{t('person.syncOffline.question')}</p>
+              <ul style={{ paddingInlineStart: 20, margin: 0 }}>
+                {r.offline.map((d) => (
+                  <li key={d.id}>{d.name}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+          okText: t('person.syncOffline.skip'),
+          cancelText: t('common.actions.cancel'),
+          onOk: () => doSync(true),
+        });
+        return;
+      }
+      message.success(t('person.syncDone', { people: r.people, devices: r.devices }));
+    } catch (e) {
+      // the call is silent (spec §7): timeouts show nothing, anything else says the sync failed
+      if (e instanceof ApiError && e.kind !== 'timeout') message.error(e.kind === 'api' ? e.message : t('person.syncFailed'));
+    } finally {
+      setSyncing(false);
+    }
+  };
+
   const doExport = async () => {
     setExporting(true);
     try {
@@ -242,6 +281,11 @@ export function PersonTable({ departmentId, title }: Props) {
         {canEdit && (
           <Button icon={<SwapOutlined />} disabled={!selected.length} onClick={() => setTransferOpen(true)} data-testid="person-transfer">
             {t('person.transfer.button')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button icon={<SyncOutlined />} disabled={!selected.length} loading={syncing} onClick={() => void doSync(false)} data-testid="person-sync">
+            {t('person.sync.button')}
           </Button>
         )}
         {canEdit && (
