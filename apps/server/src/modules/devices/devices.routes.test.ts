@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
+import ExcelJS from 'exceljs';
 import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { picture, upload } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
@@ -221,6 +222,18 @@ test('capacity: the server checks it before sending, and the device answer -1001
   const info = await call(t.app, 'GET', '/person/personSelectedDevice', { token: A.main, lang: 'en-US', query: { id: p2.id } });
   assert.ok(info.data.some((x: any) => x.state === 'failed' && /capacity/.test(x.reason)));
   assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: p2.id } })).data.sync_status, 2, 'spec §3: sync failed');
+  const xlsx = await t.app.inject({
+    method: 'POST',
+    url: '/api/management/device/failures/export',
+    headers: { 'x-token': A.main, 'x-lang': 'en-US' },
+    payload: { id: d2.id },
+  });
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+  const sheet = wb.worksheets[0]!;
+  assert.equal(sheet.getRow(1).getCell(5).value, 'Reason');
+  assert.equal(sheet.getRow(2).getCell(2).value, '5002');
+  assert.match(String(sheet.getRow(2).getCell(5).value), /capacity/);
 });
 
 test('unsupported commands come back with their meaning', async () => {

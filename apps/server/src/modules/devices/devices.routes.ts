@@ -2,7 +2,10 @@ import type { App } from '../../app.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import { clock } from '../../lib/time.ts';
 import { tenantOf } from '../../plugins/auth.ts';
-import { responses } from '../../plugins/envelope.ts';
+import { fileResponses, responses } from '../../plugins/envelope.ts';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { t } from '../../i18n/i18n.ts';
 import {
   AddedData,
   AddPersonsBody,
@@ -83,6 +86,29 @@ export default async function devicesRoutes(app: App) {
   );
   app.post('/device/persons/retry', { config: edit, schema: { tags, body: PersonIdsBody, response: responses(CountData) } }, async (req, reply) =>
     reply.ok({ count: await svc.retry(tenantOf(req), req.body.id, req.body.person_ids) }),
+  );
+  // Sync failures (one device, or all) as a workbook, with the reasons in the reader's language.
+  const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  app.post(
+    '/device/failures/export',
+    { config: view, schema: { tags, body: Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) }), response: fileResponses(xlsx) } },
+    async (req, reply) => {
+      const tenant = tenantOf(req);
+      const rows = [];
+      for (let offset = 0; ; offset += 1000) {
+        const r = await svc.ledger(tenant, req.lang, { deviceId: req.body.id, state: 'failed', offset, limit: 1000 });
+        rows.push(...r.items);
+        if (r.items.length < 1000) break;
+      }
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet(t(req.lang, 'device.failuresSheet'));
+      const cols = ['device_id', 'number', 'name', 'code', 'reason', 'attempts', 'last_attempt_at'] as const;
+      ws.addRow(cols.map((c) => t(req.lang, `fields.${c}`)));
+      for (const r of rows)
+        ws.addRow([r.device_name, r.number, r.name, r.code ?? '', r.reason, r.attempts, (r.last_attempt_at ?? '').replace('T', ' ').slice(0, 19)]);
+      const buf = Buffer.from(await wb.xlsx.writeBuffer());
+      return (reply as FastifyReply).type(xlsx).header('content-disposition', 'attachment; filename="sync-failures.xlsx"').send(buf);
+    },
   );
   // Terminals that called in with a serial no company registered, during the last week (for the add dialog).
   app.get('/device/unknown', { config: edit, schema: { tags, response: responses(UnknownData) } }, async (_req, reply) =>
