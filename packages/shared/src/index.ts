@@ -3,3 +3,4 @@ export * from './limits.ts';
 export * from './rights.ts';
 export * from './languages.ts';
 export * from './api-types.ts';
+export * from './devices.ts';

@@ -1,77 +1,32 @@
-import { LIMITS } from '@faceadmin/shared';
+import { DEVICE_OPTION_DEFAULTS, DEVICE_OPTION_RANGES, DEVICE_SPECIAL_RANGES, LIMITS, OPEN_TYPES, WIEGAND_FORMS } from '@faceadmin/shared';
 import { Type } from 'typebox';
 import { Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 
-/** spec §3 "Device options" with the ranges of spec §5/§9. */
-export const DeviceOptions = Type.Object({
-  ctrl_type: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
-  delay: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
-  voice_mute: Type.Optional(Flag),
-  voice_value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-  alarmTemp: Type.Optional(Type.Number({ minimum: 30, maximum: 45 })),
-  tempratureMode: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
-  tempratureEnable: Type.Optional(Flag),
-  allowvisit: Type.Optional(Flag),
-  autoface: Type.Optional(Flag),
-  autoface_type: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  minface: Type.Optional(Type.Integer({ minimum: 910, maximum: 8192 })),
-  screen_auto_close_time: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
-  recognition_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-  sfz_recognition_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-  /** card, face, face and card, face or card */
-  openType: Type.Optional(Type.Enum(['card', 'face', 'faceAndCard', 'faceOrCard'])),
-  facemodel: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  wiegand_mode: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  wiegand_form: Type.Optional(Type.Enum(['26', '34', '66'])),
-  wiegand_inout: Type.Optional(Type.Enum(['in', 'out'])),
-  timezone: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
-  timemode: Type.Optional(Type.Enum(['12', '24'])),
-  facial: Type.Optional(Flag),
-});
-export const DEFAULT_OPTIONS = {
-  ctrl_type: 0,
-  delay: 5,
-  voice_mute: 0,
-  voice_value: 80,
-  alarmTemp: 37.3,
-  tempratureMode: 0,
-  tempratureEnable: 0,
-  allowvisit: 0,
-  autoface: 1,
-  autoface_type: 0,
-  minface: 910,
-  screen_auto_close_time: 15,
-  recognition_threshold: 500,
-  sfz_recognition_threshold: 300,
-  openType: 'face',
-  facemodel: 0,
-  wiegand_mode: 0,
-  wiegand_form: '26',
-  wiegand_inout: 'in',
-  timezone: 480,
-  timemode: '24',
-  facial: 1,
-};
+const range = ([minimum, maximum]: readonly [number, number]) => Type.Optional(Type.Integer({ minimum, maximum }));
+const ranged = <K extends string>(ranges: Record<K, readonly [number, number]>) =>
+  Object.fromEntries(Object.entries(ranges).map(([k, r]) => [k, range(r as readonly [number, number])])) as Record<K, ReturnType<typeof range>>;
 
+/** spec §3 "Device options" with the ranges of spec §5/§9 (packages/shared, the form uses the same). */
+export const DeviceOptions = Type.Object({
+  ...ranged(DEVICE_OPTION_RANGES),
+  alarmTemp: Type.Optional(Type.Number({ minimum: DEVICE_OPTION_RANGES.alarmTemp[0], maximum: DEVICE_OPTION_RANGES.alarmTemp[1] })),
+  openType: Type.Optional(Type.Enum([...OPEN_TYPES])),
+  wiegand_form: Type.Optional(Type.Enum([...WIEGAND_FORMS])),
+  wiegand_inout: Type.Optional(Type.Enum(['in', 'out'])),
+  timemode: Type.Optional(Type.Enum(['12', '24'])),
+});
+export const DEFAULT_OPTIONS = DEVICE_OPTION_DEFAULTS;
+
+const Ipv4 = Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' }));
 /** spec §3 "Special device settings". */
 export const DeviceSpecial = Type.Object({
-  wiegand_type: Type.Optional(Type.Enum(['26', '34', '66'])),
-  card_mode: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  open_action: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  IOStayTime: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
-  net_ip: Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' })),
-  net_mask: Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' })),
-  net_gateway: Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' })),
-  LiveThreshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-  LiveFrameNum: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-  LedLightType: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
-  LedTime: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
-  LedBrightness: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-  TimeZone: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
-  display_mode: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
-  AutoRebootDay: Type.Optional(Type.Integer({ minimum: 0, maximum: 31 })),
+  ...ranged(DEVICE_SPECIAL_RANGES),
+  wiegand_type: Type.Optional(Type.Enum([...WIEGAND_FORMS])),
+  net_ip: Ipv4,
+  net_mask: Ipv4,
+  net_gateway: Ipv4,
 });
 
 const SyncSummary = Type.Object({ total: Type.Integer(), synced: Type.Integer(), pending: Type.Integer(), failed: Type.Integer() });
