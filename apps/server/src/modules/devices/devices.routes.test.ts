@@ -142,8 +142,13 @@ test('offline: the device goes offline with a message; changes made meanwhile ar
   assert.deepEqual(
     sync.data.offline.map((x: any) => x.name),
     ['Front door'],
-    'spec §8: the console can ask whether to skip the offline device',
+    'spec §8: the console asks whether to skip the offline device',
   );
+  assert.equal(sync.data.devices, 0, 'nothing is queued before the answer');
+  const skipped = await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids: [p.id], skip_offline: 1 } });
+  assert.equal(skipped.data.devices, 0, 'skip: the offline device is left out');
+  const queued = await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids: [p.id], skip_offline: 0 } });
+  assert.equal(queued.data.devices, 1, 'no skip: queued for when it returns');
   assert.equal(term.users.get('3001')?.name, 'Zhao Lei');
   await term.start();
   await until('change arrives after reconnect', () => term.users.get('3001')?.name === 'Zhao Lei (new)');

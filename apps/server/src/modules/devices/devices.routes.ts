@@ -122,6 +122,7 @@ export default async function devicesRoutes(app: App) {
   app.post(
     '/person/sync',
     { config: { access: { right: 'person', level: 2 } }, schema: { tags: ['people'], body: SyncBody, response: responses(SyncData) } },
-    async (req, reply) => reply.ok(await svc.syncPeople(tenantOf(req), req.body.ids, req.body.skip_offline === 1)),
+    async (req, reply) =>
+      reply.ok(await svc.syncPeople(tenantOf(req), req.body.ids, req.body.skip_offline === undefined ? undefined : req.body.skip_offline === 1)),
   );
 }

@@ -369,7 +369,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     /** Resend people to all their devices; tells which of those devices are offline (spec §8's question). */
-    async syncPeople(tenant: Tenant, ids: number[], skipOffline: boolean) {
+    async syncPeople(tenant: Tenant, ids: number[], skipOffline: boolean | undefined) {
       return db.transaction().execute(async (trx) => {
         const rows = await trx
           .selectFrom('device_persons as l')
@@ -380,7 +380,10 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           .where('l.person_id', 'in', ids)
           .execute();
         const offline = rows.filter((r) => !r.online).map((r) => ({ id: r.id, name: r.name }));
-        const targets = rows.filter((r) => r.online || !skipOffline);
+        // spec §8: with offline devices among the targets, nothing is queued until the administrator has
+        // answered "skip this device update?" (yes: skip_offline=1 sends to the online ones; no: skip_offline=0 queues all).
+        if (skipOffline === undefined && offline.length) return { people: ids.length, devices: 0, offline };
+        const targets = rows.filter((r) => r.online || skipOffline === false);
         for (const d of targets) await sync.retry(trx, tenant.companyId, ids, d.id);
         await audit(trx, tenant, 'person', 'person.sync', { count: ids.length, devices: targets.length });
         return { people: ids.length, devices: targets.length, offline };

@@ -20,7 +20,9 @@ export function presenceService(deps: { database: Database; offlineAfterMs: numb
       const now = clock.now();
       if (device.online && now - (lastWrite.get(device.id) ?? 0) < 5000) return;
       lastWrite.set(device.id, now);
-      await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: nowIso(), ...(ip && ip !== device.ip ? { ip } : {}) });
+      // The address the administrator entered stays: behind NAT the connecting address is the router's.
+      void ip;
+      await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: nowIso() });
       device.online = 1;
     },
     /** Turns silent devices offline, with a message to the company's administrators. */

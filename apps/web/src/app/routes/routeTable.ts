@@ -2,17 +2,7 @@ import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
 export type PageKey =
-  | 'dashboard'
-  | 'log'
-  | 'manager'
-  | 'companyForm'
-  | 'companyList'
-  | 'message'
-  | 'organization'
-  | 'personList'
-  | 'deviceList'
-  | 'devicePersons'
-  | 'punchList';
+  'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList' | 'deviceList' | 'devicePersons' | 'punchList';
 
 export type IconKey =
   | 'dashboard'

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { Avatar, Button, Card, Checkbox, DatePicker, Image, Input, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import type { Page } from '@faceadmin/shared';
+import { useTranslation } from 'react-i18next';
+import { get } from '../../../app/request.ts';
+import type { Device } from '../../device/types.ts';
+import { exportPunches, usePunches, type Punch, type PunchQuery } from '../api.ts';
+import { measure } from '../logic.ts';
+
+/** /attendance/list: punch records from the face devices (right `attendance`). */
+export default function PunchListPage() {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState<PunchQuery>({ page: 1, pageSize: 20 });
+  const [keywordText, setKeywordText] = useState('');
+  const [exporting, setExporting] = useState(false);
+  const list = usePunches(query);
+  // the device filter: the first 100 devices (the server's page limit) by name
+  const devices = useQuery({
+    queryKey: ['device', 'list', 'options'],
+    queryFn: () => get<Page<Device>>('/device/list', { page: 1, pageSize: 100 }, { silent: true }),
+    staleTime: 60_000,
+  });
+
+  const columns: TableProps<Punch>['columns'] = [
+    {
+      title: t('punch.fields.name'),
+      key: 'name',
+      render: (_, r) => (r.stranger ? <Tag color="volcano">{t('punch.stranger')}</Tag> : r.name),
+    },
+    { title: t('punch.fields.number'), dataIndex: 'number', key: 'number' },
+    { title: t('punch.fields.device'), dataIndex: 'device', key: 'device' },
+    {
+      title: t('punch.fields.direction'),
+      dataIndex: 'direction',
+      key: 'direction',
+      render: (v: string) => (v ? t(v === 'out' ? 'device.direction.out' : 'device.direction.in') : ''),
+    },
+    { title: t('punch.fields.day'), dataIndex: 'day', key: 'day' },
+    { title: t('punch.fields.time'), dataIndex: 'time', key: 'time' },
+    {
+      title: t('punch.fields.picture'),
+      key: 'picture',
+      render: (_, r) =>
+        r.pic_url ? (
+          <Image src={r.pic_url} width={40} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} alt={r.name} data-testid="punch-photo" />
+        ) : (
+          <Avatar shape="square" size={40} icon={<PictureOutlined />} />
+        ),
+    },
+    { title: t('punch.fields.temperature'), dataIndex: 'temperature', key: 'temperature', render: (v: number | null) => measure(v, 1, ' °C') },
+    { title: t('punch.fields.alcohol'), dataIndex: 'alcohol', key: 'alcohol', render: (v: number | null) => measure(v, 2, '') },
+    {
+      title: t('punch.fields.stranger'),
+      dataIndex: 'stranger',
+      key: 'stranger',
+      render: (v: boolean) => (v ? <Tag color="volcano">{t('punch.stranger')}</Tag> : <Tag color="green">{t('punch.known')}</Tag>),
+    },
+  ];
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      await exportPunches(query);
+    } catch {
+      // shown by the API client
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card title={t('route.attendanceList')} data-testid="punch-list-page">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('punch.keyword')}
+          style={{ width: 220 }}
+          value={keywordText}
+          onChange={(e) => setKeywordText(e.target.value)}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          data-testid="punch-keyword"
+        />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('punch.fields.device')}
+          style={{ width: 200 }}
+          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          data-testid="punch-device-filter"
+        />
+        <DatePicker.RangePicker
+          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
+          data-testid="punch-range"
+        />
+        <Checkbox onChange={(e) => setQuery((q) => ({ ...q, page: 1, stranger: e.target.checked ? 1 : undefined }))} data-testid="punch-strangers">
+          {t('punch.strangersOnly')}
+        </Checkbox>
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="punch-export">
+          {t('punch.export')}
+        </Button>
+      </Space>
+      <Table<Punch>
+        rowKey="id"
+        size="middle"
+        loading={list.isLoading}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="punch-table"
+        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, pageSize: p.pageSize ?? q.pageSize }))}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [20, 50, 100],
+          showTotal: (total) => t('common.total', { count: total }),
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,161 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ALL_RIGHTS, NO_RIGHTS } from '@faceadmin/shared';
+import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
+import {
+  changedKeys,
+  deviceToValues,
+  emptyDeviceValues,
+  formatTzOffset,
+  isValidIp,
+  needsRefresh,
+  peopleOutside,
+  pickedToBody,
+  pickerTree,
+  syncText,
+  topDepartments,
+  TZ_OFFSETS,
+  valuesToDeviceBody,
+} from '../src/features/device/logic.ts';
+import type { Device, DeviceOrgNode } from '../src/features/device/types.ts';
+import { browserTzOffset, measure, punchParams } from '../src/features/punch/logic.ts';
+
+const paths = (rights: Partial<typeof ALL_RIGHTS>) =>
+  flattenRoutes(filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, ...rights, is_admin: 1 }, 'normal')).map((r) => r.path);
+
+test('/device needs rights.face, /attendance needs rights.attendance', () => {
+  assert.ok(paths({ face: 1 }).includes('/device/list'));
+  assert.ok(paths({ face: 1 }).includes('/device/personManage/:id'));
+  assert.ok(!paths({ face: 1 }).includes('/attendance/list'));
+  assert.ok(paths({ attendance: 1 }).includes('/attendance/list'));
+  assert.ok(!paths({ attendance: 1 }).includes('/device'));
+  assert.ok(!flattenRoutes(filterRoutes(ROUTE_TABLE, { ...ALL_RIGHTS, is_admin: 0 }, 'normal')).some((r) => r.path.startsWith('/device')));
+});
+
+test('personManage/:id is hidden and matches a device id; /device redirects to the list', () => {
+  const routes = filterRoutes(ROUTE_TABLE, { ...ALL_RIGHTS, is_admin: 1 }, 'normal');
+  const pm = findRoute(routes, '/device/personManage/12');
+  assert.equal(pm?.page, 'devicePersons');
+  assert.equal(pm?.hidden, true);
+  assert.equal(routes.find((r) => r.path === '/device')?.redirect, '/device/list');
+  assert.equal(routes.find((r) => r.path === '/attendance')?.redirect, '/attendance/list');
+});
+
+test('IP validation: dotted quads up to 255, IPv6 literals', () => {
+  assert.ok(isValidIp('192.168.1.20'));
+  assert.ok(isValidIp(' 10.0.0.1 '));
+  assert.ok(isValidIp('fe80::1'));
+  assert.ok(!isValidIp('192.168.1.256'));
+  assert.ok(!isValidIp('192.168.1'));
+  assert.ok(!isValidIp('device.local'));
+  assert.ok(!isValidIp(''));
+});
+
+const device = {
+  id: 3,
+  name: 'Gate',
+  serial: 'ABC123',
+  ip: '10.0.0.5',
+  account: 'admin',
+  capacity: 3000,
+  direction: 'out',
+  attendance: 1,
+  attendance_scope: 'all',
+  restrict_inout: 0,
+  upload_face_image: 1,
+  upload_strangers: 1,
+  function_type: 'dualAuth',
+  tz_offset: 480,
+} as Device;
+
+test('a blank password on edit is left out (the stored one is kept); on create it is sent', () => {
+  const v = deviceToValues(device);
+  assert.equal(v.password, '');
+  assert.equal(v.upload_strangers, true);
+  const edit = valuesToDeviceBody({ ...v, name: ' Gate 2 ' }, true);
+  assert.equal(edit.name, 'Gate 2');
+  assert.ok(!('password' in edit));
+  assert.equal(edit.function_type, 'dualAuth');
+  assert.equal(edit.upload_strangers, 1);
+  assert.equal(valuesToDeviceBody({ ...v, password: 'secret' }, true).password, 'secret');
+  const create = valuesToDeviceBody({ ...emptyDeviceValues(60), name: 'A', serial: 'S1', ip: '1.2.3.4', password: 'x' }, false);
+  assert.deepEqual(
+    { password: create.password, tz: create.tz_offset, attendance: create.attendance, scope: create.attendance_scope },
+    { password: 'x', tz: 60, attendance: 1, scope: 'selected' },
+  );
+});
+
+test('sync summary and auto-refresh', () => {
+  assert.deepEqual(syncText({ total: 5, synced: 3, pending: 1, failed: 1 }), { text: '3/5', failed: 1, pending: 1 });
+  assert.equal(needsRefresh([{ state: 'synced', removing: false }]), false);
+  assert.equal(needsRefresh([{ state: 'pending', removing: false }]), true);
+  assert.equal(needsRefresh([{ state: 'synced', removing: true }]), true);
+  assert.equal(needsRefresh([], { total: 1, synced: 0, pending: 1, failed: 0 }), true);
+  assert.equal(needsRefresh([{ state: 'failed', removing: false }], { total: 1, synced: 0, pending: 0, failed: 1 }), false);
+});
+
+test('only changed settings are sent', () => {
+  assert.deepEqual(changedKeys({ a: 1, b: 'x', c: 3 }, { a: 1, b: 'y', c: 4 }), { b: 'y', c: 4 });
+  assert.deepEqual(changedKeys<{ a?: number; ip?: string }>({ a: 1 }, { a: undefined, ip: undefined }), {});
+  assert.deepEqual(changedKeys<{ ip?: string }>({ ip: '1.1.1.1' }, { ip: '' }), { ip: '' }, 'clearing a value is a change');
+  assert.deepEqual(changedKeys<{ ip?: string }>({}, { ip: '' }), {});
+});
+
+test('time zones', () => {
+  assert.equal(formatTzOffset(480), 'UTC+08:00');
+  assert.equal(formatTzOffset(-570), 'UTC-09:30');
+  assert.equal(formatTzOffset(0), 'UTC+00:00');
+  assert.ok(TZ_OFFSETS.includes(330) && TZ_OFFSETS.includes(-720) && TZ_OFFSETS.includes(840));
+  assert.deepEqual(
+    TZ_OFFSETS,
+    [...TZ_OFFSETS].sort((a, b) => a - b),
+  );
+});
+
+const org: DeviceOrgNode[] = [
+  {
+    id: 1,
+    name: 'HQ',
+    persons: [{ id: 10, number: '1', name: 'Ann' }],
+    children: [
+      { id: 2, name: 'R&D', persons: [{ id: 11, number: '2', name: 'Bob' }], children: [] },
+      { id: 3, name: 'Sales', persons: [{ id: 12, number: '3', name: 'Cy' }], children: [] },
+    ],
+  },
+];
+
+test('the people picker: departments and people, only the topmost checked departments are sent', () => {
+  const tree = pickerTree(org);
+  assert.equal(tree[0]?.key, 'd1');
+  assert.deepEqual(
+    tree[0]?.children?.map((c) => c.key),
+    ['d2', 'd3', 'p10:d1'],
+  );
+  // everything under HQ checked: HQ alone is enough
+  const all = pickedToBody(['d1', 'd2', 'd3', 'p10:d1', 'p11:d2', 'p12:d3']);
+  const depts = topDepartments(org, new Set(all.department_ids));
+  assert.deepEqual(depts, [1]);
+  assert.deepEqual(peopleOutside(org, new Set(depts), new Set(all.person_ids)), []);
+  // R&D plus Cy on her own
+  const some = pickedToBody(['d2', 'p11:d2', 'p12:d3']);
+  const d2 = topDepartments(org, new Set(some.department_ids));
+  assert.deepEqual(d2, [2]);
+  assert.deepEqual(peopleOutside(org, new Set(d2), new Set(some.person_ids)), [12]);
+});
+
+test('punch filters: empty ones left out, the browser offset always sent', () => {
+  assert.deepEqual(punchParams({}, 480), { tzOffset: 480 });
+  assert.deepEqual(punchParams({ keyword: '  ann ', device_id: 3, from: '2026-01-01', to: '2026-01-31', stranger: 1 }, -300), {
+    tzOffset: -300,
+    keyword: 'ann',
+    device_id: 3,
+    from: '2026-01-01',
+    to: '2026-01-31',
+    stranger: 1,
+  });
+  assert.deepEqual(punchParams({ keyword: ' ', stranger: 0 }, 0), { tzOffset: 0 });
+  assert.equal(browserTzOffset(new Date()), -new Date().getTimezoneOffset());
+  assert.equal(measure(null, 1, ' °C'), '');
+  assert.equal(measure(36.55, 1, ' °C'), '36.5 °C'.replace('36.5', (36.55).toFixed(1)));
+  assert.equal(measure(0, 2, ''), '0.00');
+});
