@@ -1,63 +1,12 @@
-import type { Device, DeviceBody, DeviceOptions, DeviceOrgNode, DeviceSpecial, LedgerItem, SyncSummary } from './types.ts';
+import { DEVICE_OPTION_DEFAULTS, DEVICE_OPTION_RANGES, DEVICE_SPECIAL_RANGES } from '@faceadmin/shared';
+import type { Device, DeviceBody, DeviceOptions, DeviceOrgNode, LedgerItem, SyncSummary } from './types.ts';
 
 /** Pure helpers of the device screens (no React, no antd), unit-tested under node --test. */
 
-/** spec §5/§9 and docs/api-devices.md: ranges of the numeric device options and their defaults. */
-export const OPTION_RANGES = {
-  ctrl_type: [0, 9],
-  delay: [0, 255],
-  voice_value: [0, 100],
-  alarmTemp: [30, 45],
-  tempratureMode: [0, 2],
-  autoface_type: [0, 3],
-  minface: [910, 8192],
-  screen_auto_close_time: [0, 3600],
-  recognition_threshold: [0, 1000],
-  sfz_recognition_threshold: [0, 1000],
-  facemodel: [0, 3],
-  wiegand_mode: [0, 3],
-  timezone: [-720, 840],
-} as const satisfies Partial<Record<keyof DeviceOptions, readonly [number, number]>>;
-
-export const SPECIAL_RANGES = {
-  card_mode: [0, 3],
-  open_action: [0, 3],
-  IOStayTime: [0, 255],
-  LiveThreshold: [0, 100],
-  LiveFrameNum: [1, 10],
-  LedLightType: [0, 2],
-  LedTime: [0, 255],
-  LedBrightness: [0, 100],
-  TimeZone: [-720, 840],
-  display_mode: [0, 3],
-  AutoRebootDay: [0, 31],
-} as const satisfies Partial<Record<keyof DeviceSpecial, readonly [number, number]>>;
-
-/** spec §3/§9 defaults shown when a device has not reported a value yet. */
-export const OPTION_DEFAULTS: Required<DeviceOptions> = {
-  ctrl_type: 0,
-  delay: 5,
-  voice_mute: 0,
-  voice_value: 80,
-  alarmTemp: 37.3,
-  tempratureMode: 0,
-  tempratureEnable: 0,
-  allowvisit: 0,
-  autoface: 1,
-  autoface_type: 0,
-  minface: 910,
-  screen_auto_close_time: 15,
-  recognition_threshold: 500,
-  sfz_recognition_threshold: 300,
-  openType: 'face',
-  facemodel: 0,
-  wiegand_mode: 0,
-  wiegand_form: '26',
-  wiegand_inout: 'in',
-  timezone: 480,
-  timemode: '24',
-  facial: 1,
-};
+/** spec §5/§9: ranges and defaults of the device options live once in packages/shared (the server validates with them). */
+export const OPTION_RANGES = DEVICE_OPTION_RANGES;
+export const SPECIAL_RANGES = DEVICE_SPECIAL_RANGES;
+export const OPTION_DEFAULTS: Required<DeviceOptions> = DEVICE_OPTION_DEFAULTS;
 
 /** IPv4 as the server accepts it (dotted quad, each part 0-255), or an IPv6 literal. */
 export function isValidIp(value: string): boolean {
