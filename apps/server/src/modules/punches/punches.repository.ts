@@ -21,19 +21,14 @@ const CHUNK = 200;
 
 export const punchesRepository = {
   /** Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. */
-  async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<number> {
-    let added = 0;
+  async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK) {
-      const part = rows.slice(i, i + CHUNK);
-      const r = await db
+      await db
         .insertInto('punches')
-        .values(part)
+        .values(rows.slice(i, i + CHUNK))
         .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
-        .returning('id')
         .execute();
-      added += r.length;
     }
-    return added;
   },
   async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<boolean> {
     const r = await db

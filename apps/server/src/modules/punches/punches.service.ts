@@ -43,7 +43,7 @@ export type PunchPhotoStore = ReturnType<typeof punchPhotoStore>;
 interface Pending {
   device: DeviceRow;
   records: AttRecord[];
-  resolve: (added: number) => void;
+  resolve: () => void;
   reject: (e: unknown) => void;
 }
 
@@ -79,21 +79,21 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   }
 
   /** One transaction for every upload waiting: group commit. Each caller is answered only after it commits. */
-  async function writeGroup(group: Pending[]): Promise<number[]> {
+  async function writeGroup(group: Pending[]): Promise<void> {
     const now = nowIso();
-    return db.transaction().execute(async (trx) => {
-      const added: number[] = [];
+    await db.transaction().execute(async (trx) => {
       const byCompany = new Map<number, Set<string>>();
       for (const g of group)
         for (const r of g.records) (byCompany.get(g.device.company_id) ?? byCompany.set(g.device.company_id, new Set()).get(g.device.company_id)!).add(r.pin);
       const people = new Map<number, Map<string, { id: number }>>();
       for (const [companyId, pins] of byCompany) people.set(companyId, await personsRepository.byNumbers(trx, companyId, [...pins]));
+      const rows: PunchInsert[] = [];
       for (const g of group) {
-        const rows = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
-        added.push(await punchesRepository.insertIgnore(trx, rows));
+        const mine = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
+        rows.push(...mine);
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
-        const newest = Math.max(...rows.map((r) => Date.parse(r.time)));
+        const newest = Math.max(...mine.map((r) => Date.parse(r.time)));
         const drift = Math.round((newest - clock.now()) / 1000);
         const suspicious = drift > DRIFT_LIMIT_S || (g.records.length === 1 && drift < -10 * 60);
         if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
@@ -105,7 +105,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
           g.device.clock_drift = value;
         }
       }
-      return added;
+      // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
+      await punchesRepository.insertIgnore(trx, rows);
     });
   }
 
@@ -114,8 +115,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
       while (queue.length) {
         const group = queue.splice(0, GROUP_MAX);
         try {
-          const added = await writeGroup(group);
-          group.forEach((g, i) => g.resolve(added[i]!));
+          await writeGroup(group);
+          group.forEach((g) => g.resolve());
         } catch (e) {
           group.forEach((g) => g.reject(e));
         }
@@ -129,10 +130,10 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
     /**
      * Stores a batch of punches and resolves only after it is committed, so the gateway's "OK" never
      * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).
-     * Unknown PINs are kept as strangers. Resolves with how many were new.
+     * Unknown PINs are kept as strangers.
      */
-    ingest(device: DeviceRow, records: AttRecord[]): Promise<number> {
-      if (!records.length) return Promise.resolve(0);
+    ingest(device: DeviceRow, records: AttRecord[]): Promise<void> {
+      if (!records.length) return Promise.resolve();
       return new Promise((resolve, reject) => {
         queue.push({ device, records, resolve, reject });
         // SQLite calls complete synchronously, so a transaction would finish before the next upload is
