@@ -78,7 +78,12 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     d[column] = stamp;
     await devicesRepository.update(db, d.company_id, d.id, { [column]: stamp });
   }
-  const language = (d: DeviceRow) => parseJson<{ language?: string }>(d.info, {}).language;
+  // The terminal's language (it decides GB2312 vs UTF-8) is read from its info JSON once per cached row.
+  const languages = new WeakMap<DeviceRow, string | undefined>();
+  const language = (d: DeviceRow) => {
+    if (!languages.has(d)) languages.set(d, parseJson<{ language?: string }>(d.info, {}).language);
+    return languages.get(d);
+  };
   const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) =>
     reply
       .status(status)
