@@ -78,10 +78,19 @@ export interface Answer<T = any> extends Envelope<T> {
 
 /** Calls the API as the console does (X-Token, X-Lang) and returns the envelope plus the HTTP status. */
 export async function call<T = any>(app: App, method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<Answer<T>> {
+  const res = await request(app, method, url, o);
+  // Downloads (xlsx, images) are not envelopes: a 200 with another content type counts as success.
+  if (res.statusCode === 200 && !String(res.headers['content-type'] ?? '').includes('json'))
+    return { code: 20000, message: '', data: res.rawPayload as T, status: 200 };
+  return { ...(res.json() as Envelope<T>), status: res.statusCode };
+}
+
+/** One API request as the console sends it (X-Token, X-Lang, client address). */
+function request(app: App, method: 'GET' | 'POST', url: string, o: CallOptions) {
   const headers: Record<string, string> = {};
   if (o.token) headers['x-token'] = o.token;
   if (o.lang) headers['x-lang'] = o.lang;
-  const res = await app.inject({
+  return app.inject({
     method,
     url: API + url,
     headers,
@@ -89,10 +98,6 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
     ...(o.body !== undefined ? { payload: o.body as object } : {}),
     ...(o.ip ? { remoteAddress: o.ip } : {}),
   });
-  // Downloads (xlsx, images) are not envelopes: a 200 with another content type counts as success.
-  if (res.statusCode === 200 && !String(res.headers['content-type'] ?? '').includes('json'))
-    return { code: 20000, message: '', data: res.rawPayload as T, status: 200 };
-  return { ...(res.json() as Envelope<T>), status: res.statusCode };
 }
 
 let seq = 0;
@@ -113,16 +118,7 @@ export async function captcha(app: App, ip = nextIp()): Promise<string> {
 
 /** The raw answer text (to search it for secrets) and status. */
 export async function raw(app: App, method: 'GET' | 'POST', url: string, o: CallOptions = {}): Promise<{ status: number; text: string; contentType: string }> {
-  const headers: Record<string, string> = {};
-  if (o.token) headers['x-token'] = o.token;
-  if (o.lang) headers['x-lang'] = o.lang;
-  const res = await app.inject({
-    method,
-    url: API + url,
-    headers,
-    ...(o.query ? { query: Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, String(v)])) } : {}),
-    ...(o.body !== undefined ? { payload: o.body as object } : {}),
-  });
+  const res = await request(app, method, url, o);
   return { status: res.statusCode, text: res.body, contentType: String(res.headers['content-type'] ?? '') };
 }
 

@@ -7,6 +7,7 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { departmentPaths, descendantsOf } from '../departments/departments.service.ts';
 import { personsRepository } from './persons.repository.ts';
+import { COLUMNS } from './persons.import.ts';
 import { picUrl } from './persons.service.ts';
 
 export interface ExportFilter {
@@ -28,21 +29,8 @@ export function exportPeople(database: Database, tenant: Tenant, lang: Language,
   (async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const ws = wb.addWorksheet(t(lang, 'import.sheetPeople'));
-    const cols = [
-      'number',
-      'name',
-      'phone',
-      'organizations',
-      'rfid',
-      'idcard',
-      'address',
-      'description',
-      'workStatus',
-      'user_pri',
-      'sync_status',
-      'pic',
-      'created_at',
-    ];
+    // The import's columns (so an export re-imports), less the write-only door password, plus read-only facts.
+    const cols = [...COLUMNS.filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];
     ws.columns = cols.map((c) => ({ header: t(lang, `fields.${c}`), key: c, width: c === 'pic' ? 60 : 18 }));
     let departments: number[] | undefined;
     const deptRows = await departmentsRepository.all(db, tenant.companyId);
