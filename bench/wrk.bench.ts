@@ -1,0 +1,102 @@
+/**
+ * The device benchmark with wrk (Debian package `wrk`) as the load generator in its own process, so the
+ * client does not share the server's CPU: bare Fastify baseline, single-punch POSTs, batches of 50.
+ * Prints figures; needs `wrk` on PATH.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { API_PREFIX } from '../apps/server/src/lib/api.ts';
+import { benchApp } from './lib.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-wrk-'));
+
+/** Runs wrk in the background (so this process keeps serving) and parses req/s and the latency distribution. */
+async function wrk(url: string, script?: string): Promise<{ rps: number; p50: number; p99: number }> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', ...(script ? ['-s', script] : []), url];
+  const { spawn } = await import('node:child_process');
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = spawn('wrk', args);
+    let text = '';
+    p.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    p.on('error', reject);
+    p.on('close', () => resolve(text));
+  });
+  const ms = (label: string) => {
+    const m = new RegExp(`\\s${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms('50%'), p99: ms('99%') };
+}
+
+if (!execFileSync('sh', ['-c', 'command -v wrk || true']).toString().trim()) {
+  console.log('wrk is not installed (apt-get install wrk): skipping the out-of-process load test');
+  process.exit(0);
+}
+const hello = Fastify();
+hello.get('/', async () => 'hello');
+await hello.listen({ port: 0, host: '127.0.0.1' });
+const base = await wrk(`http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/`);
+await hello.close();
+
+const { app, close } = await benchApp();
+await app.listen({ port: 0, host: '127.0.0.1' });
+const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const inject = (p: string, token: string, payload?: object) =>
+  app.inject({ method: payload ? 'POST' : 'GET', url: API_PREFIX + p, headers: { 'x-token': token }, ...(payload ? { payload } : {}) });
+const token = (await inject('/user/login', '', { username: 'bench', password: 'bench123' })).json().data.token as string;
+await inject('/company/create', token, { name: 'Bench Co', phone: '1' });
+await inject('/device/create', token, { name: 'Bench door', serial: 'WRK1', ip: '127.0.0.1', password: 'x' });
+await fetch(`${url}/iclock/cdata?SN=WRK1&options=all&language=69`);
+
+// Each request a new punch: the Lua counter walks the clock forward one second per request.
+const single = path.join(dir, 'single.lua');
+fs.writeFileSync(
+  single,
+  `counter = 0
+request = function()
+  counter = counter + 1
+  local t = os.date("!%Y-%m-%d %H:%M:%S", 1767225600 + counter)
+  return wrk.format("POST", "/iclock/cdata?SN=WRK1&table=ATTLOG&Stamp=" .. counter, nil, (1000 + counter % 500) .. "\\t" .. t .. "\\t0\\t15\\t0\\t0\\t0")
+end`,
+);
+const batch = path.join(dir, 'batch.lua');
+fs.writeFileSync(
+  batch,
+  `counter = 0
+request = function()
+  counter = counter + 1
+  local lines = {}
+  for k = 1, 50 do
+    lines[k] = (2000 + k) .. "\\t" .. os.date("!%Y-%m-%d %H:%M:%S", 1800000000 + counter * 50 + k) .. "\\t0\\t15\\t0\\t0\\t0"
+  end
+  return wrk.format("POST", "/iclock/cdata?SN=WRK1&table=ATTLOG&Stamp=" .. counter, nil, table.concat(lines, "\\n"))
+end`,
+);
+const one = await wrk(url, single);
+const fifty = await wrk(url, batch);
+const stored = Number(
+  (
+    await app.database.db
+      .selectFrom('punches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n,
+);
+const f = (n: number, d = 0) => n.toFixed(d);
+console.log(`wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each; database ${app.database.dialect}`);
+console.log(`baseline bare Fastify hello-world  ${f(base.rps)} req/s  p50 ${f(base.p50, 2)} ms  p99 ${f(base.p99, 2)} ms`);
+console.log(
+  `single-punch POST /iclock/cdata     ${f(one.rps)} req/s  p50 ${f(one.p50, 2)} ms  p99 ${f(one.p99, 2)} ms  (${f((100 * one.rps) / base.rps)}% of baseline; target ≥ 50%, p99 < 50 ms)`,
+);
+console.log(`backlog batches of 50 punches        ${f(fifty.rps * 50)} punches/s  (${f(fifty.rps)} req/s, p99 ${f(fifty.p99, 2)} ms; target ≥ 40k/s)`);
+console.log(`punches stored: ${stored} (every acknowledged upload was committed first)`);
+await close();
+fs.rmSync(dir, { recursive: true, force: true });
