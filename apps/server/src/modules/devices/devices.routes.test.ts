@@ -360,3 +360,18 @@ test('hostile requests: bad serials, garbage and oversized bodies are refused an
   assert.equal(cmd.status, 200, 'unknown or malformed results are ignored');
   assert.equal(await count(), before);
 });
+
+test('a terminal whose clock is off raises one message, and the drift is shown on the device', async () => {
+  const d = (await device(A.main, { serial: 'ZKCLK1', name: 'Drifting door' })).data;
+  await fetch(`${server}/iclock/cdata?SN=ZKCLK1&options=all&language=69`);
+  const future = (minutes: number) => new Date(Date.now() + 8 * 3600_000 + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  for (const m of [30, 31, 32]) {
+    const r = await fetch(`${server}/iclock/cdata?SN=ZKCLK1&table=ATTLOG`, { method: 'POST', body: `2001\t${future(m)}\t0\t15\t0\t0\t0` });
+    assert.equal(await r.text(), 'OK: 1', 'punches from a wrong clock are still kept');
+  }
+  const info = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: d.id } });
+  assert.ok(info.data.clock_drift > 1700, `drift ${info.data.clock_drift}`);
+  assert.equal(info.data.state, 'abnormal');
+  const msgs = await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } });
+  assert.equal(msgs.data.items.filter((m: any) => m.title === 'Clock of Drifting door is off').length, 1, 'one message, not one per punch');
+});

@@ -99,8 +99,9 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
         if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
           await notify(trx, g.device.company_id, null, 'clockDrift', { device: g.device.name, seconds: drift });
         }
-        if (suspicious || Math.abs(g.device.clock_drift) > DRIFT_LIMIT_S) {
-          const value = suspicious ? drift : 0;
+        // Stored when it changes by more than the limit (a terminal with a wrong clock must not cost a write per punch).
+        const value = suspicious ? drift : 0;
+        if (Math.abs(value - g.device.clock_drift) > DRIFT_LIMIT_S || (value === 0 && g.device.clock_drift !== 0)) {
           await trx.updateTable('devices').set({ clock_drift: value }).where('id', '=', g.device.id).execute();
           g.device.clock_drift = value;
         }
