@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { facePhoto } from '../lib/faces.ts';
+import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -15,11 +16,7 @@ const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const SERIAL = 'E2EFACE0001';
 const DEVICE = 'Front door';
 const EN = loadLocale('en-US');
-const tr = (key: string, params: Record<string, string | number> = {}): string => {
-  const v = EN.get(key);
-  assert.ok(v, `missing key ${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
-};
+const tr = translator(EN);
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,9 +29,7 @@ async function screenshot(name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `devices-${name}.png`), fullPage });
 }
 
-async function waitForPath(expected: string | RegExp): Promise<void> {
-  await page.waitForURL((u) => (typeof expected === 'string' ? u.pathname === expected : expected.test(u.pathname)), { timeout: 15_000 });
-}
+const waitForPath = (expected: string | RegExp) => waitForPathOf(page, expected);
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000, stepMs = 250): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -45,21 +40,14 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text });
-const modal = (title: string) => page.locator('.ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
+const toast = (text: string) => toastOf(page, text);
+const modal = (title: string) => modalOf(page, title);
 const deviceRow = () => page.locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL });
 const personRow = (text: string) => page.locator('[data-testid=person-table] .ant-table-row', { hasText: text });
 const ledgerRow = (text: string) => page.locator('[data-testid=ledger-table] .ant-table-row', { hasText: text });
 const ledgerState = (text: string) => ledgerRow(text).getByTestId('ledger-state').getAttribute('data-state');
 
-/** Opens a page from the sidebar and waits until it is rendered (the previous page stays on screen while a lazy page loads). */
-async function menu(section: string, item: string, pageTestId: string): Promise<void> {
-  const sidebar = page.getByTestId('sidebar');
-  const entry = sidebar.getByRole('menuitem', { name: item });
-  if (!(await entry.isVisible())) await sidebar.getByText(section, { exact: true }).click();
-  await entry.click();
-  await page.getByTestId(pageTestId).waitFor();
-}
+const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
 
 function startTerminal(sn: string): Terminal {
   return createTerminal({ server: server.baseUrl, sn, pollMs: 500, retryMs: 1000, ip: '192.168.7.21', firmware: 'ZMM220-E2E' });
@@ -110,16 +98,7 @@ after(async () => {
 });
 
 test('sign in, create a company, a department and two people with photos', async () => {
-  await page.goto(`${server.baseUrl}/`);
-  await waitForPath('/login');
-  await page.locator('#username').fill(ADMIN.username);
-  await page.locator('#password').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await waitForPath('/company/create');
-  await page.locator('#name').fill('Acme Devices Ltd');
-  await page.locator('#phone').fill('+8613800000002');
-  await page.getByTestId('company-submit').click();
-  await waitForPath('/dashboard');
+  await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme Devices Ltd', phone: '+8613800000002' });
 
   // spec §2: the /attendance section is opened by default; /device needs a click
   await page

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
@@ -18,11 +19,7 @@ const ExcelJS = serverRequire('exceljs');
 const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const EN = loadLocale('en-US');
-const tr = (key: string, params: Record<string, string | number> = {}): string => {
-  const v = EN.get(key);
-  assert.ok(v, `missing key ${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
-};
+const tr = translator(EN);
 
 const IMPORTED = 1000;
 /** Data rows (0-based) that are wrong on purpose; spreadsheet row = index + 2 (row 1 holds the headers). */
@@ -38,11 +35,9 @@ async function screenshot(name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `people-${name}.png`), fullPage });
 }
 
-async function waitForPath(expected: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === expected, { timeout: 15_000 });
-}
+const waitForPath = (expected: string | RegExp) => waitForPathOf(page, expected);
 
-const modal = (title: string) => page.locator('.ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
+const modal = (title: string) => modalOf(page, title);
 const deptNode = (name: string) => page.locator(`[data-testid=dept-tree] [data-dept="${name}"]`);
 /** How deep a department sits, as the user sees it: the indentation units in front of it. */
 const depth = (name: string) =>
@@ -50,7 +45,7 @@ const depth = (name: string) =>
     .locator('[data-testid=dept-tree] .ant-tree-treenode', { has: page.locator(`[data-dept="${name}"]`) })
     .locator('.ant-tree-indent-unit')
     .count();
-const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text });
+const toast = (text: string) => toastOf(page, text);
 const row = (text: string) => page.locator('[data-testid=person-table] .ant-table-row', { hasText: text });
 
 async function waitForDepth(name: string, expected: number): Promise<void> {
@@ -167,16 +162,7 @@ after(async () => {
 });
 
 test('sign in, create a company; the Users section is open in the sidebar', async () => {
-  await page.goto(`${server.baseUrl}/`);
-  await waitForPath('/login');
-  await page.locator('#username').fill(ADMIN.username);
-  await page.locator('#password').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await waitForPath('/company/create');
-  await page.locator('#name').fill('Acme People Ltd');
-  await page.locator('#phone').fill('+8613800000001');
-  await page.getByTestId('company-submit').click();
-  await waitForPath('/dashboard');
+  await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme People Ltd', phone: '+8613800000001' });
 
   // spec §2: the /user section is opened by default, so its pages are visible without a click
   const sidebar = page.getByTestId('sidebar');
@@ -186,12 +172,8 @@ test('sign in, create a company; the Users section is open in the sidebar', asyn
 });
 
 test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a refused delete keeps the tree', async () => {
-  await page
-    .getByTestId('sidebar')
-    .getByRole('menuitem', { name: tr('route.organization') })
-    .click();
+  await menuOf(page, tr('route.user'), tr('route.organization'), 'organization-page');
   await waitForPath('/user/organization');
-  await page.getByTestId('organization-page').waitFor();
   await page.getByText(tr('org.empty')).waitFor();
 
   await addDepartment('HQ');
@@ -243,12 +225,8 @@ test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a re
 });
 
 test('add two people with photos through the form', async () => {
-  await page
-    .getByTestId('sidebar')
-    .getByRole('menuitem', { name: tr('route.personList') })
-    .click();
+  await menuOf(page, tr('route.user'), tr('route.personList'), 'person-list-page');
   await waitForPath('/user/list');
-  await page.getByTestId('person-list-page').waitFor();
 
   await page.getByTestId('person-create').click();
   const form = page.getByTestId('person-form');
@@ -379,12 +357,8 @@ test('batch transfer moves people between departments', async () => {
   assert.doesNotMatch((await page.locator('[data-testid=person-table] tbody').innerText()).replace(/Sales/g, ''), /R&D/);
 
   // the organization page shows them under Sales
-  await page
-    .getByTestId('sidebar')
-    .getByRole('menuitem', { name: tr('route.organization') })
-    .click();
+  await menuOf(page, tr('route.user'), tr('route.organization'), 'organization-page');
   await waitForPath('/user/organization');
-  await page.getByTestId('organization-page').waitFor();
   await deptNode('Sales').click();
   const table = page.getByTestId('person-table');
   await table.getByTestId('person-keyword').locator('input').fill('Person 202');
@@ -400,12 +374,8 @@ test('batch transfer moves people between departments', async () => {
 });
 
 test('mark a person as left through the form and see the "left" tag', async () => {
-  await page
-    .getByTestId('sidebar')
-    .getByRole('menuitem', { name: tr('route.personList') })
-    .click();
+  await menuOf(page, tr('route.user'), tr('route.personList'), 'person-list-page');
   await waitForPath('/user/list');
-  await page.getByTestId('person-list-page').waitFor();
   const keyword = page.getByTestId('person-keyword').locator('input');
   await keyword.fill('Alice');
   await keyword.press('Enter');

@@ -1,5 +1,7 @@
+import { pagination } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { App, Button, Card, Dropdown, Input, Select, Space, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { App, Button, Card, Dropdown, Select, Space, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, DownOutlined, EditOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +19,6 @@ export default function DeviceListPage() {
   const navigate = useNavigate();
   const { canEdit } = useDeviceRights();
   const [query, setQuery] = useState<DeviceQuery>({ page: 1, pageSize: 10 });
-  const [keywordText, setKeywordText] = useState('');
   const [dialog, setDialog] = useState<{ open: boolean; device?: Device | undefined }>({ open: false });
   const [settingsId, setSettingsId] = useState<number>();
   const [punchesFor, setPunchesFor] = useState<Device>();
@@ -165,13 +166,10 @@ export default function DeviceListPage() {
   return (
     <Card title={t('route.deviceList')} data-testid="device-list-page">
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
+        <KeywordSearch
           placeholder={t('device.keyword')}
-          style={{ width: 240 }}
-          value={keywordText}
-          onChange={(e) => setKeywordText(e.target.value)}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          width={240}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="device-keyword"
         />
         <Select
@@ -200,15 +198,7 @@ export default function DeviceListPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="device-table"
-        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, pageSize: p.pageSize ?? q.pageSize }))}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('common.total', { count: total }),
-        }}
+        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
       />
       <DeviceDialog open={dialog.open} device={dialog.device} onClose={() => setDialog({ open: false })} />
       <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />

@@ -1,5 +1,7 @@
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { pagination } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Avatar, Button, Card, Descriptions, Image, Input, Result, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +22,6 @@ export default function DevicePersonPage() {
   const id = Number(useParams().id);
   const { canEdit } = useDeviceRights();
   const [query, setQuery] = useState<Omit<LedgerQuery, 'id'>>({ page: 1, pageSize: 20 });
-  const [keywordText, setKeywordText] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -125,13 +126,9 @@ export default function DevicePersonPage() {
         </Descriptions>
       )}
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
+        <KeywordSearch
           placeholder={t('device.ledger.keyword')}
-          style={{ width: 220 }}
-          value={keywordText}
-          onChange={(e) => setKeywordText(e.target.value)}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="ledger-keyword"
         />
         <Select
@@ -192,15 +189,7 @@ export default function DevicePersonPage() {
         scroll={{ x: 'max-content' }}
         data-testid="ledger-table"
         rowSelection={canEdit ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) } : undefined}
-        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, pageSize: p.pageSize ?? q.pageSize }))}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: ledger.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
-          showTotal: (total) => t('common.total', { count: total }),
-        }}
+        pagination={pagination(query, setQuery, ledger.data?.total, t, [20, 50, 100])}
       />
       <AddPersonsDialog deviceId={id} open={adding} onClose={() => setAdding(false)} />
     </Card>

@@ -1,3 +1,4 @@
+import { pagination } from '../../../ui/paging.ts';
 import { useState } from 'react';
 import { Card, DatePicker, Input, Select, Space, Table, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -63,14 +64,7 @@ export default function LogPage() {
             </Typography.Paragraph>
           ),
         }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: logs.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { count: total }),
-          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
-        }}
+        pagination={pagination(query, setQuery, logs.data?.total, t, [10, 20, 50, 100])}
       />
     </Card>
   );

@@ -1,3 +1,4 @@
+import { pagination } from '../../../ui/paging.ts';
 import { useState } from 'react';
 import { App, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
@@ -110,14 +111,7 @@ export default function ManagerPage() {
         dataSource={list.data?.items ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { count: total }),
-          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
-        }}
+        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
       />
       <ManagerDialog open={dialog.open} manager={dialog.manager} onClose={() => setDialog({ open: false })} />
     </Card>

@@ -1,5 +1,7 @@
+import { pagination } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useMemo, useState, type ReactNode } from 'react';
-import { App, Avatar, Button, Checkbox, Image, Input, Popconfirm, Popover, Select, Space, Table, TreeSelect, Typography, type TableProps } from 'antd';
+import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Table, TreeSelect, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, SyncOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +30,6 @@ export function PersonTable({ departmentId, title }: Props) {
   const { message, modal } = App.useApp();
   const { canEdit } = usePersonRights();
   const [query, setQuery] = useState<PersonQuery>({ page: 1, pageSize: 10 });
-  const [keywordText, setKeywordText] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
   const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage()));
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
@@ -223,13 +224,10 @@ export function PersonTable({ departmentId, title }: Props) {
         </Typography.Title>
       )}
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
+        <KeywordSearch
           placeholder={t('person.keyword')}
-          style={{ width: 220 }}
-          value={keywordText}
-          onChange={(e) => setKeywordText(e.target.value)}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          width={220}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="person-keyword"
         />
         {!departmentId && (
@@ -314,25 +312,18 @@ export function PersonTable({ departmentId, title }: Props) {
               }
             : undefined
         }
-        onChange={(pagination, _filters, sorter) => {
+        onChange={(p, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const key = s?.order ? (s.columnKey as PersonQuery['sort']) : undefined;
           setQuery((q) => ({
             ...q,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? q.pageSize,
+            page: p.current ?? 1,
+            pageSize: p.pageSize ?? q.pageSize,
             sort: key,
             order: key ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined,
           }));
         }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('common.total', { count: total }),
-        }}
+        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
       />
       <PersonDrawer open={drawer.open} person={drawer.person} departmentId={departmentId} onClose={() => setDrawer({ open: false })} />
       <ImportDialog open={importOpen} onClose={() => setImportOpen(false)} />

@@ -1,5 +1,7 @@
+import { pagination } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, DatePicker, Image, Input, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import type { Page } from '@faceadmin/shared';
@@ -13,7 +15,6 @@ import { measure } from '../logic.ts';
 export default function PunchListPage() {
   const { t } = useTranslation();
   const [query, setQuery] = useState<PunchQuery>({ page: 1, pageSize: 20 });
-  const [keywordText, setKeywordText] = useState('');
   const [exporting, setExporting] = useState(false);
   const list = usePunches(query);
   // the device filter: the first 100 devices (the server's page limit) by name
@@ -73,13 +74,10 @@ export default function PunchListPage() {
   return (
     <Card title={t('route.attendanceList')} data-testid="punch-list-page">
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
+        <KeywordSearch
           placeholder={t('punch.keyword')}
-          style={{ width: 220 }}
-          value={keywordText}
-          onChange={(e) => setKeywordText(e.target.value)}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
+          width={220}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="punch-keyword"
         />
         <Select
@@ -110,15 +108,7 @@ export default function PunchListPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="punch-table"
-        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, pageSize: p.pageSize ?? q.pageSize }))}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
-          showTotal: (total) => t('common.total', { count: total }),
-        }}
+        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
       />
     </Card>
   );

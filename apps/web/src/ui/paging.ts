@@ -1,0 +1,27 @@
+import type { TablePaginationConfig } from 'antd';
+import type { Dispatch, SetStateAction } from 'react';
+import type { TFunction } from 'i18next';
+
+interface Paged {
+  page: number;
+  pageSize: number;
+}
+
+/** A list page's pagination: its query state, the server's total, a size changer and the translated total. */
+export function pagination<Q extends Paged>(
+  query: Q,
+  setQuery: Dispatch<SetStateAction<Q>>,
+  total: number | undefined,
+  t: TFunction,
+  pageSizeOptions: number[] = [10, 20, 50, 100],
+): TablePaginationConfig {
+  return {
+    current: query.page,
+    pageSize: query.pageSize,
+    total: total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions,
+    showTotal: (n) => t('common.total', { count: n }),
+    onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
+  };
+}

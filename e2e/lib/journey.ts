@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+
+/** Steps and locators shared by the browser journeys. */
+
+/** English UI text by key, with {{param}} interpolation; a missing key fails the journey. */
+export function translator(locale: Map<string, string>) {
+  return (key: string, params: Record<string, string | number> = {}): string => {
+    const v = locale.get(key);
+    assert.ok(v, `missing key ${key}`);
+    return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
+  };
+}
+
+export async function waitForPath(page: Page, expected: string | RegExp): Promise<void> {
+  await page.waitForURL((u) => (typeof expected === 'string' ? u.pathname === expected : expected.test(u.pathname)), { timeout: 15_000 });
+}
+
+export const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text });
+export const modal = (page: Page, title: string) => page.locator('.ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
+
+/**
+ * Opens a page from the sidebar (unfolding its section when needed) and waits until it is rendered:
+ * the previous page stays on screen while a lazy page loads.
+ */
+export async function menu(page: Page, section: string, item: string, pageTestId: string): Promise<void> {
+  const sidebar = page.getByTestId('sidebar');
+  const entry = sidebar.getByRole('menuitem', { name: item });
+  if (!(await entry.isVisible())) await sidebar.getByText(section, { exact: true }).click();
+  await entry.click();
+  await page.getByTestId(pageTestId).waitFor();
+}
+
+/** A new administrator's first minutes: sign in, land on /company/create (company-0 rule), create the company. */
+export async function signInAndCreateCompany(
+  page: Page,
+  baseUrl: string,
+  admin: { username: string; password: string },
+  company: { name: string; phone: string },
+): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await waitForPath(page, '/login');
+  await page.locator('#username').fill(admin.username);
+  await page.locator('#password').fill(admin.password);
+  await page.getByTestId('login-submit').click();
+  await waitForPath(page, '/company/create');
+  await page.locator('#name').fill(company.name);
+  await page.locator('#phone').fill(company.phone);
+  await page.getByTestId('company-submit').click();
+  await waitForPath(page, '/dashboard');
+}
