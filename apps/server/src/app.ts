@@ -17,7 +17,7 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { t } from './i18n/i18n.ts';
+import { languageOf, t } from './i18n/i18n.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import { authService, type AuthService } from './modules/auth/auth.service.ts';
 import { captchaService, type CaptchaService } from './modules/auth/captcha.service.ts';
@@ -122,40 +122,44 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('appVersion', pkg.version);
   app.addHook('onClose', async () => database.close());
 
-  await app.register(envelope);
-  await app.register(rateLimit, { global: false });
-  // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).
-  await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'FaceAdmin management API',
-        version: pkg.version,
-        description: 'Envelope {code, message, data}; code 20000 is success. Send X-Token and X-Lang.',
+  // The management API's plugins (envelope, sessions, uploads, OpenAPI) live in its own context: the
+  // terminals' gateway beside it pays for none of their hooks on every punch.
+  await app.register(async function managementApi(root) {
+    const api = root as unknown as App;
+    await api.register(envelope);
+    await api.register(rateLimit, { global: false });
+    // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).
+    await api.register(multipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });
+    await api.register(swagger, {
+      openapi: {
+        info: {
+          title: 'FaceAdmin management API',
+          version: pkg.version,
+          description: 'Envelope {code, message, data}; code 20000 is success. Send X-Token and X-Lang.',
+        },
+        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+        security: [{ token: [] }],
       },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
-      security: [{ token: [] }],
-    },
+    });
+    await api.register(swaggerUi, { routePrefix: '/api/docs' });
+    await api.register(authPlugin, { database, sessions, apiPrefix: API_PREFIX });
+    await api.register(
+      async (scope) => {
+        const a = scope as unknown as App;
+        await a.register(authRoutes);
+        await a.register(companiesRoutes);
+        await a.register(managersRoutes);
+        await a.register(logsRoutes);
+        await a.register(messagesRoutes);
+        await a.register(dashboardRoutes);
+        await a.register(departmentsRoutes);
+        await a.register(personsRoutes);
+        await a.register(devicesRoutes);
+        await a.register(punchesRoutes);
+      },
+      { prefix: API_PREFIX },
+    );
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(authPlugin, { database, sessions, apiPrefix: API_PREFIX });
-
-  await app.register(
-    async (api) => {
-      const a = api as unknown as App;
-      await a.register(authRoutes);
-      await a.register(companiesRoutes);
-      await a.register(managersRoutes);
-      await a.register(logsRoutes);
-      await a.register(messagesRoutes);
-      await a.register(dashboardRoutes);
-      await a.register(departmentsRoutes);
-      await a.register(personsRoutes);
-      await a.register(devicesRoutes);
-      await a.register(punchesRoutes);
-    },
-    { prefix: API_PREFIX },
-  );
 
   // Terminals talk to /iclock/* (ZKTeco PUSH), outside the management API and its sessions.
   await app.register(zkPushRoutes, { database, sync, punches, presence, delayS: config.devicePollSeconds, errorDelayS: ERROR_DELAY_S });
@@ -168,9 +172,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
-      return reply
-        .status(404)
-        .send({ code: CODES.NOT_FOUND, message: t(req.lang, 'errors.routeNotFound', { method: req.method, url: req.url.split('?')[0] ?? '' }), data: null });
+      return reply.status(404).send({
+        code: CODES.NOT_FOUND,
+        message: t(languageOf(req.headers['x-lang']), 'errors.routeNotFound', { method: req.method, url: req.url.split('?')[0] ?? '' }),
+        data: null,
+      });
     }
     // The console is a single-page app: unknown paths get index.html and the router decides (spec §2: /404).
     return reply.type('text/html').sendFile('index.html');

@@ -26,8 +26,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh server on a fresh database (a temp SQLite file, or a new PostgreSQL database). */
-export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean } = {}): Promise<TestApp> {
+/** A fresh, empty database: a temp SQLite file, or a new PostgreSQL database when the run is on PostgreSQL. */
+export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-test-'));
   let databaseUrl: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
@@ -47,7 +47,26 @@ export async function makeApp(env: Record<string, string> = {}, opts: { sms?: bo
       await c.end();
     };
   }
-  const config = loadConfig({ DATA_DIR: dataDir, SCRYPT_LOG2N: '10', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
+  return {
+    dataDir,
+    databaseUrl,
+    async drop() {
+      await dropDb?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh server on a fresh database. */
+export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean } = {}): Promise<TestApp> {
+  const fresh = await freshDatabase();
+  const config = loadConfig({
+    DATA_DIR: fresh.dataDir,
+    SCRYPT_LOG2N: '10',
+    LOG_LEVEL: 'silent',
+    ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
+    ...env,
+  });
   const database = openDatabase(config);
   const sms: SentSms[] = [];
   const sender: SmsSender | null = opts.sms === false ? null : { send: async (phone, purpose, code) => void sms.push({ phone, purpose, code }) };
@@ -58,8 +77,7 @@ export async function makeApp(env: Record<string, string> = {}, opts: { sms?: bo
     sms,
     async close() {
       await app.close();
-      await dropDb?.();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await fresh.drop();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Dialect } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_people.ts';
 import * as m0003 from './migrations/0003_devices.ts';
+import * as m0004 from './migrations/0004_punch_keys.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
 export interface AppMigration {
@@ -15,15 +16,17 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0001_foundation': m0001,
   '0002_people': m0002,
   '0003_devices': m0003,
+  '0004_punch_keys': m0004,
 };
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+/** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
+export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (d) => m.up(d, dialect), ...(m.down ? { down: (d: Kysely<any>) => m.down!(d, dialect) } : {}) };
   }
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

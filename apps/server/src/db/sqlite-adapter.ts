@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /**
@@ -11,6 +12,7 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA synchronous = NORMAL');
+  const checkpoints = file === ':memory:' ? undefined : checkpointer(db, file);
   // Kysely compiles the same SQL text again and again (hot paths: punch ingestion, command polls);
   // preparing it once and reusing the statement saves SQLite's parse and plan on every call.
   const cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
@@ -29,7 +31,10 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   };
   return {
     raw: db,
-    close: () => db.close(),
+    close: () => {
+      checkpoints?.stop();
+      db.close();
+    },
     prepare(sql: string): SqliteStatement {
       const { stmt, reader } = prepared(sql);
       const args = (p: ReadonlyArray<unknown>) => p.map(toSqlite) as never[];
@@ -51,4 +56,30 @@ function toSqlite(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString();
   if (v === undefined) return null;
   return v;
+}
+
+/**
+ * WAL checkpoints in a worker thread (db/checkpointer.ts) instead of on every 1000th page written by the
+ * request thread. Should the worker fail, the connection checkpoints by itself again.
+ */
+function checkpointer(db: DatabaseSync, file: string, intervalMs = 500): { stop(): void } {
+  const worker = new Worker(new URL('./checkpointer.ts', import.meta.url), { workerData: { file, intervalMs } });
+  worker.unref();
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  let running = true;
+  const fallBack = () => {
+    if (!running) return;
+    running = false;
+    if (db.isOpen) db.exec('PRAGMA wal_autocheckpoint = 1000');
+    void worker.terminate();
+  };
+  worker.on('error', fallBack);
+  worker.on('message', fallBack);
+  worker.on('exit', fallBack);
+  return {
+    stop() {
+      running = false;
+      worker.postMessage('stop');
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { emptyText, withId } from './helpers.ts';
+import { emptyText, punchColumns, withId } from './helpers.ts';
 
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await withId(db.schema.createTable('devices'), dialect)
@@ -83,25 +83,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('device_commands_queue').on('device_commands').columns(['device_id', 'state', 'id']).execute();
 
-  await withId(db.schema.createTable('punches'), dialect)
-    .addColumn('company_id', 'integer', (c) => c.notNull())
-    .addColumn('device_id', 'integer', (c) => c.notNull().references('devices.id').onDelete('cascade'))
-    .addColumn('person_id', 'integer')
-    .addColumn('pin', 'text', (c) => c.notNull())
-    /** the device's own clock reading, as sent: with device_id and pin, what makes a punch unique */
-    .addColumn('local_time', 'text', (c) => c.notNull())
-    /** the same instant in UTC (ISO-8601) */
-    .addColumn('time', 'text', (c) => c.notNull())
-    .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('verify', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('workcode', 'text', (c) => c.notNull().defaultTo(emptyText))
-    .addColumn('temperature', 'real')
-    .addColumn('mask', 'integer')
-    .addColumn('photo', 'text', (c) => c.notNull().defaultTo(emptyText))
-    .addColumn('stranger', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addUniqueConstraint('punches_device_pin_time', ['device_id', 'pin', 'local_time'])
-    .execute();
+  await punchColumns(db.schema.createTable('punches'), dialect).addUniqueConstraint('punches_device_pin_time', ['device_id', 'pin', 'local_time']).execute();
   await db.schema.createIndex('punches_company_time').on('punches').columns(['company_id', 'time']).execute();
   await db.schema.createIndex('punches_person_time').on('punches').columns(['person_id', 'time']).execute();
 

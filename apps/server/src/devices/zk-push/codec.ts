@@ -138,7 +138,7 @@ export function parseAttlog(text: string): { records: AttRecord[]; bad: number }
     const f = line.split('\t');
     const pin = f[0]?.trim() ?? '';
     const time = f[1]?.trim() ?? '';
-    if (!PIN.test(pin) || !TIME.test(time) || Number.isNaN(Date.parse(time.replace(' ', 'T') + 'Z'))) {
+    if (!PIN.test(pin) || Number.isNaN(wallClockMs(time))) {
       bad++;
       continue;
     }
@@ -217,9 +217,27 @@ export function parseInfoParam(info: string): { firmware: string; users: number;
   return { firmware: (f[0] ?? '').slice(0, 60), users: n(f[1]), records: n(f[3]), ip: (f[4] ?? '').slice(0, 45) };
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/**
+ * A terminal's "YYYY-MM-DD hh:mm:ss" reading as milliseconds on a UTC clock, or NaN when it is not a
+ * real date and time (31 February is refused, not rolled over into March as Date.parse does).
+ */
+export function wallClockMs(s: string): number {
+  if (!TIME.test(s)) return NaN;
+  const y = +s.slice(0, 4);
+  const mo = +s.slice(5, 7);
+  const d = +s.slice(8, 10);
+  const h = +s.slice(11, 13);
+  const mi = +s.slice(14, 16);
+  const se = +s.slice(17, 19);
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : DAYS[mo - 1]!) || h > 23 || mi > 59 || se > 59) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, se);
+}
+
 /** Device-local time → UTC ISO, with the terminal's offset in minutes east of UTC. */
 export function localToUtc(local: string, tzOffsetMinutes: number): string {
-  return new Date(Date.parse(local.replace(' ', 'T') + 'Z') - tzOffsetMinutes * 60_000).toISOString();
+  return new Date(wallClockMs(local) - tzOffsetMinutes * 60_000).toISOString();
 }
 export function utcToLocal(iso: string, tzOffsetMinutes: number): string {
   return new Date(Date.parse(iso) + tzOffsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -8,7 +8,7 @@ import type { PresenceService } from '../../modules/devices/presence.service.ts'
 import type { SyncService } from '../../modules/devices/sync.service.ts';
 import { notify } from '../../modules/messages/messages.service.ts';
 import type { PunchesService } from '../../modules/punches/punches.service.ts';
-import { decodeBody, encodeReply, handshakeReply, parseAttlog, parseAttphoto, parseDevicecmd, parseInfoParam } from './codec.ts';
+import { decodeBody, encodeReply, encodingFor, handshakeReply, parseAttlog, parseAttphoto, parseDevicecmd, parseInfoParam } from './codec.ts';
 
 export interface GatewayDeps {
   database: Database;
@@ -52,6 +52,17 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 8 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
+  // Terminals read plain text: a refused request says why in a line, never in JSON, and a fault of ours is
+  // logged and answered 500 so the terminal keeps its records and retries.
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err.validation) return reply.status(400).type('text/plain; charset=utf-8').send('ERROR: bad request');
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).type('text/plain; charset=utf-8').send('ERROR: body too large');
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+      return reply.status(err.statusCode).type('text/plain; charset=utf-8').send('ERROR: bad request');
+    req.log.error({ err, serial: (req.query as Partial<Q> | undefined)?.SN }, 'terminal request failed');
+    return reply.status(500).type('text/plain; charset=utf-8').send('ERROR: server error');
+  });
+
   const unknownLogged = new Map<string, number>();
   async function resolve(req: FastifyRequest<{ Querystring: Q }>): Promise<DeviceRow | undefined> {
     const device = await deviceCache.bySerial(db, req.query.SN);
@@ -84,11 +95,14 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     if (!languages.has(d)) languages.set(d, parseJson<{ language?: string }>(d.info, {}).language);
     return languages.get(d);
   };
-  const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) =>
-    reply
+  /** Replies in the terminal's encoding; UTF-8 text goes out as a string (one socket write with the headers). */
+  const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) => {
+    const encoding = encodingFor(d ? language(d) : undefined);
+    return reply
       .status(status)
-      .type('text/plain; charset=' + (d && language(d) === '83' ? 'gb2312' : 'utf-8'))
-      .send(encodeReply(body, d ? language(d) : undefined));
+      .type(encoding === 'gb2312' ? 'text/plain; charset=gb2312' : 'text/plain; charset=utf-8')
+      .send(encoding === 'gb2312' ? encodeReply(body, '83') : body);
+  };
   /** Not registered yet: refuse uploads without an "OK", so the terminal keeps its records and retries later. */
   const refuse = (reply: FastifyReply) => send(reply, 'ERROR: device not registered', undefined, 403);
   const bodyOf = (req: FastifyRequest) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));

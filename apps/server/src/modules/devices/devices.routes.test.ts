@@ -375,3 +375,23 @@ test('a terminal whose clock is off raises one message, and the drift is shown o
   const msgs = await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } });
   assert.equal(msgs.data.items.filter((m: any) => m.title === 'Clock of Drifting door is off').length, 1, 'one message, not one per punch');
 });
+
+test('a backlog of 150 punches in one upload (with repeats inside it) is stored once each, people matched by PIN', async () => {
+  const d = (await device(A.main, { serial: 'ZKBULK1', name: 'Bulk door' })).data;
+  await person('7001', 'Bulk Person');
+  await fetch(`${server}/iclock/cdata?SN=ZKBULK1&options=all&language=69`);
+  const line = (k: number) => `${k % 3 === 0 ? '7001' : `8${k}`}\t2026-10-0${1 + (k % 9)} 0${k % 10}:${String(k % 60).padStart(2, '0')}:00\t0\t15\t0\t0\t0`;
+  const lines = Array.from({ length: 150 }, (_, k) => line(k));
+  const body = [...lines, ...lines.slice(0, 10), ...lines.slice(140)].join('\n');
+  const first = await fetch(`${server}/iclock/cdata?SN=ZKBULK1&table=ATTLOG&Stamp=1`, { method: 'POST', body });
+  assert.equal(await first.text(), 'OK: 170');
+  const again = await fetch(`${server}/iclock/cdata?SN=ZKBULK1&table=ATTLOG&Stamp=2`, { method: 'POST', body: lines.slice(0, 33).join('\n') });
+  assert.equal(await again.text(), 'OK: 33');
+  const list = async (query: Record<string, unknown>) =>
+    (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id, pageSize: 100, ...query } })).data;
+  assert.equal((await list({})).total, 150);
+  const known = await list({ keyword: '7001' });
+  assert.equal(known.total, 50);
+  assert.ok(known.items.every((x: any) => x.name === 'Bulk Person' && !x.stranger));
+  assert.equal((await list({ stranger: 1 })).total, 100);
+});

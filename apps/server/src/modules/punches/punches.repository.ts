@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable.ts';
 import { likePattern } from '../../lib/schemas.ts';
 
 /** A punch as written: the table's columns (the id is generated). */
@@ -17,19 +18,79 @@ export interface PunchFilter {
   limit: number;
 }
 
-const CHUNK = 200;
+/** Columns of a stored punch, in the order the reusable insert binds them. */
+const COLUMNS = [
+  'company_id',
+  'device_id',
+  'person_id',
+  'pin',
+  'local_time',
+  'time',
+  'status',
+  'verify',
+  'workcode',
+  'temperature',
+  'mask',
+  'photo',
+  'stranger',
+  'created_at',
+] as const satisfies readonly (keyof PunchInsert)[];
+const pick = (r: PunchInsert) => Object.fromEntries(COLUMNS.map((c) => [c, r[c] ?? null])) as PunchInsert;
+
+/** Statement sizes: rows (or PINs) are padded up to one of these, so a handful of SQL texts serve every upload. */
+const SIZES = [1, 2, 4, 8, 16, 32, 64, 128];
+const sizeFor = (n: number) => SIZES.find((s) => s >= n) ?? SIZES[SIZES.length - 1]!;
+/** `xs` cut into statement-sized parts, each padded with copies of its last item. */
+function parts<T>(xs: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += SIZES[SIZES.length - 1]!) {
+    const part = xs.slice(i, i + SIZES[SIZES.length - 1]!);
+    const size = sizeFor(part.length);
+    while (part.length < size) part.push(part[part.length - 1]!);
+    out.push(part);
+  }
+  return out;
+}
+
+/**
+ * Punch ingestion's two statements (the PIN lookup and the insert), compiled once per size and reused,
+ * for one database. A padded row is a copy of a real one: the duplicate key makes it a no-op.
+ */
+export function punchWriter() {
+  const insert = reusableQuery({
+    build: (db, rows: PunchInsert[]) =>
+      db
+        .insertInto('punches')
+        .values(rows.map(pick))
+        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing()),
+    count: (rows) => rows.length,
+    params: (rows) => rows.flatMap((r) => COLUMNS.map((c) => r[c] ?? null)),
+  });
+  const people = reusableQuery({
+    build: (db, a: { companyId: number; pins: string[] }) =>
+      db.selectFrom('persons').select(['id', 'number']).where('company_id', '=', a.companyId).where('number', 'in', a.pins),
+    count: (a) => a.pins.length,
+    params: (a) => [a.companyId, ...a.pins],
+  });
+  return {
+    /** Person ids by number (PIN) within one company. */
+    async personIds(db: Executor, companyId: number, pins: string[]): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      for (const part of parts(pins)) {
+        const { rows } = await people<{ id: number; number: string }>(db, { companyId, pins: part });
+        for (const r of rows) out.set(r.number, r.id);
+      }
+      return out;
+    },
+    /** Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. */
+    async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<void> {
+      for (const part of parts(rows)) await insert(db, part);
+    },
+  };
+}
+export type PunchWriter = ReturnType<typeof punchWriter>;
 
 export const punchesRepository = {
-  /** Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. */
-  async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await db
-        .insertInto('punches')
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
-        .execute();
-    }
-  },
   async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<boolean> {
     const r = await db
       .updateTable('punches')

@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../db/database.ts';
 import type { AttRecord } from '../../devices/zk-push/codec.ts';
-import { localToUtc } from '../../devices/zk-push/codec.ts';
+import { wallClockMs } from '../../devices/zk-push/codec.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import type { DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
-import { personsRepository } from '../persons/persons.repository.ts';
-import { punchesRepository, type PunchInsert } from './punches.repository.ts';
+import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -30,7 +29,12 @@ export function punchPhotoStore(dataDir: string) {
       early.set(`${deviceId}/${name}`, Date.now());
       if (early.size > 10_000) early.delete(early.keys().next().value!);
     },
-    exists: (_companyId: number, deviceId: number, name: string) => early.delete(`${deviceId}/${name}`),
+    /** The name of a photo that came before this punch (taking it), or '' (at once when none is waiting). */
+    claim(deviceId: number, pin: string, localTime: string): string {
+      if (!early.size) return '';
+      const name = nameOf(pin, localTime);
+      return early.delete(`${deviceId}/${name}`) ? name : '';
+    },
     pathOf(companyId: number, deviceId: number, name: string): string | undefined {
       if (!/^\d{14}-[A-Za-z0-9]{1,24}\.jpg$/.test(name)) return undefined;
       const file = path.join(dir(companyId, deviceId), name);
@@ -52,30 +56,36 @@ const GROUP_MAX = 256;
 
 export function punchesService(deps: { database: Database; photos: PunchPhotoStore }) {
   const { db } = deps.database;
+  const writer = punchWriter();
   const queue: Pending[] = [];
   let writing = false;
 
-  function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, { id: number }>, now: string): PunchInsert[] {
-    return records.map((r) => {
-      const photoName = deps.photos.nameOf(r.pin, r.time);
+  /** The rows of one upload, and the UTC instant of its newest record (for the clock check). */
+  function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, number>, now: string): { rows: PunchInsert[]; newest: number } {
+    let newest = -Infinity;
+    const rows = records.map((r): PunchInsert => {
+      const utc = wallClockMs(r.time) - device.tz_offset * 60_000;
+      if (utc > newest) newest = utc;
+      const personId = people.get(r.pin);
       return {
         company_id: device.company_id,
         device_id: device.id,
-        person_id: people.get(r.pin)?.id ?? null,
+        person_id: personId ?? null,
         pin: r.pin,
         local_time: r.time,
-        time: localToUtc(r.time, device.tz_offset),
+        time: new Date(utc).toISOString(),
         status: r.status,
         verify: r.verify,
         workcode: r.workcode,
         temperature: r.temperature,
         mask: r.mask,
         // The photo may have arrived first (§11.3 uploads are separate requests).
-        photo: deps.photos.exists(device.company_id, device.id, photoName) ? photoName : '',
-        stranger: people.has(r.pin) ? 0 : 1,
+        photo: deps.photos.claim(device.id, r.pin, r.time),
+        stranger: personId === undefined ? 1 : 0,
         created_at: now,
       };
     });
+    return { rows, newest };
   }
 
   /** One transaction for every upload waiting: group commit. Each caller is answered only after it commits. */
@@ -85,15 +95,14 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
       const byCompany = new Map<number, Set<string>>();
       for (const g of group)
         for (const r of g.records) (byCompany.get(g.device.company_id) ?? byCompany.set(g.device.company_id, new Set()).get(g.device.company_id)!).add(r.pin);
-      const people = new Map<number, Map<string, { id: number }>>();
-      for (const [companyId, pins] of byCompany) people.set(companyId, await personsRepository.byNumbers(trx, companyId, [...pins]));
+      const people = new Map<number, Map<string, number>>();
+      for (const [companyId, pins] of byCompany) people.set(companyId, await writer.personIds(trx, companyId, [...pins]));
       const rows: PunchInsert[] = [];
       for (const g of group) {
-        const mine = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
-        rows.push(...mine);
+        const { rows: mine, newest } = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
+        for (const r of mine) rows.push(r);
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
-        const newest = Math.max(...mine.map((r) => Date.parse(r.time)));
         const drift = Math.round((newest - clock.now()) / 1000);
         const suspicious = drift > DRIFT_LIMIT_S || (g.records.length === 1 && drift < -10 * 60);
         if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
@@ -107,7 +116,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
         }
       }
       // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
-      await punchesRepository.insertIgnore(trx, rows);
+      await writer.insertIgnore(trx, rows);
     });
   }
 
