@@ -50,7 +50,8 @@ const ledgerState = (text: string) => ledgerRow(text).getByTestId('ledger-state'
 const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
 
 function startTerminal(sn: string): Terminal {
-  return createTerminal({ server: server.baseUrl, sn, pollMs: 500, retryMs: 1000, ip: '192.168.7.21', firmware: 'ZMM220-E2E' });
+  // A breathalyser model, so the alcohol tab has something to set.
+  return createTerminal({ server: server.baseUrl, sn, pollMs: 500, retryMs: 1000, ip: '192.168.7.21', firmware: 'ZMM220-E2E', alcohol: true });
 }
 
 async function fillPerson(p: { name: string; phone: string; department: string; photo: Buffer }): Promise<void> {
@@ -223,14 +224,21 @@ test('the settings drawer queues changed options', async () => {
   await drawer.getByRole('tab', { name: tr('device.settings.tabs.other') }).click();
   await drawer.locator('#special_AutoRebootDay').fill('7');
   await screenshot('settings', false);
+  await drawer.getByRole('tab', { name: tr('device.settings.tabs.alcohol') }).click();
+  await drawer.getByText(tr('device.settings.alcoholIntro')).waitFor();
+  assert.equal(await drawer.locator('#options_alcohol_threshold').inputValue(), '20');
+  await drawer.locator('#flags_alcohol_enable').click();
+  await drawer.locator('#options_alcohol_threshold').fill('30');
+  await screenshot('settings-alcohol', false);
   await page.getByTestId('settings-save').click();
-  await toast(tr('device.settings.queued', { count: 2 })).waitFor();
+  await toast(tr('device.settings.queued', { count: 4 })).waitFor();
   await drawer.waitFor({ state: 'hidden' });
+  await until('the terminal took the settings', () => terminal.options.alcohol_enable === '1' && terminal.options.alcohol_threshold === '30');
 });
 
 test('a punch with a photo shows up in the punch records', async () => {
   const photo = await facePhoto('Punch', 120);
-  const r = await terminal.punch({ pin: '1', photo });
+  const r = await terminal.punch({ pin: '1', photo, alcohol: 45 });
   assert.ok(r.uploaded, 'the server took the punch');
 
   await menu(tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');
@@ -238,6 +246,8 @@ test('a punch with a photo shows up in the punch records', async () => {
   const row = page.locator('[data-testid=punch-table] .ant-table-row', { hasText: 'Alice Chen' });
   await row.waitFor({ timeout: 20_000 });
   assert.match(await row.innerText(), new RegExp(DEVICE));
+  // 45 mg/100 mL is over the threshold of 30 set above: marked red.
+  assert.equal(await row.getByTestId('alcohol-over').innerText(), '45.0');
   const img = row.getByTestId('punch-photo').locator('img');
   await img.waitFor();
   await until('the punch picture loads', () => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0));

@@ -20,6 +20,7 @@ const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options
   --poll-ms N           override the server's Delay
   --retry-ms N          override the server's ErrorDelay
   --unsupported LIST    commands answered -1002, e.g. AC_UNLOCK,"DATA UPDATE BIOPHOTO"
+  --alcohol             the terminal has a breathalyser: takes alcohol_* options; random punches carry a reading
   --unknown-user-error  answer -10 for deletes/queries of unknown PINs
   --no-capacity-error   never answer -1001
   --quiet               only print commands, uploads and errors
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
       unsupported: { type: 'string' },
       'unknown-user-error': { type: 'boolean', default: false },
       'no-capacity-error': { type: 'boolean', default: false },
+      alcohol: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
       photosDir: values['photos-dir'],
       pollMs: num(values['poll-ms'], 'poll-ms'),
       retryMs: num(values['retry-ms'], 'retry-ms'),
+      alcohol: values.alcohol,
       failOn: {
         capacity: !values['no-capacity-error'],
         unknownUser: values['unknown-user-error'],
@@ -115,7 +118,8 @@ async function main(): Promise<void> {
           const pool = known.length ? known : fallbackPins;
           const pin = pool[Math.floor(Math.random() * pool.length)] ?? '1';
           void t
-            .punch({ pin, verify: 15, photo })
+            // Mostly sober, now and then over the drink-driving limit (20 mg/100 mL).
+            .punch({ pin, verify: 15, photo, ...(values.alcohol ? { alcohol: Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60 } : {}) })
             .then((r) => print({ sn: t.sn, type: 'upload', message: `punch ${r.lines.join(' | ').replace(/\t/g, ' ')}` }));
         }, punchEvery),
       );

@@ -119,15 +119,18 @@ export interface AttRecord {
   mask?: boolean | undefined;
   /** Emulator extension, not in PUSH 2.4.1: appended as field 9 (see docs §11). */
   temperature?: number | undefined;
+  /** Emulator extension (breathalyser terminals): breath alcohol in mg/100 mL, appended as field 10. */
+  alcohol?: number | undefined;
 }
 
 /** §11.2 line: `PIN\tTime\tStatus\tVerify\tWorkcode\tReserved\tReserved` (+ emulator extras). */
 export function formatAttlogLine(r: AttRecord): string {
   const fields = [r.pin, r.time, String(r.status), String(r.verify), r.workcode, '0', '0'];
-  if (r.mask !== undefined || r.temperature !== undefined) {
+  if (r.mask !== undefined || r.temperature !== undefined || r.alcohol !== undefined) {
     fields.push(r.mask === undefined ? '' : r.mask ? '1' : '0');
     fields.push(r.temperature === undefined ? '' : r.temperature.toFixed(1));
   }
+  if (r.alcohol !== undefined) fields.push(r.alcohol.toFixed(1));
   return fields.join('\t');
 }
 
@@ -137,6 +140,7 @@ export function parseAttlogLine(line: string): AttRecord | null {
   const rec: AttRecord = { pin: f[0], time: f[1] ?? '', status: Number(f[2] ?? 0), verify: Number(f[3] ?? 0), workcode: f[4] ?? '0' };
   if (f[7] !== undefined && f[7] !== '') rec.mask = f[7] === '1';
   if (f[8] !== undefined && f[8] !== '') rec.temperature = Number(f[8]);
+  if (f[9] !== undefined && f[9] !== '') rec.alcohol = Number(f[9]);
   return rec;
 }
 

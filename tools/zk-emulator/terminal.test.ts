@@ -353,3 +353,23 @@ test('stop() goes silent; punches while offline are uploaded after the next star
   await srv.waitFor(() => srv.uploads('ATTPHOTO').length === 1, 3000, 'pending photo');
   assert.equal(srv.uploads('ATTLOG')[0]!.body.toString(), '9\t2024-05-01 10:00:00\t0\t15\t0\t0\t0');
 });
+
+test('breathalyser: alcohol_* options answer -1002 without the module; with it they are kept and punches carry field 10', async () => {
+  const plain = term();
+  await plain.start();
+  assert.deepEqual(await run(plain, 'SET OPTION alcohol_threshold=30', 'SET OPTION Delay=5'), [
+    'ID=1&Return=-1002&CMD=SET OPTION',
+    'ID=2&Return=0&CMD=SET OPTION',
+  ]);
+  assert.equal(plain.options.alcohol_threshold, undefined);
+  const sober = await plain.punch({ pin: 7, time: '2024-05-01 08:30:05', alcohol: 12.5 });
+  assert.deepEqual(sober.lines, ['7\t2024-05-01 08:30:05\t0\t15\t0\t0\t0'], 'no module, no reading');
+  await plain.stop();
+
+  const breath = term({ sn: 'EMU0002', alcohol: true });
+  await breath.start();
+  assert.deepEqual(await run(breath, 'SET OPTION alcohol_threshold=30'), ['ID=3&Return=0&CMD=SET OPTION']);
+  assert.equal(breath.options.alcohol_threshold, '30');
+  const r = await breath.punch({ pin: 8, time: '2024-05-01 08:31:00', alcohol: 12.5 });
+  assert.deepEqual(r.lines, ['8\t2024-05-01 08:31:00\t0\t15\t0\t0\t0\t\t\t12.5']);
+});

@@ -54,6 +54,8 @@ export interface TerminalOptions {
   /** Silent time of a REBOOT in ms. Default 3000. */
   rebootMs?: number;
   httpTimeoutMs?: number;
+  /** A breathalyser module: takes `alcohol_*` options and measures breath alcohol. Without it those options answer -1002. */
+  alcohol?: boolean;
   /** `pushver=` value. Default `2.4.1`. */
   pushver?: string;
   pushcommkey?: string;
@@ -110,6 +112,8 @@ export interface PunchInput {
   photo?: Buffer;
   temperature?: number;
   mask?: boolean;
+  /** Breath alcohol in mg/100 mL; only a terminal made with `alcohol: true` measures one. */
+  alcohol?: number;
 }
 
 export interface PunchResult {
@@ -663,6 +667,7 @@ export class Terminal {
         const eq = args.indexOf('=');
         if (eq <= 0) return { code: RC.PARAM };
         const key = args.slice(0, eq).trim();
+        if (key.startsWith('alcohol_') && !this.opts.alcohol) return { code: RC.UNSUPPORTED };
         this.options[key] = args.slice(eq + 1);
         return { code: RC.OK };
       }
@@ -829,6 +834,7 @@ export class Terminal {
       workcode: p.workcode ?? '0',
       mask: p.mask,
       temperature: p.temperature,
+      alcohol: this.opts.alcohol ? p.alcohol : undefined,
     };
     const s: StoredRecord = { seq: ++this.seq, rec, acked: false, photo: p.photo, photoAcked: !p.photo };
     this.records.push(s);

@@ -41,10 +41,15 @@ async function main() {
   if (config.demo) {
     // The demo's terminals are emulated ZK PUSH devices talking to this server over real HTTP.
     const { createTerminal } = await import('../../../tools/zk-emulator/terminal.ts');
-    const terminals = DEMO_DEVICES.map((d) => createTerminal({ server: where, sn: d.serial, timezone: 8, capacity: 3000 }));
+    const terminals = DEMO_DEVICES.map((d) => createTerminal({ server: where, sn: d.serial, timezone: 8, capacity: 3000, alcohol: 'alcohol' in d }));
     for (const term of terminals) void term.start();
     const pins = ['1001', '1002', '1003', '1004', '1005'];
-    const punches = setInterval(() => void terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[Math.floor(Math.random() * pins.length)]! }), 45_000);
+    // Mostly sober; now and then over the 20 mg/100 mL limit (only the breathalyser entrance measures).
+    const alcohol = () => Math.round((Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60) * 10) / 10;
+    const punches = setInterval(
+      () => void terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[Math.floor(Math.random() * pins.length)]!, alcohol: alcohol() }),
+      45_000,
+    );
     punches.unref();
     stopDemo = async () => {
       clearInterval(punches);

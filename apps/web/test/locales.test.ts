@@ -56,8 +56,8 @@ for (const folder of FOLDERS) {
   });
 }
 
-// Values that are the same in every language (acronyms, product words).
-const UNIVERSAL = /^(OK|IP|URL|Logo|IC|SMS)$/;
+// Values that are the same in every language (acronyms, product words, units).
+const UNIVERSAL = /^(OK|IP|URL|Logo|IC|SMS|mg\/100 ?mL|mg\/L|% BAC)$/;
 
 for (const folder of ['zh-CN', 'zh-TW', 'ja']) {
   test(`${folder} is really translated (every value has CJK text)`, () => {

@@ -20,6 +20,12 @@ export const DEVICE_OPTION_RANGES = {
   wiegand_mode: [0, 3],
   timezone: [-720, 840],
   facial: [0, 1],
+  /** breathalyser terminals: a breath test after the face (spec §3 "alcohol" tab) */
+  alcohol_enable: [0, 1],
+  /** mg/100 mL at or above which the test fails; 20 is the drink-driving limit of GB 19522 */
+  alcohol_threshold: [1, 200],
+  /** seconds the person has to blow */
+  alcohol_timeout: [3, 60],
 } as const;
 
 /** spec §3 "Special device settings": numeric ranges. */
@@ -38,6 +44,10 @@ export const DEVICE_SPECIAL_RANGES = {
 } as const;
 
 export const OPEN_TYPES = ['card', 'face', 'faceAndCard', 'faceOrCard'] as const;
+/** A failed breath test: keep the door shut, or open and record it. */
+export const ALCOHOL_ACTIONS = ['deny', 'allow'] as const;
+/** Unit the terminal shows readings in (records are always stored in mg/100 mL). */
+export const ALCOHOL_UNITS = ['mg100ml', 'mgl', 'bac'] as const;
 export const WIEGAND_FORMS = ['26', '34', '66'] as const;
 
 /** spec §3/§9 defaults: recognition threshold 500, ID-card threshold 300, screen on 15 s. */
@@ -64,4 +74,9 @@ export const DEVICE_OPTION_DEFAULTS = {
   timezone: 480,
   timemode: '24' as '12' | '24',
   facial: 1,
+  alcohol_enable: 0,
+  alcohol_threshold: 20,
+  alcohol_timeout: 10,
+  alcohol_over_action: 'deny' as (typeof ALCOHOL_ACTIONS)[number],
+  alcohol_unit: 'mg100ml' as (typeof ALCOHOL_UNITS)[number],
 };

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_people.ts';
 import * as m0003 from './migrations/0003_devices.ts';
 import * as m0004 from './migrations/0004_punch_keys.ts';
+import * as m0005 from './migrations/0005_punch_alcohol.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
 export interface AppMigration {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0002_people': m0002,
   '0003_devices': m0003,
   '0004_punch_keys': m0004,
+  '0005_punch_alcohol': m0005,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -237,6 +237,10 @@ export interface PunchTable {
   workcode: string;
   temperature: number | null;
   mask: number | null;
+  /** breath alcohol, mg/100 mL (breathalyser terminals) */
+  alcohol: number | null;
+  /** 1 when the reading was at or above the device's threshold when it was taken */
+  alcohol_over: number | null;
   photo: string;
   stranger: number;
   created_at: string;

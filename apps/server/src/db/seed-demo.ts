@@ -16,7 +16,8 @@ import { zkPushDriver } from '../devices/zk-push/driver.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
 export const DEMO_DEVICES = [
-  { serial: 'DEMO0001', name: '大门入口 Main entrance', direction: 'in' },
+  // The entrance is a breathalyser model: its alcohol tab is switched on and its punches carry readings.
+  { serial: 'DEMO0001', name: '大门入口 Main entrance', direction: 'in', alcohol: true },
   { serial: 'DEMO0002', name: '大门出口 Main exit', direction: 'out' },
   { serial: 'DEMO0003', name: '研发中心 R&D door', direction: 'in' },
 ];
@@ -98,6 +99,7 @@ export async function seedDemo(database: Database, log2N: number, dataDir: strin
           password: 'demo-device',
           direction: d.direction,
           attendance_scope: i === 0 ? 'all' : 'selected',
+          ...('alcohol' in d ? { options: JSON.stringify({ alcohol_enable: 1 }) } : {}),
           created_at: now,
         }),
       );

@@ -123,6 +123,8 @@ export interface AttRecord {
   workcode: string;
   mask: number | null;
   temperature: number | null;
+  /** mg/100 mL */
+  alcohol: number | null;
 }
 
 const TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -147,7 +149,10 @@ export function parseAttlog(text: string): { records: AttRecord[]; bad: number }
     const mask = f[7] !== undefined && /^[01]$/.test(f[7].trim()) ? Number(f[7]) : null;
     const tempRaw = f[8]?.trim();
     const temperature = tempRaw && /^\d{2}(\.\d{1,2})?$/.test(tempRaw) ? Number(tempRaw) : null;
-    records.push({ pin, time, status: int(f[2]), verify: int(f[3]), workcode: (f[4] ?? '').trim().slice(0, 20), mask, temperature });
+    // Field 10: breath alcohol in mg/100 mL from breathalyser terminals (notes §5.1).
+    const alcoholRaw = f[9]?.trim();
+    const alcohol = alcoholRaw && /^\d{1,3}(\.\d{1,2})?$/.test(alcoholRaw) ? Number(alcoholRaw) : null;
+    records.push({ pin, time, status: int(f[2]), verify: int(f[3]), workcode: (f[4] ?? '').trim().slice(0, 20), mask, temperature, alcohol });
   }
   return { records, bad };
 }

@@ -395,3 +395,46 @@ test('a backlog of 150 punches in one upload (with repeats inside it) is stored 
   assert.ok(known.items.every((x: any) => x.name === 'Bulk Person' && !x.stranger));
   assert.equal((await list({ stranger: 1 })).total, 100);
 });
+
+test('alcohol tab: a breathalyser terminal takes the settings, its readings land on the punches, flagged against its threshold; a terminal without one refuses them with a message', async () => {
+  const d = (await device(A.main, { serial: 'ZKALC1', name: 'Breath door' })).data;
+  assert.deepEqual(
+    [d.options.alcohol_enable, d.options.alcohol_threshold, d.options.alcohol_over_action, d.options.alcohol_unit],
+    [0, 20, 'deny', 'mg100ml'],
+    'defaults: off, the 20 mg/100 mL drink-driving limit, door kept shut',
+  );
+  for (const bad of [{ alcohol_threshold: 0 }, { alcohol_threshold: 201 }, { alcohol_timeout: 2 }, { alcohol_over_action: 'open' }, { alcohol_unit: 'ppm' }]) {
+    const r = await call(t.app, 'POST', '/device/options', { token: A.main, lang: 'en-US', body: { id: d.id, options: bad } });
+    assert.equal(r.code, CODES.VALIDATION, JSON.stringify(bad));
+  }
+  const breath = terminal(server, 'ZKALC1', { alcohol: true });
+  await breath.start();
+  await breath.punch({ pin: '6100', time: '2026-11-20 06:59:00', alcohol: 3 });
+  const set = await call(t.app, 'POST', '/device/options', { token: A.main, body: { id: d.id, options: { alcohol_enable: 1, alcohol_threshold: 30 } } });
+  assert.equal(set.data.queued, 2);
+  // Checked against the threshold just set (30), not the default 20 of the row the gateway had cached a moment ago.
+  await breath.punch({ pin: '6101', time: '2026-11-20 07:00:00', alcohol: 35.5 });
+  await breath.punch({ pin: '6102', time: '2026-11-20 07:00:01', alcohol: 25 });
+  await until('applied', () => breath.options.alcohol_enable === '1' && breath.options.alcohol_threshold === '30');
+  const items = (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: d.id } })).data.items as any[];
+  assert.deepEqual(items.map((x) => [x.number, x.alcohol, x.alcohol_over]).sort(), [
+    ['6100', 3, false],
+    ['6101', 35.5, true],
+    ['6102', 25, false],
+  ]);
+
+  const plain = (await device(A.main, { serial: 'ZKALC2', name: 'Plain door' })).data;
+  const term = terminal(server, 'ZKALC2');
+  await term.start();
+  await call(t.app, 'POST', '/device/options', { token: A.main, body: { id: plain.id, options: { alcohol_threshold: 40, recognition_threshold: 600 } } });
+  await until('other option applied', () => term.options.recognition_threshold === '600');
+  const msgs = await until('refusal message', async () => {
+    const list = (await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } })).data.items as any[];
+    return list.find((m) => m.title === 'Plain door refused a setting');
+  });
+  assert.equal(
+    msgs.content,
+    'Plain door did not take “Alcohol threshold (mg/100 mL)”: The device does not support this (-1002). The other settings were applied.',
+  );
+  assert.equal(term.options.alcohol_threshold, undefined);
+});

@@ -1,4 +1,13 @@
-import { DEVICE_OPTION_DEFAULTS, DEVICE_OPTION_RANGES, DEVICE_SPECIAL_RANGES, LIMITS, OPEN_TYPES, WIEGAND_FORMS } from '@faceadmin/shared';
+import {
+  ALCOHOL_ACTIONS,
+  ALCOHOL_UNITS,
+  DEVICE_OPTION_DEFAULTS,
+  DEVICE_OPTION_RANGES,
+  DEVICE_SPECIAL_RANGES,
+  LIMITS,
+  OPEN_TYPES,
+  WIEGAND_FORMS,
+} from '@faceadmin/shared';
 import { Type } from 'typebox';
 import { Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
 
@@ -16,6 +25,8 @@ export const DeviceOptions = Type.Object({
   wiegand_form: Type.Optional(Type.Enum([...WIEGAND_FORMS])),
   wiegand_inout: Type.Optional(Type.Enum(['in', 'out'])),
   timemode: Type.Optional(Type.Enum(['12', '24'])),
+  alcohol_over_action: Type.Optional(Type.Enum([...ALCOHOL_ACTIONS])),
+  alcohol_unit: Type.Optional(Type.Enum([...ALCOHOL_UNITS])),
 });
 export const DEFAULT_OPTIONS = DEVICE_OPTION_DEFAULTS;
 

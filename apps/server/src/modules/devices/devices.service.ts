@@ -167,7 +167,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
 
     /** Saves options and queues one SET OPTION per changed key (§12.4.1: one key per command). */
     async options(tenant: Tenant, id: number, options: Static<typeof DeviceOptions> | undefined, special: Static<typeof DeviceSpecial> | undefined) {
-      return db.transaction().execute(async (trx) => {
+      const out = await db.transaction().execute(async (trx) => {
         const d = await load(trx, tenant, id);
         const oldOptions = { ...DEFAULT_OPTIONS, ...parseJson<Record<string, unknown>>(d.options, {}) };
         const oldSpecial = parseJson<Record<string, unknown>>(d.special, {});
@@ -186,8 +186,11 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           updated_at: nowIso(),
         });
         await audit(trx, tenant, 'device', 'device.options', { id, name: d.name, keys: Object.keys({ ...(options ?? {}), ...(special ?? {}) }).join(', ') });
-        return { queued };
+        return { queued, serial: d.serial };
       });
+      // After the commit: the gateway's cached row (its alcohol threshold, say) is read again at once.
+      deviceCache.forget(out.serial);
+      return { queued: out.queued };
     },
 
     /** Door open: queued for the terminal's next poll; answers as soon as the terminal reports, or says it is pending. */

@@ -406,6 +406,17 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
             .where('id', '=', c.id)
             .execute();
           if (c.person_id !== null) rowsTouched.add(c.person_id);
+          // A setting the terminal refused (an option its firmware lacks: -1002) is told to the administrators.
+          if (c.kind === 'options' && !ok) {
+            const values = parseJson<{ values?: Record<string, unknown> }>(c.payload, {}).values ?? {};
+            for (const key of Object.keys(values).slice(0, 5))
+              await notify(trx, device.company_id, null, 'optionRefused', {
+                device: device.name,
+                settingKey: `fields.${key}`,
+                reasonKey: deps.driver(device.protocol).codeKey(r.code),
+                code: r.code,
+              });
+          }
           if (c.kind === 'unlock')
             await trx
               .updateTable('devices')

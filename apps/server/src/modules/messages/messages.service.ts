@@ -15,6 +15,9 @@ export async function notify(db: Executor, companyId: number, adminId: number | 
 
 export function presentMessage(lang: Language, row: { id: number; type: string; params: string; created_at: string; is_read: unknown }): MessageItem {
   const params = parseJson<Params>(row.params, {});
+  // Parts that are themselves texts (a setting's name, a device's answer) are stored as keys, read in the reader's language.
+  if (typeof params.settingKey === 'string') params.setting = t(lang, params.settingKey);
+  if (typeof params.reasonKey === 'string') params.reason = t(lang, params.reasonKey, params);
   return {
     id: row.id,
     type: row.type,

@@ -41,6 +41,8 @@ const PunchSchema = Type.Object({
   temperature: Nullable(Type.Number()),
   mask: Nullable(Type.Integer()),
   alcohol: Nullable(Type.Number()),
+  /** the reading failed the device's threshold (spec §3 alcohol tab) */
+  alcohol_over: Type.Boolean(),
   pic_url: Type.String(),
   stranger: Type.Boolean(),
 });
@@ -62,8 +64,8 @@ const present = (r: Row) => ({
   verify: r.verify,
   temperature: r.temperature,
   mask: r.mask,
-  // Alcohol readings come from breathalyser terminals (a later feature); none of the PUSH terminals send one.
-  alcohol: null,
+  alcohol: r.alcohol,
+  alcohol_over: r.alcohol_over === 1,
   pic_url: r.photo ? `/api/management/attendance/photo/${r.id}` : '',
   stranger: r.stranger === 1,
 });
@@ -126,7 +128,7 @@ export default async function punchesRoutes(app: App) {
       (async () => {
         const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
         const ws = wb.addWorksheet(t(lang, 'punch.sheet'));
-        ws.columns = ['number', 'name', 'device', 'day', 'time', 'temperature', 'mask'].map((k) => ({
+        ws.columns = ['number', 'name', 'device', 'day', 'time', 'temperature', 'mask', 'alcohol'].map((k) => ({
           header: t(lang, `punch.fields.${k}`),
           key: k,
           width: 18,

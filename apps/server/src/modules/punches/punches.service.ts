@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Database } from '../../db/database.ts';
 import type { AttRecord } from '../../devices/zk-push/codec.ts';
 import { wallClockMs } from '../../devices/zk-push/codec.ts';
+import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
+import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import type { DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
@@ -60,6 +62,17 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   const queue: Pending[] = [];
   let writing = false;
 
+  /** The device's breath-alcohol threshold (mg/100 mL), read from its options once per cached row. */
+  const limits = new WeakMap<DeviceRow, number>();
+  const alcoholLimit = (d: DeviceRow) => {
+    let limit = limits.get(d);
+    if (limit === undefined) {
+      limit = Number(parseJson<{ alcohol_threshold?: number }>(d.options, {}).alcohol_threshold ?? DEVICE_OPTION_DEFAULTS.alcohol_threshold);
+      limits.set(d, limit);
+    }
+    return limit;
+  };
+
   /** The rows of one upload, and the UTC instant of its newest record (for the clock check). */
   function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, number>, now: string): { rows: PunchInsert[]; newest: number } {
     let newest = -Infinity;
@@ -79,6 +92,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
         workcode: r.workcode,
         temperature: r.temperature,
         mask: r.mask,
+        alcohol: r.alcohol,
+        alcohol_over: r.alcohol === null ? null : r.alcohol >= alcoholLimit(device) ? 1 : 0,
         // The photo may have arrived first (§11.3 uploads are separate requests).
         photo: deps.photos.claim(device.id, r.pin, r.time),
         stranger: personId === undefined ? 1 : 0,

@@ -38,6 +38,11 @@ export interface DeviceOptions {
   timezone?: number;
   timemode?: '12' | '24';
   facial?: number;
+  alcohol_enable?: number;
+  alcohol_threshold?: number;
+  alcohol_timeout?: number;
+  alcohol_over_action?: 'deny' | 'allow';
+  alcohol_unit?: 'mg100ml' | 'mgl' | 'bac';
 }
 
 /** spec §3 "Special device settings". */

@@ -19,6 +19,8 @@ export interface Punch {
   temperature: number | null;
   mask: number | null;
   alcohol: number | null;
+  /** the reading failed the device's threshold */
+  alcohol_over: boolean;
   pic_url: string;
   stranger: boolean;
 }

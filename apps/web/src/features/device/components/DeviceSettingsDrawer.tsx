@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { App, Button, Col, Drawer, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ALCOHOL_ACTIONS, ALCOHOL_UNITS } from '@faceadmin/shared';
 import { useSaveOptions } from '../api.ts';
 import { changedKeys, formatTzOffset, isValidIp, OPTION_DEFAULTS, OPTION_RANGES, SPECIAL_RANGES, TZ_OFFSETS } from '../logic.ts';
 import type { Device, DeviceOptions, DeviceSpecial } from '../types.ts';
@@ -19,10 +20,10 @@ interface Values {
   special: DeviceSpecial;
 }
 
-const FLAG_KEYS = ['voice_mute', 'tempratureEnable', 'allowvisit', 'autoface', 'facial'] as const;
+const FLAG_KEYS = ['voice_mute', 'tempratureEnable', 'allowvisit', 'autoface', 'facial', 'alcohol_enable'] as const;
 type FlagKey = (typeof FLAG_KEYS)[number];
 
-/** spec §2/§3: the device's configuration tabs (device config, common, other, people). Save queues SET OPTION commands. */
+/** spec §2/§3: the device's configuration tabs (device config, common, other, alcohol, people). Save queues SET OPTION commands. */
 export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -209,6 +210,23 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
           </Row>
           <Typography.Title level={5}>{t('device.settings.groups.maintenance')}</Typography.Title>
           <Row gutter={16}>{num('special', 'AutoRebootDay', SPECIAL_RANGES.AutoRebootDay, t('device.settings.rebootHint'))}</Row>
+        </>
+      ),
+    },
+    {
+      key: 'alcohol',
+      label: t('device.settings.tabs.alcohol'),
+      forceRender: true,
+      children: (
+        <>
+          <Typography.Paragraph type="secondary">{t('device.settings.alcoholIntro')}</Typography.Paragraph>
+          <Row gutter={16}>
+            {flag('alcohol_enable')}
+            {num('options', 'alcohol_threshold', OPTION_RANGES.alcohol_threshold, t('device.settings.alcoholThresholdHint'))}
+            {num('options', 'alcohol_timeout', OPTION_RANGES.alcohol_timeout, t('device.settings.alcoholTimeoutHint'))}
+            {choice('options', 'alcohol_over_action', ALCOHOL_ACTIONS, (v) => t(`device.alcoholAction.${v}`))}
+            {choice('options', 'alcohol_unit', ALCOHOL_UNITS, (v) => t(`device.alcoholUnit.${v}`))}
+          </Row>
         </>
       ),
     },

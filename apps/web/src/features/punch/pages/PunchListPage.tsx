@@ -51,7 +51,19 @@ export default function PunchListPage() {
         ),
     },
     { title: t('punch.fields.temperature'), dataIndex: 'temperature', key: 'temperature', render: (v: number | null) => measure(v, 1, ' °C') },
-    { title: t('punch.fields.alcohol'), dataIndex: 'alcohol', key: 'alcohol', render: (v: number | null) => measure(v, 2, '') },
+    {
+      title: t('punch.fields.alcohol'),
+      dataIndex: 'alcohol',
+      key: 'alcohol',
+      render: (v: number | null, r) =>
+        r.alcohol_over ? (
+          <Tag color="red" title={t('punch.alcoholOver')} data-testid="alcohol-over">
+            {measure(v, 1, '')}
+          </Tag>
+        ) : (
+          measure(v, 1, '')
+        ),
+    },
     {
       title: t('punch.fields.stranger'),
       dataIndex: 'stranger',
