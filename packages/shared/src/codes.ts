@@ -1,3 +1,6 @@
+/** Base path of the management API (spec §7), for the server, the console and their tests. */
+export const API_PREFIX = '/api/management';
+
 /** Envelope codes (spec §7-8). 20000 is success; 500xx are session problems that ask the user to sign in again. */
 export const CODES = {
   OK: 20000,

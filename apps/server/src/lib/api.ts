@@ -1,2 +1,2 @@
-/** Base path of the management API (spec §7). */
-export const API_PREFIX = '/api/management';
+/** Base path of the management API (spec §7); one definition in @faceadmin/shared. */
+export { API_PREFIX } from '@faceadmin/shared';
