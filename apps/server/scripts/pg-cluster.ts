@@ -15,14 +15,16 @@ export function findPgBin(): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now (also used by the browser journeys' server). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
     s.listen(0, '127.0.0.1', () => {
       const port = (s.address() as net.AddressInfo).port;
       s.close(() => resolve(port));
     });
-    s.on('error', reject);
   });
 }
 

@@ -17,10 +17,12 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { clock } from './lib/time.ts';
 import { languageOf, t } from './i18n/i18n.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import { authService, type AuthService } from './modules/auth/auth.service.ts';
 import { captchaService, type CaptchaService } from './modules/auth/captcha.service.ts';
+import { sessionsRepository } from './modules/auth/sessions.repository.ts';
 import { sessionsService, type SessionsService } from './modules/auth/sessions.service.ts';
 import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
 import companiesRoutes from './modules/companies/companies.routes.ts';
@@ -60,7 +62,7 @@ export interface Services {
 
 /** Protocol drivers by name; features only ever see the DeviceDriver interface. */
 const DRIVERS: Record<string, DeviceDriver> = { [zkPushDriver.protocol]: zkPushDriver };
-export const driverFor = (protocol: string): DeviceDriver => DRIVERS[protocol] ?? zkPushDriver;
+const driverFor = (protocol: string): DeviceDriver => DRIVERS[protocol] ?? zkPushDriver;
 /** ZK PUSH ErrorDelay: seconds a terminal waits after a network failure. */
 const ERROR_DELAY_S = 30;
 
@@ -166,7 +168,19 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Silent terminals turn offline (with a message); unref'd so it never keeps the process alive.
   const sweep = setInterval(() => void presence.sweep().catch((err: unknown) => app.log.error({ err }, 'presence sweep failed')), 5000);
   sweep.unref();
-  app.addHook('preClose', async () => clearInterval(sweep));
+  // Sessions expired over a week ago are deleted hourly (until then an old token is told "expired", not "illegal").
+  const purge = setInterval(
+    () =>
+      void sessionsRepository
+        .deleteExpired(database.db, new Date(clock.now() - 7 * 86400_000).toISOString())
+        .catch((err: unknown) => app.log.error({ err }, 'session purge failed')),
+    3600_000,
+  );
+  purge.unref();
+  app.addHook('preClose', async () => {
+    clearInterval(sweep);
+    clearInterval(purge);
+  });
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
   if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });

@@ -16,7 +16,7 @@ async function main() {
   }
   const database = openDatabase({ ...config, onError: (err) => console.error(`database connection lost: ${err.message}`) });
   const app = await buildApp({ config, database });
-  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir) : false;
+  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir, app.services.sync) : false;
   let closing = false;
   let stopDemo = async () => {};
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Envelope, FunctionRight } from '@faceadmin/shared';
+import { API_PREFIX as API, type Envelope, type FunctionRight } from '@faceadmin/shared';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { SmsSender } from '../src/modules/auth/sms.service.ts';
 
-export const API = '/api/management';
+export { API };
 export const CAPTCHA = '4242';
 /** Which database this run uses: the test script runs the suite once per dialect. */
 export const DIALECT = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -177,17 +177,15 @@ export async function login(app: App, username: string, password: string): Promi
 export async function register(t: TestApp, username: string, password = 'secret1', name = `Admin ${username}`, mobile = nextMobile()): Promise<string> {
   // Each registration comes from its own address, so the per-address budgets of the code-sending routes never interfere.
   const ip = nextIp();
-  const cap = await call(t.app, 'GET', '/user/captcha', { ip });
   const s = await call(t.app, 'POST', '/user/sendsmscode', {
     ip,
-    body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: cap.data.captcha_id },
+    body: { phone: mobile, purpose: 'register', icode: CAPTCHA, captcha_id: await captcha(t.app, ip) },
   });
   if (s.code !== 20000) throw new Error(`sms: ${s.message}`);
   const code = t.sms.filter((x) => x.phone === mobile).at(-1)!.code;
-  const cap2 = await call(t.app, 'GET', '/user/captcha', { ip });
   const r = await call(t.app, 'POST', '/admin/register', {
     ip,
-    body: { name, username, password, repassword: password, mobile, smscode: code, icode: CAPTCHA, captcha_id: cap2.data.captcha_id },
+    body: { name, username, password, repassword: password, mobile, smscode: code, icode: CAPTCHA, captcha_id: await captcha(t.app, ip) },
   });
   if (r.code !== 20000) throw new Error(`register ${username}: ${r.code} ${r.message}`);
   return r.data.token as string;

@@ -19,8 +19,8 @@ export async function stopTerminals() {
   await Promise.all(started.splice(0).map((x) => x.stop()));
 }
 
-/** Waits until `check` passes (returns truthy), or fails with `what` after `ms`. */
-export async function until<T>(what: string, check: () => T | Promise<T>, ms = 10_000): Promise<T> {
+/** Waits until `check` passes (returns truthy), polling every `stepMs`, or fails with `what` after `ms`. */
+export async function until<T>(what: string, check: () => T | Promise<T>, ms = 10_000, stepMs = 30): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -31,6 +31,6 @@ export async function until<T>(what: string, check: () => T | Promise<T>, ms = 1
       last = e;
     }
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, stepMs));
   }
 }

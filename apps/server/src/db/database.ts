@@ -32,5 +32,12 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string | und
   const file = path.join(opts.dataDir, 'faceadmin.sqlite');
   const sqlite = openSqlite(file);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    async close() {
+      await db.destroy();
+      await sqlite.stopped();
+    },
+  };
 }

@@ -7,10 +7,9 @@ import * as m0003 from './migrations/0003_devices.ts';
 import * as m0004 from './migrations/0004_punch_keys.ts';
 import * as m0005 from './migrations/0005_punch_alcohol.ts';
 
-/** A migration gets the dialect so the few dialect-specific column types stay in one helper. */
+/** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
-  down?(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 const MIGRATIONS: Record<string, AppMigration> = {
@@ -25,7 +24,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
 export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
-    migrations[name] = { up: (d) => m.up(d, dialect), ...(m.down ? { down: (d: Kysely<any>) => m.down!(d, dialect) } : {}) };
+    migrations[name] = { up: (d) => m.up(d, dialect) };
   }
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();

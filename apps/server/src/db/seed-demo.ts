@@ -10,9 +10,8 @@ import { membershipsRepository } from '../modules/managers/memberships.repositor
 import { notify } from '../modules/messages/messages.service.ts';
 import { photoStore } from '../modules/persons/photos.ts';
 import { seedPeople } from './seed-people.ts';
-import { syncService } from '../modules/devices/sync.service.ts';
+import type { SyncService } from '../modules/devices/sync.service.ts';
 import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
-import { zkPushDriver } from '../devices/zk-push/driver.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
 export const DEMO_DEVICES = [
@@ -32,16 +31,18 @@ const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
  * The demo company (`npm run demo`). It grows as features land; every row goes through the same
  * repositories the API uses, so the demo never holds data the product could not have made itself.
  */
-export async function seedDemo(database: Database, log2N: number, dataDir: string): Promise<boolean> {
+export async function seedDemo(database: Database, log2N: number, dataDir: string, sync: SyncService): Promise<boolean> {
   const { db } = database;
   if ((await adminsRepository.count(db)) > 0) return false;
+  // Every demo account has the same password: hashed once (scrypt at full cost takes ~0.4 s).
+  const passwordHash = await hashPassword(DEMO_LOGIN.password, log2N);
   await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const adminId = await adminsRepository.insert(trx, {
       username: DEMO_LOGIN.username,
       name: '张伟',
       mobile: '13800138000',
-      password_hash: await hashPassword(DEMO_LOGIN.password, log2N),
+      password_hash: passwordHash,
       created_at: now,
     });
     const companyId = await companiesRepository.insert(trx, {
@@ -69,7 +70,7 @@ export async function seedDemo(database: Database, log2N: number, dataDir: strin
         username: s.username,
         name: s.name,
         mobile: '',
-        password_hash: await hashPassword(DEMO_LOGIN.password, log2N),
+        password_hash: passwordHash,
         created_at: now,
       });
       await adminsRepository.update(trx, id, { current_company_id: companyId });
@@ -104,9 +105,9 @@ export async function seedDemo(database: Database, log2N: number, dataDir: strin
         }),
       );
     }
-    const entrance = await trx.selectFrom('devices').selectAll().where('serial', '=', DEMO_DEVICES[0]!.serial).executeTakeFirstOrThrow();
+    const entrance = (await devicesRepository.findBySerial(trx, DEMO_DEVICES[0]!.serial))!;
     const working = await trx.selectFrom('persons').select('id').where('company_id', '=', companyId).where('work_status', '=', 1).execute();
-    await syncService({ database, photos: photoStore(dataDir), driver: () => zkPushDriver }).assign(
+    await sync.assign(
       trx,
       companyId,
       entrance,

@@ -3,6 +3,7 @@ import type { Executor } from './database.ts';
 import { departmentsRepository } from '../modules/departments/departments.repository.ts';
 import { newPersonRow, personsRepository } from '../modules/persons/persons.repository.ts';
 import type { PhotoStore } from '../modules/persons/photos.ts';
+import { nowIso } from '../lib/time.ts';
 
 const TREE: [string, string[]][] = [
   ['总部 Headquarters', []],
@@ -42,7 +43,9 @@ function faceSvg(r: () => number): string {
 }
 
 /** Departments and a few hundred people with face pictures for the demo company. */
-export async function seedPeople(trx: Executor, companyId: number, photos: PhotoStore, count = 300, now = new Date().toISOString()) {
+export async function seedPeople(trx: Executor, companyId: number, photos: PhotoStore) {
+  const count = 300;
+  const now = nowIso();
   const r = rng(20261121);
   const leaves: number[] = [];
   let sort = 0;
@@ -51,12 +54,12 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
     if (!children.length) leaves.push(id);
     for (const c of children) leaves.push(await departmentsRepository.insert(trx, companyId, { parent_id: id, name: c, sort: sort++, created_at: now }));
   }
-  const faces: string[] = [];
+  const faces: Buffer[] = [];
   for (let i = 0; i < 24; i++) {
     const jpeg = await sharp(Buffer.from(faceSvg(r)))
       .jpeg({ quality: 82 })
       .toBuffer();
-    faces.push(jpeg.toString('base64'));
+    faces.push(jpeg);
   }
   const heads = new Map<number, number>();
   for (let i = 0; i < count; i++) {
@@ -64,7 +67,7 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
       SURNAMES[Math.floor(r() * SURNAMES.length)]! + GIVEN[Math.floor(r() * GIVEN.length)]! + (r() > 0.5 ? GIVEN[Math.floor(r() * GIVEN.length)]! : '');
     const dept = leaves[Math.floor(r() * leaves.length)]!;
     // Every person gets their own file (as uploads do), so deleting one never removes another's picture.
-    const photo = await photos.save(companyId, Buffer.from(faces[i % faces.length]!, 'base64'));
+    const photo = await photos.save(companyId, faces[i % faces.length]!);
     const left = r() < 0.04;
     const id = await personsRepository.insert(
       trx,
@@ -86,5 +89,4 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
     if (!left && !heads.has(dept)) heads.set(dept, id);
   }
   for (const [dept, person] of heads) await departmentsRepository.setHeads(trx, companyId, dept, [person]);
-  return { departments: leaves.length, people: count };
 }

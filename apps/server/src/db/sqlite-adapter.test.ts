@@ -25,6 +25,7 @@ test('the write-ahead log is copied into the database file by the checkpoint wor
     assert.ok(fs.statSync(file).size >= 1_500_000, `database file is ${fs.statSync(file).size} bytes`);
   } finally {
     db.close();
+    await db.stopped();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

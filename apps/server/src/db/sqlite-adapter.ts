@@ -6,7 +6,7 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * Adapts node:sqlite to the better-sqlite3 shape Kysely's SqliteDialect expects,
  * so no native addon is needed (stack rule: no ABI-bound addons).
  */
-export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
+export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; stopped(): Promise<void> } {
   const db = new DatabaseSync(file);
   if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA foreign_keys = ON');
@@ -35,6 +35,8 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
       checkpoints?.stop();
       db.close();
     },
+    /** Resolves once the checkpoint worker has closed its connection too (files may be removed after that). */
+    stopped: () => checkpoints?.exited ?? Promise.resolve(),
     prepare(sql: string): SqliteStatement {
       const { stmt, reader } = prepared(sql);
       const args = (p: ReadonlyArray<unknown>) => p.map(toSqlite) as never[];
@@ -62,9 +64,10 @@ function toSqlite(v: unknown): unknown {
  * WAL checkpoints in a worker thread (db/checkpointer.ts) instead of on every 1000th page written by the
  * request thread. Should the worker fail, the connection checkpoints by itself again.
  */
-function checkpointer(db: DatabaseSync, file: string, intervalMs = 500): { stop(): void } {
+function checkpointer(db: DatabaseSync, file: string, intervalMs = 500): { stop(): void; exited: Promise<void> } {
   const worker = new Worker(new URL('./checkpointer.ts', import.meta.url), { workerData: { file, intervalMs } });
   worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   db.exec('PRAGMA wal_autocheckpoint = 0');
   let running = true;
   const fallBack = () => {
@@ -77,6 +80,7 @@ function checkpointer(db: DatabaseSync, file: string, intervalMs = 500): { stop(
   worker.on('message', fallBack);
   worker.on('exit', fallBack);
   return {
+    exited,
     stop() {
       running = false;
       worker.postMessage('stop');

@@ -24,8 +24,6 @@ export type DeviceOp =
   | { kind: 'queryPunches'; from: string; to: string }
   | { kind: 'check' };
 
-export type DeviceOpKind = DeviceOp['kind'];
-
 export interface DeviceDriver {
   readonly protocol: string;
   /** The command line for one operation; `id` is echoed back with the result. */
@@ -34,4 +32,6 @@ export interface DeviceDriver {
   readonly maxReplyBytes: number;
   /** Human meaning of a protocol return code, as a message key (see i18n `device.codes`). */
   codeKey(code: number): string;
+  /** Whether a command of this kind did what was wanted: some "errors" are the wanted state. */
+  isOk(kind: DeviceOp['kind'], code: number): boolean;
 }

@@ -1,6 +1,5 @@
-import { CODES } from '@faceadmin/shared';
 import yauzl from 'yauzl';
-import { AppError } from './errors.ts';
+import { AppError, badInput } from './errors.ts';
 
 export interface ZipLimits {
   maxEntries: number;
@@ -9,10 +8,9 @@ export interface ZipLimits {
   maxEntryBytes: number;
   /** an entry over maxEntryBytes: 'skip' returns it empty (for a per-file report), 'fail' refuses the archive */
   oversize?: 'skip' | 'fail';
+  /** false: inflate and count every byte (the bomb guards) but keep only the names */
+  keep?: boolean;
 }
-
-export const zipError = (field: string, key: string, params: Record<string, string | number> = {}) =>
-  new AppError(CODES.VALIDATION, 400, key, params, { field });
 
 const isZip = (buf: Buffer) => buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
 
@@ -28,23 +26,23 @@ function open(buf: Buffer): Promise<yauzl.ZipFile> {
  * resource forks are skipped.
  */
 export async function readZip(buf: Buffer, field: string, limits: ZipLimits): Promise<{ name: string; data: Buffer }[]> {
-  if (!isZip(buf)) throw zipError(field, 'errors.zipType');
+  if (!isZip(buf)) throw badInput('errors.zipType', field);
   let zf: yauzl.ZipFile;
   try {
     zf = await open(buf);
   } catch {
-    throw zipError(field, 'errors.zipCorrupt');
+    throw badInput('errors.zipCorrupt', field);
   }
   if (zf.entryCount > limits.maxEntries) {
     zf.close();
-    throw zipError(field, 'errors.zipTooManyEntries', { max: limits.maxEntries });
+    throw badInput('errors.zipTooManyEntries', field, { max: limits.maxEntries });
   }
   const out: { name: string; data: Buffer }[] = [];
   let total = 0;
   return new Promise((resolve, reject) => {
     const fail = (e: unknown) => {
       zf.close();
-      reject(e instanceof AppError ? e : zipError(field, 'errors.zipCorrupt'));
+      reject(e instanceof AppError ? e : badInput('errors.zipCorrupt', field));
     };
     zf.on('error', fail);
     zf.on('end', () => resolve(out));
@@ -52,20 +50,20 @@ export async function readZip(buf: Buffer, field: string, limits: ZipLimits): Pr
       const name = entry.fileName;
       if (name.endsWith('/') || name.startsWith('__MACOSX/') || name.split('/').pop()!.startsWith('._')) return zf.readEntry();
       if (entry.uncompressedSize > limits.maxEntryBytes) {
-        if (limits.oversize === 'fail') return fail(zipError(field, 'errors.zipTooLarge', { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
+        if (limits.oversize === 'fail') return fail(badInput('errors.zipTooLarge', field, { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
         out.push({ name, data: Buffer.alloc(0) });
         return zf.readEntry();
       }
       total += entry.uncompressedSize;
-      if (total > limits.maxTotalBytes) return fail(zipError(field, 'errors.zipTooLarge', { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
+      if (total > limits.maxTotalBytes) return fail(badInput('errors.zipTooLarge', field, { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
       zf.openReadStream(entry, (err, stream) => {
         if (err || !stream) return fail(err);
         const parts: Buffer[] = [];
         let size = 0;
         stream.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > limits.maxEntryBytes) stream.destroy(zipError(field, 'errors.zipTooLarge', { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
-          else parts.push(c);
+          if (size > limits.maxEntryBytes) stream.destroy(badInput('errors.zipTooLarge', field, { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) }));
+          else if (limits.keep !== false) parts.push(c);
         });
         stream.on('error', fail);
         stream.on('end', () => {
@@ -80,12 +78,7 @@ export async function readZip(buf: Buffer, field: string, limits: ZipLimits): Pr
 
 /** Checks an xlsx container before a spreadsheet parser sees it: a real zip, sane entry count and inflated size. */
 export async function checkXlsx(buf: Buffer, field: string): Promise<void> {
-  if (!isZip(buf)) throw zipError(field, 'errors.xlsxType');
-  const files = await readZip(buf, field, { maxEntries: 500, maxTotalBytes: 60 * 1024 * 1024, maxEntryBytes: 60 * 1024 * 1024, oversize: 'fail' }).catch(
-    (e: unknown) => {
-      if (e instanceof AppError && e.key === 'errors.zipType') throw zipError(field, 'errors.xlsxType');
-      throw e;
-    },
-  );
-  if (!files.some((f) => f.name === '[Content_Types].xml') || !files.some((f) => f.name.startsWith('xl/'))) throw zipError(field, 'errors.xlsxType');
+  if (!isZip(buf)) throw badInput('errors.xlsxType', field);
+  const files = await readZip(buf, field, { maxEntries: 500, maxTotalBytes: 60 * 1024 * 1024, maxEntryBytes: 60 * 1024 * 1024, oversize: 'fail', keep: false });
+  if (!files.some((f) => f.name === '[Content_Types].xml') || !files.some((f) => f.name.startsWith('xl/'))) throw badInput('errors.xlsxType', field);
 }

@@ -60,7 +60,17 @@ export function authOf(req: FastifyRequest): AuthContext {
 export function tenantOf(req: FastifyRequest): Tenant {
   const a = authOf(req);
   if (!a.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
-  return { companyId: a.companyId, adminId: a.admin.id, adminName: a.admin.name, ip: a.ip };
+  return tenantFrom(a);
+}
+
+/** Who acts, for which company, from where: what services and the operation log need of a signed-in context. */
+export function tenantFrom(ctx: AuthContext): Tenant {
+  return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
+}
+
+/** A membership's stored rights, with a main administrator holding all of them. */
+export function grantedRights(m: { role: string; rights: string }): Partial<Rights> {
+  return m.role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<Rights>>(m.rights, {}) };
 }
 
 /** The console keeps its session token in the Admin-Token cookie (spec §9). */
@@ -78,7 +88,7 @@ export async function resolveContext(database: Database, admin: AdminRow, sessio
     return { admin, sessionId, companyId: 0, role: null, isInit: false, rights: { is_admin: 0, ...NO_RIGHTS }, ip };
   }
   const role = m.role === 'main' ? 'main' : 'sub';
-  const granted = role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<Rights>>(m.rights, {}) };
+  const granted = grantedRights(m);
   const rights: Rights = { is_admin: 1, ...NO_RIGHTS };
   for (const k of Object.keys(NO_RIGHTS) as RightKey[]) rights[k] = Number(granted[k] ?? 0) || 0;
   return { admin, sessionId, companyId: m.company_id, role, isInit: m.is_init === 1, rights, ip };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { localToUtc, parseAttlog, wallClockMs } from './codec.ts';
+import { localToUtcMs, parseAttlog, wallClockMs } from './codec.ts';
+
+const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
 
 test('device clock readings: real dates only, never rolled over into the next month', () => {
   assert.equal(wallClockMs('2026-11-20 08:59:07'), Date.UTC(2026, 10, 20, 8, 59, 7));

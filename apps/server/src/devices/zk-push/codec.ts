@@ -5,13 +5,14 @@ import type { DeviceOp } from '../driver.ts';
 
 /** App. 2 language code 83 = Simplified Chinese: those terminals read and write names in GB2312 (§1.2). */
 export const GB2312_LANGUAGES = new Set(['83']);
-export const encodingFor = (language: string | undefined) => (language && GB2312_LANGUAGES.has(language) ? 'gb2312' : 'utf8');
+export type Encoding = 'gb2312' | 'utf8';
+export const encodingFor = (language: string | undefined): Encoding => (language && GB2312_LANGUAGES.has(language) ? 'gb2312' : 'utf8');
 
-export function decodeBody(body: Buffer, language: string | undefined): string {
-  return encodingFor(language) === 'gb2312' ? iconv.decode(body, 'gb2312') : body.toString('utf8');
+export function decodeBody(body: Buffer, encoding: Encoding): string {
+  return encoding === 'gb2312' ? iconv.decode(body, 'gb2312') : body.toString('utf8');
 }
-export function encodeReply(text: string, language: string | undefined): Buffer {
-  return encodingFor(language) === 'gb2312' ? iconv.encode(text, 'gb2312') : Buffer.from(text, 'utf8');
+export function encodeReply(text: string, encoding: Encoding): Buffer {
+  return encoding === 'gb2312' ? iconv.encode(text, 'gb2312') : Buffer.from(text, 'utf8');
 }
 
 /** TAB and line breaks separate fields and records, so they can never be part of a value. */
@@ -240,9 +241,9 @@ export function wallClockMs(s: string): number {
   return Date.UTC(y, mo - 1, d, h, mi, se);
 }
 
-/** Device-local time → UTC ISO, with the terminal's offset in minutes east of UTC. */
-export function localToUtc(local: string, tzOffsetMinutes: number): string {
-  return new Date(wallClockMs(local) - tzOffsetMinutes * 60_000).toISOString();
+/** Device-local time → the UTC instant (ms), with the terminal's offset in minutes east of UTC. */
+export function localToUtcMs(local: string, tzOffsetMinutes: number): number {
+  return wallClockMs(local) - tzOffsetMinutes * 60_000;
 }
 export function utcToLocal(iso: string, tzOffsetMinutes: number): string {
   return new Date(Date.parse(iso) + tzOffsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');

@@ -18,4 +18,10 @@ export const zkPushDriver: DeviceDriver = {
       .join('\n');
   },
   codeKey,
+  isOk(kind, code) {
+    if (code === 0) return true;
+    if (kind === 'deleteUser' && code === -10) return true; // already absent
+    if (kind === 'queryPunches' && code === -1) return true; // real firmware answers -1 for "no records" (notes §7)
+    return code > 0 && kind !== 'user' && kind !== 'photo';
+  },
 };

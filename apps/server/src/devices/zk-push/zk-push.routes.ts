@@ -3,10 +3,11 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
-import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRow } from '../../modules/devices/devices.repository.ts';
+import { deviceCache, devicesRepository, perDeviceRow, unknownDevicesRepository, type DeviceRow } from '../../modules/devices/devices.repository.ts';
 import type { PresenceService } from '../../modules/devices/presence.service.ts';
 import type { SyncService } from '../../modules/devices/sync.service.ts';
 import { notify } from '../../modules/messages/messages.service.ts';
+import { personsRepository } from '../../modules/persons/persons.repository.ts';
 import type { PunchesService } from '../../modules/punches/punches.service.ts';
 import { decodeBody, encodeReply, encodingFor, handshakeReply, parseAttlog, parseAttphoto, parseDevicecmd, parseInfoParam } from './codec.ts';
 
@@ -33,14 +34,6 @@ const Query = Type.Object(
 );
 type Q = { SN: string; table?: string; options?: string; language?: string; pushver?: string; INFO?: string; Stamp?: string };
 const text = { 200: Type.String(), '4xx': Type.String(), '5xx': Type.String() };
-
-/** What a command's return code means for the ledger: some "errors" are the state we wanted. */
-export function okCode(kind: string, code: number): boolean {
-  if (code === 0) return true;
-  if (kind === 'deleteUser' && code === -10) return true; // already absent
-  if (kind === 'queryPunches' && code === -1) return true; // real firmware answers -1 for "no records" (notes §7)
-  return code > 0 && kind !== 'user' && kind !== 'photo';
-}
 
 /**
  * The server side of the ZKTeco Attendance PUSH protocol 2.4.1 (docs/zk-push-protocol.md). Terminals
@@ -75,7 +68,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       }
       return undefined;
     }
-    await deps.presence.seen(device, req.ip);
+    await deps.presence.seen(device);
     return device;
   }
   // Stamps are resume marks that current firmware ignores except 0 (notes §1): kept, but written at most
@@ -89,19 +82,19 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     d[column] = stamp;
     await devicesRepository.update(db, d.company_id, d.id, { [column]: stamp });
   }
-  // The terminal's language (it decides GB2312 vs UTF-8) is read from its info JSON once per cached row.
-  const languages = new WeakMap<DeviceRow, string | undefined>();
-  const language = (d: DeviceRow) => {
-    if (!languages.has(d)) languages.set(d, parseJson<{ language?: string }>(d.info, {}).language);
-    return languages.get(d);
-  };
+  // What the terminal told us of itself (its language decides GB2312 vs UTF-8), read once per cached row.
+  const traits = perDeviceRow((d) => {
+    const info = parseJson<{ language?: string; photoBase64?: boolean }>(d.info, {});
+    return { encoding: encodingFor(info.language), photoBase64: info.photoBase64 === true };
+  });
+  const encodingOf = (d: DeviceRow) => traits(d).encoding;
   /** Replies in the terminal's encoding; UTF-8 text goes out as a string (one socket write with the headers). */
   const send = (reply: FastifyReply, body: string, d?: DeviceRow, status = 200) => {
-    const encoding = encodingFor(d ? language(d) : undefined);
+    const encoding = d ? encodingOf(d) : 'utf8';
     return reply
       .status(status)
       .type(encoding === 'gb2312' ? 'text/plain; charset=gb2312' : 'text/plain; charset=utf-8')
-      .send(encoding === 'gb2312' ? encodeReply(body, '83') : body);
+      .send(encoding === 'gb2312' ? encodeReply(body, encoding) : body);
   };
   /** Not registered yet: refuse uploads without an "OK", so the terminal keeps its records and retries later. */
   const refuse = (reply: FastifyReply) => send(reply, 'ERROR: device not registered', undefined, 403);
@@ -118,7 +111,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       await devicesRepository.update(db, d.company_id, d.id, { info: JSON.stringify(info) });
       deviceCache.forget(d.serial);
       // A handshake means the terminal (re)started: whatever was in flight is lost and will be planned again.
-      await deps.sync.expire(d.id, 0);
+      await deps.sync.expire(d.id);
     }
     return send(
       reply,
@@ -147,7 +140,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
         Object.assign(d, { firmware: info.firmware, user_count: info.users });
       }
     }
-    await deps.sync.expire(d.id);
+    // Planning also gives up on commands the terminal never answered.
     const commands = await deps.sync.plan(d);
     return send(reply, commands.length ? commands.map((c) => c.text).join('\n') : 'OK', d);
   });
@@ -160,7 +153,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
   app.post<{ Querystring: Q }>('/iclock/devicecmd', { schema }, async (req, reply) => {
     const d = await resolve(req);
     if (!d) return refuse(reply);
-    const results = parseDevicecmd(decodeBody(bodyOf(req), language(d)));
+    const results = parseDevicecmd(decodeBody(bodyOf(req), encodingOf(d)));
     const info = results.find((r) => r.cmd === 'INFO' && r.code === 0);
     if (info) {
       const users = Number(info.data.UserCount);
@@ -174,7 +167,6 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     await deps.sync.results(
       d,
       results.map((r) => ({ id: r.id, code: r.code, data: r.data })),
-      okCode,
     );
     return send(reply, 'OK', d);
   });
@@ -186,7 +178,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     const table = (forced ?? req.query.table ?? '').toUpperCase();
     const body = bodyOf(req);
     if (table === 'ATTLOG') {
-      const { records, bad } = parseAttlog(decodeBody(body, language(d)));
+      const { records, bad } = parseAttlog(decodeBody(body, encodingOf(d)));
       if (!records.length && bad) return send(reply, 'ERROR: no valid records', d, 400);
       // Acknowledged only after the commit: a crash before this line makes the terminal resend, and
       // the (device, PIN, time) key makes the resend harmless.
@@ -195,14 +187,14 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       return send(reply, `OK: ${records.length}`, d);
     }
     if (table === 'ATTPHOTO') {
-      const photo = parseAttphoto(body, parseJson<{ photoBase64?: boolean }>(d.info, {}).photoBase64 === true);
+      const photo = parseAttphoto(body, traits(d).photoBase64);
       if (!photo) return send(reply, 'ERROR: bad photo', d, 400);
       await deps.punches.photo(d, photo.pin, photo.time, photo.data);
       return send(reply, 'OK', d);
     }
     if (table === 'OPTIONS') {
       const pushed = Object.fromEntries(
-        decodeBody(body, language(d))
+        decodeBody(body, encodingOf(d))
           .split(',')
           .map((kv) => kv.split('='))
           .filter((kv) => kv.length === 2 && kv[0]!.length < 60)
@@ -214,7 +206,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       return send(reply, 'OK', d);
     }
     if (table === 'OPERLOG') {
-      const lines = decodeBody(body, language(d))
+      const lines = decodeBody(body, encodingOf(d))
         .split('\n')
         .map((l) => l.replace(/\r$/, ''))
         .filter((l) => l.trim());
@@ -222,8 +214,8 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
       // ones are reported to the administrators rather than added silently.
       const enrolled = lines.filter((l) => l.startsWith('USER ')).map((l) => /PIN=([^\t]*)/i.exec(l)?.[1] ?? '');
       if (enrolled.length) {
-        const known = await db.selectFrom('persons').select('number').where('company_id', '=', d.company_id).where('number', 'in', enrolled).execute();
-        const strangers = enrolled.filter((p) => p && !known.some((k) => k.number === p));
+        const known = await personsRepository.byNumbers(db, d.company_id, enrolled);
+        const strangers = enrolled.filter((p) => p && !known.has(p));
         if (strangers.length)
           await notify(db, d.company_id, null, 'deviceEnrolled', { device: d.name, count: strangers.length, pins: strangers.slice(0, 10).join(', ') });
       }
@@ -232,7 +224,7 @@ export default async function zkPushRoutes(app: FastifyInstance, deps: GatewayDe
     }
     if (table === 'ERRORLOG') {
       // A face the terminal could not use (App. 9 D01E000x) comes back here, naming our command.
-      for (const line of decodeBody(body, language(d)).split('\n')) {
+      for (const line of decodeBody(body, encodingOf(d)).split('\n')) {
         const code = /ErrCode=([A-Z0-9]{8})/.exec(line)?.[1];
         const cmd = Number(/CmdId=(\d+)/.exec(line)?.[1]);
         if (code && code !== '00000000' && Number.isSafeInteger(cmd) && cmd > 0) await deps.sync.rejected(d, cmd, code);

@@ -6,7 +6,7 @@ import { dummyHash, hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, badInput, conflict, invalid } from '../../lib/errors.ts';
 import { FailureCounter } from '../../lib/throttle.ts';
 import { nowIso } from '../../lib/time.ts';
-import type { AuthContext, Tenant } from '../../plugins/auth.ts';
+import { tenantFrom, type AuthContext } from '../../plugins/auth.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
 import { optionsOf } from '../companies/companies.service.ts';
 import { audit } from '../logs/logs.service.ts';
@@ -16,7 +16,7 @@ import { adminsRepository, type AdminRow } from './admins.repository.ts';
 import type { CaptchaService } from './captcha.service.ts';
 import type { ChangePwdBody, ForgetBody, LoginBody, RegisterBody, SmsBody } from './auth.schemas.ts';
 import type { SessionsService } from './sessions.service.ts';
-import { smsCodes, type SmsSender } from './sms.service.ts';
+import { SMS_COOLDOWN_S, smsCodes, type SmsSender } from './sms.service.ts';
 
 /** After this many failures on one account, sign-in needs a captcha (not a lock-out: a victim can still sign in). */
 export const CAPTCHA_AFTER = 3;
@@ -51,9 +51,6 @@ export function authService(deps: { database: Database; config: Config; sessions
   }
 
   return {
-    /** Exposed for tests and the captcha prompt on the login page. */
-    needsCaptcha: (username: string) => byAccount.count(username.trim().toLowerCase()) >= CAPTCHA_AFTER,
-
     async login(input: Static<typeof LoginBody>, meta: Meta): Promise<{ token: string }> {
       const username = input.username.trim();
       const key = username.toLowerCase();
@@ -142,7 +139,7 @@ export function authService(deps: { database: Database; config: Config; sessions
           throw new AppError(CODES.UNAVAILABLE, 502, 'errors.smsFailed');
         }
       }
-      return { cooldown: 60 };
+      return { cooldown: SMS_COOLDOWN_S };
     },
 
     async register(input: Static<typeof RegisterBody>, meta: Meta): Promise<{ token: string }> {
@@ -194,7 +191,3 @@ export function authService(deps: { database: Database; config: Config; sessions
   };
 }
 export type AuthService = ReturnType<typeof authService>;
-
-export function tenantFrom(ctx: AuthContext): Tenant {
-  return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
-}

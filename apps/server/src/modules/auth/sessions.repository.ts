@@ -2,11 +2,16 @@ import type { Executor } from '../../db/database.ts';
 
 /** Sessions are keyed by the SHA-256 of the token; the token itself is never stored. */
 export const sessionsRepository = {
-  async create(db: Executor, row: { token_hash: string; admin_id: number; created_at: string; expires_at: string; ip: string; user_agent: string }) {
-    await db
+  async create(
+    db: Executor,
+    row: { token_hash: string; admin_id: number; created_at: string; expires_at: string; ip: string; user_agent: string },
+  ): Promise<number> {
+    const r = await db
       .insertInto('sessions')
       .values({ ...row, last_seen_at: row.created_at })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return r.id;
   },
   findByHash(db: Executor, tokenHash: string) {
     return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();

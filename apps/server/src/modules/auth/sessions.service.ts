@@ -13,7 +13,7 @@ export function sessionsService(ttlSeconds: number) {
   return {
     async open(db: Executor, adminId: number, meta: { ip: string; userAgent: string }): Promise<{ token: string; id: number }> {
       const token = newToken();
-      await sessionsRepository.create(db, {
+      const id = await sessionsRepository.create(db, {
         token_hash: sha256(token),
         admin_id: adminId,
         created_at: nowIso(),
@@ -21,8 +21,7 @@ export function sessionsService(ttlSeconds: number) {
         ip: meta.ip,
         user_agent: meta.userAgent.slice(0, 200),
       });
-      const row = await sessionsRepository.findByHash(db, sha256(token));
-      return { token, id: row!.id };
+      return { token, id };
     },
 
     /** Resolves a token; past half its life a session is renewed (sliding) and the new token returned. */

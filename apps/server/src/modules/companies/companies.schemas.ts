@@ -1,8 +1,7 @@
 import { LIMITS } from '@faceadmin/shared';
 import { Type } from 'typebox';
-import { Id } from '../../lib/schemas.ts';
+import { Flag, Id } from '../../lib/schemas.ts';
 
-const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 export const CompanyOptionsSchema = Type.Object({
   iocount: Flag,
   rfid: Flag,

@@ -35,7 +35,7 @@ export default async function dashboardRoutes(app: App) {
         managersRepository.counts(db, tn.companyId),
         messagesRepository.countUnread(db, tn.companyId, tn.adminId),
         logsRepository.countSince(db, tn.companyId, since),
-        canLog ? logsRepository.list(db, tn.companyId, { offset: 0, limit: 10 }) : Promise.resolve({ items: [], total: 0 }),
+        canLog ? logsRepository.list(db, tn.companyId, { offset: 0, limit: 10 }, false) : Promise.resolve({ items: [], total: 0 }),
       ]);
       return reply.ok({
         managers: counts.total,

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
+import { IdBody } from '../../lib/schemas.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { responses } from '../../plugins/envelope.ts';
-import { CreatedData, DepartmentCreate, DepartmentUpdate, IdBody, TreeData } from './departments.schemas.ts';
+import { CreatedData, DepartmentCreate, DepartmentUpdate, TreeData } from './departments.schemas.ts';
 import { departmentsService } from './departments.service.ts';
 
 export default async function departmentsRoutes(app: App) {

@@ -25,5 +25,4 @@ export const DepartmentCreate = Type.Object({
   incharges: Type.Optional(Type.Array(Id, { maxItems: 20, uniqueItems: true })),
 });
 export const DepartmentUpdate = Type.Object({ id: Id, ...DepartmentCreate.properties });
-export const IdBody = Type.Object({ id: Id });
 export const CreatedData = Type.Object({ id: Type.Integer() });

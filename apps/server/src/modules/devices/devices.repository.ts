@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DeviceTable } from '../../db/schema.ts';
-import { likePattern } from '../../lib/schemas.ts';
-import { sql } from 'kysely';
+import { likeKeyword } from '../../lib/schemas.ts';
 
 export type DeviceRow = Selectable<DeviceTable>;
 export type DeviceFields = Omit<DeviceRow, 'id' | 'company_id'>;
@@ -44,7 +43,7 @@ export const devicesRepository = {
     let q = db.selectFrom('devices').where('company_id', '=', companyId);
     if (f.online !== undefined) q = q.where('online', '=', f.online);
     if (f.keyword) {
-      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      const p = likeKeyword(f.keyword);
       q = q.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', p), eb(eb.fn('lower', ['serial']), 'like', p), eb('ip', 'like', p)]));
     }
     const [items, total] = await Promise.all([
@@ -99,6 +98,18 @@ export const deviceCache = {
     else this.rows.delete(serial);
   },
 };
+
+/**
+ * A value derived from a device row (from its JSON columns, say), computed once per cached row object:
+ * terminals' requests read them every time, and a console change replaces the row, so none goes stale.
+ */
+export function perDeviceRow<T>(derive: (d: DeviceRow) => T): (d: DeviceRow) => T {
+  const memo = new WeakMap<DeviceRow, T>();
+  return (d) => {
+    if (!memo.has(d)) memo.set(d, derive(d));
+    return memo.get(d) as T;
+  };
+}
 
 export const unknownDevicesRepository = {
   async seen(db: Executor, serial: string, ip: string, at: string) {

@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { pageOf } from '../../lib/schemas.ts';
+import { IdBody, pageOf } from '../../lib/schemas.ts';
 import { clock } from '../../lib/time.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { fileResponses, responses } from '../../plugins/envelope.ts';
@@ -17,8 +17,6 @@ import {
   DevicePage,
   DeviceSchema,
   DeviceUpdate,
-  IdBody,
-  IdQuery,
   LedgerPage,
   LedgerQuery,
   OptionsBody,
@@ -45,7 +43,7 @@ export default async function devicesRoutes(app: App) {
     const r = await svc.list(tenantOf(req), { keyword: req.query.keyword?.trim() || undefined, online: req.query.online, offset, limit: pageSize });
     return reply.ok({ ...r, page, pageSize });
   });
-  app.get('/device/info', { config: view, schema: { tags, querystring: IdQuery, response: responses(DeviceSchema) } }, async (req, reply) =>
+  app.get('/device/info', { config: view, schema: { tags, querystring: IdBody, response: responses(DeviceSchema) } }, async (req, reply) =>
     reply.ok(await svc.info(tenantOf(req), req.query.id)),
   );
   app.post('/device/create', { config: edit, schema: { tags, body: DeviceCreate, response: responses(DeviceSchema) } }, async (req, reply) =>
@@ -116,7 +114,7 @@ export default async function devicesRoutes(app: App) {
   );
   app.get(
     '/person/personSelectedDevice',
-    { config: { access: { right: 'person', level: 1 } }, schema: { tags: ['people'], querystring: IdQuery, response: responses(PersonDevicesData) } },
+    { config: { access: { right: 'person', level: 1 } }, schema: { tags: ['people'], querystring: IdBody, response: responses(PersonDevicesData) } },
     async (req, reply) => reply.ok(await svc.personDevices(tenantOf(req), req.lang, req.query.id)),
   );
   app.post(

@@ -9,9 +9,7 @@ import {
   WIEGAND_FORMS,
 } from '@faceadmin/shared';
 import { Type } from 'typebox';
-import { Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
-
-const Flag = Type.Integer({ minimum: 0, maximum: 1 });
+import { Flag, Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
 
 const range = ([minimum, maximum]: readonly [number, number]) => Type.Optional(Type.Integer({ minimum, maximum }));
 const ranged = <K extends string>(ranges: Record<K, readonly [number, number]>) =>
@@ -93,8 +91,6 @@ export const DeviceCreate = Type.Object(fields);
 export const DeviceUpdate = Type.Object({ id: Id, ...fields, password: Type.Optional(Type.String({ maxLength: 40 })) });
 export const DeviceListQuery = Type.Object({ ...PageQuery, keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })), online: Type.Optional(Flag) });
 export const DevicePage = Page(DeviceSchema);
-export const IdQuery = Type.Object({ id: Id });
-export const IdBody = Type.Object({ id: Id });
 export const OptionsBody = Type.Object({ id: Id, options: Type.Optional(DeviceOptions), special: Type.Optional(DeviceSpecial) });
 export const QueuedData = Type.Object({ queued: Type.Integer() });
 export const CommandBody = Type.Object({

@@ -1,13 +1,13 @@
 import { WORK_STATUS, type Language } from '@faceadmin/shared';
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Database, Executor } from '../../db/database.ts';
 import type { DeviceDriver, DeviceOp } from '../../devices/driver.ts';
 import { utcToLocal } from '../../devices/zk-push/codec.ts';
 import { t } from '../../i18n/i18n.ts';
+import { inChunks } from '../../lib/chunks.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { likePattern } from '../../lib/schemas.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
@@ -249,7 +249,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         .where('l.company_id', '=', tenant.companyId);
       if (f.deviceId) q = q.where('l.device_id', '=', f.deviceId);
       if (f.state) q = q.where('l.state', '=', f.state);
-      if (f.keyword) q = q.where('p.search', 'like', sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`);
+      if (f.keyword) q = q.where('p.search', 'like', likeKeyword(f.keyword));
       const [rows, total] = await Promise.all([
         q
           .select([
@@ -310,12 +310,9 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           for (const r of rows) ids.add(r.person_id);
         }
         const known = (
-          await trx
-            .selectFrom('persons')
-            .select('id')
-            .where('company_id', '=', tenant.companyId)
-            .where('id', 'in', ids.size ? [...ids] : [0])
-            .execute()
+          await inChunks([...ids], (part) =>
+            trx.selectFrom('persons').select('id').where('company_id', '=', tenant.companyId).where('id', 'in', part).execute(),
+          )
         ).map((r) => r.id);
         if (known.length !== personIds.filter((p) => ids.has(p)).length && personIds.some((p) => !known.includes(p))) throw notFound();
         const r = await sync.assign(trx, tenant.companyId, d, known);
@@ -374,14 +371,17 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     /** Resend people to all their devices; tells which of those devices are offline (spec §8's question). */
     async syncPeople(tenant: Tenant, ids: number[], skipOffline: boolean | undefined) {
       return db.transaction().execute(async (trx) => {
-        const rows = await trx
-          .selectFrom('device_persons as l')
-          .innerJoin('devices as d', 'd.id', 'l.device_id')
-          .select(['d.id', 'd.name', 'd.online'])
-          .distinct()
-          .where('l.company_id', '=', tenant.companyId)
-          .where('l.person_id', 'in', ids)
-          .execute();
+        const found = await inChunks(ids, (part) =>
+          trx
+            .selectFrom('device_persons as l')
+            .innerJoin('devices as d', 'd.id', 'l.device_id')
+            .select(['d.id', 'd.name', 'd.online'])
+            .distinct()
+            .where('l.company_id', '=', tenant.companyId)
+            .where('l.person_id', 'in', part)
+            .execute(),
+        );
+        const rows = [...new Map(found.map((r) => [r.id, r])).values()];
         const offline = rows.filter((r) => !r.online).map((r) => ({ id: r.id, name: r.name }));
         // spec §8: with offline devices among the targets, nothing is queued until the administrator has
         // answered "skip this device update?" (yes: skip_offline=1 sends to the online ones; no: skip_offline=0 queues all).

@@ -1,27 +1,21 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-
-const CHUNK = 500;
-const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+import { chunks, inChunks } from '../../lib/chunks.ts';
 
 /** The sync ledger: one row per (device, person). Every method is scoped by company. */
 export const ledgerRepository = {
-  rowsForPersons: async (db: Executor, companyId: number, personIds: number[]) => {
-    const out = [];
-    for (const part of chunks(personIds))
-      out.push(...(await db.selectFrom('device_persons').selectAll().where('company_id', '=', companyId).where('person_id', 'in', part).execute()));
-    return out;
-  },
+  rowsForPersons: (db: Executor, companyId: number, personIds: number[]) =>
+    inChunks(personIds, (part) => db.selectFrom('device_persons').selectAll().where('company_id', '=', companyId).where('person_id', 'in', part).execute()),
   rowsForDevice: (db: Executor, companyId: number, deviceId: number, personIds: number[]) =>
-    personIds.length
-      ? db
-          .selectFrom('device_persons')
-          .selectAll()
-          .where('company_id', '=', companyId)
-          .where('device_id', '=', deviceId)
-          .where('person_id', 'in', personIds)
-          .execute()
-      : Promise.resolve([]),
+    inChunks(personIds, (part) =>
+      db
+        .selectFrom('device_persons')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('device_id', '=', deviceId)
+        .where('person_id', 'in', part)
+        .execute(),
+    ),
   async insertMany(db: Executor, rows: { company_id: number; device_id: number; person_id: number; pin: string; desired_rev: number; updated_at: string }[]) {
     for (const part of chunks(rows)) if (part.length) await db.insertInto('device_persons').values(part).execute();
   },

@@ -16,12 +16,11 @@ export function presenceService(deps: { database: Database; offlineAfterMs: numb
   const lastWrite = new Map<number, number>();
   return {
     /** Marks a device seen; writes at most every 5 s per device, and at once when it comes back. */
-    async seen(device: DeviceRow, ip: string) {
+    async seen(device: DeviceRow) {
       const now = clock.now();
       if (device.online && now - (lastWrite.get(device.id) ?? 0) < 5000) return;
       lastWrite.set(device.id, now);
-      // The address the administrator entered stays: behind NAT the connecting address is the router's.
-      void ip;
+      // The address the administrator entered stays (no connecting address is stored): behind NAT it is the router's.
       await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: nowIso() });
       device.online = 1;
     },

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import { readFile } from 'node:fs/promises';
 import { WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import type { DeviceDriver, DeviceOp } from '../../devices/driver.ts';
+import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
@@ -92,29 +92,90 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
     return rows.length;
   }
 
+  /** Ledger rows for people already loaded (no status refresh: callers do it once). */
+  async function assignLoaded(trx: Executor, companyId: number, device: DeviceRow, loaded: PersonRow[]): Promise<{ added: number; skippedLeft: number }> {
+    const persons = [...loaded].sort((a, b) => a.id - b.id);
+    const existing = new Map(
+      (
+        await ledgerRepository.rowsForDevice(
+          trx,
+          companyId,
+          device.id,
+          persons.map((p) => p.id),
+        )
+      ).map((r) => [r.person_id, r]),
+    );
+    const now = nowIso();
+    const fresh = [];
+    let skippedLeft = 0;
+    for (const p of persons) {
+      const desired = desiredRevision(p);
+      if (!desired) {
+        skippedLeft++;
+        continue;
+      }
+      const row = existing.get(p.id);
+      if (!row) fresh.push({ company_id: companyId, device_id: device.id, person_id: p.id, pin: p.number, desired_rev: desired, updated_at: now });
+      else if (row.desired_rev !== desired) await ledgerRepository.setDesired(trx, companyId, device.id, p.id, { desired_rev: desired, updated_at: now });
+    }
+    await ledgerRepository.insertMany(trx, fresh);
+    return { added: fresh.length, skippedLeft };
+  }
+
+  /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
+  async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
+    const cutoff = new Date(clock.now() - olderThanMs + (olderThanMs === 0 ? 1 : 0)).toISOString();
+    const stale = await trx
+      .selectFrom('device_commands')
+      .select(['id', 'person_id'])
+      .where('device_id', '=', deviceId)
+      .where('state', '=', 'sent')
+      .where('sent_at', '<', cutoff)
+      .execute();
+    if (!stale.length) return;
+    await trx
+      .updateTable('device_commands')
+      .set({ state: 'failed', result: 'timeout', done_at: nowIso() })
+      .where(
+        'id',
+        'in',
+        stale.map((s) => s.id),
+      )
+      .execute();
+    const persons = [...new Set(stale.map((s) => s.person_id).filter((p): p is number => p !== null))];
+    if (persons.length)
+      await trx.updateTable('device_persons').set({ inflight: 0 }).where('device_id', '=', deviceId).where('person_id', 'in', persons).execute();
+  }
+
+  /**
+   * The faces the next poll is about to send, read before its transaction opens: no file I/O while the
+   * database is held (on SQLite every upload and poll waits for it).
+   */
+  async function prefetchFaces(device: DeviceRow): Promise<Map<string, string>> {
+    const faces = new Map<string, string>();
+    const due = await ledgerRepository.due(db, device.id, nowIso(), ROWS_PER_POLL);
+    if (!due.length) return faces;
+    const persons = await personsRepository.findMany(
+      db,
+      device.company_id,
+      due.map((r) => r.person_id),
+    );
+    for (const p of persons) {
+      const face = p.photo ? await deps.photos.base64(device.company_id, p.photo) : undefined;
+      if (face) faces.set(p.photo, face);
+    }
+    return faces;
+  }
+
   return {
     events,
 
     /** Puts people on a device (left people are skipped: spec §4). Returns how many were newly added. */
     async assign(trx: Executor, companyId: number, device: DeviceRow, personIds: number[]): Promise<{ added: number; skippedLeft: number }> {
-      const persons = (await personsRepository.findMany(trx, companyId, personIds)).sort((a, b) => a.id - b.id);
-      const existing = new Map((await ledgerRepository.rowsForDevice(trx, companyId, device.id, personIds)).map((r) => [r.person_id, r]));
-      const now = nowIso();
-      const fresh = [];
-      let skippedLeft = 0;
-      for (const p of persons) {
-        const desired = desiredRevision(p);
-        if (!desired) {
-          skippedLeft++;
-          continue;
-        }
-        const row = existing.get(p.id);
-        if (!row) fresh.push({ company_id: companyId, device_id: device.id, person_id: p.id, pin: p.number, desired_rev: desired, updated_at: now });
-        else if (row.desired_rev !== desired) await ledgerRepository.setDesired(trx, companyId, device.id, p.id, { desired_rev: desired, updated_at: now });
-      }
-      await ledgerRepository.insertMany(trx, fresh);
+      const persons = await personsRepository.findMany(trx, companyId, personIds);
+      const out = await assignLoaded(trx, companyId, device, persons);
       await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
-      return { added: fresh.length, skippedLeft };
+      return out;
     },
 
     /** Takes people off a device: a delete is queued where the device holds them. */
@@ -126,9 +187,6 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       return rows.length;
     },
 
-    /** After people changed (synced fields, leaving): their devices get exactly those updates. */
-    personChanges,
-
     /**
      * After any write to people: existing ledger rows follow the new revisions, and devices that take
      * everyone (attendance scope "all") get the people they do not have yet.
@@ -138,7 +196,9 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       const persons = await personsRepository.findMany(trx, companyId, personIds);
       await personChanges(trx, companyId, persons);
       const everyone = await trx.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('attendance_scope', '=', 'all').execute();
-      for (const d of everyone) await this.assign(trx, companyId, d, personIds);
+      for (const d of everyone) await assignLoaded(trx, companyId, d, persons);
+      // personChanges refreshed the sync status before the new rows: once more when there were any.
+      if (everyone.length) await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
     },
 
     /** Before people are deleted: their devices are told to forget them. */
@@ -150,23 +210,25 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
 
     /** Forces a resend (retry) of the given people on the given device, or everywhere. */
     async retry(trx: Executor, companyId: number, personIds: number[], deviceId?: number) {
-      let q = trx
-        .updateTable('device_persons')
-        .set({ state: 'pending', next_attempt_at: null, attempts: 0 })
-        .where('company_id', '=', companyId)
-        .where('person_id', 'in', personIds.length ? personIds : [0])
-        .where('inflight', '=', 0);
-      if (deviceId) q = q.where('device_id', '=', deviceId);
-      await q.execute();
-      // A "synced" row resent: applied_rev drops so the user record is written again.
-      let q2 = trx
-        .updateTable('device_persons')
-        .set({ applied_rev: 0 })
-        .where('company_id', '=', companyId)
-        .where('person_id', 'in', personIds.length ? personIds : [0])
-        .where('desired_rev', '>', 0);
-      if (deviceId) q2 = q2.where('device_id', '=', deviceId);
-      await q2.execute();
+      for (const part of chunks(personIds)) {
+        let q = trx
+          .updateTable('device_persons')
+          .set({ state: 'pending', next_attempt_at: null, attempts: 0 })
+          .where('company_id', '=', companyId)
+          .where('person_id', 'in', part)
+          .where('inflight', '=', 0);
+        if (deviceId) q = q.where('device_id', '=', deviceId);
+        await q.execute();
+        // A "synced" row resent: applied_rev drops so the user record is written again.
+        let q2 = trx
+          .updateTable('device_persons')
+          .set({ applied_rev: 0 })
+          .where('company_id', '=', companyId)
+          .where('person_id', 'in', part)
+          .where('desired_rev', '>', 0);
+        if (deviceId) q2 = q2.where('device_id', '=', deviceId);
+        await q2.execute();
+      }
       await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
     },
 
@@ -204,31 +266,9 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       });
     },
 
-    /** Gives up on commands the terminal never answered, so their work is planned again. */
-    async expire(deviceId: number, olderThanMs = COMMAND_TIMEOUT_MS) {
-      const cutoff = new Date(clock.now() - olderThanMs + (olderThanMs === 0 ? 1 : 0)).toISOString();
-      await db.transaction().execute(async (trx) => {
-        const stale = await trx
-          .selectFrom('device_commands')
-          .select(['id', 'person_id'])
-          .where('device_id', '=', deviceId)
-          .where('state', '=', 'sent')
-          .where('sent_at', '<', cutoff)
-          .execute();
-        if (!stale.length) return;
-        await trx
-          .updateTable('device_commands')
-          .set({ state: 'failed', result: 'timeout', done_at: nowIso() })
-          .where(
-            'id',
-            'in',
-            stale.map((s) => s.id),
-          )
-          .execute();
-        const persons = [...new Set(stale.map((s) => s.person_id).filter((p): p is number => p !== null))];
-        if (persons.length)
-          await trx.updateTable('device_persons').set({ inflight: 0 }).where('device_id', '=', deviceId).where('person_id', 'in', persons).execute();
-      });
+    /** Gives up on every command in flight: the terminal restarted (a handshake) and lost them. */
+    async expire(deviceId: number) {
+      await db.transaction().execute((trx) => expireSent(trx, deviceId, 0));
     },
 
     /** The terminal took a command but could not use its data (ERRORLOG, e.g. no face found in the photo). */
@@ -264,7 +304,9 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
     async plan(device: DeviceRow): Promise<PlannedCommand[]> {
       const driver = deps.driver(device.protocol);
       const refreshAfter: number[] = [];
+      const faces = await prefetchFaces(device);
       const planned = await db.transaction().execute(async (trx) => {
+        await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
         const out: PlannedCommand[] = [];
         let bytes = 0;
@@ -309,8 +351,8 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
             if (row.applied_rev > 0 && row.pin !== p!.number) ops.push({ kind: 'deleteUser', pin: row.pin });
             ops.push(...opsForPerson(p!));
             if (p!.photo) {
-              const file = deps.photos.pathOf(device.company_id, p!.photo);
-              if (file) ops.push({ kind: 'photo', pin: p!.number, jpegBase64: (await readFile(file)).toString('base64') });
+              const jpegBase64 = faces.get(p!.photo) ?? (await deps.photos.base64(device.company_id, p!.photo));
+              if (jpegBase64) ops.push({ kind: 'photo', pin: p!.number, jpegBase64 });
             }
             if (row.applied_rev === 0 && occupied >= device.capacity) {
               await trx
@@ -386,7 +428,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
      * Applies the terminal's answers. A ledger row becomes synced when every command of its batch
      * succeeded; any failure marks it failed with the code, to be retried with backoff.
      */
-    async results(device: DeviceRow, results: CommandResult[], okCodes: (kind: string, code: number) => boolean) {
+    async results(device: DeviceRow, results: CommandResult[]) {
       if (!results.length) return;
       const done: CommandResult[] = [];
       const refreshAfter: number[] = [];
@@ -399,7 +441,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
         for (const r of results) {
           const c = byId.get(r.id);
           if (!c || (c.state !== 'sent' && c.state !== 'queued')) continue;
-          const ok = okCodes(c.kind, r.code);
+          const ok = deps.driver(device.protocol).isOk(c.kind as DeviceOp['kind'], r.code);
           await trx
             .updateTable('device_commands')
             .set({ state: ok ? 'done' : 'failed', return_code: r.code, result: r.data ? JSON.stringify(r.data) : '', done_at: now })

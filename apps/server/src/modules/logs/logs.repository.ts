@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { likePattern } from '../../lib/schemas.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 
 export interface LogFilter {
   module?: string | undefined;
@@ -22,21 +21,22 @@ export const logsRepository = {
       .values({ ...row, company_id: companyId })
       .execute();
   },
-  async list(db: Executor, companyId: number, f: LogFilter) {
+  /** A page of the log, newest first; `withTotal: false` skips counting the whole filter. */
+  async list(db: Executor, companyId: number, f: LogFilter, withTotal = true) {
     let q = db.selectFrom('operation_logs').where('company_id', '=', companyId);
     if (f.module) q = q.where('module', '=', f.module);
     if (f.from) q = q.where('created_at', '>=', f.from);
     if (f.to) q = q.where('created_at', '<', f.to);
     if (f.keyword) {
       // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's is not; both must answer the same.
-      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      const p = likeKeyword(f.keyword);
       q = q.where((eb) =>
         eb.or([eb(eb.fn('lower', ['admin_name']), 'like', p), eb(eb.fn('lower', ['data']), 'like', p), eb(eb.fn('lower', ['action']), 'like', p)]),
       );
     }
     const [items, total] = await Promise.all([
       q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
     ]);
     return { items, total: Number(total.n) };
   },

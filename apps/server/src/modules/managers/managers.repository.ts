@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { likePattern } from '../../lib/schemas.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 
 const columns = ['a.id', 'a.name', 'a.username', 'a.mobile', 'a.created_at', 'a.last_login_at', 'm.role', 'm.is_init', 'm.rights', 'm.status'] as const;
 
@@ -11,7 +10,7 @@ export const managersRepository = {
     if (f.status) q = q.where('m.status', '=', f.status);
     if (f.keyword) {
       // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's is not; both must answer the same.
-      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      const p = likeKeyword(f.keyword);
       q = q.where((eb) => eb.or([eb(eb.fn('lower', ['a.name']), 'like', p), eb(eb.fn('lower', ['a.username']), 'like', p), eb('a.mobile', 'like', p)]));
     }
     const [items, total] = await Promise.all([

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { pageOf } from '../../lib/schemas.ts';
+import { IdBody, pageOf } from '../../lib/schemas.ts';
 import { authOf, tenantOf } from '../../plugins/auth.ts';
 import { responses } from '../../plugins/envelope.ts';
 import {
   AdminRightData,
-  IdBody,
   ManagerCreate,
   ManagerListQuery,
   ManagerPage,

@@ -48,7 +48,6 @@ export const ManagerUpdate = Type.Object({
   password: Type.Optional(Type.Union([Type.Literal(''), Type.String({ minLength: LIMITS.passwordMin, maxLength: LIMITS.passwordMax })])),
   repassword: Type.Optional(Type.String({ maxLength: LIMITS.passwordMax })),
 });
-export const IdBody = Type.Object({ id: Id });
 export const AdminRightData = Type.Object({ role: Type.String(), is_init: Type.Integer(), rights: RightsSchema, functions: Type.Array(Type.String()) });
 export const TransferSearchQuery = Type.Object({ keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })) });
 export const TransferSearchData = Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })), total: Type.Integer() });

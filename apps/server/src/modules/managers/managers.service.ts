@@ -15,9 +15,8 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { badInput, conflict, invalid, noAuthority, notFound } from '../../lib/errors.ts';
-import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
-import type { AuthContext, Tenant } from '../../plugins/auth.ts';
+import { grantedRights, tenantFrom, type AuthContext, type Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
@@ -30,7 +29,7 @@ import { membershipsRepository } from './memberships.repository.ts';
 type Row = NonNullable<Awaited<ReturnType<typeof managersRepository.find>>>;
 
 function rightsOf(row: { role: string; rights: string }): RightValues {
-  return row.role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<RightValues>>(row.rights, {}) };
+  return { ...NO_RIGHTS, ...grantedRights(row) } as RightValues;
 }
 
 /** Presenter: never exposes the password hash or raw rights JSON (habit 6). */
@@ -48,8 +47,6 @@ export function presentManager(row: Row): Manager {
     last_login_at: row.last_login_at,
   };
 }
-
-const tenantFrom = (ctx: AuthContext): Tenant => ({ companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip });
 
 export function managersService(deps: { database: Database; config: Config; sessions: SessionsService }) {
   const { db } = deps.database;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Page, PageQuery } from '../../lib/schemas.ts';
+import { Flag, Id, Page, PageQuery } from '../../lib/schemas.ts';
 
 export const MessageSchema = Type.Object({
   id: Type.Integer(),
@@ -9,7 +9,7 @@ export const MessageSchema = Type.Object({
   read: Type.Boolean(),
   created_at: Type.String(),
 });
-export const MessageListQuery = Type.Object({ ...PageQuery, unread: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })) });
+export const MessageListQuery = Type.Object({ ...PageQuery, unread: Type.Optional(Flag) });
 export const MessagePage = Page(MessageSchema);
 export const ReadBody = Type.Object({
   ids: Type.Optional(Type.Array(Id, { maxItems: 1000 })),

@@ -23,7 +23,7 @@ export function presentMessage(lang: Language, row: { id: number; type: string; 
     type: row.type,
     title: t(lang, `messages.${row.type}.title`, params),
     content: t(lang, `messages.${row.type}.content`, params),
-    read: Boolean(Number(row.is_read)) || row.is_read === true,
+    read: Boolean(Number(row.is_read)),
     created_at: row.created_at,
   };
 }

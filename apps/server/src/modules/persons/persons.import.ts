@@ -11,7 +11,8 @@ import {
 import ExcelJS from 'exceljs';
 import type { Database, Executor } from '../../db/database.ts';
 import { CATALOGS, t } from '../../i18n/i18n.ts';
-import { checkXlsx, readZip, zipError } from '../../lib/zip.ts';
+import { badInput } from '../../lib/errors.ts';
+import { checkXlsx, readZip } from '../../lib/zip.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
@@ -148,16 +149,16 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
      * means nothing is written. Existing numbers are updated, new ones created.
      */
     async importXlsx(tenant: Tenant, lang: Language, buf: Buffer, opts: { strict: boolean; createDepartments: boolean }): Promise<ImportReport> {
-      if (buf.length > LIMITS.importMaxBytes) throw zipError('file', 'errors.fileTooLarge', { mb: LIMITS.importMaxBytes / 1024 / 1024 });
+      if (buf.length > LIMITS.importMaxBytes) throw badInput('errors.fileTooLarge', 'file', { mb: LIMITS.importMaxBytes / 1024 / 1024 });
       await checkXlsx(buf, 'file');
       const wb = new ExcelJS.Workbook();
       try {
         await wb.xlsx.load(buf as unknown as ArrayBuffer);
       } catch {
-        throw zipError('file', 'errors.xlsxCorrupt');
+        throw badInput('errors.xlsxCorrupt', 'file');
       }
       const ws = wb.worksheets[0];
-      if (!ws) throw zipError('file', 'errors.xlsxEmpty');
+      if (!ws) throw badInput('errors.xlsxEmpty', 'file');
       const headers = headerIndex();
       const colOf = new Map<Column, number>();
       /** the header as the file writes it, so the report speaks of the user's own columns */
@@ -171,8 +172,8 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
         }
       });
       const missing = REQUIRED.filter((c) => !colOf.has(c));
-      if (missing.length) throw zipError('file', 'errors.xlsxColumns', { columns: missing.map((c) => t(lang, `fields.${c}`)).join(', ') });
-      if (ws.rowCount - 1 > LIMITS.importMaxRows) throw zipError('file', 'errors.xlsxRows', { max: LIMITS.importMaxRows });
+      if (missing.length) throw badInput('errors.xlsxColumns', 'file', { columns: missing.map((c) => t(lang, `fields.${c}`)).join(', ') });
+      if (ws.rowCount - 1 > LIMITS.importMaxRows) throw badInput('errors.xlsxRows', 'file', { max: LIMITS.importMaxRows });
 
       const errors: ImportRowError[] = [];
       const err = (row: number, field: Column, reasonKey: string, params: Record<string, string | number> = {}) =>
@@ -262,7 +263,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
           if (old) {
             const patch: Partial<PersonInsert> = { ...g.cols, updated_at: now };
             if (syncedChanged(old, patch)) Object.assign(patch, { revision: old.revision + 1, sync_status: 0 });
-            await personsRepository.update(trx, tenant.companyId, old.id, patch);
+            await personsRepository.update(trx, tenant.companyId, old.id, patch, old);
             await personsRepository.setDepartments(trx, tenant.companyId, old.id, deptIds);
             written.push(old.id);
             report.updated++;

@@ -1,7 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { chunks, inChunks } from '../../lib/chunks.ts';
 import type { PersonTable } from '../../db/schema.ts';
-import { likePattern } from '../../lib/schemas.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 
 export type PersonRow = Selectable<PersonTable>;
 export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search'>;
@@ -47,9 +48,6 @@ export interface PersonFilter {
   limit: number;
 }
 
-const CHUNK = 500;
-const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
-
 function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset' | 'limit' | 'sort' | 'order'>) {
   let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId);
   if (f.workStatus !== undefined) q = q.where('p.work_status', '=', f.workStatus);
@@ -61,7 +59,7 @@ function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset
       eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', depts)),
     );
   }
-  if (f.keyword) q = q.where('p.search', 'like', sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`);
+  if (f.keyword) q = q.where('p.search', 'like', likeKeyword(f.keyword));
   return q;
 }
 
@@ -95,7 +93,7 @@ export const personsRepository = {
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
   findMany: (db: Executor, companyId: number, ids: number[]) =>
-    ids.length ? db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute() : Promise.resolve([]),
+    inChunks(ids, (part) => db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', 'in', part).execute()),
   async byNumbers(db: Executor, companyId: number, numbers: string[]): Promise<Map<string, PersonRow>> {
     const out = new Map<string, PersonRow>();
     for (const part of chunks(numbers)) {
@@ -127,9 +125,14 @@ export const personsRepository = {
       .executeTakeFirstOrThrow();
     return r.id;
   },
-  async update(db: Executor, companyId: number, id: number, patch: Partial<PersonInsert>) {
-    await db.updateTable('persons').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute();
-    if (SEARCHED.some((k) => k in patch)) {
+  /** `before` (the row as read) lets the search text be rebuilt in the same statement. */
+  async update(db: Executor, companyId: number, id: number, patch: Partial<PersonInsert>, before?: Pick<PersonRow, (typeof SEARCHED)[number]>) {
+    const searched = SEARCHED.some((k) => k in patch);
+    // (Kysely leaves a column with an undefined value untouched, so such a key keeps the stored value here too.)
+    const after = before && { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    const set = searched && after ? { ...patch, search: searchText(after) } : patch;
+    await db.updateTable('persons').set(set).where('company_id', '=', companyId).where('id', '=', id).execute();
+    if (searched && !before) {
       // Rebuilt from the stored row in JS (SQL lower() folds ASCII only, JS folds all of Unicode like the query does).
       const row = await db.selectFrom('persons').select(SEARCHED).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
       if (row)
@@ -191,9 +194,5 @@ export const personsRepository = {
         .values(departmentIds.map((department_id) => ({ company_id: companyId, person_id: personId, department_id })))
         .execute();
     }
-  },
-  async photosInUse(db: Executor, companyId: number): Promise<Set<string>> {
-    const rows = await db.selectFrom('persons').select('photo').where('company_id', '=', companyId).where('photo', '!=', '').execute();
-    return new Set(rows.map((r) => r.photo));
   },
 };

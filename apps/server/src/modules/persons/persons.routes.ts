@@ -3,9 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { LIMITS } from '@faceadmin/shared';
-import { invalid } from '../../lib/errors.ts';
-import { zipError } from '../../lib/zip.ts';
-import { pageOf } from '../../lib/schemas.ts';
+import { badInput, invalid } from '../../lib/errors.ts';
+import { IdBody, pageOf } from '../../lib/schemas.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { fileResponses, responses } from '../../plugins/envelope.ts';
 import { PHOTO_MAX_BYTES, photoStore } from './photos.ts';
@@ -14,7 +13,6 @@ import {
   ExportBody,
   ImportReportSchema,
   PhotoReportSchema,
-  IdBody,
   IdsBody,
   NextNumberData,
   OrgOptionsData,
@@ -82,7 +80,7 @@ export default async function personsRoutes(app: App) {
     const file = await req.file({ limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
     if (!file) throw invalid('file', 'reasons.required');
     const data = await file.toBuffer().catch(() => null);
-    if (!data || file.file.truncated) throw zipError('pic', 'errors.photoTooLarge', { mb: PHOTO_MAX_BYTES / 1024 / 1024 });
+    if (!data || file.file.truncated) throw badInput('errors.photoTooLarge', 'pic', { mb: PHOTO_MAX_BYTES / 1024 / 1024 });
     return reply.ok(await svc.upload(tenant, data));
   });
   // Spreadsheets: template, import (≤ 2 MB xlsx, checked by content) and a zip of face pictures.
@@ -97,7 +95,7 @@ export default async function personsRoutes(app: App) {
     const fields: Record<string, string> = {};
     let data: Buffer | undefined;
     let truncated = false;
-    const tooLarge = () => zipError('file', 'errors.fileTooLarge', { mb: Math.round(cap / 1024 / 1024) });
+    const tooLarge = () => badInput('errors.fileTooLarge', 'file', { mb: Math.round(cap / 1024 / 1024) });
     try {
       for await (const part of req.parts({ limits: { fileSize: cap, files: 1 } })) {
         if (part.type === 'file') {
@@ -140,7 +138,6 @@ export default async function personsRoutes(app: App) {
   });
 
   const Name = Type.Object({ name: Type.String({ maxLength: 64 }) });
-  const Pid = Type.Object({ id: Type.Integer({ minimum: 1 }) });
   const image = fileResponses('image/jpeg');
   app.get('/person/upload/:name', { config: { ...view, cookieAuth: true }, schema: { tags, params: Name, response: image } }, async (req, reply) =>
     (reply as FastifyReply)
@@ -148,7 +145,7 @@ export default async function personsRoutes(app: App) {
       .type('image/jpeg')
       .send(await readFile(svc.uploadFile(tenantOf(req), req.params.name))),
   );
-  app.get('/person/pic/:id', { config: { ...view, cookieAuth: true }, schema: { tags, params: Pid, response: image } }, async (req, reply) =>
+  app.get('/person/pic/:id', { config: { ...view, cookieAuth: true }, schema: { tags, params: IdBody, response: image } }, async (req, reply) =>
     (reply as FastifyReply)
       .header('cache-control', 'private, max-age=86400')
       .type('image/jpeg')

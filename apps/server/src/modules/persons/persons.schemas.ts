@@ -1,8 +1,7 @@
 import { CARD_PATTERN, DATE_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, TIME_PATTERN } from '@faceadmin/shared';
 import { Type } from 'typebox';
-import { Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
+import { Flag, Id, Nullable, Page, PageQuery } from '../../lib/schemas.ts';
 
-const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const Period = Type.Object({ start: Type.String({ pattern: TIME_PATTERN }), end: Type.String({ pattern: TIME_PATTERN }) });
 export const Access = Type.Object({
@@ -79,7 +78,6 @@ export const PersonListQuery = Type.Object({
 });
 export const PersonPage = Page(PersonSchema);
 export const IdsBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 5000, uniqueItems: true }) });
-export const IdBody = Type.Object({ id: Id });
 export const TransferBody = Type.Object({
   ids: Type.Array(Id, { minItems: 1, maxItems: 5000, uniqueItems: true }),
   department_id: Id,

@@ -197,7 +197,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
           throw conflict('errors.numberTaken', { number });
         const patch: Partial<PersonInsert> = { ...cols, number, updated_at: nowIso() };
         if (syncedChanged(row, patch)) Object.assign(patch, { revision: row.revision + 1, sync_status: 0 });
-        await personsRepository.update(trx, tenant.companyId, row.id, patch);
+        await personsRepository.update(trx, tenant.companyId, row.id, patch, row);
         await personsRepository.setDepartments(trx, tenant.companyId, row.id, input.organizations);
         if (input.incharges) await personsRepository.setHeadOf(trx, tenant.companyId, row.id, input.incharges);
         if (row.photo !== input.pic) oldPhoto = row.photo;

@@ -78,28 +78,17 @@ export function photoStore(dataDir: string) {
       const file = path.join(dirOf(companyId), name);
       return fs.existsSync(file) ? file : undefined;
     },
+    /** A face as base64 (what terminals are sent), or undefined when the file is gone. */
+    async base64(companyId: number, name: string): Promise<string | undefined> {
+      if (!NAME.test(name)) return undefined;
+      try {
+        return (await fs.promises.readFile(path.join(dirOf(companyId), name))).toString('base64');
+      } catch {
+        return undefined;
+      }
+    },
     async remove(companyId: number, name: string) {
       if (NAME.test(name)) await fs.promises.rm(path.join(dirOf(companyId), name), { force: true });
-    },
-    /** Deletes uploads never attached to a person (older than a day). */
-    async sweep(companyId: number, inUse: Set<string>, olderThanMs = 24 * 3600_000): Promise<number> {
-      let removed = 0;
-      let names: string[] = [];
-      try {
-        names = await fs.promises.readdir(dirOf(companyId));
-      } catch {
-        return 0;
-      }
-      for (const n of names) {
-        if (inUse.has(n)) continue;
-        const file = path.join(dirOf(companyId), n);
-        const st = await fs.promises.stat(file).catch(() => undefined);
-        if (st && Date.now() - st.mtimeMs > olderThanMs) {
-          await fs.promises.rm(file, { force: true });
-          removed++;
-        }
-      }
-      return removed;
     },
   };
 }

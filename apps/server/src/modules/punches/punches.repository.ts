@@ -1,8 +1,8 @@
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable.ts';
-import { likePattern } from '../../lib/schemas.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 
 /** A punch as written: the table's columns (the id is generated). */
 export type PunchInsert = Insertable<PunchTable>;
@@ -90,7 +90,6 @@ export function punchWriter() {
     },
   };
 }
-export type PunchWriter = ReturnType<typeof punchWriter>;
 
 export const punchesRepository = {
   async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<boolean> {
@@ -103,7 +102,8 @@ export const punchesRepository = {
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   },
-  async list(db: Executor, companyId: number, f: PunchFilter) {
+  /** A page of punches, newest first; `withTotal: false` skips counting the whole filter (exports page through it). */
+  async list(db: Executor, companyId: number, f: PunchFilter, withTotal = true) {
     let q = db
       .selectFrom('punches as p')
       .leftJoin('persons as u', 'u.id', 'p.person_id')
@@ -115,7 +115,7 @@ export const punchesRepository = {
     if (f.to) q = q.where('p.time', '<', f.to);
     if (f.stranger !== undefined) q = q.where('p.stranger', '=', f.stranger);
     if (f.keyword) {
-      const p = sql<string>`${likePattern(f.keyword.toLowerCase())} escape '\\'`;
+      const p = likeKeyword(f.keyword);
       q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb('p.pin', 'like', p)]));
     }
     const [items, total] = await Promise.all([
@@ -145,7 +145,7 @@ export const punchesRepository = {
         .limit(f.limit)
         .offset(f.offset)
         .execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
     ]);
     return { items, total: Number(total.n) };
   },

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import { LIMITS } from '@faceadmin/shared';
+import { API_PREFIX, LIMITS } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { t } from '../../i18n/i18n.ts';
 import { notFound } from '../../lib/errors.ts';
-import { Id, Nullable, Page, PageQuery, pageOf } from '../../lib/schemas.ts';
+import { Flag, Id, Nullable, Page, PageQuery, pageOf } from '../../lib/schemas.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { fileResponses, responses } from '../../plugins/envelope.ts';
 import { punchesRepository, type PunchFilter } from './punches.repository.ts';
@@ -19,7 +19,7 @@ const Filter = {
   person_id: Type.Optional(Id),
   from: Type.Optional(Type.String({ format: 'date' })),
   to: Type.Optional(Type.String({ format: 'date' })),
-  stranger: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+  stranger: Type.Optional(Flag),
   /** minutes east of UTC of the viewer, so from/to are the viewer's calendar days */
   tzOffset: Type.Optional(Type.Integer({ minimum: -840, maximum: 840 })),
 };
@@ -66,7 +66,7 @@ const present = (r: Row) => ({
   mask: r.mask,
   alcohol: r.alcohol,
   alcohol_over: r.alcohol_over === 1,
-  pic_url: r.photo ? `/api/management/attendance/photo/${r.id}` : '',
+  pic_url: r.photo ? `${API_PREFIX}/attendance/photo/${r.id}` : '',
   stranger: r.stranger === 1,
 });
 
@@ -135,7 +135,7 @@ export default async function punchesRoutes(app: App) {
         }));
         const filter = filterOf(req.body);
         for (let offset = 0; ; offset += 1000) {
-          const r = await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit: 1000 });
+          const r = await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit: 1000 }, false);
           for (const p of r.items.map(present)) ws.addRow(p).commit();
           if (r.items.length < 1000) break;
         }

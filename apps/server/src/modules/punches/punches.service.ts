@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../db/database.ts';
 import type { AttRecord } from '../../devices/zk-push/codec.ts';
-import { wallClockMs } from '../../devices/zk-push/codec.ts';
+import { localToUtcMs } from '../../devices/zk-push/codec.ts';
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
-import type { DeviceRow } from '../devices/devices.repository.ts';
+import { perDeviceRow, type DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
 import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
 
@@ -18,9 +18,8 @@ export function punchPhotoStore(dataDir: string) {
   const dir = (companyId: number, deviceId: number) => path.join(dataDir, 'punches', String(companyId), String(deviceId));
   const nameOf = (pin: string, localTime: string) => `${localTime.replace(/\D/g, '')}-${pin}.jpg`;
   /** Photos that arrived before their punch, awaiting it (so the hot path never touches the disk to ask). */
-  const early = new Map<string, number>();
+  const early = new Set<string>();
   return {
-    nameOf,
     async save(companyId: number, deviceId: number, pin: string, localTime: string, data: Buffer): Promise<string> {
       const name = nameOf(pin, localTime);
       await fs.promises.mkdir(dir(companyId, deviceId), { recursive: true });
@@ -28,8 +27,8 @@ export function punchPhotoStore(dataDir: string) {
       return name;
     },
     awaitPunch(deviceId: number, name: string) {
-      early.set(`${deviceId}/${name}`, Date.now());
-      if (early.size > 10_000) early.delete(early.keys().next().value!);
+      early.add(`${deviceId}/${name}`);
+      if (early.size > 10_000) early.delete(early.values().next().value!);
     },
     /** The name of a photo that came before this punch (taking it), or '' (at once when none is waiting). */
     claim(deviceId: number, pin: string, localTime: string): string {
@@ -63,21 +62,15 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   let writing = false;
 
   /** The device's breath-alcohol threshold (mg/100 mL), read from its options once per cached row. */
-  const limits = new WeakMap<DeviceRow, number>();
-  const alcoholLimit = (d: DeviceRow) => {
-    let limit = limits.get(d);
-    if (limit === undefined) {
-      limit = Number(parseJson<{ alcohol_threshold?: number }>(d.options, {}).alcohol_threshold ?? DEVICE_OPTION_DEFAULTS.alcohol_threshold);
-      limits.set(d, limit);
-    }
-    return limit;
-  };
+  const alcoholLimit = perDeviceRow((d) =>
+    Number(parseJson<{ alcohol_threshold?: number }>(d.options, {}).alcohol_threshold ?? DEVICE_OPTION_DEFAULTS.alcohol_threshold),
+  );
 
   /** The rows of one upload, and the UTC instant of its newest record (for the clock check). */
   function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, number>, now: string): { rows: PunchInsert[]; newest: number } {
     let newest = -Infinity;
     const rows = records.map((r): PunchInsert => {
-      const utc = wallClockMs(r.time) - device.tz_offset * 60_000;
+      const utc = localToUtcMs(r.time, device.tz_offset);
       if (utc > newest) newest = utc;
       const personId = people.get(r.pin);
       return {
