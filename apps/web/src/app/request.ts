@@ -1,10 +1,7 @@
-import { CODES, RELOGIN_CODES, TIMING, type Envelope } from '@faceadmin/shared';
+import { API_PREFIX, CODES, RELOGIN_CODES, TIMING, type Envelope } from '@faceadmin/shared';
 import { feedback } from './feedback.ts';
 import { getLanguage, i18next } from './i18n.ts';
 import { clearToken, getToken, setToken } from './token.ts';
-
-/** spec §7/§9: every call goes to this base. */
-export const API_BASE = '/api/management';
 
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -60,16 +57,15 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
     if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
   }
   const s = qs.toString();
-  return `${API_BASE}${path}${s ? `?${s}` : ''}`;
+  // spec §7/§9: every call goes to this base
+  return `${API_PREFIX}${path}${s ? `?${s}` : ''}`;
 }
 
 /** Calls the management API and unwraps the envelope; throws ApiError when the call did not succeed. */
 export async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
-  const headers: Record<string, string> = { 'X-Lang': getLanguage(), Accept: 'application/json' };
-  const token = getToken();
-  if (token) headers['X-Token'] = token;
+  const headers = apiHeaders();
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
 
   let envelope: Envelope<T>;
@@ -90,9 +86,7 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
       // spec §8: timeouts show nothing
       throw new ApiError('timeout', t('errors.timeout'));
     }
-    const msg = err instanceof Error ? err.message : String(err);
-    if (!opts.silent) feedback().message.error(msg || t('errors.network'), ERROR_SECONDS);
-    throw new ApiError('network', msg || t('errors.network'));
+    throw transportError(err instanceof Error ? err.message : String(err), opts.silent);
   } finally {
     clearTimeout(timer);
   }
@@ -121,9 +115,6 @@ function apiHeaders(): Record<string, string> {
   if (token) headers['X-Token'] = token;
   return headers;
 }
-
-/** Headers for components that send requests themselves (antd Upload). */
-export const authHeaders = apiHeaders;
 
 function transportError(msg: string, silent: boolean | undefined): ApiError {
   if (!silent) feedback().message.error(msg || t('errors.network'), ERROR_SECONDS);

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AdminRole, FunctionRight, PublicConfig, Rights, SessionUser } from '@faceadmin/shared';
+import type { AdminRole, FunctionRight, PublicConfig, RightKey, Rights, SessionUser } from '@faceadmin/shared';
 import { get, post } from './request.ts';
 import { clearToken, useToken } from './token.ts';
 import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
@@ -36,6 +36,13 @@ export function useUserInfo() {
     staleTime: 5 * 60_000,
     retry: false,
   });
+}
+
+/** The session's level in one right (0 outside the current company): ≥ 1 reads, ≥ 2 writes where the right has two levels. */
+export function useRightLevel(key: RightKey): { level: number; canView: boolean; canEdit: boolean } {
+  const user = useUserInfo().data;
+  const level = user?.rights.is_admin ? user.rights[key] : 0;
+  return { level, canView: level >= 1, canEdit: level >= 2 };
 }
 
 /** The routes this session may reach (spec §2), or undefined while the profile or config loads. */

@@ -1,6 +1,7 @@
 import type { FormRule as Rule } from 'antd';
 import type { TFunction } from 'i18next';
 import { ACCOUNT_PATTERN, LIMITS, MOBILE_PATTERN } from '@faceadmin/shared';
+import { isValidIp } from '../features/device/logic.ts';
 
 type T = TFunction;
 
@@ -25,6 +26,10 @@ export const ruleSet = (t: T) => ({
     { required: true, message: t('common.validation.required') },
     { pattern: new RegExp(MOBILE_PATTERN), message: t('common.validation.mobile') },
   ] satisfies Rule[],
+  /** An IPv4 / IPv6 address; blank passes (add `required` where it is needed). */
+  ip: {
+    validator: (_, v?: string) => (!v || isValidIp(v) ? Promise.resolve() : Promise.reject(new Error(t('device.validation.ip')))),
+  } satisfies Rule,
   /** The repeated password must equal the field `other`. */
   repeat: (other: string): Rule[] => [
     { required: true, message: t('common.validation.required') },

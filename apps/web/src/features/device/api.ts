@@ -1,7 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { TIMING, type Page } from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { get, post } from '../../app/request.ts';
-import { useUserInfo } from '../../app/session.ts';
+import { useRightLevel } from '../../app/session.ts';
 import type {
   CommandKind,
   CommandResult,
@@ -14,8 +15,10 @@ import type {
   LedgerState,
   PersonDevice,
   SyncAnswer,
+  SyncSummary,
   UnknownTerminal,
 } from './types.ts';
+import { needsRefresh } from './logic.ts';
 
 export interface DeviceQuery {
   page: number;
@@ -35,12 +38,21 @@ export interface LedgerQuery {
 export const deviceKeys = {
   all: ['device'] as const,
   list: (q: DeviceQuery) => ['device', 'list', q] as const,
+  options: ['device', 'list', 'options'] as const,
   info: (id: number) => ['device', 'info', id] as const,
   ledger: (q: LedgerQuery) => ['device', 'ledger', q] as const,
   unknown: ['device', 'unknown'] as const,
   orgPersons: ['device', 'orgPersons'] as const,
   personDevices: (id: number) => ['device', 'personDevices', id] as const,
 };
+
+/** The punch list's device filter: the first 100 devices (the server's page limit), silent and not polled. */
+export const useDeviceOptions = () =>
+  useQuery({
+    queryKey: deviceKeys.options,
+    queryFn: () => get<Page<Device>>('/device/list', { page: 1, pageSize: 100 }, { silent: true }),
+    staleTime: 60_000,
+  });
 
 /** The list follows the devices' presence: refreshed every few seconds. */
 export const useDevices = (q: DeviceQuery) =>
@@ -57,12 +69,13 @@ export const useDevice = (id: number, refetchInterval?: number | false) =>
 export const useUnknownTerminals = (enabled: boolean) =>
   useQuery({ queryKey: deviceKeys.unknown, queryFn: () => get<UnknownTerminal[]>('/device/unknown'), enabled, refetchInterval: enabled ? 5000 : false });
 
-export const useLedger = (q: LedgerQuery, refetchInterval: number | false) =>
+/** spec: the ledger refreshes every 5 s while anything is still on its way to the device (`summary`: the device's sync counts). */
+export const useLedger = (q: LedgerQuery, summary: SyncSummary | undefined) =>
   useQuery({
     queryKey: deviceKeys.ledger(q),
     queryFn: () => get<Page<LedgerItem>>('/device/persons', { ...q }),
     placeholderData: keepPreviousData,
-    refetchInterval,
+    refetchInterval: (query) => (needsRefresh(query.state.data?.items ?? [], summary) ? 5000 : false),
     enabled: q.id > 0,
   });
 
@@ -78,15 +91,7 @@ export const usePersonDevices = (personId: number | undefined) =>
   });
 
 /** Device changes move the list, the ledger and the people's sync states. */
-function useDeviceMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: deviceKeys.all }), qc.invalidateQueries({ queryKey: ['person'] })]);
-    },
-  });
-}
+const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled' });
 
 export const useSaveDevice = () =>
   useDeviceMutation(({ id, body }: { id?: number | undefined; body: DeviceBody }) =>
@@ -116,13 +121,17 @@ export const useRemoveDevicePersons = () =>
 export const useRetryDevicePersons = () =>
   useDeviceMutation((body: { id: number; person_ids?: number[] }) => post<{ count: number }>('/device/persons/retry', body));
 
-/** spec §7: person sync has a 20 s timeout and its message hidden (offline devices are asked about, not toasted). */
-export const syncPersons = (ids: number[], skipOffline: boolean) =>
-  post<SyncAnswer>('/person/sync', { ids, ...(skipOffline ? { skip_offline: 1 } : {}) }, { timeout: TIMING.syncTimeout, silent: true });
+/**
+ * POST /person/sync. spec §7: a 20 s timeout and its message hidden (offline devices are asked about, not toasted).
+ * A sync that went through moves the people's sync states and the devices' ledgers.
+ */
+export const useSyncPersons = () =>
+  useInvalidatingMutation(
+    ({ ids, skipOffline }: { ids: number[]; skipOffline: boolean }) =>
+      post<SyncAnswer>('/person/sync', { ids, ...(skipOffline ? { skip_offline: 1 } : {}) }, { timeout: TIMING.syncTimeout, silent: true }),
+    [['person'], deviceKeys.all],
+    { on: 'success' },
+  );
 
 /** docs/api-devices.md: reading needs rights.face ≥ 1, writing ≥ 2. */
-export function useDeviceRights(): { canView: boolean; canEdit: boolean } {
-  const user = useUserInfo().data;
-  const level = user?.rights.is_admin ? user.rights.face : 0;
-  return { canView: level >= 1, canEdit: level >= 2 };
-}
+export const useDeviceRights = () => useRightLevel('face');

@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AdminRole, FunctionRight, Manager, ManagerStatus, Page } from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { get, post } from '../../app/request.ts';
 
 export interface ManagerQuery {
@@ -29,10 +30,7 @@ export const useManagers = (q: ManagerQuery) =>
     placeholderData: keepPreviousData,
   });
 
-function useManagerMutation<V>(fn: (v: V) => Promise<unknown>) {
-  const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }) });
-}
+const useManagerMutation = <V>(fn: (v: V) => Promise<unknown>) => useInvalidatingMutation(fn, [keys.all], { on: 'success' });
 
 export const useCreateManager = () => useManagerMutation((body: ManagerInput) => post<Manager>('/manager/create', body));
 

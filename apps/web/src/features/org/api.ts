@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { DepartmentNode } from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { get, post } from '../../app/request.ts';
 
 export const orgKeys = { tree: ['org', 'tree'] as const };
@@ -14,15 +15,7 @@ export interface DepartmentInput {
 export const useDepartmentTree = () => useQuery({ queryKey: orgKeys.tree, queryFn: () => get<DepartmentNode[]>('/org/tree') });
 
 /** Any department change also changes the pickers (personOrgOptions) and the people's department names. */
-function useOrgMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: ['org'] }), qc.invalidateQueries({ queryKey: ['person'] })]);
-    },
-  });
-}
+const useOrgMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [['org'], ['person']], { on: 'settled' });
 
 export const useCreateDepartment = () => useOrgMutation((body: DepartmentInput) => post<{ id: number }>('/org/create', body));
 export const useUpdateDepartment = () => useOrgMutation((body: DepartmentInput & { id: number }) => post<null>('/org/update', body));

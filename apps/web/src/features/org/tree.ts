@@ -36,12 +36,6 @@ export function pathTo(tree: DepartmentNode[], id: number): number[] {
   return [];
 }
 
-/** True when `id` is `ancestor` itself or lies below it. */
-export function isWithin(tree: DepartmentNode[], ancestor: number, id: number): boolean {
-  const a = findNode(tree, ancestor);
-  return a ? a.id === id || findNode(a.children, id) !== undefined : false;
-}
-
 export function flattenTree(tree: DepartmentNode[]): DepartmentNode[] {
   return tree.flatMap((n) => [n, ...flattenTree(n.children)]);
 }

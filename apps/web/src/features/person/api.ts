@@ -1,7 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { TIMING, type ImportReport, type Page, type Person } from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { downloadFile, get, post, uploadForm } from '../../app/request.ts';
-import { useUserInfo } from '../../app/session.ts';
+import { useRightLevel } from '../../app/session.ts';
 import type { PersonBody } from './logic.ts';
 
 export interface PersonFilters {
@@ -35,15 +36,12 @@ export interface PhotoReport {
 export const personKeys = {
   all: ['person'] as const,
   list: (q: PersonQuery) => ['person', 'list', q] as const,
-  info: (id: number) => ['person', 'info', id] as const,
+  search: (keyword: string) => ['person', 'search', keyword] as const,
   orgOptions: ['person', 'orgOptions'] as const,
 };
 
 export const usePersons = (q: PersonQuery) =>
   useQuery({ queryKey: personKeys.list(q), queryFn: () => get<Page<Person>>('/person/list', { ...q }), placeholderData: keepPreviousData });
-
-export const usePerson = (id: number | undefined) =>
-  useQuery({ queryKey: personKeys.info(id ?? 0), queryFn: () => get<Person>('/person/info', { id }), enabled: Boolean(id) });
 
 /** Department tree for pickers (TreeSelect shape). */
 export const useOrgOptions = () =>
@@ -51,19 +49,17 @@ export const useOrgOptions = () =>
 
 export const fetchNextNumber = () => get<{ number: string }>('/person/nextNumber', undefined, { silent: true });
 
-/** Search for the department-heads picker. */
-export const searchPersons = (keyword: string) => get<Page<Person>>('/person/list', { page: 1, pageSize: 20, keyword: keyword || undefined });
+/** Search for the department-heads picker; `keyword` undefined = not searched yet. The last answer stays while the next loads. */
+export const usePersonSearch = (keyword: string | undefined) =>
+  useQuery({
+    queryKey: personKeys.search(keyword ?? ''),
+    queryFn: () => get<Page<Person>>('/person/list', { page: 1, pageSize: 20, keyword: keyword || undefined }),
+    enabled: keyword !== undefined,
+    placeholderData: keepPreviousData,
+  });
 
 /** People changes move department counts too. */
-function usePersonMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: personKeys.all }), qc.invalidateQueries({ queryKey: ['org'] })]);
-    },
-  });
-}
+const usePersonMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [personKeys.all, ['org']], { on: 'success' });
 
 export const useSavePerson = () =>
   usePersonMutation(({ id, body }: { id?: number | undefined; body: PersonBody }) =>
@@ -104,15 +100,14 @@ export const uploadFace = (file: Blob, name: string) => {
   return uploadForm<{ pic: string; pic_url: string; size: number }>('/person/upload', form);
 };
 
-export const downloadTemplate = () => downloadFile('GET', '/person/template', 'people-template.xlsx');
+/** Downloads run as mutations for their busy flag; failures are shown by the API client. */
+export const useDownloadTemplate = () => useMutation({ mutationFn: () => downloadFile('GET', '/person/template', 'people-template.xlsx') });
 
 /** spec §9: export has a 120 s timeout. */
-export const exportPersons = (filters: PersonFilters) =>
-  downloadFile('POST', '/person/exportPerson', 'people.xlsx', { body: filters, timeout: TIMING.exportTimeout });
+export const useExportPersons = () =>
+  useMutation({
+    mutationFn: (filters: PersonFilters) => downloadFile('POST', '/person/exportPerson', 'people.xlsx', { body: filters, timeout: TIMING.exportTimeout }),
+  });
 
 /** spec §6 / docs/api-people.md: reading needs rights.person ≥ 1, writing ≥ 2. */
-export function usePersonRights(): { canView: boolean; canEdit: boolean } {
-  const user = useUserInfo().data;
-  const level = user?.rights.is_admin ? user.rights.person : 0;
-  return { canView: level >= 1, canEdit: level >= 2 };
-}
+export const usePersonRights = () => useRightLevel('person');

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { TIMING, type Page } from '@faceadmin/shared';
 import { downloadFile, get } from '../../app/request.ts';
 import { browserTzOffset, punchParams, type PunchFilters } from './logic.ts';
@@ -40,6 +40,9 @@ export const usePunches = (q: PunchQuery) =>
     refetchInterval: 10_000,
   });
 
-/** spec §9: exports have a 120 s timeout. */
-export const exportPunches = (f: PunchFilters) =>
-  downloadFile('POST', '/attendance/export', 'punches.xlsx', { body: punchParams(f, browserTzOffset()), timeout: TIMING.exportTimeout });
+/** spec §9: exports have a 120 s timeout. A mutation for its busy flag; failures are shown by the API client. */
+export const useExportPunches = () =>
+  useMutation({
+    mutationFn: (f: PunchFilters) =>
+      downloadFile('POST', '/attendance/export', 'punches.xlsx', { body: punchParams(f, browserTzOffset()), timeout: TIMING.exportTimeout }),
+  });

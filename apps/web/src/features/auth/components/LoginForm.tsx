@@ -4,6 +4,7 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
+import { ruleSet } from '../../../ui/rules.ts';
 import { useCaptcha, useLogin } from '../api.ts';
 import { CaptchaField } from './CaptchaField.tsx';
 
@@ -53,7 +54,7 @@ export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
       <Form.Item name="username" label={t('auth.fields.username')} rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}>
         <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('auth.fields.username')} />
       </Form.Item>
-      <Form.Item name="password" label={t('auth.fields.password')} rules={[{ required: true, message: t('common.validation.required') }]}>
+      <Form.Item name="password" label={t('auth.fields.password')} rules={[ruleSet(t).required]}>
         <Input.Password prefix={<LockOutlined />} autoComplete="current-password" placeholder={t('auth.fields.password')} />
       </Form.Item>
       {needCaptcha && <CaptchaField captcha={captcha.data} onRefresh={() => void captcha.refetch()} />}

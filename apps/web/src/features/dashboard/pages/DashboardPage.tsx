@@ -1,12 +1,11 @@
-import { Card, Col, Row, Statistic, Table, type TableProps } from 'antd';
+import { Card, Col, Row, Statistic, Table } from 'antd';
 import { AuditOutlined, MailOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { LogItem } from '@faceadmin/shared';
 import { useAccessibleRoutes } from '../../../app/session.ts';
 import { findRoute } from '../../../app/routes/routeTable.ts';
-import { formatDateTime } from '../../../ui/format.ts';
-import { moduleLabel } from '../../log/moduleLabel.ts';
+import { logColumns } from '../../log/columns.ts';
 import { useDashboardSummary } from '../api.ts';
 
 /** /dashboard: the figures of GET /dashboard/summary and the latest operation-log entries. */
@@ -23,13 +22,6 @@ export default function DashboardPage() {
     { key: 'unreadMessages', icon: <MailOutlined />, value: d?.unreadMessages },
     { key: 'operationsToday', icon: <AuditOutlined />, value: d?.operationsToday },
   ] as const;
-
-  const columns: TableProps<LogItem>['columns'] = [
-    { title: t('log.fields.time'), dataIndex: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
-    { title: t('log.fields.admin'), dataIndex: 'admin_name', width: 140 },
-    { title: t('log.fields.module'), dataIndex: 'module', width: 140, render: (m: string) => moduleLabel(t, m) },
-    { title: t('log.fields.description'), dataIndex: 'description' },
-  ];
 
   return (
     <div data-testid="dashboard">
@@ -48,7 +40,7 @@ export default function DashboardPage() {
           size="small"
           loading={summary.isPending}
           dataSource={d?.recentLogs ?? []}
-          columns={columns}
+          columns={logColumns(t, { ip: false })}
           pagination={false}
           scroll={{ x: 'max-content' }}
         />

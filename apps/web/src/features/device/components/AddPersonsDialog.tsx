@@ -31,9 +31,11 @@ export function AddPersonsDialog({ deviceId, open, onClose }: Props) {
   const tree = useMemo(() => pickerTree(org.data ?? []), [org.data]);
   const shown = useMemo(() => filterTree(tree, search.trim()), [tree, search]);
 
-  const picked = pickedToBody(checked);
-  const departments = topDepartments(org.data ?? [], new Set(picked.department_ids));
-  const people = peopleOutside(org.data ?? [], new Set(departments), new Set(picked.person_ids));
+  const { departments, people } = useMemo(() => {
+    const picked = pickedToBody(checked);
+    const top = topDepartments(org.data ?? [], new Set(picked.department_ids));
+    return { departments: top, people: peopleOutside(org.data ?? [], new Set(top), new Set(picked.person_ids)) };
+  }, [checked, org.data]);
   const nothing = departments.length === 0 && people.length === 0;
 
   const submit = async () => {

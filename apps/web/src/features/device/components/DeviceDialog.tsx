@@ -5,17 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { CODES } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
+import { ruleSet } from '../../../ui/rules.ts';
 import { useSaveDevice, useUnknownTerminals } from '../api.ts';
-import {
-  deviceToValues,
-  emptyDeviceValues,
-  formatTzOffset,
-  isValidIp,
-  SERIAL_PATTERN,
-  TZ_OFFSETS,
-  valuesToDeviceBody,
-  type DeviceFormValues,
-} from '../logic.ts';
+import { deviceToValues, emptyDeviceValues, formatTzOffset, SERIAL_PATTERN, TZ_OFFSETS, valuesToDeviceBody, type DeviceFormValues } from '../logic.ts';
 import type { Device } from '../types.ts';
 
 interface Props {
@@ -34,7 +26,7 @@ export function DeviceDialog({ open, device, onClose }: Props) {
   const editing = Boolean(device);
   const unknown = useUnknownTerminals(open && !editing);
   const attendance = Form.useWatch('attendance', form);
-  const required = { required: true, message: t('common.validation.required') };
+  const { required, ip } = ruleSet(t);
 
   useEffect(() => {
     if (!open) return;
@@ -115,16 +107,7 @@ export function DeviceDialog({ open, device, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
-              name="ip"
-              label={t('device.fields.ip')}
-              rules={[
-                required,
-                {
-                  validator: (_, v: string | undefined) => (!v || isValidIp(v) ? Promise.resolve() : Promise.reject(new Error(t('device.validation.ip')))),
-                },
-              ]}
-            >
+            <Form.Item name="ip" label={t('device.fields.ip')} rules={[required, ip]}>
               <Input maxLength={45} />
             </Form.Item>
           </Col>

@@ -4,7 +4,8 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ALCOHOL_ACTIONS, ALCOHOL_UNITS } from '@faceadmin/shared';
 import { useSaveOptions } from '../api.ts';
-import { changedKeys, formatTzOffset, isValidIp, OPTION_DEFAULTS, OPTION_RANGES, SPECIAL_RANGES, TZ_OFFSETS } from '../logic.ts';
+import { ruleSet } from '../../../ui/rules.ts';
+import { changedKeys, formatTzOffset, OPTION_DEFAULTS, OPTION_RANGES, SPECIAL_RANGES, TZ_OFFSETS } from '../logic.ts';
 import type { Device, DeviceOptions, DeviceSpecial } from '../types.ts';
 
 interface Props {
@@ -30,6 +31,7 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const save = useSaveOptions();
+  const rules = ruleSet(t);
   const open = Boolean(device);
 
   const initial = (d: Device): Values => {
@@ -60,12 +62,9 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
     const options: DeviceOptions = { ...before.options, ...v.options };
     for (const k of FLAG_KEYS) options[k] = v.flags[k] ? 1 : 0;
     const special: DeviceSpecial = { ...v.special };
-    const changedOptions = changedKeys<DeviceOptions>({ ...device.options }, options);
+    // against the defaults-filled values: keys the device never reported but left at the default are not worth a command
+    const changedOptions = changedKeys<DeviceOptions>(before.options, options);
     const changedSpecial = changedKeys<DeviceSpecial>(before.special, special);
-    // keys the device never reported but that equal the default are not worth a command
-    for (const k of Object.keys(changedOptions) as (keyof DeviceOptions)[]) {
-      if (device.options[k] === undefined && changedOptions[k] === OPTION_DEFAULTS[k]) delete changedOptions[k];
-    }
     if (!Object.keys(changedOptions).length && !Object.keys(changedSpecial).length) {
       message.info(t('device.settings.unchanged'));
       return;
@@ -112,11 +111,7 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
   const tz = (group: 'options' | 'special', key: string) => choice(group, key, TZ_OFFSETS, (m) => formatTzOffset(Number(m)));
   const ipField = (key: string) => (
     <Col xs={24} md={8} key={key}>
-      <Form.Item
-        name={['special', key]}
-        label={t(`device.special.${key}`)}
-        rules={[{ validator: (_, v?: string) => (!v || isValidIp(v) ? Promise.resolve() : Promise.reject(new Error(t('device.validation.ip')))) }]}
-      >
+      <Form.Item name={['special', key]} label={t(`device.special.${key}`)} rules={[rules.ip]}>
         <Input maxLength={45} />
       </Form.Item>
     </Col>

@@ -4,8 +4,8 @@ import { formatDateTime } from '../../../ui/format.ts';
 import { syncText } from '../logic.ts';
 import type { Device, LedgerState, OpenStatus } from '../types.ts';
 
-/** spec §4: online or offline, with the last time the device was heard from. */
-export function OnlineBadge({ device, showLastSeen = true }: { device: Pick<Device, 'online' | 'last_seen_at'>; showLastSeen?: boolean }) {
+/** spec §4: online or offline, with the last time the device was heard from when known. */
+export function OnlineBadge({ device }: { device: Pick<Device, 'online'> & Partial<Pick<Device, 'last_seen_at'>> }) {
   const { t } = useTranslation();
   return (
     <Space orientation="vertical" size={0}>
@@ -15,7 +15,7 @@ export function OnlineBadge({ device, showLastSeen = true }: { device: Pick<Devi
         data-testid="device-online"
         data-online={device.online ? '1' : '0'}
       />
-      {showLastSeen && device.last_seen_at && (
+      {device.last_seen_at && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('device.lastSeen', { time: formatDateTime(device.last_seen_at) })}
         </Typography.Text>

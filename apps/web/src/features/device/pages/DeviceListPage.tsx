@@ -22,7 +22,6 @@ export default function DeviceListPage() {
   const [dialog, setDialog] = useState<{ open: boolean; device?: Device | undefined }>({ open: false });
   const [settingsId, setSettingsId] = useState<number>();
   const [punchesFor, setPunchesFor] = useState<Device>();
-  const [opening, setOpening] = useState<number>();
   const list = useDevices(query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
@@ -39,13 +38,10 @@ export default function DeviceListPage() {
   };
 
   const doOpen = async (d: Device) => {
-    setOpening(d.id);
     try {
       showResult(await openDoor.mutateAsync(d.id), 'device.result.opened');
     } catch {
       // shown by the API client
-    } finally {
-      setOpening(undefined);
     }
   };
 
@@ -115,7 +111,14 @@ export default function DeviceListPage() {
       render: (_, d) => (
         <Space size={4}>
           {canEdit && (
-            <Button size="small" type="primary" icon={<UnlockOutlined />} loading={opening === d.id} onClick={() => void doOpen(d)} data-testid="device-open">
+            <Button
+              size="small"
+              type="primary"
+              icon={<UnlockOutlined />}
+              loading={openDoor.isPending && openDoor.variables === d.id}
+              onClick={() => void doOpen(d)}
+              data-testid="device-open"
+            >
               {t('device.actions.open')}
             </Button>
           )}

@@ -24,15 +24,12 @@ export default function DevicePersonPage() {
   const [query, setQuery] = useState<Omit<LedgerQuery, 'id'>>({ page: 1, pageSize: 20 });
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const device = useDevice(id, 5000);
-  const [refresh, setRefresh] = useState<number | false>(false);
-  const ledger = useLedger({ id, ...query }, refresh);
+  // spec: the ledger refreshes every 5 s while anything is still on its way to the device
+  const ledger = useLedger({ id, ...query }, device.data?.sync);
   const items = ledger.data?.items ?? [];
-  // spec: refresh every 5 s while anything is still on its way to the device
-  const want = needsRefresh(items, device.data?.sync) ? 5000 : false;
-  if (want !== refresh) setRefresh(want);
+  const autoRefresh = needsRefresh(items, device.data?.sync);
 
   const remove = useRemoveDevicePersons();
   const retry = useRetryDevicePersons();
@@ -42,14 +39,11 @@ export default function DevicePersonPage() {
   }
 
   const run = async (fn: () => Promise<string>) => {
-    setBusy(true);
     try {
       message.success(await fn());
       setSelected([]);
     } catch {
       // shown by the API client
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -145,14 +139,7 @@ export default function DevicePersonPage() {
           </Button>
         )}
         {canEdit && (
-          <Button
-            danger
-            icon={<DeleteOutlined />}
-            disabled={!selected.length}
-            loading={busy && remove.isPending}
-            onClick={removeSelected}
-            data-testid="ledger-remove"
-          >
+          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} loading={remove.isPending} onClick={removeSelected} data-testid="ledger-remove">
             {t('device.persons.remove')}
           </Button>
         )}
@@ -160,7 +147,7 @@ export default function DevicePersonPage() {
           <Button
             icon={<ReloadOutlined />}
             disabled={!selected.length}
-            loading={busy && retry.isPending}
+            loading={retry.isPending}
             onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id, person_ids: selected })).count }))}
             data-testid="ledger-retry"
           >
@@ -178,7 +165,7 @@ export default function DevicePersonPage() {
           </Button>
         )}
         {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
-        {refresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
+        {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
       </Space>
       <Table<LedgerItem>
         rowKey="person_id"

@@ -1,10 +1,11 @@
 import { pagination } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { Card, DatePicker, Input, Select, Space, Table, Typography, type TableProps } from 'antd';
+import { Card, DatePicker, Select, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LogItem } from '@faceadmin/shared';
-import { formatDateTime } from '../../../ui/format.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useLogModules, useLogs, type LogQuery } from '../api.ts';
+import { logColumns } from '../columns.ts';
 import { moduleLabel } from '../moduleLabel.ts';
 
 /** /system/log: operation log with module, keyword and date filters (right `log`). */
@@ -13,14 +14,6 @@ export default function LogPage() {
   const [query, setQuery] = useState<LogQuery>({ page: 1, pageSize: 20 });
   const logs = useLogs(query);
   const modules = useLogModules();
-
-  const columns: TableProps<LogItem>['columns'] = [
-    { title: t('log.fields.time'), dataIndex: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
-    { title: t('log.fields.admin'), dataIndex: 'admin_name', width: 140 },
-    { title: t('log.fields.module'), dataIndex: 'module', width: 140, render: (m: string) => moduleLabel(t, m) },
-    { title: t('log.fields.description'), dataIndex: 'description' },
-    { title: t('log.fields.ip'), dataIndex: 'ip', width: 140 },
-  ];
 
   return (
     <Card title={t('route.log')}>
@@ -33,12 +26,7 @@ export default function LogPage() {
           options={(modules.data ?? []).map((m) => ({ value: m, label: moduleLabel(t, m) }))}
           onChange={(module?: string) => setQuery((q) => ({ ...q, page: 1, module }))}
         />
-        <Input.Search
-          allowClear
-          placeholder={t('log.keyword')}
-          style={{ width: 240 }}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
-        />
+        <KeywordSearch placeholder={t('log.keyword')} width={240} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} />
         <DatePicker.RangePicker
           onChange={(range) =>
             setQuery((q) => ({
@@ -54,7 +42,7 @@ export default function LogPage() {
         rowKey="id"
         loading={logs.isFetching}
         dataSource={logs.data?.items ?? []}
-        columns={columns}
+        columns={logColumns(t)}
         scroll={{ x: 'max-content' }}
         expandable={{
           rowExpandable: (row) => row.data !== null && row.data !== undefined && row.data !== '',

@@ -1,10 +1,11 @@
 import { pagination } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { App, Button, Card, Popconfirm, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { MANAGER_STATUSES, type Manager, type ManagerStatus } from '@faceadmin/shared';
 import { useUserInfo } from '../../../app/session.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useDeleteManager, useManagers, type ManagerQuery } from '../api.ts';
 import { ManagerDialog } from '../components/ManagerDialog.tsx';
 
@@ -91,12 +92,7 @@ export default function ManagerPage() {
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('manager.keyword')}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() || undefined }))}
-          style={{ width: 240 }}
-        />
+        <KeywordSearch placeholder={t('manager.keyword')} width={240} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} />
         <Select
           allowClear
           placeholder={t('manager.fields.status')}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { App, Button, Card, Col, Dropdown, Empty, Row, Space, Spin, Tag, Tree, Typography, type TreeDataNode, type TreeProps } from 'antd';
 import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -18,23 +18,16 @@ export default function OrganizationPage() {
   const remove = useDeleteDepartment();
   const move = useMoveDepartment();
   const [selected, setSelected] = useState<number>();
-  const [expanded, setExpanded] = useState<number[]>([]);
-  const [seeded, setSeeded] = useState(false);
+  // undefined until the tree first loads
+  const [expanded, setExpanded] = useState<number[]>();
   const [dialog, setDialog] = useState<DepartmentDialogState>({ open: false });
   const nodes = useMemo(() => tree.data ?? [], [tree.data]);
 
   // First load: everything expanded. Afterwards the user's expansion is kept.
-  useEffect(() => {
-    if (seeded || !tree.data) return;
-    setExpanded(flattenTree(tree.data).map((n) => n.id));
-    setSeeded(true);
-  }, [tree.data, seeded]);
-  // A selected department that disappeared (deleted) is unselected.
-  useEffect(() => {
-    if (selected && tree.data && !findNode(tree.data, selected)) setSelected(undefined);
-  }, [tree.data, selected]);
+  if (expanded === undefined && tree.data) setExpanded(flattenTree(tree.data).map((n) => n.id));
 
-  const expand = (ids: number[]) => setExpanded((e) => [...new Set([...e, ...ids])]);
+  const expand = (ids: number[]) => setExpanded((e) => [...new Set([...(e ?? []), ...ids])]);
+  // A selected department that disappeared (deleted) counts as unselected.
   const selectedNode = selected ? findNode(nodes, selected) : undefined;
 
   const confirmDelete = (node: DepartmentNode) =>
@@ -150,9 +143,9 @@ export default function OrganizationPage() {
                 showLine
                 draggable={canEdit ? { icon: false } : false}
                 treeData={toTreeData(nodes)}
-                expandedKeys={expanded}
+                expandedKeys={expanded ?? []}
                 onExpand={(keys) => setExpanded(keys.map(Number))}
-                selectedKeys={selected ? [selected] : []}
+                selectedKeys={selectedNode ? [selectedNode.id] : []}
                 onSelect={(keys) => setSelected(keys.length ? Number(keys[0]) : undefined)}
                 onDrop={onDrop}
                 data-testid="dept-tree"
@@ -170,7 +163,7 @@ export default function OrganizationPage() {
             </Space>
           }
         >
-          <PersonTable departmentId={selected} />
+          <PersonTable departmentId={selectedNode?.id} />
         </Card>
       </Col>
       <DepartmentDialog

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, App, Button, Checkbox, Descriptions, Modal, Progress, Space, Table, Tabs, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type ImportReport, type ImportRowError } from '@faceadmin/shared';
-import { downloadTemplate, useImportPersons, useImportPhotos, type PhotoReport } from '../api.ts';
+import { useDownloadTemplate, useImportPersons, useImportPhotos, type PhotoReport } from '../api.ts';
 import { importFileProblem } from '../logic.ts';
 
 interface Props {
@@ -16,10 +16,7 @@ const MB = LIMITS.importMaxBytes / 1024 / 1024;
 /** Step 1: people from an .xlsx (template, strict mode, missing departments) → report. Step 2: a zip of face photos → report. */
 export function ImportDialog({ open, onClose }: Props) {
   const { t } = useTranslation();
-  const [tab, setTab] = useState('people');
-  useEffect(() => {
-    if (open) setTab('people');
-  }, [open]);
+  // destroyOnHidden: every opening starts again on the people tab with empty steps
   return (
     <Modal
       title={t('person.import.title')}
@@ -30,8 +27,7 @@ export function ImportDialog({ open, onClose }: Props) {
       destroyOnHidden
     >
       <Tabs
-        activeKey={tab}
-        onChange={setTab}
+        defaultActiveKey="people"
         items={[
           { key: 'people', label: t('person.import.tabPeople'), children: <PeopleImport /> },
           { key: 'photos', label: t('person.import.tabPhotos'), children: <PhotoImport /> },
@@ -49,7 +45,7 @@ function PeopleImport() {
   const [createDepartments, setCreateDepartments] = useState(false);
   const [progress, setProgress] = useState(0);
   const [report, setReport] = useState<ImportReport>();
-  const [templateLoading, setTemplateLoading] = useState(false);
+  const template = useDownloadTemplate();
   const run = useImportPersons();
 
   const start = async () => {
@@ -63,21 +59,10 @@ function PeopleImport() {
     }
   };
 
-  const template = async () => {
-    setTemplateLoading(true);
-    try {
-      await downloadTemplate();
-    } catch {
-      // shown by the API client
-    } finally {
-      setTemplateLoading(false);
-    }
-  };
-
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="import-people">
       <Alert type="info" showIcon title={t('person.import.hint', { mb: MB })} />
-      <Button icon={<DownloadOutlined />} loading={templateLoading} onClick={() => void template()} data-testid="import-template">
+      <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate()} data-testid="import-template">
         {t('person.import.template')}
       </Button>
       <div data-testid="import-file">

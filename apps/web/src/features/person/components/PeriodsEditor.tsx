@@ -3,6 +3,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { AccessPeriod } from '@faceadmin/shared';
+import { ruleSet } from '../../../ui/rules.ts';
 import { canAddPeriod, periodProblems } from '../logic.ts';
 
 // The form keeps "HH:mm" strings; the pickers work with dayjs.
@@ -13,6 +14,7 @@ const fromPicker = (d: Dayjs | null) => (d ? d.format('HH:mm') : undefined);
 export function PeriodsEditor() {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
+  const { required } = ruleSet(t);
 
   return (
     <Form.List name="periods">
@@ -20,12 +22,7 @@ export function PeriodsEditor() {
         <div data-testid="periods-editor">
           {fields.map((field, index) => (
             <Space key={field.key} align="baseline" style={{ display: 'flex' }}>
-              <Form.Item
-                name={[field.name, 'start']}
-                getValueProps={toPicker}
-                normalize={fromPicker}
-                rules={[{ required: true, message: t('common.validation.required') }]}
-              >
+              <Form.Item name={[field.name, 'start']} getValueProps={toPicker} normalize={fromPicker} rules={[required]}>
                 <TimePicker format="HH:mm" placeholder={t('person.access.start')} needConfirm={false} data-testid={`period-${index}-start`} />
               </Form.Item>
               <span>–</span>

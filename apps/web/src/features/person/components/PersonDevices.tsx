@@ -1,7 +1,7 @@
-import { Badge, Empty, Table, Tag, Typography } from 'antd';
+import { Empty, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePersonDevices } from '../../device/api.ts';
-import { LedgerStateTag } from '../../device/components/DeviceStatus.tsx';
+import { LedgerStateTag, OnlineBadge } from '../../device/components/DeviceStatus.tsx';
 import type { PersonDevice } from '../../device/types.ts';
 
 /** The person drawer's device list: on which devices this person is, and how far the sync got (GET /person/personSelectedDevice). */
@@ -22,7 +22,7 @@ export function PersonDevices({ personId }: { personId: number }) {
         {
           title: t('device.fields.online'),
           key: 'online',
-          render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? t('device.online.on') : t('device.online.off')} />,
+          render: (_, d) => <OnlineBadge device={d} />,
         },
         {
           title: t('device.ledger.state'),

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Checkbox, Col, DatePicker, Divider, Drawer, Form, Input, Radio, Row, Space, Switch, TreeSelect } from 'antd';
+import { App, Button, Checkbox, Col, DatePicker, Divider, Drawer, Form, Input, Radio, Row, Space, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { CARD_PATTERN, CODES, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, USER_PRI, WORK_STATUS, type Person } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
-import { fetchNextNumber, useOrgOptions, useSavePerson } from '../api.ts';
+import { ruleSet } from '../../../ui/rules.ts';
+import { fetchNextNumber, useSavePerson } from '../api.ts';
 import { adminPasswordRequired, emptyPersonValues, formFieldOf, personToValues, valuesToBody, type PersonFormValues } from '../logic.ts';
+import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { FaceUpload } from './FaceUpload.tsx';
 import { PeriodsEditor } from './PeriodsEditor.tsx';
 import { PersonDevices } from './PersonDevices.tsx';
@@ -32,12 +34,11 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const options = useOrgOptions();
   const save = useSavePerson();
   const [picUrl, setPicUrl] = useState<string>();
   const isAdmin = Form.useWatch('is_admin', form);
   const clearDoor = Form.useWatch('clear_door_password', form);
-  const required = { required: true, message: t('common.validation.required') };
+  const { required } = ruleSet(t);
 
   useEffect(() => {
     if (!open) return;
@@ -93,17 +94,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
     }
   };
 
-  const treeSelect = (testId: string) => (
-    <TreeSelect
-      multiple
-      showSearch={{ treeNodeFilterProp: 'label' }}
-      treeData={options.data ?? []}
-      fieldNames={{ label: 'label', value: 'value', children: 'children' }}
-      treeDefaultExpandAll
-      placeholder={t('person.chooseDepartments')}
-      data-testid={testId}
-    />
-  );
+  const departments = (testId: string) => <DepartmentSelect multiple placeholder={t('person.chooseDepartments')} data-testid={testId} />;
 
   return (
     <Drawer
@@ -164,7 +155,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name="organizations" label={t('person.fields.organizations')} rules={[{ ...required, type: 'array', min: 1 }]}>
-              {treeSelect('person-organizations')}
+              {departments('person-organizations')}
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
@@ -282,7 +273,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
           </Col>
           <Col span={24}>
             <Form.Item name="incharges" label={t('person.fields.incharges')} extra={t('person.inchargesHint')}>
-              {treeSelect('person-incharges')}
+              {departments('person-incharges')}
             </Form.Item>
           </Col>
         </Row>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Select, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { searchPersons } from '../api.ts';
+import { usePersonSearch } from '../api.ts';
 
 interface Option {
   value: number;
@@ -19,25 +19,14 @@ interface Props {
 export function PersonPicker({ value, onChange, initial }: Props) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
-  const [loading, setLoading] = useState(false);
-  const [found, setFound] = useState<Option[]>([]);
-
+  // the search waits until typing pauses for 300 ms (the first one too); undefined = not searched yet
+  const [debounced, setDebounced] = useState<string>();
   useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      setLoading(true);
-      searchPersons(keyword.trim())
-        .then((page) => {
-          if (live) setFound(page.items.map((p) => ({ value: p.id, label: `${p.name} (${p.number})` })));
-        })
-        .catch(() => undefined)
-        .finally(() => live && setLoading(false));
-    }, 300);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+    const timer = setTimeout(() => setDebounced(keyword.trim()), 300);
+    return () => clearTimeout(timer);
   }, [keyword]);
+  const search = usePersonSearch(debounced);
+  const found: Option[] = (search.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.number})` }));
 
   const known = new Map<number, Option>(initial.map((p) => [p.id, { value: p.id, label: p.name }]));
   for (const o of found) known.set(o.value, o);
@@ -49,7 +38,7 @@ export function PersonPicker({ value, onChange, initial }: Props) {
       onChange={onChange}
       showSearch={{ filterOption: false, onSearch: setKeyword }}
       options={[...known.values()]}
-      notFoundContent={loading ? <Spin size="small" /> : t('common.noData')}
+      notFoundContent={search.isFetching ? <Spin size="small" /> : t('common.noData')}
       placeholder={t('org.headsPlaceholder')}
       style={{ width: '100%' }}
       data-testid="heads-picker"

@@ -1,16 +1,16 @@
 import { pagination } from '../../../ui/paging.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { useMemo, useState, type ReactNode } from 'react';
-import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Table, TreeSelect, Typography, type TableProps } from 'antd';
+import { useState } from 'react';
+import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Table, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, SyncOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { WORK_STATUS, type Person } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
-import { syncPersons } from '../../device/api.ts';
-import { exportPersons, useDeletePersons, useOrgOptions, usePersonRights, usePersons, type PersonFilters, type PersonQuery } from '../api.ts';
+import { useSyncPersons } from '../../device/api.ts';
+import { useDeletePersons, useExportPersons, usePersonRights, usePersons, type PersonFilters, type PersonQuery } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type PersonColumn } from '../columns.ts';
+import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { PersonDrawer } from './PersonDrawer.tsx';
 import { PersonTags, SYNC_OPTIONS, SyncStatus } from './tags.tsx';
@@ -19,13 +19,12 @@ import { TransferDialog } from './TransferDialog.tsx';
 interface Props {
   /** Fixed department (organization page): its people including sub-departments; the department filter is hidden. */
   departmentId?: number | undefined;
-  title?: ReactNode;
 }
 
 const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
 
 /** The people table shared by /user/list and /user/organization: filters, sorting, columns, batch actions. */
-export function PersonTable({ departmentId, title }: Props) {
+export function PersonTable({ departmentId }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { canEdit } = usePersonRights();
@@ -35,9 +34,6 @@ export function PersonTable({ departmentId, title }: Props) {
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
   const [importOpen, setImportOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
-  const [exporting, setExporting] = useState(false);
-  const [syncing, setSyncing] = useState(false);
-  const queryClient = useQueryClient();
 
   // The organization page changes department: back to page 1, nothing selected.
   const [lastDepartment, setLastDepartment] = useState(departmentId);
@@ -48,8 +44,9 @@ export function PersonTable({ departmentId, title }: Props) {
   }
   const effective: PersonQuery = departmentId ? { ...query, department_id: departmentId, include_sub: 1 } : query;
   const list = usePersons(effective);
-  const orgOptions = useOrgOptions();
   const remove = useDeletePersons();
+  const sync = useSyncPersons();
+  const exportList = useExportPersons();
 
   const filters: PersonFilters = {
     keyword: effective.keyword,
@@ -133,8 +130,6 @@ export function PersonTable({ departmentId, title }: Props) {
       : []),
   ];
 
-  const treeData = useMemo(() => orgOptions.data ?? [], [orgOptions.data]);
-
   const batchDelete = () =>
     modal.confirm({
       title: t('person.batchDeleteTitle'),
@@ -155,10 +150,8 @@ export function PersonTable({ departmentId, title }: Props) {
 
   /** POST /person/sync; spec §8: when devices are offline, ask whether to skip them (then call again with skip_offline). */
   const doSync = async (skipOffline: boolean): Promise<void> => {
-    setSyncing(true);
     try {
-      const r = await syncPersons(selected, skipOffline);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['person'] }), queryClient.invalidateQueries({ queryKey: ['device'] })]);
+      const r = await sync.mutateAsync({ ids: selected, skipOffline });
       if (!skipOffline && r.offline.length) {
         modal.confirm({
           title: t('person.syncOffline.title'),
@@ -182,19 +175,6 @@ export function PersonTable({ departmentId, title }: Props) {
     } catch (e) {
       // the call is silent (spec §7): timeouts show nothing, anything else says the sync failed
       if (e instanceof ApiError && e.kind !== 'timeout') message.error(e.kind === 'api' ? e.message : t('person.syncFailed'));
-    } finally {
-      setSyncing(false);
-    }
-  };
-
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await exportPersons(filters);
-    } catch {
-      // shown by the API client
-    } finally {
-      setExporting(false);
     }
   };
 
@@ -218,11 +198,6 @@ export function PersonTable({ departmentId, title }: Props) {
 
   return (
     <div data-testid="person-table">
-      {title && (
-        <Typography.Title level={5} style={{ marginTop: 0 }}>
-          {title}
-        </Typography.Title>
-      )}
       <Space wrap style={{ marginBottom: 12 }}>
         <KeywordSearch
           placeholder={t('person.keyword')}
@@ -231,14 +206,10 @@ export function PersonTable({ departmentId, title }: Props) {
           data-testid="person-keyword"
         />
         {!departmentId && (
-          <TreeSelect
+          <DepartmentSelect
             allowClear
-            showSearch={{ treeNodeFilterProp: 'label' }}
             placeholder={t('person.fields.organizations')}
             style={{ width: 200 }}
-            treeData={treeData}
-            fieldNames={{ label: 'label', value: 'value', children: 'children' }}
-            treeDefaultExpandAll
             onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id, include_sub: department_id ? 1 : undefined }))}
             data-testid="person-department-filter"
           />
@@ -273,7 +244,7 @@ export function PersonTable({ departmentId, title }: Props) {
             {t('person.import.button')}
           </Button>
         )}
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="person-export">
+        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(filters)} data-testid="person-export">
           {t('person.export')}
         </Button>
         {canEdit && (
@@ -282,7 +253,7 @@ export function PersonTable({ departmentId, title }: Props) {
           </Button>
         )}
         {canEdit && (
-          <Button icon={<SyncOutlined />} disabled={!selected.length} loading={syncing} onClick={() => void doSync(false)} data-testid="person-sync">
+          <Button icon={<SyncOutlined />} disabled={!selected.length} loading={sync.isPending} onClick={() => void doSync(false)} data-testid="person-sync">
             {t('person.sync.button')}
           </Button>
         )}

@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
-import { App, Form, Modal, Radio, TreeSelect } from 'antd';
+import { App, Form, Modal, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useOrgOptions, useTransferPersons } from '../api.ts';
+import { ruleSet } from '../../../ui/rules.ts';
+import { useTransferPersons } from '../api.ts';
+import { DepartmentSelect } from './DepartmentSelect.tsx';
 
 interface Props {
   open: boolean;
@@ -20,7 +22,6 @@ export function TransferDialog({ open, ids, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const options = useOrgOptions();
   const transfer = useTransferPersons();
 
   useEffect(() => {
@@ -46,14 +47,8 @@ export function TransferDialog({ open, ids, onClose }: Props) {
       forceRender
     >
       <Form form={form} layout="vertical" data-testid="transfer-form">
-        <Form.Item name="department_id" label={t('person.transfer.department')} rules={[{ required: true, message: t('common.validation.required') }]}>
-          <TreeSelect
-            showSearch={{ treeNodeFilterProp: 'label' }}
-            treeData={options.data ?? []}
-            fieldNames={{ label: 'label', value: 'value', children: 'children' }}
-            treeDefaultExpandAll
-            data-testid="transfer-department"
-          />
+        <Form.Item name="department_id" label={t('person.transfer.department')} rules={[ruleSet(t).required]}>
+          <DepartmentSelect data-testid="transfer-department" />
         </Form.Item>
         <Form.Item name="mode" label={t('person.transfer.mode')}>
           <Radio.Group

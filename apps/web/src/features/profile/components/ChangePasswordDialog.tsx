@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, TIMING } from '@faceadmin/shared';
+import { ruleSet } from '../../../ui/rules.ts';
 import { useChangePassword, type ChangePasswordBody } from '../api.ts';
 
 /** spec §2 profile dialog: current, new, repeated new password; closes 0.5 s after success. */
@@ -10,6 +11,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangePasswordBody>();
   const change = useChangePassword();
+  const rules = ruleSet(t);
 
   useEffect(() => {
     if (open) form.resetFields();
@@ -35,30 +37,17 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       destroyOnHidden
     >
       <Form form={form} layout="vertical" autoComplete="off" data-testid="change-password-form">
-        <Form.Item name="orig" label={t('profile.fields.orig')} rules={[{ required: true, message: t('common.validation.required') }]}>
+        <Form.Item name="orig" label={t('profile.fields.orig')} rules={[rules.required]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         <Form.Item
           name="new"
           label={t('profile.fields.new')}
-          rules={[
-            { required: true, message: t('common.validation.required') },
-            { min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) },
-          ]}
+          rules={[rules.required, { min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) }]}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="renew"
-          label={t('profile.fields.renew')}
-          dependencies={['new']}
-          rules={[
-            { required: true, message: t('common.validation.required') },
-            ({ getFieldValue }) => ({
-              validator: (_, v) => (!v || v === getFieldValue('new') ? Promise.resolve() : Promise.reject(new Error(t('common.validation.passwordMismatch')))),
-            }),
-          ]}
-        >
+        <Form.Item name="renew" label={t('profile.fields.renew')} dependencies={['new']} rules={rules.repeat('new')}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Form>

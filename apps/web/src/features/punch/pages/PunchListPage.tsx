@@ -3,26 +3,18 @@ import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
 import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import type { Page } from '@faceadmin/shared';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../../app/request.ts';
-import type { Device } from '../../device/types.ts';
-import { exportPunches, usePunches, type Punch, type PunchQuery } from '../api.ts';
+import { useDeviceOptions } from '../../device/api.ts';
+import { useExportPunches, usePunches, type Punch, type PunchQuery } from '../api.ts';
 import { measure } from '../logic.ts';
 
 /** /attendance/list: punch records from the face devices (right `attendance`). */
 export default function PunchListPage() {
   const { t } = useTranslation();
   const [query, setQuery] = useState<PunchQuery>({ page: 1, pageSize: 20 });
-  const [exporting, setExporting] = useState(false);
   const list = usePunches(query);
-  // the device filter: the first 100 devices (the server's page limit) by name
-  const devices = useQuery({
-    queryKey: ['device', 'list', 'options'],
-    queryFn: () => get<Page<Device>>('/device/list', { page: 1, pageSize: 100 }, { silent: true }),
-    staleTime: 60_000,
-  });
+  const devices = useDeviceOptions();
+  const exportList = useExportPunches();
 
   const columns: TableProps<Punch>['columns'] = [
     {
@@ -72,17 +64,6 @@ export default function PunchListPage() {
     },
   ];
 
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await exportPunches(query);
-    } catch {
-      // shown by the API client
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Card title={t('route.attendanceList')} data-testid="punch-list-page">
       <Space wrap style={{ marginBottom: 12 }}>
@@ -108,7 +89,7 @@ export default function PunchListPage() {
         <Checkbox onChange={(e) => setQuery((q) => ({ ...q, page: 1, stranger: e.target.checked ? 1 : undefined }))} data-testid="punch-strangers">
           {t('punch.strangersOnly')}
         </Checkbox>
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="punch-export">
+        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(query)} data-testid="punch-export">
           {t('punch.export')}
         </Button>
       </Space>

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+
+/**
+ * A mutation that invalidates every query under the given key prefixes, either after a success only or
+ * after any outcome ('settled': a refused change may still have moved something on the server).
+ * The mutation's promise resolves once the invalidation is done.
+ */
+export function useInvalidatingMutation<V, R>(fn: (v: V) => Promise<R>, prefixes: readonly QueryKey[], opts: { on: 'success' | 'settled' }) {
+  const qc = useQueryClient();
+  const invalidate = async () => {
+    await Promise.all(prefixes.map((queryKey) => qc.invalidateQueries({ queryKey })));
+  };
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: opts.on === 'success' ? invalidate : undefined,
+    onSettled: opts.on === 'settled' ? invalidate : undefined,
+  });
+}
