@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
+import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 
 /** A server on a fresh SQLite database (or DATABASE_URL), driven in-process through inject: no network noise. */
 export async function benchApp(): Promise<{ app: App; close(): Promise<void> }> {
@@ -26,6 +29,42 @@ export async function benchApp(): Promise<{ app: App; close(): Promise<void> }> 
     },
   };
 }
+
+/**
+ * benchApp() signed in as bench/bench123 with one company. `listen` puts it on a loopback port (`url`);
+ * `device` also registers a terminal with that serial and lets it call in once (implies `listen`).
+ */
+export async function benchServer(opts: { listen?: boolean; device?: string } = {}) {
+  const { app, close } = await benchApp();
+  let url = '';
+  if (opts.listen || opts.device) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }
+  const inject = (path: string, token: string, payload?: object) =>
+    app.inject({ method: payload ? 'POST' : 'GET', url: API_PREFIX + path, headers: { 'x-token': token }, ...(payload ? { payload } : {}) });
+  const token = (await inject('/user/login', '', { username: 'bench', password: 'bench123' })).json().data.token as string;
+  const companyId = (await inject('/company/create', token, { name: 'Bench Co', phone: '1' })).json().data.id as number;
+  if (opts.device) {
+    await inject('/device/create', token, { name: 'Bench door', serial: opts.device, ip: '127.0.0.1', password: 'x' });
+    await fetch(`${url}/iclock/cdata?SN=${opts.device}&options=all&language=69&pushver=2.4.1`);
+  }
+  /** A signed-in API call through inject: POST when there is a payload, else GET. */
+  const api = (path: string, payload?: object) => inject(path, token, payload);
+  return { app, url, token, companyId, api, close };
+}
+
+/** Punches stored, all devices. */
+export async function punchCount(app: App): Promise<number> {
+  const r = await app.database.db
+    .selectFrom('punches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Whether the wrk load generator is on PATH. */
+export const hasWrk = () => execFileSync('sh', ['-c', 'command -v wrk || true']).toString().trim() !== '';
 
 export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -8,23 +8,16 @@ import ExcelJS from 'exceljs';
 import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 import { nowIso } from '../apps/server/src/lib/time.ts';
 import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
-import { benchApp, fmt, measure, percentile } from './lib.ts';
+import { benchServer, fmt, measure, percentile } from './lib.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 50_000);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT ?? 10_000);
-const { app, close } = await benchApp();
-const inject = (method: 'GET' | 'POST', url: string, token: string, payload?: object) =>
-  app.inject({ method, url: API_PREFIX + url, headers: { 'x-token': token }, ...(payload ? { payload } : {}) });
-
-const login = await inject('POST', '/user/login', '', { username: 'bench', password: 'bench123' });
-const token = (login.json() as { data: { token: string } }).data.token;
-const company = (await inject('POST', '/company/create', token, { name: 'Bench Co', phone: '1' })).json() as { data: { id: number } };
-const companyId = company.data.id;
+const { app, token, companyId, api, close } = await benchServer();
 
 // 50k people in 20 departments, written straight through the query layer (setup, not measured).
 const db = app.database.db;
 const depts: number[] = [];
-for (let i = 0; i < 20; i++) depts.push((await inject('POST', '/org/create', token, { name: `Dept ${i}` })).json().data.id);
+for (let i = 0; i < 20; i++) depts.push((await api('/org/create', { name: `Dept ${i}` })).json().data.id);
 const now = nowIso();
 await db.transaction().execute(async (trx) => {
   for (let start = 0; start < PEOPLE; start += 500) {
@@ -49,7 +42,7 @@ async function latencies(n: number, url: () => string): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = await inject('GET', url(), token);
+    const r = await api(url());
     out.push(performance.now() - t0);
     if (r.statusCode !== 200) throw new Error(`${url()}: ${r.statusCode} ${r.body}`);
   }

@@ -3,14 +3,13 @@
  * client does not share the server's CPU: bare Fastify baseline, single-punch POSTs, batches of 50.
  * Prints figures; needs `wrk` on PATH.
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { API_PREFIX } from '../apps/server/src/lib/api.ts';
-import { benchApp } from './lib.ts';
+import { benchServer, fmt, hasWrk, percentile, punchCount } from './lib.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Baseline and punch runs alternate this many times; medians are printed (this machine's speed drifts within minutes). */
@@ -23,7 +22,6 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-wrk-'));
 /** Runs wrk in the background (so this process keeps serving) and parses req/s and the latency distribution. */
 async function wrk(url: string, script?: string, connections = CONNECTIONS): Promise<{ rps: number; p50: number; p99: number }> {
   const args = ['-t1', `-c${connections}`, `-d${SECONDS}s`, '--latency', ...(script ? ['-s', script] : []), url];
-  const { spawn } = await import('node:child_process');
   const out = await new Promise<string>((resolve, reject) => {
     const p = spawn('wrk', args);
     let text = '';
@@ -40,7 +38,7 @@ async function wrk(url: string, script?: string, connections = CONNECTIONS): Pro
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: ms('50%'), p99: ms('99%') };
 }
 
-if (!execFileSync('sh', ['-c', 'command -v wrk || true']).toString().trim()) {
+if (!hasWrk()) {
   console.log('wrk is not installed (apt-get install wrk): skipping the out-of-process load test');
   process.exit(0);
 }
@@ -54,15 +52,7 @@ hello.post('/iclock/cdata', async (_req, reply) => reply.type('text/plain; chars
 await hello.listen({ port: 0, host: '127.0.0.1' });
 const helloUrl = `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}`;
 
-const { app, close } = await benchApp();
-await app.listen({ port: 0, host: '127.0.0.1' });
-const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-const inject = (p: string, token: string, payload?: object) =>
-  app.inject({ method: payload ? 'POST' : 'GET', url: API_PREFIX + p, headers: { 'x-token': token }, ...(payload ? { payload } : {}) });
-const token = (await inject('/user/login', '', { username: 'bench', password: 'bench123' })).json().data.token as string;
-await inject('/company/create', token, { name: 'Bench Co', phone: '1' });
-await inject('/device/create', token, { name: 'Bench door', serial: 'WRK1', ip: '127.0.0.1', password: 'x' });
-await fetch(`${url}/iclock/cdata?SN=WRK1&options=all&language=69`);
+const { app, url, close } = await benchServer({ device: 'WRK1' });
 
 // Each request a new punch: the Lua counter walks the clock forward one second per request.
 const single = path.join(dir, 'single.lua');
@@ -95,7 +85,7 @@ const baseMany = await wrk(`${helloUrl}/`, undefined, MANY);
 await hello.close();
 const oneMany = await wrk(url, single, MANY);
 const fifty = await wrk(url, batch);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile(xs, 50);
 const pick = (k: 'base' | 'bareBody' | 'one') => ({
   rps: median(rounds.map((x) => x[k].rps)),
   p50: median(rounds.map((x) => x[k].p50)),
@@ -105,27 +95,21 @@ const base = pick('base');
 const bareBody = pick('bareBody');
 const one = pick('one');
 const ratios = rounds.map((x) => (100 * x.one.rps) / x.base.rps);
-const stored = Number(
-  (
-    await app.database.db
-      .selectFrom('punches')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n,
-);
-const f = (n: number, d = 0) => n.toFixed(d);
+const stored = await punchCount(app);
 console.log(`wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s a run, medians of ${ROUNDS} alternating rounds; database ${app.database.dialect}`);
-console.log(`baseline bare Fastify hello-world  ${f(base.rps)} req/s  p50 ${f(base.p50, 2)} ms  p99 ${f(base.p99, 2)} ms`);
+console.log(`baseline bare Fastify hello-world  ${fmt(base.rps, 0)} req/s  p50 ${fmt(base.p50, 2)} ms  p99 ${fmt(base.p99, 2)} ms`);
 console.log(
-  `  (bare Fastify POST, punch body     ${f(bareBody.rps)} req/s = ${f((100 * bareBody.rps) / base.rps)}% of baseline: the ceiling of any POST here)`,
+  `  (bare Fastify POST, punch body     ${fmt(bareBody.rps, 0)} req/s = ${fmt((100 * bareBody.rps) / base.rps, 0)}% of baseline: the ceiling of any POST here)`,
 );
 console.log(
-  `single-punch POST /iclock/cdata     ${f(one.rps)} req/s  p50 ${f(one.p50, 2)} ms  p99 ${f(one.p99, 2)} ms  (${f(median(ratios))}% of baseline, rounds ${ratios.map((x) => f(x)).join('/')}%; target ≥ 50%, p99 < 50 ms)`,
+  `single-punch POST /iclock/cdata     ${fmt(one.rps, 0)} req/s  p50 ${fmt(one.p50, 2)} ms  p99 ${fmt(one.p99, 2)} ms  (${fmt(median(ratios), 0)}% of baseline, rounds ${ratios.map((x) => fmt(x, 0)).join('/')}%; target ≥ 50%, p99 < 50 ms)`,
 );
 console.log(
-  `  with ${MANY} connections           ${f(oneMany.rps)} req/s  p99 ${f(oneMany.p99, 2)} ms  (${f((100 * oneMany.rps) / baseMany.rps)}% of hello-world at ${MANY}: ${f(baseMany.rps)} req/s)`,
+  `  with ${MANY} connections           ${fmt(oneMany.rps, 0)} req/s  p99 ${fmt(oneMany.p99, 2)} ms  (${fmt((100 * oneMany.rps) / baseMany.rps, 0)}% of hello-world at ${MANY}: ${fmt(baseMany.rps, 0)} req/s)`,
 );
-console.log(`backlog batches of 50 punches        ${f(fifty.rps * 50)} punches/s  (${f(fifty.rps)} req/s, p99 ${f(fifty.p99, 2)} ms; target ≥ 40k/s)`);
+console.log(
+  `backlog batches of 50 punches        ${fmt(fifty.rps * 50, 0)} punches/s  (${fmt(fifty.rps, 0)} req/s, p99 ${fmt(fifty.p99, 2)} ms; target ≥ 40k/s)`,
+);
 console.log(`punches stored: ${stored} (every acknowledged upload was committed first)`);
 await close();
 fs.rmSync(dir, { recursive: true, force: true });

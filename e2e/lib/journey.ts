@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Steps and locators shared by the browser journeys. */
 
@@ -48,4 +48,30 @@ export async function signInAndCreateCompany(
   await page.locator('#phone').fill(company.phone);
   await page.getByTestId('company-submit').click();
   await waitForPath(page, '/dashboard');
+}
+
+/** Opens a department TreeSelect and picks a department by its title. */
+export async function pickTreeOption(page: Page, select: Locator, title: string): Promise<void> {
+  await select.click();
+  const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
+    has: page.getByText(title, { exact: true }),
+  });
+  await option.waitFor();
+  await page.waitForTimeout(300); // the dropdown slides in
+  await option.click();
+}
+
+/** Fills the open person drawer: face photo, name, phone, card number (optional) and one department. */
+export async function fillPerson(page: Page, p: { name: string; phone: string; department: string; photo: Buffer; card?: string }): Promise<void> {
+  const form = page.getByTestId('person-form');
+  await form
+    .getByTestId('face-upload')
+    .locator('input[type=file]')
+    .setInputFiles({ name: `${p.name}.jpg`, mimeType: 'image/jpeg', buffer: p.photo });
+  await form.getByTestId('face-preview').waitFor();
+  await form.locator('#name').fill(p.name);
+  await form.locator('#phone').fill(p.phone);
+  if (p.card) await form.locator('#rfid').fill(p.card);
+  await pickTreeOption(page, form.getByTestId('person-organizations'), p.department);
+  await page.keyboard.press('Escape');
 }

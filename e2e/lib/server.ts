@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../apps/server/scripts/pg-cluster.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -10,19 +10,6 @@ export interface RunningServer {
   baseUrl: string;
   stop(): Promise<void>;
   log(): string;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the real server (apps/server/src/main.ts) on a free port with a fresh data directory; `env` adds settings (e.g. DEVICE_POLL_SECONDS). */

@@ -2,17 +2,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ROOT } from '../lib/server.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-if (!existsSync(path.join(root, 'apps', 'web', 'dist', 'index.html')) || process.env.E2E_BUILD !== '0') {
-  const build = spawnSync(npm, ['run', 'build', '-w', '@faceadmin/web'], { cwd: root, stdio: 'inherit' });
+if (!existsSync(path.join(ROOT, 'apps', 'web', 'dist', 'index.html')) || process.env.E2E_BUILD !== '0') {
+  const build = spawnSync(npm, ['run', 'build', '-w', '@faceadmin/web'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', 'tests/**/*.test.ts'], {
-  cwd: path.join(root, 'e2e'),
+  cwd: path.join(ROOT, 'e2e'),
   stdio: 'inherit',
 });
 process.exit(run.status ?? 1);

@@ -1,39 +1,31 @@
 // Browser journey of issue "Foundation": the real server, the built console, Debian Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openJourney, type Journey } from '../lib/browser.ts';
+import { translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
-const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const SUB = { name: 'Log Reader', username: 'logreader', password: 'reader-pass-1' };
 const NEW_PASSWORD = 'reader-pass-2';
 const EN = loadLocale('en-US');
-const tr = (key: string, locale = EN): string => {
-  const v = locale.get(key);
-  assert.ok(v, `missing key ${key}`);
-  return v;
-};
+const tr = translator(EN);
 
 let server: RunningServer;
-let browser: Browser;
+let journey: Journey;
 let page: Page;
 let shot = 0;
-const pageErrors: string[] = [];
 
 async function screenshot(name: string): Promise<void> {
   shot += 1;
-  await page.screenshot({ path: path.join(SHOTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  await journey.screenshot(`${String(shot).padStart(2, '0')}-${name}`);
 }
 
 const pathname = () => new URL(page.url()).pathname;
 
-async function waitForPath(expected: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === expected, { timeout: 15_000 });
-}
+const waitForPath = (expected: string) => waitForPathOf(page, expected);
 
 async function signIn(username: string, password: string): Promise<void> {
   await page.locator('#username').fill(username);
@@ -49,7 +41,7 @@ async function signOut(): Promise<void> {
     .getByRole('button', { name: tr('common.actions.ok') })
     .click();
   try {
-    await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
+    await waitForPath('/login');
   } catch (e) {
     await screenshot('signout-failed');
     throw e;
@@ -67,21 +59,13 @@ async function chooseLanguage(lang: string): Promise<void> {
 }
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   server = await startServer(ADMIN);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  journey = await openJourney({ prefix: '', viewport: { width: 1366, height: 820 } });
+  page = journey.page;
 });
 
 after(async () => {
-  await page?.screenshot({ path: path.join(SHOTS, 'zz-final.png') }).catch(() => undefined);
-  await browser?.close();
+  await journey?.close();
   await server?.stop();
 });
 
@@ -174,11 +158,11 @@ const SIGNED_IN: Record<string, string> = { 'zh-CN': '登录系统', zh_tw: '登
 test('every language is fully translated', async () => {
   for (const lang of ['zh-CN', 'zh_tw', 'ja', 'en-US']) {
     await chooseLanguage(lang);
-    const locale = loadLocale(FOLDER[lang]!);
-    await page.getByText(tr('route.log', locale), { exact: true }).first().waitFor();
+    const trIn = translator(loadLocale(FOLDER[lang]!));
+    await page.getByText(trIn('route.log'), { exact: true }).first().waitFor();
     await page.getByText(SIGNED_IN[lang]!, { exact: true }).first().waitFor({ timeout: 10_000 });
     const text = await page.locator('body').innerText();
-    for (const key of PAGE_KEYS) assert.ok(text.includes(tr(key, locale)), `${lang}: "${tr(key, locale)}" (${key}) not shown`);
+    for (const key of PAGE_KEYS) assert.ok(text.includes(trIn(key)), `${lang}: "${trIn(key)}" (${key}) not shown`);
     // no raw i18n key anywhere on the page
     const rawKey = text.match(/\b[a-z][a-zA-Z]*(?:\.[a-z][a-zA-Z0-9]*){1,3}\b/g)?.filter((m) => EN.has(m)) ?? [];
     assert.deepEqual(rawKey, [], `${lang}: raw keys visible`);
@@ -253,5 +237,5 @@ test('settings drawer and mobile mode', async () => {
 });
 
 test('no uncaught errors in the page', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(journey.pageErrors, []);
 });

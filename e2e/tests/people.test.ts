@@ -1,22 +1,31 @@
 // Browser journey of issue "People and departments": the real server, the built console, Debian Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import type { Page } from 'playwright-core';
+import { libreOfficeXlsx } from '../../apps/server/test/office.ts';
+import { openJourney, type Journey } from '../lib/browser.ts';
+import { facePhoto } from '../lib/faces.ts';
+import {
+  fillPerson,
+  menu as menuOf,
+  modal as modalOf,
+  pickTreeOption,
+  signInAndCreateCompany,
+  toast as toastOf,
+  translator,
+  waitForPath as waitForPathOf,
+} from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
-// sharp and exceljs are the server's dependencies: the journey borrows them to make a photo and to read the export.
+// exceljs is the server's dependency: the journey borrows it to read the export.
 const serverRequire = createRequire(path.join(ROOT, 'apps', 'server', 'package.json'));
-const sharp = serverRequire('sharp');
 const ExcelJS = serverRequire('exceljs');
 
-const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const EN = loadLocale('en-US');
 const tr = translator(EN);
@@ -26,14 +35,11 @@ const IMPORTED = 1000;
 const BAD = { missingName: 10, badCard: 500, unknownDept: 900 };
 
 let server: RunningServer;
-let browser: Browser;
+let journey: Journey;
 let page: Page;
 let tmp: string;
-const pageErrors: string[] = [];
 
-async function screenshot(name: string, fullPage = true): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `people-${name}.png`), fullPage });
-}
+const screenshot = (name: string, fullPage?: boolean) => journey.screenshot(name, fullPage);
 
 const waitForPath = (expected: string | RegExp) => waitForPathOf(page, expected);
 
@@ -82,81 +88,15 @@ async function addDepartment(name: string, parent?: string): Promise<void> {
   await deptNode(name).waitFor();
 }
 
-/** Opens a department TreeSelect and picks a department by its title. */
-async function pickTreeOption(select: Locator, title: string): Promise<void> {
-  await select.click();
-  const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
-    has: page.getByText(title, { exact: true }),
-  });
-  await option.waitFor();
-  await page.waitForTimeout(300); // the dropdown slides in
-  await option.click();
-}
-
-async function facePhoto(label: string, hue: number): Promise<Buffer> {
-  // A landscape picture: the console crops it to a portrait before uploading.
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
-    <rect width="800" height="600" fill="hsl(${hue},45%,80%)"/>
-    <ellipse cx="400" cy="270" rx="120" ry="160" fill="#f1c7a5"/>
-    <circle cx="355" cy="240" r="14" fill="#333"/><circle cx="445" cy="240" r="14" fill="#333"/>
-    <path d="M350 340 Q400 380 450 340" stroke="#a33" stroke-width="8" fill="none"/>
-    <text x="400" y="560" font-size="40" text-anchor="middle" fill="#222">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
-}
-
-async function fillPerson(p: { name: string; phone: string; department: string; photo: Buffer; card?: string }): Promise<void> {
-  const form = page.getByTestId('person-form');
-  await form
-    .getByTestId('face-upload')
-    .locator('input[type=file]')
-    .setInputFiles({ name: `${p.name}.jpg`, mimeType: 'image/jpeg', buffer: p.photo });
-  await form.getByTestId('face-preview').waitFor();
-  await form.locator('#name').fill(p.name);
-  await form.locator('#phone').fill(p.phone);
-  if (p.card) await form.locator('#rfid').fill(p.card);
-  await pickTreeOption(form.getByTestId('person-organizations'), p.department);
-  await page.keyboard.press('Escape');
-}
-
-/** LibreOffice turns the CSV into the .xlsx a customer would send (not exceljs, which the server reads with). */
-function libreOfficeXlsx(csv: string): string {
-  const dir = mkdtempSync(path.join(tmp, 'lo-'));
-  writeFileSync(path.join(dir, 'people.csv'), csv);
-  execFileSync(
-    '/usr/bin/soffice',
-    [
-      '--headless',
-      `-env:UserInstallation=file://${dir}/profile`,
-      '--infilter=CSV:44,34,76',
-      '--convert-to',
-      'xlsx',
-      '--outdir',
-      dir,
-      path.join(dir, 'people.csv'),
-    ],
-    { stdio: 'pipe', timeout: 120_000 },
-  );
-  return path.join(dir, 'people.xlsx');
-}
-
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   tmp = mkdtempSync(path.join(tmpdir(), 'faceadmin-people-'));
   server = await startServer(ADMIN);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  journey = await openJourney({ prefix: 'people-', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  page = journey.page;
 });
 
 after(async () => {
-  await page?.screenshot({ path: path.join(SHOTS, 'people-zz-final.png') }).catch(() => undefined);
-  await browser?.close();
+  await journey?.close();
   await server?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
@@ -196,7 +136,7 @@ test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a re
     .locator('.ant-modal-confirm')
     .getByRole('button', { name: tr('common.actions.delete') })
     .click();
-  await page.locator('.ant-message-notice', { hasText: 'R&D' }).waitFor();
+  await toast('R&D').waitFor();
   assert.match(await page.locator('.ant-message-notice').last().innerText(), /sub-departments/);
   assert.equal(await deptNode('R&D').count(), 1);
   await waitForDepth('Sales', 2);
@@ -237,7 +177,7 @@ test('add two people with photos through the form', async () => {
   await page.getByTestId('person-save').click();
   await form.getByText(tr('common.validation.required')).first().waitFor();
 
-  await fillPerson({ name: 'Alice Chen', phone: '13800000001', department: 'R&D', photo: await facePhoto('Alice', 200), card: '1234567' });
+  await fillPerson(page, { name: 'Alice Chen', phone: '13800000001', department: 'R&D', photo: await facePhoto('Alice', 200), card: '1234567' });
   // a daily period whose end is before its start is refused in the form
   await form.getByTestId('period-add').click();
   await form.getByTestId('period-0-start').click();
@@ -260,7 +200,7 @@ test('add two people with photos through the form', async () => {
 
   await page.getByTestId('person-create').click();
   await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '2');
-  await fillPerson({ name: 'Bob Li', phone: '13800000002', department: 'Sales', photo: await facePhoto('Bob', 30) });
+  await fillPerson(page, { name: 'Bob Li', phone: '13800000002', department: 'Sales', photo: await facePhoto('Bob', 30) });
   await page.getByTestId('person-save').click();
   await row('Bob Li').waitFor();
 
@@ -282,7 +222,9 @@ test('import 1,000 people from a LibreOffice workbook; the report lists exactly 
     const dept = i === BAD.unknownDept ? 'Nowhere' : ['R&D', 'Sales', 'HQ/R&D'][i % 3];
     lines.push([n, name, `139${String(n).padStart(8, '0')}`, dept, card, '在职'].join(','));
   }
-  const xlsx = libreOfficeXlsx(lines.join('\n') + '\n');
+  // LibreOffice makes the .xlsx a customer would send (not exceljs, which the server reads with)
+  const xlsx = path.join(tmp, 'people.xlsx');
+  writeFileSync(xlsx, libreOfficeXlsx(lines.join('\n') + '\n'));
   const csvPath = path.join(tmp, 'people.csv');
   writeFileSync(csvPath, lines.join('\n'));
 
@@ -348,7 +290,7 @@ test('batch transfer moves people between departments', async () => {
   await page.getByText(tr('person.selectedCount', { count: 10 })).waitFor();
   await page.getByTestId('person-transfer').click();
   const dialog = modal(tr('person.transfer.title', { count: 10 }));
-  await pickTreeOption(dialog.getByTestId('transfer-department'), 'Sales');
+  await pickTreeOption(page, dialog.getByTestId('transfer-department'), 'Sales');
   await dialog.locator('.ant-select-content, .ant-select-selection-item', { hasText: 'Sales' }).first().waitFor();
   await dialog.getByRole('button', { name: tr('common.actions.ok') }).click();
   await toast(tr('person.transfer.done', { count: 10 })).waitFor();
@@ -407,5 +349,5 @@ test('column settings persist across a reload', async () => {
 });
 
 test('no uncaught errors in the page', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(journey.pageErrors, []);
 });

@@ -11,7 +11,6 @@ import {
   formatResult,
   nameMatches,
   parseAttPhotoBody,
-  parseAttlogLine,
   parseCommands,
   parseOptionsReply,
   parseRecord,
@@ -99,16 +98,6 @@ test('ATTLOG line: 7 tab-separated fields, emulator extras for mask/temperature'
   assert.equal(formatAttlogLine(base), '1452\t2015-07-30 15:16:28\t0\t1\t0\t0\t0');
   assert.equal(formatAttlogLine({ ...base, verify: 15, temperature: 36.5, mask: true }), '1452\t2015-07-30 15:16:28\t0\t15\t0\t0\t0\t1\t36.5');
   assert.equal(formatAttlogLine({ ...base, temperature: 37 }), '1452\t2015-07-30 15:16:28\t0\t1\t0\t0\t0\t\t37.0');
-  assert.deepEqual(parseAttlogLine('1452\t2015-07-30 15:16:28\t0\t1\t0\t0\t0'), base);
-  assert.deepEqual(parseAttlogLine('8\t2020-01-01 00:00:00\t1\t15\t0\t0\t0\t0\t36.9'), {
-    pin: '8',
-    time: '2020-01-01 00:00:00',
-    status: 1,
-    verify: 15,
-    workcode: '0',
-    mask: false,
-    temperature: 36.9,
-  });
 });
 
 test('ATTPHOTO body: header lines, NUL, raw bytes', () => {

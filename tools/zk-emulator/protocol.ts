@@ -134,16 +134,6 @@ export function formatAttlogLine(r: AttRecord): string {
   return fields.join('\t');
 }
 
-export function parseAttlogLine(line: string): AttRecord | null {
-  const f = line.replace(/\r$/, '').split('\t');
-  if (f.length < 2 || !f[0]) return null;
-  const rec: AttRecord = { pin: f[0], time: f[1] ?? '', status: Number(f[2] ?? 0), verify: Number(f[3] ?? 0), workcode: f[4] ?? '0' };
-  if (f[7] !== undefined && f[7] !== '') rec.mask = f[7] === '1';
-  if (f[8] !== undefined && f[8] !== '') rec.temperature = Number(f[8]);
-  if (f[9] !== undefined && f[9] !== '') rec.alcohol = Number(f[9]);
-  return rec;
-}
-
 /** §11.3 attendance photo file name: `<YYYYMMDDhhmmss>-<PIN>.jpg` (pattern of the protocol's example). */
 export function attPhotoName(pin: string, time: string): string {
   return `${time.replace(/\D/g, '')}-${pin}.jpg`;

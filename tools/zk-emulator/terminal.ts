@@ -189,10 +189,11 @@ export class Terminal {
   rebootCount = 0;
   handshakeCount = 0;
   onEvent: ((event: TerminalEvent) => void) | undefined;
+  /** Max users and max comparison photos (TerminalOptions.capacity); may be changed while running. */
+  capacity: number;
 
   private opts: TerminalOptions;
   private fail: Required<Omit<FailOn, 'codes'>> & { codes: Record<string, number> };
-  private cap: number;
   private records: StoredRecord[] = [];
   private seq = 0;
   private ctl: AbortController | null = null;
@@ -211,29 +212,13 @@ export class Terminal {
     this.sn = opts.sn;
     this.server = opts.server.replace(/\/+$/, '');
     this.language = opts.language ?? 69;
-    this.cap = opts.capacity ?? DEFAULT_CAPACITY;
+    this.capacity = opts.capacity ?? DEFAULT_CAPACITY;
     this.fail = { capacity: true, unsupported: [], unknownUser: false, codes: {} };
     if (opts.failOn) this.setFailOn(opts.failOn);
     this.onEvent = opts.onEvent;
   }
 
   // ---------------------------------------------------------------- configuration
-
-  get capacity(): number {
-    return this.cap;
-  }
-
-  set capacity(n: number) {
-    this.cap = n;
-  }
-
-  get failOn(): FailOn {
-    return { ...this.fail, unsupported: [...this.fail.unsupported], codes: { ...this.fail.codes } };
-  }
-
-  set failOn(f: FailOn) {
-    this.setFailOn(f);
-  }
 
   /** Merge failure-injection settings (keys left out keep their value). */
   setFailOn(f: FailOn): void {
@@ -446,10 +431,10 @@ export class Terminal {
       FPCount: '0',
       FaceCount: String(this.photos.size),
       AttLogCount: String(this.records.length),
-      MaxUserCount: String(this.cap),
+      MaxUserCount: String(this.capacity),
       MaxAttLogCount: '200000',
       MaxFingerCount: '0',
-      MaxFaceCount: String(this.cap),
+      MaxFaceCount: String(this.capacity),
       FingerFunOn: '0',
       FaceFunOn: '1',
       BioPhotoFun: '1',
@@ -458,8 +443,8 @@ export class Terminal {
       MultiBioDataSupport: '0:0:0:0:0:0:0:0:0:1',
       MultiBioPhotoSupport: '0:0:0:0:0:0:0:0:0:1',
       MultiBioVersion: '0:0:0:0:0:0:0:0:0:1',
-      MaxMultiBioDataCount: `0:0:0:0:0:0:0:0:0:${this.cap}`,
-      MaxMultiBioPhotoCount: `0:0:0:0:0:0:0:0:0:${this.cap}`,
+      MaxMultiBioDataCount: `0:0:0:0:0:0:0:0:0:${this.capacity}`,
+      MaxMultiBioPhotoCount: `0:0:0:0:0:0:0:0:0:${this.capacity}`,
       MultiBioDataCount: `0:0:0:0:0:0:0:0:0:${tmpl}`,
       MultiBioPhotoCount: photoCounts,
     };
@@ -568,10 +553,8 @@ export class Terminal {
     }
     this.log.push({ id: c.id, command: c.text, name: info.name, code: out.code, at: new Date() });
     this.emit('command', `C:${c.id}:${shorten(c.text)} → ${out.code}`);
-    const line = formatResult(c.id, out.code, info.echo, out.extra ?? []);
-    if (!out.suffix) return line;
-    const nl = line.indexOf('\n');
-    return nl < 0 ? line + out.suffix : line.slice(0, nl) + out.suffix + line.slice(nl);
+    // The suffix (e.g. DATA QUERY ATTLOG's `&StartTime=…`) belongs to the first line, after CMD=.
+    return formatResult(c.id, out.code, info.echo + (out.suffix ?? ''), out.extra ?? []);
   }
 
   private async handle(name: string, args: string): Promise<Outcome> {
@@ -704,7 +687,7 @@ export class Terminal {
     const pin = rec.get('pin');
     if (!pin) return { code: RC.PARAM };
     const old = this.users.get(pin);
-    if (!old && this.fail.capacity && this.users.size >= this.cap) return { code: RC.CAPACITY };
+    if (!old && this.fail.capacity && this.users.size >= this.capacity) return { code: RC.CAPACITY };
     const pick = (key: string, prev: string | undefined, dflt: string) => rec.get(key) ?? prev ?? dflt;
     const user: TerminalUser = {
       pin,
@@ -774,7 +757,7 @@ export class Terminal {
       if (size !== undefined && size !== '' && Number(size) !== content.length) return { code: RC.PHOTO_SIZE };
       data = Buffer.from(content, 'base64');
     }
-    if (!this.photos.has(pin) && this.fail.capacity && this.photos.size >= this.cap) return { code: RC.CAPACITY };
+    if (!this.photos.has(pin) && this.fail.capacity && this.photos.size >= this.capacity) return { code: RC.CAPACITY };
     this.photos.set(pin, data);
     this.photoTypes.set(pin, type);
     if (this.opts.photosDir) {
