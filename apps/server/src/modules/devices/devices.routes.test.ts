@@ -420,3 +420,10 @@ test('alcohol tab: a breathalyser terminal takes the settings, its readings land
   );
   assert.equal(term.options.alcohol_threshold, undefined);
 });
+
+test('a sync of 40,000 ids at once is answered (IN lists are cut below the databases’ variable limits)', async () => {
+  const ids = Array.from({ length: 40_000 }, (_, i) => i + 1);
+  const r = await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids, skip_offline: 1 } });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.people, 40_000);
+});
