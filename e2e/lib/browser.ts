@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { test } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where the journeys' screenshots go (e2e/screenshots). */
 export const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
@@ -12,6 +13,8 @@ export interface Journey {
   pageErrors: string[];
   /** Saves screenshots/<prefix><name>.png (the whole page unless `fullPage` is false). */
   screenshot(name: string, fullPage?: boolean): Promise<void>;
+  /** What the page shows that explains a failed step (path, open dialogs, form errors, messages); screenshots it too. */
+  seen(step: string): Promise<string>;
   /** Takes screenshots/<prefix>zz-final.png (best effort), then closes the browser. */
   close(): Promise<void>;
 }
@@ -29,8 +32,9 @@ export async function openJourney(opts: {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   let page: Page;
+  let context: BrowserContext;
   try {
-    const context = await browser.newContext({
+    context = await browser.newContext({
       viewport: opts.viewport,
       locale: opts.locale ?? 'en-US',
       ...(opts.acceptDownloads !== undefined ? { acceptDownloads: opts.acceptDownloads } : {}),
@@ -41,6 +45,9 @@ export async function openJourney(opts: {
     throw e;
   }
   page.setDefaultTimeout(15_000);
+  // E2E_CPU_THROTTLE=4 runs the page four times slower: how a loaded CI machine's timing is reproduced here.
+  const throttle = Number(process.env.E2E_CPU_THROTTLE ?? 1);
+  if (throttle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: throttle });
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   return {
@@ -50,9 +57,51 @@ export async function openJourney(opts: {
     async screenshot(name, fullPage = true) {
       await page.screenshot({ path: path.join(SHOTS, `${opts.prefix}${name}.png`), fullPage });
     },
+    async seen(step) {
+      const file = `${opts.prefix}failed-${step.replace(/[^\w]+/g, '-').slice(0, 60)}.png`;
+      await page.screenshot({ path: path.join(SHOTS, file), fullPage: true }).catch(() => undefined);
+      return page.evaluate(() => {
+        const shown = (selector: string) =>
+          Array.from(document.querySelectorAll<HTMLElement>(selector))
+            .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+            .map((e) => e.innerText.replace(/\s+/g, ' ').trim().slice(0, 160))
+            .filter(Boolean);
+        return JSON.stringify({
+          path: location.pathname + location.search,
+          dialogs: shown('.ant-modal-title, .ant-modal-confirm-title, .ant-drawer-title'),
+          formErrors: shown('.ant-form-item-explain-error'),
+          messages: shown('.ant-message-notice, .ant-notification-notice'),
+        });
+      });
+    },
     async close() {
       await page.screenshot({ path: path.join(SHOTS, `${opts.prefix}zz-final.png`) }).catch(() => undefined);
       await browser.close();
     },
   };
+}
+
+/**
+ * A journey's steps, run in order: each builds on the ones before it, so after a failed step the rest are
+ * skipped (their failures would only echo it) and the failure carries what the page showed at that moment.
+ */
+export function journeySteps(journey: () => Journey | undefined) {
+  let failed: string | undefined;
+  return (name: string, fn: () => Promise<void> | void) =>
+    test(name, async (t) => {
+      if (failed) {
+        t.skip(`the step "${failed}" failed`);
+        return;
+      }
+      try {
+        await fn();
+      } catch (e) {
+        failed = name;
+        const seen = await journey()
+          ?.seen(name)
+          .catch((err: unknown) => `(not readable: ${String(err)})`);
+        if (e instanceof Error && seen) e.stack = `${e.stack ?? e.message}\n  the page showed: ${seen}`;
+        throw e;
+      }
+    });
 }

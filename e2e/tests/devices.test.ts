@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
-import { openJourney, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import {
   fillPerson,
@@ -27,6 +27,7 @@ const tr = translator(EN);
 
 let server: RunningServer;
 let journey: Journey;
+const step = journeySteps(() => journey);
 let page: Page;
 let terminal: Terminal;
 const extra: Terminal[] = [];
@@ -64,7 +65,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('sign in, create a company, a department and two people with photos', async () => {
+step('sign in, create a company, a department and two people with photos', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme Devices Ltd', phone: '+8613800000002' });
 
   // spec §2: the /attendance section is opened by default; /device needs a click
@@ -94,7 +95,7 @@ test('sign in, create a company, a department and two people with photos', async
   }
 });
 
-test('register the device; the emulated terminal calls in and the list shows it online', async () => {
+step('register the device; the emulated terminal calls in and the list shows it online', async () => {
   await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await waitForPath('/device/list');
 
@@ -124,7 +125,7 @@ test('register the device; the emulated terminal calls in and the list shows it 
   await screenshot('list-online');
 });
 
-test('a terminal with an unregistered serial is offered in the add dialog', async () => {
+step('a terminal with an unregistered serial is offered in the add dialog', async () => {
   const stranger = startTerminal('E2EUNKNOWN9');
   extra.push(stranger);
   void stranger.start();
@@ -142,7 +143,7 @@ test('a terminal with an unregistered serial is offered in the add dialog', asyn
   await stranger.stop();
 });
 
-test('personManage: add the department; both people reach the terminal with their photos', async () => {
+step('personManage: add the department; both people reach the terminal with their photos', async () => {
   await deviceRow().getByTestId('device-people').click();
   await waitForPath(/^\/device\/personManage\/\d+$/);
   await page.getByTestId('device-person-page').waitFor();
@@ -171,7 +172,7 @@ test('personManage: add the department; both people reach the terminal with thei
   for (const jpeg of terminal.photos.values()) assert.equal(jpeg.subarray(0, 2).toString('hex'), 'ffd8', 'a JPEG photo');
 });
 
-test('open the door from the list; the terminal opens it', async () => {
+step('open the door from the list; the terminal opens it', async () => {
   await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await deviceRow().getByTestId('device-sync').getByText('2/2').waitFor();
   await deviceRow().getByTestId('device-open').click();
@@ -180,7 +181,7 @@ test('open the door from the list; the terminal opens it', async () => {
   await screenshot('door-opened', false);
 });
 
-test('the settings drawer queues changed options', async () => {
+step('the settings drawer queues changed options', async () => {
   await deviceRow().getByTestId('device-settings').click();
   const drawer = page.getByTestId('settings-form');
   await drawer.getByText(tr('device.settings.screenHint')).waitFor();
@@ -202,7 +203,7 @@ test('the settings drawer queues changed options', async () => {
   await until('the terminal took the settings', () => terminal.options.alcohol_enable === '1' && terminal.options.alcohol_threshold === '30');
 });
 
-test('a punch with a photo shows up in the punch records', async () => {
+step('a punch with a photo shows up in the punch records', async () => {
   const photo = await facePhoto('Punch', 120);
   const r = await terminal.punch({ pin: '1', photo, alcohol: 45 });
   assert.ok(r.uploaded, 'the server took the punch');
@@ -224,7 +225,7 @@ test('a punch with a photo shows up in the punch records', async () => {
   await page.keyboard.press('Escape');
 });
 
-test('stop the terminal: the device turns offline and the bell lists the offline message', async () => {
+step('stop the terminal: the device turns offline and the bell lists the offline message', async () => {
   await terminal.stop();
   await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await deviceRow().waitFor();
@@ -247,7 +248,7 @@ test('stop the terminal: the device turns offline and the bell lists the offline
   await screenshot('messages');
 });
 
-test('rename a person while the device is offline; the sync asks about the offline device', async () => {
+step('rename a person while the device is offline; the sync asks about the offline device', async () => {
   await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
   await personRow('Alice Chen').getByTestId('person-edit').click();
   const form = page.getByTestId('person-form');
@@ -271,7 +272,7 @@ test('rename a person while the device is offline; the sync asks about the offli
   await toast(tr('person.syncDone', { people: 1, devices: 0 })).waitFor();
 });
 
-test('restart the terminal: the new name arrives and the ledger returns to synced', async () => {
+step('restart the terminal: the new name arrives and the ledger returns to synced', async () => {
   await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await deviceRow().getByTestId('device-people').click();
   await waitForPath(/^\/device\/personManage\/\d+$/);
@@ -286,5 +287,8 @@ test('restart the terminal: the new name arrives and the ledger returns to synce
   await page.getByTestId('device-header').locator('[data-testid=device-online][data-online="1"]').waitFor({ timeout: 20_000 });
   assert.equal(await ledgerState('Bob Li'), 'synced');
   await screenshot('resynced');
+});
+
+test('no uncaught errors in the page', () => {
   assert.deepEqual(journey.pageErrors, []);
 });

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openJourney, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -15,6 +15,7 @@ const tr = translator(EN);
 
 let server: RunningServer;
 let journey: Journey;
+const step = journeySteps(() => journey);
 let page: Page;
 let shot = 0;
 
@@ -69,7 +70,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('initial admin: sign in, company-0 rule, create a company, dashboard', async () => {
+step('initial admin: sign in, company-0 rule, create a company, dashboard', async () => {
   await page.goto(`${server.baseUrl}/`);
   await waitForPath('/login');
   assert.equal(new URL(page.url()).searchParams.get('redirect'), '/');
@@ -104,7 +105,7 @@ test('initial admin: sign in, company-0 rule, create a company, dashboard', asyn
   assert.match(menu, new RegExp(tr('route.manager')));
 });
 
-test('initial admin creates a sub-admin with only "log view"', async () => {
+step('initial admin creates a sub-admin with only "log view"', async () => {
   await page.getByTestId('sidebar').getByText(tr('route.manager')).click();
   await waitForPath('/system/manager');
   await page.getByTestId('manager-create').click();
@@ -127,7 +128,7 @@ test('initial admin creates a sub-admin with only "log view"', async () => {
   assert.equal(new URL(page.url()).searchParams.get('redirect'), '/system/manager');
 });
 
-test('the sub-admin sees the operation log but not the administrators', async () => {
+step('the sub-admin sees the operation log but not the administrators', async () => {
   await signIn(SUB.username, SUB.password);
   // the redirect back to /system/manager is not allowed for this user
   await waitForPath('/404');
@@ -155,7 +156,7 @@ const FOLDER: Record<string, string> = { 'zh-CN': 'zh-CN', zh_tw: 'zh-TW', 'en-U
 // Server-rendered text (the log's descriptions) must follow the switch too, not stay in the language it was fetched in.
 const SIGNED_IN: Record<string, string> = { 'zh-CN': '登录系统', zh_tw: '登入系統', 'en-US': 'Signed in', ja: 'ログインしました' };
 
-test('every language is fully translated', async () => {
+step('every language is fully translated', async () => {
   for (const lang of ['zh-CN', 'zh_tw', 'ja', 'en-US']) {
     await chooseLanguage(lang);
     const trIn = translator(loadLocale(FOLDER[lang]!));
@@ -175,7 +176,7 @@ test('every language is fully translated', async () => {
   }
 });
 
-test('the sub-admin changes the password and signs in with it', async () => {
+step('the sub-admin changes the password and signs in with it', async () => {
   await page.getByTestId('avatar-menu').click();
   await page.getByRole('menuitem', { name: tr('layout.avatar.profile') }).click();
   const form = page.getByTestId('change-password-form');
@@ -202,7 +203,7 @@ test('the sub-admin changes the password and signs in with it', async () => {
   await screenshot('signed-in-with-new-password');
 });
 
-test('messages: the bell leads to the list, mark all read clears the badge', async () => {
+step('messages: the bell leads to the list, mark all read clears the badge', async () => {
   await page.getByTestId('message-bell').click();
   await waitForPath('/message/message');
   await page.locator('.ant-table-row').first().waitFor();
@@ -212,7 +213,7 @@ test('messages: the bell leads to the list, mark all read clears the badge', asy
   assert.equal(await page.getByText(tr('message.unread'), { exact: true }).count(), 0);
 });
 
-test('settings drawer and mobile mode', async () => {
+step('settings drawer and mobile mode', async () => {
   await page.getByRole('button', { name: tr('layout.settings.title') }).click();
   await page.locator('.ant-drawer-open').waitFor();
   await screenshot('settings-drawer');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { libreOfficeXlsx } from '../../apps/server/test/office.ts';
-import { openJourney, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import {
   fillPerson,
@@ -36,6 +36,7 @@ const BAD = { missingName: 10, badCard: 500, unknownDept: 900 };
 
 let server: RunningServer;
 let journey: Journey;
+const step = journeySteps(() => journey);
 let page: Page;
 let tmp: string;
 
@@ -101,7 +102,7 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-test('sign in, create a company; the Users section is open in the sidebar', async () => {
+step('sign in, create a company; the Users section is open in the sidebar', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme People Ltd', phone: '+8613800000001' });
 
   // spec §2: the /user section is opened by default, so its pages are visible without a click
@@ -111,7 +112,7 @@ test('sign in, create a company; the Users section is open in the sidebar', asyn
   await sidebar.getByRole('menuitem', { name: tr('route.personList') }).waitFor({ state: 'visible' });
 });
 
-test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a refused delete keeps the tree', async () => {
+step('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a refused delete keeps the tree', async () => {
   await menuOf(page, tr('route.user'), tr('route.organization'), 'organization-page');
   await waitForPath('/user/organization');
   await page.getByText(tr('org.empty')).waitFor();
@@ -164,7 +165,7 @@ test('organization: build HQ → R&D, Sales; drag Sales under R&D and back; a re
   await screenshot('org-tree');
 });
 
-test('add two people with photos through the form', async () => {
+step('add two people with photos through the form', async () => {
   await menuOf(page, tr('route.user'), tr('route.personList'), 'person-list-page');
   await waitForPath('/user/list');
 
@@ -213,7 +214,7 @@ test('add two people with photos through the form', async () => {
   await screenshot('people-two');
 });
 
-test('import 1,000 people from a LibreOffice workbook; the report lists exactly the three bad rows', async () => {
+step('import 1,000 people from a LibreOffice workbook; the report lists exactly the three bad rows', async () => {
   const lines = ['编号,姓名,联系电话,部门,卡号,在职状态'];
   for (let i = 0; i < IMPORTED + 3; i++) {
     const n = 2001 + i;
@@ -265,7 +266,7 @@ test('import 1,000 people from a LibreOffice workbook; the report lists exactly 
   await page.locator('.ant-pagination-total-text', { hasText: tr('common.total', { count: IMPORTED + 2 }) }).waitFor();
 });
 
-test('export the list and reopen the downloaded workbook', async () => {
+step('export the list and reopen the downloaded workbook', async () => {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('person-export').click()]);
   assert.equal(download.suggestedFilename(), 'people.xlsx');
   const file = path.join(tmp, 'export.xlsx');
@@ -281,7 +282,7 @@ test('export the list and reopen the downloaded workbook', async () => {
   assert.ok(header.length >= 5, `headers: ${header.join(', ')}`);
 });
 
-test('batch transfer moves people between departments', async () => {
+step('batch transfer moves people between departments', async () => {
   const keyword = page.getByTestId('person-keyword').locator('input');
   await keyword.fill('Person 202');
   await keyword.press('Enter');
@@ -315,7 +316,7 @@ test('batch transfer moves people between departments', async () => {
   await screenshot('org-people');
 });
 
-test('mark a person as left through the form and see the "left" tag', async () => {
+step('mark a person as left through the form and see the "left" tag', async () => {
   await menuOf(page, tr('route.user'), tr('route.personList'), 'person-list-page');
   await waitForPath('/user/list');
   const keyword = page.getByTestId('person-keyword').locator('input');
@@ -334,7 +335,7 @@ test('mark a person as left through the form and see the "left" tag', async () =
   await screenshot('person-left');
 });
 
-test('column settings persist across a reload', async () => {
+step('column settings persist across a reload', async () => {
   const header = page.locator('[data-testid=person-table] thead');
   await header.getByText(tr('person.fields.rfid'), { exact: true }).waitFor();
   await page.getByTestId('person-columns').click();
