@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { CODES } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
@@ -201,6 +202,29 @@ step('the sub-admin changes the password and signs in with it', async () => {
   await page.getByTestId('login-submit').click();
   await waitForPath('/system/log');
   await screenshot('signed-in-with-new-password');
+});
+
+step('an answer that arrives after sign-out neither asks to sign in again nor shows an error', async () => {
+  // The log query sent now is held until the session has ended, so the server answers it for a token that is gone
+  // (as a poll in flight at sign-out is). Before the fix that answer opened the sign-in-again prompt over the login page.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/log/list**', async (route) => {
+    await released;
+    await route.continue();
+  });
+  const answered = page.waitForResponse((r) => r.url().includes('/log/list'));
+  await page.getByPlaceholder(tr('log.keyword')).fill('sign');
+  await page.keyboard.press('Enter');
+  await signOut();
+  release();
+  const body = (await (await answered).json()) as { code: number };
+  assert.equal(body.code, CODES.ILLEGAL_TOKEN, 'the held query was answered for the ended session');
+  await page.unroute('**/log/list**');
+  await page.waitForTimeout(500); // the prompt and the toast came up within a frame of the answer
+  assert.equal(await page.locator('.ant-modal-confirm:visible, .ant-message-notice:visible').count(), 0);
+  await signIn(SUB.username, NEW_PASSWORD);
+  await waitForPath('/system/log');
 });
 
 step('messages: the bell leads to the list, mark all read clears the badge', async () => {

@@ -65,7 +65,8 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 export async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
-  const headers = apiHeaders();
+  const sent = getToken();
+  const headers = apiHeaders(sent);
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
 
   let envelope: Envelope<T>;
@@ -91,16 +92,23 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
     clearTimeout(timer);
   }
 
-  return settle(envelope, opts);
+  return settle(envelope, opts, sent);
 }
 
-/** Applies an envelope: refreshed token, error toast / re-login prompt, and the data on success. */
-function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }): T {
-  if (envelope.refreshToken) setToken(envelope.refreshToken);
+/**
+ * Applies an envelope: refreshed token, error toast / re-login prompt, and the data on success.
+ * `sent` is the token the request carried. When the session has changed since (signed out, signed in
+ * again, password changed), the answer speaks of a session that is gone: it neither renews the token
+ * nor asks to sign in again. A poll still in flight at sign-out used to open that prompt on the login page.
+ */
+function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }, sent: string): T {
+  const current = sent === getToken();
+  if (envelope.refreshToken && current) setToken(envelope.refreshToken);
 
   if (envelope.code !== CODES.OK) {
     const msg = envelope.message || t('errors.error');
-    if (!opts.silent) {
+    const stale = !current && RELOGIN_CODES.includes(envelope.code);
+    if (!opts.silent && !stale) {
       feedback().message.error(msg, ERROR_SECONDS);
       if (RELOGIN_CODES.includes(envelope.code)) askRelogin(envelope.message);
     }
@@ -109,9 +117,8 @@ function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }
   return envelope.data;
 }
 
-function apiHeaders(): Record<string, string> {
+function apiHeaders(token: string): Record<string, string> {
   const headers: Record<string, string> = { 'X-Lang': getLanguage(), Accept: 'application/json' };
-  const token = getToken();
   if (token) headers['X-Token'] = token;
   return headers;
 }
@@ -133,7 +140,8 @@ export function uploadForm<T>(
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl(path));
-    for (const [k, v] of Object.entries(apiHeaders())) xhr.setRequestHeader(k, v);
+    const sent = getToken();
+    for (const [k, v] of Object.entries(apiHeaders(sent))) xhr.setRequestHeader(k, v);
     xhr.timeout = opts.timeout ?? TIMING.requestTimeout;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) opts.onProgress?.(Math.round((e.loaded / e.total) * 100));
@@ -148,7 +156,7 @@ export function uploadForm<T>(
         return;
       }
       try {
-        resolve(settle(envelope, opts));
+        resolve(settle(envelope, opts, sent));
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
       }
@@ -166,7 +174,8 @@ export function uploadForm<T>(
 export async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: { body?: unknown; timeout?: number } = {}): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
-  const headers = apiHeaders();
+  const sent = getToken();
+  const headers = apiHeaders(sent);
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   let blob: Blob;
   try {
@@ -177,7 +186,7 @@ export async function downloadFile(method: 'GET' | 'POST', path: string, filenam
       signal: controller.signal,
     });
     if ((res.headers.get('content-type') ?? '').includes('application/json')) {
-      settle(await (res.json() as Promise<Envelope<unknown>>), {});
+      settle(await (res.json() as Promise<Envelope<unknown>>), {}, sent);
       throw transportError(`HTTP ${res.status}`, false);
     }
     if (!res.ok) throw transportError(`HTTP ${res.status}`, false);
