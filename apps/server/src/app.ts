@@ -17,12 +17,10 @@ import Fastify, {
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { clock } from './lib/time.ts';
 import { languageOf, t } from './i18n/i18n.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import { authService, type AuthService } from './modules/auth/auth.service.ts';
 import { captchaService, type CaptchaService } from './modules/auth/captcha.service.ts';
-import { sessionsRepository } from './modules/auth/sessions.repository.ts';
 import { sessionsService, type SessionsService } from './modules/auth/sessions.service.ts';
 import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
 import companiesRoutes from './modules/companies/companies.routes.ts';
@@ -44,6 +42,7 @@ import managersRoutes from './modules/managers/managers.routes.ts';
 import messagesRoutes from './modules/messages/messages.routes.ts';
 import authPlugin from './plugins/auth.ts';
 import envelope from './plugins/envelope.ts';
+import { housekeeping, type Housekeeping } from './housekeeping.ts';
 
 export { API_PREFIX } from './lib/api.ts';
 import { API_PREFIX } from './lib/api.ts';
@@ -58,6 +57,7 @@ export interface Services {
   presence: PresenceService;
   punches: PunchesService;
   devices: DevicesService;
+  housekeeping: Housekeeping;
 }
 
 /** Protocol drivers by name; features only ever see the DeviceDriver interface. */
@@ -105,7 +105,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const sessions = sessionsService(config.sessionTtl);
   const captcha = captchaService(opts.captchaText);
   const sms = opts.sms === undefined ? createSmsSender(config, app.log) : opts.sms;
-  const sync = syncService({ database, photos: photoStore(config.dataDir), driver: driverFor });
+  const photos = photoStore(config.dataDir);
+  const sync = syncService({ database, photos, driver: driverFor });
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, ERROR_DELAY_S) });
   const punches = punchesService({ database, photos: punchPhotoStore(config.dataDir) });
   const services: Services = {
@@ -117,6 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     presence,
     punches,
     devices: devicesService({ database, sync, driver: driverFor }),
+    housekeeping: housekeeping({ database, photos }),
   };
   app.decorate('config', config);
   app.decorate('database', database);
@@ -168,12 +170,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Silent terminals turn offline (with a message); unref'd so it never keeps the process alive.
   const sweep = setInterval(() => void presence.sweep().catch((err: unknown) => app.log.error({ err }, 'presence sweep failed')), 5000);
   sweep.unref();
-  // Sessions expired over a week ago are deleted hourly (until then an old token is told "expired", not "illegal").
+  // Hourly: sessions expired over a week ago, face uploads never attached to a person.
   const purge = setInterval(
     () =>
-      void sessionsRepository
-        .deleteExpired(database.db, new Date(clock.now() - 7 * 86400_000).toISOString())
-        .catch((err: unknown) => app.log.error({ err }, 'session purge failed')),
+      void services.housekeeping
+        .run()
+        .then(({ faces }) => faces && app.log.info({ faces }, 'unattached face uploads deleted'))
+        .catch((err: unknown) => app.log.error({ err }, 'housekeeping failed')),
     3600_000,
   );
   purge.unref();

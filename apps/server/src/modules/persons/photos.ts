@@ -63,6 +63,7 @@ export async function normalizePhoto(input: Buffer): Promise<Buffer> {
 export function photoStore(dataDir: string) {
   const dirOf = (companyId: number) => path.join(dataDir, 'faces', String(companyId));
   const NAME = /^[a-f0-9]{32}\.jpg$/;
+  const TMP = /^[a-f0-9]{32}\.jpg\.tmp$/;
   return {
     async save(companyId: number, jpeg: Buffer): Promise<string> {
       const name = `${randomBytes(16).toString('hex')}.jpg`;
@@ -89,6 +90,33 @@ export function photoStore(dataDir: string) {
     },
     async remove(companyId: number, name: string) {
       if (NAME.test(name)) await fs.promises.rm(path.join(dirOf(companyId), name), { force: true });
+    },
+    /**
+     * Deletes the face files last written before `before` (ms) that `inUse` does not claim: uploads never
+     * attached to a person (the drawer was cancelled) and writes cut short by a crash (.tmp). Returns how many.
+     */
+    async sweep(before: number, inUse: (companyId: number) => Promise<Set<string>>): Promise<number> {
+      const root = path.join(dataDir, 'faces');
+      const companies = await fs.promises.readdir(root).catch(() => [] as string[]);
+      let removed = 0;
+      for (const folder of companies) {
+        if (!/^\d+$/.test(folder)) continue;
+        const dir = path.join(root, folder);
+        const old: string[] = [];
+        for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+          if (!NAME.test(name) && !TMP.test(name)) continue;
+          const stat = await fs.promises.stat(path.join(dir, name)).catch(() => undefined);
+          if (stat?.isFile() && stat.mtimeMs < before) old.push(name);
+        }
+        if (!old.length) continue;
+        const used = await inUse(Number(folder));
+        for (const name of old) {
+          if (used.has(name)) continue;
+          await fs.promises.rm(path.join(dir, name), { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
   };
 }
