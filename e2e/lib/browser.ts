@@ -45,14 +45,17 @@ export async function openJourney(opts: {
     throw e;
   }
   page.setDefaultTimeout(15_000);
-  // E2E_CPU_THROTTLE=4 runs the page four times slower: how a loaded CI machine's timing is reproduced here.
+  // Replaying a loaded CI machine or a slow network here: E2E_CPU_THROTTLE=4 runs the page four times
+  // slower, E2E_LATENCY_MS=250 delays every request by that much.
   const throttle = Number(process.env.E2E_CPU_THROTTLE ?? 1);
-  if (throttle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: throttle });
   const latency = Number(process.env.E2E_LATENCY_MS ?? 0);
-  if (latency > 0) {
+  if (throttle > 1 || latency > 0) {
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
+    if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    if (latency > 0) {
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
+    }
   }
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));

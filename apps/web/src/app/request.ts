@@ -107,10 +107,10 @@ function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }
 
   if (envelope.code !== CODES.OK) {
     const msg = envelope.message || t('errors.error');
-    const stale = !current && RELOGIN_CODES.includes(envelope.code);
-    if (!opts.silent && !stale) {
+    const relogin = RELOGIN_CODES.includes(envelope.code);
+    if (!opts.silent && (current || !relogin)) {
       feedback().message.error(msg, ERROR_SECONDS);
-      if (RELOGIN_CODES.includes(envelope.code)) askRelogin(envelope.message);
+      if (relogin) askRelogin(envelope.message);
     }
     throw new ApiError('api', msg, envelope.code, envelope.data);
   }
