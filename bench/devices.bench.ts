@@ -32,7 +32,7 @@ async function load(n: number, c: number, make: (i: number) => { url: string; bo
         if (i >= n) return;
         const r = make(i);
         const s = performance.now();
-        const res = await fetch(r.url, { method: r.method ?? (r.body ? 'POST' : 'GET'), body: r.body, dispatcher } as RequestInit);
+        const res = await fetch(r.url, { method: r.method ?? (r.body ? 'POST' : 'GET'), body: r.body, dispatcher });
         const text = await res.text();
         lat.push(performance.now() - s);
         if (res.status !== 200) throw new Error(`${r.url}: ${res.status} ${text.slice(0, 100)}`);

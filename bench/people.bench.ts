@@ -90,7 +90,7 @@ const imp = await measure(async () =>
     payload: body,
   }),
 );
-const report = imp.result.json() as { data: { created: number; failed: number } };
+const report = imp.result.json<{ data: { created: number; failed: number } }>();
 console.log(`baseline exceljs read of ${IMPORT_ROWS} rows (${fmt(xlsx.length / 1024)} KB)  ${fmt(parse.ms, 0)} ms`);
 console.log(
   `POST /person/import ${IMPORT_ROWS} rows: ${report.data.created} created, ${report.data.failed} failed in ${fmt(imp.ms, 0)} ms, peak +${fmt(imp.peakMb, 0)} MB  (ratio to read-only ${fmt(imp.ms / parse.ms)}x; target < 10 s)`,

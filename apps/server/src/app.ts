@@ -7,72 +7,64 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES } from '@faceadmin/shared';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import type { Protocol } from './gateways/driver.ts';
+import type { TerminalEvents } from './gateways/terminal-events.ts';
+import { zkPushDriver } from './gateways/zk-push/driver.ts';
+import { zkPushGateway } from './gateways/zk-push/zk-push.gateway.ts';
 import { languageOf, t } from './i18n/i18n.ts';
-import authRoutes from './modules/auth/auth.routes.ts';
-import { authService, type AuthService } from './modules/auth/auth.service.ts';
-import { captchaService, type CaptchaService } from './modules/auth/captcha.service.ts';
-import { sessionsService, type SessionsService } from './modules/auth/sessions.service.ts';
-import { createSmsSender, type SmsSender } from './modules/auth/sms.service.ts';
-import companiesRoutes from './modules/companies/companies.routes.ts';
-import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
-import departmentsRoutes from './modules/departments/departments.routes.ts';
-import personsRoutes from './modules/persons/persons.routes.ts';
-import type { DeviceDriver } from './devices/driver.ts';
-import { zkPushDriver } from './devices/zk-push/driver.ts';
-import zkPushRoutes from './devices/zk-push/zk-push.routes.ts';
-import devicesRoutes from './modules/devices/devices.routes.ts';
-import { devicesService, type DevicesService } from './modules/devices/devices.service.ts';
-import { offlineAfterMs, presenceService, type PresenceService } from './modules/devices/presence.service.ts';
-import { syncService, type SyncService } from './modules/devices/sync.service.ts';
-import { photoStore } from './modules/persons/photos.ts';
-import punchesRoutes from './modules/punches/punches.routes.ts';
-import { punchesService, punchPhotoStore, type PunchesService } from './modules/punches/punches.service.ts';
-import logsRoutes from './modules/logs/logs.routes.ts';
-import managersRoutes from './modules/managers/managers.routes.ts';
-import messagesRoutes from './modules/messages/messages.routes.ts';
+import { API_PREFIX } from './lib/api.ts';
+import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from './jobs/scheduler.ts';
+import type { App, AppModule, Core } from './module.ts';
+import { authModule } from './modules/auth/auth.module.ts';
+import type { SmsSender } from './modules/auth/sms.service.ts';
+import { companiesModule } from './modules/companies/companies.module.ts';
+import { dashboardModule } from './modules/dashboard/dashboard.module.ts';
+import { departmentsModule } from './modules/departments/departments.module.ts';
+import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
+import type { DeviceRow } from './modules/devices/devices.repository.ts';
+import { logsModule } from './modules/logs/logs.module.ts';
+import { managersModule } from './modules/managers/managers.module.ts';
+import { messagesModule } from './modules/messages/messages.module.ts';
+import { personsModule } from './modules/persons/persons.module.ts';
+import { punchesModule } from './modules/punches/punches.module.ts';
 import authPlugin from './plugins/auth.ts';
 import envelope from './plugins/envelope.ts';
-import { housekeeping, type Housekeeping } from './housekeeping.ts';
 
 export { API_PREFIX } from './lib/api.ts';
-import { API_PREFIX } from './lib/api.ts';
+export type { App } from './module.ts';
 const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
 
-export interface Services {
-  sessions: SessionsService;
-  captcha: CaptchaService;
-  sms: SmsSender | null;
-  auth: AuthService;
-  sync: SyncService;
-  presence: PresenceService;
-  punches: PunchesService;
-  devices: DevicesService;
-  housekeeping: Housekeeping;
+/** Built modules by name; tests reach services through it (routes never do: they get what they need from their module). */
+function buildModules(core: Core, opts: BuildOptions) {
+  const auth = authModule(core, { captchaText: opts.captchaText, sms: opts.sms });
+  const persons = personsModule(core);
+  const punches = punchesModule(core);
+  const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
+  return {
+    auth,
+    companies: companiesModule(core),
+    managers: managersModule(core, auth),
+    logs: logsModule(core),
+    messages: messagesModule(core),
+    dashboard: dashboardModule(core),
+    departments: departmentsModule(core),
+    persons,
+    devices,
+    punches,
+  };
 }
-
-/** Protocol drivers by name; features only ever see the DeviceDriver interface. */
-const DRIVERS: Record<string, DeviceDriver> = { [zkPushDriver.protocol]: zkPushDriver };
-const driverFor = (protocol: string): DeviceDriver => DRIVERS[protocol] ?? zkPushDriver;
-/** ZK PUSH ErrorDelay: seconds a terminal waits after a network failure. */
-const ERROR_DELAY_S = 30;
-
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type Modules = ReturnType<typeof buildModules>;
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
-    services: Services;
+    modules: Modules;
+    jobs: Scheduler;
     appVersion: string;
   }
 }
@@ -84,6 +76,8 @@ export interface BuildOptions {
   captchaText?: () => string;
   sms?: SmsSender | null;
   logger?: boolean | object;
+  /** Protocols besides ZK PUSH (tests bring a dialled one; ISAPI will be listed beside ZK). */
+  protocols?: Protocol<TerminalEvents<DeviceRow>>[];
 }
 
 /** Builds the whole server (tests build it too); migrations run before routes are ready. */
@@ -102,28 +96,23 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await migrate(database.db, database.dialect);
 
-  const sessions = sessionsService(config.sessionTtl);
-  const captcha = captchaService(opts.captchaText);
-  const sms = opts.sms === undefined ? createSmsSender(config, app.log) : opts.sms;
-  const photos = photoStore(config.dataDir);
-  const sync = syncService({ database, photos, driver: driverFor });
-  const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, ERROR_DELAY_S) });
-  const punches = punchesService({ database, photos: punchPhotoStore(config.dataDir) });
-  const services: Services = {
-    sessions,
-    captcha,
-    sms,
-    auth: authService({ database, config, sessions, captcha, sms }),
-    sync,
-    presence,
-    punches,
-    devices: devicesService({ database, sync, driver: driverFor }),
-    housekeeping: housekeeping({ database, photos }),
-  };
+  const core: Core = { config, database, log: app.log, version: pkg.version };
+  const modules = buildModules(core, opts);
+  const list: AppModule[] = Object.values(modules);
+  // Scheduled work of every module; with several instances on one PostgreSQL an exclusive job runs on one.
+  const pool = database.pgPool;
+  const jobs = createScheduler({ log: app.log, lock: pool ? postgresJobLock(() => pool.connect()) : localJobLock() });
+  for (const m of list) for (const job of m.jobs ?? []) jobs.add(job);
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('services', services);
+  app.decorate('modules', modules);
+  app.decorate('jobs', jobs);
   app.decorate('appVersion', pkg.version);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('preClose', async () => {
+    await jobs.stop();
+    for (const m of list) await m.close?.();
+  });
   app.addHook('onClose', async () => database.close());
 
   // The management API's plugins (envelope, sessions, uploads, OpenAPI) live in its own context: the
@@ -146,44 +135,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       },
     });
     await api.register(swaggerUi, { routePrefix: '/api/docs' });
-    await api.register(authPlugin, { database, sessions, apiPrefix: API_PREFIX });
+    await api.register(authPlugin, { sessions: modules.auth.lookup, apiPrefix: API_PREFIX });
     await api.register(
       async (scope) => {
-        const a = scope as unknown as App;
-        await a.register(authRoutes);
-        await a.register(companiesRoutes);
-        await a.register(managersRoutes);
-        await a.register(logsRoutes);
-        await a.register(messagesRoutes);
-        await a.register(dashboardRoutes);
-        await a.register(departmentsRoutes);
-        await a.register(personsRoutes);
-        await a.register(devicesRoutes);
-        await a.register(punchesRoutes);
+        for (const m of list) if (m.routes) await m.routes(scope);
       },
       { prefix: API_PREFIX },
     );
   });
 
   // Terminals talk to /iclock/* (ZKTeco PUSH), outside the management API and its sessions.
-  await app.register(zkPushRoutes, { database, sync, punches, presence, delayS: config.devicePollSeconds, errorDelayS: ERROR_DELAY_S });
-  // Silent terminals turn offline (with a message); unref'd so it never keeps the process alive.
-  const sweep = setInterval(() => void presence.sweep().catch((err: unknown) => app.log.error({ err }, 'presence sweep failed')), 5000);
-  sweep.unref();
-  // Hourly: sessions expired over a week ago, face uploads never attached to a person.
-  const purge = setInterval(
-    () =>
-      void services.housekeeping
-        .run()
-        .then(({ faces }) => faces && app.log.info({ faces }, 'unattached face uploads deleted'))
-        .catch((err: unknown) => app.log.error({ err }, 'housekeeping failed')),
-    3600_000,
-  );
-  purge.unref();
-  app.addHook('preClose', async () => {
-    clearInterval(sweep);
-    clearInterval(purge);
-  });
+  await app.register(zkPushGateway, { events: modules.devices.terminalEvents, delayS: config.devicePollSeconds, errorDelayS: TERMINAL_ERROR_DELAY_S });
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
   if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
@@ -199,6 +161,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     return reply.type('text/html').sendFile('index.html');
   });
 
-  await services.auth.bootstrapAdmin();
+  for (const m of list) await m.ready?.();
   return app;
 }

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { DEMO_DEVICES, DEMO_LOGIN, seedDemo } from './db/seed-demo.ts';
+import { DEMO_DEVICES, DEMO_LOGIN, seedDemo } from './demo/seed-demo.ts';
 
 async function main() {
   let config;
@@ -16,7 +16,7 @@ async function main() {
   }
   const database = openDatabase({ ...config, onError: (err) => console.error(`database connection lost: ${err.message}`) });
   const app = await buildApp({ config, database });
-  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, config.dataDir, app.services.sync) : false;
+  const seeded = config.demo ? await seedDemo(database, config.scryptLog2N, app.modules) : false;
   let closing = false;
   let stopDemo = async () => {};
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {

@@ -303,7 +303,7 @@ after(() => t.close());
 test(`the table covers every /api/management route, and nothing else (${DIALECT})`, async () => {
   const live = apiRoutes(t.app);
   assert.ok(live.length >= 27, `found ${live.length} routes`);
-  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
   const documented = Object.entries(doc.paths)
     .filter(([p]) => p.startsWith(`${API}/`))
     .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.slice(API.length).replace(/\{(\w+)\}/g, ':$1')}`))

@@ -83,7 +83,7 @@ export async function upload(
 ) {
   const f = form(file, fields);
   const res = await t.app.inject({ method: 'POST', url: API + url, headers: { ...f.headers, 'x-token': token, 'x-lang': lang }, payload: f.payload });
-  return { ...(res.json() as { code: number; message: string; data: any }), status: res.statusCode };
+  return { ...res.json<{ code: number; message: string; data: any }>(), status: res.statusCode };
 }
 
 export { libreOfficeXlsx, soffice } from './office.ts';

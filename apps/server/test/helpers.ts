@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { API_PREFIX as API, type Envelope, type FunctionRight } from '@faceadmin/shared';
-import { buildApp, type App } from '../src/app.ts';
+import { buildApp, type App, type BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { SmsSender } from '../src/modules/auth/sms.service.ts';
@@ -58,7 +58,7 @@ export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: s
 }
 
 /** A fresh server on a fresh database. */
-export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean } = {}): Promise<TestApp> {
+export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean; protocols?: BuildOptions['protocols'] } = {}): Promise<TestApp> {
   const fresh = await freshDatabase();
   const config = loadConfig({
     DATA_DIR: fresh.dataDir,
@@ -70,7 +70,14 @@ export async function makeApp(env: Record<string, string> = {}, opts: { sms?: bo
   const database = openDatabase(config);
   const sms: SentSms[] = [];
   const sender: SmsSender | null = opts.sms === false ? null : { send: async (phone, purpose, code) => void sms.push({ phone, purpose, code }) };
-  const app = await buildApp({ config, database, captchaText: () => CAPTCHA, sms: sender, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    captchaText: () => CAPTCHA,
+    sms: sender,
+    logger: false,
+    ...(opts.protocols ? { protocols: opts.protocols } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -100,7 +107,7 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
   // Downloads (xlsx, images) are not envelopes: a 200 with another content type counts as success.
   if (res.statusCode === 200 && !String(res.headers['content-type'] ?? '').includes('json'))
     return { code: 20000, message: '', data: res.rawPayload as T, status: 200 };
-  return { ...(res.json() as Envelope<T>), status: res.statusCode };
+  return { ...res.json<Envelope<T>>(), status: res.statusCode };
 }
 
 /** One API request as the console sends it (X-Token, X-Lang, client address). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CODES, LANGUAGES } from '@faceadmin/shared';
+import { apiContract, CODES, LANGUAGES, type Endpoint } from '@faceadmin/shared';
 import { t as tr } from '../src/i18n/i18n.ts';
 import { API, apiRoutes, DIALECT, makeApp, register, type TestApp } from './helpers.ts';
 
@@ -24,7 +24,7 @@ async function inject(method: string, url: string, opts: { headers?: Record<stri
     status: res.statusCode,
     type: String(res.headers['content-type'] ?? ''),
     body: res.body,
-    json: () => res.json() as { code: number; message: string; data: unknown },
+    json: () => res.json<{ code: number; message: string; data: unknown }>(),
   };
 }
 
@@ -69,6 +69,11 @@ test(`GET /api/docs/json is an OpenAPI 3 document with every route and its respo
     }
   }
   assert.deepEqual(documented.sort(), live, 'every served API route is documented');
+});
+
+test('the shared contract and the served API agree: every entry is served with its method, every API route has an entry', () => {
+  const entries = Object.values(apiContract).flatMap((group) => Object.values<Endpoint>(group));
+  assert.deepEqual(entries.map((e) => `${e.method} ${e.path}`).sort(), apiRoutes(t.app));
 });
 
 test('GET /api/docs answers the browsable HTML page', async () => {

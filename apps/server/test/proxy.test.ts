@@ -24,7 +24,7 @@ async function failWithForgedAddresses(t: TestApp, n: number, peer: string): Pro
       headers: { 'x-forwarded-for': `198.51.100.${i}` },
       payload: { username: `nobody${i}`, password: 'wrong-password' },
     });
-    code = (res.json() as { code: number }).code;
+    code = res.json<{ code: number }>().code;
   }
   return code;
 }

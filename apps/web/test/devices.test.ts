@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALL_RIGHTS, NO_RIGHTS } from '@faceadmin/shared';
+import { ALL_RIGHTS, NO_RIGHTS, type Device, type OrgPersonsNode } from '@faceadmin/shared';
 import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 import {
   changedKeys,
@@ -16,9 +16,8 @@ import {
   topDepartments,
   TZ_OFFSETS,
   valuesToDeviceBody,
-} from '../src/features/device/logic.ts';
-import type { Device, DeviceOrgNode } from '../src/features/device/types.ts';
-import { browserTzOffset, measure, punchParams } from '../src/features/punch/logic.ts';
+} from '../src/features/devices/logic.ts';
+import { browserTzOffset, measure, punchParams } from '../src/features/punches/logic.ts';
 
 const paths = (rights: Partial<typeof ALL_RIGHTS>) =>
   flattenRoutes(filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, ...rights, is_admin: 1 }, 'normal')).map((r) => r.path);
@@ -112,7 +111,7 @@ test('time zones', () => {
   );
 });
 
-const org: DeviceOrgNode[] = [
+const org: OrgPersonsNode[] = [
   {
     id: 1,
     name: 'HQ',

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_RIGHTS, NO_RIGHTS, type DepartmentNode, type Person } from '@faceadmin/shared';
 import { filterRoutes, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
-import { dropPlaceOf, pathTo, planMove } from '../src/features/org/tree.ts';
-import { COLUMNS_STORAGE_KEY, loadHiddenColumns, saveHiddenColumns, toggleColumn } from '../src/features/person/columns.ts';
+import { dropPlaceOf, pathTo, planMove } from '../src/features/departments/tree.ts';
+import { COLUMNS_STORAGE_KEY, loadHiddenColumns, saveHiddenColumns, toggleColumn } from '../src/features/persons/columns.ts';
 import {
   adminPasswordRequired,
   canAddPeriod,
@@ -13,7 +13,7 @@ import {
   personToValues,
   portraitCrop,
   valuesToBody,
-} from '../src/features/person/logic.ts';
+} from '../src/features/persons/logic.ts';
 
 const paths = (person: number) => flattenRoutes(filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, person, is_admin: 1 }, 'normal')).map((r) => r.path);
 

@@ -13,6 +13,8 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 export interface Database {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL only: the pool, for what needs one connection of its own (session-level advisory locks). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string | und
     // process: the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'faceadmin.sqlite');

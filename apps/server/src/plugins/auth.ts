@@ -1,12 +1,7 @@
-import { ALL_RIGHTS, CODES, NO_RIGHTS, type AdminRole, type RightKey, type Rights } from '@faceadmin/shared';
+import { CODES, type AdminRole, type RightKey, type Rights } from '@faceadmin/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../db/database.ts';
 import { AppError, noAuthority } from '../lib/errors.ts';
-import { parseJson } from '../lib/json.ts';
-import { adminsRepository, type AdminRow } from '../modules/auth/admins.repository.ts';
-import type { SessionsService } from '../modules/auth/sessions.service.ts';
-import { membershipsRepository } from '../modules/managers/memberships.repository.ts';
 
 /**
  * What a route requires (habit 5: declared, checked before any data is read):
@@ -18,8 +13,17 @@ import { membershipsRepository } from '../modules/managers/memberships.repositor
  */
 export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | { right: RightKey; level?: number };
 
+/**
+ * The signed-in administrator. The auth module widens this interface with its row type (declaration
+ * merging), so this plugin needs nothing from the module that stores administrators.
+ */
+export interface SessionAdmin {
+  id: number;
+  name: string;
+}
+
 export interface AuthContext {
-  admin: AdminRow;
+  admin: SessionAdmin;
   sessionId: number;
   /** 0 when the administrator has no (enabled) company yet */
   companyId: number;
@@ -68,11 +72,6 @@ export function tenantFrom(ctx: AuthContext): Tenant {
   return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
 }
 
-/** A membership's stored rights, with a main administrator holding all of them. */
-export function grantedRights(m: { role: string; rights: string }): Partial<Rights> {
-  return m.role === 'main' ? ALL_RIGHTS : { ...NO_RIGHTS, ...parseJson<Partial<Rights>>(m.rights, {}) };
-}
-
 /** The console keeps its session token in the Admin-Token cookie (spec §9). */
 export function cookieToken(header: string | undefined): string | undefined {
   for (const part of header?.split(';') ?? []) {
@@ -82,16 +81,10 @@ export function cookieToken(header: string | undefined): string | undefined {
   return undefined;
 }
 
-export async function resolveContext(database: Database, admin: AdminRow, sessionId: number, ip: string): Promise<AuthContext> {
-  const m = admin.current_company_id ? await membershipsRepository.find(database.db, admin.current_company_id, admin.id) : undefined;
-  if (!m || m.status === 'disabled') {
-    return { admin, sessionId, companyId: 0, role: null, isInit: false, rights: { is_admin: 0, ...NO_RIGHTS }, ip };
-  }
-  const role = m.role === 'main' ? 'main' : 'sub';
-  const granted = grantedRights(m);
-  const rights: Rights = { is_admin: 1, ...NO_RIGHTS };
-  for (const k of Object.keys(NO_RIGHTS) as RightKey[]) rights[k] = Number(granted[k] ?? 0) || 0;
-  return { admin, sessionId, companyId: m.company_id, role, isInit: m.is_init === 1, rights, ip };
+/** What a token stands for; the auth module provides it (sessions, administrators, memberships). */
+export type SessionResult = { kind: 'ok'; context: AuthContext; refreshToken?: string } | { kind: 'missing' } | { kind: 'expired' };
+export interface SessionLookup {
+  check(token: string, meta: { ip: string; userAgent: string }): Promise<SessionResult>;
 }
 
 function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>): void {
@@ -108,7 +101,7 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>
   if (ctx.rights[access.right] < (access.level ?? 1)) throw noAuthority();
 }
 
-export default fp(async function auth(app: FastifyInstance, opts: { database: Database; sessions: SessionsService; apiPrefix: string }) {
+export default fp(async function auth(app: FastifyInstance, opts: { sessions: SessionLookup; apiPrefix: string }) {
   app.decorateRequest('auth', null);
   // A route without a declared access rule is a programming error, caught at start-up, not in production.
   app.addHook('onRoute', (route) => {
@@ -122,13 +115,11 @@ export default fp(async function auth(app: FastifyInstance, opts: { database: Da
     if (!token && req.routeOptions.config?.cookieAuth && req.method === 'GET') token = cookieToken(req.headers.cookie);
     if (!token || token.length > 200) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
     const meta = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') };
-    const s = await opts.sessions.check(opts.database.db, token, meta);
+    const s = await opts.sessions.check(token, meta);
     if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
     if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
-    const admin = await adminsRepository.findById(opts.database.db, s.adminId);
-    if (!admin) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
     if (s.refreshToken) req.refreshToken = s.refreshToken;
-    req.auth = await resolveContext(opts.database, admin, s.sessionId, req.ip);
+    req.auth = s.context;
     if (access !== 'session') allowed(req.auth, access);
   });
 });

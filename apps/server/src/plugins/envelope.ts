@@ -1,4 +1,4 @@
-import { CODES, type Envelope, type Language } from '@faceadmin/shared';
+import { CODES, isBinary, type Binary, type Endpoint, type Envelope, type Language } from '@faceadmin/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type, type TSchema } from 'typebox';
@@ -41,6 +41,23 @@ export function fileResponses(mime: string) {
   };
 }
 
+type Part<E, K extends 'query' | 'body' | 'params'> = E extends { readonly [P in K]: infer S extends TSchema } ? S : undefined;
+type ResponsesOf<R> = R extends Binary ? ReturnType<typeof fileResponses> : R extends TSchema ? ReturnType<typeof responses<R>> : never;
+
+/**
+ * The route schema of a contract entry: its query, body and params validated, its answer documented (`extra` adds
+ * tags). Typed so that the TypeBox provider still infers `req.query`, `req.body` and `req.params` from the entry.
+ */
+export function routeSchema<const E extends Endpoint, X extends { tags: string[] }>(entry: E, extra: X) {
+  const schema: Record<string, unknown> = { ...extra };
+  if (entry.multipart) schema.consumes = ['multipart/form-data'];
+  if (entry.query) schema.querystring = entry.query;
+  if (entry.params) schema.params = entry.params;
+  if (entry.body) schema.body = entry.body;
+  schema.response = isBinary(entry.response) ? fileResponses(entry.response.binary) : responses(entry.response);
+  return schema as X & { querystring: Part<E, 'query'>; body: Part<E, 'body'>; params: Part<E, 'params'>; response: ResponsesOf<E['response']> };
+}
+
 function fieldName(lang: Language, field: string): string {
   const key = `fields.${field}`;
   const out = t(lang, key);
@@ -50,7 +67,7 @@ function fieldName(lang: Language, field: string): string {
 function translateValidation(lang: Language, err: FastifyError): { message: string; field: string } {
   const v = err.validation?.[0];
   if (!v) return { message: t(lang, 'errors.badRequest'), field: '' };
-  const params = (v.params ?? {}) as Record<string, unknown>;
+  const params = v.params ?? {};
   const path = v.instancePath.split('/').filter(Boolean);
   const field = v.keyword === 'required' ? String(params.missingProperty ?? '') : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
   // The body or query as a whole is wrong (not an object, e.g. text/plain, null or an array): no field to name.

@@ -1,11 +1,22 @@
-import { API_PREFIX, CODES, RELOGIN_CODES, TIMING, type Envelope } from '@faceadmin/shared';
+import {
+  API_PREFIX,
+  CODES,
+  RELOGIN_CODES,
+  TIMING,
+  type CallEndpoint,
+  type DownloadEndpoint,
+  type Envelope,
+  type InputOf,
+  type ResponseOf,
+  type UploadEndpoint,
+} from '@faceadmin/shared';
 import { feedback } from './feedback.ts';
 import { getLanguage, i18next } from './i18n.ts';
 import { clearToken, getToken, setToken } from './token.ts';
 
 type QueryValue = string | number | boolean | null | undefined;
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
   /** Suppress the error toast (spec §7: "a request option can suppress the error toast"). */
@@ -62,7 +73,7 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 }
 
 /** Calls the management API and unwraps the envelope; throws ApiError when the call did not succeed. */
-export async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
   const sent = getToken();
@@ -132,11 +143,7 @@ function transportError(msg: string, silent: boolean | undefined): ApiError {
  * Multipart upload with progress (fetch cannot report upload progress, XMLHttpRequest can).
  * The answer is the usual envelope.
  */
-export function uploadForm<T>(
-  path: string,
-  form: FormData,
-  opts: { onProgress?: (percent: number) => void; silent?: boolean; timeout?: number } = {},
-): Promise<T> {
+function uploadForm<T>(path: string, form: FormData, opts: { onProgress?: (percent: number) => void; silent?: boolean; timeout?: number } = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl(path));
@@ -171,7 +178,7 @@ export function uploadForm<T>(
  * Fetches a binary answer (xlsx template, export) and saves it as `filename`.
  * Failures still come as the JSON envelope (docs/api-people.md) and are handled like any call.
  */
-export async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: { body?: unknown; timeout?: number } = {}): Promise<void> {
+async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: { body?: unknown; timeout?: number } = {}): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
   const sent = getToken();
@@ -208,7 +215,24 @@ export async function downloadFile(method: 'GET' | 'POST', path: string, filenam
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export const get = <T>(path: string, query?: Record<string, QueryValue>, opts: Omit<RequestOptions, 'query'> = {}) =>
-  request<T>('GET', path, { ...opts, query });
+export type CallOptions = Pick<RequestOptions, 'silent' | 'timeout'>;
+/** The input may be left out when the route takes none. */
+type CallArgs<E extends CallEndpoint> = undefined extends InputOf<E> ? [input?: InputOf<E>, opts?: CallOptions] : [input: InputOf<E>, opts?: CallOptions];
 
-export const post = <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'body'> = {}) => request<T>('POST', path, { ...opts, body: body ?? {} });
+/** Calls a contract entry (packages/shared/src/contracts): its query (GET) or JSON body (POST) in, its response's data out. */
+export function call<E extends CallEndpoint>(entry: E, ...args: CallArgs<E>): Promise<ResponseOf<E>> {
+  const [input, opts] = args;
+  if (entry.method === 'GET') return request(entry.method, entry.path, { ...opts, query: input as Record<string, QueryValue> | undefined });
+  // A POST always carries a JSON body, {} when the route reads none.
+  return request(entry.method, entry.path, { ...opts, body: input ?? {} });
+}
+
+/** Sends a form to a multipart contract entry (see uploadForm). */
+export function upload<E extends UploadEndpoint>(entry: E, form: FormData, opts?: Parameters<typeof uploadForm>[2]): Promise<ResponseOf<E>> {
+  return uploadForm(entry.path, form, opts);
+}
+
+/** Saves the file a download entry answers as `filename` (see downloadFile); `body` is the entry's JSON body. */
+export function download<E extends DownloadEndpoint>(entry: E, filename: string, opts: { body?: InputOf<E>; timeout?: number } = {}): Promise<void> {
+  return downloadFile(entry.method, entry.path, filename, opts);
+}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AdminRole, FunctionRight, PublicConfig, RightKey, Rights, SessionUser } from '@faceadmin/shared';
-import { get, post } from './request.ts';
+import { authApi, managersApi, type RightKey } from '@faceadmin/shared';
+import { call } from './request.ts';
 import { clearToken, useToken } from './token.ts';
 import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
 import { tagsStore } from './tags.ts';
@@ -15,7 +15,7 @@ export const sessionKeys = {
 export function useSystemConfig() {
   return useQuery({
     queryKey: sessionKeys.config,
-    queryFn: () => get<PublicConfig>('/system/config', undefined, { silent: true }),
+    queryFn: () => call(authApi.config, undefined, { silent: true }),
     staleTime: Infinity,
     retry: 1,
   });
@@ -27,7 +27,7 @@ export function useUserInfo() {
   return useQuery({
     queryKey: sessionKeys.info,
     queryFn: async () => {
-      const user = await get<SessionUser>('/user/info', undefined, { silent: true });
+      const user = await call(authApi.info, undefined, { silent: true });
       // spec §8: "getInfo: roles must be a non-null array!"
       if (!Array.isArray(user.roles) || user.roles.length === 0) throw new Error('getInfo: roles must be a non-null array!');
       return user;
@@ -63,7 +63,7 @@ export function useLogout() {
   const queryClient = useQueryClient();
   return async () => {
     try {
-      await post<null>('/user/logout', {}, { silent: true });
+      await call(authApi.logout, undefined, { silent: true });
     } catch {
       // the local session ends whatever the server says
     }
@@ -71,18 +71,11 @@ export function useLogout() {
   };
 }
 
-export interface AdminRight {
-  role: AdminRole;
-  is_init: number;
-  rights: Rights;
-  functions: FunctionRight[];
-}
-
 /** GET /admin/get_adminright: the role in the current company (main admins edit the company). */
 export function useAdminRight(enabled: boolean) {
   return useQuery({
     queryKey: ['session', 'adminright'],
-    queryFn: () => get<AdminRight>('/admin/get_adminright', undefined, { silent: true }),
+    queryFn: () => call(managersApi.adminRight, undefined, { silent: true }),
     enabled,
     staleTime: 5 * 60_000,
   });

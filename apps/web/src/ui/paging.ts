@@ -6,6 +6,8 @@ interface Paged {
   page: number;
   pageSize: number;
 }
+/** A list query as a page holds it: the API's query with the page always set. */
+export type PagedQuery<Q> = Q & Paged;
 
 /** A list page's pagination: its query state, the server's total, a size changer and the translated total. */
 export function pagination<Q extends Paged>(

@@ -1,71 +1,60 @@
-import { Type } from 'typebox';
-import type { App } from '../../app.ts';
+import { authApi } from '@faceadmin/shared';
+import type { App, Core } from '../../module.ts';
+import type { AuthService } from './auth.service.ts';
+import type { CaptchaService } from './captcha.service.ts';
+import type { SmsSender } from './sms.service.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { responses } from '../../plugins/envelope.ts';
+import { routeSchema } from '../../plugins/envelope.ts';
 import { adminsRepository } from './admins.repository.ts';
-import {
-  CaptchaSchema,
-  ChangePwdBody,
-  ForgetBody,
-  LoginBody,
-  PublicConfigSchema,
-  RegisterBody,
-  SessionUserSchema,
-  SmsBody,
-  SmsData,
-  TokenData,
-} from './auth.schemas.ts';
 
-export default async function authRoutes(app: App) {
-  const { db } = app.database;
-  const svc = app.services.auth;
+export interface AuthRoutesDeps extends Core {
+  auth: AuthService;
+  captcha: CaptchaService;
+  sms: SmsSender | null;
+}
+
+export default async function authRoutes(app: App, deps: AuthRoutesDeps) {
+  const { db } = deps.database;
+  const svc = deps.auth;
   const tags = ['session'];
   const meta = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
   // Sign-in and code-sending routes get a tighter request budget than the rest of the API.
   const limited = { rateLimit: { max: 20, timeWindow: 60_000 } };
 
-  app.get('/system/config', { config: { access: 'public' }, schema: { tags, response: responses(PublicConfigSchema) } }, async (_req, reply) =>
+  app.get(authApi.config.path, { config: { access: 'public' }, schema: routeSchema(authApi.config, { tags }) }, async (_req, reply) =>
     reply.ok({
-      runMode: app.config.runMode,
-      registration: app.services.sms !== null,
-      sms: app.services.sms !== null,
+      runMode: deps.config.runMode,
+      registration: deps.sms !== null,
+      sms: deps.sms !== null,
       needsSetup: (await adminsRepository.count(db)) === 0,
-      title: app.config.title,
-      version: app.appVersion,
+      title: deps.config.title,
+      version: deps.version,
     }),
   );
-  app.get('/user/captcha', { config: { access: 'public', ...limited }, schema: { tags, response: responses(CaptchaSchema) } }, async (_req, reply) =>
-    reply.ok(await app.services.captcha.create(db)),
+  app.get(authApi.captcha.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.captcha, { tags }) }, async (_req, reply) =>
+    reply.ok(await deps.captcha.create(db)),
   );
-  app.post('/user/login', { config: { access: 'public' }, schema: { tags, body: LoginBody, response: responses(TokenData) } }, async (req, reply) =>
+  app.post(authApi.login.path, { config: { access: 'public' }, schema: routeSchema(authApi.login, { tags }) }, async (req, reply) =>
     reply.ok(await svc.login(req.body, meta(req))),
   );
-  app.post(
-    '/user/sendsmscode',
-    { config: { access: 'public', ...limited }, schema: { tags, body: SmsBody, response: responses(SmsData) } },
-    async (req, reply) => reply.ok(await svc.sendSmsCode(req.body)),
+  app.post(authApi.sendSmsCode.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.sendSmsCode, { tags }) }, async (req, reply) =>
+    reply.ok(await svc.sendSmsCode(req.body)),
   );
-  app.post(
-    '/user/forget',
-    { config: { access: 'public', ...limited }, schema: { tags, body: ForgetBody, response: responses(Type.Null()) } },
-    async (req, reply) => {
-      await svc.forget(req.body);
-      return reply.ok(null);
-    },
+  app.post(authApi.forget.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.forget, { tags }) }, async (req, reply) => {
+    await svc.forget(req.body);
+    return reply.ok(null);
+  });
+  app.post(authApi.register.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.register, { tags }) }, async (req, reply) =>
+    reply.ok(await svc.register(req.body, meta(req))),
   );
-  app.post(
-    '/admin/register',
-    { config: { access: 'public', ...limited }, schema: { tags, body: RegisterBody, response: responses(TokenData) } },
-    async (req, reply) => reply.ok(await svc.register(req.body, meta(req))),
-  );
-  app.get('/user/info', { config: { access: 'session' }, schema: { tags, response: responses(SessionUserSchema) } }, async (req, reply) =>
+  app.get(authApi.info.path, { config: { access: 'session' }, schema: routeSchema(authApi.info, { tags }) }, async (req, reply) =>
     reply.ok(await svc.info(authOf(req))),
   );
-  app.post('/user/logout', { config: { access: 'session' }, schema: { tags, response: responses(Type.Null()) } }, async (req, reply) => {
+  app.post(authApi.logout.path, { config: { access: 'session' }, schema: routeSchema(authApi.logout, { tags }) }, async (req, reply) => {
     await svc.logout(authOf(req));
     return reply.ok(null);
   });
-  app.post('/user/changepwd', { config: { access: 'session' }, schema: { tags, body: ChangePwdBody, response: responses(TokenData) } }, async (req, reply) => {
+  app.post(authApi.changePassword.path, { config: { access: 'session' }, schema: routeSchema(authApi.changePassword, { tags }) }, async (req, reply) => {
     const r = await svc.changePassword(authOf(req), req.body, meta(req));
     req.refreshToken = r.token;
     return reply.ok(r);

@@ -1,5 +1,4 @@
-import { CODES, LIMITS, type SessionUser } from '@faceadmin/shared';
-import type { Static } from 'typebox';
+import { type ChangePwdBody, CODES, type ForgetBody, LIMITS, type LoginBody, type RegisterBody, type SessionUser, type SmsBody } from '@faceadmin/shared';
 import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/crypto.ts';
@@ -8,15 +7,15 @@ import { FailureCounter } from '../../lib/throttle.ts';
 import { nowIso } from '../../lib/time.ts';
 import { tenantFrom, type AuthContext } from '../../plugins/auth.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
-import { optionsOf } from '../companies/companies.service.ts';
+import { optionsOf } from '../companies/companies.options.ts';
 import { audit } from '../logs/logs.service.ts';
 import { membershipsRepository } from '../managers/memberships.repository.ts';
 import { notify } from '../messages/messages.service.ts';
 import { adminsRepository, type AdminRow } from './admins.repository.ts';
 import type { CaptchaService } from './captcha.service.ts';
-import type { ChangePwdBody, ForgetBody, LoginBody, RegisterBody, SmsBody } from './auth.schemas.ts';
 import type { SessionsService } from './sessions.service.ts';
 import { SMS_COOLDOWN_S, smsCodes, type SmsSender } from './sms.service.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** After this many failures on one account, sign-in needs a captcha (not a lock-out: a victim can still sign in). */
 export const CAPTCHA_AFTER = 3;
@@ -51,7 +50,7 @@ export function authService(deps: { database: Database; config: Config; sessions
   }
 
   return {
-    async login(input: Static<typeof LoginBody>, meta: Meta): Promise<{ token: string }> {
+    async login(input: LoginBody, meta: Meta): Promise<{ token: string }> {
       const username = input.username.trim();
       const key = username.toLowerCase();
       if (byIp.count(meta.ip) >= IP_LIMIT) throw new AppError(CODES.TOO_MANY, 429, 'errors.tooMany', { minutes: byIp.minutesLeft(meta.ip) });
@@ -65,7 +64,7 @@ export function authService(deps: { database: Database; config: Config; sessions
         byIp.fail(meta.ip);
         throw new AppError(CODES.BAD_CREDENTIALS, 400, 'errors.badCredentials', {}, { captcha: n >= CAPTCHA_AFTER });
       }
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const companyId = await settleCompany(trx, admin);
         const now = nowIso();
         await adminsRepository.update(trx, admin.id, { current_company_id: companyId, last_login_at: now });
@@ -77,7 +76,7 @@ export function authService(deps: { database: Database; config: Config; sessions
     },
 
     async logout(ctx: AuthContext) {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         await deps.sessions.end(trx, ctx.sessionId);
         if (ctx.companyId) await audit(trx, tenantFrom(ctx), 'auth', 'auth.logout');
       });
@@ -106,12 +105,12 @@ export function authService(deps: { database: Database; config: Config; sessions
     },
 
     /** Changes the password, ends every other session and issues a fresh token for this one. */
-    async changePassword(ctx: AuthContext, input: Static<typeof ChangePwdBody>, meta: Meta): Promise<{ token: string }> {
+    async changePassword(ctx: AuthContext, input: ChangePwdBody, meta: Meta): Promise<{ token: string }> {
       if (input.new !== input.renew) throw badInput('errors.passwordMismatch', 'renew');
       if (!(await verifyPassword(input.orig, ctx.admin.password_hash))) throw badInput('errors.origPasswordWrong', 'orig');
       if (input.orig === input.new) throw badInput('errors.samePassword', 'new');
       const password_hash = await hash(input.new);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const now = nowIso();
         await adminsRepository.update(trx, ctx.admin.id, { password_hash, updated_at: now });
         await deps.sessions.endAllFor(trx, ctx.admin.id);
@@ -124,7 +123,7 @@ export function authService(deps: { database: Database; config: Config; sessions
       });
     },
 
-    async sendSmsCode(input: Static<typeof SmsBody>): Promise<{ cooldown: number }> {
+    async sendSmsCode(input: SmsBody): Promise<{ cooldown: number }> {
       if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.smsUnavailable');
       await requireCaptcha(input.captcha_id, input.icode);
       const wait = await smsCodes.cooldown(db, input.phone, input.purpose);
@@ -142,7 +141,7 @@ export function authService(deps: { database: Database; config: Config; sessions
       return { cooldown: SMS_COOLDOWN_S };
     },
 
-    async register(input: Static<typeof RegisterBody>, meta: Meta): Promise<{ token: string }> {
+    async register(input: RegisterBody, meta: Meta): Promise<{ token: string }> {
       if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.registrationClosed');
       // The name is stored trimmed, so the length rule (spec §5) applies to the trimmed text.
       const name = input.name.trim();
@@ -153,20 +152,20 @@ export function authService(deps: { database: Database; config: Config; sessions
       const username = input.username.trim();
       if (await adminsRepository.findByUsername(db, username)) throw conflict('errors.accountTaken', { username });
       const password_hash = await hash(input.password);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const id = await adminsRepository.insert(trx, { username, name, mobile: input.mobile, password_hash, created_at: nowIso() });
         const s = await deps.sessions.open(trx, id, meta);
         return { token: s.token };
       });
     },
 
-    async forget(input: Static<typeof ForgetBody>) {
+    async forget(input: ForgetBody) {
       if (!deps.sms) throw new AppError(CODES.UNAVAILABLE, 400, 'errors.smsUnavailable');
       if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
       if (!(await smsCodes.verify(db, input.mobile, 'forget', input.smscode))) throw badInput('errors.smsIncorrect', 'smscode');
       const admins = await adminsRepository.findByMobile(db, input.mobile);
       const password_hash = await hash(input.password);
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         for (const a of admins) {
           await adminsRepository.update(trx, a.id, { password_hash, updated_at: nowIso() });
           await deps.sessions.endAllFor(trx, a.id);

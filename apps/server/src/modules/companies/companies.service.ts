@@ -1,51 +1,17 @@
-import { ALL_RIGHTS, type Company, type CompanyOptions } from '@faceadmin/shared';
-import type { Static } from 'typebox';
+import { ALL_RIGHTS, type Company, type CompanyInput } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
-import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
 import { audit } from '../logs/logs.service.ts';
 import { membershipsRepository } from '../managers/memberships.repository.ts';
-import { companiesRepository, type CompanyRow } from './companies.repository.ts';
-import type { CompanyInput } from './companies.schemas.ts';
+import { companiesRepository } from './companies.repository.ts';
+import { DEFAULT_FILTER_SECONDS, DEFAULT_OPTIONS, mergeOptions, optionsOf } from './companies.options.ts';
+import { presentCompany } from './companies.presenter.ts';
+import { transaction } from '../../db/transaction.ts';
 
-export const DEFAULT_OPTIONS: CompanyOptions = {
-  iocount: 0,
-  rfid: 0,
-  idcard: 0,
-  number: 1,
-  alarmRing: 0,
-  thirdParty: 0,
-  parking: { enabled: 0, url: '', key: '' },
-  dualAuth: 0,
-  internalTesting: 0,
-};
-export const DEFAULT_FILTER_SECONDS = 60;
-
-export function mergeOptions(base: CompanyOptions, patch: Static<typeof CompanyInput>['options']): CompanyOptions {
-  return { ...base, ...(patch ?? {}), parking: { ...base.parking, ...(patch?.parking ?? {}) } };
-}
-
-export function optionsOf(row: CompanyRow): CompanyOptions {
-  return mergeOptions(DEFAULT_OPTIONS, parseJson<Partial<CompanyOptions>>(row.options, {}));
-}
-
-export function presentCompany(row: CompanyRow): Company {
-  return {
-    id: row.id,
-    name: row.name,
-    address: row.address,
-    phone: row.phone,
-    location: row.location,
-    filter_seconds: row.filter_seconds,
-    options: optionsOf(row),
-    created_at: row.created_at,
-  };
-}
-
-type Input = Static<typeof CompanyInput>;
+type Input = CompanyInput;
 
 /** spec §5: name and phone are required; they are stored trimmed, so blank text counts as missing. */
 function requireText(input: Input) {
@@ -59,7 +25,7 @@ export function companiesService(database: Database) {
     /** Creates a company with the caller as its initial main administrator and switches to it. */
     async create(ctx: AuthContext, input: Input): Promise<Company> {
       requireText(input);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const now = nowIso();
         const id = await companiesRepository.insert(trx, {
           name: input.name.trim(),
@@ -91,7 +57,7 @@ export function companiesService(database: Database) {
     },
     async update(tenant: Tenant, input: Input): Promise<Company> {
       requireText(input);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const row = await companiesRepository.find(trx, tenant.companyId);
         if (!row) throw notFound();
         await companiesRepository.update(trx, tenant.companyId, {
@@ -126,3 +92,4 @@ export function companiesService(database: Database) {
     },
   };
 }
+export type CompaniesService = ReturnType<typeof companiesService>;

@@ -1,29 +1,19 @@
-import { Type } from 'typebox';
-import type { App } from '../../app.ts';
+import { dashboardApi } from '@faceadmin/shared';
+import type { App, Core } from '../../module.ts';
 import { clock } from '../../lib/time.ts';
 import { authOf, tenantOf } from '../../plugins/auth.ts';
-import { responses } from '../../plugins/envelope.ts';
+import { routeSchema } from '../../plugins/envelope.ts';
 import { logsRepository } from '../logs/logs.repository.ts';
-import { LogItemSchema } from '../logs/logs.schemas.ts';
-import { presentLog } from '../logs/logs.service.ts';
+import { presentLog } from '../logs/logs.presenter.ts';
 import { managersRepository } from '../managers/managers.repository.ts';
 import { messagesRepository } from '../messages/messages.repository.ts';
 
-const Summary = Type.Object({
-  managers: Type.Integer(),
-  subManagers: Type.Integer(),
-  unreadMessages: Type.Integer(),
-  operationsToday: Type.Integer(),
-  recentLogs: Type.Array(LogItemSchema),
-});
-const Query = Type.Object({ tzOffset: Type.Optional(Type.Integer({ minimum: -840, maximum: 840 })) });
-
 /** The figures that exist so far; people, devices and attendance join as their features land. */
-export default async function dashboardRoutes(app: App) {
-  const { db } = app.database;
+export default async function dashboardRoutes(app: App, deps: Pick<Core, 'database'>) {
+  const { db } = deps.database;
   app.get(
-    '/dashboard/summary',
-    { config: { access: 'company' }, schema: { tags: ['dashboard'], querystring: Query, response: responses(Summary) } },
+    dashboardApi.summary.path,
+    { config: { access: 'company' }, schema: routeSchema(dashboardApi.summary, { tags: ['dashboard'] }) },
     async (req, reply) => {
       const tn = tenantOf(req);
       // "today" in the viewer's time zone: tzOffset is minutes east of UTC (like -Date#getTimezoneOffset()).

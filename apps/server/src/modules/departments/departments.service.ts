@@ -1,12 +1,11 @@
-import type { DepartmentNode } from '@faceadmin/shared';
-import type { Static } from 'typebox';
+import type { DepartmentCreate, DepartmentNode, DepartmentUpdate } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { departmentsRepository, type DepartmentRow } from './departments.repository.ts';
-import type { DepartmentCreate, DepartmentUpdate } from './departments.schemas.ts';
+import { transaction } from '../../db/transaction.ts';
 
 export type TreeNode = DepartmentNode;
 
@@ -83,11 +82,11 @@ export function departmentsService(database: Database) {
       return buildTree(rows, counts, heads);
     },
 
-    async create(tenant: Tenant, input: Static<typeof DepartmentCreate>): Promise<{ id: number }> {
+    async create(tenant: Tenant, input: DepartmentCreate): Promise<{ id: number }> {
       const name = input.name.trim();
       if (!name) throw invalid('name', 'reasons.required');
       const parentId = input.parent_id ?? 0;
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         if (parentId && !(await departmentsRepository.find(trx, tenant.companyId, parentId))) throw notFound();
         await checkSiblingName(trx, tenant.companyId, parentId, name);
         await checkHeads(trx, tenant.companyId, input.incharges ?? []);
@@ -99,10 +98,10 @@ export function departmentsService(database: Database) {
     },
 
     /** Renames, moves (never under itself or its own descendants) and sets heads, in one transaction. */
-    async update(tenant: Tenant, input: Static<typeof DepartmentUpdate>) {
+    async update(tenant: Tenant, input: DepartmentUpdate) {
       const name = input.name.trim();
       if (!name) throw invalid('name', 'reasons.required');
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const row = await departmentsRepository.find(trx, tenant.companyId, input.id);
         if (!row) throw notFound();
         const parentId = input.parent_id ?? row.parent_id;
@@ -120,7 +119,7 @@ export function departmentsService(database: Database) {
 
     /** spec: refused while the department has sub-departments or people. */
     async remove(tenant: Tenant, id: number) {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const row = await departmentsRepository.find(trx, tenant.companyId, id);
         if (!row) throw notFound();
         const rows = await departmentsRepository.all(trx, tenant.companyId);
@@ -133,3 +132,4 @@ export function departmentsService(database: Database) {
     },
   };
 }
+export type DepartmentsService = ReturnType<typeof departmentsService>;

@@ -55,6 +55,8 @@ export const devicesRepository = {
   all: (db: Executor, companyId: number) => db.selectFrom('devices').selectAll().where('company_id', '=', companyId).orderBy('name').execute(),
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+  /** Protocol gateways only: a woken delivery knows its device by id, whatever the company. */
+  findById: (db: Executor, id: number) => db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst(),
   /** Protocol gateways only: the serial is how a terminal identifies itself. */
   findBySerial: (db: Executor, serial: string) => db.selectFrom('devices').selectAll().where('serial', '=', serial).executeTakeFirst(),
   serialTaken: async (db: Executor, serial: string, exceptId = 0) =>
@@ -98,18 +100,6 @@ export const deviceCache = {
     else this.rows.delete(serial);
   },
 };
-
-/**
- * A value derived from a device row (from its JSON columns, say), computed once per cached row object:
- * terminals' requests read them every time, and a console change replaces the row, so none goes stale.
- */
-export function perDeviceRow<T>(derive: (d: DeviceRow) => T): (d: DeviceRow) => T {
-  const memo = new WeakMap<DeviceRow, T>();
-  return (d) => {
-    if (!memo.has(d)) memo.set(d, derive(d));
-    return memo.get(d) as T;
-  };
-}
 
 export const unknownDevicesRepository = {
   async seen(db: Executor, serial: string, ip: string, at: string) {

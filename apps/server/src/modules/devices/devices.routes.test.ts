@@ -124,7 +124,7 @@ test('offline: the device goes offline with a message; changes made meanwhile ar
   const real = clock.now;
   clock.now = () => real() + 120_000;
   try {
-    await t.app.services.presence.sweep();
+    await t.app.modules.devices.presence.sweep();
   } finally {
     clock.now = real;
   }

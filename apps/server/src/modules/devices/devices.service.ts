@@ -1,8 +1,15 @@
-import { WORK_STATUS, type Language } from '@faceadmin/shared';
-import type { Static } from 'typebox';
+import {
+  DEVICE_OPTION_DEFAULTS,
+  type DeviceCreate,
+  type DeviceOptions,
+  type DeviceSpecial,
+  type DeviceUpdate,
+  type Language,
+  WORK_STATUS,
+} from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
-import type { DeviceDriver, DeviceOp } from '../../devices/driver.ts';
-import { utcToLocal } from '../../devices/zk-push/codec.ts';
+import type { DeviceDriver, DeviceOp } from '../../gateways/driver.ts';
+import { utcToLocal } from '../../lib/time.ts';
 import { t } from '../../i18n/i18n.ts';
 import { inChunks } from '../../lib/chunks.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
@@ -13,44 +20,12 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { descendantsOf } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
-import { picUrl } from '../persons/persons.service.ts';
+import { picUrl } from '../persons/persons.presenter.ts';
 import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
-import { DEFAULT_OPTIONS, type DeviceCreate, type DeviceOptions, type DeviceSpecial, type DeviceUpdate } from './devices.schemas.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
-
-export function presentDevice(d: DeviceRow, summary: { total: number; synced: number; pending: number; failed: number }) {
-  return {
-    id: d.id,
-    name: d.name,
-    serial: d.serial,
-    protocol: d.protocol,
-    ip: d.ip,
-    account: d.account,
-    has_password: d.password !== '',
-    capacity: d.capacity,
-    direction: d.direction,
-    version: d.firmware,
-    online: d.online === 1,
-    last_seen_at: d.last_seen_at,
-    open_status: d.open_status,
-    // spec §4: normal or abnormal — abnormal when people failed to sync or the clock is off.
-    state: summary.failed > 0 || Math.abs(d.clock_drift) > 120 ? 'abnormal' : 'normal',
-    attendance: d.attendance,
-    attendance_scope: d.attendance_scope,
-    restrict_inout: d.restrict_inout,
-    upload_face_image: d.upload_face_image,
-    upload_strangers: d.upload_strangers,
-    function_type: d.function_type,
-    tz_offset: d.tz_offset,
-    user_count: d.user_count,
-    clock_drift: d.clock_drift,
-    options: { ...DEFAULT_OPTIONS, ...parseJson<Record<string, unknown>>(d.options, {}) },
-    special: parseJson<Record<string, unknown>>(d.special, {}),
-    sync: summary,
-    created_at: d.created_at,
-  };
-}
+import { presentDevice } from './devices.presenter.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** The stored reason key in the reader's language; device error codes we have no text for say so with the code. */
 function reasonOf(lang: Language, key: string, code: number | null): string {
@@ -105,27 +80,24 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
       return presentDevice(d, (await summaries(tenant.companyId, [d.id])).get(d.id)!);
     },
 
-    async create(tenant: Tenant, input: Static<typeof DeviceCreate>) {
-      return db
-        .transaction()
-        .execute(async (trx) => {
-          if (await devicesRepository.serialTaken(trx, input.serial)) throw conflict('errors.serialTaken', { serial: input.serial });
-          const now = nowIso();
-          // Omitted fields keep the defaults (an explicit undefined must not override them).
-          const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<DeviceFields>;
-          const row = newDeviceRow({ ...given, name: input.name.trim(), serial: input.serial, ip: input.ip, password: input.password, created_at: now });
-          const id = await devicesRepository.insert(trx, tenant.companyId, row);
-          await unknownDevicesRepository.forget(trx, input.serial);
-          const d = (await devicesRepository.find(trx, tenant.companyId, id))!;
-          if (d.attendance_scope === 'all') await sync.assign(trx, tenant.companyId, d, await workingIds(trx, tenant.companyId));
-          await audit(trx, tenant, 'device', 'device.create', { id, name: row.name, serial: row.serial });
-          return id;
-        })
-        .then((id) => this.info(tenant, id));
+    async create(tenant: Tenant, input: DeviceCreate) {
+      return transaction(db, async (trx) => {
+        if (await devicesRepository.serialTaken(trx, input.serial)) throw conflict('errors.serialTaken', { serial: input.serial });
+        const now = nowIso();
+        // Omitted fields keep the defaults (an explicit undefined must not override them).
+        const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<DeviceFields>;
+        const row = newDeviceRow({ ...given, name: input.name.trim(), serial: input.serial, ip: input.ip, password: input.password, created_at: now });
+        const id = await devicesRepository.insert(trx, tenant.companyId, row);
+        await unknownDevicesRepository.forget(trx, input.serial);
+        const d = (await devicesRepository.find(trx, tenant.companyId, id))!;
+        if (d.attendance_scope === 'all') await sync.assign(trx, tenant.companyId, d, await workingIds(trx, tenant.companyId));
+        await audit(trx, tenant, 'device', 'device.create', { id, name: row.name, serial: row.serial });
+        return id;
+      }).then((id) => this.info(tenant, id));
     },
 
-    async update(tenant: Tenant, input: Static<typeof DeviceUpdate>) {
-      await db.transaction().execute(async (trx) => {
+    async update(tenant: Tenant, input: DeviceUpdate) {
+      await transaction(db, async (trx) => {
         const d = await load(trx, tenant, input.id);
         if (input.serial !== d.serial && (await devicesRepository.serialTaken(trx, input.serial, d.id)))
           throw conflict('errors.serialTaken', { serial: input.serial });
@@ -156,7 +128,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     async remove(tenant: Tenant, id: number) {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const d = await load(trx, tenant, id);
         const people = (await trx.selectFrom('device_persons').select('person_id').where('device_id', '=', id).execute()).map((r) => r.person_id);
         await devicesRepository.delete(trx, tenant.companyId, id);
@@ -166,10 +138,10 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     /** Saves options and queues one SET OPTION per changed key (§12.4.1: one key per command). */
-    async options(tenant: Tenant, id: number, options: Static<typeof DeviceOptions> | undefined, special: Static<typeof DeviceSpecial> | undefined) {
-      const out = await db.transaction().execute(async (trx) => {
+    async options(tenant: Tenant, id: number, options: DeviceOptions | undefined, special: DeviceSpecial | undefined) {
+      const out = await transaction(db, async (trx) => {
         const d = await load(trx, tenant, id);
-        const oldOptions = { ...DEFAULT_OPTIONS, ...parseJson<Record<string, unknown>>(d.options, {}) };
+        const oldOptions = { ...DEVICE_OPTION_DEFAULTS, ...parseJson<Record<string, unknown>>(d.options, {}) };
         const oldSpecial = parseJson<Record<string, unknown>>(d.special, {});
         const newOptions = { ...oldOptions, ...(options ?? {}) };
         const newSpecial = { ...oldSpecial, ...(special ?? {}) };
@@ -177,7 +149,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         for (const [k, v] of Object.entries({ ...(options ?? {}), ...(special ?? {}) })) {
           const before = k in (options ?? {}) ? oldOptions[k as keyof typeof oldOptions] : oldSpecial[k];
           if (before === v || v === undefined) continue;
-          await sync.queue(trx, d, { kind: 'options', values: { [k]: v as string | number } });
+          await sync.queue(trx, d, { kind: 'options', values: { [k]: v } });
           queued++;
         }
         await devicesRepository.update(trx, tenant.companyId, id, {
@@ -196,7 +168,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     /** Door open: queued for the terminal's next poll; answers as soon as the terminal reports, or says it is pending. */
     async open(tenant: Tenant, lang: Language, id: number, waitMs: number) {
       const d = await load(db, tenant, id);
-      const commandId = await db.transaction().execute(async (trx) => {
+      const commandId = await transaction(db, async (trx) => {
         const c = await sync.queue(trx, d, { kind: 'unlock', seconds: 5 });
         await audit(trx, tenant, 'device', 'device.open', { id, name: d.name });
         return c;
@@ -211,7 +183,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         const end = to ?? utcToLocal(new Date(clock.now()).toISOString(), d.tz_offset).slice(0, 10);
         op = { kind, from: `${from ?? end} 00:00:00`, to: `${end} 23:59:59` };
       } else op = { kind };
-      const commandId = await db.transaction().execute(async (trx) => {
+      const commandId = await transaction(db, async (trx) => {
         // CHECK re-uploads from the stamps, so they are reset first (notes §10.13).
         if (kind === 'check') {
           await devicesRepository.update(trx, tenant.companyId, id, { att_stamp: '0', op_stamp: '0', photo_stamp: '0' });
@@ -295,7 +267,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     async addPersons(tenant: Tenant, id: number, personIds: number[], departmentIds: number[]) {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const d = await load(trx, tenant, id);
         const ids = new Set(personIds);
         if (departmentIds.length) {
@@ -322,7 +294,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     async removePersons(tenant: Tenant, id: number, personIds: number[]) {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const d = await load(trx, tenant, id);
         const n = await sync.unassign(trx, tenant.companyId, d, personIds);
         await audit(trx, tenant, 'device', 'device.removePersons', { id, name: d.name, count: n });
@@ -331,7 +303,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     async retry(tenant: Tenant, id: number, personIds: number[] | undefined) {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const d = await load(trx, tenant, id);
         const ids =
           personIds ??
@@ -370,7 +342,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
 
     /** Resend people to all their devices; tells which of those devices are offline (spec §8's question). */
     async syncPeople(tenant: Tenant, ids: number[], skipOffline: boolean | undefined) {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const found = await inChunks(ids, (part) =>
           trx
             .selectFrom('device_persons as l')

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /**
  * Online status from the terminal's own traffic. 2.4.1 does not define "offline" (notes §9): a terminal is
@@ -29,7 +30,7 @@ export function presenceService(deps: { database: Database; offlineAfterMs: numb
       const before = new Date(clock.now() - deps.offlineAfterMs).toISOString();
       const stale = await devicesRepository.stale(db, before);
       for (const d of stale) {
-        await db.transaction().execute(async (trx) => {
+        await transaction(db, async (trx) => {
           await devicesRepository.update(trx, d.company_id, d.id, { online: 0 });
           await notify(trx, d.company_id, null, 'deviceOffline', {
             device: d.name,

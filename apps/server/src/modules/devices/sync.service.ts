@@ -2,8 +2,10 @@ import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import { WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
-import type { DeviceDriver, DeviceOp } from '../../devices/driver.ts';
-import { chunks } from '../../lib/chunks.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterCommit } from '../../db/transaction.ts';
+import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } from '../../gateways/driver.ts';
+import { chunks, inChunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
@@ -11,6 +13,7 @@ import { personsRepository, type PersonRow } from '../persons/persons.repository
 import type { PhotoStore } from '../persons/photos.ts';
 import type { DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
 export const COMMAND_TIMEOUT_MS = 3 * 60_000;
@@ -41,18 +44,6 @@ export function opsForPerson(p: PersonRow): DeviceOp[] {
   ];
 }
 
-export interface CommandResult {
-  id: number;
-  code: number;
-  /** protocol-specific result data (e.g. INFO fields), already parsed by the driver */
-  data?: Record<string, string>;
-}
-
-export interface PlannedCommand {
-  id: number;
-  text: string;
-}
-
 /** spec §4: people who have left are not synced; their desired state on every device is "absent". */
 export const desiredRevision = (p: Pick<PersonRow, 'work_status' | 'revision'>) => (p.work_status === WORK_STATUS.working ? p.revision : 0);
 
@@ -61,8 +52,40 @@ export const desiredRevision = (p: Pick<PersonRow, 'work_status' | 'revision'>) 
  * move `desired_rev`; the terminal's polls pull exactly the commands needed, in batches it can take, so a
  * sync never wipes a device and doors keep working throughout.
  */
-export function syncService(deps: { database: Database; photos: PhotoStore; driver: (protocol: string) => DeviceDriver }) {
+export function syncService(deps: {
+  database: Database;
+  photos: PhotoStore;
+  driver: (protocol: string) => DeviceDriver;
+  /** deliveries of dialled and published protocols by protocol (polled ones have none); filled once built */
+  deliveries?: ReadonlyMap<string, Delivery>;
+  log?: FastifyBaseLogger;
+}) {
   const { db } = deps.database;
+  const deliveries = deps.deliveries ?? new Map<string, Delivery>();
+
+  /**
+   * Once the caller's write has committed, devices that got new work and whose protocol is dialled or
+   * published are woken (polled terminals take it at their next poll, so with only those nothing is done).
+   */
+  function wakeAfterCommit(trx: Executor, deviceIds: Iterable<number>) {
+    if (!deliveries.size) return;
+    const ids = [...new Set(deviceIds)];
+    if (ids.length) afterCommit(trx, () => void wake(ids));
+  }
+  async function wake(ids: number[]) {
+    try {
+      const rows = await inChunks(ids, (part) => db.selectFrom('devices').select(['id', 'protocol']).where('id', 'in', part).execute());
+      for (const r of rows) deliveries.get(r.protocol)?.wake(r.id);
+    } catch (err) {
+      // The delivery's own catch-up sends the work later; the write that queued it has committed.
+      deps.log?.error({ err }, 'waking devices failed');
+    }
+  }
+  /** The devices that hold (or are to hold) these people, for waking; read only when a delivery exists. */
+  async function devicesOf(trx: Executor, companyId: number, personIds: number[]) {
+    if (!deliveries.size) return [];
+    return (await ledgerRepository.rowsForPersons(trx, companyId, personIds)).map((r) => r.device_id);
+  }
   const events = new EventEmitter();
   events.setMaxListeners(1000);
 
@@ -175,6 +198,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       const persons = await personsRepository.findMany(trx, companyId, personIds);
       const out = await assignLoaded(trx, companyId, device, persons);
       await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      wakeAfterCommit(trx, [device.id]);
       return out;
     },
 
@@ -184,6 +208,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       const now = nowIso();
       for (const r of rows) await ledgerRepository.retire(trx, companyId, device.id, r.person_id, now);
       await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      wakeAfterCommit(trx, [device.id]);
       return rows.length;
     },
 
@@ -199,6 +224,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       for (const d of everyone) await assignLoaded(trx, companyId, d, persons);
       // personChanges refreshed the sync status before the new rows: once more when there were any.
       if (everyone.length) await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      wakeAfterCommit(trx, await devicesOf(trx, companyId, personIds));
     },
 
     /** Before people are deleted: their devices are told to forget them. */
@@ -206,6 +232,10 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       const rows = await ledgerRepository.rowsForPersons(trx, companyId, personIds);
       const now = nowIso();
       for (const r of rows) await ledgerRepository.retire(trx, companyId, r.device_id, r.person_id, now);
+      wakeAfterCommit(
+        trx,
+        rows.map((r) => r.device_id),
+      );
     },
 
     /** Forces a resend (retry) of the given people on the given device, or everywhere. */
@@ -230,6 +260,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
         await q2.execute();
       }
       await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
+      wakeAfterCommit(trx, deviceId ? [deviceId] : await devicesOf(trx, companyId, personIds));
     },
 
     /** Queues a one-off command (door open, options, info, reboot, punch query). */
@@ -248,6 +279,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      wakeAfterCommit(trx, [device.id]);
       return r.id;
     },
 
@@ -268,12 +300,12 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
 
     /** Gives up on every command in flight: the terminal restarted (a handshake) and lost them. */
     async expire(deviceId: number) {
-      await db.transaction().execute((trx) => expireSent(trx, deviceId, 0));
+      await transaction(db, (trx) => expireSent(trx, deviceId, 0));
     },
 
     /** The terminal took a command but could not use its data (ERRORLOG, e.g. no face found in the photo). */
     async rejected(device: DeviceRow, commandId: number, errCode: string) {
-      const personId = await db.transaction().execute(async (trx) => {
+      const personId = await transaction(db, async (trx) => {
         const c = await trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('id', '=', commandId).executeTakeFirst();
         if (!c || c.person_id === null) return null;
         const row = (await ledgerRepository.rowsForDevice(trx, device.company_id, device.id, [c.person_id]))[0];
@@ -301,16 +333,14 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
      * The commands for one poll: queued one-offs first, then ledger work (deletions before additions),
      * within the driver's reply budget. Everything planned is recorded as sent in one transaction.
      */
-    async plan(device: DeviceRow): Promise<PlannedCommand[]> {
-      const driver = deps.driver(device.protocol);
+    async plan<E>(device: DeviceRow, wire: Wire<E>): Promise<Planned<E>[]> {
       const refreshAfter: number[] = [];
       const faces = await prefetchFaces(device);
-      const planned = await db.transaction().execute(async (trx) => {
+      const planned = await transaction(db, async (trx) => {
         await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
-        const out: PlannedCommand[] = [];
+        const out: Planned<E>[] = [];
         let bytes = 0;
-        const fits = (text: string) => out.length === 0 || bytes + text.length + 1 <= driver.maxReplyBytes;
         const queued = await trx
           .selectFrom('device_commands')
           .selectAll()
@@ -321,10 +351,11 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
           .execute();
         const sentIds: number[] = [];
         for (const c of queued) {
-          const text = driver.encode(parseJson<DeviceOp>(c.payload, { kind: 'check' }), c.id);
-          if (!fits(text)) break;
-          out.push({ id: c.id, text });
-          bytes += text.length + 1;
+          const encoded = wire.encode(parseJson<DeviceOp>(c.payload, { kind: 'check' }), c.id);
+          const size = wire.size(encoded);
+          if (out.length && bytes + size > wire.maxBatchBytes) break;
+          out.push({ id: c.id, encoded });
+          bytes += size;
           sentIds.push(c.id);
         }
         if (sentIds.length) await trx.updateTable('device_commands').set({ state: 'sent', sent_at: now }).where('id', 'in', sentIds).execute();
@@ -373,7 +404,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
             }
           }
           // Insert the commands first to learn their ids; drop the row's batch if it does not fit this reply.
-          const planned: PlannedCommand[] = [];
+          const planned: Planned<E>[] = [];
           for (const op of ops) {
             const c = await trx
               .insertInto('device_commands')
@@ -390,10 +421,10 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
               })
               .returning('id')
               .executeTakeFirstOrThrow();
-            planned.push({ id: c.id, text: driver.encode(op, c.id) });
+            planned.push({ id: c.id, encoded: wire.encode(op, c.id) });
           }
-          const size = planned.reduce((s, c) => s + c.text.length + 1, 0);
-          if (out.length && bytes + size > driver.maxReplyBytes) {
+          const size = planned.reduce((s, c) => s + wire.size(c.encoded), 0);
+          if (out.length && bytes + size > wire.maxBatchBytes) {
             await trx
               .deleteFrom('device_commands')
               .where(
@@ -432,7 +463,7 @@ export function syncService(deps: { database: Database; photos: PhotoStore; driv
       if (!results.length) return;
       const done: CommandResult[] = [];
       const refreshAfter: number[] = [];
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const now = nowIso();
         const ids = results.map((r) => r.id);
         const cmds = await trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('id', 'in', ids).execute();

@@ -1,10 +1,9 @@
-import { Type } from 'typebox';
-import type { App } from '../../app.ts';
+import { logsApi } from '@faceadmin/shared';
+import type { App, Core } from '../../module.ts';
 import { invalid } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
-import { responses } from '../../plugins/envelope.ts';
+import { routeSchema } from '../../plugins/envelope.ts';
 import { tenantOf } from '../../plugins/auth.ts';
-import { LogListQuery, LogPage } from './logs.schemas.ts';
 import { logsService } from './logs.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -21,22 +20,16 @@ function bound(field: 'from' | 'to', value: string | undefined): string | undefi
   return new Date(dateOnly && field === 'to' ? ms + DAY_MS : ms).toISOString();
 }
 
-export default async function logsRoutes(app: App) {
-  const { db } = app.database;
-  app.get(
-    '/log/list',
-    { config: { access: { right: 'log' } }, schema: { tags: ['logs'], querystring: LogListQuery, response: responses(LogPage) } },
-    async (req, reply) => {
-      const { page, pageSize, offset } = pageOf(req.query);
-      const from = bound('from', req.query.from);
-      const to = bound('to', req.query.to);
-      const r = await logsService.list(db, req.lang, tenantOf(req).companyId, { ...req.query, from, to, offset, limit: pageSize });
-      return reply.ok({ ...r, page, pageSize });
-    },
-  );
-  app.get(
-    '/log/modules',
-    { config: { access: { right: 'log' } }, schema: { tags: ['logs'], response: responses(Type.Array(Type.String())) } },
-    async (req, reply) => reply.ok(await logsService.modules(db, tenantOf(req).companyId)),
+export default async function logsRoutes(app: App, deps: Pick<Core, 'database'>) {
+  const { db } = deps.database;
+  app.get(logsApi.list.path, { config: { access: { right: 'log' } }, schema: routeSchema(logsApi.list, { tags: ['logs'] }) }, async (req, reply) => {
+    const { page, pageSize, offset } = pageOf(req.query);
+    const from = bound('from', req.query.from);
+    const to = bound('to', req.query.to);
+    const r = await logsService.list(db, req.lang, tenantOf(req).companyId, { ...req.query, from, to, offset, limit: pageSize });
+    return reply.ok({ ...r, page, pageSize });
+  });
+  app.get(logsApi.modules.path, { config: { access: { right: 'log' } }, schema: routeSchema(logsApi.modules, { tags: ['logs'] }) }, async (req, reply) =>
+    reply.ok(await logsService.modules(db, tenantOf(req).companyId)),
   );
 }

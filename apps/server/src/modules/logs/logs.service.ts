@@ -1,12 +1,9 @@
-import type { Language, LogItem } from '@faceadmin/shared';
-import type { Selectable } from 'kysely';
+import type { Language } from '@faceadmin/shared';
 import type { Executor } from '../../db/database.ts';
-import type { OperationLogTable } from '../../db/schema.ts';
-import { t } from '../../i18n/i18n.ts';
-import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { logsRepository, type LogFilter } from './logs.repository.ts';
+import { presentLog } from './logs.presenter.ts';
 
 const SECRET_KEY = /pass|token|secret|smscode|icode|captcha/i;
 
@@ -34,22 +31,6 @@ export async function audit(db: Executor, tenant: Tenant, module: string, action
     ip: tenant.ip,
     created_at: nowIso(),
   });
-}
-
-export function presentLog(lang: Language, row: Selectable<OperationLogTable>): LogItem {
-  const data = parseJson<Record<string, unknown>>(row.data, {});
-  const params = Object.fromEntries(Object.entries(data).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as Record<string, string | number>;
-  return {
-    id: row.id,
-    module: row.module,
-    action: row.action,
-    description: t(lang, `log.actions.${row.action}`, params),
-    data,
-    admin_id: row.admin_id,
-    admin_name: row.admin_name,
-    ip: row.ip,
-    created_at: row.created_at,
-  };
 }
 
 export const logsService = {

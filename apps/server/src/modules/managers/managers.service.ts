@@ -1,52 +1,30 @@
 import {
-  ALL_RIGHTS,
-  NO_RIGHTS,
-  functionsFromRights,
-  rightsFromFunctions,
-  type FunctionRight,
-  type Manager,
-  type ManagerStatus,
   type AdminRole,
+  ALL_RIGHTS,
+  functionsFromRights,
+  type Manager,
+  type ManagerCreate,
+  type ManagerStatus,
+  type ManagerUpdate,
   type RightKey,
+  rightsFromFunctions,
   type RightValues,
 } from '@faceadmin/shared';
-import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { badInput, conflict, invalid, noAuthority, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
-import { grantedRights, tenantFrom, type AuthContext, type Tenant } from '../../plugins/auth.ts';
+import { tenantFrom, type AuthContext, type Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { managersRepository } from './managers.repository.ts';
-import type { ManagerCreate, ManagerUpdate } from './managers.schemas.ts';
 import { membershipsRepository } from './memberships.repository.ts';
-
-type Row = NonNullable<Awaited<ReturnType<typeof managersRepository.find>>>;
-
-function rightsOf(row: { role: string; rights: string }): RightValues {
-  return { ...NO_RIGHTS, ...grantedRights(row) } as RightValues;
-}
-
-/** Presenter: never exposes the password hash or raw rights JSON (habit 6). */
-export function presentManager(row: Row): Manager {
-  return {
-    id: row.id,
-    name: row.name,
-    username: row.username,
-    mobile: row.mobile,
-    status: row.status as ManagerStatus,
-    role: row.role as AdminRole,
-    is_init: row.is_init,
-    rights: functionsFromRights(rightsOf(row)),
-    created_at: row.created_at,
-    last_login_at: row.last_login_at,
-  };
-}
+import { rightsOf, presentManager } from './managers.presenter.ts';
+import { transaction } from '../../db/transaction.ts';
 
 export function managersService(deps: { database: Database; config: Config; sessions: SessionsService }) {
   const { db } = deps.database;
@@ -64,17 +42,17 @@ export function managersService(deps: { database: Database; config: Config; sess
       return { items: r.items.map(presentManager), total: r.total };
     },
 
-    async create(ctx: AuthContext, input: Static<typeof ManagerCreate>): Promise<Manager> {
+    async create(ctx: AuthContext, input: ManagerCreate): Promise<Manager> {
       if (!input.name.trim()) throw invalid('name', 'reasons.required');
       if (input.password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
       const username = input.username.trim();
       const role: AdminRole = input.role ?? 'sub';
-      const rights = role === 'main' ? ALL_RIGHTS : rightsFromFunctions((input.rights ?? []) as FunctionRight[]);
+      const rights = role === 'main' ? ALL_RIGHTS : rightsFromFunctions(input.rights ?? []);
       checkGrant(ctx, role, rights);
       if (await adminsRepository.findByUsername(db, username)) throw conflict('errors.accountTaken', { username });
       const password_hash = await hashPassword(input.password, deps.config.scryptLog2N);
       const tenant = tenantFrom(ctx);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const now = nowIso();
         const id = await adminsRepository.insert(trx, { username, name: input.name.trim(), mobile: input.mobile ?? '', password_hash, created_at: now });
         await adminsRepository.update(trx, id, { current_company_id: tenant.companyId });
@@ -100,7 +78,7 @@ export function managersService(deps: { database: Database; config: Config; sess
       });
     },
 
-    async update(ctx: AuthContext, input: Static<typeof ManagerUpdate>): Promise<Manager> {
+    async update(ctx: AuthContext, input: ManagerUpdate): Promise<Manager> {
       if (!input.name.trim()) throw invalid('name', 'reasons.required');
       const tenant = tenantFrom(ctx);
       const target = await managersRepository.find(db, tenant.companyId, input.id);
@@ -108,7 +86,7 @@ export function managersService(deps: { database: Database; config: Config; sess
       const self = target.id === ctx.admin.id;
       const role: AdminRole = input.role ?? (target.role as AdminRole);
       const status: ManagerStatus = input.status ?? (target.status as ManagerStatus);
-      const rights = role === 'main' ? ALL_RIGHTS : input.rights ? rightsFromFunctions(input.rights as FunctionRight[]) : rightsOf(target);
+      const rights = role === 'main' ? ALL_RIGHTS : input.rights ? rightsFromFunctions(input.rights) : rightsOf(target);
       if (target.is_init && !self) throw noAuthority('errors.cannotChangeInit');
       if (self && (role !== target.role || status !== target.status || (input.rights && role === 'sub'))) throw badInput('errors.cannotChangeSelf', 'role');
       if (!self) checkGrant(ctx, role, rights);
@@ -116,7 +94,7 @@ export function managersService(deps: { database: Database; config: Config; sess
       const password = input.password ?? '';
       if (password && password !== input.repassword) throw badInput('errors.passwordMismatch', 'repassword');
       const password_hash = password ? await hashPassword(password, deps.config.scryptLog2N) : undefined;
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const now = nowIso();
         await adminsRepository.update(trx, target.id, {
           name: input.name.trim(),
@@ -147,7 +125,7 @@ export function managersService(deps: { database: Database; config: Config; sess
       if (target.id === ctx.admin.id) throw badInput('errors.cannotDeleteSelf', 'id');
       if (target.is_init) throw noAuthority('errors.cannotChangeInit');
       if (target.role === 'main' && ctx.role !== 'main') throw noAuthority('errors.mainOnly');
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         await membershipsRepository.delete(trx, tenant.companyId, target.id);
         // An account that belongs to no company any more is removed with its sessions.
         if ((await membershipsRepository.countForAdmin(trx, target.id)) === 0) await adminsRepository.delete(trx, target.id);
@@ -174,7 +152,7 @@ export function managersService(deps: { database: Database; config: Config; sess
       const target = await managersRepository.find(db, tenant.companyId, adminId);
       if (!target) throw notFound();
       if (target.status === 'disabled') throw badInput('errors.transferTarget', 'admin_id');
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         await membershipsRepository.update(trx, tenant.companyId, ctx.admin.id, { is_init: 0 });
         await membershipsRepository.update(trx, tenant.companyId, target.id, { is_init: 1, role: 'main', rights: JSON.stringify(ALL_RIGHTS) });
         const company = await companiesRepository.find(trx, tenant.companyId);
@@ -184,3 +162,4 @@ export function managersService(deps: { database: Database; config: Config; sess
     },
   };
 }
+export type ManagersService = ReturnType<typeof managersService>;

@@ -1,9 +1,9 @@
-import type { Language, MessageItem } from '@faceadmin/shared';
+import type { Language } from '@faceadmin/shared';
 import type { Executor } from '../../db/database.ts';
-import { t, type Params } from '../../i18n/i18n.ts';
-import { parseJson } from '../../lib/json.ts';
+import type { Params } from '../../i18n/i18n.ts';
 import { nowIso } from '../../lib/time.ts';
 import { messagesRepository } from './messages.repository.ts';
+import { presentMessage } from './messages.presenter.ts';
 
 /**
  * Notification messages are stored as a type plus parameters and rendered in the reader's language,
@@ -11,21 +11,6 @@ import { messagesRepository } from './messages.repository.ts';
  */
 export async function notify(db: Executor, companyId: number, adminId: number | null, type: string, params: Params) {
   await messagesRepository.insert(db, companyId, { admin_id: adminId, type, params: JSON.stringify(params), created_at: nowIso() });
-}
-
-export function presentMessage(lang: Language, row: { id: number; type: string; params: string; created_at: string; is_read: unknown }): MessageItem {
-  const params = parseJson<Params>(row.params, {});
-  // Parts that are themselves texts (a setting's name, a device's answer) are stored as keys, read in the reader's language.
-  if (typeof params.settingKey === 'string') params.setting = t(lang, params.settingKey);
-  if (typeof params.reasonKey === 'string') params.reason = t(lang, params.reasonKey, params);
-  return {
-    id: row.id,
-    type: row.type,
-    title: t(lang, `messages.${row.type}.title`, params),
-    content: t(lang, `messages.${row.type}.content`, params),
-    read: Boolean(Number(row.is_read)),
-    created_at: row.created_at,
-  };
 }
 
 export const messagesService = {

@@ -1,14 +1,14 @@
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Language } from '@faceadmin/shared';
-import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { t } from '../../i18n/i18n.ts';
+import { xlsxStream } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { departmentPaths, descendantsOf } from '../departments/departments.service.ts';
 import { personsRepository } from './persons.repository.ts';
 import { COLUMNS } from './persons.import.ts';
-import { picUrl } from './persons.service.ts';
+import { picUrl } from './persons.presenter.ts';
 
 export interface ExportFilter {
   keyword?: string | undefined;
@@ -20,25 +20,22 @@ export interface ExportFilter {
 }
 
 /**
- * Streams the filtered people as xlsx, a thousand rows at a time: rows are committed to the zip
- * stream as they are written, so 50k people never sit in memory as one workbook.
+ * Streams the filtered people as xlsx, a thousand rows at a time (lib/xlsx.ts), so 50k people never sit
+ * in memory as one workbook.
  */
 export function exportPeople(database: Database, tenant: Tenant, lang: Language, f: ExportFilter, baseUrl: string): PassThrough {
   const { db } = database;
-  const out = new PassThrough();
-  (async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-    const ws = wb.addWorksheet(t(lang, 'import.sheetPeople'));
-    // The import's columns (so an export re-imports), less the write-only door password, plus read-only facts.
-    const cols = [...COLUMNS.filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];
-    ws.columns = cols.map((c) => ({ header: t(lang, `fields.${c}`), key: c, width: c === 'pic' ? 60 : 18 }));
+  // The import's columns (so an export re-imports), less the write-only door password, plus read-only facts.
+  const cols = [...COLUMNS.filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];
+  const columns = cols.map((c) => ({ header: t(lang, `fields.${c}`), key: c, width: c === 'pic' ? 60 : 18 }));
+  async function* rows() {
     let departments: number[] | undefined;
     const deptRows = await departmentsRepository.all(db, tenant.companyId);
     if (f.department_id) departments = f.include_sub === 0 ? [f.department_id] : [...descendantsOf(deptRows, f.department_id)];
     const paths = departmentPaths(deptRows);
     const work = [t(lang, 'values.left'), t(lang, 'values.working')];
     const sync = [t(lang, 'values.notSynced'), t(lang, 'values.synced'), t(lang, 'values.syncFailed')];
-    for await (const rows of personsRepository.iterate(db, tenant.companyId, {
+    for await (const batch of personsRepository.iterate(db, tenant.companyId, {
       keyword: f.keyword?.trim() || undefined,
       departments,
       workStatus: f.workStatus,
@@ -48,11 +45,11 @@ export function exportPeople(database: Database, tenant: Tenant, lang: Language,
       const orgs = await personsRepository.departmentsOf(
         db,
         tenant.companyId,
-        rows.map((r) => r.id),
+        batch.map((r) => r.id),
       );
-      for (const r of rows) {
+      yield batch.map((r) => {
         const url = picUrl(r);
-        ws.addRow({
+        return {
           number: r.number,
           name: r.name,
           phone: r.phone,
@@ -66,11 +63,9 @@ export function exportPeople(database: Database, tenant: Tenant, lang: Language,
           sync_status: sync[r.sync_status] ?? '',
           pic: url ? { text: `${baseUrl}${url}`, hyperlink: `${baseUrl}${url}` } : '',
           created_at: r.created_at.slice(0, 19).replace('T', ' '),
-        }).commit();
-      }
+        };
+      });
     }
-    ws.commit();
-    await wb.commit();
-  })().catch((e: unknown) => out.destroy(e as Error));
-  return out;
+  }
+  return xlsxStream(t(lang, 'import.sheetPeople'), columns, rows());
 }

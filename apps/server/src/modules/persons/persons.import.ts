@@ -21,7 +21,8 @@ import { audit } from '../logs/logs.service.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
 import { newPersonRow, personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { syncedChanged } from './persons.service.ts';
-import type { SyncService } from '../devices/sync.service.ts';
+import type { PeopleChangedHook } from './people-changed.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** Spreadsheet columns, in template order; headers are the translated field names (any language is read back). */
 export const COLUMNS = [
@@ -89,7 +90,7 @@ function cellText(v: ExcelJS.CellValue): string {
         .join('')
         .trim();
     if ('text' in v && typeof v.text === 'string') return v.text.trim();
-    if ('result' in v) return cellText(v.result as ExcelJS.CellValue);
+    if ('result' in v) return cellText(v.result);
   }
   return String(v).trim();
 }
@@ -112,7 +113,7 @@ function departmentResolver(rows: DepartmentRow[]) {
   };
 }
 
-export function importService(deps: { database: Database; photos: PhotoStore; sync: SyncService }) {
+export function importService(deps: { database: Database; photos: PhotoStore; peopleChanged: PeopleChangedHook }) {
   const { db } = deps.database;
 
   return {
@@ -244,7 +245,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
       if (errors.length && opts.strict) return report;
       if (!good.length) return report;
 
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         if (newPaths.size) {
           await createPaths(trx, tenant.companyId, [...newPaths]);
           resolve = departmentResolver(await departmentsRepository.all(trx, tenant.companyId));
@@ -292,7 +293,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
             report.created++;
           }
         }
-        await deps.sync.touch(trx, tenant.companyId, written);
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: written, kind: 'saved' });
         await audit(trx, tenant, 'person', 'person.import', { created: report.created, updated: report.updated, failed: report.failed });
       });
       report.written = true;
@@ -327,7 +328,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
         }
       }
       try {
-        await db.transaction().execute(async (trx) => {
+        await transaction(db, async (trx) => {
           const now = nowIso();
           for (const s of saved) {
             await personsRepository.update(trx, tenant.companyId, s.person.id, {
@@ -337,11 +338,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; sy
               updated_at: now,
             });
           }
-          await deps.sync.touch(
-            trx,
-            tenant.companyId,
-            saved.map((x) => x.person.id),
-          );
+          await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: saved.map((x) => x.person.id), kind: 'saved' });
           await audit(trx, tenant, 'person', 'person.photos', { matched: saved.length, failed: errors.length });
         });
       } catch (e) {
@@ -375,3 +372,4 @@ async function createPaths(trx: Executor, companyId: number, paths: string[]) {
     }
   }
 }
+export type ImportService = ReturnType<typeof importService>;

@@ -1,5 +1,4 @@
-import { WORK_STATUS, type Person, type PersonTag } from '@faceadmin/shared';
-import type { Static } from 'typebox';
+import { pathOf, personsApi, type Person, type PersonCreate, type PersonListQuery, type PersonUpdate, WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { API_PREFIX } from '../../lib/api.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
@@ -9,11 +8,12 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
-import type { SyncService } from '../devices/sync.service.ts';
+import type { PeopleChangedHook } from './people-changed.ts';
 import type { PhotoStore } from './photos.ts';
 import { normalizePhoto } from './photos.ts';
 import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
-import type { PersonCreate, PersonListQuery, PersonUpdate } from './persons.schemas.ts';
+import { presentMany } from './persons.presenter.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** Fields a terminal holds: a change to any of them bumps the person's revision so devices re-learn it. */
 export const SYNCED_FIELDS = [
@@ -31,50 +31,7 @@ export const SYNCED_FIELDS = [
   'user_pri',
 ] as const satisfies readonly (keyof PersonInsert)[];
 
-export const picUrl = (row: Pick<PersonRow, 'id' | 'photo' | 'revision'>) => (row.photo ? `${API_PREFIX}/person/pic/${row.id}?v=${row.revision}` : '');
-
-/** Presenter (habit 6): passwords never leave the server; tags per spec §3. */
-export function presentPerson(row: PersonRow, orgs: { id: number; name: string }[], heads: { id: number; name: string }[]): Person {
-  const tags: PersonTag[] = [];
-  if (row.is_admin) tags.push('admin');
-  if (heads.length) tags.push('manager');
-  tags.push(row.work_status === WORK_STATUS.working ? 'working' : 'left');
-  return {
-    id: row.id,
-    number: row.number,
-    name: row.name,
-    phone: row.phone,
-    description: row.description,
-    organizations: orgs,
-    pic: row.photo,
-    pic_url: picUrl(row),
-    rfid: row.rfid,
-    idcard: row.idcard,
-    address: row.address,
-    workStatus: row.work_status,
-    notify: row.notify,
-    access: { from: row.access_from, to: row.access_to, periods: parseJson(row.access_periods, []) },
-    has_door_password: row.door_password !== '',
-    remote_open: row.remote_open,
-    is_admin: row.is_admin,
-    has_admin_password: row.admin_password !== '',
-    incharges: heads,
-    feature_rights: parseJson<string[]>(row.feature_rights, []),
-    user_pri: row.user_pri,
-    sync_status: row.sync_status,
-    tags,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export async function presentMany(db: Executor, companyId: number, rows: PersonRow[]): Promise<Person[]> {
-  const ids = rows.map((r) => r.id);
-  const [orgs, heads] = await Promise.all([personsRepository.departmentsOf(db, companyId, ids), personsRepository.headsOf(db, companyId, ids)]);
-  return rows.map((r) => presentPerson(r, orgs.get(r.id) ?? [], heads.get(r.id) ?? []));
-}
-
-type Input = Static<typeof PersonCreate>;
+type Input = PersonCreate;
 
 /** Checks cross-field rules and references; returns the columns to write. */
 export function personColumns(input: Input, existing: PersonRow | undefined): Partial<PersonInsert> {
@@ -115,7 +72,7 @@ export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): 
   return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
 }
 
-export function personsService(deps: { database: Database; photos: PhotoStore; sync: SyncService }) {
+export function personsService(deps: { database: Database; photos: PhotoStore; peopleChanged: PeopleChangedHook }) {
   const { db } = deps.database;
   const { photos } = deps;
 
@@ -133,7 +90,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
   }
 
   return {
-    async list(tenant: Tenant, q: Static<typeof PersonListQuery>, offset: number, limit: number) {
+    async list(tenant: Tenant, q: PersonListQuery, offset: number, limit: number) {
       let departments: number[] | undefined;
       if (q.department_id) {
         const rows = await departmentsRepository.all(db, tenant.companyId);
@@ -161,7 +118,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
     async create(tenant: Tenant, input: Input): Promise<Person> {
       if (!photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
       const cols = personColumns(input, undefined);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
         await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges ?? []);
         const number = input.number ?? String((await personsRepository.maxNumeric(trx, tenant.companyId)) + 1);
@@ -177,15 +134,15 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
         });
         await personsRepository.setDepartments(trx, tenant.companyId, id, input.organizations);
         await personsRepository.setHeadOf(trx, tenant.companyId, id, input.incharges ?? []);
-        await deps.sync.touch(trx, tenant.companyId, [id]);
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: [id], kind: 'saved' });
         await audit(trx, tenant, 'person', 'person.create', { id, number, name: cols.name! });
         return loadOne(trx, tenant.companyId, id);
       });
     },
 
-    async update(tenant: Tenant, input: Static<typeof PersonUpdate>): Promise<Person> {
+    async update(tenant: Tenant, input: PersonUpdate): Promise<Person> {
       let oldPhoto = '';
-      const person = await db.transaction().execute(async (trx) => {
+      const person = await transaction(db, async (trx) => {
         const row = await personsRepository.find(trx, tenant.companyId, input.id);
         if (!row) throw notFound();
         if (input.pic !== row.photo && !photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
@@ -201,7 +158,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
         await personsRepository.setDepartments(trx, tenant.companyId, row.id, input.organizations);
         if (input.incharges) await personsRepository.setHeadOf(trx, tenant.companyId, row.id, input.incharges);
         if (row.photo !== input.pic) oldPhoto = row.photo;
-        await deps.sync.touch(trx, tenant.companyId, [row.id]);
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: [row.id], kind: 'saved' });
         if (row.work_status !== patch.work_status && patch.work_status === WORK_STATUS.left) {
           await audit(trx, tenant, 'person', 'person.leave', { id: row.id, number, name: cols.name! });
         } else {
@@ -214,11 +171,11 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
     },
 
     async remove(tenant: Tenant, ids: number[]): Promise<number> {
-      const rows = await db.transaction().execute(async (trx) => {
+      const rows = await transaction(db, async (trx) => {
         const found = await personsRepository.findMany(trx, tenant.companyId, ids);
         if (found.length !== ids.length) throw notFound();
         // Terminals are told to forget them before the rows go (the ledger keeps the PINs to delete).
-        await deps.sync.personsDeleted(trx, tenant.companyId, ids);
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'deleted' });
         await personsRepository.delete(trx, tenant.companyId, ids);
         await audit(trx, tenant, 'person', 'person.delete', {
           count: found.length,
@@ -235,7 +192,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
 
     /** Moves people into a department (replacing their departments) or adds it to theirs. */
     async transfer(tenant: Tenant, ids: number[], departmentId: number, mode: 'move' | 'add'): Promise<number> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const dept = await departmentsRepository.find(trx, tenant.companyId, departmentId);
         if (!dept) throw notFound();
         const found = await personsRepository.findMany(trx, tenant.companyId, ids);
@@ -246,6 +203,8 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
           await personsRepository.setDepartments(trx, tenant.companyId, id, next);
         }
         await audit(trx, tenant, 'person', 'person.transfer', { count: ids.length, name: dept.name });
+        // A department change matters to listeners beyond the devices (attendance rules follow departments).
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'saved' });
         return ids.length;
       });
     },
@@ -253,7 +212,7 @@ export function personsService(deps: { database: Database; photos: PhotoStore; s
     async upload(tenant: Tenant, data: Buffer) {
       const jpeg = await normalizePhoto(data);
       const pic = await photos.save(tenant.companyId, jpeg);
-      return { pic, pic_url: `${API_PREFIX}/person/upload/${pic}`, size: jpeg.length };
+      return { pic, pic_url: API_PREFIX + pathOf(personsApi.uploadedPhoto, { name: pic }), size: jpeg.length };
     },
 
     async photoFile(tenant: Tenant, id: number): Promise<string> {

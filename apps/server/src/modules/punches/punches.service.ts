@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../db/database.ts';
-import type { AttRecord } from '../../devices/zk-push/codec.ts';
-import { localToUtcMs } from '../../devices/zk-push/codec.ts';
+import type { PunchRecord } from '../../gateways/terminal-events.ts';
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
 import { parseJson } from '../../lib/json.ts';
-import { clock, nowIso } from '../../lib/time.ts';
-import { perDeviceRow, type DeviceRow } from '../devices/devices.repository.ts';
+import { clock, localToUtcMs, nowIso } from '../../lib/time.ts';
+import { perObject } from '../../lib/memo.ts';
+import type { DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
 import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
+import { transaction } from '../../db/transaction.ts';
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -47,7 +48,7 @@ export type PunchPhotoStore = ReturnType<typeof punchPhotoStore>;
 
 interface Pending {
   device: DeviceRow;
-  records: AttRecord[];
+  records: PunchRecord[];
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -62,12 +63,12 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   let writing = false;
 
   /** The device's breath-alcohol threshold (mg/100 mL), read from its options once per cached row. */
-  const alcoholLimit = perDeviceRow((d) =>
+  const alcoholLimit = perObject((d: DeviceRow) =>
     Number(parseJson<{ alcohol_threshold?: number }>(d.options, {}).alcohol_threshold ?? DEVICE_OPTION_DEFAULTS.alcohol_threshold),
   );
 
   /** The rows of one upload, and the UTC instant of its newest record (for the clock check). */
-  function rowsOf(device: DeviceRow, records: AttRecord[], people: Map<string, number>, now: string): { rows: PunchInsert[]; newest: number } {
+  function rowsOf(device: DeviceRow, records: PunchRecord[], people: Map<string, number>, now: string): { rows: PunchInsert[]; newest: number } {
     let newest = -Infinity;
     const rows = records.map((r): PunchInsert => {
       const utc = localToUtcMs(r.time, device.tz_offset);
@@ -99,7 +100,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   /** One transaction for every upload waiting: group commit. Each caller is answered only after it commits. */
   async function writeGroup(group: Pending[]): Promise<void> {
     const now = nowIso();
-    await db.transaction().execute(async (trx) => {
+    await transaction(db, async (trx) => {
       const byCompany = new Map<number, Set<string>>();
       for (const g of group)
         for (const r of g.records) (byCompany.get(g.device.company_id) ?? byCompany.set(g.device.company_id, new Set()).get(g.device.company_id)!).add(r.pin);
@@ -150,7 +151,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
      * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).
      * Unknown PINs are kept as strangers.
      */
-    ingest(device: DeviceRow, records: AttRecord[]): Promise<void> {
+    ingest(device: DeviceRow, records: PunchRecord[]): Promise<void> {
       if (!records.length) return Promise.resolve();
       return new Promise((resolve, reject) => {
         queue.push({ device, records, resolve, reject });

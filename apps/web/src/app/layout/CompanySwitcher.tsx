@@ -1,7 +1,7 @@
 import { App, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SessionUser } from '@faceadmin/shared';
-import { useSwitchCompany } from '../../features/company/api.ts';
+import { useSwitchCompany } from '../../features/companies/api.ts';
 
 /** spec §2: changing company calls the default-company endpoint, confirms, and reloads the app at /. */
 export function CompanySwitcher({ user }: { user: SessionUser }) {

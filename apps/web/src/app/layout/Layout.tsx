@@ -27,10 +27,12 @@ export function Layout() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
 
-  // Entering mobile mode closes the sidebar (spec §2).
-  useEffect(() => {
+  // Entering mobile mode closes the sidebar (spec §2): adjusted while rendering, not in an effect.
+  const [wasMobile, setWasMobile] = useState(mobile);
+  if (mobile !== wasMobile) {
+    setWasMobile(mobile);
     if (mobile) setMobileOpen(false);
-  }, [mobile]);
+  }
 
   const route = allRoutes ? findRoute(allRoutes, location.pathname) : undefined;
   useEffect(() => {

@@ -3,7 +3,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@faceadmin/shared';
-import { useUnreadCount } from '../../features/message/api.ts';
+import { useUnreadCount } from '../../features/messages/api.ts';
 
 /** Unread-message bell polled every 20 s; the badge is capped at 99 (spec §9). */
 export function MessageBell() {

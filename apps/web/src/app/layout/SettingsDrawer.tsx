@@ -2,7 +2,7 @@ import { Drawer, Flex, Switch, Typography } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { THEME_COLORS } from '@faceadmin/shared';
-import { updateSettings, useSettings, type Settings } from '../settings.ts';
+import { updateSettings, useSettings } from '../settings.ts';
 
 type BoolSetting = 'tagsView' | 'fixedHeader' | 'sidebarLogo';
 const SWITCHES: BoolSetting[] = ['tagsView', 'fixedHeader', 'sidebarLogo'];
@@ -38,7 +38,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
       {SWITCHES.map((key) => (
         <Flex key={key} justify="space-between" align="center" style={{ marginBottom: 16 }}>
           <span>{t(`layout.settings.${key}`)}</span>
-          <Switch checked={settings[key] as Settings[BoolSetting]} onChange={(v) => updateSettings({ [key]: v } as Partial<Settings>)} />
+          <Switch checked={settings[key]} onChange={(v) => updateSettings({ [key]: v })} />
         </Flex>
       ))}
     </Drawer>

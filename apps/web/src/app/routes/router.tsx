@@ -8,16 +8,16 @@ import { flattenRoutes, ROUTE_TABLE, type PageKey } from './routeTable.ts';
 // Every page is its own chunk (React.lazy); the route table only names them.
 const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   dashboard: lazy(() => import('../../features/dashboard/pages/DashboardPage.tsx')),
-  log: lazy(() => import('../../features/log/pages/LogPage.tsx')),
-  manager: lazy(() => import('../../features/manager/pages/ManagerPage.tsx')),
-  companyForm: lazy(() => import('../../features/company/pages/CompanyFormPage.tsx')),
-  companyList: lazy(() => import('../../features/company/pages/CompanyListPage.tsx')),
-  message: lazy(() => import('../../features/message/pages/MessagePage.tsx')),
-  organization: lazy(() => import('../../features/org/pages/OrganizationPage.tsx')),
-  personList: lazy(() => import('../../features/person/pages/PersonListPage.tsx')),
-  deviceList: lazy(() => import('../../features/device/pages/DeviceListPage.tsx')),
-  devicePersons: lazy(() => import('../../features/device/pages/DevicePersonPage.tsx')),
-  punchList: lazy(() => import('../../features/punch/pages/PunchListPage.tsx')),
+  log: lazy(() => import('../../features/logs/pages/LogPage.tsx')),
+  manager: lazy(() => import('../../features/managers/pages/ManagerPage.tsx')),
+  companyForm: lazy(() => import('../../features/companies/pages/CompanyFormPage.tsx')),
+  companyList: lazy(() => import('../../features/companies/pages/CompanyListPage.tsx')),
+  message: lazy(() => import('../../features/messages/pages/MessagePage.tsx')),
+  organization: lazy(() => import('../../features/departments/pages/OrganizationPage.tsx')),
+  personList: lazy(() => import('../../features/persons/pages/PersonListPage.tsx')),
+  deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
+  devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
+  punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

@@ -1,44 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { CaptchaImage } from '@faceadmin/shared';
-import { get, post } from '../../app/request.ts';
-
-export interface LoginBody {
-  username: string;
-  password: string;
-  icode?: string;
-  captcha_id?: string;
-}
-
-export interface RegisterBody {
-  name: string;
-  username: string;
-  password: string;
-  repassword: string;
-  mobile: string;
-  smscode: string;
-  icode: string;
-  captcha_id: string;
-}
-
-export interface ForgetBody {
-  mobile: string;
-  smscode: string;
-  password: string;
-  repassword: string;
-}
-
-export interface SmsBody {
-  phone: string;
-  purpose: 'register' | 'forget';
-  icode: string;
-  captcha_id: string;
-}
+import { authApi, type ForgetBody, type LoginBody, type RegisterBody, type SmsBody } from '@faceadmin/shared';
+import { call } from '../../app/request.ts';
 
 /** GET /user/captcha, fetched only when `enabled`; refetch() gives a new image. */
 export function useCaptcha(enabled: boolean) {
   return useQuery({
     queryKey: ['auth', 'captcha'],
-    queryFn: () => get<CaptchaImage>('/user/captcha'),
+    queryFn: () => call(authApi.captcha),
     enabled,
     staleTime: Infinity,
     gcTime: 0,
@@ -46,10 +14,10 @@ export function useCaptcha(enabled: boolean) {
 }
 
 // Login is silent: the page turns 40002/40010 into its own messages (spec §8).
-export const useLogin = () => useMutation({ mutationFn: (body: LoginBody) => post<{ token: string }>('/user/login', body, { silent: true }) });
+export const useLogin = () => useMutation({ mutationFn: (body: LoginBody) => call(authApi.login, body, { silent: true }) });
 
-export const useRegister = () => useMutation({ mutationFn: (body: RegisterBody) => post<{ token: string }>('/admin/register', body) });
+export const useRegister = () => useMutation({ mutationFn: (body: RegisterBody) => call(authApi.register, body) });
 
-export const useForget = () => useMutation({ mutationFn: (body: ForgetBody) => post<null>('/user/forget', body) });
+export const useForget = () => useMutation({ mutationFn: (body: ForgetBody) => call(authApi.forget, body) });
 
-export const useSendSms = () => useMutation({ mutationFn: (body: SmsBody) => post<{ cooldown: number }>('/user/sendsmscode', body) });
+export const useSendSms = () => useMutation({ mutationFn: (body: SmsBody) => call(authApi.sendSmsCode, body) });

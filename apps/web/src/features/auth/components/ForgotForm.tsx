@@ -1,7 +1,8 @@
 import { App, Button, Form, Input } from 'antd';
+import type { ForgetBody } from '@faceadmin/shared';
 import { useTranslation } from 'react-i18next';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useCaptcha, useForget, type ForgetBody } from '../api.ts';
+import { useCaptcha, useForget } from '../api.ts';
 import { CaptchaField } from './CaptchaField.tsx';
 import { SmsCodeField } from './SmsCodeField.tsx';
 

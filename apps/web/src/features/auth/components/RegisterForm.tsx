@@ -1,7 +1,8 @@
 import { Button, Form, Input } from 'antd';
+import type { RegisterBody } from '@faceadmin/shared';
 import { useTranslation } from 'react-i18next';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useCaptcha, useRegister, type RegisterBody } from '../api.ts';
+import { useCaptcha, useRegister } from '../api.ts';
 import { CaptchaField } from './CaptchaField.tsx';
 import { SmsCodeField } from './SmsCodeField.tsx';
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { LogItem } from '@faceadmin/shared';
 import { useAccessibleRoutes } from '../../../app/session.ts';
 import { findRoute } from '../../../app/routes/routeTable.ts';
-import { logColumns } from '../../log/columns.ts';
+import { logColumns } from '../../logs/columns.ts';
 import { useDashboardSummary } from '../api.ts';
 
 /** /dashboard: the figures of GET /dashboard/summary and the latest operation-log entries. */

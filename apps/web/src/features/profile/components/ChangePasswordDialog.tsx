@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, TIMING } from '@faceadmin/shared';
+import { LIMITS, TIMING, type ChangePwdBody } from '@faceadmin/shared';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useChangePassword, type ChangePasswordBody } from '../api.ts';
+import { useChangePassword } from '../api.ts';
 
 /** spec §2 profile dialog: current, new, repeated new password; closes 0.5 s after success. */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<ChangePasswordBody>();
+  const [form] = Form.useForm<ChangePwdBody>();
   const change = useChangePassword();
   const rules = ruleSet(t);
 

@@ -1,0 +1,34 @@
+import type { Transaction } from 'kysely';
+import type { Db, Executor } from './database.ts';
+import type { DB } from './schema.ts';
+
+const callbacks = new WeakMap<Transaction<DB>, (() => void)[]>();
+
+/**
+ * Every multi-step write runs here: `fn` gets the transaction, and what was registered with `afterCommit`
+ * inside it runs once it has committed (never after a rollback). That is where work others must see only
+ * once it is durable gets signalled: a dialled device woken for its new commands, and later attendance
+ * recalculation and the console's live stream.
+ */
+export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  const pending: (() => void)[] = [];
+  const result = await db.transaction().execute((trx) => {
+    callbacks.set(trx, pending);
+    return fn(trx);
+  });
+  for (const cb of pending) cb();
+  return result;
+}
+
+/**
+ * Runs `cb` once the caller's write is durable: after the commit of a `transaction()`, or at once when the
+ * executor is the database itself (each statement commits on its own). Callbacks must not throw: they
+ * only signal (a failure there must not turn a committed write into an error answer).
+ */
+export function afterCommit(executor: Executor, cb: () => void): void {
+  if (!executor.isTransaction) return cb();
+  const pending = callbacks.get(executor as Transaction<DB>);
+  // A transaction opened without transaction() would drop the callback silently: refuse it loudly instead.
+  if (!pending) throw new Error('afterCommit needs a transaction opened with transaction() from db/transaction.ts');
+  pending.push(cb);
+}

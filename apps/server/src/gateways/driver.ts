@@ -1,0 +1,83 @@
+/**
+ * The outbound seam between features and wire protocols. Features plan protocol-free operations
+ * (`DeviceOp`); each protocol says how one is written on its wire (`Wire`) and how a batch reaches the
+ * device (`delivery`): polled (the terminal asks, ZKTeco PUSH), dialled (the server calls the device,
+ * Hikvision ISAPI) or published (MQTT, breakers). Features never see protocol text.
+ */
+export type DeviceOp =
+  | {
+      kind: 'user';
+      pin: string;
+      name: string;
+      /** 0 ordinary user, 14 device administrator */
+      pri: number;
+      password: string;
+      card: string;
+      /** limited-time access, device-local 'YYYY-MM-DD HH:mm:ss', or null for none */
+      start: string | null;
+      end: string | null;
+    }
+  | { kind: 'photo'; pin: string; jpegBase64: string }
+  | { kind: 'deleteUser'; pin: string }
+  | { kind: 'unlock'; seconds: number }
+  | { kind: 'options'; values: Record<string, string | number> }
+  | { kind: 'info' }
+  | { kind: 'reboot' }
+  | { kind: 'queryPunches'; from: string; to: string }
+  | { kind: 'check' };
+
+/** A device's answer to one operation, matched by the id the operation was planned with. */
+export interface CommandResult {
+  id: number;
+  code: number;
+  /** protocol-specific result data (e.g. INFO fields), already parsed by the gateway */
+  data?: Record<string, string>;
+}
+
+/** How planned operations reach a device. */
+export type DeliveryMode = 'polled' | 'dialled' | 'published';
+
+/** How one protocol writes operations: the ledger plans within `maxBatchBytes` of encoded output. */
+export interface Wire<Encoded> {
+  encode(op: DeviceOp, id: number): Encoded;
+  /** Bytes the encoded operation takes in a batch. */
+  size(encoded: Encoded): number;
+  /** Largest batch (bytes) the device accepts at once. */
+  readonly maxBatchBytes: number;
+}
+
+/** One planned operation, with the id its result comes back with. */
+export interface Planned<Encoded> {
+  id: number;
+  encoded: Encoded;
+}
+
+/** What features need to know of a protocol to judge results; `delivery` says who starts a batch. */
+export interface DeviceDriver {
+  readonly protocol: string;
+  readonly delivery: DeliveryMode;
+  /** Human meaning of a protocol return code, as a message key (see i18n `device.codes`). */
+  codeKey(code: number): string;
+  /** Whether a command of this kind did what was wanted: some "errors" are the wanted state. */
+  isOk(kind: DeviceOp['kind'], code: number): boolean;
+}
+
+/**
+ * Carries queued work to devices of a dialled or published protocol: woken after the commit that queued
+ * work, it asks the inbound port for the terminal and a batch (`poll` with its own wire), sends it, and
+ * reports the answers (`commandResults`). It also catches up by itself (a device that was unreachable
+ * when woken). A polled protocol needs none: the next poll takes the work.
+ */
+export interface Delivery {
+  readonly protocol: string;
+  /** Work is waiting for this device. */
+  wake(deviceId: number): void;
+  close(): Promise<void>;
+}
+
+/** A protocol as app.ts hands it to the devices module: its driver and, unless polled, its delivery. */
+export interface Protocol<Events> {
+  driver: DeviceDriver;
+  /** Built once the inbound port exists (a delivery plans and reports through it). */
+  delivery?: (events: Events) => Delivery;
+}

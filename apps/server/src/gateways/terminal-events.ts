@@ -1,0 +1,77 @@
+import type { CommandResult, Planned, Wire } from './driver.ts';
+
+/**
+ * The inbound port: what a terminal gateway reports and asks, whatever its wire protocol. The features
+ * implement it once (modules/devices/terminal-events.ts); a protocol folder only parses its wire format,
+ * calls these, and answers in its own format. Every write resolves only after it is committed, so a
+ * gateway acknowledges nothing that could still be lost.
+ */
+
+/** A registered terminal as gateways see it (the features' device row satisfies it). */
+export interface Terminal {
+  readonly id: number;
+  readonly company_id: number;
+  readonly serial: string;
+  readonly name: string;
+  readonly protocol: string;
+  /** the terminal's clock, in minutes east of UTC */
+  readonly tz_offset: number;
+  /** resume marks of the terminal's uploads (ZK PUSH stamps) */
+  readonly att_stamp: string;
+  readonly op_stamp: string;
+  readonly photo_stamp: string;
+  readonly firmware: string;
+  readonly user_count: number;
+  /** JSON of what the terminal reported of itself (language, push version, options, INFO) */
+  readonly info: string;
+}
+
+/** One attendance record as a terminal took it. */
+export interface PunchRecord {
+  pin: string;
+  /** device-local 'YYYY-MM-DD HH:mm:ss' */
+  time: string;
+  status: number;
+  verify: number;
+  workcode: string;
+  mask: number | null;
+  temperature: number | null;
+  /** mg/100 mL */
+  alcohol: number | null;
+}
+
+/** What a terminal said of itself: merged into what is kept. */
+export interface TerminalInfo {
+  firmware?: string;
+  userCount?: number;
+  /** protocol facts to keep (merged into the stored JSON by key) */
+  facts?: Record<string, unknown>;
+}
+
+export interface TerminalEvents<T extends Terminal = Terminal> {
+  /**
+   * Any request: the registered terminal with this serial, marked online; undefined when the serial is
+   * not registered (remembered, so the console can offer it).
+   */
+  seen(serial: string, ip: string): Promise<T | undefined>;
+  /** A registered terminal by id: what a dialled or published delivery is woken with. */
+  terminal(id: number): Promise<T | undefined>;
+  /** The terminal (re)started: commands it had not answered are lost and will be planned again. */
+  restarted(terminal: T, facts: Record<string, unknown>): Promise<void>;
+  /** Facts the terminal reported (firmware, user count, options). */
+  info(terminal: T, info: TerminalInfo): Promise<void>;
+  /** A poll: the operations waiting for this terminal, written with the protocol's wire. */
+  poll<E>(terminal: T, wire: Wire<E>): Promise<Planned<E>[]>;
+  /** Answers to planned operations. */
+  commandResults(terminal: T, results: CommandResult[]): Promise<void>;
+  /** The terminal took an operation but could not use its data (e.g. no face in the photo). */
+  commandRejected(terminal: T, commandId: number, code: string): Promise<void>;
+  /** Attendance records; idempotent on (terminal, PIN, local time), so a resend is harmless. */
+  punches(terminal: T, records: PunchRecord[]): Promise<void>;
+  /** The capture photo of one punch (it may arrive before or after the punch). */
+  punchPhoto(terminal: T, pin: string, localTime: string, jpeg: Buffer): Promise<void>;
+  /** Users enrolled at the terminal itself (the server's roster is the source of truth). */
+  enrolled(terminal: T, pins: string[]): Promise<void>;
+  /** Upload resume marks, kept so a restarted terminal resumes where it was. */
+  stamp(terminal: T, kind: 'att' | 'op', value: string): Promise<void>;
+}

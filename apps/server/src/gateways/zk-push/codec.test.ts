@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { localToUtcMs, wallClockMs } from '../../lib/time.ts';
+import { parseAttlog } from './codec.ts';
+
+const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
+
+test('device clock readings: real dates only, never rolled over into the next month', () => {
+  assert.equal(wallClockMs('2026-11-20 08:59:07'), Date.UTC(2026, 10, 20, 8, 59, 7));
+  assert.equal(wallClockMs('2028-02-29 23:59:59'), Date.UTC(2028, 1, 29, 23, 59, 59), 'leap day');
+  for (const bad of [
+    '2026-02-31 08:00:00',
+    '2027-02-29 08:00:00',
+    '2100-02-29 08:00:00',
+    '2026-04-31 00:00:00',
+    '2026-13-01 00:00:00',
+    '2026-11-20 24:00:00',
+    '2026-11-20 08:60:00',
+    '2026-11-20T08:00:00',
+    '2026-11-20 8:00:00',
+    '',
+  ])
+    assert.ok(Number.isNaN(wallClockMs(bad)), bad);
+});
+
+test('a reading in the terminal time zone becomes one unambiguous UTC instant', () => {
+  assert.equal(localToUtc('2026-11-21 07:30:00', 480), '2026-11-20T23:30:00.000Z', 'UTC+8 just after midnight is the previous UTC day');
+  assert.equal(localToUtc('2026-11-20 22:00:00', -300), '2026-11-21T03:00:00.000Z');
+});
+
+test('ATTLOG: malformed lines are counted apart, never guessed at', () => {
+  const { records, bad } = parseAttlog(
+    '2001\t2026-11-20 08:59:00\t0\t15\t0\t0\t0\r\n2002\t2026-02-31 08:00:00\t0\t15\n../x\t2026-11-20 08:00:00\n\n2003\t2026-11-20 09:00:00\t1\t1\t7\t0\t0\t1\t36.6',
+  );
+  assert.equal(bad, 2);
+  assert.deepEqual(
+    records.map((r) => [r.pin, r.time, r.status, r.verify, r.mask, r.temperature]),
+    [
+      ['2001', '2026-11-20 08:59:00', 0, 15, null, null],
+      ['2003', '2026-11-20 09:00:00', 1, 1, 1, 36.6],
+    ],
+  );
+});

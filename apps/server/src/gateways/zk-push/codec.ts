@@ -1,0 +1,212 @@
+import iconv from 'iconv-lite';
+import { wallClockMs } from '../../lib/time.ts';
+import type { DeviceOp } from '../driver.ts';
+import type { PunchRecord } from '../terminal-events.ts';
+
+/** Protocol text of the ZKTeco Attendance PUSH protocol 2.4.1 (docs/zk-push-protocol.md); pure functions only. */
+
+/** App. 2 language code 83 = Simplified Chinese: those terminals read and write names in GB2312 (§1.2). */
+export const GB2312_LANGUAGES = new Set(['83']);
+export type Encoding = 'gb2312' | 'utf8';
+export const encodingFor = (language: string | undefined): Encoding => (language && GB2312_LANGUAGES.has(language) ? 'gb2312' : 'utf8');
+
+export function decodeBody(body: Buffer, encoding: Encoding): string {
+  return encoding === 'gb2312' ? iconv.decode(body, 'gb2312') : body.toString('utf8');
+}
+export function encodeReply(text: string, encoding: Encoding): Buffer {
+  return encoding === 'gb2312' ? iconv.encode(text, 'gb2312') : Buffer.from(text, 'utf8');
+}
+
+/** TAB and line breaks separate fields and records, so they can never be part of a value. */
+const clean = (v: string | number) => String(v).replace(/[\t\r\n]+/g, ' ');
+
+/** App. 1 return codes and what the administrator is told. */
+export const RETURN_CODES: Record<number, string> = {
+  0: 'ok',
+  [-1]: 'parameter',
+  [-2]: 'photoSize',
+  [-3]: 'readWrite',
+  [-9]: 'templateSize',
+  [-10]: 'noUser',
+  [-11]: 'templateFormat',
+  [-12]: 'template',
+  [-1001]: 'capacity',
+  [-1002]: 'unsupported',
+  [-1003]: 'timeout',
+  [-1004]: 'inconsistent',
+  [-1005]: 'busy',
+  [-1006]: 'tooLong',
+  [-1007]: 'memory',
+  [-1008]: 'serverData',
+};
+export const codeKey = (code: number) => `device.codes.${RETURN_CODES[code] ?? 'unknown'}`;
+
+/** The command text (§12) for one operation; `C:<id>:` is prepended by the caller. */
+export function encodeOp(op: DeviceOp): string {
+  switch (op.kind) {
+    case 'user': {
+      const f = [
+        `PIN=${clean(op.pin)}`,
+        `Name=${clean(op.name)}`,
+        `Pri=${op.pri}`,
+        `Passwd=${clean(op.password)}`,
+        `Card=${clean(op.card)}`,
+        'Grp=1',
+        'TZ=0000000000000000',
+        'Verify=-1',
+      ];
+      // Validity is not part of USERINFO in 2.4.1; firmware that knows these keys honours them, others ignore them.
+      if (op.start) f.push(`StartDatetime=${op.start}`);
+      if (op.end) f.push(`EndDatetime=${op.end}`);
+      return `DATA UPDATE USERINFO ${f.join('\t')}`;
+    }
+    case 'photo':
+      // §12.1.1.8: visible-light face (Type=9), base64 in Content (Format=0), Size = base64 length.
+      return `DATA UPDATE BIOPHOTO PIN=${clean(op.pin)}\tType=9\tSize=${op.jpegBase64.length}\tContent=${op.jpegBase64}\tFormat=0\tUrl=\tPostBackTmpFlag=0`;
+    case 'deleteUser':
+      return `DATA DELETE USERINFO PIN=${clean(op.pin)}`;
+    case 'unlock':
+      return 'AC_UNLOCK';
+    case 'options':
+      // §12.4.1: one key per SET OPTION; several keys are several commands (the caller queues one op per key).
+      return Object.entries(op.values)
+        .map(([k, v]) => `SET OPTION ${clean(k)}=${clean(v)}`)
+        .join('\n');
+    case 'info':
+      return 'INFO';
+    case 'reboot':
+      return 'REBOOT';
+    case 'queryPunches':
+      return `DATA QUERY ATTLOG StartTime=${op.from}\tEndTime=${op.to}`;
+    case 'check':
+      return 'CHECK';
+  }
+}
+
+export interface HandshakeOptions {
+  serial: string;
+  attStamp: string;
+  opStamp: string;
+  photoStamp: string;
+  delay: number;
+  errorDelay: number;
+  tzOffsetMinutes: number;
+}
+
+/** §5 reply: the options a terminal runs with. */
+export function handshakeReply(o: HandshakeOptions): string {
+  const tz = o.tzOffsetMinutes % 60 === 0 ? String(o.tzOffsetMinutes / 60) : String(o.tzOffsetMinutes);
+  return [
+    `GET OPTION FROM: ${o.serial}`,
+    `ATTLOGStamp=${o.attStamp}`,
+    `OPERLOGStamp=${o.opStamp}`,
+    `ATTPHOTOStamp=${o.photoStamp}`,
+    `ErrorDelay=${o.errorDelay}`,
+    `Delay=${o.delay}`,
+    'TransTimes=00:00;14:05',
+    'TransInterval=1',
+    'TransFlag=TransData AttLog\tOpLog\tAttPhoto\tEnrollUser\tChgUser\tUserPic\tBioPhoto',
+    `TimeZone=${tz}`,
+    'Realtime=1',
+    'Encrypt=0',
+    'ServerVer=2.4.1',
+    'PushProtVer=2.4.1',
+    'PushOptionsFlag=1',
+    'MultiBioDataSupport=0:0:0:0:0:0:0:0:0:1',
+    'MultiBioPhotoSupport=0:0:0:0:0:0:0:0:0:1',
+  ].join('\n');
+}
+
+const PIN = /^[A-Za-z0-9]{1,24}$/;
+
+/** §11.2 ATTLOG lines. Malformed lines are returned apart, never guessed at. */
+export function parseAttlog(text: string): { records: PunchRecord[]; bad: number } {
+  const records: PunchRecord[] = [];
+  let bad = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) continue;
+    const f = line.split('\t');
+    const pin = f[0]?.trim() ?? '';
+    const time = f[1]?.trim() ?? '';
+    if (!PIN.test(pin) || Number.isNaN(wallClockMs(time))) {
+      bad++;
+      continue;
+    }
+    const int = (s: string | undefined) => (s && /^-?\d+$/.test(s.trim()) ? Number(s) : 0);
+    // Fields 8 and 9 (mask, temperature) are not in 2.4.1; thermal firmware appends them (see notes §5.1).
+    const mask = f[7] !== undefined && /^[01]$/.test(f[7].trim()) ? Number(f[7]) : null;
+    const tempRaw = f[8]?.trim();
+    const temperature = tempRaw && /^\d{2}(\.\d{1,2})?$/.test(tempRaw) ? Number(tempRaw) : null;
+    // Field 10: breath alcohol in mg/100 mL from breathalyser terminals (notes §5.1).
+    const alcoholRaw = f[9]?.trim();
+    const alcohol = alcoholRaw && /^\d{1,3}(\.\d{1,2})?$/.test(alcoholRaw) ? Number(alcoholRaw) : null;
+    records.push({ pin, time, status: int(f[2]), verify: int(f[3]), workcode: (f[4] ?? '').trim().slice(0, 20), mask, temperature, alcohol });
+  }
+  return { records, bad };
+}
+
+export interface CmdResult {
+  id: number;
+  code: number;
+  cmd: string;
+  data: Record<string, string>;
+}
+
+/** §13 results: `ID=..&Return=..&CMD=..` lines, some followed by `key=value` lines (INFO). Unknown ids are dropped. */
+export function parseDevicecmd(text: string): CmdResult[] {
+  const out: CmdResult[] = [];
+  let current: CmdResult | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (line.startsWith('ID=')) {
+      const q = new URLSearchParams(line);
+      const id = Number(q.get('ID'));
+      const code = Number(q.get('Return'));
+      current = Number.isSafeInteger(id) && id > 0 && Number.isFinite(code) ? { id, code, cmd: q.get('CMD') ?? '', data: {} } : undefined;
+      if (current) out.push(current);
+    } else if (current && line.includes('=') && Object.keys(current.data).length < 100) {
+      const i = line.indexOf('=');
+      current.data[line.slice(0, i).trim()] = line
+        .slice(i + 1)
+        .trim()
+        .slice(0, 200);
+    }
+  }
+  return out;
+}
+
+export interface AttPhoto {
+  /** file name as sent: YYYYMMDDhhmmss-PIN.jpg */
+  name: string;
+  pin: string;
+  time: string;
+  data: Buffer;
+}
+
+/** §11.3: `PIN=<file>\nSN=..\nsize=..\nCMD=uploadphoto\0<jpeg>`; the file name carries time and user PIN. */
+export function parseAttphoto(body: Buffer, base64 = false): AttPhoto | undefined {
+  const nul = body.indexOf(0);
+  if (nul < 0 || nul > 1024) return undefined;
+  const head = body.subarray(0, nul).toString('latin1');
+  const fields = Object.fromEntries(
+    head.split('\n').map((l) => {
+      const i = l.indexOf('=');
+      return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+    }),
+  );
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-(?:\d+-)?([A-Za-z0-9]{1,24})(?:-[^.]*)?\.jpg$/i.exec(fields.PIN ?? '');
+  if (!m) return undefined;
+  const raw = body.subarray(nul + 1);
+  const data = base64 ? Buffer.from(raw.toString('latin1'), 'base64') : raw;
+  if (!(data[0] === 0xff && data[1] === 0xd8)) return undefined;
+  return { name: fields.PIN!, pin: m[7]!, time: `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`, data };
+}
+
+/** §9 INFO= on getrequest: firmware, users, fingerprints, records, ip, … */
+export function parseInfoParam(info: string): { firmware: string; users: number; records: number; ip: string } | undefined {
+  const f = info.split(',');
+  if (f.length < 5) return undefined;
+  const n = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : 0);
+  return { firmware: (f[0] ?? '').slice(0, 60), users: n(f[1]), records: n(f[3]), ip: (f[4] ?? '').slice(0, 45) };
+}

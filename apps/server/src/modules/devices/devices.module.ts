@@ -1,0 +1,61 @@
+import type { Delivery, Protocol } from '../../gateways/driver.ts';
+import type { TerminalEvents } from '../../gateways/terminal-events.ts';
+import type { DeviceRow } from './devices.repository.ts';
+import { defineModule, type Core } from '../../module.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import type { PhotoStore } from '../persons/photos.ts';
+import type { PunchesService } from '../punches/punches.service.ts';
+import devicesRoutes from './devices.routes.ts';
+import { devicesService } from './devices.service.ts';
+import { offlineAfterMs, presenceService } from './presence.service.ts';
+import { syncService } from './sync.service.ts';
+import { terminalEvents } from './terminal-events.ts';
+
+/** Seconds a terminal waits after a network failure before it calls again (ZK PUSH ErrorDelay). */
+export const TERMINAL_ERROR_DELAY_S = 30;
+
+/**
+ * Face terminals (spec §2 /device): the console's device pages, the per-person-per-device sync ledger,
+ * presence, and the one implementation of the gateways' inbound port (`terminalEvents`). Protocols come
+ * in as drivers (and, for dialled or published ones, deliveries); this module never sees a wire format.
+ */
+export function devicesModule(
+  core: Core,
+  deps: {
+    /** the first is the default for devices of an unknown protocol */
+    protocols: readonly Protocol<TerminalEvents<DeviceRow>>[];
+    persons: { photos: PhotoStore; peopleChanged: PeopleChangedHook };
+    punches: { punches: PunchesService };
+  },
+) {
+  const { database, config } = core;
+  const byProtocol = new Map(deps.protocols.map((p) => [p.driver.protocol, p.driver]));
+  const fallback = deps.protocols[0]!.driver;
+  const driver = (protocol: string) => byProtocol.get(protocol) ?? fallback;
+  // Filled below: a delivery plans and reports through the port, which needs the ledger first.
+  const deliveries = new Map<string, Delivery>();
+  const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, log: core.log });
+  const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
+  const devices = devicesService({ database, sync, driver });
+  const events = terminalEvents({ database, sync, punches: deps.punches.punches, presence, log: core.log });
+  for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
+
+  // The ledger follows every write of people, in the writer's transaction (spec §4: people who have left are removed).
+  deps.persons.peopleChanged.on((trx, change) =>
+    change.kind === 'deleted' ? sync.personsDeleted(trx, change.companyId, change.personIds) : sync.touch(trx, change.companyId, change.personIds),
+  );
+
+  return defineModule({
+    name: 'devices',
+    sync,
+    presence,
+    devices,
+    terminalEvents: events,
+    routes: (app) => devicesRoutes(app, devices),
+    jobs: [
+      // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.
+      { name: 'devices.presence', every: 5000, exclusive: true, run: () => presence.sweep() },
+    ],
+    close: () => Promise.all([...deliveries.values()].map((d) => d.close())),
+  });
+}

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import type { DeviceOp, Planned, Protocol, Wire } from '../../gateways/driver.ts';
+import type { TerminalEvents } from '../../gateways/terminal-events.ts';
+import { picture, upload } from '../../../test/files.ts';
+import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { until } from '../../../test/terminals.ts';
+import { devicesRepository, type DeviceRow } from './devices.repository.ts';
+
+/**
+ * The outbound seam without ZK: the ledger plans protocol-free operations through whatever Wire a
+ * protocol gives it (a dialled or published protocol brings its own), within that wire's batch budget;
+ * a dialled protocol's delivery is woken after the commit that queued work and reports through the port.
+ */
+type Op = { op: DeviceOp; id: number };
+const jsonWire: Wire<Op> = { encode: (op, id) => ({ op, id }), size: (e) => JSON.stringify(e).length, maxBatchBytes: 4 * 1024 * 1024 };
+/** What the fake "dialled" terminals received, and which device ids were woken. */
+const dialled = { woken: [] as number[], received: [] as Planned<Op>[] };
+const fakeDialled: Protocol<TerminalEvents<DeviceRow>> = {
+  driver: { protocol: 'fake-dial', delivery: 'dialled', codeKey: () => 'device.codes.ok', isOk: (_kind, code) => code === 0 },
+  delivery: (events) => ({
+    protocol: 'fake-dial',
+    wake(id) {
+      dialled.woken.push(id);
+      // As ISAPI will: look the terminal up, take a batch in its own encoding, "send" it, report the answers.
+      void (async () => {
+        const d = await events.terminal(id);
+        if (!d) return;
+        const batch = await events.poll(d, jsonWire);
+        dialled.received.push(...batch);
+        await events.commandResults(
+          d,
+          batch.map((b) => ({ id: b.id, code: 0 })),
+        );
+      })();
+    },
+    close: async () => {},
+  }),
+};
+
+let t: TestApp;
+let A: Company;
+before(async () => {
+  t = await makeApp({}, { protocols: [fakeDialled] });
+  A = await makeCompany(t, 'Seam');
+});
+after(() => t.close());
+
+test('the sync ledger plans through any wire, within its budget, and results come back by id', async () => {
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Seam dept' } })).data.id as number;
+  const created = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Dialled', serial: 'SEAM0001', ip: '10.0.0.9', password: 'x12345', attendance_scope: 'all' },
+  });
+  assert.equal(created.code, CODES.OK, created.message);
+  for (const n of ['1', '2', '3']) {
+    const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
+    const p = await call(t.app, 'POST', '/person/create', {
+      token: A.main,
+      body: { name: `P${n}`, number: `S${n}`, phone: '13800000000', organizations: [dept], pic },
+    });
+    assert.equal(p.code, CODES.OK, p.message);
+  }
+  const device = (await devicesRepository.findBySerial(t.app.database.db, 'SEAM0001'))!;
+
+  // An ISAPI-like wire: one object per operation; a person (user + face) costs 250 here, the budget fits two.
+  const wire: Wire<{ op: DeviceOp; id: number }> = { encode: (op, id) => ({ op, id }), size: (e) => (e.op.kind === 'photo' ? 100 : 150), maxBatchBytes: 520 };
+  const pins = (batch: { encoded: { op: DeviceOp } }[]) => batch.map((p) => `${p.encoded.op.kind}:${'pin' in p.encoded.op ? p.encoded.op.pin : ''}`);
+  const first = await t.app.modules.devices.sync.plan(device, wire);
+  assert.deepEqual(pins(first), ['user:S1', 'photo:S1', 'user:S2', 'photo:S2'], 'the budget of the wire, not the protocol, bounds the batch');
+  assert.ok(first.every((p) => p.encoded.id === p.id));
+  const second = await t.app.modules.devices.sync.plan(device, wire);
+  assert.deepEqual(pins(second), ['user:S3', 'photo:S3'], 'what was planned is not planned again');
+
+  await t.app.modules.devices.sync.results(
+    device,
+    [...first, ...second].map((p) => ({ id: p.id, code: 0 })),
+  );
+  const list = await call(t.app, 'GET', '/person/list', { token: A.main, query: { page: 1, pageSize: 10 } });
+  assert.deepEqual(
+    (list.data.items as { sync_status: number }[]).map((p) => p.sync_status),
+    [1, 1, 1],
+    'every person synced through the non-ZK wire',
+  );
+});
+
+test('a dialled protocol is woken after the commit: the door opens at once and people reach the device without a poll', async () => {
+  const created = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Dialled door', serial: 'DIAL0001', ip: '10.0.0.10', password: 'x12345', attendance_scope: 'all' },
+  });
+  assert.equal(created.code, CODES.OK, created.message);
+  const id = created.data.id as number;
+  await t.app.database.db.updateTable('devices').set({ protocol: 'fake-dial' }).where('id', '=', id).execute();
+  const queuedBefore = dialled.woken.length;
+
+  const open = await call(t.app, 'POST', '/device/open', { token: A.main, body: { id } });
+  assert.equal(open.data.state, 'success', 'answered by the delivery within the wait, no poll involved');
+  assert.ok(dialled.woken.slice(queuedBefore).includes(id));
+  assert.ok(dialled.received.some((p) => p.encoded.op.kind === 'unlock'));
+
+  // A new person (the device takes everyone): the people hook moves the ledger, the commit wakes the device,
+  // and the people it got at creation go with the same batch.
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Dialled dept' } })).data.id as number;
+  const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
+  const p = await call(t.app, 'POST', '/person/create', {
+    token: A.main,
+    body: { name: 'Newcomer', number: 'D1', phone: '13800000000', organizations: [dept], pic },
+  });
+  assert.equal(p.code, CODES.OK, p.message);
+  const states = () => t.app.database.db.selectFrom('device_persons').select(['person_id', 'state']).where('device_id', '=', id).execute();
+  const rows = await until('every person synced on the dialled device', async () => {
+    const r = await states();
+    return r.length === 4 && r.every((x) => x.state === 'synced') ? r : undefined;
+  });
+  assert.ok(rows!.some((r) => r.person_id === p.data.id));
+  assert.ok(dialled.received.some((x) => x.encoded.op.kind === 'user' && x.encoded.op.pin === 'D1'));
+});

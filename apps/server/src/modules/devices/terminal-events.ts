@@ -1,0 +1,95 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import type { TerminalEvents } from '../../gateways/terminal-events.ts';
+import { parseJson } from '../../lib/json.ts';
+import { nowIso } from '../../lib/time.ts';
+import { notify } from '../messages/messages.service.ts';
+import { personsRepository } from '../persons/persons.repository.ts';
+import type { PunchesService } from '../punches/punches.service.ts';
+import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRow } from './devices.repository.ts';
+import type { PresenceService } from './presence.service.ts';
+import type { SyncService } from './sync.service.ts';
+
+/**
+ * What every terminal gateway reports, handled once for all protocols (the inbound port of
+ * gateways/terminal-events.ts): registration, presence, what the terminal says of itself, the sync
+ * ledger's commands and results, punches.
+ */
+export function terminalEvents(deps: {
+  database: Database;
+  sync: SyncService;
+  punches: PunchesService;
+  presence: PresenceService;
+  log: FastifyBaseLogger;
+}): TerminalEvents<DeviceRow> {
+  const { db } = deps.database;
+  const unknownLogged = new Map<string, number>();
+  // Stamps are written at most every 30 s per device instead of on every upload.
+  const stampWritten = new Map<string, number>();
+  /** Merges protocol facts into the stored JSON; the cached row is dropped so gateways re-read it. */
+  const saveFacts = async (d: DeviceRow, facts: Record<string, unknown>, extra: Partial<DeviceRow> = {}) => {
+    await devicesRepository.update(db, d.company_id, d.id, { ...extra, info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), ...facts }) });
+    deviceCache.forget(d.serial);
+  };
+
+  return {
+    async seen(serial, ip) {
+      const device = await deviceCache.bySerial(db, serial);
+      if (!device) {
+        await unknownDevicesRepository.seen(db, serial, ip, nowIso());
+        const last = unknownLogged.get(serial) ?? 0;
+        if (Date.now() - last > 10 * 60_000 && unknownLogged.size < 10_000) {
+          unknownLogged.set(serial, Date.now());
+          deps.log.warn({ serial, ip }, 'unregistered terminal');
+        }
+        return undefined;
+      }
+      await deps.presence.seen(device);
+      return device;
+    },
+
+    terminal: (id) => devicesRepository.findById(db, id),
+
+    async restarted(d, facts) {
+      await saveFacts(d, facts);
+      await deps.sync.expire(d.id);
+    },
+
+    async info(d, info) {
+      const patch: Partial<DeviceRow> = {};
+      if (info.firmware !== undefined) patch.firmware = info.firmware;
+      if (info.userCount !== undefined) patch.user_count = info.userCount;
+      if (info.facts) return saveFacts(d, info.facts, patch);
+      if (!Object.keys(patch).length) return;
+      await devicesRepository.update(db, d.company_id, d.id, patch);
+      // The cached row follows (no re-read): counts come with every poll on some firmware.
+      Object.assign(d, patch);
+    },
+
+    // Planning also gives up on commands the terminal never answered.
+    poll: (d, wire) => deps.sync.plan(d, wire),
+    commandResults: (d, results) => deps.sync.results(d, results),
+    commandRejected: (d, commandId, code) => deps.sync.rejected(d, commandId, code),
+    punches: (d, records) => deps.punches.ingest(d, records),
+    punchPhoto: (d, pin, localTime, jpeg) => deps.punches.photo(d, pin, localTime, jpeg),
+
+    async enrolled(d, pins) {
+      // The server is the roster's source of truth: users enrolled at the terminal are reported to the
+      // administrators rather than added silently.
+      const known = await personsRepository.byNumbers(db, d.company_id, pins);
+      const strangers = pins.filter((p) => !known.has(p));
+      if (strangers.length)
+        await notify(db, d.company_id, null, 'deviceEnrolled', { device: d.name, count: strangers.length, pins: strangers.slice(0, 10).join(', ') });
+    },
+
+    async stamp(d, kind, value) {
+      const column = kind === 'att' ? 'att_stamp' : 'op_stamp';
+      if (d[column] === value) return;
+      const key = `${d.id}:${column}`;
+      if (Date.now() - (stampWritten.get(key) ?? 0) < 30_000) return;
+      stampWritten.set(key, Date.now());
+      d[column] = value;
+      await devicesRepository.update(db, d.company_id, d.id, { [column]: value });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { API, call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { picture, upload } from '../../../test/files.ts';
+
+let t: TestApp;
+let A: Company;
+let B: Company;
+
+before(async () => {
+  t = await makeApp();
+  A = await makeCompany(t, 'Sweep A');
+  B = await makeCompany(t, 'Sweep B');
+});
+after(() => t.close());
+
+async function pic(c: Company): Promise<string> {
+  const r = await upload(t, '/person/upload', c.main, { name: 'face.jpg', data: await picture() });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data.pic as string;
+}
+
+async function person(c: Company, photo: string): Promise<number> {
+  const dept = (await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: `D${photo.slice(0, 6)}` } })).data.id;
+  const r = await call(t.app, 'POST', '/person/create', { token: c.main, body: { name: 'Held', phone: '13800000000', organizations: [dept], pic: photo } });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data.id as number;
+}
+
+const file = (c: Company, name: string) => path.join(t.app.config.dataDir, 'faces', String(c.id), name);
+const twoDaysOld = (c: Company, name: string) => {
+  const then = new Date(Date.now() - 2 * 86400_000);
+  utimesSync(file(c, name), then, then);
+};
+
+test('housekeeping deletes face files no person holds once a day old, in every company, and nothing else', async () => {
+  const held = await pic(A);
+  const heldId = await person(A, held);
+  const orphan = await pic(A); // the drawer was cancelled
+  const recent = await pic(A); // a drawer still open
+  const bHeld = await pic(B);
+  await person(B, bHeld);
+  const bOrphan = await pic(B);
+  const torn = `${'ab'.repeat(16)}.jpg.tmp`; // a write cut short
+  writeFileSync(file(A, torn), 'partial');
+  for (const [c, name] of [
+    [A, held],
+    [A, orphan],
+    [A, torn],
+    [B, bHeld],
+    [B, bOrphan],
+  ] as const)
+    twoDaysOld(c, name);
+
+  assert.equal(await t.app.modules.persons.sweepFaces(), 3);
+
+  assert.ok(existsSync(file(A, held)) && existsSync(file(B, bHeld)), "people's faces stay");
+  assert.ok(existsSync(file(A, recent)), 'an upload under a day old waits for its form');
+  assert.ok(!existsSync(file(A, orphan)) && !existsSync(file(B, bOrphan)) && !existsSync(file(A, torn)));
+  const img = await t.app.inject({ method: 'GET', url: `${API}/person/pic/${heldId}`, headers: { cookie: `Admin-Token=${A.main}` } });
+  assert.equal(img.statusCode, 200);
+  // a form saved after its upload was swept is told to upload again, not given a person without a face
+  const late = await call(t.app, 'POST', '/person/create', {
+    token: A.main,
+    lang: 'en-US',
+    body: { name: 'Late', phone: '13800000001', organizations: [], pic: orphan },
+  });
+  assert.equal(late.code, CODES.VALIDATION);
+
+  assert.equal(await t.app.modules.persons.sweepFaces(), 0, 'a second run finds nothing');
+});

@@ -1,0 +1,44 @@
+import { clock } from '../../lib/time.ts';
+import { defineModule, type Core } from '../../module.ts';
+import { peopleChangedHook } from './people-changed.ts';
+import { importService } from './persons.import.ts';
+import { personsRepository } from './persons.repository.ts';
+import personsRoutes from './persons.routes.ts';
+import { personsService } from './persons.service.ts';
+import { photoStore } from './photos.ts';
+
+/** An uploaded face waits this long for its person form to be saved. */
+export const UPLOAD_KEEP_MS = 86400_000;
+
+/**
+ * People with their faces, import and export (spec §2 /user/list). Every write of people emits
+ * `peopleChanged` in its transaction; devices and attendance listen to it.
+ */
+export function personsModule(core: Core) {
+  const { database } = core;
+  const photos = photoStore(core.config.dataDir);
+  const peopleChanged = peopleChangedHook();
+  const persons = personsService({ database, photos, peopleChanged });
+  const imports = importService({ database, photos, peopleChanged });
+  /** Face files no person holds, once a day old (a cancelled drawer's upload), and half-written files. */
+  const sweepFaces = () => photos.sweep(clock.now() - UPLOAD_KEEP_MS, (companyId) => personsRepository.photoNames(database.db, companyId));
+  return defineModule({
+    name: 'persons',
+    photos,
+    peopleChanged,
+    persons,
+    sweepFaces,
+    routes: (app) => personsRoutes(app, { database, persons, imports }),
+    jobs: [
+      {
+        name: 'faces.sweep',
+        every: 3600_000,
+        // Not exclusive: faces live in each instance's DATA_DIR.
+        run: async () => {
+          const faces = await sweepFaces();
+          if (faces) core.log.info({ faces }, 'unattached face uploads deleted');
+        },
+      },
+    ],
+  });
+}

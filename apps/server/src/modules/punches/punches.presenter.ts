@@ -1,0 +1,25 @@
+import { API_PREFIX, pathOf, punchesApi } from '@faceadmin/shared';
+import type { punchesRepository } from './punches.repository.ts';
+
+type Row = Awaited<ReturnType<typeof punchesRepository.list>>['items'][number];
+/** Day and time as the terminal saw them (its local clock): what people expect on the record. */
+export const presentPunch = (r: Row) => ({
+  id: r.id,
+  person_id: r.person_id,
+  number: r.person_number ?? r.pin,
+  name: r.person_name ?? '',
+  device_id: r.device_id,
+  device: r.device_name,
+  direction: r.direction,
+  day: r.local_time.slice(0, 10),
+  time: r.local_time.slice(11),
+  utc: r.time,
+  status: r.status,
+  verify: r.verify,
+  temperature: r.temperature,
+  mask: r.mask,
+  alcohol: r.alcohol,
+  alcohol_over: r.alcohol_over === 1,
+  pic_url: r.photo ? API_PREFIX + pathOf(punchesApi.photo, { id: r.id }) : '',
+  stranger: r.stranger === 1,
+});

@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { companiesApi, type CompanyInput } from '@faceadmin/shared';
+import { call } from '../../app/request.ts';
+import { sessionKeys } from '../../app/session.ts';
+
+export const companyKeys = {
+  info: ['company', 'info'] as const,
+  list: ['company', 'list'] as const,
+};
+
+export const useCompanyInfo = (enabled: boolean) => useQuery({ queryKey: companyKeys.info, queryFn: () => call(companiesApi.info), enabled });
+
+export const useCompanyList = () => useQuery({ queryKey: companyKeys.list, queryFn: () => call(companiesApi.list) });
+
+/** Creating a company makes it the current one, so the session profile is refetched before moving on. */
+export function useCreateCompany() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CompanyInput) => call(companiesApi.create, body),
+    onSuccess: async () => {
+      await qc.refetchQueries({ queryKey: sessionKeys.info });
+      await qc.invalidateQueries({ queryKey: ['company'] });
+    },
+  });
+}
+
+export function useUpdateCompany() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CompanyInput) => call(companiesApi.update, body),
+    onSuccess: async (company) => {
+      qc.setQueryData(companyKeys.info, company);
+      await qc.invalidateQueries({ queryKey: sessionKeys.info });
+      await qc.invalidateQueries({ queryKey: companyKeys.list });
+    },
+  });
+}
+
+/** POST /admin/setDefaultCompany; the caller reloads the app at / (spec §2 company switcher). */
+export const useSwitchCompany = () => useMutation({ mutationFn: (companyId: number) => call(companiesApi.setDefault, { company_id: companyId }) });

@@ -1,0 +1,163 @@
+import { useEffect } from 'react';
+import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { LIMITS, type Company, type CompanyInput, type CompanyOptions } from '@faceadmin/shared';
+
+type FlagKey = Exclude<keyof CompanyOptions, 'parking'>;
+const FLAGS: FlagKey[] = ['iocount', 'rfid', 'idcard', 'number', 'alarmRing', 'thirdParty', 'dualAuth', 'internalTesting'];
+
+/** The form works with booleans; the API stores the switches as 0/1. */
+interface Values {
+  name: string;
+  phone: string;
+  address: string;
+  location: string;
+  filter_seconds: number | null;
+  options: Record<FlagKey, boolean> & { parking: { enabled: boolean; url: string; key: string } };
+}
+
+const LOCATION_PATTERN = /^-?\d{1,3}(\.\d+)?,\s*-?\d{1,2}(\.\d+)?$/;
+
+function toValues(c: Company | undefined): Partial<Values> {
+  if (!c)
+    return {
+      filter_seconds: null,
+      options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
+    };
+  return {
+    name: c.name,
+    phone: c.phone,
+    address: c.address,
+    location: c.location,
+    filter_seconds: c.filter_seconds,
+    options: {
+      ...(Object.fromEntries(FLAGS.map((f) => [f, Boolean(c.options?.[f])])) as Record<FlagKey, boolean>),
+      parking: {
+        enabled: Boolean(c.options?.parking?.enabled),
+        url: c.options?.parking?.url ?? '',
+        key: c.options?.parking?.key ?? '',
+      },
+    },
+  };
+}
+
+function toInput(v: Values): CompanyInput {
+  const flags = Object.fromEntries(FLAGS.map((f) => [f, v.options?.[f] ? 1 : 0])) as Record<FlagKey, number>;
+  const parking = v.options?.parking;
+  return {
+    name: v.name.trim(),
+    phone: v.phone.trim(),
+    address: v.address?.trim() ?? '',
+    location: v.location?.replace(/\s+/g, '') ?? '',
+    filter_seconds: v.filter_seconds ?? 0,
+    options: { ...flags, parking: { enabled: parking?.enabled ? 1 : 0, url: parking?.url ?? '', key: parking?.key ?? '' } },
+  };
+}
+
+interface Props {
+  company?: Company | undefined;
+  submitting: boolean;
+  readOnly?: boolean;
+  onSubmit: (input: CompanyInput) => void;
+}
+
+/** One company form for create and update (spec §2: both share one company info form). */
+export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  useEffect(() => form.setFieldsValue(toValues(company)), [company, form]);
+  const parkingOn = Form.useWatch(['options', 'parking', 'enabled'], form);
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      disabled={readOnly}
+      initialValues={toValues(company)}
+      onFinish={(v) => onSubmit(toInput(v))}
+      data-testid="company-form"
+      style={{ maxWidth: 880 }}
+    >
+      <Card title={t('company.sections.basic')} style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="name"
+              label={t('company.fields.name')}
+              rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}
+            >
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="phone"
+              label={t('company.fields.phone')}
+              rules={[{ required: true, whitespace: true, message: t('common.validation.required') }, { max: LIMITS.textMax }]}
+            >
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="address" label={t('company.fields.address')} rules={[{ max: LIMITS.longTextMax }]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="location"
+              label={t('company.fields.location')}
+              tooltip={t('company.hints.location')}
+              rules={[{ pattern: LOCATION_PATTERN, message: t('company.validation.location') }]}
+            >
+              <Input placeholder="116.397,39.909" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="filter_seconds" label={t('company.fields.filterSeconds')} tooltip={t('company.hints.filterSeconds')}>
+              <InputNumber min={0} max={86400} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+      <Card title={t('company.sections.options')} style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          {FLAGS.map((f) => (
+            <Col xs={12} md={6} key={f}>
+              <Form.Item name={['options', f]} label={t(`company.options.${f}`)} valuePropName="checked">
+                <Switch />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+        <Divider titlePlacement="start">{t('company.options.parking')}</Divider>
+        <Row gutter={16}>
+          <Col xs={24} md={6}>
+            <Form.Item name={['options', 'parking', 'enabled']} label={t('company.fields.parkingEnabled')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={9}>
+            <Form.Item
+              name={['options', 'parking', 'url']}
+              label={t('company.fields.parkingUrl')}
+              rules={[{ type: 'url', message: t('common.validation.url') }]}
+            >
+              <Input disabled={!parkingOn} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={9}>
+            <Form.Item name={['options', 'parking', 'key']} label={t('company.fields.parkingKey')}>
+              <Input.Password disabled={!parkingOn} autoComplete="off" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+      {!readOnly && (
+        <Button type="primary" htmlType="submit" loading={submitting} data-testid="company-submit">
+          {company ? t('common.actions.save') : t('company.create')}
+        </Button>
+      )}
+    </Form>
+  );
+}

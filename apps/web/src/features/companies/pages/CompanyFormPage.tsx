@@ -1,0 +1,53 @@
+import { Alert, App, Typography } from 'antd';
+import { useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAdminRight, useUserInfo } from '../../../app/session.ts';
+import { PageLoading } from '../../../ui/PageLoading.tsx';
+import { useCompanyInfo, useCreateCompany, useUpdateCompany } from '../api.ts';
+import { CompanyForm } from '../components/CompanyForm.tsx';
+
+/** /company/create and /company/update share this page and its form (spec §2). */
+export default function CompanyFormPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const creating = useLocation().pathname === '/company/create';
+  const user = useUserInfo().data;
+  const noCompany = !user || user.company === 0;
+  const info = useCompanyInfo(!creating && !noCompany);
+  const right = useAdminRight(!creating && !noCompany);
+  const create = useCreateCompany();
+  const update = useUpdateCompany();
+
+  if (!creating && info.isPending) return <PageLoading />;
+
+  return (
+    <div>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {creating ? t('route.companyCreate') : t('route.companyUpdate')}
+      </Typography.Title>
+      {creating && noCompany && <Alert type="info" showIcon title={t('company.firstCompanyHint')} style={{ marginBottom: 16, maxWidth: 880 }} />}
+      {!creating && right.data && right.data.role !== 'main' && (
+        <Alert type="warning" showIcon title={t('company.mainOnly')} style={{ marginBottom: 16, maxWidth: 880 }} />
+      )}
+      <CompanyForm
+        key={creating ? 'create' : 'update'}
+        company={creating ? undefined : info.data}
+        readOnly={!creating && right.data?.role !== 'main'}
+        submitting={create.isPending || update.isPending}
+        onSubmit={(input) => {
+          if (creating) {
+            create.mutate(input, {
+              onSuccess: () => {
+                message.success(t('company.created'));
+                void navigate('/dashboard', { replace: true });
+              },
+            });
+          } else {
+            update.mutate(input, { onSuccess: () => void message.success(t('common.saved')) });
+          }
+        }}
+      />
+    </div>
+  );
+}

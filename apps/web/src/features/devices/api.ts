@@ -1,0 +1,115 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  devicesApi,
+  personsApi,
+  TIMING,
+  type DeviceCommandBody,
+  type DeviceListQuery,
+  type DeviceOptionsBody,
+  type DeviceAddPersonsBody,
+  type DevicePersonsBody,
+  type DeviceUpdate,
+  type LedgerQuery,
+  type SyncSummary,
+} from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { call } from '../../app/request.ts';
+import { useRightLevel } from '../../app/session.ts';
+import { needsRefresh } from './logic.ts';
+
+export const deviceKeys = {
+  all: ['device'] as const,
+  list: (q: DeviceListQuery) => ['device', 'list', q] as const,
+  options: ['device', 'list', 'options'] as const,
+  info: (id: number) => ['device', 'info', id] as const,
+  ledger: (q: LedgerQuery) => ['device', 'ledger', q] as const,
+  unknown: ['device', 'unknown'] as const,
+  orgPersons: ['device', 'orgPersons'] as const,
+  personDevices: (id: number) => ['device', 'personDevices', id] as const,
+};
+
+/** The punch list's device filter: the first 100 devices (the server's page limit), silent and not polled. */
+export const useDeviceOptions = () =>
+  useQuery({
+    queryKey: deviceKeys.options,
+    queryFn: () => call(devicesApi.list, { page: 1, pageSize: 100 }, { silent: true }),
+    staleTime: 60_000,
+  });
+
+/** The list follows the devices' presence: refreshed every few seconds. */
+export const useDevices = (q: DeviceListQuery) =>
+  useQuery({
+    queryKey: deviceKeys.list(q),
+    queryFn: () => call(devicesApi.list, q),
+    placeholderData: keepPreviousData,
+    refetchInterval: 5000,
+  });
+
+export const useDevice = (id: number, refetchInterval?: number | false) =>
+  useQuery({ queryKey: deviceKeys.info(id), queryFn: () => call(devicesApi.info, { id }), enabled: id > 0, refetchInterval });
+
+export const useUnknownTerminals = (enabled: boolean) =>
+  useQuery({ queryKey: deviceKeys.unknown, queryFn: () => call(devicesApi.unknown), enabled, refetchInterval: enabled ? 5000 : false });
+
+/** spec: the ledger refreshes every 5 s while anything is still on its way to the device (`summary`: the device's sync counts). */
+export const useLedger = (q: LedgerQuery, summary: SyncSummary | undefined) =>
+  useQuery({
+    queryKey: deviceKeys.ledger(q),
+    queryFn: () => call(devicesApi.ledger, q),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (needsRefresh(query.state.data?.items ?? [], summary) ? 5000 : false),
+    enabled: (q.id ?? 0) > 0,
+  });
+
+export const useOrgPersons = (enabled: boolean) =>
+  useQuery({ queryKey: deviceKeys.orgPersons, queryFn: () => call(personsApi.orgPersons, {}), enabled, staleTime: 10_000 });
+
+export const usePersonDevices = (personId: number | undefined) =>
+  useQuery({
+    queryKey: deviceKeys.personDevices(personId ?? 0),
+    queryFn: () => call(devicesApi.personDevices, { id: personId ?? 0 }),
+    enabled: Boolean(personId),
+    refetchInterval: 5000,
+  });
+
+/** Device changes move the list, the ledger and the people's sync states. */
+const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled' });
+
+export const useSaveDevice = () =>
+  useDeviceMutation(({ id, body }: { id?: number | undefined; body: Omit<DeviceUpdate, 'id'> }) =>
+    // validation errors mark the dialog's fields, so the dialog decides what to show
+    id
+      ? call(devicesApi.update, { id, ...body }, { silent: true })
+      : // a new device's body always carries the password (valuesToDeviceBody)
+        call(devicesApi.create, { ...body, password: body.password ?? '' }, { silent: true }),
+  );
+
+export const useDeleteDevice = () => useDeviceMutation((id: number) => call(devicesApi.delete, { id }));
+
+export const useSaveOptions = () => useDeviceMutation((body: DeviceOptionsBody) => call(devicesApi.options, body));
+
+/** Remote door open: the server waits up to 15 s for the device's answer. */
+export const useOpenDoor = () => useDeviceMutation((id: number) => call(devicesApi.open, { id }, { timeout: TIMING.requestTimeout }));
+
+export const useDeviceCommand = () => useDeviceMutation((body: DeviceCommandBody) => call(devicesApi.command, body));
+
+export const useAddDevicePersons = () => useDeviceMutation((body: DeviceAddPersonsBody) => call(devicesApi.addPersons, body));
+
+export const useRemoveDevicePersons = () => useDeviceMutation((body: DevicePersonsBody) => call(devicesApi.removePersons, body));
+
+export const useRetryDevicePersons = () => useDeviceMutation((body: DevicePersonsBody) => call(devicesApi.retryPersons, body));
+
+/**
+ * POST /person/sync. spec §7: a 20 s timeout and its message hidden (offline devices are asked about, not toasted).
+ * A sync that went through moves the people's sync states and the devices' ledgers.
+ */
+export const useSyncPersons = () =>
+  useInvalidatingMutation(
+    ({ ids, skipOffline }: { ids: number[]; skipOffline: boolean }) =>
+      call(devicesApi.syncPersons, { ids, ...(skipOffline ? { skip_offline: 1 } : {}) }, { timeout: TIMING.syncTimeout, silent: true }),
+    [['person'], deviceKeys.all],
+    { on: 'success' },
+  );
+
+/** docs/api-devices.md: reading needs rights.face ≥ 1, writing ≥ 2. */
+export const useDeviceRights = () => useRightLevel('face');

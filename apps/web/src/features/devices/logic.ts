@@ -1,0 +1,199 @@
+import {
+  DEVICE_OPTION_DEFAULTS,
+  DEVICE_OPTION_RANGES,
+  DEVICE_SPECIAL_RANGES,
+  type Device,
+  type DeviceOptions,
+  type DeviceUpdate,
+  type LedgerItem,
+  type OrgPersonsNode,
+  type SyncSummary,
+} from '@faceadmin/shared';
+// Address checks are shared form rules (ui/rules.ts); devices use them too.
+export { isValidIp } from '../../ui/rules.ts';
+
+/** Pure helpers of the device screens (no React, no antd), unit-tested under node --test. */
+
+/** spec §5/§9: ranges and defaults of the device options live once in packages/shared (the server validates with them). */
+export const OPTION_RANGES = DEVICE_OPTION_RANGES;
+export const SPECIAL_RANGES = DEVICE_SPECIAL_RANGES;
+export const OPTION_DEFAULTS: Required<DeviceOptions> = DEVICE_OPTION_DEFAULTS;
+
+/** Serial numbers are letters and digits (ZKTeco SN). */
+export const SERIAL_PATTERN = /^[A-Za-z0-9]+$/;
+
+/** The add/edit dialog's values; flags are booleans in the form, 0/1 on the wire. */
+export interface DeviceFormValues {
+  name: string;
+  serial: string;
+  ip: string;
+  password?: string;
+  account?: string;
+  capacity?: number | null;
+  direction: Device['direction'];
+  attendance: boolean;
+  attendance_scope: Device['attendance_scope'];
+  restrict_inout: boolean;
+  upload_face_image: boolean;
+  upload_strangers: boolean;
+  function_type: Device['function_type'];
+  tz_offset: number;
+}
+
+export function emptyDeviceValues(tzOffset: number): DeviceFormValues {
+  return {
+    name: '',
+    serial: '',
+    ip: '',
+    password: '',
+    account: '',
+    capacity: 3000,
+    direction: 'in',
+    attendance: true,
+    attendance_scope: 'selected',
+    restrict_inout: false,
+    upload_face_image: true,
+    upload_strangers: false,
+    function_type: 'attendance',
+    tz_offset: tzOffset,
+  };
+}
+
+export function deviceToValues(d: Device): DeviceFormValues {
+  return {
+    name: d.name,
+    serial: d.serial,
+    ip: d.ip,
+    password: '',
+    account: d.account,
+    capacity: d.capacity,
+    direction: d.direction,
+    attendance: Boolean(d.attendance),
+    attendance_scope: d.attendance_scope,
+    restrict_inout: Boolean(d.restrict_inout),
+    upload_face_image: Boolean(d.upload_face_image),
+    upload_strangers: Boolean(d.upload_strangers),
+    function_type: d.function_type,
+    tz_offset: d.tz_offset,
+  };
+}
+
+/** create/update body; on edit a blank password is left out so the stored one is kept (spec §5). */
+export function valuesToDeviceBody(v: DeviceFormValues, editing: boolean): Omit<DeviceUpdate, 'id'> {
+  const body: Omit<DeviceUpdate, 'id'> = {
+    name: v.name.trim(),
+    serial: v.serial.trim(),
+    ip: v.ip.trim(),
+    account: (v.account ?? '').trim(),
+    direction: v.direction,
+    attendance: v.attendance ? 1 : 0,
+    attendance_scope: v.attendance_scope,
+    restrict_inout: v.restrict_inout ? 1 : 0,
+    upload_face_image: v.upload_face_image ? 1 : 0,
+    upload_strangers: v.upload_strangers ? 1 : 0,
+    function_type: v.function_type,
+    tz_offset: v.tz_offset,
+  };
+  if (v.capacity) body.capacity = v.capacity;
+  const password = v.password ?? '';
+  if (password || !editing) body.password = password;
+  return body;
+}
+
+/** "synced/total" plus whether failures must be shown in red. */
+export function syncText(s: SyncSummary): { text: string; failed: number; pending: number } {
+  return { text: `${s.synced}/${s.total}`, failed: s.failed, pending: s.pending };
+}
+
+/** The ledger page refreshes itself while a change is still on its way to the device. */
+export function needsRefresh(items: readonly Pick<LedgerItem, 'state' | 'removing'>[], summary?: SyncSummary): boolean {
+  if (summary && summary.pending > 0) return true;
+  return items.some((i) => i.state === 'pending' || i.removing);
+}
+
+/** Only changed keys are sent (the server queues one SET OPTION per changed key anyway). */
+export function changedKeys<T extends object>(before: T, after: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    const a = after[key];
+    if (a === undefined || a === null || (a as unknown) === '') {
+      if ((a as unknown) === '' && before[key] !== undefined && before[key] !== '') out[key] = a;
+      continue;
+    }
+    if (a !== before[key]) out[key] = a;
+  }
+  return out;
+}
+
+/** Minutes east of UTC as "UTC+08:00". */
+export function formatTzOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** Whole-hour and the usual half/quarter-hour zones between UTC-12 and UTC+14. */
+export const TZ_OFFSETS: number[] = [...Array.from({ length: 27 }, (_, i) => (i - 12) * 60), -570, -210, 210, 270, 330, 345, 390, 525, 570, 630, 765].sort(
+  (a, b) => a - b,
+);
+
+/** Tree of the people picker: a department key is `d<id>`, a person key `p<id>` (a person may sit in several departments). */
+export interface PickerNode {
+  key: string;
+  title: string;
+  children?: PickerNode[];
+  isLeaf?: boolean;
+}
+
+export function pickerTree(nodes: readonly OrgPersonsNode[]): PickerNode[] {
+  return nodes.map((n) => ({
+    key: `d${n.id}`,
+    title: n.name,
+    children: [
+      ...pickerTree(n.children ?? []),
+      ...n.persons.map((p) => ({ key: `p${p.id}:d${n.id}`, title: p.number ? `${p.name} (${p.number})` : p.name, isLeaf: true })),
+    ],
+  }));
+}
+
+/**
+ * Checked keys → the add body. A checked department covers its sub-departments and people (the server
+ * expands departments itself), so only the topmost checked departments and the people outside them are sent.
+ */
+export function pickedToBody(checked: readonly string[]): { person_ids: number[]; department_ids: number[] } {
+  const depts = new Set<number>();
+  const people = new Set<number>();
+  for (const k of checked) {
+    const p = /^p(\d+):d\d+$/.exec(k);
+    if (p) people.add(Number(p[1]));
+    else if (/^d\d+$/.test(k)) depts.add(Number(k.slice(1)));
+  }
+  return { department_ids: [...depts].sort((a, b) => a - b), person_ids: [...people].sort((a, b) => a - b) };
+}
+
+/** Keeps only the topmost checked departments: a department whose ancestor is checked adds nothing. */
+export function topDepartments(nodes: readonly OrgPersonsNode[], checked: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  const walk = (list: readonly OrgPersonsNode[]) => {
+    for (const n of list) {
+      if (checked.has(n.id)) out.push(n.id);
+      else walk(n.children ?? []);
+    }
+  };
+  walk(nodes);
+  return out;
+}
+
+/** People checked individually whose departments were not (fully) checked. */
+export function peopleOutside(nodes: readonly OrgPersonsNode[], checkedDepts: ReadonlySet<number>, people: ReadonlySet<number>): number[] {
+  const covered = new Set<number>();
+  const walk = (list: readonly OrgPersonsNode[], inside: boolean) => {
+    for (const n of list) {
+      const here = inside || checkedDepts.has(n.id);
+      if (here) for (const p of n.persons) covered.add(p.id);
+      walk(n.children ?? [], here);
+    }
+  };
+  walk(nodes, false);
+  return [...people].filter((id) => !covered.has(id)).sort((a, b) => a - b);
+}

@@ -1,0 +1,219 @@
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { useState } from 'react';
+import { App, Button, Card, Dropdown, Select, Space, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, DownOutlined, EditOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
+import { DeviceDialog } from '../components/DeviceDialog.tsx';
+import { DeviceSettingsDrawer } from '../components/DeviceSettingsDrawer.tsx';
+import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText } from '../components/DeviceStatus.tsx';
+import { QueryPunchesDialog } from '../components/QueryPunchesDialog.tsx';
+import type { CommandKind, CommandResult, Device, DeviceListQuery } from '@faceadmin/shared';
+
+/** /device/list: face access-control devices (right `face`; writing needs face ≥ 2). */
+export default function DeviceListPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const { canEdit } = useDeviceRights();
+  const [query, setQuery] = useState<PagedQuery<DeviceListQuery>>({ page: 1, pageSize: 10 });
+  const [dialog, setDialog] = useState<{ open: boolean; device?: Device | undefined }>({ open: false });
+  const [settingsId, setSettingsId] = useState<number>();
+  const [punchesFor, setPunchesFor] = useState<Device>();
+  const list = useDevices(query);
+  const remove = useDeleteDevice();
+  const openDoor = useOpenDoor();
+  const command = useDeviceCommand();
+
+  const items = list.data?.items ?? [];
+  const settingsDevice = items.find((d) => d.id === settingsId);
+
+  /** spec: the result of a device command — success, failure with its reason, or still waiting for the device. */
+  const showResult = (r: CommandResult, successKey: string) => {
+    if (r.state === 'success') message.success(t(successKey));
+    else if (r.state === 'failure') message.error(t('device.result.failure', { reason: r.message || String(r.code ?? '') }));
+    else message.info(t('device.result.pending'));
+  };
+
+  const doOpen = async (d: Device) => {
+    try {
+      showResult(await openDoor.mutateAsync(d.id), 'device.result.opened');
+    } catch {
+      // shown by the API client
+    }
+  };
+
+  const doCommand = async (d: Device, kind: CommandKind, range?: { from: string; to: string }) => {
+    try {
+      const r = await command.mutateAsync({ id: d.id, kind, ...(range ?? {}) });
+      if (r.state === 'pending') message.success(t('device.result.queued'));
+      else showResult(r, 'device.result.done');
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const onMore = (d: Device, key: string) => {
+    if (key === 'edit') setDialog({ open: true, device: d });
+    else if (key === 'delete') {
+      modal.confirm({
+        title: t('device.deleteConfirm', { name: d.name }),
+        okText: t('common.actions.delete'),
+        okButtonProps: { danger: true },
+        cancelText: t('common.actions.cancel'),
+        onOk: async () => {
+          try {
+            await remove.mutateAsync(d.id);
+            message.success(t('common.deleted'));
+          } catch {
+            // shown by the API client
+          }
+        },
+      });
+    } else if (key === 'reboot') {
+      modal.confirm({
+        title: t('device.rebootConfirm', { name: d.name }),
+        okText: t('common.actions.ok'),
+        cancelText: t('common.actions.cancel'),
+        onOk: () => doCommand(d, 'reboot'),
+      });
+    } else if (key === 'queryPunches') setPunchesFor(d);
+    else void doCommand(d, key as CommandKind);
+  };
+
+  const columns: TableProps<Device>['columns'] = [
+    { title: t('device.fields.name'), dataIndex: 'name', key: 'name', fixed: 'left' },
+    { title: t('device.fields.serial'), dataIndex: 'serial', key: 'serial' },
+    { title: t('device.fields.ip'), dataIndex: 'ip', key: 'ip' },
+    {
+      title: t('device.fields.direction'),
+      dataIndex: 'direction',
+      key: 'direction',
+      render: (v: string) => <Tag color={v === 'out' ? 'orange' : 'blue'}>{t(v === 'out' ? 'device.direction.out' : 'device.direction.in')}</Tag>,
+    },
+    { title: t('device.fields.version'), dataIndex: 'version', key: 'version', render: (v: string) => v || '—' },
+    { title: t('device.fields.online'), key: 'online', render: (_, d) => <OnlineBadge device={d} /> },
+    { title: t('device.fields.openStatus'), dataIndex: 'open_status', key: 'open_status', render: (v: Device['open_status']) => <OpenStatusTag value={v} /> },
+    { title: t('device.fields.state'), dataIndex: 'state', key: 'state', render: (v: string) => <StateTag value={v} /> },
+    { title: t('device.fields.sync'), key: 'sync', render: (_, d) => <SyncSummaryText sync={d.sync} /> },
+    {
+      title: t('device.fields.users'),
+      key: 'users',
+      render: (_, d) => <span data-testid="device-users">{`${d.user_count} / ${d.capacity}`}</span>,
+    },
+    {
+      title: t('common.actions.title'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_, d) => (
+        <Space size={4}>
+          {canEdit && (
+            <Button
+              size="small"
+              type="primary"
+              icon={<UnlockOutlined />}
+              loading={openDoor.isPending && openDoor.variables === d.id}
+              onClick={() => void doOpen(d)}
+              data-testid="device-open"
+            >
+              {t('device.actions.open')}
+            </Button>
+          )}
+          <Tooltip title={t('device.actions.people')}>
+            <Button
+              size="small"
+              icon={<TeamOutlined />}
+              aria-label={t('device.actions.people')}
+              onClick={() => void navigate(`/device/personManage/${d.id}`)}
+              data-testid="device-people"
+            />
+          </Tooltip>
+          <Tooltip title={t('device.actions.settings')}>
+            <Button
+              size="small"
+              icon={<SettingOutlined />}
+              aria-label={t('device.actions.settings')}
+              onClick={() => setSettingsId(d.id)}
+              data-testid="device-settings"
+            />
+          </Tooltip>
+          {canEdit && (
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [
+                  { key: 'edit', icon: <EditOutlined />, label: t('common.actions.edit') },
+                  { key: 'info', label: t('device.actions.info') },
+                  { key: 'reboot', label: t('device.actions.reboot') },
+                  { key: 'queryPunches', label: t('device.actions.queryPunches') },
+                  { key: 'check', label: t('device.actions.check') },
+                  { type: 'divider' },
+                  { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('common.actions.delete') },
+                ],
+                onClick: ({ key }) => onMore(d, key),
+              }}
+            >
+              <Button size="small" data-testid="device-more">
+                {t('device.actions.more')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('route.deviceList')} data-testid="device-list-page">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <KeywordSearch
+          placeholder={t('device.keyword')}
+          width={240}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
+          data-testid="device-keyword"
+        />
+        <Select
+          allowClear
+          placeholder={t('device.fields.online')}
+          style={{ width: 140 }}
+          options={[
+            { value: 1, label: t('device.online.on') },
+            { value: 0, label: t('device.online.off') },
+          ]}
+          onChange={(online?: 0 | 1) => setQuery((q) => ({ ...q, page: 1, online }))}
+          data-testid="device-online-filter"
+        />
+        {canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="device-create">
+            {t('device.create')}
+          </Button>
+        )}
+      </Space>
+      {items.some((d) => d.state === 'abnormal') && <Typography.Paragraph type="warning">{t('device.abnormalHint')}</Typography.Paragraph>}
+      <Table<Device>
+        rowKey="id"
+        size="middle"
+        loading={list.isLoading}
+        dataSource={items}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="device-table"
+        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
+      />
+      <DeviceDialog open={dialog.open} device={dialog.device} onClose={() => setDialog({ open: false })} />
+      <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />
+      <QueryPunchesDialog
+        open={Boolean(punchesFor)}
+        loading={command.isPending}
+        onCancel={() => setPunchesFor(undefined)}
+        onOk={(from, to) => {
+          if (!punchesFor) return;
+          void doCommand(punchesFor, 'queryPunches', { from, to }).then((ok) => ok && setPunchesFor(undefined));
+        }}
+      />
+    </Card>
+  );
+}

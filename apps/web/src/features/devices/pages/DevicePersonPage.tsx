@@ -1,0 +1,184 @@
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { useState } from 'react';
+import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../ui/format.ts';
+import { useDevice, useDeviceRights, useLedger, useRemoveDevicePersons, useRetryDevicePersons } from '../api.ts';
+import { AddPersonsDialog } from '../components/AddPersonsDialog.tsx';
+import { LedgerStateTag, OnlineBadge, SyncSummaryText } from '../components/DeviceStatus.tsx';
+import { needsRefresh } from '../logic.ts';
+import type { LedgerItem, LedgerQuery, LedgerState } from '@faceadmin/shared';
+
+const STATES: LedgerState[] = ['pending', 'synced', 'failed'];
+
+/** /device/personManage/:id — the device's sync ledger: who should be on it and how far each person got. */
+export default function DevicePersonPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const id = Number(useParams().id);
+  const { canEdit } = useDeviceRights();
+  const [query, setQuery] = useState<PagedQuery<Omit<LedgerQuery, 'id'>>>({ page: 1, pageSize: 20 });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [adding, setAdding] = useState(false);
+
+  const device = useDevice(id, 5000);
+  // spec: the ledger refreshes every 5 s while anything is still on its way to the device
+  const ledger = useLedger({ id, ...query }, device.data?.sync);
+  const items = ledger.data?.items ?? [];
+  const autoRefresh = needsRefresh(items, device.data?.sync);
+
+  const remove = useRemoveDevicePersons();
+  const retry = useRetryDevicePersons();
+
+  if (!Number.isInteger(id) || id <= 0 || device.isError) {
+    return <Result status="404" title={t('device.notFound')} extra={<Button onClick={() => void navigate('/device/list')}>{t('device.back')}</Button>} />;
+  }
+
+  const run = async (fn: () => Promise<string>) => {
+    try {
+      message.success(await fn());
+      setSelected([]);
+    } catch {
+      // shown by the API client
+    }
+  };
+
+  const removeSelected = () =>
+    modal.confirm({
+      title: t('device.persons.removeConfirm', { count: selected.length }),
+      content: t('device.persons.removeHint'),
+      okText: t('common.actions.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.actions.cancel'),
+      onOk: () => run(async () => t('device.persons.removed', { count: (await remove.mutateAsync({ id, person_ids: selected })).count })),
+    });
+
+  const columns: TableProps<LedgerItem>['columns'] = [
+    {
+      title: t('device.ledger.photo'),
+      key: 'photo',
+      width: 64,
+      render: (_, r) =>
+        r.pic_url ? (
+          <Image src={r.pic_url} width={36} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={r.name} />
+        ) : (
+          <Avatar shape="square" size={36} icon={<UserOutlined />} />
+        ),
+    },
+    { title: t('device.ledger.number'), dataIndex: 'number', key: 'number' },
+    { title: t('device.ledger.name'), dataIndex: 'name', key: 'name' },
+    {
+      title: t('device.ledger.state'),
+      key: 'state',
+      render: (_, r) => (
+        <Space size={4}>
+          <LedgerStateTag value={r.state} />
+          {r.removing && (
+            <Tag color="orange" data-testid="ledger-removing">
+              {t('device.ledger.removing')}
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('device.ledger.reason'),
+      key: 'reason',
+      render: (_, r) => (r.reason ? <Typography.Text type="danger">{r.code !== null ? `${r.reason} (${r.code})` : r.reason}</Typography.Text> : ''),
+    },
+    { title: t('device.ledger.attempts'), dataIndex: 'attempts', key: 'attempts' },
+    { title: t('device.ledger.lastAttempt'), dataIndex: 'last_attempt_at', key: 'last_attempt_at', render: (v: string | null) => formatDateTime(v) },
+  ];
+
+  const d = device.data;
+  return (
+    <Card
+      data-testid="device-person-page"
+      title={
+        <Space>
+          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/list')} aria-label={t('device.back')} />
+          {t('route.devicePersons')}
+        </Space>
+      }
+    >
+      {d && (
+        <Descriptions size="small" column={{ xs: 1, md: 4 }} style={{ marginBottom: 16 }} data-testid="device-header">
+          <Descriptions.Item label={t('device.fields.name')}>
+            <strong>{d.name}</strong>&nbsp;<Typography.Text type="secondary">{d.serial}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.fields.online')}>
+            <OnlineBadge device={d} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.fields.sync')}>
+            <SyncSummaryText sync={d.sync} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.fields.users')}>{`${d.user_count} / ${d.capacity}`}</Descriptions.Item>
+        </Descriptions>
+      )}
+      <Space wrap style={{ marginBottom: 12 }}>
+        <KeywordSearch
+          placeholder={t('device.ledger.keyword')}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
+          data-testid="ledger-keyword"
+        />
+        <Select
+          allowClear
+          placeholder={t('device.ledger.state')}
+          style={{ width: 150 }}
+          options={STATES.map((s) => ({ value: s, label: t(`device.ledger.states.${s}`) }))}
+          onChange={(state?: LedgerState) => setQuery((q) => ({ ...q, page: 1, state }))}
+          data-testid="ledger-state-filter"
+        />
+        {canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ledger-add">
+            {t('device.persons.addButton')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} loading={remove.isPending} onClick={removeSelected} data-testid="ledger-remove">
+            {t('device.persons.remove')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button
+            icon={<ReloadOutlined />}
+            disabled={!selected.length}
+            loading={retry.isPending}
+            onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id, person_ids: selected })).count }))}
+            data-testid="ledger-retry"
+          >
+            {t('device.persons.retry')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button
+            icon={<ReloadOutlined />}
+            disabled={!d?.sync.failed}
+            onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id })).count }))}
+            data-testid="ledger-retry-failed"
+          >
+            {t('device.persons.retryFailed')}
+          </Button>
+        )}
+        {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
+        {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
+      </Space>
+      <Table<LedgerItem>
+        rowKey="person_id"
+        size="middle"
+        loading={ledger.isLoading}
+        dataSource={items}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="ledger-table"
+        rowSelection={canEdit ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) } : undefined}
+        pagination={pagination(query, setQuery, ledger.data?.total, t, [20, 50, 100])}
+      />
+      <AddPersonsDialog deviceId={id} open={adding} onClose={() => setAdding(false)} />
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { messagesApi, TIMING, type MessageListQuery, type MessageReadBody } from '@faceadmin/shared';
+import { call } from '../../app/request.ts';
+
+const keys = { all: ['message'] as const, count: ['message', 'count'] as const };
+
+export const useMessages = (q: MessageListQuery) =>
+  useQuery({
+    queryKey: ['message', 'list', q],
+    queryFn: () => call(messagesApi.list, q),
+    placeholderData: keepPreviousData,
+  });
+
+/** Unread count for the bell, polled every 20 s (spec §9); silent so a poll never spams toasts. */
+export const useUnreadCount = (enabled: boolean) =>
+  useQuery({
+    queryKey: keys.count,
+    queryFn: () => call(messagesApi.count, undefined, { silent: true }),
+    enabled,
+    refetchInterval: TIMING.messagePoll,
+  });
+
+export function useMarkRead() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MessageReadBody) => call(messagesApi.read, body),
+    onSuccess: async (res) => {
+      qc.setQueryData(keys.count, res);
+      await qc.invalidateQueries({ queryKey: keys.all });
+    },
+  });
+}

@@ -1,0 +1,80 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { personsApi, TIMING, type PersonCreate, type PersonExportBody, type PersonListQuery, type PersonTransferBody } from '@faceadmin/shared';
+import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { call, download, upload } from '../../app/request.ts';
+import { useRightLevel } from '../../app/session.ts';
+
+export const personKeys = {
+  all: ['person'] as const,
+  list: (q: PersonListQuery) => ['person', 'list', q] as const,
+  search: (keyword: string) => ['person', 'search', keyword] as const,
+  orgOptions: ['person', 'orgOptions'] as const,
+};
+
+export const usePersons = (q: PersonListQuery) =>
+  useQuery({ queryKey: personKeys.list(q), queryFn: () => call(personsApi.list, q), placeholderData: keepPreviousData });
+
+/** Department tree for pickers (TreeSelect shape). */
+export const useOrgOptions = () => useQuery({ queryKey: personKeys.orgOptions, queryFn: () => call(personsApi.departmentOptions), staleTime: 30_000 });
+
+export const fetchNextNumber = () => call(personsApi.nextNumber, undefined, { silent: true });
+
+/** Search for the department-heads picker; `keyword` undefined = not searched yet. The last answer stays while the next loads. */
+export const usePersonSearch = (keyword: string | undefined) =>
+  useQuery({
+    queryKey: personKeys.search(keyword ?? ''),
+    queryFn: () => call(personsApi.list, { page: 1, pageSize: 20, keyword: keyword || undefined }),
+    enabled: keyword !== undefined,
+    placeholderData: keepPreviousData,
+  });
+
+/** People changes move department counts too. */
+const usePersonMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [personKeys.all, ['org']], { on: 'success' });
+
+export const useSavePerson = () =>
+  usePersonMutation(({ id, body }: { id?: number | undefined; body: PersonCreate }) =>
+    // validation errors mark the form fields, so the drawer decides what to show
+    id ? call(personsApi.update, { id, ...body }, { silent: true }) : call(personsApi.create, body, { silent: true }),
+  );
+
+export const useDeletePersons = () =>
+  usePersonMutation((ids: number[]) => (ids.length === 1 ? call(personsApi.delete, { id: ids[0]! }) : call(personsApi.deleteMany, { ids })));
+
+export const useTransferPersons = () => usePersonMutation((body: PersonTransferBody) => call(personsApi.transfer, body));
+
+export const useImportPersons = () =>
+  usePersonMutation(
+    ({ file, strict, createDepartments, onProgress }: { file: File; strict: boolean; createDepartments: boolean; onProgress: (p: number) => void }) => {
+      const form = new FormData();
+      // fields before the file: the server reads the parts in order
+      form.append('strict', strict ? '1' : '0');
+      form.append('create_departments', createDepartments ? '1' : '0');
+      form.append('file', file);
+      return upload(personsApi.import, form, { onProgress, timeout: TIMING.exportTimeout });
+    },
+  );
+
+export const useImportPhotos = () =>
+  usePersonMutation(({ file, onProgress }: { file: File; onProgress: (p: number) => void }) => {
+    const form = new FormData();
+    form.append('file', file);
+    return upload(personsApi.importPhotos, form, { onProgress, timeout: TIMING.exportTimeout });
+  });
+
+export const uploadFace = (file: Blob, name: string) => {
+  const form = new FormData();
+  form.append('file', file, name);
+  return upload(personsApi.upload, form);
+};
+
+/** Downloads run as mutations for their busy flag; failures are shown by the API client. */
+export const useDownloadTemplate = () => useMutation({ mutationFn: () => download(personsApi.template, 'people-template.xlsx') });
+
+/** spec §9: export has a 120 s timeout. */
+export const useExportPersons = () =>
+  useMutation({
+    mutationFn: (filters: PersonExportBody) => download(personsApi.export, 'people.xlsx', { body: filters, timeout: TIMING.exportTimeout }),
+  });
+
+/** spec §6 / docs/api-people.md: reading needs rights.person ≥ 1, writing ≥ 2. */
+export const usePersonRights = () => useRightLevel('person');

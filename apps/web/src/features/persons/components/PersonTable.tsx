@@ -1,0 +1,311 @@
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { useState } from 'react';
+import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Table, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, SyncOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
+import { ApiError } from '../../../app/request.ts';
+import { formatDateTime } from '../../../ui/format.ts';
+import { useSyncPersons } from '../../devices/api.ts';
+import { useDeletePersons, useExportPersons, usePersonRights, usePersons } from '../api.ts';
+import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type PersonColumn } from '../columns.ts';
+import { DepartmentSelect } from './DepartmentSelect.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
+import { PersonDrawer } from './PersonDrawer.tsx';
+import { PersonTags, SYNC_OPTIONS, SyncStatus } from './tags.tsx';
+import { TransferDialog } from './TransferDialog.tsx';
+
+interface Props {
+  /** Fixed department (organization page): its people including sub-departments; the department filter is hidden. */
+  departmentId?: number | undefined;
+}
+
+const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
+
+/** The people table shared by /user/list and /user/organization: filters, sorting, columns, batch actions. */
+export function PersonTable({ departmentId }: Props) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { canEdit } = usePersonRights();
+  const [query, setQuery] = useState<PagedQuery<PersonListQuery>>({ page: 1, pageSize: 10 });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage()));
+  const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
+  const [importOpen, setImportOpen] = useState(false);
+  const [transferOpen, setTransferOpen] = useState(false);
+
+  // The organization page changes department: back to page 1, nothing selected.
+  const [lastDepartment, setLastDepartment] = useState(departmentId);
+  if (lastDepartment !== departmentId) {
+    setLastDepartment(departmentId);
+    setQuery((q) => ({ ...q, page: 1 }));
+    setSelected([]);
+  }
+  const effective: PagedQuery<PersonListQuery> = departmentId ? { ...query, department_id: departmentId, include_sub: 1 } : query;
+  const list = usePersons(effective);
+  const remove = useDeletePersons();
+  const sync = useSyncPersons();
+  const exportList = useExportPersons();
+
+  const filters: PersonExportBody = {
+    keyword: effective.keyword,
+    department_id: effective.department_id,
+    include_sub: effective.department_id ? 1 : undefined,
+    workStatus: effective.workStatus,
+    sync_status: effective.sync_status,
+  };
+
+  const setHiddenColumns = (next: PersonColumn[]) => {
+    setHidden(next);
+    saveHiddenColumns(storage(), next);
+  };
+
+  const sortOrder = (key: string) => (query.sort === key ? (query.order === 'desc' ? 'descend' : 'ascend') : null);
+
+  const all: Record<PersonColumn, NonNullable<TableProps<Person>['columns']>[number]> = {
+    photo: {
+      title: t('person.fields.pic'),
+      key: 'photo',
+      width: 64,
+      render: (_, row) =>
+        row.pic_url ? (
+          <Image src={row.pic_url} width={36} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={row.name} data-testid="person-photo" />
+        ) : (
+          <Avatar shape="square" size={36} icon={<UserOutlined />} />
+        ),
+    },
+    number: { title: t('person.fields.number'), dataIndex: 'number', key: 'number', sorter: true, sortOrder: sortOrder('number') },
+    name: { title: t('person.fields.name'), dataIndex: 'name', key: 'name', sorter: true, sortOrder: sortOrder('name') },
+    organizations: {
+      title: t('person.fields.organizations'),
+      key: 'organizations',
+      render: (_, row) => row.organizations.map((o) => o.name).join(', '),
+    },
+    phone: { title: t('person.fields.phone'), dataIndex: 'phone', key: 'phone' },
+    rfid: { title: t('person.fields.rfid'), dataIndex: 'rfid', key: 'rfid' },
+    tags: { title: t('person.fields.tags'), key: 'tags', render: (_, row) => <PersonTags tags={row.tags} /> },
+    sync_status: { title: t('person.fields.syncStatus'), dataIndex: 'sync_status', key: 'sync_status', render: (v: number) => <SyncStatus value={v} /> },
+    updated_at: {
+      title: t('person.fields.updatedAt'),
+      dataIndex: 'updated_at',
+      key: 'updated_at',
+      sorter: true,
+      sortOrder: sortOrder('updated_at'),
+      render: (v: string) => formatDateTime(v),
+    },
+  };
+
+  const columns: TableProps<Person>['columns'] = [
+    ...PERSON_COLUMNS.filter((c) => !hidden.includes(c)).map((c) => all[c]),
+    ...(canEdit
+      ? [
+          {
+            title: t('common.actions.title'),
+            key: 'actions',
+            fixed: 'right' as const,
+            render: (_: unknown, row: Person) => (
+              <Space>
+                <Button size="small" onClick={() => setDrawer({ open: true, person: row })} data-testid="person-edit">
+                  {t('common.actions.edit')}
+                </Button>
+                <Popconfirm
+                  title={t('person.deleteConfirm', { name: row.name })}
+                  okText={t('common.actions.ok')}
+                  cancelText={t('common.actions.cancel')}
+                  onConfirm={async () => {
+                    await remove.mutateAsync([row.id]);
+                    setSelected((s) => s.filter((id) => id !== row.id));
+                    message.success(t('common.deleted'));
+                  }}
+                >
+                  <Button size="small" danger>
+                    {t('common.actions.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const batchDelete = () =>
+    modal.confirm({
+      title: t('person.batchDeleteTitle'),
+      content: t('person.batchDeleteConfirm', { count: selected.length }),
+      okText: t('common.actions.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        try {
+          const r = await remove.mutateAsync(selected);
+          setSelected([]);
+          message.success(t('person.deletedCount', { count: r.count }));
+        } catch {
+          // the API client already showed the server's message
+        }
+      },
+    });
+
+  /** POST /person/sync; spec §8: when devices are offline, ask whether to skip them (then call again with skip_offline). */
+  const doSync = async (skipOffline: boolean): Promise<void> => {
+    try {
+      const r = await sync.mutateAsync({ ids: selected, skipOffline });
+      if (!skipOffline && r.offline.length) {
+        modal.confirm({
+          title: t('person.syncOffline.title'),
+          content: (
+            <div data-testid="sync-offline">
+              <p>{t('person.syncOffline.question')}</p>
+              <ul style={{ paddingInlineStart: 20, margin: 0 }}>
+                {r.offline.map((d) => (
+                  <li key={d.id}>{d.name}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+          okText: t('person.syncOffline.skip'),
+          cancelText: t('common.actions.cancel'),
+          onOk: () => doSync(true),
+        });
+        return;
+      }
+      message.success(t('person.syncDone', { people: r.people, devices: r.devices }));
+    } catch (e) {
+      // the call is silent (spec §7): timeouts show nothing, anything else says the sync failed
+      if (e instanceof ApiError && e.kind !== 'timeout') message.error(e.kind === 'api' ? e.message : t('person.syncFailed'));
+    }
+  };
+
+  const columnSettings = (
+    <Space orientation="vertical" data-testid="column-settings">
+      {PERSON_COLUMNS.map((c) => (
+        <Checkbox
+          key={c}
+          checked={!hidden.includes(c)}
+          disabled={FIXED_COLUMNS.includes(c)}
+          onChange={(e) => setHiddenColumns(toggleColumn(hidden, c, e.target.checked))}
+        >
+          {t(`person.columns.${c}`)}
+        </Checkbox>
+      ))}
+      <Button size="small" type="link" onClick={() => setHiddenColumns([])} style={{ padding: 0 }}>
+        {t('person.columnsReset')}
+      </Button>
+    </Space>
+  );
+
+  return (
+    <div data-testid="person-table">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <KeywordSearch
+          placeholder={t('person.keyword')}
+          width={220}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
+          data-testid="person-keyword"
+        />
+        {!departmentId && (
+          <DepartmentSelect
+            allowClear
+            placeholder={t('person.fields.organizations')}
+            style={{ width: 200 }}
+            onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id, include_sub: department_id ? 1 : undefined }))}
+            data-testid="person-department-filter"
+          />
+        )}
+        <Select
+          allowClear
+          placeholder={t('person.fields.workStatus')}
+          style={{ width: 140 }}
+          options={[
+            { value: WORK_STATUS.working, label: t('person.workStatus.working') },
+            { value: WORK_STATUS.left, label: t('person.workStatus.left') },
+          ]}
+          onChange={(workStatus?: number) => setQuery((q) => ({ ...q, page: 1, workStatus }))}
+          data-testid="person-work-filter"
+        />
+        <Select
+          allowClear
+          placeholder={t('person.fields.syncStatus')}
+          style={{ width: 140 }}
+          options={SYNC_OPTIONS.map((o) => ({ value: o.value, label: t(`person.sync.${o.key}`) }))}
+          onChange={(sync_status?: number) => setQuery((q) => ({ ...q, page: 1, sync_status }))}
+        />
+      </Space>
+      <Space wrap style={{ marginBottom: 12, display: 'flex' }}>
+        {canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true })} data-testid="person-create">
+            {t('person.create')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="person-import">
+            {t('person.import.button')}
+          </Button>
+        )}
+        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(filters)} data-testid="person-export">
+          {t('person.export')}
+        </Button>
+        {canEdit && (
+          <Button icon={<SwapOutlined />} disabled={!selected.length} onClick={() => setTransferOpen(true)} data-testid="person-transfer">
+            {t('person.transfer.button')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button icon={<SyncOutlined />} disabled={!selected.length} loading={sync.isPending} onClick={() => void doSync(false)} data-testid="person-sync">
+            {t('person.sync.button')}
+          </Button>
+        )}
+        {canEdit && (
+          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={batchDelete} data-testid="person-batch-delete">
+            {t('person.batchDelete')}
+          </Button>
+        )}
+        {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
+        <Popover content={columnSettings} title={t('person.columnsTitle')} trigger="click" placement="bottomRight">
+          <Button icon={<SettingOutlined />} aria-label={t('person.columnsTitle')} data-testid="person-columns" />
+        </Popover>
+      </Space>
+      <Table<Person>
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        rowSelection={
+          canEdit
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => setSelected(keys as number[]),
+              }
+            : undefined
+        }
+        onChange={(p, _filters, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const key = s?.order ? (s.columnKey as PersonListQuery['sort']) : undefined;
+          setQuery((q) => ({
+            ...q,
+            page: p.current ?? 1,
+            pageSize: p.pageSize ?? q.pageSize,
+            sort: key,
+            order: key ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined,
+          }));
+        }}
+        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
+      />
+      <PersonDrawer open={drawer.open} person={drawer.person} departmentId={departmentId} onClose={() => setDrawer({ open: false })} />
+      <ImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
+      <TransferDialog
+        open={transferOpen}
+        ids={selected}
+        onClose={(done) => {
+          setTransferOpen(false);
+          if (done) setSelected([]);
+        }}
+      />
+    </div>
+  );
+}

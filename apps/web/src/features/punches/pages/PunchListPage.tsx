@@ -1,0 +1,109 @@
+import type { Punch } from '@faceadmin/shared';
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { useState } from 'react';
+import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useDeviceOptions } from '../../devices/api.ts';
+import { useExportPunches, usePunches } from '../api.ts';
+import { measure, type PunchFilters } from '../logic.ts';
+
+/** /attendance/list: punch records from the face devices (right `attendance`). */
+export default function PunchListPage() {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState<PagedQuery<PunchFilters>>({ page: 1, pageSize: 20 });
+  const list = usePunches(query);
+  const devices = useDeviceOptions();
+  const exportList = useExportPunches();
+
+  const columns: TableProps<Punch>['columns'] = [
+    {
+      title: t('punch.fields.name'),
+      key: 'name',
+      render: (_, r) => (r.stranger ? <Tag color="volcano">{t('punch.stranger')}</Tag> : r.name),
+    },
+    { title: t('punch.fields.number'), dataIndex: 'number', key: 'number' },
+    { title: t('punch.fields.device'), dataIndex: 'device', key: 'device' },
+    {
+      title: t('punch.fields.direction'),
+      dataIndex: 'direction',
+      key: 'direction',
+      render: (v: string) => (v ? t(v === 'out' ? 'device.direction.out' : 'device.direction.in') : ''),
+    },
+    { title: t('punch.fields.day'), dataIndex: 'day', key: 'day' },
+    { title: t('punch.fields.time'), dataIndex: 'time', key: 'time' },
+    {
+      title: t('punch.fields.picture'),
+      key: 'picture',
+      render: (_, r) =>
+        r.pic_url ? (
+          <Image src={r.pic_url} width={40} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} alt={r.name} data-testid="punch-photo" />
+        ) : (
+          <Avatar shape="square" size={40} icon={<PictureOutlined />} />
+        ),
+    },
+    { title: t('punch.fields.temperature'), dataIndex: 'temperature', key: 'temperature', render: (v: number | null) => measure(v, 1, ' °C') },
+    {
+      title: t('punch.fields.alcohol'),
+      dataIndex: 'alcohol',
+      key: 'alcohol',
+      render: (v: number | null, r) =>
+        r.alcohol_over ? (
+          <Tag color="red" title={t('punch.alcoholOver')} data-testid="alcohol-over">
+            {measure(v, 1, '')}
+          </Tag>
+        ) : (
+          measure(v, 1, '')
+        ),
+    },
+    {
+      title: t('punch.fields.stranger'),
+      dataIndex: 'stranger',
+      key: 'stranger',
+      render: (v: boolean) => (v ? <Tag color="volcano">{t('punch.stranger')}</Tag> : <Tag color="green">{t('punch.known')}</Tag>),
+    },
+  ];
+
+  return (
+    <Card title={t('route.attendanceList')} data-testid="punch-list-page">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <KeywordSearch
+          placeholder={t('punch.keyword')}
+          width={220}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
+          data-testid="punch-keyword"
+        />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('punch.fields.device')}
+          style={{ width: 200 }}
+          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          data-testid="punch-device-filter"
+        />
+        <DatePicker.RangePicker
+          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
+          data-testid="punch-range"
+        />
+        <Checkbox onChange={(e) => setQuery((q) => ({ ...q, page: 1, stranger: e.target.checked ? 1 : undefined }))} data-testid="punch-strangers">
+          {t('punch.strangersOnly')}
+        </Checkbox>
+        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(query)} data-testid="punch-export">
+          {t('punch.export')}
+        </Button>
+      </Space>
+      <Table<Punch>
+        rowKey="id"
+        size="middle"
+        loading={list.isLoading}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="punch-table"
+        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
+      />
+    </Card>
+  );
+}

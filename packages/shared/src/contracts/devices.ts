@@ -1,0 +1,199 @@
+import { Type, type Static } from 'typebox';
+import { ALCOHOL_ACTIONS, ALCOHOL_UNITS, DEVICE_OPTION_RANGES, DEVICE_SPECIAL_RANGES, OPEN_TYPES, WIEGAND_FORMS } from '../devices.ts';
+import { LIMITS } from '../limits.ts';
+import { Count, Flag, Id, IdBody, Nullable, StringEnum, Page, PageQuery, Ref, XLSX_TYPE } from './common.ts';
+import { binary, endpoint } from './endpoint.ts';
+
+const range = ([minimum, maximum]: readonly [number, number]) => Type.Optional(Type.Integer({ minimum, maximum }));
+const ranged = <K extends string>(ranges: Record<K, readonly [number, number]>) =>
+  Object.fromEntries(Object.entries(ranges).map(([k, r]) => [k, range(r as readonly [number, number])])) as Record<K, ReturnType<typeof range>>;
+
+/** spec §3 "Device options" with the ranges of spec §5/§9 (packages/shared, the form uses the same). */
+export const DeviceOptions = Type.Object({
+  ...ranged(DEVICE_OPTION_RANGES),
+  alarmTemp: Type.Optional(Type.Number({ minimum: DEVICE_OPTION_RANGES.alarmTemp[0], maximum: DEVICE_OPTION_RANGES.alarmTemp[1] })),
+  openType: Type.Optional(Type.Enum([...OPEN_TYPES])),
+  wiegand_form: Type.Optional(Type.Enum([...WIEGAND_FORMS])),
+  wiegand_inout: Type.Optional(Type.Enum(['in', 'out'])),
+  timemode: Type.Optional(Type.Enum(['12', '24'])),
+  alcohol_over_action: Type.Optional(Type.Enum([...ALCOHOL_ACTIONS])),
+  alcohol_unit: Type.Optional(Type.Enum([...ALCOHOL_UNITS])),
+});
+export type DeviceOptions = Static<typeof DeviceOptions>;
+
+const Ipv4 = Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' }));
+/** spec §3 "Special device settings". */
+export const DeviceSpecial = Type.Object({
+  ...ranged(DEVICE_SPECIAL_RANGES),
+  wiegand_type: Type.Optional(Type.Enum([...WIEGAND_FORMS])),
+  net_ip: Ipv4,
+  net_mask: Ipv4,
+  net_gateway: Ipv4,
+});
+export type DeviceSpecial = Static<typeof DeviceSpecial>;
+
+export const DIRECTIONS = ['in', 'out'] as const;
+export const OPEN_STATUSES = ['open', 'close', 'unknown', 'success', 'failure'] as const;
+export const DEVICE_STATES = ['normal', 'abnormal'] as const;
+export const ATTENDANCE_SCOPES = ['selected', 'all'] as const;
+export const FUNCTION_TYPES = ['attendance', 'dualAuth'] as const;
+export const LEDGER_STATES = ['pending', 'synced', 'failed'] as const;
+export const COMMAND_KINDS = ['info', 'reboot', 'check', 'queryPunches'] as const;
+export const COMMAND_STATES = ['success', 'failure', 'pending'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+export type OpenStatus = (typeof OPEN_STATUSES)[number];
+export type LedgerState = (typeof LEDGER_STATES)[number];
+export type CommandKind = (typeof COMMAND_KINDS)[number];
+
+export const SyncSummary = Type.Object({ total: Type.Integer(), synced: Type.Integer(), pending: Type.Integer(), failed: Type.Integer() });
+export type SyncSummary = Static<typeof SyncSummary>;
+export const Device = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  serial: Type.String(),
+  protocol: Type.String(),
+  ip: Type.String(),
+  account: Type.String(),
+  has_password: Type.Boolean(),
+  capacity: Type.Integer(),
+  direction: StringEnum(DIRECTIONS),
+  version: Type.String(),
+  online: Type.Boolean(),
+  last_seen_at: Nullable(Type.String()),
+  open_status: StringEnum(OPEN_STATUSES),
+  state: StringEnum(DEVICE_STATES),
+  attendance: Type.Integer(),
+  attendance_scope: StringEnum(ATTENDANCE_SCOPES),
+  restrict_inout: Type.Integer(),
+  upload_face_image: Type.Integer(),
+  upload_strangers: Type.Integer(),
+  function_type: StringEnum(FUNCTION_TYPES),
+  tz_offset: Type.Integer(),
+  user_count: Type.Integer(),
+  clock_drift: Type.Integer(),
+  // Stored settings (over the defaults) are answered as they are, keys the schema above does not know included.
+  options: Type.Unsafe<DeviceOptions>(Type.Record(Type.String(), Type.Any())),
+  special: Type.Unsafe<DeviceSpecial>(Type.Record(Type.String(), Type.Any())),
+  sync: SyncSummary,
+  created_at: Type.String(),
+});
+export type Device = Static<typeof Device>;
+
+/** spec §5: name, serial, IP and device password are required. */
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 60 }),
+  serial: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9]+$' }),
+  ip: Type.String({ minLength: 1, maxLength: 45, pattern: '^(\\d{1,3}\\.){3}\\d{1,3}$|^[0-9a-fA-F:]+$' }),
+  account: Type.Optional(Type.String({ maxLength: 40 })),
+  password: Type.String({ minLength: 1, maxLength: 40 }),
+  capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  direction: Type.Optional(Type.Enum([...DIRECTIONS])),
+  attendance: Type.Optional(Flag),
+  attendance_scope: Type.Optional(Type.Enum([...ATTENDANCE_SCOPES])),
+  restrict_inout: Type.Optional(Flag),
+  upload_face_image: Type.Optional(Flag),
+  upload_strangers: Type.Optional(Flag),
+  function_type: Type.Optional(Type.Enum([...FUNCTION_TYPES])),
+  tz_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
+};
+export const DeviceCreate = Type.Object(fields);
+export type DeviceCreate = Static<typeof DeviceCreate>;
+/** On edit a blank password keeps the stored one. */
+export const DeviceUpdate = Type.Object({ id: Id, ...fields, password: Type.Optional(Type.String({ maxLength: 40 })) });
+export type DeviceUpdate = Static<typeof DeviceUpdate>;
+export const DeviceListQuery = Type.Object({ ...PageQuery, keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })), online: Type.Optional(Flag) });
+export type DeviceListQuery = Static<typeof DeviceListQuery>;
+export const DevicePage = Page(Device);
+export const DeviceOptionsBody = Type.Object({ id: Id, options: Type.Optional(DeviceOptions), special: Type.Optional(DeviceSpecial) });
+export type DeviceOptionsBody = Static<typeof DeviceOptionsBody>;
+export const Queued = Type.Object({ queued: Type.Integer() });
+export const DeviceCommandBody = Type.Object({
+  id: Id,
+  kind: Type.Enum([...COMMAND_KINDS]),
+  from: Type.Optional(Type.String({ format: 'date' })),
+  to: Type.Optional(Type.String({ format: 'date' })),
+});
+export type DeviceCommandBody = Static<typeof DeviceCommandBody>;
+export const CommandResult = Type.Object({
+  command_id: Type.Integer(),
+  state: StringEnum(COMMAND_STATES),
+  code: Nullable(Type.Integer()),
+  message: Type.String(),
+});
+export type CommandResult = Static<typeof CommandResult>;
+
+export const LedgerItem = Type.Object({
+  person_id: Type.Integer(),
+  device_id: Type.Integer(),
+  device_name: Type.String(),
+  number: Type.String(),
+  name: Type.String(),
+  pic_url: Type.String(),
+  state: StringEnum(LEDGER_STATES),
+  removing: Type.Boolean(),
+  code: Nullable(Type.Integer()),
+  reason: Type.String(),
+  attempts: Type.Integer(),
+  last_attempt_at: Nullable(Type.String()),
+});
+export type LedgerItem = Static<typeof LedgerItem>;
+export const LedgerQuery = Type.Object({
+  ...PageQuery,
+  id: Type.Optional(Id),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+  state: Type.Optional(Type.Enum([...LEDGER_STATES])),
+});
+export type LedgerQuery = Static<typeof LedgerQuery>;
+export const LedgerPage = Page(LedgerItem);
+export const DeviceAddPersonsBody = Type.Object({
+  id: Id,
+  person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })),
+  department_ids: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+});
+export type DeviceAddPersonsBody = Static<typeof DeviceAddPersonsBody>;
+export const DeviceAdded = Type.Object({ added: Type.Integer(), skippedLeft: Type.Integer() });
+export const DevicePersonsBody = Type.Object({ id: Id, person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })) });
+export type DevicePersonsBody = Static<typeof DevicePersonsBody>;
+/** One device's failures, or every device's. */
+export const FailuresExportBody = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const UnknownTerminal = Type.Object({
+  serial: Type.String(),
+  ip: Type.String(),
+  first_seen_at: Type.String(),
+  last_seen_at: Type.String(),
+  requests: Type.Integer(),
+});
+export type UnknownTerminal = Static<typeof UnknownTerminal>;
+export const PersonDevice = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  online: Type.Boolean(),
+  state: StringEnum(LEDGER_STATES),
+  removing: Type.Boolean(),
+  code: Nullable(Type.Integer()),
+  reason: Type.String(),
+});
+export type PersonDevice = Static<typeof PersonDevice>;
+export const PersonSyncBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 50_000 }), skip_offline: Type.Optional(Flag) });
+export const SyncAnswer = Type.Object({ people: Type.Integer(), devices: Type.Integer(), offline: Type.Array(Ref) });
+export type SyncAnswer = Static<typeof SyncAnswer>;
+
+export const devicesApi = {
+  list: endpoint({ method: 'GET', path: '/device/list', query: DeviceListQuery, response: DevicePage }),
+  info: endpoint({ method: 'GET', path: '/device/info', query: IdBody, response: Device }),
+  create: endpoint({ method: 'POST', path: '/device/create', body: DeviceCreate, response: Device }),
+  update: endpoint({ method: 'POST', path: '/device/update', body: DeviceUpdate, response: Device }),
+  delete: endpoint({ method: 'POST', path: '/device/delete', body: IdBody, response: Type.Null() }),
+  options: endpoint({ method: 'POST', path: '/device/options', body: DeviceOptionsBody, response: Queued }),
+  open: endpoint({ method: 'POST', path: '/device/open', body: IdBody, response: CommandResult }),
+  command: endpoint({ method: 'POST', path: '/device/command', body: DeviceCommandBody, response: CommandResult }),
+  ledger: endpoint({ method: 'GET', path: '/device/persons', query: LedgerQuery, response: LedgerPage }),
+  addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
+  removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),
+  retryPersons: endpoint({ method: 'POST', path: '/device/persons/retry', body: DevicePersonsBody, response: Count }),
+  failuresExport: endpoint({ method: 'POST', path: '/device/failures/export', body: FailuresExportBody, response: binary(XLSX_TYPE) }),
+  /** Terminals that called in during the last week with a serial no company registered. */
+  unknown: endpoint({ method: 'GET', path: '/device/unknown', response: Type.Array(UnknownTerminal) }),
+  personDevices: endpoint({ method: 'GET', path: '/person/personSelectedDevice', query: IdBody, response: Type.Array(PersonDevice) }),
+  syncPersons: endpoint({ method: 'POST', path: '/person/sync', body: PersonSyncBody, response: SyncAnswer }),
+};

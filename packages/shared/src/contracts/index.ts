@@ -1,0 +1,37 @@
+export * from './endpoint.ts';
+export * from './common.ts';
+export * from './auth.ts';
+export * from './companies.ts';
+export * from './managers.ts';
+export * from './logs.ts';
+export * from './messages.ts';
+export * from './dashboard.ts';
+export * from './departments.ts';
+export * from './persons.ts';
+export * from './devices.ts';
+export * from './punches.ts';
+
+import { authApi } from './auth.ts';
+import { companiesApi } from './companies.ts';
+import { dashboardApi } from './dashboard.ts';
+import { departmentsApi } from './departments.ts';
+import { devicesApi } from './devices.ts';
+import { logsApi } from './logs.ts';
+import { managersApi } from './managers.ts';
+import { messagesApi } from './messages.ts';
+import { personsApi } from './persons.ts';
+import { punchesApi } from './punches.ts';
+
+/** Every entry of the management API by server module. */
+export const apiContract = {
+  auth: authApi,
+  companies: companiesApi,
+  managers: managersApi,
+  logs: logsApi,
+  messages: messagesApi,
+  dashboard: dashboardApi,
+  departments: departmentsApi,
+  persons: personsApi,
+  devices: devicesApi,
+  punches: punchesApi,
+};

@@ -1,0 +1,35 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.ts';
+import { Nullable, Page, PageQuery } from './common.ts';
+import { endpoint } from './endpoint.ts';
+
+export const LogItem = Type.Object({
+  id: Type.Integer(),
+  module: Type.String(),
+  action: Type.String(),
+  description: Type.String(),
+  data: Type.Any(),
+  admin_id: Nullable(Type.Integer()),
+  admin_name: Type.String(),
+  ip: Type.String(),
+  created_at: Type.String(),
+});
+export type LogItem = Static<typeof LogItem>;
+
+const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+
+export const LogListQuery = Type.Object({
+  ...PageQuery,
+  module: Type.Optional(Type.String({ maxLength: 40 })),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+  // An ISO date (the console's date picker sends YYYY-MM-DD) or an ISO date-time with a zone.
+  from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
+  to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
+});
+export type LogListQuery = Static<typeof LogListQuery>;
+export const LogPage = Page(LogItem);
+
+export const logsApi = {
+  list: endpoint({ method: 'GET', path: '/log/list', query: LogListQuery, response: LogPage }),
+  modules: endpoint({ method: 'GET', path: '/log/modules', response: Type.Array(Type.String()) }),
+};
