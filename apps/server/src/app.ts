@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -120,6 +121,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(async function managementApi(root) {
     const api = root as unknown as App;
     await api.register(envelope);
+    // Request validation (one policy for every route; contracts' request schemas are closed by routeSchema):
+    // unknown keys are refused, not removed; JSON bodies are taken as typed (a string is never a number),
+    // while query strings and path parameters, which are text on the wire, are coerced to their types.
+    const compilers = AjvCompiler();
+    const ajv = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
+    const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false } });
+    const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' } });
+    api.setValidatorCompiler((route) => (route.httpPart === 'body' ? bodyValidator : textValidator)(route));
     await api.register(rateLimit, { global: false });
     // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).
     await api.register(multipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });

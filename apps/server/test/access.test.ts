@@ -109,7 +109,7 @@ const ROWS: Row[] = [
     method: 'POST',
     path: '/user/forget',
     expect: PUBLIC,
-    answer: Object.fromEntries(CALLERS.map((k) => [k, CODES.VALIDATION])),
+    answer: Object.fromEntries(CALLERS.map((k) => [k, CODES.RULE])),
     body: () => ({ mobile: nextMobile(), smscode: '000000', password: 'secret9', repassword: 'secret9' }),
   },
   {
@@ -198,7 +198,7 @@ const ROWS: Row[] = [
     path: '/person/create',
     expect: RIGHT_PERSON,
     body: () => ({ name: 'P', phone: '1', organizations: [1], pic: 'none.jpg' }),
-    answer: every(CODES.VALIDATION),
+    answer: every(CODES.RULE),
   },
   {
     method: 'POST',
@@ -213,9 +213,9 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/person/personOrgOptions', expect: RIGHT_PERSON },
   { method: 'POST', path: '/person/device_org_persons', expect: RIGHT_PERSON, body: () => ({ keyword: '' }) },
   // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
-  { method: 'POST', path: '/person/upload', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
-  { method: 'POST', path: '/person/import', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
-  { method: 'POST', path: '/person/xlsx2', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/person/upload', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'POST', path: '/person/import', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'POST', path: '/person/xlsx2', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'POST', path: '/person/exportPerson', expect: RIGHT_PERSON, body: () => ({}) },
   { method: 'GET', path: '/person/upload/:name', expect: RIGHT_PERSON, answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/person/pic/:id', expect: RIGHT_PERSON, answer: every(CODES.VALIDATION) },

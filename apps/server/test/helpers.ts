@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { API_PREFIX as API, type Envelope, type FunctionRight } from '@faceadmin/shared';
+import { API_PREFIX as API, CODES, type Envelope, type FunctionRight } from '@faceadmin/shared';
 import { buildApp, type App, type BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -229,3 +229,6 @@ export async function makeSub(
   if (r.code !== 20000) throw new Error(`sub: ${r.code} ${r.message}`);
   return { id: r.data.id as number, username, token: await login(t.app, username, 'secret1') };
 }
+
+/** A refusal of what the client sent: its shape (the schema, 400) or a rule the shape cannot say (422). */
+export const refusedCodes: readonly number[] = [CODES.VALIDATION, CODES.RULE];

@@ -4,11 +4,14 @@ export const API_PREFIX = '/api/management';
 /** Envelope codes (spec §7-8). 20000 is success; 500xx are session problems that ask the user to sign in again. */
 export const CODES = {
   OK: 20000,
+  /** The request's shape is wrong: its schema (in the OpenAPI document) refuses it. */
   VALIDATION: 40001,
   CAPTCHA_REQUIRED: 40002,
   NO_AUTHORITY: 40003,
   NOT_FOUND: 40004,
   CONFLICT: 40009,
+  /** The shape is right but a rule refuses it (passwords differ, an unknown department, yourself as the target). */
+  RULE: 40022,
   BAD_CREDENTIALS: 40010,
   DISABLED: 40011,
   TOO_MANY: 40029,

@@ -9,6 +9,8 @@ export const LIMITS = {
   textMax: 100,
   longTextMax: 500,
   pageSizeMax: 100,
+  /** Deeper pages than this are refused (a page number must stay a small integer on both databases). */
+  pageMax: 100_000,
   badgeCap: 99,
   mobileWidth: 992,
   /** Person numbers become terminal PINs: ZKTeco PUSH takes up to 24 letters or digits. */

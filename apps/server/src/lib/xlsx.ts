@@ -11,16 +11,20 @@ export interface XlsxColumn {
 
 /**
  * One sheet written as a stream: rows are committed to the zip as each batch arrives, so an export of
- * 50k rows never sits in memory as one workbook and the download starts at once. A failure mid-way
- * destroys the stream (the client sees a broken download, never a truncated file that looks whole).
+ * 50k rows never sits in memory as one workbook and the download starts at once. The first batch is read
+ * before the answer starts, so what refuses the whole export (an unknown id, a missing right) is an error
+ * envelope, not a broken download. A failure later destroys the stream (the client sees a broken download,
+ * never a truncated file that looks whole).
  */
-export function xlsxStream(sheet: string, columns: XlsxColumn[], batches: AsyncIterable<Record<string, ExcelJS.CellValue>[]>): PassThrough {
+export async function xlsxStream(sheet: string, columns: XlsxColumn[], batches: AsyncIterable<Record<string, ExcelJS.CellValue>[]>): Promise<PassThrough> {
+  const it = batches[Symbol.asyncIterator]();
+  const first = await it.next();
   const out = new PassThrough();
   (async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const ws = wb.addWorksheet(sheet);
     ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
-    for await (const rows of batches) for (const r of rows) ws.addRow(r).commit();
+    for (let next = first; !next.done; next = await it.next()) for (const r of next.value) ws.addRow(r).commit();
     ws.commit();
     await wb.commit();
   })().catch((e: unknown) => out.destroy(e as Error));

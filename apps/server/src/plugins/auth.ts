@@ -106,6 +106,8 @@ export default fp(async function auth(app: FastifyInstance, opts: { sessions: Se
   // A route without a declared access rule is a programming error, caught at start-up, not in production.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(opts.apiPrefix) && !route.config?.access) throw new Error(`${route.method} ${route.url} declares no access rule`);
+    // The OpenAPI document says which routes need no X-Token: the ones that check none.
+    if (route.config?.access === 'public' && route.schema) route.schema = { ...route.schema, security: [] };
   });
   app.addHook('onRequest', async (req) => {
     const access = req.routeOptions.config?.access;

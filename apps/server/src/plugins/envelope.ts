@@ -1,4 +1,15 @@
-import { CODES, isBinary, type Binary, type Endpoint, type Envelope, type Language } from '@faceadmin/shared';
+import {
+  CODES,
+  isBinary,
+  MULTI_LINE_PATTERN,
+  NON_BLANK_PATTERN,
+  requestSchema,
+  SINGLE_LINE_PATTERN,
+  type Binary,
+  type Endpoint,
+  type Envelope,
+  type Language,
+} from '@faceadmin/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type, type TSchema } from 'typebox';
@@ -51,9 +62,9 @@ type ResponsesOf<R> = R extends Binary ? ReturnType<typeof fileResponses> : R ex
 export function routeSchema<const E extends Endpoint, X extends { tags: string[] }>(entry: E, extra: X) {
   const schema: Record<string, unknown> = { ...extra };
   if (entry.multipart) schema.consumes = ['multipart/form-data'];
-  if (entry.query) schema.querystring = entry.query;
-  if (entry.params) schema.params = entry.params;
-  if (entry.body) schema.body = entry.body;
+  if (entry.query) schema.querystring = requestSchema(entry.query);
+  if (entry.params) schema.params = requestSchema(entry.params);
+  if (entry.body) schema.body = requestSchema(entry.body);
   schema.response = isBinary(entry.response) ? fileResponses(entry.response.binary) : responses(entry.response);
   return schema as X & { querystring: Part<E, 'query'>; body: Part<E, 'body'>; params: Part<E, 'params'>; response: ResponsesOf<E['response']> };
 }
@@ -64,12 +75,13 @@ function fieldName(lang: Language, field: string): string {
   return out === key ? field : out;
 }
 
-function translateValidation(lang: Language, err: FastifyError): { message: string; field: string } {
+function translateValidation(lang: Language, err: FastifyError, req: FastifyRequest): { message: string; field: string } {
   const v = err.validation?.[0];
   if (!v) return { message: t(lang, 'errors.badRequest'), field: '' };
   const params = v.params ?? {};
   const path = v.instancePath.split('/').filter(Boolean);
-  const field = v.keyword === 'required' ? String(params.missingProperty ?? '') : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
+  const named = v.keyword === 'required' ? params.missingProperty : v.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  const field = named !== undefined ? String(named) : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
   // The body or query as a whole is wrong (not an object, e.g. text/plain, null or an array): no field to name.
   if (!field) return { message: t(lang, 'errors.badRequest'), field: '' };
   const known = [
@@ -88,8 +100,22 @@ function translateValidation(lang: Language, err: FastifyError): { message: stri
   ];
   let keyword = known.includes(v.keyword) ? v.keyword : 'invalid';
   if (v.keyword === 'anyOf' || v.keyword === 'const') keyword = 'enum';
+  if (v.keyword === 'pattern' && TEXT_PATTERNS.has(String(params.pattern))) {
+    // The shared text rule (request.ts): say which half of it failed.
+    const value = valueAt(req, err.validationContext, path);
+    keyword = typeof value === 'string' && !value.trim() && !FORBIDDEN_CHAR.test(value) ? 'required' : 'textChars';
+  }
   const reason = t(lang, `reasons.${keyword}`, { limit: Number(params.limit ?? 0) });
   return { message: t(lang, 'errors.validation', { field: fieldName(lang, field), reason }), field };
+}
+
+const TEXT_PATTERNS = new Set([SINGLE_LINE_PATTERN, MULTI_LINE_PATTERN, NON_BLANK_PATTERN]);
+const FORBIDDEN_CHAR = new RegExp(SINGLE_LINE_PATTERN.replace('^[^', '[').replace(']*$', ']'), 'u');
+
+function valueAt(req: FastifyRequest, part: string | undefined, path: string[]): unknown {
+  let node: unknown = part === 'body' ? req.body : part === 'querystring' ? req.query : part === 'params' ? req.params : undefined;
+  for (const key of path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
 }
 
 function send(reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) {
@@ -121,7 +147,7 @@ export default fp(async function envelope(app: FastifyInstance) {
     const lang = req.lang ?? 'zh-CN';
     if (err instanceof AppError) return send(reply, err.status, err.code, renderAppError(lang, err), err.data);
     if (err.validation) {
-      const { message, field } = translateValidation(lang, err);
+      const { message, field } = translateValidation(lang, err, req);
       return send(reply, 400, CODES.VALIDATION, message, { field });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, CODES.VALIDATION, t(lang, 'errors.bodyTooLarge'));

@@ -1,14 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.ts';
 
-export const Id = Type.Integer({ minimum: 1 });
+/** A row id: positive, and within a 32-bit integer column on both databases. */
+export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** `{id}` as a body, a query string or path parameters. */
 export const IdBody = Type.Object({ id: Id });
 export type IdBody = Static<typeof IdBody>;
 /** A 0/1 switch. */
 export const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.pageMax, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.pageSizeMax, default: 20 })),
 };
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

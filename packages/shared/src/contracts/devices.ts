@@ -155,7 +155,7 @@ export const DeviceAdded = Type.Object({ added: Type.Integer(), skippedLeft: Typ
 export const DevicePersonsBody = Type.Object({ id: Id, person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })) });
 export type DevicePersonsBody = Static<typeof DevicePersonsBody>;
 /** One device's failures, or every device's. */
-export const FailuresExportBody = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const FailuresExportBody = Type.Object({ id: Type.Optional(Id) });
 export const UnknownTerminal = Type.Object({
   serial: Type.String(),
   ip: Type.String(),

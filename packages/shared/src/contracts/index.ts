@@ -1,5 +1,6 @@
 export * from './endpoint.ts';
 export * from './common.ts';
+export * from './request.ts';
 export * from './auth.ts';
 export * from './companies.ts';
 export * from './managers.ts';

@@ -16,15 +16,16 @@ export const LogItem = Type.Object({
 });
 export type LogItem = Static<typeof LogItem>;
 
-const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+/** A calendar date (the console's date picker sends YYYY-MM-DD) or an instant with its zone; impossible dates are refused. */
+const DateOrInstant = Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })]);
 
 export const LogListQuery = Type.Object({
   ...PageQuery,
   module: Type.Optional(Type.String({ maxLength: 40 })),
   keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
   // An ISO date (the console's date picker sends YYYY-MM-DD) or an ISO date-time with a zone.
-  from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
-  to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_DATE })),
+  from: Type.Optional(DateOrInstant),
+  to: Type.Optional(DateOrInstant),
 });
 export type LogListQuery = Static<typeof LogListQuery>;
 export const LogPage = Page(LogItem);

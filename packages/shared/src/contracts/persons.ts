@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { CARD_PATTERN, DATE_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, TIME_PATTERN } from '../limits.ts';
 import { Children, Count, Flag, Id, IdBody, Nullable, StringEnum, Page, PageQuery, Ref, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
+import { LongText } from './request.ts';
 
 export const AccessPeriod = Type.Object({ start: Type.String({ pattern: TIME_PATTERN }), end: Type.String({ pattern: TIME_PATTERN }) });
 export type AccessPeriod = Static<typeof AccessPeriod>;
@@ -52,7 +53,7 @@ const fields = {
   number: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.personNumberMax, pattern: PERSON_NUMBER_PATTERN })),
   name: Type.String({ minLength: 1, maxLength: LIMITS.personNameMax }),
   phone: Type.String({ minLength: 1, maxLength: 20, pattern: '^[0-9+()\\- ]+$' }),
-  description: Type.Optional(Type.String({ maxLength: LIMITS.longTextMax })),
+  description: Type.Optional(LongText({ maxLength: LIMITS.longTextMax })),
   organizations: Type.Array(Id, { minItems: 1, maxItems: 20, uniqueItems: true }),
   pic: Type.String({ minLength: 1, maxLength: 64 }),
   rfid: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: CARD_PATTERN })])),
@@ -79,7 +80,7 @@ export type PersonUpdate = Static<typeof PersonUpdate>;
 /** The filters of the list, also those of the export. */
 const filters = {
   keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
-  department_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  department_id: Type.Optional(Id),
   /** 1 (default): the department and everything below it */
   include_sub: Type.Optional(Flag),
   workStatus: Type.Optional(Flag),

@@ -59,7 +59,7 @@ test('moving under itself or a descendant is refused and changes nothing; a lega
   for (const parent of [top, leaf, mid]) {
     const target = parent === mid ? mid : top;
     const r = await call(t.app, 'POST', '/org/update', { token: A.main, body: { id: target, name: target === top ? 'Top' : 'Mid', parent_id: parent } });
-    assert.equal(r.code, CODES.VALIDATION, `move ${target} under ${parent}`);
+    assert.equal(r.code, CODES.RULE, `move ${target} under ${parent}`);
   }
   assert.equal(find(await tree(A.main), leaf).parent_id, mid);
   const ok = await call(t.app, 'POST', '/org/update', { token: A.main, body: { id: leaf, name: 'Leaf', parent_id: top } });
@@ -71,7 +71,7 @@ test('delete is refused while sub-departments exist, then allowed', async () => 
   const p = (await create(A.main, { name: 'Parent' })).data.id;
   const c = (await create(A.main, { name: 'Child', parent_id: p })).data.id;
   const refused = await call(t.app, 'POST', '/org/delete', { token: A.main, body: { id: p }, lang: 'en-US' });
-  assert.equal(refused.code, CODES.VALIDATION);
+  assert.equal(refused.code, CODES.RULE);
   assert.match(refused.message, /Parent still has sub-departments/);
   assert.ok(find(await tree(A.main), p));
   assert.equal((await call(t.app, 'POST', '/org/delete', { token: A.main, body: { id: c } })).code, CODES.OK);

@@ -81,7 +81,7 @@ export default async function devicesRoutes(app: App, svc: DevicesService) {
         last_attempt_at: (r.last_attempt_at ?? '').replace('T', ' ').slice(0, 19),
       })),
     );
-    return sendXlsx(reply, 'sync-failures.xlsx', xlsxStream(t(req.lang, 'device.failuresSheet'), columns, rows));
+    return sendXlsx(reply, 'sync-failures.xlsx', await xlsxStream(t(req.lang, 'device.failuresSheet'), columns, rows));
   });
   // Terminals that called in with a serial no company registered, during the last week (for the add dialog).
   app.get(devicesApi.unknown.path, { config: edit, schema: routeSchema(devicesApi.unknown, { tags }) }, async (_req, reply) =>

@@ -23,7 +23,7 @@ export interface ExportFilter {
  * Streams the filtered people as xlsx, a thousand rows at a time (lib/xlsx.ts), so 50k people never sit
  * in memory as one workbook.
  */
-export function exportPeople(database: Database, tenant: Tenant, lang: Language, f: ExportFilter, baseUrl: string): PassThrough {
+export function exportPeople(database: Database, tenant: Tenant, lang: Language, f: ExportFilter, baseUrl: string): Promise<PassThrough> {
   const { db } = database;
   // The import's columns (so an export re-imports), less the write-only door password, plus read-only facts.
   const cols = [...COLUMNS.filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];

@@ -102,7 +102,7 @@ export default async function personsRoutes(app: App, deps: { database: Database
   });
   app.post(personsApi.export.path, { config: view, schema: routeSchema(personsApi.export, { tags }) }, async (req, reply) => {
     const base = `${req.protocol}://${req.host}`;
-    const stream = exportPeople(deps.database, tenantOf(req), req.lang, req.body ?? {}, base);
+    const stream = await exportPeople(deps.database, tenantOf(req), req.lang, req.body ?? {}, base);
     return sendXlsx(reply, 'people.xlsx', stream);
   });
 

@@ -25,7 +25,7 @@ export function sniffImage(buf: Buffer): PhotoKind | undefined {
   return undefined;
 }
 
-const photoError = (key: string, params: Record<string, string | number> = {}) => new AppError(CODES.VALIDATION, 400, key, params, { field: 'pic' });
+const photoError = (key: string, params: Record<string, string | number> = {}) => new AppError(CODES.RULE, 422, key, params, { field: 'pic' });
 
 /** Decodes, orients, shrinks and re-encodes a face picture into the JPEG terminals take. Bad input never gets stored. */
 export async function normalizePhoto(input: Buffer): Promise<Buffer> {

@@ -60,6 +60,6 @@ export default async function punchesRoutes(app: App, deps: { database: Database
     const rows = pages(async (offset, limit) =>
       (await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit }, false)).items.map(presentPunch),
     );
-    return sendXlsx(reply, 'punches.xlsx', xlsxStream(t(lang, 'punch.sheet'), columns, rows));
+    return sendXlsx(reply, 'punches.xlsx', await xlsxStream(t(lang, 'punch.sheet'), columns, rows));
   });
 }

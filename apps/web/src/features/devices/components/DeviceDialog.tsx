@@ -47,7 +47,7 @@ export function DeviceDialog({ open, device, onClose }: Props) {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '');
-      if (e.code === CODES.VALIDATION && field) form.setFields([{ name: field as keyof DeviceFormValues, errors: [e.message] }]);
+      if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field) form.setFields([{ name: field as keyof DeviceFormValues, errors: [e.message] }]);
       else if (e.code === CODES.CONFLICT) form.setFields([{ name: 'serial', errors: [e.message] }]);
       message.error(e.message);
     }

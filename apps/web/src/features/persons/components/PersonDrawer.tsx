@@ -85,7 +85,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
       if (!(e instanceof ApiError)) throw e;
       // 40001 with data.field marks that field; 40009 on a person is the number being taken.
       const field = (e.data as { field?: string } | null)?.field;
-      if (e.code === CODES.VALIDATION && field) {
+      if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field) {
         const name = formFieldOf(field) as keyof Values;
         form.setFields([{ name, errors: [e.message] }]);
         form.scrollToField(name, { block: 'center' });

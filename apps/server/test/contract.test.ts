@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { apiContract, CODES, isBinary, requestSchema, RELOGIN_CODES, type Endpoint } from '@faceadmin/shared';
+import fc from 'fast-check';
+import type { TSchema } from 'typebox';
+import { invalidOf, validOf, type Schema, type Wrong } from './arbitrary.ts';
+import { API, DIALECT, login, makeCompany, nextIp, register, type TestApp, makeApp } from './helpers.ts';
+
+/**
+ * The contract, tried from outside: requests generated from every route's own schemas (the ones the server
+ * validates with and the OpenAPI document shows). A request its schema accepts is never refused for its shape,
+ * one it refuses always is, no answer is ever a 5xx, and every success validates against its answer schema.
+ * FUZZ_RUNS raises the number of requests per route and kind (default 10), FUZZ_SEED replays a run.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+
+let t: TestApp;
+let token = '';
+const username = 'fuzzmain';
+before(async () => {
+  t = await makeApp();
+  const c = await makeCompany(t, 'Fuzz Co', username);
+  token = c.main;
+  // A second company the generated ids may point into: its rows must stay "not found".
+  await makeCompany(t, 'Other Co');
+  await register(t, 'fuzzspare');
+});
+after(() => t.close());
+
+const compile = AjvCompiler()({}, { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } });
+const answerValidator = (schema: TSchema) =>
+  compile({
+    schema: { type: 'object', required: ['code', 'message', 'data'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: schema } },
+    method: 'POST',
+    url: '/',
+    httpPart: 'body',
+  });
+
+/** Routes that end the session or the company go last, so the rest run signed in. */
+const LAST = ['/user/logout', '/company/delete', '/admin/password', '/admin/update'];
+const entries = Object.values(apiContract)
+  .flatMap((group) => Object.values(group) as Endpoint[])
+  .sort((a, b) => Number(LAST.includes(a.path)) - Number(LAST.includes(b.path)));
+
+interface Sent {
+  query?: unknown;
+  body?: unknown;
+  params?: Record<string, unknown>;
+}
+
+async function send(entry: Endpoint, input: Sent) {
+  let url = API + entry.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(input.params?.[name] ?? '')));
+  if (input.query && typeof input.query === 'object') {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(input.query as Record<string, unknown>)) {
+      for (const item of Array.isArray(v) ? v : [v]) qs.append(k, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+    url += `?${qs.toString()}`;
+  }
+  const res = await t.app
+    .inject({
+      method: entry.method,
+      url,
+      headers: { 'x-token': token, 'x-lang': 'en-US', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      remoteAddress: nextIp(),
+      ...(input.body !== undefined ? { payload: JSON.stringify(input.body) } : {}),
+    })
+    .catch((err: Error) => ({ statusCode: 599, headers: {}, json: () => ({}), error: err.message }) as never);
+  const json = String(res.headers['content-type'] ?? '').includes('json') ? res.json<{ code: number; message: string; data: unknown }>() : undefined;
+  // A generated call that signed us out (logout, a password change) is answered; later calls sign in again.
+  if (json && RELOGIN_CODES.includes(json.code)) token = await login(t.app, username, 'secret1').catch(() => token);
+  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), json, url };
+}
+
+const label = (entry: Endpoint) => `${entry.method} ${entry.path}`;
+const parts = (entry: Endpoint) =>
+  (['query', 'body', 'params'] as const).filter((p) => entry[p]).map((p) => [p, requestSchema(entry[p]!) as unknown as Schema] as const);
+
+function validInput(entry: Endpoint): fc.Arbitrary<Sent> {
+  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [part, schema] of parts(entry)) model[part] = validOf(schema);
+  return fc.record(model) as fc.Arbitrary<Sent>;
+}
+
+function invalidInput(entry: Endpoint): fc.Arbitrary<{ sent: Sent; why: string }> | undefined {
+  const ps = parts(entry);
+  if (!ps.length) return undefined;
+  return fc.constantFrom(...ps).chain(([part, schema]) =>
+    fc.tuple(validInput(entry), invalidOf(schema, part === 'body' ? 'json' : part === 'params' ? 'path' : 'text')).map(([good, wrong]: [Sent, Wrong]) => ({
+      sent: { ...good, [part]: wrong.value },
+      why: `${part}${wrong.why}`,
+    })),
+  );
+}
+
+test(`requests drawn from each route's schemas: valid ones pass the shape check, invalid ones never do, no 5xx, answers match their schemas (${DIALECT})`, async () => {
+  const problems: string[] = [];
+  let calls = 0;
+  for (const entry of entries) {
+    const check = isBinary(entry.response) ? undefined : answerValidator(entry.response);
+    const judge = (what: string, r: Awaited<ReturnType<typeof send>>, shouldRefuse: 'shape' | 'any' | false) => {
+      calls++;
+      const where = `${label(entry)} [${what}] → ${r.status} ${r.json?.code ?? r.type} ${r.json?.message ?? ''} (${r.url})`;
+      if (r.status >= 500) return problems.push(`5xx: ${where}`);
+      if (shouldRefuse === 'shape' && (r.status !== 400 || r.json?.code !== CODES.VALIDATION))
+        return problems.push(`accepted a body its schema refuses: ${where}`);
+      if (shouldRefuse === 'any' && (r.status < 400 || !r.json || r.json.code === CODES.OK)) return problems.push(`accepted a body it cannot take: ${where}`);
+      if (!shouldRefuse && r.json?.code === CODES.VALIDATION) return problems.push(`refused a body its schema allows: ${where}`);
+      if (r.status === 200 && r.json?.code === CODES.OK && check && !check(r.json)) {
+        return problems.push(`answer does not match its schema: ${where}: ${JSON.stringify((check as { errors?: unknown }).errors).slice(0, 300)}`);
+      }
+      return undefined;
+    };
+    if (entry.multipart) {
+      // Uploads take forms; JSON in their place is refused, never a crash.
+      judge('json to an upload', await send(entry, { body: { file: 'x' } }), 'any');
+      continue;
+    }
+    await fc.assert(
+      fc.asyncProperty(validInput(entry), async (sent) => {
+        judge(JSON.stringify(sent).slice(0, 200), await send(entry, sent), false);
+        return true;
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    const wrong = invalidInput(entry);
+    if (!wrong) continue;
+    await fc.assert(
+      fc.asyncProperty(wrong, async ({ sent, why }) => {
+        judge(why, await send(entry, sent), 'shape');
+        return true;
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  }
+  assert.ok(calls > entries.length * RUNS, `${calls} requests sent`);
+  // One line per kind of problem and route (with its first example), so a failure reads as a list of causes.
+  const kinds = new Map<string, { n: number; example: string }>();
+  for (const p of problems) {
+    const key = `${p.split(':')[0]}: ${/^[^:]+: (\S+ \S+)/.exec(p)?.[1] ?? ''} → ${/→ (\d+ \S+ [^(]*)/.exec(p)?.[1]?.trim() ?? ''}`;
+    const k = kinds.get(key) ?? { n: 0, example: p };
+    k.n++;
+    kinds.set(key, k);
+  }
+  assert.deepEqual(
+    [...kinds].map(([key, k]) => `${k.n}× ${key}\n    e.g. ${k.example.slice(0, 400)}`),
+    [],
+    `${problems.length} problems in ${calls} requests`,
+  );
+});
