@@ -32,6 +32,7 @@ import { messagesModule } from './modules/messages/messages.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import authPlugin from './plugins/auth.ts';
+import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
 
 export { API_PREFIX } from './lib/api.ts';
@@ -78,6 +79,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Protocols besides ZK PUSH (tests bring a dialled one; ISAPI will be listed beside ZK). */
   protocols?: Protocol<TerminalEvents<DeviceRow>>[];
+  /** The console as served before precompression and caching (uncompressed, max-age=0): bench/'s baseline. */
+  plainAssets?: boolean;
 }
 
 /** Builds the whole server (tests build it too); migrations run before routes are ready. */
@@ -148,7 +151,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(zkPushGateway, { events: modules.devices.terminalEvents, delayS: config.devicePollSeconds, errorDelayS: TERMINAL_ERROR_DELAY_S });
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
-  if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
+  if (index) await app.register(fastifyStatic, consoleAssets(index, { plain: opts.plainAssets ?? false }));
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
       return reply.status(404).send({
