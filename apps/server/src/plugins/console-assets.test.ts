@@ -18,10 +18,13 @@ function write(rel: string, content: string, variants = true) {
   fs.writeFileSync(path.join(dist, rel), raw);
   files[rel] = raw;
   if (!variants) return;
-  files[`${rel}.br`] = zlib.brotliCompressSync(raw);
-  files[`${rel}.gz`] = zlib.gzipSync(raw);
-  fs.writeFileSync(path.join(dist, `${rel}.br`), files[`${rel}.br`]);
-  fs.writeFileSync(path.join(dist, `${rel}.gz`), files[`${rel}.gz`]);
+  for (const [ext, data] of [
+    ['.br', zlib.brotliCompressSync(raw)],
+    ['.gz', zlib.gzipSync(raw)],
+  ] as const) {
+    files[rel + ext] = data;
+    fs.writeFileSync(path.join(dist, rel + ext), data);
+  }
 }
 write('index.html', INDEX);
 write('assets/index-Ab12Cd34.js', SCRIPT);
