@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '../apps/server/src/app.ts';
+import { buildApp, type App, type BuildOptions } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 
-/** A server on a fresh SQLite database (or DATABASE_URL), driven in-process through inject: no network noise. */
-export async function benchApp(): Promise<{ app: App; close(): Promise<void> }> {
+/** A server on a fresh SQLite database (or DATABASE_URL), driven in-process through inject: no network noise. `opts` go to buildApp. */
+export async function benchApp(opts: Pick<BuildOptions, 'plainAssets'> = {}): Promise<{ app: App; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -19,7 +19,7 @@ export async function benchApp(): Promise<{ app: App; close(): Promise<void> }> 
     ADMIN_PASSWORD: 'bench123',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
-  const app = await buildApp({ config, database: openDatabase(config), logger: false, sms: null });
+  const app = await buildApp({ config, database: openDatabase(config), logger: false, sms: null, ...opts });
   await app.ready();
   return {
     app,

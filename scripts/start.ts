@@ -20,8 +20,10 @@ function newest(dir: string): number {
   return max;
 }
 
-const sources = [path.join(webDir, 'src'), path.join(root, 'packages/shared/src')].filter((d) => fs.existsSync(d));
-const stale = !fs.existsSync(dist) || Math.max(...sources.map(newest), fs.statSync(path.join(webDir, 'index.html')).mtimeMs) > fs.statSync(dist).mtimeMs;
+// The build's own setup counts too: a new vite.config.ts or build script (e.g. precompression) rebuilds.
+const sources = [path.join(webDir, 'src'), path.join(webDir, 'scripts'), path.join(root, 'packages/shared/src')].filter((d) => fs.existsSync(d));
+const files = [path.join(webDir, 'index.html'), path.join(webDir, 'vite.config.ts'), path.join(webDir, 'package.json')].filter((f) => fs.existsSync(f));
+const stale = !fs.existsSync(dist) || Math.max(...sources.map(newest), ...files.map((f) => fs.statSync(f).mtimeMs)) > fs.statSync(dist).mtimeMs;
 if (stale && fs.existsSync(path.join(webDir, 'package.json'))) {
   console.log('Building the console …');
   const r = spawnSync('npm', ['run', 'build', '-w', '@faceadmin/web'], { cwd: root, stdio: 'inherit' });

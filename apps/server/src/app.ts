@@ -17,6 +17,7 @@ import type { TerminalEvents } from './gateways/terminal-events.ts';
 import { zkPushDriver } from './gateways/zk-push/driver.ts';
 import { zkPushGateway } from './gateways/zk-push/zk-push.gateway.ts';
 import { languageOf, t } from './i18n/i18n.ts';
+import { prettyStream } from './lib/pretty-log.ts';
 import { API_PREFIX } from './lib/api.ts';
 import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from './jobs/scheduler.ts';
 import type { App, AppModule, Core } from './module.ts';
@@ -33,7 +34,9 @@ import { messagesModule } from './modules/messages/messages.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import authPlugin from './plugins/auth.ts';
+import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
+import { RequestLog } from './plugins/request-log.ts';
 
 export { API_PREFIX } from './lib/api.ts';
 export type { App } from './module.ts';
@@ -79,7 +82,15 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Protocols besides ZK PUSH (tests bring a dialled one; ISAPI will be listed beside ZK). */
   protocols?: Protocol<TerminalEvents<DeviceRow>>[];
+  /** The console as served before precompression and caching (uncompressed, max-age=0): bench/'s baseline. */
+  plainAssets?: boolean;
 }
+
+/** Where terminals call (ZK PUSH /iclock/*). */
+const TERMINAL_PATH = '/iclock/';
+
+/** Readable log lines for a person watching a terminal window; JSON for files, pipes and collectors. */
+const prettyLogs = (config: Config) => config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
 
 /** Builds the whole server (tests build it too); migrations run before routes are ready. */
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -89,7 +100,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       level: config.logLevel,
       // Secrets never reach the log (standards): tokens travel in X-Token, passwords only in bodies, which are not logged.
       redact: { paths: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      ...(prettyLogs(config) ? { stream: prettyStream(process.stdout, { colors: process.stdout.hasColors?.() ?? false }) } : {}),
     },
+    // Terminals call every few seconds each: their request lines are debug (the gateway logs what they report).
+    logController: new RequestLog((url) => url.startsWith(TERMINAL_PATH)),
     trustProxy: config.trustProxy === false ? false : config.trustProxy.split(',').map((x) => x.trim()),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
@@ -157,7 +171,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(zkPushGateway, { events: modules.devices.terminalEvents, delayS: config.devicePollSeconds, errorDelayS: TERMINAL_ERROR_DELAY_S });
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
-  if (index) await app.register(fastifyStatic, { root: index, wildcard: false, index: ['index.html'] });
+  if (index) await app.register(fastifyStatic, consoleAssets(index, { plain: opts.plainAssets ?? false }));
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
       return reply.status(404).send({

@@ -11,6 +11,8 @@ export interface Config {
   adminUsername: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 'auto': readable lines when stdout is a terminal, JSON otherwise (files, pipes, log collectors). */
+  logFormat: 'auto' | 'json' | 'pretty';
   production: boolean;
   /** 'log' writes codes to the server log (development), 'webhook' POSTs them to smsWebhookUrl, 'none' disables SMS. */
   smsSender: 'log' | 'webhook' | 'none';
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername,
     adminPassword,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     production,
     smsSender,
     smsWebhookUrl,

@@ -58,7 +58,10 @@ export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: s
 }
 
 /** A fresh server on a fresh database. */
-export async function makeApp(env: Record<string, string> = {}, opts: { sms?: boolean; protocols?: BuildOptions['protocols'] } = {}): Promise<TestApp> {
+export async function makeApp(
+  env: Record<string, string> = {},
+  opts: { sms?: boolean; protocols?: BuildOptions['protocols']; logger?: BuildOptions['logger'] } = {},
+): Promise<TestApp> {
   const fresh = await freshDatabase();
   const config = loadConfig({
     DATA_DIR: fresh.dataDir,
@@ -75,7 +78,7 @@ export async function makeApp(env: Record<string, string> = {}, opts: { sms?: bo
     database,
     captchaText: () => CAPTCHA,
     sms: sender,
-    logger: false,
+    logger: opts.logger ?? false,
     ...(opts.protocols ? { protocols: opts.protocols } : {}),
   });
   await app.ready();

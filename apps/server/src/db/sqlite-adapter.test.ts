@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,30 @@ test('the write-ahead log is copied into the database file by the checkpoint wor
   } finally {
     db.close();
     await db.stopped();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a script that awaits the close at top level goes on to its next line, even right after opening (the worker keeps the process up until it exits)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-close-'));
+  try {
+    const script = (i: number) =>
+      [
+        `import { openSqlite } from ${JSON.stringify(new URL('./sqlite-adapter.ts', import.meta.url).href)};`,
+        `const db = openSqlite(${JSON.stringify(path.join(dir, `db${i}.sqlite`))});`,
+        `db.raw.exec('CREATE TABLE t (x TEXT)');`,
+        `for (let i = 0; i < 200; i++) db.raw.exec("INSERT INTO t VALUES ('" + 'x'.repeat(1000) + "')");`,
+        `db.close();`,
+        `await db.stopped();`,
+        `console.log('after close');`,
+      ].join('\n');
+    // Whether the loop drained before the worker exited was a race: a few runs, each must get there.
+    for (let i = 0; i < 5; i++) {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(i)], { encoding: 'utf8' });
+      assert.equal(r.stdout.trim(), 'after close', r.stderr);
+      assert.equal(r.status, 0);
+    }
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

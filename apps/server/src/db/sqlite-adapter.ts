@@ -83,6 +83,9 @@ function checkpointer(db: DatabaseSync, file: string, intervalMs = 500): { stop(
     exited,
     stop() {
       running = false;
+      // Held from here until it exits: an unref'd worker alone lets the event loop drain while close()
+      // still awaits `exited` (a script awaiting close at top level then ended before its next line).
+      worker.ref();
       worker.postMessage('stop');
     },
   };

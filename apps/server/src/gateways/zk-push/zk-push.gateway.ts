@@ -83,7 +83,10 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     const d = await resolve(req);
     if (req.query.options !== 'all') return send(reply, 'OK', d);
     // A handshake means the terminal (re)started: whatever was in flight is lost and will be planned again.
-    if (d) await events.restarted(d, { language: req.query.language ?? '', pushver: req.query.pushver ?? '' });
+    if (d) {
+      await events.restarted(d, { language: req.query.language ?? '', pushver: req.query.pushver ?? '' });
+      req.log.info({ serial: d.serial, pushver: req.query.pushver }, 'terminal connected');
+    }
     return send(
       reply,
       handshakeReply({
@@ -107,6 +110,8 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     // Sent with every poll by some firmware: passed on only when it changes.
     if (info && (info.firmware !== d.firmware || info.users !== d.user_count)) await events.info(d, { firmware: info.firmware, userCount: info.users });
     const commands = await events.poll(d, zkPushWire);
+    // Polls come every few seconds from every terminal: debug (request lines too, see plugins/request-log.ts).
+    if (commands.length) req.log.debug({ serial: d.serial, commands: commands.length }, 'commands sent');
     return send(reply, commands.length ? commands.map((c) => c.encoded).join('\n') : 'OK', d);
   });
 
@@ -132,6 +137,7 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
       d,
       results.map((r) => ({ id: r.id, code: r.code, data: r.data })),
     );
+    req.log.info({ serial: d.serial, results: results.length, failed: results.filter((r) => r.code !== 0).length }, 'command results');
     return send(reply, 'OK', d);
   });
 
@@ -146,6 +152,7 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
       // Acknowledged only after the commit: a crash before this line makes the terminal resend, and
       // the (device, PIN, time) key makes the resend harmless.
       await events.punches(d, records);
+      req.log.info({ serial: d.serial, punches: records.length, ...(bad ? { unreadable: bad } : {}) }, 'punches received');
       await saveStamp(d, 'att', req.query.Stamp);
       return send(reply, `OK: ${records.length}`, d);
     }
@@ -153,6 +160,7 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
       const photo = parseAttphoto(bodyOf(req), traits(d).photoBase64);
       if (!photo) return send(reply, 'ERROR: bad photo', d, 400);
       await events.punchPhoto(d, photo.pin, photo.time, photo.data);
+      req.log.debug({ serial: d.serial, pin: photo.pin }, 'punch photo received');
       return send(reply, 'OK', d);
     }
     if (table === 'OPTIONS') {
