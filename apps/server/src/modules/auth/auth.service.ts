@@ -195,6 +195,8 @@ export function authService(deps: { database: Database; config: Config; sessions
           await adminsRepository.update(trx, a.id, { password_hash, updated_at: nowIso() });
           await deps.sessions.endAllFor(trx, a.id);
           await guard.forgetDevices(trx, a.id);
+          // The reset proved the phone: guesses at the old password no longer hold the owner back in a new browser.
+          await guard.clearAccount(trx, a.username.toLowerCase());
         }
       });
     },

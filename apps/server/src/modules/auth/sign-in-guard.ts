@@ -103,6 +103,9 @@ export function signInGuard(db: Executor) {
       return token;
     },
 
+    /** Forgets an account's counted attempts (after a password reset by SMS code). */
+    clearAccount: (trx: Executor, account: string) => signInAttempts.deleteForAccount(trx, account),
+
     /** After a password change or reset no browser is known any more for that administrator. */
     forgetDevices: (trx: Executor, adminId: number) => knownDevices.deleteForAdmin(trx, adminId),
 

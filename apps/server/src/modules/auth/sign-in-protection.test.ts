@@ -214,7 +214,7 @@ test('a known browser: its right password is never refused while the account is 
   assert.equal((await attempt('victim1', 'secret1', { ip: home, device })).code, CODES.TOO_MANY);
 });
 
-test('a password change or reset forgets every known browser of the account', async () => {
+test('a password change or reset forgets every known browser of the account; a reset by SMS lifts its cap', async () => {
   const token = await register(t, 'forgetful1');
   const first = await attempt('forgetful1', 'secret1', { ip: nextIp() });
   const changed = await call(t.app, 'POST', '/user/changepwd', { token, body: { orig: 'secret1', new: 'secret2', renew: 'secret2' } });
@@ -226,11 +226,16 @@ test('a password change or reset forgets every known browser of the account', as
   }
   assert.equal((await attempt('forgetful1', 'secret2', { ip: nextIp(), device: first.device })).code, CODES.TOO_MANY);
   assert.equal(await knownFor('forgetful1'), 0);
-  // A reset by SMS code too.
+  // A reset by SMS code too; it also lifts the account's cap, so the owner can sign in from a new browser at once.
   const mobile = nextMobile();
   await register(t, 'forgetful2', 'secret1', 'Forgetful Two', mobile);
   await attempt('forgetful2', 'secret1', { ip: nextIp() });
   assert.equal(await knownFor('forgetful2'), 1);
+  for (let i = 0; i < SIGN_IN.accountCap; i++) {
+    await attempt('forgetful2', `attack-${i}`, { ip: nextIp(), captcha: true });
+    advance(SIGN_IN.maxDelayMs);
+  }
+  assert.equal((await attempt('forgetful2', 'secret1', { ip: nextIp(), captcha: true })).code, CODES.TOO_MANY);
   const sent = await call(t.app, 'POST', '/user/sendsmscode', {
     ip: nextIp(),
     body: { phone: mobile, purpose: 'forget', icode: CAPTCHA, captcha_id: await captcha(t.app) },
@@ -240,6 +245,7 @@ test('a password change or reset forgets every known browser of the account', as
   const reset = await call(t.app, 'POST', '/user/forget', { body: { mobile, smscode, password: 'secret3', repassword: 'secret3' } });
   assert.equal(reset.code, CODES.OK);
   assert.equal(await knownFor('forgetful2'), 0);
+  assert.equal((await attempt('forgetful2', 'secret3', { ip: nextIp() })).code, CODES.OK);
 });
 
 /** How many browsers are known for the account. */

@@ -59,6 +59,9 @@ export const signInAttempts = {
       .executeTakeFirstOrThrow();
     return Number(r.n);
   },
+  async deleteForAccount(db: Executor, account: string) {
+    await db.deleteFrom('sign_in_attempts').where('account', '=', account).execute();
+  },
   deleteBefore: (db: Executor, iso: string) => db.deleteFrom('sign_in_attempts').where('at', '<', iso).execute(),
 };
 
