@@ -1,7 +1,7 @@
 // Browser journey of issue "Foundation": the real server, the built console, Debian Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { CODES } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
@@ -77,6 +77,19 @@ step('initial admin: sign in, company-0 rule, create a company, dashboard', asyn
   assert.equal(new URL(page.url()).searchParams.get('redirect'), '/');
   await page.getByTestId('login-form').waitFor();
   await screenshot('login');
+
+  // spec §5: what the form refuses never reaches the server (issue #9: account "d", password "12" was sent).
+  const refused: string[] = [];
+  const watch = (r: Request) => void (r.url().includes('/user/login') && refused.push(r.url()));
+  page.on('request', watch);
+  await signIn('d', '12');
+  await page.getByText(tr('common.validation.passwordMin', { min: 6 })).waitFor();
+  await page.locator('#username').fill('a'.repeat(21));
+  await page.getByText(tr('common.validation.accountMax', { max: 20 })).waitFor();
+  await page.getByTestId('login-submit').click();
+  await screenshot('login-refused');
+  page.off('request', watch);
+  assert.deepEqual(refused, [], 'no sign-in request was sent');
 
   await signIn(ADMIN.username, ADMIN.password);
   await waitForPath('/company/create');

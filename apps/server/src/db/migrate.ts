@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002_people.ts';
 import * as m0003 from './migrations/0003_devices.ts';
 import * as m0004 from './migrations/0004_punch_keys.ts';
 import * as m0005 from './migrations/0005_punch_alcohol.ts';
+import * as m0006 from './migrations/0006_sign_in_throttle.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0003_devices': m0003,
   '0004_punch_keys': m0004,
   '0005_punch_alcohol': m0005,
+  '0006_sign_in_throttle': m0006,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

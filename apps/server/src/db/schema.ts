@@ -87,6 +87,25 @@ export interface CaptchaTable {
   expires_at: string;
 }
 
+/** One checked sign-in attempt (kept an hour): what the throttle counts. */
+export interface SignInAttemptTable {
+  id: Generated<number>;
+  account: string;
+  address: string;
+  device_id: number | null;
+  ok: number;
+  at: string;
+}
+
+/** A browser an administrator signed in from (its device cookie, hashed). */
+export interface KnownDeviceTable {
+  id: Generated<number>;
+  token_hash: string;
+  admin_id: number;
+  created_at: string;
+  last_used_at: string;
+}
+
 export interface SmsCodeTable {
   id: Generated<number>;
   phone: string;
@@ -273,4 +292,6 @@ export interface DB {
   message_reads: MessageReadTable;
   captchas: CaptchaTable;
   sms_codes: SmsCodeTable;
+  sign_in_attempts: SignInAttemptTable;
+  known_devices: KnownDeviceTable;
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashPassword, verifyPassword } from './crypto.ts';
-import { FailureCounter } from './throttle.ts';
-import { clock } from './time.ts';
+import { addressKey, delayAfter, judge, SIGN_IN, type Attempt } from './throttle.ts';
 
 test('password hashes verify, carry their parameters, and default to the OWASP scrypt cost', async () => {
   const h = await hashPassword('correct horse', 10);
@@ -13,22 +12,64 @@ test('password hashes verify, carry their parameters, and default to the OWASP s
   assert.match(await hashPassword('p'), /^scrypt\$17\$8\$1\$/);
 });
 
-test('failure counter forgets after its window and drops the oldest keys past its cap', () => {
-  const real = clock.now;
-  let now = 1_000_000;
-  clock.now = () => now;
-  try {
-    const c = new FailureCounter(60_000, 2);
-    assert.equal(c.fail('a'), 1);
-    assert.equal(c.fail('a'), 2);
-    now += 61_000;
-    assert.equal(c.count('a'), 0);
-    c.fail('a');
-    c.fail('b');
-    c.fail('c');
-    assert.equal(c.count('a'), 0, 'oldest key dropped at the cap');
-    assert.equal(c.count('c'), 1);
-  } finally {
-    clock.now = real;
-  }
+const HOUR = SIGN_IN.windowMs;
+/** Attempts on `account` at the given instants (ms), failed from an unknown browser unless `ok`/`known`. */
+const tries = (account: string, ats: number[], o: { ok?: boolean; known?: boolean; from?: number } = {}): Attempt[] =>
+  ats.map((at, i) => ({ id: (o.from ?? 0) + i + 1, account, at, ok: o.ok ?? false, known: o.known ?? false }));
+
+test('sign-in delays grow 0, 0, 0, 1 s, 2 s, 4 s … and stop at a minute', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12].map(delayAfter), [0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]);
+});
+
+test('judge: the account waits after its 3rd consecutive failure; a sign-in ends the streak, not the hourly count', () => {
+  const now = 10 * HOUR;
+  const three = tries('ann', [now - 3000, now - 2000, now - 500]);
+  const v = judge('ann', three, [], now);
+  assert.deepEqual(v.refused, { rule: 'delay', waitMs: 500 });
+  assert.equal(v.captcha, true);
+  assert.equal(judge('ann', three, [], now + 500).refused, null, 'after the wait the attempt is checked');
+  // A sign-in (from anywhere, any browser) after them clears the delay and the captcha.
+  const signedIn = [...three, ...tries('ann', [now - 100], { ok: true, from: 3 })];
+  assert.deepEqual(judge('ann', signedIn, [], now), { refused: null, streak: 0, captcha: false });
+  // Failures from a known browser are that browser's business: they neither delay nor cap unknown browsers.
+  assert.equal(judge('ann', tries('ann', Array<number>(9).fill(now - 10), { known: true }), [], now).refused, null);
+});
+
+test('judge: 10 failures in an hour cap the account whatever their addresses, until the oldest is an hour old', () => {
+  const now = 10 * HOUR;
+  const ten = tries(
+    'bob',
+    [...Array(10).keys()].map((i) => now - HOUR + 60_000 + i * 60_000),
+  );
+  // Even after a sign-in (the streak is over), the hour's failures still count for unknown browsers.
+  const rows = [...ten, ...tries('bob', [now - 1000], { ok: true, from: 10 })];
+  assert.deepEqual(judge('bob', rows, [], now).refused, { rule: 'account', waitMs: 60_000 });
+  assert.equal(judge('bob', rows, [], now + 60_000).refused, null);
+});
+
+test('judge: an address may fail on 20 distinct accounts an hour; those already failing there are left to the account rules', () => {
+  const now = 10 * HOUR;
+  const byAddress = [...Array(20).keys()].flatMap((i) => tries(`user${i}`, [now - HOUR + 1000 + i * 1000], { from: i * 10 }));
+  assert.deepEqual(judge('fresh', [], byAddress, now).refused, { rule: 'address', waitMs: 1000 });
+  assert.equal(judge('user3', [], byAddress, now).refused, null, 'an account already tried there is not refused by this rule');
+  // One person typing 50 wrong passwords is one account: everybody else at that address is untouched.
+  const onePerson = tries(
+    'typo',
+    [...Array(50).keys()].map((i) => now - i * 1000),
+  );
+  assert.equal(judge('colleague', [], onePerson, now).refused, null);
+  // An account that then signed in there no longer counts against the address.
+  const healed = [...byAddress, ...tries('user0', [now - 10], { ok: true, from: 1000 })];
+  assert.equal(judge('fresh', [], healed, now).refused, null);
+});
+
+test('addresses are counted by IPv4, by the IPv4 inside a mapped IPv6 address, and by the /64 of IPv6', () => {
+  assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
+  assert.equal(addressKey('::ffff:203.0.113.7'), '203.0.113.7');
+  assert.equal(addressKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+  assert.equal(addressKey('2001:0db8:0001:0002:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
+  assert.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64');
+  assert.equal(addressKey('::1'), '0:0:0:0::/64');
+  assert.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  assert.equal(addressKey('64:ff9b::192.0.2.1'), '64:ff9b:0:0::/64');
 });

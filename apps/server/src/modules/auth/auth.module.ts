@@ -33,6 +33,13 @@ export function authModule(core: Core, opts: { captchaText?: (() => string) | un
         exclusive: true,
         run: () => sessionsRepository.deleteExpired(database.db, new Date(clock.now() - SESSION_KEEP_MS).toISOString()),
       },
+      {
+        // Sign-in attempts past the throttle's hour, and browsers unused for half a year.
+        name: 'signins.purge',
+        every: 3600_000,
+        exclusive: true,
+        run: () => auth.purgeSignIns(),
+      },
     ],
     ready: () => auth.bootstrapAdmin(),
   });

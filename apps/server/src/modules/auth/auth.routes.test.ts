@@ -82,64 +82,6 @@ test('a wrong password answers 40010 with the translated "login information is i
   assert.equal(r.data.token, undefined);
 });
 
-test('after 3 failures an account needs a captcha; the right password alone is not locked out', async () => {
-  await register(t, 'captcha1');
-  const ip = nextIp();
-  for (let i = 1; i <= 3; i++) {
-    const r = await signIn('captcha1', `bad-password-${i}`, ip);
-    assert.equal(r.code, CODES.BAD_CREDENTIALS);
-    assert.equal(r.data.captcha, i >= 3, `failure ${i} asks for a captcha: ${i >= 3}`);
-  }
-  // Right password, no captcha: asked for the captcha (40002), not refused as bad credentials or locked.
-  const noCap = await signIn('captcha1', 'secret1', nextIp());
-  assert.equal(noCap.code, CODES.CAPTCHA_REQUIRED);
-  assert.equal(noCap.message, en('errors.captchaRequired'));
-  assert.equal(noCap.data.captcha, true);
-  // The account key is case-insensitive and trimmed: the same counter.
-  assert.equal((await signIn(' CAPTCHA1 ', 'secret1', nextIp())).code, CODES.CAPTCHA_REQUIRED);
-  // A wrong captcha answer with the right password: still 40002 (incorrect captcha).
-  const wrongCap = await signIn('captcha1', 'secret1', ip, { captcha_id: await captcha(t.app), icode: '0000' });
-  assert.equal(wrongCap.code, CODES.CAPTCHA_REQUIRED);
-  assert.equal(wrongCap.message, en('errors.captchaIncorrect'));
-  // A right captcha with a wrong password: bad credentials.
-  const badPw = await signIn('captcha1', 'still-wrong', ip, { captcha_id: await captcha(t.app), icode: CAPTCHA });
-  assert.equal(badPw.code, CODES.BAD_CREDENTIALS);
-  assert.equal(badPw.data.captcha, true);
-  // A right captcha with the right password signs in.
-  const id = await captcha(t.app);
-  const ok = await signIn('captcha1', 'secret1', ip, { captcha_id: id, icode: CAPTCHA });
-  assert.equal(ok.code, CODES.OK);
-  assert.ok(ok.data.token);
-  // A captcha is single-use, even after a successful sign-in.
-  const reused = await call(t.app, 'POST', '/user/sendsmscode', { body: { phone: nextMobile(), purpose: 'register', icode: CAPTCHA, captcha_id: id } });
-  assert.equal(reused.code, CODES.CAPTCHA_REQUIRED);
-  // Success resets the account counter: the next plain sign-in needs no captcha.
-  assert.equal((await signIn('captcha1', 'secret1', ip)).code, CODES.OK);
-});
-
-test('30 failures from one address answer 40029 there, while another address still signs in', async () => {
-  await register(t, 'iplimit1');
-  const ip = nextIp();
-  for (let i = 0; i < 30; i++) {
-    const r = await signIn(`ghost-${i}`, 'wrong-password', ip);
-    assert.equal(r.code, CODES.BAD_CREDENTIALS, `failure ${i + 1}`);
-  }
-  const blocked = await signIn('iplimit1', 'secret1', ip);
-  assert.equal(blocked.status, 429);
-  assert.equal(blocked.code, CODES.TOO_MANY);
-  assert.equal(blocked.message, en('errors.tooMany', { minutes: 15 }));
-  assert.equal(blocked.data, null);
-  const other = await signIn('iplimit1', 'secret1', nextIp());
-  assert.equal(other.code, CODES.OK);
-  // The block is lifted once the 15-minute window has passed.
-  try {
-    travel(15 * 60_000 + 1000);
-    assert.equal((await signIn('iplimit1', 'secret1', ip)).code, CODES.OK);
-  } finally {
-    restore();
-  }
-});
-
 test('/user/info before and after a company: roles, company, companys, rights', async () => {
   const token = await register(t, 'infouser', 'secret1', 'Info User');
   const a = await call(t.app, 'GET', '/user/info', { token });

@@ -1,4 +1,4 @@
-import { authApi } from '@faceadmin/shared';
+import { API_PREFIX, authApi } from '@faceadmin/shared';
 import type { App, Core } from '../../module.ts';
 import type { AuthService } from './auth.service.ts';
 import type { CaptchaService } from './captcha.service.ts';
@@ -6,6 +6,7 @@ import type { SmsSender } from './sms.service.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { adminsRepository } from './admins.repository.ts';
+import { deviceCookie, readDeviceCookie } from './sign-in-guard.ts';
 
 export interface AuthRoutesDeps extends Core {
   auth: AuthService;
@@ -34,9 +35,13 @@ export default async function authRoutes(app: App, deps: AuthRoutesDeps) {
   app.get(authApi.captcha.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.captcha, { tags }) }, async (_req, reply) =>
     reply.ok(await deps.captcha.create(db)),
   );
-  app.post(authApi.login.path, { config: { access: 'public' }, schema: routeSchema(authApi.login, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.login(req.body, meta(req))),
-  );
+  // The device cookie goes only to this route (its path), so no other request carries it.
+  const loginPath = `${API_PREFIX}${authApi.login.path}`;
+  app.post(authApi.login.path, { config: { access: 'public' }, schema: routeSchema(authApi.login, { tags }) }, async (req, reply) => {
+    const r = await svc.login(req.body, { ...meta(req), device: readDeviceCookie(req.headers.cookie) });
+    reply.header('set-cookie', deviceCookie(r.device, loginPath, req.protocol === 'https'));
+    return reply.ok({ token: r.token });
+  });
   app.post(authApi.sendSmsCode.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.sendSmsCode, { tags }) }, async (req, reply) =>
     reply.ok(await svc.sendSmsCode(req.body)),
   );

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import { AppError, badInput, conflict, invalid } from '../../lib/errors.ts';
-import { FailureCounter } from '../../lib/throttle.ts';
+import { addressKey, delayAfter, SIGN_IN } from '../../lib/throttle.ts';
 import { nowIso } from '../../lib/time.ts';
 import { tenantFrom, type AuthContext } from '../../plugins/auth.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
@@ -14,24 +14,22 @@ import { notify } from '../messages/messages.service.ts';
 import { adminsRepository, type AdminRow } from './admins.repository.ts';
 import type { CaptchaService } from './captcha.service.ts';
 import type { SessionsService } from './sessions.service.ts';
+import { refusal, signInGuard } from './sign-in-guard.ts';
 import { SMS_COOLDOWN_S, smsCodes, type SmsSender } from './sms.service.ts';
 import { transaction } from '../../db/transaction.ts';
-
-/** After this many failures on one account, sign-in needs a captcha (not a lock-out: a victim can still sign in). */
-export const CAPTCHA_AFTER = 3;
-/** After this many failures from one address, that address waits; other addresses are unaffected. */
-export const IP_LIMIT = 30;
-const WINDOW_MS = 15 * 60_000;
 
 interface Meta {
   ip: string;
   userAgent: string;
 }
+/** A sign-in's request: its address and agent, and the browser's device cookie when it sent one. */
+interface LoginMeta extends Meta {
+  device?: string | undefined;
+}
 
 export function authService(deps: { database: Database; config: Config; sessions: SessionsService; captcha: CaptchaService; sms: SmsSender | null }) {
   const { db } = deps.database;
-  const byAccount = new FailureCounter(WINDOW_MS);
-  const byIp = new FailureCounter(WINDOW_MS);
+  const guard = signInGuard(db);
   const hash = (pw: string) => hashPassword(pw, deps.config.scryptLog2N);
 
   async function requireCaptcha(id: string | undefined, answer: string | undefined) {
@@ -50,28 +48,54 @@ export function authService(deps: { database: Database; config: Config; sessions
   }
 
   return {
-    async login(input: LoginBody, meta: Meta): Promise<{ token: string }> {
+    /** Hourly housekeeping of the sign-in rules' records. */
+    purgeSignIns: () => guard.purge(),
+
+    /**
+     * Signs in (docs/sign-in-protection.md). A browser known for this account is never refused by the throttle;
+     * an unknown one faces the account's delays, hourly cap and captcha, and its address's cap on distinct accounts.
+     * `device` in the answer is the browser's new device token, for the cookie only (never sent in the body).
+     */
+    async login(input: LoginBody, meta: LoginMeta): Promise<{ token: string; device: string }> {
       const username = input.username.trim();
-      const key = username.toLowerCase();
-      if (byIp.count(meta.ip) >= IP_LIMIT) throw new AppError(CODES.TOO_MANY, 429, 'errors.tooMany', { minutes: byIp.minutesLeft(meta.ip) });
-      if (byAccount.count(key) >= CAPTCHA_AFTER) await requireCaptcha(input.captcha_id, input.icode);
       const admin = await adminsRepository.findByUsername(db, username);
+      const deviceId = await guard.knownDevice(meta.device, admin?.id);
+      // The account key is the typed name, existing or not, so the answers never tell which accounts exist.
+      const attempt = await guard.admit({ account: username.toLowerCase(), address: addressKey(meta.ip), deviceId });
+      const verdict = attempt.verdict;
+      if (verdict?.refused) throw refusal({ ...verdict, refused: verdict.refused });
+      if (verdict?.captcha) {
+        try {
+          await requireCaptcha(input.captcha_id, input.icode);
+        } catch (e) {
+          await guard.drop(attempt.id);
+          throw e;
+        }
+      }
       const ok = admin
         ? await verifyPassword(input.password, admin.password_hash)
         : (await verifyPassword(input.password, await dummyHash(deps.config.scryptLog2N)), false);
       if (!admin || !ok) {
-        const n = byAccount.fail(key);
-        byIp.fail(meta.ip);
-        throw new AppError(CODES.BAD_CREDENTIALS, 400, 'errors.badCredentials', {}, { captcha: n >= CAPTCHA_AFTER });
+        // What the next attempt from this browser will face: a captcha, and a wait (seconds).
+        const streak = verdict ? verdict.streak + 1 : 0;
+        throw new AppError(
+          CODES.BAD_CREDENTIALS,
+          400,
+          'errors.badCredentials',
+          {},
+          { captcha: streak >= SIGN_IN.captchaAfter, retry_after: Math.ceil(delayAfter(streak) / 1000) },
+        );
       }
+      // Counted as a sign-in even if the account turns out disabled below: the password was right.
+      await guard.succeeded(attempt.id);
       return transaction(db, async (trx) => {
         const companyId = await settleCompany(trx, admin);
         const now = nowIso();
         await adminsRepository.update(trx, admin.id, { current_company_id: companyId, last_login_at: now });
         const s = await deps.sessions.open(trx, admin.id, meta);
         if (companyId) await audit(trx, { companyId, adminId: admin.id, adminName: admin.name, ip: meta.ip }, 'auth', 'auth.login');
-        byAccount.reset(key);
-        return { token: s.token };
+        const device = await guard.remember(trx, admin.id, meta.device);
+        return { token: s.token, device };
       });
     },
 
@@ -114,6 +138,7 @@ export function authService(deps: { database: Database; config: Config; sessions
         const now = nowIso();
         await adminsRepository.update(trx, ctx.admin.id, { password_hash, updated_at: now });
         await deps.sessions.endAllFor(trx, ctx.admin.id);
+        await guard.forgetDevices(trx, ctx.admin.id);
         const s = await deps.sessions.open(trx, ctx.admin.id, meta);
         if (ctx.companyId) {
           await audit(trx, tenantFrom(ctx), 'auth', 'auth.changepwd');
@@ -169,6 +194,9 @@ export function authService(deps: { database: Database; config: Config; sessions
         for (const a of admins) {
           await adminsRepository.update(trx, a.id, { password_hash, updated_at: nowIso() });
           await deps.sessions.endAllFor(trx, a.id);
+          await guard.forgetDevices(trx, a.id);
+          // The reset proved the phone: guesses at the old password no longer hold the owner back in a new browser.
+          await guard.clearAccount(trx, a.username.toLowerCase());
         }
       });
     },

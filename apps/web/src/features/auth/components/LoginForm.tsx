@@ -4,8 +4,8 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
-import { ruleSet } from '../../../ui/rules.ts';
 import { useCaptcha, useLogin } from '../api.ts';
+import { accountProblem, captchaNeeded, passwordProblem, problemMessage, type LoginProblem } from '../logic.ts';
 import { CaptchaField } from './CaptchaField.tsx';
 
 interface Values {
@@ -14,9 +14,20 @@ interface Values {
   icode?: string;
 }
 
-/** Sign-in form. The captcha appears once the server asks for it (40002, docs/api-foundation.md). */
+/**
+ * Sign-in form. Refuses what spec §5 refuses before sending anything; the captcha appears once the server asks for it
+ * or announces it (docs/sign-in-protection.md); a wait the server asks for is shown as its message says.
+ */
 export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
   const { t } = useTranslation();
+  const rule = (problem: (v: string | undefined) => LoginProblem | null) => ({
+    validator: (_: unknown, v: string | undefined) => {
+      const p = problem(v);
+      if (!p) return Promise.resolve();
+      const [key, values] = problemMessage(p);
+      return Promise.reject(new Error(t(key, values)));
+    },
+  });
   const [form] = Form.useForm<Values>();
   const [needCaptcha, setNeedCaptcha] = useState(false);
   const [error, setError] = useState('');
@@ -34,27 +45,23 @@ export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
       onToken(res.token);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      if (e.code === CODES.CAPTCHA_REQUIRED) {
-        setError(e.message || t('auth.captchaRequired'));
-        setNeedCaptcha(true);
-      } else if (e.code === CODES.BAD_CREDENTIALS) {
-        setError(t('auth.badCredentials'));
-      } else {
-        setError(e.message);
-      }
+      if (e.code === CODES.CAPTCHA_REQUIRED) setError(e.message || t('auth.captchaRequired'));
+      else if (e.code === CODES.BAD_CREDENTIALS) setError(t('auth.badCredentials'));
+      else setError(e.message);
       // a captcha is single-use: fetch a fresh one after any failed attempt
       form.setFieldValue('icode', '');
       if (needCaptcha) void captcha.refetch();
+      else if (captchaNeeded(e.code, e.data)) setNeedCaptcha(true);
     }
   };
 
   return (
     <Form form={form} layout="vertical" onFinish={submit} autoComplete="on" data-testid="login-form">
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
-      <Form.Item name="username" label={t('auth.fields.username')} rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}>
+      <Form.Item name="username" label={t('auth.fields.username')} required rules={[rule(accountProblem)]}>
         <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('auth.fields.username')} />
       </Form.Item>
-      <Form.Item name="password" label={t('auth.fields.password')} rules={[ruleSet(t).required]}>
+      <Form.Item name="password" label={t('auth.fields.password')} required rules={[rule(passwordProblem)]}>
         <Input.Password prefix={<LockOutlined />} autoComplete="current-password" placeholder={t('auth.fields.password')} />
       </Form.Item>
       {needCaptcha && <CaptchaField captcha={captcha.data} onRefresh={() => void captcha.refetch()} />}
