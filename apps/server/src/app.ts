@@ -7,8 +7,8 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CODES } from '@faceadmin/shared';
-import Fastify from 'fastify';
+import { apiContract, CODES, type Endpoint } from '@faceadmin/shared';
+import Fastify, { type FastifyReply } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -92,6 +92,14 @@ const TERMINAL_PATH = '/iclock/';
 /** Readable log lines for a person watching a terminal window; JSON for files, pipes and collectors. */
 const prettyLogs = (config: Config) => config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
 
+/** The methods the management API serves a path with (`/person/pic/7` → GET), from the shared contract. */
+function apiMethods(): (path: string) => string[] {
+  const routes = Object.values(apiContract)
+    .flatMap((group) => Object.values(group) as Endpoint[])
+    .map((e) => ({ method: e.method, re: new RegExp(`^${e.path.replace(/:\w+/g, '[^/]+')}/?$`) }));
+  return (path) => [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+}
+
 /** Builds the whole server (tests build it too); migrations run before routes are ready. */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config, database } = opts;
@@ -106,6 +114,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     logController: new RequestLog((url) => url.startsWith(TERMINAL_PATH)),
     trustProxy: config.trustProxy === false ? false : config.trustProxy.split(',').map((x) => x.trim()),
     bodyLimit: 1024 * 1024,
+    // Errors the router raises before any hook runs (a malformed or over-long path) answer in the envelope too.
+    frameworkErrors: (err, req, res) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const reply = res as unknown as FastifyReply;
+      return reply
+        .status(tooLong ? 414 : 400)
+        .send({ code: CODES.VALIDATION, message: t(languageOf(req.headers['x-lang']), tooLong ? 'errors.uriTooLong' : 'errors.badRequest'), data: null });
+    },
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -172,7 +188,21 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
   if (index) await app.register(fastifyStatic, consoleAssets(index, { plain: opts.plainAssets ?? false }));
+  const methodsOf = apiMethods();
   app.setNotFoundHandler((req, reply) => {
+    const urlPath = req.url.split('?')[0] ?? '';
+    // A known API path asked with another method: 405 with the methods it takes, in the envelope.
+    const allowed = urlPath.startsWith(`${API_PREFIX}/`) ? methodsOf(urlPath.slice(API_PREFIX.length)) : [];
+    if (allowed.length && !allowed.includes(req.method)) {
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          code: CODES.NOT_FOUND,
+          message: t(languageOf(req.headers['x-lang']), 'errors.methodNotAllowed', { method: req.method, url: urlPath, allowed: allowed.join(', ') }),
+          data: null,
+        });
+    }
     if (req.url.startsWith('/api/') || !index || req.method !== 'GET') {
       return reply.status(404).send({
         code: CODES.NOT_FOUND,

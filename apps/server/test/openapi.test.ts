@@ -89,9 +89,9 @@ test('an unknown /api path answers the 40004 envelope in the requested language,
   for (const lang of LANGUAGES) {
     for (const [method, url] of [
       ['GET', `${API}/no/such/route?x=1`],
-      ['POST', `${API}/person/list`],
+      ['POST', `${API}/person/lists`],
       ['GET', '/api/elsewhere'],
-      ['GET', `${API}/user/login`],
+      ['GET', `${API}/user/logins`],
     ] as const) {
       const r = await inject(method, url, { headers: { 'x-lang': lang } });
       assert.equal(r.status, 404, `${method} ${url}`);

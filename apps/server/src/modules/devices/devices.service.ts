@@ -36,6 +36,20 @@ function reasonOf(lang: Language, key: string, code: number | null): string {
   return `${t(lang, 'device.errors.unknown')} (${errCode})`;
 }
 
+/** The device columns the console sets on create (besides name, serial, ip and password). */
+const CLIENT_SETTINGS = [
+  'account',
+  'capacity',
+  'direction',
+  'attendance',
+  'attendance_scope',
+  'restrict_inout',
+  'upload_face_image',
+  'upload_strangers',
+  'function_type',
+  'tz_offset',
+] as const satisfies readonly (keyof DeviceCreate & keyof DeviceFields)[];
+
 export function devicesService(deps: { database: Database; sync: SyncService; driver: (protocol: string) => DeviceDriver }) {
   const { db } = deps.database;
   const { sync } = deps;
@@ -85,7 +99,9 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         if (await devicesRepository.serialTaken(trx, input.serial)) throw conflict('errors.serialTaken', { serial: input.serial });
         const now = nowIso();
         // Omitted fields keep the defaults (an explicit undefined must not override them).
-        const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<DeviceFields>;
+        // Only the settings a client may choose are taken from the input (never its id, counters or stamps),
+        // and omitted ones keep the defaults (an explicit undefined must not override them).
+        const given = Object.fromEntries(CLIENT_SETTINGS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]])) as Partial<DeviceFields>;
         const row = newDeviceRow({ ...given, name: input.name.trim(), serial: input.serial, ip: input.ip, password: input.password, created_at: now });
         const id = await devicesRepository.insert(trx, tenant.companyId, row);
         await unknownDevicesRepository.forget(trx, input.serial);
