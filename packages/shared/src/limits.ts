@@ -27,6 +27,9 @@ export const CARD_PATTERN = '^[0-9]{1,20}$';
 export const DOOR_PASSWORD_PATTERN = '^[0-9]{4,8}$';
 /** HH:mm, 00:00 to 23:59 */
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+/** An IANA time zone name (Asia/Shanghai, America/Argentina/Buenos_Aires, UTC, Etc/GMT+8). */
+export const TIME_ZONE_PATTERN = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$';
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 /** spec §3 user_pri: 0 attendance and access control, 1 access control only, 2 attendance only */
 export const USER_PRI = [0, 1, 2] as const;

@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_devices.ts';
 import * as m0004 from './migrations/0004_punch_keys.ts';
 import * as m0005 from './migrations/0005_punch_alcohol.ts';
 import * as m0006 from './migrations/0006_sign_in_throttle.ts';
+import * as m0007 from './migrations/0007_company_time_zone.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0004_punch_keys': m0004,
   '0005_punch_alcohol': m0005,
   '0006_sign_in_throttle': m0006,
+  '0007_company_time_zone': m0007,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

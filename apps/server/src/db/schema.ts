@@ -26,6 +26,8 @@ export interface CompanyTable {
   location: string;
   filter_seconds: number;
   options: string;
+  /** IANA zone name (e.g. Asia/Shanghai): the company's clock */
+  time_zone: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -53,6 +53,7 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
       phone: '021-5080-8888',
       location: '121.5903,31.2036',
       filter_seconds: 60,
+      time_zone: 'Asia/Shanghai',
       options: JSON.stringify({ ...DEFAULT_OPTIONS, iocount: 1, rfid: 1, alarmRing: 1 }),
       created_at: now,
     });

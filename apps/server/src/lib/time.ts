@@ -30,3 +30,46 @@ export function localToUtcMs(local: string, tzOffsetMinutes: number): number {
 export function utcToLocal(iso: string, tzOffsetMinutes: number): string {
   return new Date(Date.parse(iso) + tzOffsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** Whether the runtime knows this IANA zone name. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** The zone's offset from UTC at an instant, in ms (east positive; DST included). */
+export function zoneOffsetMs(zone: string, ms: number): number {
+  let f = zoneFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    zoneFormats.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/** The instant a wall-clock time ('YYYY-MM-DD' or 'YYYY-MM-DD HH:mm[:ss]') names in a zone (DST gaps move forward). */
+export function zonedToUtcMs(local: string, zone: string): number {
+  const [date, time = '00:00:00'] = local.split(/[ T]/);
+  const [y, mo, d] = date!.split('-').map(Number);
+  const [h = 0, mi = 0, s = 0] = time.split(':').map(Number);
+  const wall = Date.UTC(y!, mo! - 1, d!, h, mi, s);
+  const first = wall - zoneOffsetMs(zone, wall);
+  const second = wall - zoneOffsetMs(zone, first);
+  return second;
+}

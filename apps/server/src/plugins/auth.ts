@@ -31,6 +31,8 @@ export interface AuthContext {
   isInit: boolean;
   rights: Rights;
   ip: string;
+  /** The current company's IANA time zone (the default zone while there is none). */
+  timeZone: string;
 }
 
 /** The scope every tenant-owned repository call takes. */

@@ -1,3 +1,4 @@
+import { setDisplayTimeZone } from '../ui/format.ts';
 import { useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authApi, managersApi, type RightKey } from '@faceadmin/shared';
@@ -30,6 +31,7 @@ export function useUserInfo() {
       const user = await call(authApi.info, undefined, { silent: true });
       // spec §8: "getInfo: roles must be a non-null array!"
       if (!Array.isArray(user.roles) || user.roles.length === 0) throw new Error('getInfo: roles must be a non-null array!');
+      setDisplayTimeZone(user.time_zone);
       return user;
     },
     enabled: Boolean(token),

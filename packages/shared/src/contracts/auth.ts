@@ -78,6 +78,8 @@ export const SessionUser = Type.Object({
   introduction: Type.String(),
   roles: Type.Array(Type.String(), { minItems: 1 }),
   company: Type.Integer(),
+  /** The current company's IANA time zone: the console shows every time in it. */
+  time_zone: Type.String(),
   companys: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
   alarm_ring: Type.Integer(),
   debug: Type.Integer(),

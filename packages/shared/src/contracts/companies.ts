@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS } from '../limits.ts';
+import { LIMITS, TIME_ZONE_PATTERN } from '../limits.ts';
 import { ADMIN_ROLES } from '../rights.ts';
 import { Flag, Id, StringEnum } from './common.ts';
 import { endpoint } from './endpoint.ts';
@@ -33,6 +33,8 @@ export const Company = Type.Object({
   /** Punches by the same person within this many seconds count once. */
   filter_seconds: Type.Integer(),
   options: CompanyOptions,
+  /** IANA zone name: every time the console shows and every day a report means is in it. */
+  time_zone: Type.String(),
   created_at: Type.String(),
 });
 export type Company = Static<typeof Company>;
@@ -45,6 +47,8 @@ export const CompanyInput = Type.Object({
   location: Type.Optional(Type.String({ maxLength: 60, pattern: '^$|^-?\\d{1,3}(\\.\\d+)?,-?\\d{1,2}(\\.\\d+)?$' })),
   filter_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
   options: Type.Optional(CompanyOptionsInput),
+  /** IANA zone name; on create the console sends the browser's zone. Default Asia/Shanghai. */
+  time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: TIME_ZONE_PATTERN })),
 });
 export type CompanyInput = Static<typeof CompanyInput>;
 

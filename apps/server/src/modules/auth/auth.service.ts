@@ -120,6 +120,7 @@ export function authService(deps: { database: Database; config: Config; sessions
         introduction: a.introduction,
         roles: [ctx.role ?? 'main'],
         company: ctx.companyId,
+        time_zone: ctx.timeZone,
         companys: companies.map((c) => ({ id: c.id, name: c.name })),
         alarm_ring: options?.alarmRing ?? 0,
         debug: options?.internalTesting ?? 0,

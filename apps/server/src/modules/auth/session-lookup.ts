@@ -1,4 +1,4 @@
-import { ALL_RIGHTS, NO_RIGHTS, type RightKey, type Rights } from '@faceadmin/shared';
+import { ALL_RIGHTS, DEFAULT_TIME_ZONE, NO_RIGHTS, type RightKey, type Rights } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { AuthContext, SessionLookup } from '../../plugins/auth.ts';
@@ -19,15 +19,15 @@ export function grantedRights(m: { role: string; rights: string }): Partial<Righ
 }
 
 export async function resolveContext(database: Database, admin: AdminRow, sessionId: number, ip: string): Promise<AuthContext> {
-  const m = admin.current_company_id ? await membershipsRepository.find(database.db, admin.current_company_id, admin.id) : undefined;
+  const m = admin.current_company_id ? await membershipsRepository.findWithZone(database.db, admin.current_company_id, admin.id) : undefined;
   if (!m || m.status === 'disabled') {
-    return { admin, sessionId, companyId: 0, role: null, isInit: false, rights: { is_admin: 0, ...NO_RIGHTS }, ip };
+    return { admin, sessionId, companyId: 0, role: null, isInit: false, rights: { is_admin: 0, ...NO_RIGHTS }, ip, timeZone: DEFAULT_TIME_ZONE };
   }
   const role = m.role === 'main' ? 'main' : 'sub';
   const granted = grantedRights(m);
   const rights: Rights = { is_admin: 1, ...NO_RIGHTS };
   for (const k of Object.keys(NO_RIGHTS) as RightKey[]) rights[k] = Number(granted[k] ?? 0) || 0;
-  return { admin, sessionId, companyId: m.company_id, role, isInit: m.is_init === 1, rights, ip };
+  return { admin, sessionId, companyId: m.company_id, role, isInit: m.is_init === 1, rights, ip, timeZone: m.time_zone };
 }
 
 /** The session plugin's view of a token: the session, its administrator and their current membership. */

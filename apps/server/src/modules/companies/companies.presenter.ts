@@ -11,6 +11,7 @@ export function presentCompany(row: CompanyRow): Company {
     location: row.location,
     filter_seconds: row.filter_seconds,
     options: optionsOf(row),
+    time_zone: row.time_zone,
     created_at: row.created_at,
   };
 }

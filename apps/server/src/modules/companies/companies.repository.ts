@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import type { CompanyTable } from '../../db/schema.ts';
 
 export type CompanyRow = Selectable<CompanyTable>;
-type CompanyFields = Pick<CompanyRow, 'name' | 'address' | 'phone' | 'location' | 'filter_seconds' | 'options'>;
+type CompanyFields = Pick<CompanyRow, 'name' | 'address' | 'phone' | 'location' | 'filter_seconds' | 'options' | 'time_zone'>;
 
 /** The company row is the tenant itself: every method takes its id. */
 export const companiesRepository = {

@@ -1,7 +1,7 @@
-import { ALL_RIGHTS, type Company, type CompanyInput } from '@faceadmin/shared';
+import { ALL_RIGHTS, DEFAULT_TIME_ZONE, type Company, type CompanyInput } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
-import { nowIso } from '../../lib/time.ts';
+import { isTimeZone, nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
 import { audit } from '../logs/logs.service.ts';
@@ -17,6 +17,7 @@ type Input = CompanyInput;
 function requireText(input: Input) {
   if (!input.name.trim()) throw invalid('name', 'reasons.required');
   if (!input.phone.trim()) throw invalid('phone', 'reasons.required');
+  if (input.time_zone !== undefined && !isTimeZone(input.time_zone)) throw invalid('time_zone', 'reasons.timeZone');
 }
 
 export function companiesService(database: Database) {
@@ -34,6 +35,7 @@ export function companiesService(database: Database) {
           location: input.location ?? '',
           filter_seconds: input.filter_seconds ?? DEFAULT_FILTER_SECONDS,
           options: JSON.stringify(mergeOptions(DEFAULT_OPTIONS, input.options)),
+          time_zone: input.time_zone ?? DEFAULT_TIME_ZONE,
           created_at: now,
         });
         await membershipsRepository.insert(trx, id, {
@@ -67,6 +69,7 @@ export function companiesService(database: Database) {
           location: input.location ?? row.location,
           filter_seconds: input.filter_seconds ?? row.filter_seconds,
           options: JSON.stringify(mergeOptions(optionsOf(row), input.options)),
+          time_zone: input.time_zone ?? row.time_zone,
           updated_at: nowIso(),
         });
         await audit(trx, tenant, 'company', 'company.update', {

@@ -8,6 +8,16 @@ export type MembershipRow = Selectable<MembershipTable>;
 export const membershipsRepository = {
   find: (db: Executor, companyId: number, adminId: number) =>
     db.selectFrom('memberships').selectAll().where('company_id', '=', companyId).where('admin_id', '=', adminId).executeTakeFirst(),
+  /** The membership with its company's time zone (the session's view: one query). */
+  findWithZone: (db: Executor, companyId: number, adminId: number) =>
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('companies as c', 'c.id', 'm.company_id')
+      .selectAll('m')
+      .select('c.time_zone')
+      .where('m.company_id', '=', companyId)
+      .where('m.admin_id', '=', adminId)
+      .executeTakeFirst(),
   /** The companies an administrator belongs to (their own view, so not scoped to one company). */
   listForAdmin: (db: Executor, adminId: number) =>
     db

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Switch } from 'antd';
+import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { browserTimeZone, timeZoneOptions } from '../../../ui/format.ts';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type Company, type CompanyInput, type CompanyOptions } from '@faceadmin/shared';
 
@@ -13,6 +14,7 @@ interface Values {
   address: string;
   location: string;
   filter_seconds: number | null;
+  time_zone: string;
   options: Record<FlagKey, boolean> & { parking: { enabled: boolean; url: string; key: string } };
 }
 
@@ -22,6 +24,8 @@ function toValues(c: Company | undefined): Partial<Values> {
   if (!c)
     return {
       filter_seconds: null,
+      // A new company starts in the zone of the browser that creates it (issue #9 item 7); editable.
+      time_zone: browserTimeZone(),
       options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
     };
   return {
@@ -30,6 +34,7 @@ function toValues(c: Company | undefined): Partial<Values> {
     address: c.address,
     location: c.location,
     filter_seconds: c.filter_seconds,
+    time_zone: c.time_zone,
     options: {
       ...(Object.fromEntries(FLAGS.map((f) => [f, Boolean(c.options?.[f])])) as Record<FlagKey, boolean>),
       parking: {
@@ -50,6 +55,7 @@ function toInput(v: Values): CompanyInput {
     address: v.address?.trim() ?? '',
     location: v.location?.replace(/\s+/g, '') ?? '',
     filter_seconds: v.filter_seconds ?? 0,
+    time_zone: v.time_zone,
     options: { ...flags, parking: { enabled: parking?.enabled ? 1 : 0, url: parking?.url ?? '', key: parking?.key ?? '' } },
   };
 }
@@ -116,6 +122,16 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
           <Col xs={24} md={12}>
             <Form.Item name="filter_seconds" label={t('company.fields.filterSeconds')} tooltip={t('company.hints.filterSeconds')}>
               <InputNumber min={0} max={86400} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="time_zone"
+              label={t('company.fields.timeZone')}
+              tooltip={t('company.hints.timeZone')}
+              rules={[{ required: true, message: t('common.validation.required') }]}
+            >
+              <Select showSearch options={timeZoneOptions()} />
             </Form.Item>
           </Col>
         </Row>
