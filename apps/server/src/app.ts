@@ -118,7 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     frameworkErrors: (err, req, res) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const reply = res as unknown as FastifyReply;
-      return reply
+      void reply
         .status(tooLong ? 414 : 400)
         .send({ code: CODES.VALIDATION, message: t(languageOf(req.headers['x-lang']), tooLong ? 'errors.uriTooLong' : 'errors.badRequest'), data: null });
     },

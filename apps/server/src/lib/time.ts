@@ -68,7 +68,7 @@ export function zonedToUtcMs(local: string, zone: string): number {
   const [date, time = '00:00:00'] = local.split(/[ T]/);
   const [y, mo, d] = date!.split('-').map(Number);
   const [h = 0, mi = 0, s = 0] = time.split(':').map(Number);
-  const wall = Date.UTC(y!, mo! - 1, d!, h, mi, s);
+  const wall = Date.UTC(y!, mo! - 1, d, h, mi, s);
   const first = wall - zoneOffsetMs(zone, wall);
   const second = wall - zoneOffsetMs(zone, first);
   return second;
