@@ -171,7 +171,9 @@ export function PersonTable({ departmentId }: Props) {
         });
         return;
       }
-      message.success(t('person.syncDone', { people: r.people, devices: r.devices }));
+      message.success(
+        t('person.syncDone', { people: t('common.count.people', { count: r.people }), devices: t('common.count.devices', { count: r.devices }) }),
+      );
     } catch (e) {
       // the call is silent (spec §7): timeouts show nothing, anything else says the sync failed
       if (e instanceof ApiError && e.kind !== 'timeout') message.error(e.kind === 'api' ? e.message : t('person.syncFailed'));
