@@ -9,7 +9,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import type { Language, Size } from '@faceadmin/shared';
 import { registerFeedback } from './feedback.ts';
-import { useLanguage } from './i18n.ts';
+import { takeFlash } from './flash.ts';
+import { i18next, useLanguage } from './i18n.ts';
 import { useSettings } from './settings.ts';
 import { router } from './routes/router.tsx';
 
@@ -29,10 +30,14 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Hands antd's context-aware message/modal to the API client. */
+/** Hands antd's context-aware message/modal to the API client, and shows a message left for after a reload (flash.ts). */
 function FeedbackBridge() {
   const { message, modal } = AntApp.useApp();
   useEffect(() => registerFeedback({ message, modal }), [message, modal]);
+  useEffect(() => {
+    const key = takeFlash();
+    if (key) void message.success(i18next.t(key));
+  }, [message]);
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, type CompanyInput } from '@faceadmin/shared';
+import { flashAfterReload } from '../../app/flash.ts';
 import { call } from '../../app/request.ts';
 import { sessionKeys } from '../../app/session.ts';
 
@@ -36,5 +37,15 @@ export function useUpdateCompany() {
   });
 }
 
-/** POST /admin/setDefaultCompany; the caller reloads the app at / (spec §2 company switcher). */
-export const useSwitchCompany = () => useMutation({ mutationFn: (companyId: number) => call(companiesApi.setDefault, { company_id: companyId }) });
+/**
+ * spec §2 company switcher: POST /admin/setDefaultCompany, then the app reloads at / and says
+ * 'Company switching success' once it has (a toast shown before the reload would go with the old page).
+ */
+export const useSwitchCompany = () =>
+  useMutation({
+    mutationFn: (companyId: number) => call(companiesApi.setDefault, { company_id: companyId }),
+    onSuccess: () => {
+      flashAfterReload('layout.company.switchSuccess');
+      window.location.assign('/');
+    },
+  });

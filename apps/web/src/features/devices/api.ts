@@ -15,6 +15,7 @@ import {
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { call } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
+import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
 
 export const deviceKeys = {
@@ -73,7 +74,8 @@ export const usePersonDevices = (personId: number | undefined) =>
   });
 
 /** Device changes move the list, the ledger and the people's sync states. */
-const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled' });
+const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) =>
+  useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled', before: markPeopleChanged });
 
 export const useSaveDevice = () =>
   useDeviceMutation(({ id, body }: { id?: number | undefined; body: Omit<DeviceUpdate, 'id'> }) =>
@@ -108,7 +110,7 @@ export const useSyncPersons = () =>
     ({ ids, skipOffline }: { ids: number[]; skipOffline: boolean }) =>
       call(devicesApi.syncPersons, { ids, ...(skipOffline ? { skip_offline: 1 } : {}) }, { timeout: TIMING.syncTimeout, silent: true }),
     [['person'], deviceKeys.all],
-    { on: 'success' },
+    { on: 'success', before: markPeopleChanged },
   );
 
 /** docs/api-devices.md: reading needs rights.face ≥ 1, writing ≥ 2. */
