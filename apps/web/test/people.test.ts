@@ -212,3 +212,13 @@ test('after a change the people list follows sync states while working people ar
   assert.equal(syncFollowInterval(rows([0, 1]), 0, now), false);
   assert.equal(syncFollowInterval(rows([0, 1]), now - SYNC_FOLLOW.forMs - 1, now), false);
 });
+
+test('the organization page keeps its own column choice, phone, card and update time hidden at first', () => {
+  const s = memoryStorage({});
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), ['phone', 'rfid', 'updated_at']);
+  saveHiddenColumns(s, ['tags'], 'organization');
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), ['tags']);
+  assert.deepEqual(loadHiddenColumns(s, 'list'), []);
+  saveHiddenColumns(s, [], 'organization');
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), []);
+});

@@ -17,9 +17,12 @@ import { router } from './routes/router.tsx';
 const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };
 
 // spec §9 sizes default/medium/small/mini mapped onto antd's three sizes; mini adds the compact algorithm.
-const COMPONENT_SIZE: Record<Size, 'large' | 'middle' | 'small'> = {
+// antd 6 spells the middle size 'medium': its Table reads the legacy 'middle' as large, so "Medium" tables had
+// the default's padding and pages that fixed their tables at middle looked the same in "Small" (issue #9).
+// Tables take the size from here; a page never fixes it.
+const COMPONENT_SIZE: Record<Size, 'large' | 'medium' | 'small'> = {
   default: 'large',
-  medium: 'middle',
+  medium: 'medium',
   small: 'small',
   mini: 'small',
 };

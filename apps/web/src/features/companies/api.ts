@@ -9,9 +9,10 @@ export const companyKeys = {
   list: ['company', 'list'] as const,
 };
 
-export const useCompanyInfo = (enabled: boolean) => useQuery({ queryKey: companyKeys.info, queryFn: () => call(companiesApi.info), enabled });
+export const useCompanyInfo = (enabled: boolean) =>
+  useQuery({ queryKey: companyKeys.info, queryFn: () => call(companiesApi.info, undefined, { inline: true }), enabled });
 
-export const useCompanyList = () => useQuery({ queryKey: companyKeys.list, queryFn: () => call(companiesApi.list) });
+export const useCompanyList = () => useQuery({ queryKey: companyKeys.list, queryFn: () => call(companiesApi.list, undefined, { inline: true }) });
 
 /** Creating a company makes it the current one, so the session profile is refetched before moving on. */
 export function useCreateCompany() {

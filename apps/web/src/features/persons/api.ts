@@ -21,7 +21,7 @@ export const markPeopleChanged = (): void => {
 export const usePersons = (q: PersonListQuery) =>
   useQuery({
     queryKey: personKeys.list(q),
-    queryFn: () => call(personsApi.list, q),
+    queryFn: () => call(personsApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => syncFollowInterval(query.state.data?.items ?? [], peopleChangedAt, Date.now()),
   });

@@ -1,8 +1,9 @@
-import { Button, Card, Space, Table, Tag, type TableProps } from 'antd';
+import { Button, Card, Space, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CompanyListItem } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { useCompanyList, useSwitchCompany } from '../api.ts';
 
 /** The administrator's companies; the current one is marked and the others can be switched to. */
@@ -66,9 +67,12 @@ export default function CompanyListPage() {
         </Button>
       }
     >
-      <Table<CompanyListItem>
+      <DataTable<CompanyListItem>
         rowKey="id"
-        loading={list.isPending}
+        loading={list.isFetching}
+        error={list.error}
+        onRetry={list.refetch}
+        data-testid="company-table"
         dataSource={list.data?.items ?? []}
         columns={columns}
         pagination={false}
