@@ -3,10 +3,15 @@ import type { Locator, Page } from 'playwright-core';
 
 /** Steps and locators shared by the browser journeys. */
 
-/** English UI text by key, with {{param}} interpolation; a missing key fails the journey. */
-export function translator(locale: Map<string, string>) {
+/**
+ * UI text by key, with {{param}} interpolation; a missing key fails the journey. A numeric `count` picks the
+ * plural form (`key_one`, `key_other`) the way i18next does.
+ */
+export function translator(locale: Map<string, string>, language = 'en-US') {
+  const rules = new Intl.PluralRules(language);
   return (key: string, params: Record<string, string | number> = {}): string => {
-    const v = locale.get(key);
+    const plural = typeof params.count === 'number' ? (locale.get(`${key}_${rules.select(params.count)}`) ?? locale.get(`${key}_other`)) : undefined;
+    const v = plural ?? locale.get(key);
     assert.ok(v, `missing key ${key}`);
     return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
   };

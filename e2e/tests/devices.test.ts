@@ -153,7 +153,9 @@ step('personManage: add the department; both people reach the terminal with thei
   const dialog = modal(tr('device.persons.addTitle'));
   const office = dialog.locator('.ant-tree-treenode', { has: page.getByText('Office', { exact: true }) });
   await office.locator('.ant-tree-checkbox').click();
-  await dialog.getByText(tr('device.persons.picked', { departments: 1, people: 0 })).waitFor();
+  await dialog
+    .getByText(tr('device.persons.picked', { departments: tr('common.count.departments', { count: 1 }), people: tr('common.count.people', { count: 0 }) }))
+    .waitFor();
   await dialog.getByTestId('add-persons-ok').click();
   await toast(tr('device.persons.added', { added: 2, skipped: 0 })).waitFor();
 
@@ -269,7 +271,7 @@ step('rename a person while the device is offline; the sync asks about the offli
   await page.waitForTimeout(400);
   await screenshot('sync-offline-question', false);
   await question.getByRole('button', { name: tr('person.syncOffline.skip') }).click();
-  await toast(tr('person.syncDone', { people: 1, devices: 0 })).waitFor();
+  await toast(tr('person.syncDone', { people: tr('common.count.people', { count: 1 }), devices: tr('common.count.devices', { count: 0 }) })).waitFor();
 });
 
 step('restart the terminal: the new name arrives and the ledger returns to synced', async () => {

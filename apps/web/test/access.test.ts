@@ -43,6 +43,12 @@ test('the breadcrumb trail', () => {
 const routes = filterRoutes(ROUTE_TABLE, logOnly, 'normal');
 const base = { search: '', token: 't', company: 5, routes };
 
+test("the spec's /system/list leads to the operation log, for those who may read it", () => {
+  assert.deepEqual(decideAccess({ ...base, path: '/system/list' }), { kind: 'redirect', to: '/system/log' });
+  const managerOnly = filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, manager: 1, is_admin: 1 }, 'normal');
+  assert.deepEqual(decideAccess({ ...base, routes: managerOnly, path: '/system/list' }), { kind: 'redirect', to: '/404' });
+});
+
 test('no token → /login with the path as redirect', () => {
   assert.deepEqual(decideAccess({ ...base, token: '', path: '/system/log', search: '?a=1' }), {
     kind: 'redirect',

@@ -32,24 +32,49 @@ function keysOf(folder: string): Map<string, string> {
 const all = Object.fromEntries(FOLDERS.map((f) => [f, keysOf(f)])) as Record<string, Map<string, string>>;
 const reference = all['en-US']!;
 
+// i18next plural forms: `key_one`, `key_other`… stand for one key `key` (called with a `count`).
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const baseOf = (key: string): string => key.replace(PLURAL_SUFFIX, '');
+const baseKeys = (keys: Map<string, string>): string[] => [...new Set([...keys.keys()].map(baseOf))].sort();
+/** The plural categories each language must spell out: English one/other, Chinese and Japanese other only. */
+const categoriesOf = (folder: string): string[] => [...new Intl.PluralRules(folder).resolvedOptions().pluralCategories].sort();
+/** Base keys that are plural in English. */
+const pluralKeys = new Set([...reference.keys()].filter((k) => PLURAL_SUFFIX.test(k)).map(baseOf));
+
 test('the four locale folders exist with the same namespace files', () => {
   const files = FOLDERS.map((f) => readdirSync(path.join(LOCALES, f)).sort().join(','));
   for (const f of files) assert.equal(f, files[0]);
 });
 
 for (const folder of FOLDERS) {
-  test(`${folder} has exactly the key set of en-US`, () => {
-    const keys = [...all[folder]!.keys()].sort();
-    const ref = [...reference.keys()].sort();
-    const missing = ref.filter((k) => !all[folder]!.has(k));
-    const extra = keys.filter((k) => !reference.has(k));
+  test(`${folder} has exactly the key set of en-US (plural forms aside)`, () => {
+    const keys = baseKeys(all[folder]!);
+    const ref = baseKeys(reference);
+    const missing = ref.filter((k) => !keys.includes(k));
+    const extra = keys.filter((k) => !ref.includes(k));
     assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  });
+
+  test(`${folder} spells out exactly its language's plural forms for every plural key`, () => {
+    const want = categoriesOf(folder);
+    const forms = new Map<string, string[]>();
+    for (const key of all[folder]!.keys()) {
+      const m = PLURAL_SUFFIX.exec(key);
+      if (m) forms.set(baseOf(key), [...(forms.get(baseOf(key)) ?? []), m[1]!]);
+    }
+    for (const base of pluralKeys) {
+      assert.deepEqual((forms.get(base) ?? []).sort(), want, `${folder}: ${base} plural forms`);
+      assert.ok(!all[folder]!.has(base), `${folder}: ${base} is both plain and plural`);
+    }
+    for (const base of forms.keys()) assert.ok(pluralKeys.has(base), `${folder}: ${base} is plural here but not in en-US`);
   });
 
   test(`${folder} has no empty translations and keeps every {{placeholder}}`, () => {
     for (const [key, value] of all[folder]!) {
       assert.ok(value.trim(), `${folder}: ${key} is empty`);
-      const want = (reference.get(key)?.match(/\{\{\w+\}\}/g) ?? []).sort();
+      // a plural form is held to the English "other" form
+      const ref = PLURAL_SUFFIX.test(key) ? `${baseOf(key)}_other` : key;
+      const want = (reference.get(ref)?.match(/\{\{\w+\}\}/g) ?? []).sort();
       const got = (value.match(/\{\{\w+\}\}/g) ?? []).sort();
       assert.deepEqual(got, want, `${folder}: ${key} placeholders`);
     }
@@ -74,14 +99,20 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test('every literal key used in the source exists', () => {
+test('every literal key used in the source exists, and plural keys are given a count', () => {
   const used = new Set<string>();
+  const countless: string[] = [];
   for (const file of sourceFiles(ROOT)) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)'/g)) used.add(m[1]!);
+    for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)'(\s*,\s*\{[^}]*)?/g)) {
+      used.add(m[1]!);
+      // without `count` i18next looks the plain key up, which a plural key does not have
+      if (pluralKeys.has(m[1]!) && !/\bcount\b/.test(m[2] ?? '')) countless.push(`${path.relative(ROOT, file)}: ${m[1]}`);
+    }
     for (const m of text.matchAll(/titleKey:\s*'([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)'/g)) used.add(m[1]!);
   }
   assert.ok(used.size > 50, `found only ${used.size} keys — is the scan broken?`);
-  const missing = [...used].filter((k) => !reference.has(k)).sort();
+  const missing = [...used].filter((k) => !reference.has(k) && !pluralKeys.has(k)).sort();
   assert.deepEqual(missing, []);
+  assert.deepEqual(countless, []);
 });

@@ -12,6 +12,8 @@ import {
   periodProblems,
   personToValues,
   portraitCrop,
+  SYNC_FOLLOW,
+  syncFollowInterval,
   valuesToBody,
 } from '../src/features/persons/logic.ts';
 
@@ -196,4 +198,27 @@ test('import file: .xlsx only, at most 2 MB', () => {
   assert.equal(importFileProblem({ name: 'people.xls', size: 1000 }), 'type');
   assert.equal(importFileProblem({ name: 'people.csv', size: 1000 }), 'type');
   assert.equal(importFileProblem({ name: 'people.xlsx', size: 2 * 1024 * 1024 + 1 }), 'size');
+});
+
+test('after a change the people list follows sync states while working people are not synced, for a while', () => {
+  const rows = (...s: [number, number][]) => s.map(([sync_status, workStatus]) => ({ sync_status, workStatus }));
+  const now = 1_000_000;
+  const justNow = now - 1000;
+  assert.equal(syncFollowInterval(rows([0, 1], [1, 1]), justNow, now), SYNC_FOLLOW.everyMs);
+  // nothing left to wait for: all synced or failed, or the only unsynced person has left
+  assert.equal(syncFollowInterval(rows([1, 1], [2, 1]), justNow, now), false);
+  assert.equal(syncFollowInterval(rows([0, 0], [1, 1]), justNow, now), false);
+  // nothing changed in this tab, or long ago
+  assert.equal(syncFollowInterval(rows([0, 1]), 0, now), false);
+  assert.equal(syncFollowInterval(rows([0, 1]), now - SYNC_FOLLOW.forMs - 1, now), false);
+});
+
+test('the organization page keeps its own column choice, phone, card and update time hidden at first', () => {
+  const s = memoryStorage({});
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), ['phone', 'rfid', 'updated_at']);
+  saveHiddenColumns(s, ['tags'], 'organization');
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), ['tags']);
+  assert.deepEqual(loadHiddenColumns(s, 'list'), []);
+  saveHiddenColumns(s, [], 'organization');
+  assert.deepEqual(loadHiddenColumns(s, 'organization'), []);
 });

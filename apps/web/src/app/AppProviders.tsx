@@ -9,16 +9,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import type { Language, Size } from '@faceadmin/shared';
 import { registerFeedback } from './feedback.ts';
-import { useLanguage } from './i18n.ts';
+import { takeFlash } from './flash.ts';
+import { i18next, useLanguage } from './i18n.ts';
 import { useSettings } from './settings.ts';
 import { router } from './routes/router.tsx';
 
 const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };
 
 // spec §9 sizes default/medium/small/mini mapped onto antd's three sizes; mini adds the compact algorithm.
-const COMPONENT_SIZE: Record<Size, 'large' | 'middle' | 'small'> = {
+// antd 6 spells the middle size 'medium': its Table reads the legacy 'middle' as large, so "Medium" tables had
+// the default's padding and pages that fixed their tables at middle looked the same in "Small" (issue #9).
+// Tables take the size from here; a page never fixes it.
+const COMPONENT_SIZE: Record<Size, 'large' | 'medium' | 'small'> = {
   default: 'large',
-  medium: 'middle',
+  medium: 'medium',
   small: 'small',
   mini: 'small',
 };
@@ -29,10 +33,14 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Hands antd's context-aware message/modal to the API client. */
+/** Hands antd's context-aware message/modal to the API client, and shows a message left for after a reload (flash.ts). */
 function FeedbackBridge() {
   const { message, modal } = AntApp.useApp();
   useEffect(() => registerFeedback({ message, modal }), [message, modal]);
+  useEffect(() => {
+    const key = takeFlash();
+    if (key) void message.success(i18next.t(key));
+  }, [message]);
   return null;
 }
 

@@ -5,9 +5,14 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
  * after any outcome ('settled': a refused change may still have moved something on the server).
  * The mutation's promise resolves once the invalidation is done.
  */
-export function useInvalidatingMutation<V, R>(fn: (v: V) => Promise<R>, prefixes: readonly QueryKey[], opts: { on: 'success' | 'settled' }) {
+export function useInvalidatingMutation<V, R>(
+  fn: (v: V) => Promise<R>,
+  prefixes: readonly QueryKey[],
+  opts: { on: 'success' | 'settled'; /** runs before the invalidation (e.g. notes that people changed) */ before?: () => void },
+) {
   const qc = useQueryClient();
   const invalidate = async () => {
+    opts.before?.();
     await Promise.all(prefixes.map((queryKey) => qc.invalidateQueries({ queryKey })));
   };
   return useMutation({

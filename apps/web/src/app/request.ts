@@ -21,6 +21,11 @@ interface RequestOptions {
   body?: unknown;
   /** Suppress the error toast (spec §7: "a request option can suppress the error toast"). */
   silent?: boolean;
+  /**
+   * The caller shows a failure where it happened (a page's or table's error state, ui/ErrorState), so no toast:
+   * one message per failure. Unlike `silent`, a session that has ended still asks to sign in again.
+   */
+  inline?: boolean;
   timeout?: number;
 }
 
@@ -40,6 +45,14 @@ export class ApiError extends Error {
 
 const t = (key: string): string => i18next.t(key);
 const ERROR_SECONDS = TIMING.errorToast / 1000;
+
+/**
+ * spec §8 error toast. Keyed by its text: the same failure reported by several calls at once (a page's
+ * queries all refused, a poll failing again) stays one toast instead of a stack of identical ones.
+ */
+function toastError(msg: string): void {
+  void feedback().message.open({ type: 'error', content: msg, duration: ERROR_SECONDS, key: `error:${msg}` });
+}
 
 let reloginOpen = false;
 
@@ -88,17 +101,18 @@ async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOpt
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: controller.signal,
     });
-    // The envelope is authoritative whatever the HTTP status (docs/api-foundation.md).
-    envelope = (await res.json()) as Envelope<T>;
+    // The envelope is authoritative whatever the HTTP status (docs/api-foundation.md). Anything else (a proxy's
+    // error page, an empty answer) is reported by its status, not by the JSON parser's complaint.
+    envelope = (await res.json().catch(() => null)) as Envelope<T>;
     if (typeof envelope !== 'object' || envelope === null || typeof envelope.code !== 'number') {
-      throw new Error(`HTTP ${res.status}`);
+      throw new Error(i18next.t('errors.http', { status: res.status }));
     }
   } catch (err) {
     if (controller.signal.aborted) {
       // spec §8: timeouts show nothing
       throw new ApiError('timeout', t('errors.timeout'));
     }
-    throw transportError(err instanceof Error ? err.message : String(err), opts.silent);
+    throw transportError(err instanceof Error ? err.message : String(err), opts.silent || opts.inline);
   } finally {
     clearTimeout(timer);
   }
@@ -112,7 +126,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOpt
  * again, password changed), the answer speaks of a session that is gone: it neither renews the token
  * nor asks to sign in again. A poll still in flight at sign-out used to open that prompt on the login page.
  */
-function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }, sent: string): T {
+function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined; inline?: boolean | undefined }, sent: string): T {
   const current = sent === getToken();
   if (envelope.refreshToken && current) setToken(envelope.refreshToken);
 
@@ -120,7 +134,7 @@ function settle<T>(envelope: Envelope<T>, opts: { silent?: boolean | undefined }
     const msg = envelope.message || t('errors.error');
     const relogin = RELOGIN_CODES.includes(envelope.code);
     if (!opts.silent && (current || !relogin)) {
-      feedback().message.error(msg, ERROR_SECONDS);
+      if (!opts.inline) toastError(msg);
       if (relogin) askRelogin(envelope.message);
     }
     throw new ApiError('api', msg, envelope.code, envelope.data);
@@ -134,8 +148,8 @@ function apiHeaders(token: string): Record<string, string> {
   return headers;
 }
 
-function transportError(msg: string, silent: boolean | undefined): ApiError {
-  if (!silent) feedback().message.error(msg || t('errors.network'), ERROR_SECONDS);
+function transportError(msg: string, quiet: boolean | undefined): ApiError {
+  if (!quiet) toastError(msg || t('errors.network'));
   return new ApiError('network', msg || t('errors.network'));
 }
 
@@ -215,7 +229,7 @@ async function downloadFile(method: 'GET' | 'POST', path: string, filename: stri
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export type CallOptions = Pick<RequestOptions, 'silent' | 'timeout'>;
+export type CallOptions = Pick<RequestOptions, 'silent' | 'inline' | 'timeout'>;
 /** The input may be left out when the route takes none. */
 type CallArgs<E extends CallEndpoint> = undefined extends InputOf<E> ? [input?: InputOf<E>, opts?: CallOptions] : [input: InputOf<E>, opts?: CallOptions];
 

@@ -1,4 +1,5 @@
-import { createStore, useStore } from './store.ts';
+import { createStore, readLocal, useStore, writeLocal } from './store.ts';
+import { findRoute, type RouteNode } from './routes/routeTable.ts';
 
 /** Visited pages shown as tabs (spec §2 "Tag tabs"). The pinned dashboard tab is added by the view itself. */
 export interface VisitedTag {
@@ -6,9 +7,37 @@ export interface VisitedTag {
   titleKey: string;
 }
 
-export const tagsStore = createStore<VisitedTag[]>([]);
+const KEY = 'faceadmin.tags';
+const MAX_TAGS = 30;
+
+/** What was saved, if it still has the shape of a tag list (a bad or foreign value gives no tabs, never an error). */
+export function restoreTags(saved: unknown): VisitedTag[] {
+  if (!Array.isArray(saved)) return [];
+  const out: VisitedTag[] = [];
+  for (const t of saved as unknown[]) {
+    if (!t || typeof t !== 'object') continue;
+    const { path, titleKey } = t as Record<string, unknown>;
+    if (typeof path !== 'string' || !path.startsWith('/') || typeof titleKey !== 'string') continue;
+    if (!out.some((o) => o.path === path)) out.push({ path, titleKey });
+  }
+  return out.slice(-MAX_TAGS);
+}
+
+/**
+ * The tabs this session may open, titled by the route table: a tab of a page the user can no longer reach
+ * (another company, fewer rights) is left out rather than leading to 404.
+ */
+export function reachableTags(routes: RouteNode[], visited: readonly VisitedTag[]): VisitedTag[] {
+  return visited.flatMap((v) => {
+    const route = findRoute(routes, v.path);
+    return route?.page ? [{ path: v.path, titleKey: route.titleKey }] : [];
+  });
+}
+
+// Open tabs persist across reloads like the sidebar state (settings.ts): per browser, in localStorage.
+export const tagsStore = createStore<VisitedTag[]>(restoreTags(readLocal<unknown>(KEY, [])), (v) => writeLocal(KEY, v));
 export const useTags = (): VisitedTag[] => useStore(tagsStore);
 
 export function addTag(tag: VisitedTag): void {
-  tagsStore.set((prev) => (prev.some((t) => t.path === tag.path) ? prev : [...prev, tag]));
+  tagsStore.set((prev) => (prev.some((t) => t.path === tag.path) ? prev : [...prev, tag].slice(-MAX_TAGS)));
 }

@@ -1,4 +1,4 @@
-import type { Language } from '@faceadmin/shared';
+import type { Language, LogModule } from '@faceadmin/shared';
 import type { Executor } from '../../db/database.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
@@ -21,7 +21,7 @@ export function scrub(value: unknown): unknown {
 }
 
 /** Writes one operation-log entry; call it inside the transaction of the change it records. */
-export async function audit(db: Executor, tenant: Tenant, module: string, action: string, data: Record<string, unknown> = {}) {
+export async function audit(db: Executor, tenant: Tenant, module: LogModule, action: string, data: Record<string, unknown> = {}) {
   await logsRepository.insert(db, tenant.companyId, {
     admin_id: tenant.adminId,
     admin_name: tenant.adminName,

@@ -1,4 +1,4 @@
-import { App, Select } from 'antd';
+import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SessionUser } from '@faceadmin/shared';
 import { useSwitchCompany } from '../../features/companies/api.ts';
@@ -6,7 +6,6 @@ import { useSwitchCompany } from '../../features/companies/api.ts';
 /** spec §2: changing company calls the default-company endpoint, confirms, and reloads the app at /. */
 export function CompanySwitcher({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const switchCompany = useSwitchCompany();
   return (
     <Select
@@ -17,11 +16,8 @@ export function CompanySwitcher({ user }: { user: SessionUser }) {
       placeholder={t('layout.company.choose')}
       loading={switchCompany.isPending}
       options={user.companys.map((c) => ({ value: c.id, label: c.name }))}
-      onChange={async (id: number) => {
-        await switchCompany.mutateAsync(id);
-        message.success(t('layout.company.switchSuccess'));
-        window.location.assign('/');
-      }}
+      // the mutation reloads the app at / and the message follows (useSwitchCompany)
+      onChange={(id: number) => switchCompany.mutate(id)}
     />
   );
 }

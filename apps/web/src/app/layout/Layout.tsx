@@ -10,7 +10,7 @@ import { Navbar } from './Navbar.tsx';
 import { SettingsDrawer } from './SettingsDrawer.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { TagsView } from './TagsView.tsx';
-import { useIsMobile } from './useIsMobile.ts';
+import { useIsMobile } from '../../ui/useIsMobile.ts';
 
 const SIDER_WIDTH = 210;
 

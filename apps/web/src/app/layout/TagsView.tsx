@@ -2,14 +2,14 @@ import { Dropdown, Tag, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { flattenRoutes, type RouteNode } from '../routes/routeTable.ts';
-import { tagsStore, useTags, type VisitedTag } from '../tags.ts';
+import { reachableTags, tagsStore, useTags, type VisitedTag } from '../tags.ts';
 
 /** Visited pages as tabs with a context menu (spec §2); affix routes (the dashboard) are pinned. */
 export function TagsView({ routes }: { routes: RouteNode[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const visited = useTags();
+  const visited = reachableTags(routes, useTags());
   const affix: VisitedTag[] = flattenRoutes(routes)
     .filter((r) => r.affix)
     .map((r) => ({ path: r.path, titleKey: r.titleKey }));

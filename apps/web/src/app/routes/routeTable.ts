@@ -86,6 +86,8 @@ export const ROUTE_TABLE: RouteNode[] = [
     redirect: '/system/log',
     children: [
       { path: '/system/log', titleKey: 'route.log', icon: 'log', right: 'log', page: 'log' },
+      // spec §2 names the operation log /system/list; the console's page is /system/log, so the spec's path leads there.
+      { path: '/system/list', titleKey: 'route.log', right: 'log', hidden: true, redirect: '/system/log' },
       { path: '/system/manager', titleKey: 'route.manager', icon: 'manager', right: 'manager', page: 'manager' },
     ],
   },

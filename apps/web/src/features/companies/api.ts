@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, type CompanyInput } from '@faceadmin/shared';
+import { flashAfterReload } from '../../app/flash.ts';
 import { call } from '../../app/request.ts';
 import { sessionKeys } from '../../app/session.ts';
 
@@ -8,9 +9,10 @@ export const companyKeys = {
   list: ['company', 'list'] as const,
 };
 
-export const useCompanyInfo = (enabled: boolean) => useQuery({ queryKey: companyKeys.info, queryFn: () => call(companiesApi.info), enabled });
+export const useCompanyInfo = (enabled: boolean) =>
+  useQuery({ queryKey: companyKeys.info, queryFn: () => call(companiesApi.info, undefined, { inline: true }), enabled });
 
-export const useCompanyList = () => useQuery({ queryKey: companyKeys.list, queryFn: () => call(companiesApi.list) });
+export const useCompanyList = () => useQuery({ queryKey: companyKeys.list, queryFn: () => call(companiesApi.list, undefined, { inline: true }) });
 
 /** Creating a company makes it the current one, so the session profile is refetched before moving on. */
 export function useCreateCompany() {
@@ -36,5 +38,15 @@ export function useUpdateCompany() {
   });
 }
 
-/** POST /admin/setDefaultCompany; the caller reloads the app at / (spec §2 company switcher). */
-export const useSwitchCompany = () => useMutation({ mutationFn: (companyId: number) => call(companiesApi.setDefault, { company_id: companyId }) });
+/**
+ * spec §2 company switcher: POST /admin/setDefaultCompany, then the app reloads at / and says
+ * 'Company switching success' once it has (a toast shown before the reload would go with the old page).
+ */
+export const useSwitchCompany = () =>
+  useMutation({
+    mutationFn: (companyId: number) => call(companiesApi.setDefault, { company_id: companyId }),
+    onSuccess: () => {
+      flashAfterReload('layout.company.switchSuccess');
+      window.location.assign('/');
+    },
+  });

@@ -5,7 +5,7 @@ import { call } from '../../app/request.ts';
 
 export const orgKeys = { tree: ['org', 'tree'] as const };
 
-export const useDepartmentTree = () => useQuery({ queryKey: orgKeys.tree, queryFn: () => call(departmentsApi.tree) });
+export const useDepartmentTree = () => useQuery({ queryKey: orgKeys.tree, queryFn: () => call(departmentsApi.tree, undefined, { inline: true }) });
 
 /** Any department change also changes the pickers (personOrgOptions) and the people's department names. */
 const useOrgMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [['org'], ['person']], { on: 'settled' });

@@ -15,6 +15,7 @@ import {
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { call } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
+import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
 
 export const deviceKeys = {
@@ -40,13 +41,19 @@ export const useDeviceOptions = () =>
 export const useDevices = (q: DeviceListQuery) =>
   useQuery({
     queryKey: deviceKeys.list(q),
-    queryFn: () => call(devicesApi.list, q),
+    queryFn: () => call(devicesApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
 
-export const useDevice = (id: number, refetchInterval?: number | false) =>
-  useQuery({ queryKey: deviceKeys.info(id), queryFn: () => call(devicesApi.info, { id }), enabled: id > 0, refetchInterval });
+/** One device, refreshed every `refetchInterval` ms until a load fails (an unknown id is not asked for again and again). */
+export const useDevice = (id: number, refetchInterval?: number) =>
+  useQuery({
+    queryKey: deviceKeys.info(id),
+    queryFn: () => call(devicesApi.info, { id }, { inline: true }),
+    enabled: id > 0,
+    refetchInterval: (query) => (query.state.status === 'error' ? false : (refetchInterval ?? false)),
+  });
 
 export const useUnknownTerminals = (enabled: boolean) =>
   useQuery({ queryKey: deviceKeys.unknown, queryFn: () => call(devicesApi.unknown), enabled, refetchInterval: enabled ? 5000 : false });
@@ -55,7 +62,7 @@ export const useUnknownTerminals = (enabled: boolean) =>
 export const useLedger = (q: LedgerQuery, summary: SyncSummary | undefined) =>
   useQuery({
     queryKey: deviceKeys.ledger(q),
-    queryFn: () => call(devicesApi.ledger, q),
+    queryFn: () => call(devicesApi.ledger, q, { inline: true }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (needsRefresh(query.state.data?.items ?? [], summary) ? 5000 : false),
     enabled: (q.id ?? 0) > 0,
@@ -67,13 +74,14 @@ export const useOrgPersons = (enabled: boolean) =>
 export const usePersonDevices = (personId: number | undefined) =>
   useQuery({
     queryKey: deviceKeys.personDevices(personId ?? 0),
-    queryFn: () => call(devicesApi.personDevices, { id: personId ?? 0 }),
+    queryFn: () => call(devicesApi.personDevices, { id: personId ?? 0 }, { inline: true }),
     enabled: Boolean(personId),
     refetchInterval: 5000,
   });
 
 /** Device changes move the list, the ledger and the people's sync states. */
-const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled' });
+const useDeviceMutation = <V, R>(fn: (v: V) => Promise<R>) =>
+  useInvalidatingMutation(fn, [deviceKeys.all, ['person']], { on: 'settled', before: markPeopleChanged });
 
 export const useSaveDevice = () =>
   useDeviceMutation(({ id, body }: { id?: number | undefined; body: Omit<DeviceUpdate, 'id'> }) =>
@@ -108,7 +116,7 @@ export const useSyncPersons = () =>
     ({ ids, skipOffline }: { ids: number[]; skipOffline: boolean }) =>
       call(devicesApi.syncPersons, { ids, ...(skipOffline ? { skip_offline: 1 } : {}) }, { timeout: TIMING.syncTimeout, silent: true }),
     [['person'], deviceKeys.all],
-    { on: 'success' },
+    { on: 'success', before: markPeopleChanged },
   );
 
 /** docs/api-devices.md: reading needs rights.face ≥ 1, writing ≥ 2. */

@@ -5,7 +5,7 @@ import { call } from '../../app/request.ts';
 export const useLogs = (q: LogListQuery) =>
   useQuery({
     queryKey: ['log', 'list', q],
-    queryFn: () => call(logsApi.list, q),
+    queryFn: () => call(logsApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
   });
 

@@ -9,7 +9,7 @@ const keys = { all: ['manager'] as const, list: (q: ManagerListQuery) => ['manag
 export const useManagers = (q: ManagerListQuery) =>
   useQuery({
     queryKey: keys.list(q),
-    queryFn: () => call(managersApi.list, q),
+    queryFn: () => call(managersApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
   });
 

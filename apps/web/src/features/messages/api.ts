@@ -7,7 +7,7 @@ const keys = { all: ['message'] as const, count: ['message', 'count'] as const }
 export const useMessages = (q: MessageListQuery) =>
   useQuery({
     queryKey: ['message', 'list', q],
-    queryFn: () => call(messagesApi.list, q),
+    queryFn: () => call(messagesApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
   });
 

@@ -3,6 +3,7 @@ import { personsApi, TIMING, type PersonCreate, type PersonExportBody, type Pers
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { call, download, upload } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
+import { syncFollowInterval } from './logic.ts';
 
 export const personKeys = {
   all: ['person'] as const,
@@ -11,8 +12,19 @@ export const personKeys = {
   orgOptions: ['person', 'orgOptions'] as const,
 };
 
+/** When people last changed in this tab; the list follows their sync state for a while after (logic.ts syncFollowInterval). */
+let peopleChangedAt = 0;
+export const markPeopleChanged = (): void => {
+  peopleChangedAt = Date.now();
+};
+
 export const usePersons = (q: PersonListQuery) =>
-  useQuery({ queryKey: personKeys.list(q), queryFn: () => call(personsApi.list, q), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: personKeys.list(q),
+    queryFn: () => call(personsApi.list, q, { inline: true }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => syncFollowInterval(query.state.data?.items ?? [], peopleChangedAt, Date.now()),
+  });
 
 /** Department tree for pickers (TreeSelect shape). */
 export const useOrgOptions = () => useQuery({ queryKey: personKeys.orgOptions, queryFn: () => call(personsApi.departmentOptions), staleTime: 30_000 });
@@ -29,7 +41,8 @@ export const usePersonSearch = (keyword: string | undefined) =>
   });
 
 /** People changes move department counts too. */
-const usePersonMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [personKeys.all, ['org']], { on: 'success' });
+const usePersonMutation = <V, R>(fn: (v: V) => Promise<R>) =>
+  useInvalidatingMutation(fn, [personKeys.all, ['org']], { on: 'success', before: markPeopleChanged });
 
 export const useSavePerson = () =>
   usePersonMutation(({ id, body }: { id?: number | undefined; body: PersonCreate }) =>

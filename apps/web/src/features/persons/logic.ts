@@ -1,4 +1,4 @@
-import { LIMITS, TIME_PATTERN, WORK_STATUS, type AccessPeriod, type Person, type PersonCreate } from '@faceadmin/shared';
+import { LIMITS, SYNC_STATUS, TIME_PATTERN, WORK_STATUS, type AccessPeriod, type Person, type PersonCreate } from '@faceadmin/shared';
 
 /** Pure helpers of the person screens (no React, no antd), so they are unit-tested under node --test. */
 
@@ -154,4 +154,18 @@ export type ImportFileProblem = 'type' | 'size' | null;
 export function importFileProblem(file: { name: string; size: number }, maxBytes: number = LIMITS.importMaxBytes): ImportFileProblem {
   if (!/\.xlsx$/i.test(file.name)) return 'type';
   return file.size > maxBytes ? 'size' : null;
+}
+
+/**
+ * After people change (saved, imported, moved, put on a device, synced), the list follows their sync state
+ * on its own: it refreshes every few seconds while a working person it shows is not synced yet, for a while
+ * (an offline terminal may never take the change; people on no device stay "not synced").
+ */
+export const SYNC_FOLLOW = { everyMs: 3000, forMs: 2 * 60_000 } as const;
+
+export function syncFollowInterval(rows: readonly Pick<Person, 'sync_status' | 'workStatus'>[], changedAt: number, now: number): number | false {
+  if (!changedAt || now - changedAt > SYNC_FOLLOW.forMs) return false;
+  // people who have left are not synced (spec §4), so they never become "synced"
+  const waiting = rows.some((r) => r.workStatus !== WORK_STATUS.left && r.sync_status === SYNC_STATUS.notSynced);
+  return waiting ? SYNC_FOLLOW.everyMs : false;
 }

@@ -9,7 +9,7 @@ export const punchKeys = { list: (q: PagedQuery<PunchFilters>) => ['punch', 'lis
 export const usePunches = (q: PagedQuery<PunchFilters>) =>
   useQuery({
     queryKey: punchKeys.list(q),
-    queryFn: () => call(punchesApi.list, { page: q.page, pageSize: q.pageSize, ...punchParams(q, browserTzOffset()) }),
+    queryFn: () => call(punchesApi.list, { page: q.page, pageSize: q.pageSize, ...punchParams(q, browserTzOffset()) }, { inline: true }),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });

@@ -2,6 +2,7 @@ import { Alert, App, Typography } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAdminRight, useUserInfo } from '../../../app/session.ts';
+import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useCompanyInfo, useCreateCompany, useUpdateCompany } from '../api.ts';
 import { CompanyForm } from '../components/CompanyForm.tsx';
@@ -19,6 +20,8 @@ export default function CompanyFormPage() {
   const create = useCreateCompany();
   const update = useUpdateCompany();
 
+  // a form without the company's values would read as a blank company: the failure is shown instead
+  if (!creating && info.error) return <ErrorState error={info.error} onRetry={info.refetch} retrying={info.isFetching} />;
   if (!creating && info.isPending) return <PageLoading />;
 
   return (

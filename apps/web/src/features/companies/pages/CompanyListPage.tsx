@@ -1,14 +1,14 @@
-import { App, Button, Card, Space, Table, Tag, type TableProps } from 'antd';
+import { Button, Card, Space, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CompanyListItem } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { useCompanyList, useSwitchCompany } from '../api.ts';
 
 /** The administrator's companies; the current one is marked and the others can be switched to. */
 export default function CompanyListPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const list = useCompanyList();
   const switchCompany = useSwitchCompany();
@@ -50,11 +50,7 @@ export default function CompanyListPage() {
             type="primary"
             ghost
             loading={switchCompany.isPending && switchCompany.variables === row.id}
-            onClick={async () => {
-              await switchCompany.mutateAsync(row.id);
-              message.success(t('layout.company.switchSuccess'));
-              window.location.assign('/');
-            }}
+            onClick={() => switchCompany.mutate(row.id)}
           >
             {t('company.switchTo')}
           </Button>
@@ -71,9 +67,12 @@ export default function CompanyListPage() {
         </Button>
       }
     >
-      <Table<CompanyListItem>
+      <DataTable<CompanyListItem>
         rowKey="id"
-        loading={list.isPending}
+        loading={list.isFetching}
+        error={list.error}
+        onRetry={list.refetch}
+        data-testid="company-table"
         dataSource={list.data?.items ?? []}
         columns={columns}
         pagination={false}

@@ -1,4 +1,4 @@
-import { Card, Col, Row, Statistic, Table } from 'antd';
+import { Card, Col, Row, Statistic } from 'antd';
 import { AuditOutlined, MailOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,8 @@ import type { LogItem } from '@faceadmin/shared';
 import { useAccessibleRoutes } from '../../../app/session.ts';
 import { findRoute } from '../../../app/routes/routeTable.ts';
 import { logColumns } from '../../logs/columns.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
+import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useDashboardSummary } from '../api.ts';
 
 /** /dashboard: the figures of GET /dashboard/summary and the latest operation-log entries. */
@@ -23,8 +25,17 @@ export default function DashboardPage() {
     { key: 'operationsToday', icon: <AuditOutlined />, value: d?.operationsToday },
   ] as const;
 
+  if (summary.error && !d) {
+    return (
+      <div data-testid="dashboard">
+        <ErrorState error={summary.error} onRetry={summary.refetch} retrying={summary.isFetching} />
+      </div>
+    );
+  }
+
   return (
     <div data-testid="dashboard">
+      {summary.error && <ErrorState compact error={summary.error} onRetry={summary.refetch} retrying={summary.isFetching} />}
       <Row gutter={[16, 16]}>
         {cards.map((c) => (
           <Col xs={24} sm={12} lg={6} key={c.key}>
@@ -35,9 +46,9 @@ export default function DashboardPage() {
         ))}
       </Row>
       <Card title={t('dashboard.recentLogs')} style={{ marginTop: 16 }} extra={canSeeLog ? <Link to="/system/log">{t('dashboard.allLogs')}</Link> : null}>
-        <Table<LogItem>
+        <DataTable<LogItem>
           rowKey="id"
-          size="small"
+          cardTitle="description"
           loading={summary.isPending}
           dataSource={d?.recentLogs ?? []}
           columns={logColumns(t, { ip: false })}

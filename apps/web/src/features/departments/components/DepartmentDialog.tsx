@@ -67,7 +67,7 @@ export function DepartmentDialog({ state, onClose }: { state: DepartmentDialogSt
             label={t('org.name')}
             rules={[
               { required: true, whitespace: true, message: t('common.validation.required') },
-              { max: LIMITS.textMax, message: t('person.validation.max', { max: LIMITS.textMax }) },
+              { max: LIMITS.textMax, message: t('person.validation.max', { count: LIMITS.textMax }) },
             ]}
           >
             <Input autoFocus maxLength={LIMITS.textMax} data-testid="department-name" />

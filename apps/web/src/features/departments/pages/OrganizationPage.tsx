@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Col, Dropdown, Empty, Row, Space, Spin, Tag, Tree, Typography, type TreeDataNode, type TreeProps } from 'antd';
-import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
+import { App, Button, Card, Col, Dropdown, Empty, Row, Space, Spin, Tag, Tooltip, Tree, Typography, type TreeDataNode, type TreeProps } from 'antd';
+import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DepartmentNode } from '@faceadmin/shared';
+import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PersonTable } from '../../persons/components/PersonTable.tsx';
 import { usePersonRights } from '../../persons/api.ts';
 import { useDeleteDepartment, useDepartmentTree, useMoveDepartment } from '../api.ts';
@@ -88,14 +89,18 @@ export default function OrganizationPage() {
       key: n.id,
       title: (
         <span className="fa-dept" data-testid="dept-node" data-dept={n.name} data-parent={n.parent_id}>
-          <span className="fa-dept-name">{n.name}</span>
-          <Typography.Text type="secondary" data-testid="dept-total">
+          <span className="fa-dept-name" title={n.name}>
+            {n.name}
+          </span>
+          <Typography.Text type="secondary" className="fa-dept-total" data-testid="dept-total">
             ({n.total})
           </Typography.Text>
           {n.incharges.length > 0 && (
-            <Tag color="blue" style={{ marginInlineStart: 4 }}>
-              {t('org.headTag')}: {n.incharges.map((p) => p.name).join(', ')}
-            </Tag>
+            <Tooltip title={`${t('org.headTag')}: ${n.incharges.map((p) => p.name).join(', ')}`}>
+              <Tag color="blue" icon={<UserOutlined />} className="fa-dept-heads" aria-label={t('org.headTag')}>
+                {n.incharges.map((p) => p.name).join(', ')}
+              </Tag>
+            </Tooltip>
           )}
           {canEdit && (
             <Dropdown menu={menuFor(n)} trigger={['click']}>
@@ -134,8 +139,9 @@ export default function OrganizationPage() {
               {t('org.dragHint')}
             </Typography.Paragraph>
           )}
+          {tree.error && <ErrorState compact={nodes.length > 0} error={tree.error} onRetry={tree.refetch} retrying={tree.isFetching} />}
           <Spin spinning={tree.isFetching || move.isPending}>
-            {nodes.length === 0 && !tree.isPending ? (
+            {tree.error && nodes.length === 0 ? null : nodes.length === 0 && !tree.isPending ? (
               <Empty description={t('org.empty')} />
             ) : (
               <Tree
@@ -163,7 +169,7 @@ export default function OrganizationPage() {
             </Space>
           }
         >
-          <PersonTable departmentId={selectedNode?.id} />
+          <PersonTable departmentId={selectedNode?.id} place="organization" />
         </Card>
       </Col>
       <DepartmentDialog

@@ -78,7 +78,12 @@ export function AddPersonsDialog({ deviceId, open, onClose }: Props) {
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
         )}
       </div>
-      <Typography.Text type="secondary">{t('device.persons.picked', { departments: departments.length, people: people.length })}</Typography.Text>
+      <Typography.Text type="secondary">
+        {t('device.persons.picked', {
+          departments: t('common.count.departments', { count: departments.length }),
+          people: t('common.count.people', { count: people.length }),
+        })}
+      </Typography.Text>
     </Modal>
   );
 }

@@ -231,7 +231,12 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
       children: device ? (
         <Space orientation="vertical">
           <Typography.Text>
-            {t('device.syncSummary', { synced: device.sync.synced, total: device.sync.total, failed: device.sync.failed, pending: device.sync.pending })}
+            {t('device.syncSummary', {
+              synced: device.sync.synced,
+              people: t('common.count.people', { count: device.sync.total }),
+              failed: device.sync.failed,
+              pending: device.sync.pending,
+            })}
           </Typography.Text>
           <Button
             type="primary"

@@ -1,8 +1,9 @@
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { App, Button, Card, Dropdown, Select, Space, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, DownOutlined, EditOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
+import { App, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
@@ -85,19 +86,51 @@ export default function DeviceListPage() {
   };
 
   const columns: TableProps<Device>['columns'] = [
-    { title: t('device.fields.name'), dataIndex: 'name', key: 'name', fixed: 'left' },
-    { title: t('device.fields.serial'), dataIndex: 'serial', key: 'serial' },
-    { title: t('device.fields.ip'), dataIndex: 'ip', key: 'ip' },
+    // Second lines (serial and direction under the name, firmware under the address, an abnormal state under the
+    // online status) keep every column in view at 1440 px (issue #9).
     {
-      title: t('device.fields.direction'),
-      dataIndex: 'direction',
-      key: 'direction',
-      render: (v: string) => <Tag color={v === 'out' ? 'orange' : 'blue'}>{t(v === 'out' ? 'device.direction.out' : 'device.direction.in')}</Tag>,
+      title: t('device.fields.name'),
+      dataIndex: 'name',
+      key: 'name',
+      fixed: 'left',
+      render: (name: string, d) => (
+        <div className="fa-two-line">
+          <span>{name}</span>
+          <Space size={6}>
+            <Typography.Text type="secondary" data-testid="device-serial">
+              {d.serial}
+            </Typography.Text>
+            <Tag color={d.direction === 'out' ? 'orange' : 'blue'} data-testid="device-direction">
+              {t(d.direction === 'out' ? 'device.direction.out' : 'device.direction.in')}
+            </Tag>
+          </Space>
+        </div>
+      ),
     },
-    { title: t('device.fields.version'), dataIndex: 'version', key: 'version', render: (v: string) => v || '—' },
-    { title: t('device.fields.online'), key: 'online', render: (_, d) => <OnlineBadge device={d} /> },
+    {
+      title: t('device.fields.ip'),
+      dataIndex: 'ip',
+      key: 'ip',
+      render: (ip: string, d) => (
+        <div className="fa-two-line">
+          <span>{ip}</span>
+          <Typography.Text type="secondary" title={t('device.fields.version')}>
+            {d.version || '—'}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    {
+      title: t('device.fields.online'),
+      key: 'online',
+      render: (_, d) => (
+        <Space orientation="vertical" size={2}>
+          <OnlineBadge device={d} />
+          {d.state === 'abnormal' && <StateTag value={d.state} />}
+        </Space>
+      ),
+    },
     { title: t('device.fields.openStatus'), dataIndex: 'open_status', key: 'open_status', render: (v: Device['open_status']) => <OpenStatusTag value={v} /> },
-    { title: t('device.fields.state'), dataIndex: 'state', key: 'state', render: (v: string) => <StateTag value={v} /> },
     { title: t('device.fields.sync'), key: 'sync', render: (_, d) => <SyncSummaryText sync={d.sync} /> },
     {
       title: t('device.fields.users'),
@@ -143,6 +176,7 @@ export default function DeviceListPage() {
           {canEdit && (
             <Dropdown
               trigger={['click']}
+              placement="bottomRight"
               menu={{
                 items: [
                   { key: 'edit', icon: <EditOutlined />, label: t('common.actions.edit') },
@@ -156,9 +190,9 @@ export default function DeviceListPage() {
                 onClick: ({ key }) => onMore(d, key),
               }}
             >
-              <Button size="small" data-testid="device-more">
-                {t('device.actions.more')} <DownOutlined />
-              </Button>
+              <Tooltip title={t('device.actions.more')}>
+                <Button size="small" icon={<MoreOutlined />} aria-label={t('device.actions.more')} data-testid="device-more" />
+              </Tooltip>
             </Dropdown>
           )}
         </Space>
@@ -193,10 +227,12 @@ export default function DeviceListPage() {
         )}
       </Space>
       {items.some((d) => d.state === 'abnormal') && <Typography.Paragraph type="warning">{t('device.abnormalHint')}</Typography.Paragraph>}
-      <Table<Device>
+      <DataTable<Device>
         rowKey="id"
-        size="middle"
         loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
         dataSource={items}
         columns={columns}
         scroll={{ x: 'max-content' }}

@@ -1,16 +1,19 @@
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, Tag, Typography, type TableProps } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../app/request.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
+import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDevice, useDeviceRights, useLedger, useRemoveDevicePersons, useRetryDevicePersons } from '../api.ts';
 import { AddPersonsDialog } from '../components/AddPersonsDialog.tsx';
 import { LedgerStateTag, OnlineBadge, SyncSummaryText } from '../components/DeviceStatus.tsx';
 import { needsRefresh } from '../logic.ts';
-import type { LedgerItem, LedgerQuery, LedgerState } from '@faceadmin/shared';
+import { CODES, type LedgerItem, type LedgerQuery, type LedgerState } from '@faceadmin/shared';
 
 const STATES: LedgerState[] = ['pending', 'synced', 'failed'];
 
@@ -34,8 +37,22 @@ export default function DevicePersonPage() {
   const remove = useRemoveDevicePersons();
   const retry = useRetryDevicePersons();
 
-  if (!Number.isInteger(id) || id <= 0 || device.isError) {
-    return <Result status="404" title={t('device.notFound')} extra={<Button onClick={() => void navigate('/device/list')}>{t('device.back')}</Button>} />;
+  // An unknown id is one message, the page's own (its two queries do not toast: `inline`); any other failure
+  // can be retried.
+  const unknown = !Number.isInteger(id) || id <= 0 || (device.error instanceof ApiError && device.error.code === CODES.NOT_FOUND);
+  if (unknown) {
+    return (
+      <Result
+        status="404"
+        title={t('device.notFound')}
+        extra={<Button onClick={() => void navigate('/device/list')}>{t('device.back')}</Button>}
+        data-testid="device-not-found"
+      />
+    );
+  }
+  if (device.error) {
+    const retryAll = () => Promise.all([device.refetch(), ledger.refetch()]);
+    return <ErrorState error={device.error} onRetry={retryAll} retrying={device.isFetching} />;
   }
 
   const run = async (fn: () => Promise<string>) => {
@@ -167,10 +184,13 @@ export default function DevicePersonPage() {
         {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
         {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
       </Space>
-      <Table<LedgerItem>
+      <DataTable<LedgerItem>
         rowKey="person_id"
-        size="middle"
         loading={ledger.isLoading}
+        error={ledger.error}
+        onRetry={ledger.refetch}
+        retrying={ledger.isFetching}
+        cardTitle="name"
         dataSource={items}
         columns={columns}
         scroll={{ x: 'max-content' }}

@@ -1,8 +1,9 @@
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { Card, DatePicker, Select, Space, Table, Typography } from 'antd';
+import { Card, DatePicker, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LogItem, LogListQuery } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useLogModules, useLogs } from '../api.ts';
 import { logColumns } from '../columns.ts';
@@ -38,9 +39,13 @@ export default function LogPage() {
           }
         />
       </Space>
-      <Table<LogItem>
+      <DataTable<LogItem>
         rowKey="id"
         loading={logs.isFetching}
+        error={logs.error}
+        onRetry={logs.refetch}
+        cardTitle="description"
+        data-testid="log-table"
         dataSource={logs.data?.items ?? []}
         columns={logColumns(t)}
         scroll={{ x: 'max-content' }}

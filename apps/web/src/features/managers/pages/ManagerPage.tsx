@@ -1,10 +1,11 @@
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Button, Card, Popconfirm, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { App, Button, Card, Popconfirm, Select, Space, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { MANAGER_STATUSES, type Manager, type ManagerListQuery, type ManagerStatus } from '@faceadmin/shared';
 import { useUserInfo } from '../../../app/session.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useDeleteManager, useManagers } from '../api.ts';
 import { ManagerDialog } from '../components/ManagerDialog.tsx';
@@ -101,9 +102,12 @@ export default function ManagerPage() {
           onChange={(status?: ManagerStatus) => setQuery((q) => ({ ...q, page: 1, status }))}
         />
       </Space>
-      <Table<Manager>
+      <DataTable<Manager>
         rowKey="id"
         loading={list.isFetching}
+        error={list.error}
+        onRetry={list.refetch}
+        data-testid="manager-table"
         dataSource={list.data?.items ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}

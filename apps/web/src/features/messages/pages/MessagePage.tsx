@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Space, Switch, Table, Typography, type TableProps } from 'antd';
+import { Badge, Button, Card, Space, Switch, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MessageItem, MessageListQuery } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import type { PagedQuery } from '../../../ui/paging.ts';
 import { useMarkRead, useMessages } from '../api.ts';
@@ -60,9 +61,13 @@ export default function MessagePage() {
         </Space>
       }
     >
-      <Table<MessageItem>
+      <DataTable<MessageItem>
         rowKey="id"
         loading={messages.isFetching}
+        error={messages.error}
+        onRetry={messages.refetch}
+        cardTitle="title"
+        data-testid="message-table"
         dataSource={messages.data?.items ?? []}
         columns={columns}
         locale={{ emptyText: t('message.empty') }}

@@ -1,20 +1,24 @@
-import { Empty, Table, Tag, Typography } from 'antd';
+import { Empty, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePersonDevices } from '../../devices/api.ts';
 import { LedgerStateTag, OnlineBadge } from '../../devices/components/DeviceStatus.tsx';
 import type { PersonDevice } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
 
 /** The person drawer's device list: on which devices this person is, and how far the sync got (GET /person/personSelectedDevice). */
 export function PersonDevices({ personId }: { personId: number }) {
   const { t } = useTranslation();
   const devices = usePersonDevices(personId);
-  if (!devices.isLoading && !devices.data?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('person.devices.none')} />;
+  if (!devices.isLoading && !devices.isError && !devices.data?.length)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('person.devices.none')} />;
   return (
-    <Table<PersonDevice>
+    <DataTable<PersonDevice>
       rowKey="id"
       size="small"
       pagination={false}
       loading={devices.isLoading}
+      error={devices.error}
+      onRetry={devices.refetch}
       dataSource={devices.data ?? []}
       data-testid="person-devices"
       columns={[

@@ -130,7 +130,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
               name="number"
               label={t('person.fields.number')}
               rules={[
-                { max: LIMITS.personNumberMax, message: t('person.validation.max', { max: LIMITS.personNumberMax }) },
+                { max: LIMITS.personNumberMax, message: t('person.validation.max', { count: LIMITS.personNumberMax }) },
                 { pattern: new RegExp(PERSON_NUMBER_PATTERN), message: t('person.validation.number') },
               ]}
             >
@@ -144,7 +144,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
               rules={[
                 required,
                 { whitespace: true, message: t('common.validation.required') },
-                { max: LIMITS.personNameMax, message: t('person.validation.max', { max: LIMITS.personNameMax }) },
+                { max: LIMITS.personNameMax, message: t('person.validation.max', { count: LIMITS.personNameMax }) },
               ]}
             >
               <Input maxLength={LIMITS.personNameMax} />
@@ -171,7 +171,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item name="address" label={t('person.fields.address')} rules={[{ max: 200, message: t('person.validation.max', { max: 200 }) }]}>
+            <Form.Item name="address" label={t('person.fields.address')} rules={[{ max: 200, message: t('person.validation.max', { count: 200 }) }]}>
               <Input maxLength={200} />
             </Form.Item>
           </Col>
@@ -179,7 +179,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
             <Form.Item
               name="description"
               label={t('person.fields.description')}
-              rules={[{ max: LIMITS.longTextMax, message: t('person.validation.max', { max: LIMITS.longTextMax }) }]}
+              rules={[{ max: LIMITS.longTextMax, message: t('person.validation.max', { count: LIMITS.longTextMax }) }]}
             >
               <Input.TextArea rows={2} maxLength={LIMITS.longTextMax} showCount />
             </Form.Item>
@@ -217,7 +217,7 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item label={t('person.access.periods')} extra={t('person.access.periodsHint', { max: LIMITS.accessPeriodsMax })}>
+            <Form.Item label={t('person.access.periods')} extra={t('person.access.periodsHint', { count: LIMITS.accessPeriodsMax })}>
               <PeriodsEditor />
             </Form.Item>
           </Col>

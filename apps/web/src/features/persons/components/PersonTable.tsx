@@ -1,15 +1,26 @@
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Table, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined, SettingOutlined, SwapOutlined, SyncOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Tooltip, Typography, type TableProps } from 'antd';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  PlusOutlined,
+  SettingOutlined,
+  SwapOutlined,
+  SyncOutlined,
+  UploadOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
-import { formatDateTime } from '../../../ui/format.ts';
+import { DateTime } from '../../../ui/DateTime.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
 import { useDeletePersons, useExportPersons, usePersonRights, usePersons } from '../api.ts';
-import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type PersonColumn } from '../columns.ts';
+import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type ColumnsPlace, type PersonColumn } from '../columns.ts';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { PersonDrawer } from './PersonDrawer.tsx';
@@ -19,18 +30,20 @@ import { TransferDialog } from './TransferDialog.tsx';
 interface Props {
   /** Fixed department (organization page): its people including sub-departments; the department filter is hidden. */
   departmentId?: number | undefined;
+  /** Which page shows the table: each keeps its own column choice (columns.ts). */
+  place?: ColumnsPlace;
 }
 
 const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
 
 /** The people table shared by /user/list and /user/organization: filters, sorting, columns, batch actions. */
-export function PersonTable({ departmentId }: Props) {
+export function PersonTable({ departmentId, place = 'list' }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { canEdit } = usePersonRights();
   const [query, setQuery] = useState<PagedQuery<PersonListQuery>>({ page: 1, pageSize: 10 });
   const [selected, setSelected] = useState<number[]>([]);
-  const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage()));
+  const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage(), place));
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
   const [importOpen, setImportOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
@@ -58,16 +71,18 @@ export function PersonTable({ departmentId }: Props) {
 
   const setHiddenColumns = (next: PersonColumn[]) => {
     setHidden(next);
-    saveHiddenColumns(storage(), next);
+    saveHiddenColumns(storage(), next, place);
   };
 
   const sortOrder = (key: string) => (query.sort === key ? (query.order === 'desc' ? 'descend' : 'ascend') : null);
 
-  const all: Record<PersonColumn, NonNullable<TableProps<Person>['columns']>[number]> = {
+  // Tags sit under the name (their own column did not leave room at 1440 px); the Tags switch still hides them.
+  const showTags = !hidden.includes('tags');
+  const all: Record<Exclude<PersonColumn, 'tags'>, NonNullable<TableProps<Person>['columns']>[number]> = {
     photo: {
-      title: t('person.fields.pic'),
+      title: t('person.columns.photo'),
       key: 'photo',
-      width: 64,
+      width: 56,
       render: (_, row) =>
         row.pic_url ? (
           <Image src={row.pic_url} width={36} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={row.name} data-testid="person-photo" />
@@ -76,15 +91,29 @@ export function PersonTable({ departmentId }: Props) {
         ),
     },
     number: { title: t('person.fields.number'), dataIndex: 'number', key: 'number', sorter: true, sortOrder: sortOrder('number') },
-    name: { title: t('person.fields.name'), dataIndex: 'name', key: 'name', sorter: true, sortOrder: sortOrder('name') },
+    name: {
+      title: t('person.fields.name'),
+      dataIndex: 'name',
+      key: 'name',
+      width: 215,
+      sorter: true,
+      sortOrder: sortOrder('name'),
+      render: (name: string, row) => (
+        <div className="fa-person-name">
+          <div>{name}</div>
+          {showTags && row.tags.length > 0 && <PersonTags tags={row.tags} />}
+        </div>
+      ),
+    },
     organizations: {
       title: t('person.fields.organizations'),
       key: 'organizations',
+      ellipsis: { showTitle: true },
+      width: 160,
       render: (_, row) => row.organizations.map((o) => o.name).join(', '),
     },
     phone: { title: t('person.fields.phone'), dataIndex: 'phone', key: 'phone' },
     rfid: { title: t('person.fields.rfid'), dataIndex: 'rfid', key: 'rfid' },
-    tags: { title: t('person.fields.tags'), key: 'tags', render: (_, row) => <PersonTags tags={row.tags} /> },
     sync_status: { title: t('person.fields.syncStatus'), dataIndex: 'sync_status', key: 'sync_status', render: (v: number) => <SyncStatus value={v} /> },
     updated_at: {
       title: t('person.fields.updatedAt'),
@@ -92,12 +121,12 @@ export function PersonTable({ departmentId }: Props) {
       key: 'updated_at',
       sorter: true,
       sortOrder: sortOrder('updated_at'),
-      render: (v: string) => formatDateTime(v),
+      render: (v: string) => <DateTime value={v} />,
     },
   };
 
   const columns: TableProps<Person>['columns'] = [
-    ...PERSON_COLUMNS.filter((c) => !hidden.includes(c)).map((c) => all[c]),
+    ...PERSON_COLUMNS.filter((c) => c !== 'tags' && !hidden.includes(c)).map((c) => all[c as Exclude<PersonColumn, 'tags'>]),
     ...(canEdit
       ? [
           {
@@ -105,10 +134,16 @@ export function PersonTable({ departmentId }: Props) {
             key: 'actions',
             fixed: 'right' as const,
             render: (_: unknown, row: Person) => (
-              <Space>
-                <Button size="small" onClick={() => setDrawer({ open: true, person: row })} data-testid="person-edit">
-                  {t('common.actions.edit')}
-                </Button>
+              <Space size={4}>
+                <Tooltip title={t('common.actions.edit')}>
+                  <Button
+                    size="small"
+                    icon={<EditOutlined />}
+                    aria-label={t('common.actions.edit')}
+                    onClick={() => setDrawer({ open: true, person: row })}
+                    data-testid="person-edit"
+                  />
+                </Tooltip>
                 <Popconfirm
                   title={t('person.deleteConfirm', { name: row.name })}
                   okText={t('common.actions.ok')}
@@ -119,9 +154,9 @@ export function PersonTable({ departmentId }: Props) {
                     message.success(t('common.deleted'));
                   }}
                 >
-                  <Button size="small" danger>
-                    {t('common.actions.delete')}
-                  </Button>
+                  <Tooltip title={t('common.actions.delete')}>
+                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('common.actions.delete')} data-testid="person-delete" />
+                  </Tooltip>
                 </Popconfirm>
               </Space>
             ),
@@ -171,7 +206,9 @@ export function PersonTable({ departmentId }: Props) {
         });
         return;
       }
-      message.success(t('person.syncDone', { people: r.people, devices: r.devices }));
+      message.success(
+        t('person.syncDone', { people: t('common.count.people', { count: r.people }), devices: t('common.count.devices', { count: r.devices }) }),
+      );
     } catch (e) {
       // the call is silent (spec §7): timeouts show nothing, anything else says the sync failed
       if (e instanceof ApiError && e.kind !== 'timeout') message.error(e.kind === 'api' ? e.message : t('person.syncFailed'));
@@ -267,10 +304,12 @@ export function PersonTable({ departmentId }: Props) {
           <Button icon={<SettingOutlined />} aria-label={t('person.columnsTitle')} data-testid="person-columns" />
         </Popover>
       </Space>
-      <Table<Person>
+      <DataTable<Person>
         rowKey="id"
-        size="middle"
         loading={list.isFetching}
+        error={list.error}
+        onRetry={list.refetch}
+        cardTitle="name"
         dataSource={list.data?.items ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}

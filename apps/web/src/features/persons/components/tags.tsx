@@ -8,7 +8,7 @@ const TAG_COLOR: Record<PersonTag, string> = { admin: 'gold', manager: 'blue', w
 export function PersonTags({ tags }: { tags: PersonTag[] }) {
   const { t } = useTranslation();
   return (
-    <Space size={[0, 4]} wrap>
+    <Space size={4} wrap>
       {tags.map((tag) => (
         <Tag key={tag} color={TAG_COLOR[tag]} data-tag={tag}>
           {t(`person.tags.${tag}`)}

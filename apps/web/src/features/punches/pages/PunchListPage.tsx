@@ -1,8 +1,9 @@
 import type { Punch } from '@faceadmin/shared';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Tag, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useDeviceOptions } from '../../devices/api.ts';
@@ -94,10 +95,12 @@ export default function PunchListPage() {
           {t('punch.export')}
         </Button>
       </Space>
-      <Table<Punch>
+      <DataTable<Punch>
         rowKey="id"
-        size="middle"
         loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
         dataSource={list.data?.items ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}

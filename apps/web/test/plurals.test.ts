@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import i18next from 'i18next';
+import { LIMITS } from '@faceadmin/shared';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+
+/**
+ * Counted strings in English take i18next plural forms (`key_one`, `key_other`); Chinese and Japanese have one
+ * form. Each pluralised key is rendered here with 1 and 2 as the console renders it (issue #9: "1 people queued
+ * for 2 devices").
+ */
+const LOCALES = path.resolve(import.meta.dirname, '..', 'src', 'locales');
+type Tree = { [k: string]: string | Tree };
+
+/** The resources as app/i18n.ts builds them: every namespace file becomes a top-level key. */
+function resources(folder: string): Tree {
+  const out: Tree = {};
+  for (const file of readdirSync(path.join(LOCALES, folder)).filter((f) => f.endsWith('.json'))) {
+    out[path.basename(file, '.json')] = JSON.parse(readFileSync(path.join(LOCALES, folder, file), 'utf8')) as Tree;
+  }
+  return out;
+}
+
+function flatten(tree: Tree, prefix = ''): [string, string][] {
+  return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
+}
+
+const i18n = i18next.createInstance();
+await i18n.init({
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: resources(LOCALE_FOLDER[l]) }])),
+  lng: 'en-US',
+  fallbackLng: false,
+  interpolation: { escapeValue: false },
+});
+const en = i18n.getFixedT('en-US');
+const EN = flatten(resources('en-US'));
+
+/** Every pluralised English key with what it must read for 1 and for 2 (other placeholders as given). */
+const EXPECTED: Record<string, { params?: Record<string, string>; one: string; two: string }> = {
+  'common.count.people': { one: '1 person', two: '2 people' },
+  'common.count.devices': { one: '1 device', two: '2 devices' },
+  'common.count.departments': { one: '1 department', two: '2 departments' },
+  'device.unknown.seen': { params: { time: '09:00' }, one: 'Last call 09:00, 1 request', two: 'Last call 09:00, 2 requests' },
+  'device.settings.queued': { one: 'Saved: 1 setting command queued for the device', two: 'Saved: 2 setting commands queued for the device' },
+  'device.persons.removeConfirm': { one: 'Remove 1 person from this device?', two: 'Remove 2 people from this device?' },
+  'device.persons.removed': { one: '1 person is being removed', two: '2 people are being removed' },
+  'device.persons.retried': { one: '1 person queued again', two: '2 people queued again' },
+  'person.batchDeleteConfirm': { one: 'Delete the 1 selected person? This cannot be undone.', two: 'Delete the 2 selected people? This cannot be undone.' },
+  'person.deletedCount': { one: '1 person deleted', two: '2 people deleted' },
+  'person.import.doneWithErrors': { one: 'Import finished; 1 row was skipped', two: 'Import finished; 2 rows were skipped' },
+  'person.transfer.title': { one: 'Transfer 1 person', two: 'Transfer 2 people' },
+  'person.transfer.done': { one: '1 person transferred', two: '2 people transferred' },
+  'person.access.periodsHint': { one: 'Up to 1 period; none means all day.', two: 'Up to 2 periods; none means all day.' },
+  'person.validation.max': { one: 'At most 1 character', two: 'At most 2 characters' },
+};
+
+test('every pluralised English key reads right for 1 and for 2', () => {
+  const plural = [...new Set(EN.filter(([k]) => k.endsWith('_one')).map(([k]) => k.slice(0, -'_one'.length)))].sort();
+  assert.deepEqual(plural, Object.keys(EXPECTED).sort(), 'a new plural key needs its expected texts here');
+  for (const [key, e] of Object.entries(EXPECTED)) {
+    assert.equal(en(key, { ...e.params, count: 1 }), e.one, key);
+    assert.equal(en(key, { ...e.params, count: 2 }), e.two, key);
+  }
+});
+
+test('messages with two counts compose the counted nouns', () => {
+  const people = (n: number) => en('common.count.people', { count: n });
+  const devices = (n: number) => en('common.count.devices', { count: n });
+  const departments = (n: number) => en('common.count.departments', { count: n });
+  // persons/components/PersonTable.tsx, devices/components/AddPersonsDialog.tsx, devices/components/DeviceSettingsDrawer.tsx
+  assert.equal(en('person.syncDone', { people: people(1), devices: devices(2) }), '1 person queued for 2 devices');
+  assert.equal(en('person.syncDone', { people: people(2), devices: devices(1) }), '2 people queued for 1 device');
+  assert.equal(en('device.persons.picked', { departments: departments(1), people: people(1) }), '1 department, 1 person chosen');
+  assert.equal(en('device.persons.picked', { departments: departments(2), people: people(3) }), '2 departments, 3 people chosen');
+  assert.equal(en('device.syncSummary', { synced: 1, people: people(1), pending: 0, failed: 0 }), 'Synced 1 of 1 person; 0 pending, 0 failed.');
+});
+
+test('Chinese and Japanese render every pluralised key for 1 and 2 (their one "other" form)', () => {
+  for (const lang of LANGUAGES) {
+    const t = i18n.getFixedT(lang);
+    for (const [key, e] of Object.entries(EXPECTED)) {
+      for (const count of [1, 2]) {
+        const text = t(key, { ...e.params, count });
+        assert.notEqual(text, key, `${lang}: ${key} is missing`);
+        assert.ok(text.includes(String(count)), `${lang}: ${key} for ${count}: ${text}`);
+        assert.doesNotMatch(text, /\{\{/, `${lang}: ${key} left a placeholder: ${text}`);
+      }
+    }
+  }
+});
+
+// Strings that put a number before a countable noun. A placeholder there must be a plural form's {{count}};
+// the only exceptions are limits from packages/shared that are never 1 (asserted below).
+const COUNTED_NOUN = /\{\{(\w+)\}\} (people|persons?|devices?|departments?|rows?|requests?|commands?|records?|items?|characters?|periods?|days?)\b/;
+const CONSTANT_LIMITS: Record<string, number> = {
+  'common.validation.nameMin': LIMITS.nameMin,
+  'common.validation.accountMax': LIMITS.accountMax,
+  'common.validation.passwordMin': LIMITS.passwordMin,
+  'common.validation.passwordMax': LIMITS.passwordMax,
+};
+
+test('no English string puts a non-plural number before a countable noun', () => {
+  const offenders = EN.filter(([key, value]) => {
+    const m = COUNTED_NOUN.exec(value);
+    if (!m) return false;
+    if (m[1] === 'count' && /_(one|other)$/.test(key)) return false;
+    return !(key in CONSTANT_LIMITS);
+  }).map(([key, value]) => `${key}: ${value}`);
+  assert.deepEqual(offenders, []);
+  for (const [key, limit] of Object.entries(CONSTANT_LIMITS)) assert.ok(limit > 1, `${key}: the limit ${limit} would need a plural form`);
+});
