@@ -103,6 +103,8 @@ step('register the device; the emulated terminal calls in and the list shows it 
   await page.getByTestId('device-create').click();
   const dialog = modal(tr('device.create'));
   await dialog.getByTestId('device-save').click();
+  // The form's messages render after validation settles: wait for the fourth before counting (a loaded machine raced it).
+  await dialog.getByText(tr('common.validation.required')).nth(3).waitFor();
   assert.equal(await dialog.getByText(tr('common.validation.required')).count(), 4);
   await dialog.locator('#ip').fill('10.1.2.300');
   await dialog.getByText(tr('device.validation.ip')).waitFor();

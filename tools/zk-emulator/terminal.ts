@@ -416,6 +416,8 @@ export class Terminal {
       DeviceName: this.opts.deviceName ?? 'FaceAdmin PUSH emulator',
       FWVersion: this.opts.firmware ?? 'Ver 2.4.1-emu',
       IPAddress: this.opts.ip ?? '127.0.0.1',
+      NetMask: '255.255.255.0',
+      GATEIPAddress: (this.opts.ip ?? '127.0.0.1').replace(/\.\d+$/, '.1'),
       MACAddress:
         '00:17:61:' +
         createHash('md5')

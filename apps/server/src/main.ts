@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { DEMO_DEVICES, DEMO_LOGIN, seedDemo } from './demo/seed-demo.ts';
+import { captureJpegs } from './demo/seed-people.ts';
 
 async function main() {
   let config;
@@ -46,10 +47,15 @@ async function main() {
     const pins = ['1001', '1002', '1003', '1004', '1005'];
     // Mostly sober; now and then over the 20 mg/100 mL limit (only the breathalyser entrance measures).
     const alcohol = () => Math.round((Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60) * 10) / 10;
-    const punches = setInterval(
-      () => void terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[Math.floor(Math.random() * pins.length)]!, alcohol: alcohol() }),
-      45_000,
-    );
+    // Like real face terminals, each punch uploads its capture photo (ATTPHOTO) after the record.
+    const shots = await captureJpegs(6);
+    const punch = () => {
+      const i = Math.floor(Math.random() * pins.length);
+      void terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[i]!, alcohol: alcohol(), photo: shots[i % shots.length]! });
+    };
+    const punches = setInterval(punch, 45_000);
+    // A few at once, so the punch records page has pictures from the first minute.
+    setTimeout(() => [0, 1, 2, 3].forEach((k) => setTimeout(punch, k * 700)), 4_000).unref();
     punches.unref();
     stopDemo = async () => {
       clearInterval(punches);

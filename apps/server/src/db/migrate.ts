@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_punch_keys.ts';
 import * as m0005 from './migrations/0005_punch_alcohol.ts';
 import * as m0006 from './migrations/0006_sign_in_throttle.ts';
 import * as m0007 from './migrations/0007_company_time_zone.ts';
+import * as m0008 from './migrations/0008_device_reads.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0005_punch_alcohol': m0005,
   '0006_sign_in_throttle': m0006,
   '0007_company_time_zone': m0007,
+  '0008_device_reads': m0008,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -200,7 +200,9 @@ export interface DeviceTable {
   special: string;
   firmware: string;
   user_count: number;
+  user_count_at: string | null;
   info: string;
+  reported_at: string | null;
   online: number;
   last_seen_at: string | null;
   open_status: string;

@@ -42,6 +42,20 @@ function faceSvg(r: () => number): string {
 </svg>`;
 }
 
+/** Capture photos for the demo terminals' punches (ATTPHOTO), as a face terminal takes them: small JPEGs. */
+export async function captureJpegs(n: number): Promise<Buffer[]> {
+  const r = rng(20261123);
+  const out: Buffer[] = [];
+  for (let i = 0; i < n; i++)
+    out.push(
+      await sharp(Buffer.from(faceSvg(r)))
+        .resize(240, 320)
+        .jpeg({ quality: 70 })
+        .toBuffer(),
+    );
+  return out;
+}
+
 /** Departments and a few hundred people with face pictures for the demo company. */
 export async function seedPeople(trx: Executor, companyId: number, photos: PhotoStore) {
   const count = 300;

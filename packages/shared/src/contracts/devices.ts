@@ -69,8 +69,14 @@ export const Device = Type.Object({
   upload_strangers: Type.Integer(),
   function_type: StringEnum(FUNCTION_TYPES),
   tz_offset: Type.Integer(),
+  /** People enrolled on the terminal, as it last reported (INFO), and when it did; null: never read. */
   user_count: Type.Integer(),
+  user_count_at: Nullable(Type.String()),
   clock_drift: Type.Integer(),
+  /** Settings as the terminal last reported them (network address, mask, gateway, …), by the keys of `special`. */
+  reported: Type.Record(Type.String(), Type.String()),
+  /** When the terminal last reported its settings; null: not read yet (a "read from device" command asks). */
+  reported_at: Nullable(Type.String()),
   // Stored settings (over the defaults) are answered as they are, keys the schema above does not know included.
   options: Type.Unsafe<DeviceOptions>(Type.Record(Type.String(), Type.Any())),
   special: Type.Unsafe<DeviceSpecial>(Type.Record(Type.String(), Type.Any())),
@@ -121,6 +127,10 @@ export const CommandResult = Type.Object({
   message: Type.String(),
 });
 export type CommandResult = Static<typeof CommandResult>;
+/** Door open: `wait` seconds for the terminal's answer before saying it is pending (0: answer at once). */
+export const DeviceOpenBody = Type.Object({ id: Id, wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 15 })) });
+/** A queued command's outcome: answers once the terminal has reported, or after `wait` seconds still pending. */
+export const CommandResultQuery = Type.Object({ id: Id, wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 15 })) });
 
 export const LedgerItem = Type.Object({
   person_id: Type.Integer(),
@@ -185,7 +195,8 @@ export const devicesApi = {
   update: endpoint({ method: 'POST', path: '/device/update', body: DeviceUpdate, response: Device }),
   delete: endpoint({ method: 'POST', path: '/device/delete', body: IdBody, response: Type.Null() }),
   options: endpoint({ method: 'POST', path: '/device/options', body: DeviceOptionsBody, response: Queued }),
-  open: endpoint({ method: 'POST', path: '/device/open', body: IdBody, response: CommandResult }),
+  open: endpoint({ method: 'POST', path: '/device/open', body: DeviceOpenBody, response: CommandResult }),
+  commandResult: endpoint({ method: 'GET', path: '/device/command/result', query: CommandResultQuery, response: CommandResult }),
   command: endpoint({ method: 'POST', path: '/device/command', body: DeviceCommandBody, response: CommandResult }),
   ledger: endpoint({ method: 'GET', path: '/device/persons', query: LedgerQuery, response: LedgerPage }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),

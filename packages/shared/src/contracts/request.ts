@@ -16,6 +16,7 @@ export const NON_BLANK_PATTERN = `^(?=[\\s\\S]*\\S)[^${FORBIDDEN}\\u0009\\u000A\
 export const LongText = (opts: { maxLength: number; minLength?: number }) => Type.String({ ...opts, pattern: MULTI_LINE_PATTERN });
 
 type Json = Record<string | symbol, unknown>;
+const INT32_MAX = 2_147_483_647;
 
 function isPlainText(s: Json): boolean {
   return s.type === 'string' && s.pattern === undefined && s.format === undefined && s.enum === undefined && s.const === undefined;
@@ -25,6 +26,7 @@ function isPlainText(s: Json): boolean {
  * The request side of a contract schema as the server validates and documents it (one policy for every route):
  * - every object is closed: a key its schema does not name is refused (a typo, or a server-owned field such as
  *   `id`, `company_id`, a counter or a timestamp, is an error, never silently stored or ignored);
+ * - every integer without bounds of its own is bounded to 32 bits;
  * - every text without a pattern of its own is single-line and free of control and bidi-override characters,
  *   and a required one (minLength ≥ 1) needs a visible character.
  * Returns a copy (answers share some of these schemas, and answers stay as they are); symbol keys (TypeBox's
@@ -52,6 +54,11 @@ function close(node: Json): Json {
   }
   if (out.type === 'object' && out.properties && out.additionalProperties === undefined && out.patternProperties === undefined) {
     out.additionalProperties = false;
+  }
+  // Integers a client sends fit a 32-bit column on both databases (a larger id or count is refused, never a 500).
+  if (out.type === 'integer') {
+    if (out.maximum === undefined) out.maximum = INT32_MAX;
+    if (out.minimum === undefined) out.minimum = -INT32_MAX - 1;
   }
   if (isPlainText(out)) out.pattern = Number(out.minLength ?? 0) >= 1 ? NON_BLANK_PATTERN : SINGLE_LINE_PATTERN;
   return out;

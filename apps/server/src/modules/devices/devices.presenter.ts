@@ -2,6 +2,33 @@ import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
 import { parseJson } from '../../lib/json.ts';
 import type { DeviceRow } from './devices.repository.ts';
 
+/** Our setting keys by the names terminals report them under (ZK PUSH INFO and options; the first found wins). */
+const REPORTED_AS: Record<string, string[]> = {
+  net_ip: ['IPAddress', '~IPAddress'],
+  net_mask: ['NetMask', 'Netmask', 'SubnetMask'],
+  net_gateway: ['GATEIPAddress', 'Gateway', 'GateWay'],
+  wiegand_type: ['WiegandFmt', '~WiegandFmt'],
+  IOStayTime: ['IOStayTime'],
+  LiveThreshold: ['LiveThreshold'],
+  LiveFrameNum: ['LiveFrameNum'],
+  LedLightType: ['LedLightType'],
+  LedTime: ['LedTime'],
+  LedBrightness: ['LedBrightness'],
+};
+
+/** The settings a terminal has reported (its INFO answer and pushed options), by our keys. */
+export function reportedSettings(info: string): Record<string, string> {
+  const facts = parseJson<Record<string, unknown>>(info, {});
+  const pool: Record<string, unknown> = {};
+  for (const part of ['options', 'device']) Object.assign(pool, (facts[part] as Record<string, unknown> | undefined) ?? {});
+  const out: Record<string, string> = {};
+  for (const [key, names] of Object.entries(REPORTED_AS)) {
+    const found = names.map((n) => pool[n]).find((v) => typeof v === 'string' && v !== '');
+    if (typeof found === 'string') out[key] = found;
+  }
+  return out;
+}
+
 export function presentDevice(d: DeviceRow, summary: { total: number; synced: number; pending: number; failed: number }) {
   return {
     id: d.id,
@@ -27,7 +54,10 @@ export function presentDevice(d: DeviceRow, summary: { total: number; synced: nu
     function_type: d.function_type,
     tz_offset: d.tz_offset,
     user_count: d.user_count,
+    user_count_at: d.user_count_at,
     clock_drift: d.clock_drift,
+    reported: reportedSettings(d.info),
+    reported_at: d.reported_at,
     options: { ...DEVICE_OPTION_DEFAULTS, ...parseJson<Record<string, unknown>>(d.options, {}) },
     special: parseJson<Record<string, unknown>>(d.special, {}),
     sync: summary,

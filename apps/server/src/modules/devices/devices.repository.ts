@@ -24,6 +24,8 @@ export function newDeviceRow(f: Pick<DeviceFields, 'name' | 'serial' | 'ip' | 'p
     special: '{}',
     firmware: '',
     user_count: 0,
+    user_count_at: null,
+    reported_at: null,
     info: '{}',
     online: 0,
     last_seen_at: null,

@@ -38,7 +38,10 @@ export default async function devicesRoutes(app: App, svc: DevicesService) {
     reply.ok(await svc.options(tenantOf(req), req.body.id, req.body.options, req.body.special)),
   );
   app.post(devicesApi.open.path, { config: edit, schema: routeSchema(devicesApi.open, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.open(tenantOf(req), req.lang, req.body.id, OPEN_WAIT_MS)),
+    reply.ok(await svc.open(tenantOf(req), req.lang, req.body.id, req.body.wait === undefined ? OPEN_WAIT_MS : req.body.wait * 1000)),
+  );
+  app.get(devicesApi.commandResult.path, { config: edit, schema: routeSchema(devicesApi.commandResult, { tags }) }, async (req, reply) =>
+    reply.ok(await svc.commandResult(tenantOf(req), req.lang, req.query.id, (req.query.wait ?? 0) * 1000)),
   );
   app.post(devicesApi.command.path, { config: edit, schema: routeSchema(devicesApi.command, { tags }) }, async (req, reply) =>
     reply.ok(await svc.command(tenantOf(req), req.lang, req.body.id, req.body.kind, req.body.from, req.body.to)),

@@ -36,6 +36,9 @@ function reasonOf(lang: Language, key: string, code: number | null): string {
   return `${t(lang, 'device.errors.unknown')} (${errCode})`;
 }
 
+/** The code a command given up unanswered is reported with (the PUSH protocol's "timed out"). */
+const NO_ANSWER = -1003;
+
 /** The device columns the console sets on create (besides name, serial, ip and password). */
 const CLIENT_SETTINGS = [
   'account',
@@ -210,6 +213,37 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         return c;
       });
       return this.awaitResult(lang, d, commandId, 0);
+    },
+
+    /** A queued command's outcome (this company's commands only), waiting up to `waitMs` while it is pending. */
+    async commandResult(tenant: Tenant, lang: Language, commandId: number, waitMs: number) {
+      const row = () =>
+        db
+          .selectFrom('device_commands')
+          .select(['device_id', 'state', 'return_code'])
+          .where('company_id', '=', tenant.companyId)
+          .where('id', '=', commandId)
+          .executeTakeFirst();
+      const c = await row();
+      if (!c) throw notFound();
+      const d = await load(db, tenant, c.device_id);
+      if (c.state === 'failed' && c.return_code === null) return this.present(lang, d, commandId, { code: NO_ANSWER });
+      if (c.state === 'done' || c.state === 'failed') return this.present(lang, d, commandId, { code: c.return_code ?? 0 });
+      const r = waitMs > 0 ? await sync.waitFor(commandId, waitMs) : null;
+      if (r) return this.present(lang, d, commandId, r);
+      // Answered between the read and the wait, or given up by the ledger: the row says which.
+      const again = await row();
+      if (again && (again.state === 'done' || again.state === 'failed')) return this.present(lang, d, commandId, { code: again.return_code ?? NO_ANSWER });
+      return { command_id: commandId, state: 'pending' as const, code: null, message: t(lang, d.online ? 'device.pending' : 'device.pendingOffline') };
+    },
+
+    present(lang: Language, d: DeviceRow, commandId: number, r: { code: number }) {
+      return {
+        command_id: commandId,
+        state: r.code === 0 ? ('success' as const) : ('failure' as const),
+        code: r.code,
+        message: t(lang, deps.driver(d.protocol).codeKey(r.code), { code: r.code }),
+      };
     },
 
     async awaitResult(lang: Language, d: DeviceRow, commandId: number, waitMs: number) {

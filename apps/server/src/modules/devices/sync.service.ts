@@ -559,6 +559,18 @@ export function syncService(deps: {
           }
         }
         refreshAfter.push(...rowsTouched);
+        // The terminal's own user count changed: ask it (INFO) once per answered batch, so the console's
+        // "users / capacity" is what the terminal holds, not what the handshake said before the sync.
+        if (rowsTouched.size) {
+          const asking = await trx
+            .selectFrom('device_commands')
+            .select('id')
+            .where('device_id', '=', device.id)
+            .where('kind', '=', 'info')
+            .where('state', 'in', ['queued', 'sent'])
+            .executeTakeFirst();
+          if (!asking) await this.queue(trx, device, { kind: 'info' });
+        }
         if (failures.length) await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: failures.length, code: failures[0]!.code });
       });
       if (refreshAfter.length) await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { TerminalEvents } from '../../gateways/terminal-events.ts';
+import { transaction } from '../../db/transaction.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
@@ -28,7 +29,8 @@ export function terminalEvents(deps: {
   const stampWritten = new Map<string, number>();
   /** Merges protocol facts into the stored JSON; the cached row is dropped so gateways re-read it. */
   const saveFacts = async (d: DeviceRow, facts: Record<string, unknown>, extra: Partial<DeviceRow> = {}) => {
-    await devicesRepository.update(db, d.company_id, d.id, { ...extra, info: JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), ...facts }) });
+    const info = JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), ...facts });
+    await devicesRepository.update(db, d.company_id, d.id, { ...extra, info, reported_at: nowIso() });
     deviceCache.forget(d.serial);
   };
 
@@ -53,12 +55,17 @@ export function terminalEvents(deps: {
     async restarted(d, facts) {
       await saveFacts(d, facts);
       await deps.sync.expire(d.id);
+      // A terminal that (re)connects is asked for its settings and counts at once (the console's "Other" tab).
+      await transaction(db, (trx) => deps.sync.queue(trx, d, { kind: 'info' }));
     },
 
     async info(d, info) {
       const patch: Partial<DeviceRow> = {};
       if (info.firmware !== undefined) patch.firmware = info.firmware;
-      if (info.userCount !== undefined) patch.user_count = info.userCount;
+      if (info.userCount !== undefined) {
+        patch.user_count = info.userCount;
+        patch.user_count_at = nowIso();
+      }
       if (info.facts) return saveFacts(d, info.facts, patch);
       if (!Object.keys(patch).length) return;
       await devicesRepository.update(db, d.company_id, d.id, patch);

@@ -77,6 +77,8 @@ test(`module and keyword filters; keyword is case-insensitive and literal (${DIA
 
 test('from/to filters: ISO date-times (from inclusive, to exclusive) and whole days', async () => {
   const c = await makeCompany(t, 'Dated Co');
+  // Whole days are the company's days: this one keeps UTC's (time-zone.test.ts covers another zone).
+  await call(t.app, 'POST', '/company/update', { token: c.main, body: { name: 'Dated Co', phone: '010-1234567', time_zone: 'UTC' } });
   const stamps = ['2020-03-01T10:00:00.000Z', '2020-03-02T10:00:00.000Z', '2020-03-02T23:30:00.000Z', '2020-03-03T10:00:00.000Z'];
   for (const [i, iso] of stamps.entries()) await at(iso, () => addManager(c, `Dated ${i}`, `dated${i}${DIALECT[0]}`));
   const when = async (query: Record<string, string>) => (await logs(c.main, { module: 'manager', ...query })).items.map((l) => l.created_at);

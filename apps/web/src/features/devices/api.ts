@@ -96,8 +96,11 @@ export const useDeleteDevice = () => useDeviceMutation((id: number) => call(devi
 
 export const useSaveOptions = () => useDeviceMutation((body: DeviceOptionsBody) => call(devicesApi.options, body));
 
-/** Remote door open: the server waits up to 15 s for the device's answer. */
-export const useOpenDoor = () => useDeviceMutation((id: number) => call(devicesApi.open, { id }, { timeout: TIMING.requestTimeout }));
+/** Remote door open: queued at once (the console says so); the answer comes at the terminal's next poll. */
+export const useOpenDoor = () => useDeviceMutation((id: number) => call(devicesApi.open, { id, wait: 0 }));
+
+/** A queued command's outcome: the server holds the call up to 10 s while the terminal has not answered. */
+export const awaitCommand = (commandId: number) => call(devicesApi.commandResult, { id: commandId, wait: 10 }, { timeout: TIMING.requestTimeout });
 
 export const useDeviceCommand = () => useDeviceMutation((body: DeviceCommandBody) => call(devicesApi.command, body));
 

@@ -3,7 +3,9 @@ import { App, Button, Col, Drawer, Form, Input, InputNumber, Radio, Row, Select,
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ALCOHOL_ACTIONS, ALCOHOL_UNITS, type Device, type DeviceOptions, type DeviceSpecial } from '@faceadmin/shared';
-import { useSaveOptions } from '../api.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { awaitCommand, deviceKeys, useDeviceCommand, useSaveOptions } from '../api.ts';
+import { formatDateTime } from '../../../ui/format.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { changedKeys, formatTzOffset, OPTION_DEFAULTS, OPTION_RANGES, SPECIAL_RANGES, TZ_OFFSETS } from '../logic.ts';
 
@@ -23,6 +25,16 @@ interface Values {
 const FLAG_KEYS = ['voice_mute', 'tempratureEnable', 'allowvisit', 'autoface', 'facial', 'alcohol_enable'] as const;
 type FlagKey = (typeof FLAG_KEYS)[number];
 
+/**
+ * What the terminal reported for the "Other" settings (issue #9 item 9), in the form's types: shown where
+ * nothing was set from the console, so the tab shows the terminal's own values instead of blanks.
+ */
+function reportedSpecial(d: Device): DeviceSpecial {
+  const out: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(d.reported ?? {})) out[key] = key in SPECIAL_RANGES && /^-?\d+$/.test(value) ? Number(value) : value;
+  return out as DeviceSpecial;
+}
+
 /** spec §2/§3: the device's configuration tabs (device config, common, other, alcohol, people). Save queues SET OPTION commands. */
 export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
   const { t } = useTranslation();
@@ -30,17 +42,46 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const save = useSaveOptions();
+  const queryClient = useQueryClient();
   const rules = ruleSet(t);
   const open = Boolean(device);
+  const read = useDeviceCommand();
+
+  /** Asks the terminal for its settings (INFO); the list refreshes with what it reports. */
+  const readFromDevice = async (d: Device) => {
+    try {
+      let r = await read.mutateAsync({ id: d.id, kind: 'info' });
+      for (let round = 0; round < 3 && r.state === 'pending'; round++) r = await awaitCommand(r.command_id);
+      if (r.state === 'success') {
+        await queryClient.invalidateQueries({ queryKey: deviceKeys.all });
+        message.success(t('device.settings.readDone'));
+      } else if (r.state === 'failure') message.error(t('device.result.failure', { reason: r.message }));
+      else message.warning(t('device.result.noAnswer', { name: d.name }));
+    } catch {
+      // shown by the API client
+    }
+  };
 
   const initial = (d: Device): Values => {
     const options = { ...OPTION_DEFAULTS, ...d.options };
     return {
       options,
       flags: Object.fromEntries(FLAG_KEYS.map((k) => [k, Boolean(options[k])])) as Record<FlagKey, boolean>,
-      special: { ...d.special },
+      special: { ...reportedSpecial(d), ...d.special },
     };
   };
+
+  // Newly reported values (after "read from device") fill the fields still empty, keeping what is being typed.
+  const reportedAt = device?.reported_at;
+  useEffect(() => {
+    if (!device || !reportedAt) return;
+    const current = (form.getFieldValue('special') ?? {}) as Record<string, unknown>;
+    const fill = Object.fromEntries(
+      Object.entries(reportedSpecial(device)).filter(([k]) => current[k] === undefined || current[k] === null || current[k] === ''),
+    );
+    if (Object.keys(fill).length) form.setFieldsValue({ special: { ...current, ...fill } as DeviceSpecial });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reportedAt]);
 
   useEffect(() => {
     if (!device) return;
@@ -180,6 +221,16 @@ export function DeviceSettingsDrawer({ device, canEdit, onClose }: Props) {
       forceRender: true,
       children: (
         <>
+          <Space style={{ marginBottom: 12 }} wrap>
+            <Typography.Text type="secondary" data-testid="device-reported">
+              {device?.reported_at ? t('device.settings.readAt', { time: formatDateTime(device.reported_at) }) : t('device.settings.notRead')}
+            </Typography.Text>
+            {canEdit && device && (
+              <Button size="small" loading={read.isPending} onClick={() => void readFromDevice(device)} data-testid="device-read">
+                {t('device.settings.read')}
+              </Button>
+            )}
+          </Space>
           <Typography.Title level={5}>{t('device.settings.groups.card')}</Typography.Title>
           <Row gutter={16}>
             {choice('special', 'wiegand_type', ['26', '34', '66'])}

@@ -1,4 +1,4 @@
-import { Badge, Space, Tag, Typography } from 'antd';
+import { Badge, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../ui/format.ts';
 import { syncText } from '../logic.ts';
@@ -21,6 +21,17 @@ export function OnlineBadge({ device }: { device: Pick<Device, 'online'> & Parti
         </Typography.Text>
       )}
     </Space>
+  );
+}
+
+/** People on the terminal / its capacity, as the terminal last reported (and when: the tooltip). */
+export function UserCount({ device }: { device: Pick<Device, 'user_count' | 'user_count_at' | 'capacity'> }) {
+  const { t } = useTranslation();
+  const read = device.user_count_at;
+  return (
+    <Tooltip title={read ? t('device.usersReadAt', { time: formatDateTime(read) }) : t('device.usersNotRead')}>
+      <span data-testid="device-users" data-read={read ? '1' : '0'}>{`${read ? device.user_count : '–'} / ${device.capacity}`}</span>
+    </Tooltip>
   );
 }
 

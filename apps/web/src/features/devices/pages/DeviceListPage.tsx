@@ -6,10 +6,10 @@ import { App, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typography, t
 import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
+import { awaitCommand, useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
 import { DeviceDialog } from '../components/DeviceDialog.tsx';
 import { DeviceSettingsDrawer } from '../components/DeviceSettingsDrawer.tsx';
-import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText } from '../components/DeviceStatus.tsx';
+import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { QueryPunchesDialog } from '../components/QueryPunchesDialog.tsx';
 import type { CommandKind, CommandResult, Device, DeviceListQuery } from '@faceadmin/shared';
 
@@ -38,10 +38,20 @@ export default function DeviceListPage() {
     else message.info(t('device.result.pending'));
   };
 
+  /** Open door: "sent, waiting for the terminal" at once, then the terminal's answer when its next poll brings it. */
   const doOpen = async (d: Device) => {
+    const key = `open-${d.id}`;
     try {
-      showResult(await openDoor.mutateAsync(d.id), 'device.result.opened');
+      let r = await openDoor.mutateAsync(d.id);
+      if (r.state === 'pending') {
+        message.open({ key, type: 'loading', content: t('device.result.sentWaiting', { name: d.name }), duration: 0 });
+        for (let round = 0; round < 3 && r.state === 'pending'; round++) r = await awaitCommand(r.command_id);
+        message.destroy(key);
+      }
+      if (r.state === 'pending') message.warning(t('device.result.noAnswer', { name: d.name }));
+      else showResult(r, 'device.result.opened');
     } catch {
+      message.destroy(key);
       // shown by the API client
     }
   };
@@ -135,7 +145,7 @@ export default function DeviceListPage() {
     {
       title: t('device.fields.users'),
       key: 'users',
-      render: (_, d) => <span data-testid="device-users">{`${d.user_count} / ${d.capacity}`}</span>,
+      render: (_, d) => <UserCount device={d} />,
     },
     {
       title: t('common.actions.title'),

@@ -11,7 +11,7 @@ import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDevice, useDeviceRights, useLedger, useRemoveDevicePersons, useRetryDevicePersons } from '../api.ts';
 import { AddPersonsDialog } from '../components/AddPersonsDialog.tsx';
-import { LedgerStateTag, OnlineBadge, SyncSummaryText } from '../components/DeviceStatus.tsx';
+import { LedgerStateTag, OnlineBadge, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { needsRefresh } from '../logic.ts';
 import { CODES, type LedgerItem, type LedgerQuery, type LedgerState } from '@faceadmin/shared';
 
@@ -133,7 +133,9 @@ export default function DevicePersonPage() {
           <Descriptions.Item label={t('device.fields.sync')}>
             <SyncSummaryText sync={d.sync} />
           </Descriptions.Item>
-          <Descriptions.Item label={t('device.fields.users')}>{`${d.user_count} / ${d.capacity}`}</Descriptions.Item>
+          <Descriptions.Item label={t('device.fields.users')}>
+            <UserCount device={d} />
+          </Descriptions.Item>
         </Descriptions>
       )}
       <Space wrap style={{ marginBottom: 12 }}>
