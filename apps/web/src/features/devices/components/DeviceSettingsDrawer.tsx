@@ -32,7 +32,7 @@ type FlagKey = (typeof FLAG_KEYS)[number];
 function reportedSpecial(d: Device): DeviceSpecial {
   const out: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(d.reported ?? {})) out[key] = key in SPECIAL_RANGES && /^-?\d+$/.test(value) ? Number(value) : value;
-  return out as DeviceSpecial;
+  return out;
 }
 
 /** spec §2/§3: the device's configuration tabs (device config, common, other, alcohol, people). Save queues SET OPTION commands. */
