@@ -21,6 +21,9 @@ export const DEMO_DEVICES = [
   { serial: 'DEMO0003', name: '研发中心 R&D door', direction: 'in' },
 ];
 
+/** The address each demo terminal is registered with and reports (its settings' network tab shows it). */
+export const demoDeviceIp = (i: number) => `192.168.10.${21 + i}`;
+
 const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
   { username: 'hr', name: '王芳 (HR)', rights: ['userView', 'userEdit', 'attendance', 'workflow'] },
   { username: 'guard', name: '李强 (Security)', rights: ['userView', 'faceView', 'faceEdit', 'breaker'] },
@@ -98,7 +101,7 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
         newDeviceRow({
           name: d.name,
           serial: d.serial,
-          ip: `192.168.10.${21 + i}`,
+          ip: demoDeviceIp(i),
           account: 'admin',
           password: 'demo-device',
           direction: d.direction,
