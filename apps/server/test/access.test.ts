@@ -247,6 +247,7 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/device/unknown', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/device/command/result', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/failures/export', expect: RIGHT_DEVICE, body: () => ({}) },
   { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
   { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
