@@ -135,3 +135,22 @@ test('malformed, mistyped and oversized bodies answer 400/413/415 envelopes, nev
   // And the server is still fine afterwards.
   assert.equal((await inject('GET', `${API}/system/config`)).json().code, CODES.OK);
 });
+
+test('the document says which operations need no X-Token: exactly the public ones', async () => {
+  const doc = JSON.parse((await inject('GET', '/api/docs/json')).body) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  const open: string[] = [];
+  for (const [path, ops] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(ops))
+      if (Array.isArray(op.security) && op.security.length === 0) open.push(`${method.toUpperCase()} ${path.slice(API.length)}`);
+  for (const route of ['GET /system/config', 'GET /user/captcha', 'POST /user/login', 'POST /admin/register'])
+    assert.ok(open.includes(route), `${route} is public`);
+  // And each of them really answers without a token; every other documented operation refuses one.
+  for (const route of open) {
+    const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+    const r = await inject(method, API + path, { headers: { 'content-type': 'application/json' }, payload: method === 'POST' ? '{}' : undefined });
+    assert.notEqual(r.json().code, CODES.ILLEGAL_TOKEN, route);
+  }
+  const closed = await inject('GET', `${API}/person/list`);
+  assert.equal(closed.json().code, CODES.ILLEGAL_TOKEN);
+  assert.ok(!open.includes('GET /person/list'));
+});
