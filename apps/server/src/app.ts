@@ -21,6 +21,7 @@ import { prettyStream } from './lib/pretty-log.ts';
 import { API_PREFIX } from './lib/api.ts';
 import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from './jobs/scheduler.ts';
 import type { App, AppModule, Core } from './module.ts';
+import { attendanceModule } from './modules/attendance/attendance.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import type { SmsSender } from './modules/auth/sms.service.ts';
 import { companiesModule } from './modules/companies/companies.module.ts';
@@ -59,6 +60,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     persons,
     devices,
     punches,
+    attendance: attendanceModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -277,6 +277,109 @@ export interface UnknownDeviceTable {
   requests: number;
 }
 
+/** Attendance (migration 0009): see docs/attendance.md. */
+export interface AttendanceRuleTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  mode: string;
+  model: Generated<string>;
+  use_direction: Generated<number>;
+  overtime_min_min: Generated<number>;
+  late_absent_after_min: number | null;
+  half_day_below_min: number | null;
+  absent_below_min: number | null;
+  weekdays: Generated<string>;
+  day_boundary: Generated<string>;
+  required_min: Generated<number>;
+  cycle_id: number | null;
+  start_date: string | null;
+  start_index: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+export interface AttendanceShiftTable {
+  id: Generated<number>;
+  company_id: number;
+  rule_id: number;
+  name: string;
+  start: string;
+  end: string;
+  breaks: Generated<string>;
+  late_grace_min: Generated<number>;
+  early_grace_min: Generated<number>;
+  check_in_before_min: Generated<number>;
+  check_in_after_min: Generated<number>;
+  check_out_before_min: Generated<number>;
+  check_out_after_min: Generated<number>;
+  sort: Generated<number>;
+}
+export interface AttendanceCycleTable {
+  id: Generated<number>;
+  company_id: number;
+  rule_id: number;
+  name: string;
+  days: string;
+}
+export interface AttendanceRuleMemberTable {
+  company_id: number;
+  rule_id: number;
+  kind: string;
+  ref_id: number;
+}
+export interface AttendanceScheduleTable {
+  company_id: number;
+  person_id: number;
+  date: string;
+  shift_id: number;
+  cycle_id: number | null;
+}
+export interface AttendanceHolidayTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  kind: Generated<string>;
+  from_date: string;
+  to_date: string;
+  as_weekday: number | null;
+  rule_ids: Generated<string>;
+  created_at: string;
+}
+export interface AttendanceAbsenceTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  kind: string;
+  from_at: string;
+  to_at: string;
+  reason: Generated<string>;
+  source: Generated<string>;
+  created_by: number | null;
+  created_at: string;
+}
+export interface AttendanceDayTable {
+  company_id: number;
+  person_id: number;
+  date: string;
+  rule_id: number | null;
+  status: string;
+  late_min: Generated<number>;
+  early_min: Generated<number>;
+  worked_min: Generated<number>;
+  overtime_min: Generated<number>;
+  detail: Generated<string>;
+  manual_status: string | null;
+  manual_reason: string | null;
+  computed_at: string;
+}
+export interface AttendanceDirtyTable {
+  person_id: number;
+  company_id: number;
+  from_date: string;
+  to_date: string;
+  queued_at: string;
+}
+
 export interface DB {
   devices: DeviceTable;
   device_persons: DevicePersonTable;
@@ -298,4 +401,13 @@ export interface DB {
   sms_codes: SmsCodeTable;
   sign_in_attempts: SignInAttemptTable;
   known_devices: KnownDeviceTable;
+  attendance_rules: AttendanceRuleTable;
+  attendance_shifts: AttendanceShiftTable;
+  attendance_cycles: AttendanceCycleTable;
+  attendance_rule_members: AttendanceRuleMemberTable;
+  attendance_schedule: AttendanceScheduleTable;
+  attendance_holidays: AttendanceHolidayTable;
+  attendance_absences: AttendanceAbsenceTable;
+  attendance_days: AttendanceDayTable;
+  attendance_dirty: AttendanceDirtyTable;
 }

@@ -38,6 +38,8 @@ export interface AuthContext {
 /** The scope every tenant-owned repository call takes. */
 export interface Tenant {
   companyId: number;
+  /** The company's IANA zone, when the tenant comes from a session (dates a client sends are days in it). */
+  timeZone?: string;
   adminId: number;
   adminName: string;
   ip: string;
@@ -71,7 +73,7 @@ export function tenantOf(req: FastifyRequest): Tenant {
 
 /** Who acts, for which company, from where: what services and the operation log need of a signed-in context. */
 export function tenantFrom(ctx: AuthContext): Tenant {
-  return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
+  return { companyId: ctx.companyId, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip, timeZone: ctx.timeZone };
 }
 
 /** The console keeps its session token in the Admin-Token cookie (spec §9). */

@@ -11,7 +11,9 @@ export * from './departments.ts';
 export * from './persons.ts';
 export * from './devices.ts';
 export * from './punches.ts';
+export * from './attendance.ts';
 
+import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
 import { companiesApi } from './companies.ts';
 import { dashboardApi } from './dashboard.ts';
@@ -35,4 +37,5 @@ export const apiContract = {
   persons: personsApi,
   devices: devicesApi,
   punches: punchesApi,
+  attendance: attendanceApi,
 };

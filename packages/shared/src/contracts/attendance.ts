@@ -1,0 +1,152 @@
+import { Type, type Static } from 'typebox';
+import { DATE_PATTERN, LIMITS, TIME_PATTERN } from '../limits.ts';
+import { Id, IdBody, Nullable, Ref, StringEnum } from './common.ts';
+import { endpoint } from './endpoint.ts';
+
+/** spec §3 "Attendance rule": the modes and the attendance models. */
+export const RULE_MODES = ['fixed', 'shift', 'free'] as const;
+export type RuleMode = (typeof RULE_MODES)[number];
+export const ATTENDANCE_MODELS = ['default', 'temperature', 'health', 'alcohol'] as const;
+export type AttendanceModel = (typeof ATTENDANCE_MODELS)[number];
+export const HOLIDAY_KINDS = ['holiday', 'workday'] as const;
+/** spec §5: a cycle's name has at most 8 characters; a day has 1 to 3 shifts. */
+export const ATTENDANCE_LIMITS = { cycleNameMax: LIMITS.cycleNameMax, shiftsPerDayMax: 3, shiftsPerRuleMax: 12, cycleDaysMax: 62, cyclesPerRuleMax: 20, windowMax: 720 } as const;
+
+const Hm = Type.String({ pattern: TIME_PATTERN });
+const Minutes = (max: number) => Type.Integer({ minimum: 0, maximum: max });
+
+export const BreakDef = Type.Object({ start: Hm, end: Hm, deducted: Type.Boolean() });
+export const ShiftInput = Type.Object({
+  /** A client key tying weekdays and cycles to this shift before it has an id (or its id when editing). */
+  key: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }),
+  name: Type.String({ minLength: 1, maxLength: 20 }),
+  start: Hm,
+  end: Hm,
+  breaks: Type.Optional(Type.Array(BreakDef, { maxItems: 3 })),
+  late_grace_min: Type.Optional(Minutes(240)),
+  early_grace_min: Type.Optional(Minutes(240)),
+  check_in_before_min: Type.Optional(Minutes(ATTENDANCE_LIMITS.windowMax)),
+  check_in_after_min: Type.Optional(Minutes(ATTENDANCE_LIMITS.windowMax)),
+  check_out_before_min: Type.Optional(Minutes(ATTENDANCE_LIMITS.windowMax)),
+  check_out_after_min: Type.Optional(Minutes(ATTENDANCE_LIMITS.windowMax)),
+});
+export type ShiftInput = Static<typeof ShiftInput>;
+export const CycleInput = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }),
+  name: Type.String({ minLength: 1, maxLength: ATTENDANCE_LIMITS.cycleNameMax }),
+  /** one entry per day of the cycle: a shift's key, or '' for a rest day */
+  days: Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' }), { minItems: 1, maxItems: ATTENDANCE_LIMITS.cycleDaysMax }),
+});
+export type CycleInput = Static<typeof CycleInput>;
+
+const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }), { maxItems: ATTENDANCE_LIMITS.shiftsPerDayMax, uniqueItems: true });
+
+export const RuleInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 40 }),
+  mode: Type.Enum([...RULE_MODES]),
+  model: Type.Optional(Type.Enum([...ATTENDANCE_MODELS])),
+  use_direction: Type.Optional(Type.Boolean()),
+  overtime_min_min: Type.Optional(Minutes(600)),
+  late_absent_after_min: Type.Optional(Nullable(Minutes(720))),
+  half_day_below_min: Type.Optional(Nullable(Minutes(1440))),
+  absent_below_min: Type.Optional(Nullable(Minutes(1440))),
+  shifts: Type.Array(ShiftInput, { maxItems: ATTENDANCE_LIMITS.shiftsPerRuleMax }),
+  /** fixed mode: weekday (0 = Sunday … 6 = Saturday) → the keys of that day's shifts (1 to 3; none: rest) */
+  weekdays: Type.Optional(Type.Object({ 0: WeekdayShifts, 1: WeekdayShifts, 2: WeekdayShifts, 3: WeekdayShifts, 4: WeekdayShifts, 5: WeekdayShifts, 6: WeekdayShifts })),
+  /** free mode */
+  day_boundary: Type.Optional(Hm),
+  required_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+  /** shift mode: cycle templates, and the one that runs by default from start_date starting on day start_index */
+  cycles: Type.Optional(Type.Array(CycleInput, { maxItems: ATTENDANCE_LIMITS.cyclesPerRuleMax })),
+  cycle_key: Type.Optional(Nullable(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' }))),
+  start_date: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
+  start_index: Type.Optional(Type.Integer({ minimum: 0, maximum: ATTENDANCE_LIMITS.cycleDaysMax - 1 })),
+  person_ids: Type.Array(Id, { maxItems: 20_000, uniqueItems: true }),
+  department_ids: Type.Array(Id, { maxItems: 2_000, uniqueItems: true }),
+});
+export type RuleInput = Static<typeof RuleInput>;
+export const RuleUpdate = Type.Object({ id: Id, ...RuleInput.properties });
+export type RuleUpdate = Static<typeof RuleUpdate>;
+
+export const Shift = Type.Object({
+  id: Type.Integer(),
+  key: Type.String(),
+  name: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  breaks: Type.Array(BreakDef),
+  late_grace_min: Type.Integer(),
+  early_grace_min: Type.Integer(),
+  check_in_before_min: Type.Integer(),
+  check_in_after_min: Type.Integer(),
+  check_out_before_min: Type.Integer(),
+  check_out_after_min: Type.Integer(),
+});
+export type Shift = Static<typeof Shift>;
+export const Cycle = Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String(), days: Type.Array(Type.String()) });
+export type Cycle = Static<typeof Cycle>;
+
+export const Rule = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  mode: StringEnum(RULE_MODES),
+  model: StringEnum(ATTENDANCE_MODELS),
+  use_direction: Type.Boolean(),
+  overtime_min_min: Type.Integer(),
+  late_absent_after_min: Nullable(Type.Integer()),
+  half_day_below_min: Nullable(Type.Integer()),
+  absent_below_min: Nullable(Type.Integer()),
+  shifts: Type.Array(Shift),
+  weekdays: Type.Record(Type.String(), Type.Array(Type.String())),
+  day_boundary: Type.String(),
+  required_min: Type.Integer(),
+  cycles: Type.Array(Cycle),
+  cycle_key: Nullable(Type.String()),
+  start_date: Nullable(Type.String()),
+  start_index: Type.Integer(),
+  persons: Type.Array(Ref),
+  departments: Type.Array(Ref),
+  /** people the rule covers (directly or through a department), working ones */
+  member_count: Type.Integer(),
+  updated_at: Type.String(),
+});
+export type Rule = Static<typeof Rule>;
+export const RuleList = Type.Object({ items: Type.Array(Rule), total: Type.Integer() });
+
+export const HolidayInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 40 }),
+  kind: Type.Enum([...HOLIDAY_KINDS]),
+  from_date: Type.String({ format: 'date' }),
+  to_date: Type.String({ format: 'date' }),
+  /** a moved working day follows this weekday's schedule (1 = Monday … 0 = Sunday); default: Monday */
+  as_weekday: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 6 }))),
+  /** the rules it applies to; empty: every rule */
+  rule_ids: Type.Array(Id, { maxItems: 200, uniqueItems: true }),
+});
+export type HolidayInput = Static<typeof HolidayInput>;
+export const HolidayUpdate = Type.Object({ id: Id, ...HolidayInput.properties });
+export type HolidayUpdate = Static<typeof HolidayUpdate>;
+export const Holiday = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  kind: StringEnum(HOLIDAY_KINDS),
+  from_date: Type.String(),
+  to_date: Type.String(),
+  as_weekday: Nullable(Type.Integer()),
+  rules: Type.Array(Ref),
+});
+export type Holiday = Static<typeof Holiday>;
+export const HolidayQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) });
+export const HolidayList = Type.Object({ items: Type.Array(Holiday), total: Type.Integer() });
+
+export const attendanceApi = {
+  rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
+  rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
+  createRule: endpoint({ method: 'POST', path: '/attendance/rule/create', body: RuleInput, response: Rule }),
+  updateRule: endpoint({ method: 'POST', path: '/attendance/rule/update', body: RuleUpdate, response: Rule }),
+  deleteRule: endpoint({ method: 'POST', path: '/attendance/rule/delete', body: IdBody, response: Type.Null() }),
+  holidays: endpoint({ method: 'GET', path: '/attendance/holiday/list', query: HolidayQuery, response: HolidayList }),
+  createHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/create', body: HolidayInput, response: Holiday }),
+  updateHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/update', body: HolidayUpdate, response: Holiday }),
+  deleteHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/delete', body: IdBody, response: Type.Null() }),
+};
