@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
@@ -8,8 +8,11 @@ import { ChangePasswordDialog } from '../../features/profile/components/ChangePa
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
 import { useLogout } from '../session.ts';
 
-/** spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. */
-export function AvatarMenu({ user }: { user: SessionUser }) {
+/**
+ * spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. The items, their
+ * actions and the dialogs they open; the desktop avatar button and the phone's overflow menu both show them.
+ */
+export function useAvatarMenu(user: SessionUser): { items: NonNullable<MenuProps['items']>; onClick: (key: string) => boolean; dialogs: ReactNode } {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -43,25 +46,38 @@ export function AvatarMenu({ user }: { user: SessionUser }) {
     });
   };
 
-  const onClick: MenuProps['onClick'] = ({ key }) => {
+  /** Runs the item's action; false when the key is not one of these items. */
+  const onClick = (key: string): boolean => {
     if (key === 'companyList') void navigate('/company/list');
     else if (key === 'companyInfo') void navigate('/company/update');
     else if (key === 'dashboard') void navigate('/dashboard');
     else if (key === 'profile') setDialog('password');
     else if (key === 'transfer') setDialog('transfer');
     else if (key === 'logout') confirmLogout();
+    else return false;
+    return true;
   };
 
+  const dialogs = (
+    <>
+      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      {user.is_init ? <TransferAdminDialog open={dialog === 'transfer'} onClose={() => setDialog(null)} /> : null}
+    </>
+  );
+  return { items, onClick, dialogs };
+}
+
+export function AvatarMenu({ user }: { user: SessionUser }) {
+  const { items, onClick, dialogs } = useAvatarMenu(user);
   return (
     <>
-      <Dropdown trigger={['click']} menu={{ items, onClick }}>
+      <Dropdown trigger={['click']} menu={{ items, onClick: ({ key }) => onClick(key) }}>
         <Button type="text" data-testid="avatar-menu" style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
           <Avatar size="small" src={user.avatar || undefined} icon={<UserOutlined />} />
           <span>{user.name || user.username}</span>
         </Button>
       </Dropdown>
-      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
-      {user.is_init ? <TransferAdminDialog open={dialog === 'transfer'} onClose={() => setDialog(null)} /> : null}
+      {dialogs}
     </>
   );
 }

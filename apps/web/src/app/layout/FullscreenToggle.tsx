@@ -3,7 +3,8 @@ import { App, Button, Tooltip } from 'antd';
 import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
-export function FullscreenToggle() {
+/** Whether the page is full screen, a toggle, and the toggle's label (spec §2: unsupported → a warning). */
+export function useFullscreen(): { full: boolean; toggle: () => Promise<void>; label: string } {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [full, setFull] = useState(Boolean(document.fullscreenElement));
@@ -26,6 +27,11 @@ export function FullscreenToggle() {
     }
   };
   const label = full ? t('layout.fullscreen.exit') : t('layout.fullscreen.enter');
+  return { full, toggle, label };
+}
+
+export function FullscreenToggle() {
+  const { full, toggle, label } = useFullscreen();
   return (
     <Tooltip title={label}>
       <Button type="text" aria-label={label} icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggle} />

@@ -61,6 +61,7 @@ export function Layout() {
       {showSidebar && mobile && (
         <Drawer
           placement="left"
+          rootClassName="fa-sidebar-drawer"
           open={mobileOpen}
           onClose={() => setMobileOpen(false)}
           closable={false}

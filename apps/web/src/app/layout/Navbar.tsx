@@ -9,6 +9,8 @@ import { CompanySwitcher } from './CompanySwitcher.tsx';
 import { FullscreenToggle } from './FullscreenToggle.tsx';
 import { LanguageSelect } from './LanguageSelect.tsx';
 import { MessageBell } from './MessageBell.tsx';
+import { MobileMenu } from './MobileMenu.tsx';
+import { useUnreadCount } from '../../features/messages/api.ts';
 import { SizeSelect } from './SizeSelect.tsx';
 
 interface Props {
@@ -16,7 +18,7 @@ interface Props {
   sidebarOpened: boolean;
   onToggleSidebar: (() => void) | undefined;
   onOpenSettings: () => void;
-  /** Narrow screens drop the breadcrumb to leave room for the tools. */
+  /** Below 992 px: a compact bar (the page title and an overflow menu instead of the breadcrumb and the tools). */
   mobile: boolean;
 }
 
@@ -36,6 +38,32 @@ export function Navbar({ routes, sidebarOpened, onToggleSidebar, onOpenSettings,
       })),
   ];
 
+  // spec §2: the bell is hidden in LAN mode (and there are no messages without a company)
+  const showMessages = config.data?.runMode !== 'lan' && Boolean(user) && user?.company !== 0;
+  const unread = useUnreadCount(mobile && showMessages).data?.count ?? 0;
+
+  if (mobile) {
+    // Below 992 px: hamburger, the page's title, the bell, and everything else in one overflow menu.
+    const current = trail[trail.length - 1];
+    return (
+      <>
+        {onToggleSidebar && (
+          <Button
+            type="text"
+            aria-label={t('layout.toggleSidebar')}
+            icon={sidebarOpened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+            onClick={onToggleSidebar}
+          />
+        )}
+        <span className="fa-navbar-title">{current ? t(current.titleKey) : ''}</span>
+        <div className="fa-navbar-right">
+          {showMessages && <MessageBell />}
+          {user && <MobileMenu user={user} showMessages={showMessages} unread={unread} onOpenSettings={onOpenSettings} />}
+        </div>
+      </>
+    );
+  }
+
   return (
     <>
       {onToggleSidebar && (
@@ -46,14 +74,13 @@ export function Navbar({ routes, sidebarOpened, onToggleSidebar, onOpenSettings,
           onClick={onToggleSidebar}
         />
       )}
-      {!mobile && <Breadcrumb items={items} />}
+      <Breadcrumb items={items} />
       <div className="fa-navbar-right">
         {user && user.companys.length > 0 && <CompanySwitcher user={user} />}
         <FullscreenToggle />
         <SizeSelect />
         <LanguageSelect />
-        {/* spec §2: the bell is hidden in LAN mode */}
-        {config.data?.runMode !== 'lan' && user && user.company !== 0 && <MessageBell />}
+        {showMessages && <MessageBell />}
         <Tooltip title={t('layout.settings.title')}>
           <Button type="text" aria-label={t('layout.settings.title')} icon={<SettingOutlined />} onClick={onOpenSettings} />
         </Tooltip>

@@ -125,7 +125,10 @@ export default function DevicePersonPage() {
       {d && (
         <Descriptions size="small" column={{ xs: 1, md: 4 }} style={{ marginBottom: 16 }} data-testid="device-header">
           <Descriptions.Item label={t('device.fields.name')}>
-            <strong>{d.name}</strong>&nbsp;<Typography.Text type="secondary">{d.serial}</Typography.Text>
+            <strong>{d.name}</strong>&nbsp;
+            <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+              {d.serial}
+            </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t('device.fields.online')}>
             <OnlineBadge device={d} />

@@ -23,6 +23,7 @@ export default function LogPage() {
           allowClear
           placeholder={t('log.fields.module')}
           style={{ width: 180 }}
+          data-testid="log-module-filter"
           loading={modules.isPending}
           options={(modules.data ?? []).map((m) => ({ value: m, label: moduleLabel(t, m) }))}
           onChange={(module?: string) => setQuery((q) => ({ ...q, page: 1, module }))}

@@ -25,7 +25,7 @@ const SYNC_KEYS = ['notSynced', 'synced', 'failed'] as const;
 export function SyncStatus({ value }: { value: number }) {
   const { t } = useTranslation();
   const i = value === 1 || value === 2 ? value : 0;
-  return <Badge status={SYNC_BADGE[i]} text={t(`person.sync.${SYNC_KEYS[i]}`)} />;
+  return <Badge status={SYNC_BADGE[i]} text={t(`person.sync.${SYNC_KEYS[i]}`)} data-testid="person-sync-status" data-status={i} />;
 }
 
 export const SYNC_OPTIONS = SYNC_KEYS.map((k, value) => ({ value, key: k }));

@@ -1,0 +1,164 @@
+// Browser journey of issue #9 item 14 on a 1440 px screen: the demo company (real server, its emulated terminals),
+// the built console, Debian Chromium. Tables show every column, the department tree keeps its counts on one line,
+// the operation log names its modules in the user's language, and each size setting is smaller than the one before.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { menu as menuOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { loadLocale } from '../lib/locales.ts';
+import { startServer, type RunningServer } from '../lib/server.ts';
+
+// The demo company's administrator (apps/server/src/demo/seed-demo.ts); no other administrator is made.
+const DEMO = { username: 'demo', password: 'demo123' };
+const EN = loadLocale('en-US');
+const tr = translator(EN);
+
+let server: RunningServer;
+let journey: Journey;
+const step = journeySteps(() => journey);
+let page: Page;
+
+const screenshot = (name: string) => journey.screenshot(name, false);
+const waitForPath = (expected: string | RegExp) => waitForPathOf(page, expected);
+const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
+
+/** Widths of the page's tables: what their columns need against what is shown (scrolled or hidden behind a fixed column). */
+const tableWidths = () =>
+  page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body'))
+      .filter((e) => e.getClientRects().length > 0)
+      .map((e) => ({ needed: e.scrollWidth, shown: e.clientWidth })),
+  );
+
+async function assertAllColumnsShown(what: string): Promise<void> {
+  await page.locator('.ant-table-row').first().waitFor();
+  const widths = await tableWidths();
+  assert.ok(widths.length > 0, `${what}: no table`);
+  for (const w of widths) assert.ok(w.needed <= w.shown + 1, `${what}: the columns need ${w.needed} px, ${w.shown} px are shown`);
+}
+
+/** Texts of one column of the first table, found by its header. */
+async function columnTexts(header: string): Promise<string[]> {
+  const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+  const index = headers.findIndex((h) => h.trim() === header);
+  assert.ok(index >= 0, `no "${header}" column in ${headers.join(' | ')}`);
+  return page.locator(`.ant-table-tbody tr.ant-table-row > td:nth-child(${index + 1})`).allInnerTexts();
+}
+
+before(async () => {
+  server = await startServer(DEMO, { DEMO: '1', DEVICE_POLL_SECONDS: '1', ADMIN_USERNAME: '', ADMIN_PASSWORD: '' });
+  journey = await openJourney({ prefix: 'layout-', viewport: { width: 1440, height: 900 } });
+  page = journey.page;
+});
+
+after(async () => {
+  await journey?.close();
+  await server?.stop();
+});
+
+step('sign in to the demo company', async () => {
+  await page.goto(`${server.baseUrl}/`);
+  await waitForPath('/login');
+  await page.locator('#username').fill(DEMO.username);
+  await page.locator('#password').fill(DEMO.password);
+  await page.getByTestId('login-submit').click();
+  await waitForPath('/dashboard');
+  await page.getByTestId('dashboard').waitFor();
+});
+
+step('at 1440 px the device list, the person list and the organization table show every column', async () => {
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await assertAllColumnsShown('device list');
+  await screenshot('device-list');
+
+  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
+  await assertAllColumnsShown('person list');
+  assert.ok((await page.locator('.ant-table-thead th').allInnerTexts()).some((h) => h.trim() === tr('person.fields.updatedAt')));
+  await screenshot('person-list');
+
+  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
+  await assertAllColumnsShown('organization table');
+  await screenshot('organization');
+});
+
+step('the department tree keeps each count on one line', async () => {
+  const totals = page.locator('[data-testid=dept-tree] [data-testid=dept-total]');
+  await totals.first().waitFor();
+  // lines of the count's text (a range has one rectangle per line the text is laid out on)
+  const seen = await totals.evaluateAll((els) =>
+    els.map((e) => {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+      return { text: (e as HTMLElement).innerText, lines: tops.size };
+    }),
+  );
+  assert.ok(seen.length > 5, `${seen.length} departments`);
+  for (const s of seen) {
+    assert.match(s.text, /^\(\d+\)$/);
+    assert.equal(s.lines, 1, `the count ${JSON.stringify(s.text)} is broken over ${s.lines} lines`);
+  }
+});
+
+step('the operation log names its modules in English, not by their ids', async () => {
+  // a person and a department change, so the log has those modules
+  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.getByTestId('person-edit').first().click();
+  const phone = page.getByTestId('person-form').locator('#phone');
+  await phone.fill('13900000001');
+  await page.getByTestId('person-save').click();
+  await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+
+  await menu(tr('route.system'), tr('route.log'), 'log-table');
+  await page.locator('.ant-table-row').first().waitFor();
+  const modules = await columnTexts(tr('log.fields.module'));
+  const labels = new Set(['auth', 'company', 'manager', 'department', 'person', 'device'].map((m) => tr(`log.modules.${m}`)));
+  for (const m of modules) assert.ok(labels.has(m.trim()), `module shown as "${m}"`);
+  assert.ok(modules.includes(tr('log.modules.person')), modules.join(', '));
+  await screenshot('operation-log');
+
+  // the module filter offers the same names
+  await page.getByTestId('log-module-filter').click();
+  const option = page.locator('.ant-select-dropdown .ant-select-item-option');
+  await option.first().waitFor();
+  await page.waitForTimeout(300); // the list slides in
+  const options = await option.allTextContents();
+  assert.ok(options.length > 0);
+  for (const o of options) assert.ok(labels.has(o.trim()), `module filter offers "${o}"`);
+  await page.keyboard.press('Escape');
+});
+
+/** Picks a size in the navbar and measures the first person row and the search button. */
+async function measureAt(size: string): Promise<{ row: number; input: number }> {
+  await page.getByRole('button', { name: tr('layout.size.title') }).click();
+  await page
+    .locator('.ant-dropdown:visible')
+    .getByRole('menuitem', { name: tr(`layout.size.${size}`) })
+    .click();
+  await page.waitForTimeout(300); // the new size is applied in one render; let the layout settle
+  const row = (await page.locator('[data-testid=person-table] .ant-table-row').first().boundingBox())?.height ?? 0;
+  const input = (await page.getByTestId('person-keyword').locator('.ant-btn').boundingBox())?.height ?? 0;
+  return { row, input };
+}
+
+step('each size is smaller than the one before it: Default, Medium, Small, Mini', async () => {
+  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.locator('[data-testid=person-table] .ant-table-row').first().waitFor();
+  const sizes = ['default', 'medium', 'small', 'mini'];
+  const seen: Record<string, { row: number; input: number }> = {};
+  for (const s of sizes) {
+    seen[s] = await measureAt(s);
+    await screenshot(`size-${s}`);
+  }
+  for (let i = 1; i < sizes.length; i++) {
+    const [bigger, smaller] = [seen[sizes[i - 1]!]!, seen[sizes[i]!]!];
+    assert.ok(smaller.row < bigger.row, `${sizes[i]} rows (${smaller.row} px) are not smaller than ${sizes[i - 1]} rows (${bigger.row} px)`);
+  }
+  assert.ok(seen.medium!.input > seen.small!.input, `small controls (${seen.small!.input} px) look like medium ones (${seen.medium!.input} px)`);
+  await measureAt('medium');
+});
+
+test('no uncaught errors in the page', () => {
+  assert.deepEqual(journey.pageErrors, []);
+});
