@@ -10,7 +10,14 @@ export const ATTENDANCE_MODELS = ['default', 'temperature', 'health', 'alcohol']
 export type AttendanceModel = (typeof ATTENDANCE_MODELS)[number];
 export const HOLIDAY_KINDS = ['holiday', 'workday'] as const;
 /** spec §5: a cycle's name has at most 8 characters; a day has 1 to 3 shifts. */
-export const ATTENDANCE_LIMITS = { cycleNameMax: LIMITS.cycleNameMax, shiftsPerDayMax: 3, shiftsPerRuleMax: 12, cycleDaysMax: 62, cyclesPerRuleMax: 20, windowMax: 720 } as const;
+export const ATTENDANCE_LIMITS = {
+  cycleNameMax: LIMITS.cycleNameMax,
+  shiftsPerDayMax: 3,
+  shiftsPerRuleMax: 12,
+  cycleDaysMax: 62,
+  cyclesPerRuleMax: 20,
+  windowMax: 720,
+} as const;
 
 const Hm = Type.String({ pattern: TIME_PATTERN });
 const Minutes = (max: number) => Type.Integer({ minimum: 0, maximum: max });
@@ -39,7 +46,10 @@ export const CycleInput = Type.Object({
 });
 export type CycleInput = Static<typeof CycleInput>;
 
-const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }), { maxItems: ATTENDANCE_LIMITS.shiftsPerDayMax, uniqueItems: true });
+const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }), {
+  maxItems: ATTENDANCE_LIMITS.shiftsPerDayMax,
+  uniqueItems: true,
+});
 
 export const RuleInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 40 }),
@@ -52,7 +62,9 @@ export const RuleInput = Type.Object({
   absent_below_min: Type.Optional(Nullable(Minutes(1440))),
   shifts: Type.Array(ShiftInput, { maxItems: ATTENDANCE_LIMITS.shiftsPerRuleMax }),
   /** fixed mode: weekday (0 = Sunday … 6 = Saturday) → the keys of that day's shifts (1 to 3; none: rest) */
-  weekdays: Type.Optional(Type.Object({ 0: WeekdayShifts, 1: WeekdayShifts, 2: WeekdayShifts, 3: WeekdayShifts, 4: WeekdayShifts, 5: WeekdayShifts, 6: WeekdayShifts })),
+  weekdays: Type.Optional(
+    Type.Object({ 0: WeekdayShifts, 1: WeekdayShifts, 2: WeekdayShifts, 3: WeekdayShifts, 4: WeekdayShifts, 5: WeekdayShifts, 6: WeekdayShifts }),
+  ),
   /** free mode */
   day_boundary: Type.Optional(Hm),
   required_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),

@@ -9,7 +9,9 @@ export default async function attendanceRoutes(app: App, deps: { rules: RulesSer
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
   const { rules, holidays } = deps;
-  app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) => reply.ok(await rules.list(tenantOf(req))));
+  app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
+    reply.ok(await rules.list(tenantOf(req))),
+  );
   app.get(attendanceApi.rule.path, { config, schema: routeSchema(attendanceApi.rule, { tags }) }, async (req, reply) =>
     reply.ok(await rules.info(tenantOf(req), req.query.id)),
   );

@@ -19,7 +19,9 @@ export function holidaysService(database: Database) {
   const { db } = database;
 
   async function present(rows: HolidayRow[], companyId: number): Promise<Holiday[]> {
-    const rules = new Map((await db.selectFrom('attendance_rules').select(['id', 'name']).where('company_id', '=', companyId).execute()).map((r) => [r.id, r.name]));
+    const rules = new Map(
+      (await db.selectFrom('attendance_rules').select(['id', 'name']).where('company_id', '=', companyId).execute()).map((r) => [r.id, r.name]),
+    );
     return rows.map((h) => ({
       id: h.id,
       name: h.name,
@@ -53,7 +55,12 @@ export function holidaysService(database: Database) {
     if (days > 366) throw invalid('to_date', 'reasons.invalid');
     const holidayId = await transaction(db, async (trx) => {
       if (input.rule_ids.length) {
-        const known = await trx.selectFrom('attendance_rules').select('id').where('company_id', '=', tenant.companyId).where('id', 'in', input.rule_ids).execute();
+        const known = await trx
+          .selectFrom('attendance_rules')
+          .select('id')
+          .where('company_id', '=', tenant.companyId)
+          .where('id', 'in', input.rule_ids)
+          .execute();
         if (known.length !== input.rule_ids.length) throw invalid('rule_ids');
       }
       const row = {
@@ -67,7 +74,13 @@ export function holidaysService(database: Database) {
       let hid = id;
       let before: HolidayRow | undefined;
       if (hid === null) {
-        hid = (await trx.insertInto('attendance_holidays').values({ ...row, company_id: tenant.companyId, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow()).id;
+        hid = (
+          await trx
+            .insertInto('attendance_holidays')
+            .values({ ...row, company_id: tenant.companyId, created_at: nowIso() })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
       } else {
         before = await rowsOf(trx, tenant.companyId).where('id', '=', hid).executeTakeFirst();
         if (!before) throw notFound();
@@ -97,7 +110,10 @@ export function holidaysService(database: Database) {
         const h = await rowsOf(trx, tenant.companyId).where('id', '=', id).executeTakeFirst();
         if (!h) throw notFound();
         await trx.deleteFrom('attendance_holidays').where('id', '=', id).execute();
-        await markDirty(trx, tenant.companyId, await affected(trx, tenant.companyId, parseJson<number[]>(h.rule_ids, [])), { from: h.from_date, to: h.to_date });
+        await markDirty(trx, tenant.companyId, await affected(trx, tenant.companyId, parseJson<number[]>(h.rule_ids, [])), {
+          from: h.from_date,
+          to: h.to_date,
+        });
         await audit(trx, tenant, 'attendance', 'attendance.holiday.delete', { id, name: h.name });
       });
     },

@@ -65,13 +65,22 @@ export function rulesService(database: Database) {
     const personIds = [...new Set(members.filter((m) => m.kind === 'person').map((m) => m.ref_id))];
     const deptIds = [...new Set(members.filter((m) => m.kind === 'department').map((m) => m.ref_id))];
     const names = new Map<string, string>();
-    for (const part of chunks(personIds)) for (const p of await db.selectFrom('persons').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', part).execute()) names.set(`person:${p.id}`, p.name);
-    for (const part of chunks(deptIds)) for (const d of await db.selectFrom('departments').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', part).execute()) names.set(`department:${d.id}`, d.name);
+    for (const part of chunks(personIds))
+      for (const p of await db.selectFrom('persons').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', part).execute())
+        names.set(`person:${p.id}`, p.name);
+    for (const part of chunks(deptIds))
+      for (const d of await db.selectFrom('departments').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', part).execute())
+        names.set(`department:${d.id}`, d.name);
     const out: Rule[] = [];
     for (const r of rows) {
       const mine = members.filter((m) => m.rule_id === r.id && names.has(`${m.kind}:${m.ref_id}`));
       const refs = (kind: string) => mine.filter((m) => m.kind === kind).map((m) => ({ id: m.ref_id, name: names.get(`${kind}:${m.ref_id}`)! }));
-      const covered = await coveredPeople(db, companyId, refs('person').map((x) => x.id), refs('department').map((x) => x.id));
+      const covered = await coveredPeople(
+        db,
+        companyId,
+        refs('person').map((x) => x.id),
+        refs('department').map((x) => x.id),
+      );
       const key = (id: number) => (id ? String(id) : '');
       const weekdays = parseJson<Record<string, number[]>>(r.weekdays, {});
       out.push({
@@ -88,7 +97,9 @@ export function rulesService(database: Database) {
         weekdays: Object.fromEntries(Object.entries(weekdays).map(([d, list]) => [d, list.map(key)])),
         day_boundary: r.day_boundary,
         required_min: r.required_min,
-        cycles: cycles.filter((c) => c.rule_id === r.id).map((c) => ({ id: c.id, key: key(c.id), name: c.name, days: parseJson<number[]>(c.days, []).map(key) })),
+        cycles: cycles
+          .filter((c) => c.rule_id === r.id)
+          .map((c) => ({ id: c.id, key: key(c.id), name: c.name, days: parseJson<number[]>(c.days, []).map(key) })),
         cycle_key: r.cycle_id ? key(r.cycle_id) : null,
         start_date: r.start_date,
         start_index: r.start_index,
@@ -147,7 +158,9 @@ export function rulesService(database: Database) {
         m.filter((x) => x.kind === 'department').map((x) => x.ref_id),
       );
       // Named directly here and there, or through departments here and there (a direct naming wins over a department).
-      const clash = [...covered.direct].filter((p) => theirs.direct.has(p)).concat([...covered.viaDept].filter((p) => theirs.viaDept.has(p) && !covered.direct.has(p) && !theirs.direct.has(p)));
+      const clash = [...covered.direct]
+        .filter((p) => theirs.direct.has(p))
+        .concat([...covered.viaDept].filter((p) => theirs.viaDept.has(p) && !covered.direct.has(p) && !theirs.direct.has(p)));
       if (clash.length) {
         const people = await trx.selectFrom('persons').select('name').where('company_id', '=', tenant.companyId).where('id', 'in', clash.slice(0, 3)).execute();
         throw conflict('errors.ruleConflict', { rule: other.name, names: people.map((p) => p.name).join(', '), count: clash.length });
@@ -160,11 +173,21 @@ export function rulesService(database: Database) {
     check(input);
     const ruleId = await transaction(db, async (trx) => {
       for (const part of chunks(input.person_ids)) {
-        const n = await trx.selectFrom('persons').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', tenant.companyId).where('id', 'in', part).executeTakeFirstOrThrow();
+        const n = await trx
+          .selectFrom('persons')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('company_id', '=', tenant.companyId)
+          .where('id', 'in', part)
+          .executeTakeFirstOrThrow();
         if (Number(n.n) !== part.length) throw invalid('person_ids');
       }
       for (const part of chunks(input.department_ids)) {
-        const n = await trx.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', tenant.companyId).where('id', 'in', part).executeTakeFirstOrThrow();
+        const n = await trx
+          .selectFrom('departments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('company_id', '=', tenant.companyId)
+          .where('id', 'in', part)
+          .executeTakeFirstOrThrow();
         if (Number(n.n) !== part.length) throw invalid('department_ids');
       }
       let before: number[] = [];
@@ -191,7 +214,13 @@ export function rulesService(database: Database) {
       };
       let rid = id;
       if (rid === null) {
-        rid = (await trx.insertInto('attendance_rules').values({ ...row, company_id: tenant.companyId, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+        rid = (
+          await trx
+            .insertInto('attendance_rules')
+            .values({ ...row, company_id: tenant.companyId, created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
       } else await trx.updateTable('attendance_rules').set(row).where('company_id', '=', tenant.companyId).where('id', '=', rid).execute();
 
       // Shifts: a key that is an existing shift's id edits it; others are new; the rest are removed.
@@ -216,7 +245,11 @@ export function rulesService(database: Database) {
           await trx.updateTable('attendance_shifts').set(values).where('id', '=', old.id).execute();
           idByKey.set(s.key, old.id);
         } else {
-          const made = await trx.insertInto('attendance_shifts').values({ ...values, company_id: tenant.companyId, rule_id: rid }).returning('id').executeTakeFirstOrThrow();
+          const made = await trx
+            .insertInto('attendance_shifts')
+            .values({ ...values, company_id: tenant.companyId, rule_id: rid })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           idByKey.set(s.key, made.id);
         }
       }
@@ -236,14 +269,23 @@ export function rulesService(database: Database) {
           await trx.updateTable('attendance_cycles').set({ name: c.name.trim(), days }).where('id', '=', old.id).execute();
           cycleIdByKey.set(c.key, old.id);
         } else {
-          const made = await trx.insertInto('attendance_cycles').values({ company_id: tenant.companyId, rule_id: rid, name: c.name.trim(), days }).returning('id').executeTakeFirstOrThrow();
+          const made = await trx
+            .insertInto('attendance_cycles')
+            .values({ company_id: tenant.companyId, rule_id: rid, name: c.name.trim(), days })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           cycleIdByKey.set(c.key, made.id);
         }
       }
       const goneCycles = oldCycles.filter((o) => ![...cycleIdByKey.values()].includes(o.id)).map((o) => o.id);
       if (goneCycles.length) {
         await trx.deleteFrom('attendance_cycles').where('id', 'in', goneCycles).execute();
-        await trx.updateTable('attendance_schedule').set({ cycle_id: null }).where('company_id', '=', tenant.companyId).where('cycle_id', 'in', goneCycles).execute();
+        await trx
+          .updateTable('attendance_schedule')
+          .set({ cycle_id: null })
+          .where('company_id', '=', tenant.companyId)
+          .where('cycle_id', 'in', goneCycles)
+          .execute();
       }
       await trx
         .updateTable('attendance_rules')
