@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import type { PunchRecord } from '../../gateways/terminal-events.ts';
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
 import { parseJson } from '../../lib/json.ts';
@@ -10,6 +10,7 @@ import type { DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
 import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
 import { transaction } from '../../db/transaction.ts';
+import { transactionalHook } from '../../lib/hooks.ts';
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -56,8 +57,15 @@ interface Pending {
 /** Requests written together in one transaction at most. */
 const GROUP_MAX = 256;
 
+/** Punches of known people were stored (in the writer's transaction): attendance recomputes their days. */
+export interface PunchesStored {
+  punches: { companyId: number; personId: number; time: string }[];
+}
+export const punchesStoredHook = () => transactionalHook<Executor, PunchesStored>();
+
 export function punchesService(deps: { database: Database; photos: PunchPhotoStore }) {
   const { db } = deps.database;
+  const stored = punchesStoredHook();
   const writer = punchWriter();
   const queue: Pending[] = [];
   let writing = false;
@@ -126,6 +134,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
       }
       // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
       await writer.insertIgnore(trx, rows);
+      const known = rows.filter((r) => r.person_id !== null).map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time }));
+      if (known.length) await stored.emit(trx, { punches: known });
     });
   }
 
@@ -146,6 +156,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   }
 
   return {
+    /** Listened to by attendance (a retried upload emits again: recomputing a day twice is harmless). */
+    stored,
     /**
      * Stores a batch of punches and resolves only after it is committed, so the gateway's "OK" never
      * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).
