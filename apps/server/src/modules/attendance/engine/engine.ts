@@ -1,0 +1,589 @@
+import type { AbsenceIn, DayPlan, DayResult, IgnoreReason, PersonRange, PunchIn, RuleDef, ShiftDef, ShiftResult, Status, Why } from './types.ts';
+import type { WhyKey } from './why.ts';
+import { clockText, hmMin, wallToMs } from './zone.ts';
+
+/**
+ * The attendance engine (issue #10, "Conventions" and "Day results"): one person's punches, rule, day plans and
+ * approved absences → one explained result per day. Pure: no clock, no I/O; the same input gives the same output.
+ *
+ * The path: punches are checked against the attendance model and de-duplicated (filter seconds); every shift
+ * of every plan becomes a pair of punch windows on absolute instants (DST-correct, partial-day absences move
+ * them); overlapping windows of consecutive shifts (across days too) are cut at the earlier shift's off-work
+ * time; each punch then belongs to the first shift whose windows' span holds it, else to the day whose bounds
+ * hold it (midnight, or the free mode's day boundary); finally each day is judged.
+ *
+ * Decisions where the issue is silent (documented for the rule editor's help):
+ * - A reading that is absent (no temperature, no alarm set, no health code) does not invalidate a punch;
+ *   only a reading that is present and fails does. Supplementary punches are always valid.
+ * - The model check comes before de-duplication: an invalid punch never hides a valid retry seconds later.
+ * - Late/early minutes: whole minutes, rounded down, at least 1 once late/early ("09:05:01, start 09:00,
+ *   grace 5 → late 5"; grace 0 and 09:00:30 → late 1). Worked and overtime minutes are rounded down.
+ * - "Late by more than N → absent" compares the exact lateness (N minutes exactly is not absent).
+ * - Worked-time thresholds (absent first, then half day) apply to the whole day and only when every shift has
+ *   both punches (a missing punch is its own verdict); approved absence time counts towards them.
+ * - A single punch in both windows of one shift is the check-in when nearer the start, else the check-out.
+ * - Under the direction option a punch without a direction may serve as either; an exit never checks in and
+ *   an entrance never checks out.
+ * - Overlapping windows: windows that only touch are not cut; a punch at the shared instant is the earlier
+ *   shift's. A punch inside a shift but between its two windows is 'outsideWindows' (detail betweenWindows).
+ * - The shifts of one plan are in order; a shift whose start is earlier than the previous one's starts the
+ *   next day.
+ * - Rest days and holidays: the day runs midnight to midnight (the free mode's day boundary under a free rule);
+ *   first to last valid punch is worked time, all of it overtime, no minimum, no breaks; result shiftId 0.
+ * - Free mode: worked = last − first; below the required time the status is 'early' (short) and earlyMin is
+ *   the shortfall; no overtime on working days; no punch and an approved absence ≥ the required time → leave.
+ * - A day is pending while now ≤ the end of its last punch window (the free/off day's end): a punch exactly
+ *   at the window's end still counts. Leave covering a future shift is 'leave' at once.
+ * - Late/early minutes stay on a shift that the late-absent rule or a threshold turned absent (they explain it).
+ */
+
+const MIN = 60_000;
+
+interface P {
+  id: number;
+  at: number;
+  direction?: 'in' | 'out';
+  supplement?: AbsenceIn;
+  invalid?: Why; // why the model refuses it
+  dupOf?: P; // the kept punch it repeats
+}
+
+interface Inst {
+  plan: number; // index into the plans
+  def: ShiftDef;
+  start: number;
+  end: number; // the shift as planned
+  expStart: number;
+  expEnd: number; // moved by partial-day absences
+  inFrom: number;
+  inTo: number;
+  outFrom: number;
+  outTo: number;
+  from: number;
+  to: number; // the span of instants this shift claims
+  breaks: [number, number][]; // deducted breaks, clipped to the shift
+  cover?: AbsenceIn; // an approved absence covering the whole shift
+  moves: { kind: 'start' | 'end'; by: AbsenceIn }[];
+  punches: P[];
+}
+
+interface Plan {
+  plan: DayPlan;
+  context: boolean; // before/after: claims punches, gives no result
+  from: number;
+  to: number; // day bounds, [from, to)
+  insts: Inst[];
+  loose: P[];
+}
+
+type Span = [number, number];
+
+/** Total length of the union of spans, clipped to [a, b]. */
+function coverage(spans: Span[], a: number, b: number): number {
+  const c = spans
+    .map(([x, y]): Span => [Math.max(x, a), Math.min(y, b)])
+    .filter(([x, y]) => y > x)
+    .sort((p, q) => p[0] - q[0]);
+  let total = 0;
+  let cur: Span | null = null;
+  for (const s of c) {
+    if (cur && s[0] <= cur[1]) cur[1] = Math.max(cur[1], s[1]);
+    else {
+      if (cur) total += cur[1] - cur[0];
+      cur = [s[0], s[1]];
+    }
+  }
+  return cur ? total + cur[1] - cur[0] : total;
+}
+
+const why = (key: WhyKey, params?: Why['params']): Why => (params ? { key, params } : { key });
+
+/** Why a punch is not valid under the rule's model, or undefined when it is. */
+function invalidity(model: RuleDef['model'], p: PunchIn, time: string): Why | undefined {
+  if (model === 'temperature' && p.temperature != null && p.temperatureAlarm != null && p.temperature > p.temperatureAlarm)
+    return why('att.why.ignored.temperature', { time, temperature: p.temperature, alarm: p.temperatureAlarm });
+  if (model === 'alcohol' && p.alcohol != null && p.alcoholThreshold != null && p.alcohol >= p.alcoholThreshold)
+    return why('att.why.ignored.alcohol', { time, alcohol: p.alcohol, threshold: p.alcoholThreshold });
+  if (model === 'health' && p.health != null && p.health !== 'green') return why('att.why.ignored.health', { time, color: p.health });
+  return undefined;
+}
+
+/** The first index of a sorted punch list at or after `at`. */
+function lowerBound(ps: P[], at: number): number {
+  let lo = 0;
+  let hi = ps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ps[mid]!.at < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The check-in / check-out pair among candidate punches (sorted), by first/last or by direction. */
+function pair(ins: P[], outs: P[], nearerEnd: (p: P) => boolean): { ci?: P; co?: P } {
+  let ci: P | undefined = ins[0];
+  let co: P | undefined = outs[outs.length - 1];
+  if (co && ci && co.at <= ci.at) co = undefined; // also when it is the check-in itself
+  // One punch that could be either: it is the one it is nearer to.
+  if (ci && !co && outs.includes(ci) && nearerEnd(ci)) {
+    co = ci;
+    ci = undefined;
+  }
+  return { ci, co };
+}
+
+export function computeRange(input: PersonRange): DayResult[] {
+  const { zone, rule } = input;
+  const days = input.leftOn ? input.days.filter((d) => d.date <= input.leftOn!) : input.days;
+  if (!days.length) return [];
+  const cut = days.length < input.days.length;
+  const free = rule.mode === 'free';
+  const boundary = free && rule.free ? hmMin(rule.free.dayBoundary) : 0;
+
+  // Plans with their bounds and shift instances.
+  const planned: { plan: DayPlan; context: boolean }[] = [
+    ...(input.before ? [{ plan: input.before, context: true }] : []),
+    ...days.map((plan) => ({ plan, context: false })),
+    ...(input.after && !cut ? [{ plan: input.after, context: true }] : []),
+  ];
+  const leaves = input.absences.filter((a) => a.kind !== 'supplement' && a.to > a.from);
+  const plans: Plan[] = planned.map(({ plan, context }, index) => {
+    const insts: Inst[] = [];
+    if (plan.kind === 'work' && !free) {
+      let dayOff = 0;
+      let prevStart = -1;
+      for (const def of plan.shifts) {
+        const s = hmMin(def.start);
+        if (s < prevStart) dayOff++;
+        prevStart = s;
+        const e = hmMin(def.end);
+        const base = dayOff * 1440;
+        const start = wallToMs(zone, plan.date, base + s);
+        const end = wallToMs(zone, plan.date, base + (e > s ? e : e + 1440));
+        insts.push(instance(index, def, start, end, base + s));
+      }
+    }
+    return {
+      plan,
+      context,
+      from: wallToMs(zone, plan.date, boundary),
+      to: wallToMs(zone, plan.date, 1440 + boundary),
+      insts,
+      loose: [],
+    };
+  });
+
+  function instance(plan: number, def: ShiftDef, start: number, end: number, startWall: number): Inst {
+    const date = planned[plan]!.plan.date;
+    const breaks: Span[] = [];
+    for (const b of def.breaks) {
+      if (!b.deducted) continue;
+      const bs = hmMin(b.start);
+      const be = hmMin(b.end);
+      const s0 = startWall % 1440;
+      const from = startWall + ((bs - s0 + 1440) % 1440);
+      const to = from + ((be - bs + 1440) % 1440);
+      const span: Span = [Math.max(start, wallToMs(zone, date, from)), Math.min(end, wallToMs(zone, date, to))];
+      if (span[1] > span[0]) breaks.push(span);
+    }
+    // Partial-day absences move the expected start (leave 09:00–11:00 → expected from 11:00) and end.
+    let expStart = start;
+    let expEnd = end;
+    const moves: Inst['moves'] = [];
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const a of leaves)
+        if (a.from <= expStart && a.to > expStart && expStart < expEnd) {
+          expStart = a.to;
+          moves.push({ kind: 'start', by: a });
+          moved = true;
+        }
+    }
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const a of leaves)
+        if (a.from < expEnd && a.to >= expEnd && expStart < expEnd) {
+          expEnd = a.from;
+          moves.push({ kind: 'end', by: a });
+          moved = true;
+        }
+    }
+    let cover: AbsenceIn | undefined;
+    if (expStart >= expEnd) {
+      // Covered: the absence with the largest share names it (leave or out).
+      let best = -1;
+      for (const a of leaves) {
+        const share = Math.min(a.to, end) - Math.max(a.from, start);
+        if (share > best) [best, cover] = [share, a];
+      }
+      [expStart, expEnd] = [start, end];
+      moves.length = 0;
+    }
+    const inFrom = expStart - def.checkInBeforeMin * MIN;
+    const inTo = expStart + def.checkInAfterMin * MIN;
+    const outFrom = expEnd - def.checkOutBeforeMin * MIN;
+    const outTo = expEnd + def.checkOutAfterMin * MIN;
+    const inst: Inst = { plan, def, start, end, expStart, expEnd, inFrom, inTo, outFrom, outTo, from: 0, to: 0, breaks, moves, punches: [] };
+    if (cover) inst.cover = cover;
+    return span(inst);
+  }
+  function span(i: Inst): Inst {
+    i.from = Math.min(i.inFrom, i.outFrom);
+    i.to = Math.max(i.inTo, i.outTo);
+    return i;
+  }
+
+  // When two consecutive shifts' windows overlap (across days too), the earlier one's window ends at its
+  // off-work time and the later one's begins after it: a punch exactly then is the earlier shift's.
+  const insts = plans.flatMap((p) => p.insts).sort((a, b) => a.start - b.start);
+  for (let k = 1; k < insts.length; k++) {
+    const a = insts[k - 1]!;
+    const b = insts[k]!;
+    if (a.to <= b.from) continue;
+    const off = a.expEnd;
+    a.inTo = Math.min(a.inTo, off);
+    a.outTo = Math.min(a.outTo, off);
+    b.inFrom = Math.max(b.inFrom, off + 1);
+    b.outFrom = Math.max(b.outFrom, off + 1);
+    span(a);
+    span(b);
+  }
+
+  // Punches (and supplementary punches), checked against the model, then de-duplicated.
+  const ps: P[] = input.punches.map((raw) => {
+    const p: P = { id: raw.id, at: raw.at };
+    if (raw.direction) p.direction = raw.direction;
+    if (rule.model !== 'default') {
+      const bad = invalidity(rule.model, raw, '');
+      if (bad) p.invalid = bad;
+    }
+    return p;
+  });
+  for (const a of input.absences) if (a.kind === 'supplement') ps.push({ id: -a.id, at: a.from, supplement: a });
+  ps.sort((x, y) => x.at - y.at || (x.supplement ? 1 : 0) - (y.supplement ? 1 : 0) || x.id - y.id);
+  const filterMs = input.filterSeconds * 1000;
+  let kept: P | undefined;
+  for (const p of ps) {
+    if (p.invalid) continue;
+    if (kept && p.at - kept.at < filterMs) p.dupOf = kept;
+    else kept = p;
+  }
+
+  // Each punch to the first shift whose span holds it, else to the day whose bounds hold it.
+  const taken = new Uint8Array(ps.length);
+  for (const inst of insts) {
+    for (let k = lowerBound(ps, inst.from); k < ps.length && ps[k]!.at <= inst.to; k++)
+      if (!taken[k]) {
+        taken[k] = 1;
+        inst.punches.push(ps[k]!);
+      }
+  }
+  for (const plan of plans) {
+    for (let k = lowerBound(ps, plan.from); k < ps.length && ps[k]!.at < plan.to; k++)
+      if (!taken[k]) {
+        taken[k] = 1;
+        plan.loose.push(ps[k]!);
+      }
+  }
+
+  const results: DayResult[] = [];
+  for (const plan of plans) if (!plan.context) results.push(judgeDay(plan));
+  return results;
+
+  // ——— judging one day ———
+
+  function judgeDay(plan: Plan): DayResult {
+    const date = plan.plan.date;
+    const t = (ms: number) => clockText(zone, ms, date);
+    const r: DayResult = { date, status: 'normal', lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, shifts: [], used: [], ignored: [], why: [] };
+    r.why.push(why('att.why.rule', { rule: rule.name, mode: rule.mode }));
+    const used: P[] = [];
+    const ignored: { p: P; reason: IgnoreReason; detail: Why }[] = [];
+    const ignore = (p: P, reason: IgnoreReason, detail: Why) => ignored.push({ p, reason, detail });
+    /** Drops invalid and duplicate punches (listing them), returns the ones that count. */
+    const valid = (list: P[]): P[] =>
+      list.filter((p) => {
+        if (p.invalid) ignore(p, 'invalidModel', { key: p.invalid.key, params: { ...p.invalid.params, time: t(p.at) } });
+        else if (p.dupOf) ignore(p, 'duplicate', why('att.why.ignored.duplicate', { time: t(p.at), seconds: input.filterSeconds, kept: t(p.dupOf.at) }));
+        else return true;
+        return false;
+      });
+    const use = (p: P | undefined, key: 'att.why.checkIn' | 'att.why.checkOut') => {
+      if (!p) return;
+      used.push(p);
+      r.why.push(why(key, { time: t(p.at) }));
+      if (p.supplement) r.why.push(why('att.why.supplement', { time: t(p.at), ...(p.supplement.label ? { label: p.supplement.label } : {}) }));
+    };
+    let leaveMs = 0;
+    let outMs = 0;
+
+    const offDay = plan.plan.kind !== 'work' || (!free && plan.insts.length === 0);
+    if (offDay) {
+      const status: Status = plan.plan.kind === 'holiday' ? 'holiday' : 'rest';
+      r.status = status;
+      if (status === 'holiday') r.why.push(why('att.why.holiday', { name: plan.plan.holidayName ?? '' }));
+      else r.why.push(why(plan.plan.kind === 'work' ? 'att.why.noShift' : 'att.why.rest'));
+      const ok = valid(plan.loose);
+      if (ok.length) {
+        const { ci, co } = firstLast(ok);
+        const s: ShiftResult = { shiftId: 0, checkIn: ci?.id ?? null, checkOut: co?.id ?? null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status };
+        use(ci, 'att.why.checkIn');
+        use(co, 'att.why.checkOut');
+        if (ci && co) {
+          s.workedMin = s.overtimeMin = Math.floor((co.at - ci.at) / MIN);
+          r.why.push(why('att.why.restWork', { first: t(ci.at), last: t(co.at), worked: s.workedMin }));
+        } else {
+          const only = (ci ?? co)!;
+          r.why.push(why('att.why.onePunchOff', { time: t(only.at) }));
+        }
+        notNeeded(ok, ci, co);
+        r.shifts.push(s);
+      }
+    } else if (free) {
+      judgeFree();
+    } else {
+      judgeShifts();
+    }
+    for (const s of r.shifts) {
+      r.lateMin += s.lateMin;
+      r.earlyMin += s.earlyMin;
+      r.workedMin += s.workedMin;
+      r.overtimeMin += s.overtimeMin;
+    }
+    if (r.status !== 'rest' && r.status !== 'holiday') {
+      r.leaveMin = Math.floor(leaveMs / MIN);
+      r.outMin = Math.floor(outMs / MIN);
+    } else {
+      r.leaveMin = r.outMin = 0;
+    }
+    r.used = used.sort((a, b) => a.at - b.at).map((p) => p.id);
+    r.ignored = ignored.sort((a, b) => a.p.at - b.p.at).map(({ p, reason, detail }) => ({ punchId: p.id, reason, detail }));
+    return r;
+
+    function notNeeded(list: P[], ci: P | undefined, co: P | undefined) {
+      for (const p of list) if (p !== ci && p !== co) ignore(p, 'notNeeded', why('att.why.ignored.notNeeded', { time: t(p.at) }));
+    }
+
+    /** First/last (or by direction) among a day's valid punches. */
+    function firstLast(ok: P[]): { ci?: P; co?: P } {
+      const ins = rule.useDirection ? ok.filter((p) => p.direction !== 'out') : ok;
+      const outs = rule.useDirection ? ok.filter((p) => p.direction !== 'in') : ok;
+      return pair(ins, outs, (p) => rule.useDirection && p.direction === 'out');
+    }
+
+    /** Time of approved absences of a kind within [a, b], not counting `minus` spans. */
+    function absenceMs(kind: 'leave' | 'out', a: number, b: number, minus: Span[]): number {
+      const spans = leaves.filter((x) => x.kind === kind).map((x): Span => [x.from, x.to]);
+      return coverage([...spans, ...minus], a, b) - coverage(minus, a, b);
+    }
+
+    function judgeFree() {
+      const required = rule.free?.requiredMin ?? 0;
+      r.why.push(why('att.why.freeDay', { from: t(plan.from), to: t(plan.to), required }));
+      const ok = valid(plan.loose);
+      const { ci, co } = firstLast(ok);
+      use(ci, 'att.why.checkIn');
+      use(co, 'att.why.checkOut');
+      notNeeded(ok, ci, co);
+      const s: ShiftResult = { shiftId: 0, checkIn: ci?.id ?? null, checkOut: co?.id ?? null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
+      const workedSpan: Span[] = ci && co ? [[ci.at, co.at]] : [];
+      leaveMs = absenceMs('leave', plan.from, plan.to, workedSpan);
+      outMs = absenceMs('out', plan.from, plan.to, workedSpan);
+      const absent = leaveMs + outMs;
+      if (ci && co) {
+        s.workedMin = Math.floor((co.at - ci.at) / MIN);
+        r.why.push(why('att.why.freeWorked', { first: t(ci.at), last: t(co.at), worked: s.workedMin }));
+      }
+      for (const [kind, ms] of [
+        ['leave', leaveMs],
+        ['out', outMs],
+      ] as const)
+        if (ms > 0) r.why.push(why('att.why.freeLeave', { kind, minutes: Math.floor(ms / MIN) }));
+      const credited = Math.floor((s.workedMin * MIN + absent) / MIN);
+      if (input.now < plan.to) {
+        s.status = 'pending';
+        r.why.push(why('att.why.pending', { until: t(plan.to) }));
+      } else if (!ci && !co) {
+        s.status = absent > 0 && absent >= required * MIN ? (leaveMs >= outMs ? 'leave' : 'out') : 'absent';
+        if (s.status === 'absent') r.why.push(why('att.why.noPunchDay', { from: t(plan.from), to: t(plan.to) }));
+      } else if (!ci) {
+        s.status = 'missingIn';
+        r.why.push(why('att.why.missingIn', { from: t(plan.from), to: t(plan.to) }));
+      } else if (!co) {
+        s.status = 'missingOut';
+        r.why.push(why('att.why.missingOut', { from: t(plan.from), to: t(plan.to) }));
+      } else if (!threshold(credited, (st) => (s.status = st))) {
+        if (credited < required) {
+          s.status = 'early';
+          s.earlyMin = required - credited;
+          r.why.push(why('att.why.short', { worked: credited, required, short: s.earlyMin }));
+        } else r.why.push(why('att.why.enough', { worked: credited, required }));
+      }
+      r.status = s.status;
+      // A free day with nothing at all (no punch, nothing due yet) still lists its pair, so the console shows it.
+      r.shifts.push(s);
+    }
+
+    /** The worked-time thresholds: absent first, then half day. True when one applied. */
+    function threshold(credited: number, set: (s: Status) => void): boolean {
+      if (rule.absentBelowMin != null && credited < rule.absentBelowMin) {
+        set('absent');
+        r.why.push(why('att.why.absentBelow', { worked: credited, limit: rule.absentBelowMin }));
+        return true;
+      }
+      if (rule.halfDayBelowMin != null && credited < rule.halfDayBelowMin) {
+        set('halfDay');
+        r.why.push(why('att.why.halfDayBelow', { worked: credited, limit: rule.halfDayBelowMin }));
+        return true;
+      }
+      return false;
+    }
+
+    function judgeShifts() {
+      // Valid punches of this date that no shift's windows claim.
+      for (const p of valid(plan.loose)) ignore(p, 'outsideWindows', why('att.why.ignored.outsideWindows', { time: t(p.at) }));
+      let creditMs = 0;
+      let lastClose = -Infinity;
+      for (const inst of plan.insts) {
+        const res = judgeShift(inst);
+        r.shifts.push(res.result);
+        creditMs += res.creditMs;
+        if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo);
+      }
+      const st = r.shifts.map((s) => s.status);
+      const covered = st.filter((s) => s === 'leave' || s === 'out');
+      const judged = st.filter((s) => s !== 'leave' && s !== 'out');
+      if (judged.includes('pending')) {
+        r.status = 'pending';
+        r.why.push(why('att.why.pending', { until: t(lastClose) }));
+        return;
+      }
+      if (!judged.length) {
+        r.status = covered.every((s) => s === 'out') ? 'out' : 'leave';
+        return;
+      }
+      const worst = (['absent', 'missingIn', 'missingOut'] as const).find((s) => judged.includes(s));
+      if (worst) {
+        r.status = worst;
+        return;
+      }
+      const late = judged.some((s) => s === 'late' || s === 'lateEarly');
+      const early = judged.some((s) => s === 'early' || s === 'lateEarly');
+      r.status = late && early ? 'lateEarly' : late ? 'late' : early ? 'early' : covered.length ? covered[0]! : 'normal';
+      threshold(Math.floor(creditMs / MIN), (s) => (r.status = s));
+    }
+
+    function judgeShift(inst: Inst): { result: ShiftResult; creditMs: number } {
+      const { def } = inst;
+      const s: ShiftResult = { shiftId: def.id, checkIn: null, checkOut: null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
+      r.why.push(why('att.why.shift', { shift: def.name, start: t(inst.start), end: t(inst.end) }));
+      const ok = valid(inst.punches);
+      const breaksMs = coverage(inst.breaks, inst.start, inst.end);
+      if (inst.cover) {
+        const a = inst.cover;
+        s.status = a.kind === 'out' ? 'out' : 'leave';
+        const share = inst.end - inst.start - breaksMs;
+        if (s.status === 'out') outMs += share;
+        else leaveMs += share;
+        r.why.push(why(a.kind === 'out' ? 'att.why.outShift' : 'att.why.leaveShift', { from: t(a.from), to: t(a.to), ...(a.label ? { label: a.label } : {}) }));
+        for (const p of ok) ignore(p, 'notNeeded', why('att.why.ignored.onLeave', { time: t(p.at) }));
+        return { result: s, creditMs: share };
+      }
+      for (const m of inst.moves) {
+        const a = m.by;
+        const params = { kind: a.kind, from: t(a.from), to: t(a.to), ...(a.label ? { label: a.label } : {}) };
+        r.why.push(m.kind === 'start' ? why('att.why.startMoved', { ...params, start: t(inst.expStart) }) : why('att.why.endMoved', { ...params, end: t(inst.expEnd) }));
+      }
+
+      // Candidates: in a window (and, under the direction option, of the right direction).
+      const inWin = (p: P) => p.at >= inst.inFrom && p.at <= inst.inTo;
+      const outWin = (p: P) => p.at >= inst.outFrom && p.at <= inst.outTo;
+      const ins = ok.filter((p) => inWin(p) && !(rule.useDirection && p.direction === 'out'));
+      const outs = ok.filter((p) => outWin(p) && !(rule.useDirection && p.direction === 'in'));
+      const { ci, co } = pair(ins, outs, (p) => p.at - inst.expStart > inst.expEnd - p.at);
+      for (const p of ok) {
+        if (p === ci || p === co) continue;
+        const time = t(p.at);
+        if (!inWin(p) && !outWin(p)) ignore(p, 'outsideWindows', why('att.why.ignored.betweenWindows', { time, inTo: t(inst.inTo), outFrom: t(inst.outFrom) }));
+        else if (!ins.includes(p) && !outs.includes(p)) ignore(p, 'notNeeded', why('att.why.ignored.wrongDirection', { time, direction: p.direction! }));
+        else ignore(p, 'notNeeded', why('att.why.ignored.notNeeded', { time }));
+      }
+      s.checkIn = ci?.id ?? null;
+      s.checkOut = co?.id ?? null;
+      use(ci, 'att.why.checkIn');
+      use(co, 'att.why.checkOut');
+
+      let lateMs = 0;
+      if (ci) {
+        const d = ci.at - inst.expStart;
+        const grace = def.lateGraceMin;
+        if (d > grace * MIN) {
+          lateMs = d;
+          s.lateMin = Math.max(1, Math.floor(d / MIN));
+          r.why.push(why('att.why.late', { checkIn: t(ci.at), start: t(inst.expStart), grace, late: s.lateMin }));
+        } else r.why.push(why('att.why.onTime', { checkIn: t(ci.at), start: t(inst.expStart), grace }));
+      }
+      if (co) {
+        const d = inst.expEnd - co.at;
+        const grace = def.earlyGraceMin;
+        if (d > grace * MIN) {
+          s.earlyMin = Math.max(1, Math.floor(d / MIN));
+          r.why.push(why('att.why.early', { checkOut: t(co.at), end: t(inst.expEnd), grace, early: s.earlyMin }));
+        } else r.why.push(why('att.why.onTimeOut', { checkOut: t(co.at), end: t(inst.expEnd), grace }));
+      }
+
+      // Worked: the punched interval within the expected shift, minus deducted breaks and approved absences.
+      const absences: Span[] = leaves.map((a) => [a.from, a.to]);
+      let workedMs = 0;
+      if (ci && co) {
+        const from = Math.max(ci.at, inst.expStart);
+        const to = Math.min(co.at, inst.expEnd);
+        if (to > from) {
+          workedMs = to - from - coverage([...inst.breaks, ...absences], from, to);
+          s.workedMin = Math.floor(workedMs / MIN);
+          r.why.push(why('att.why.worked', { from: t(from), to: t(to), worked: s.workedMin }));
+          for (const [bf, bt] of inst.breaks) {
+            const ms = coverage([[bf, bt]], from, to);
+            if (ms > 0) r.why.push(why('att.why.breakDeducted', { start: t(bf), end: t(bt), minutes: Math.floor(ms / MIN) }));
+          }
+          for (const a of leaves) {
+            const ms = coverage([[a.from, a.to]], from, to) - coverage(inst.breaks, Math.max(from, a.from), Math.min(to, a.to));
+            if (ms > 0) r.why.push(why('att.why.absenceDuring', { kind: a.kind, start: t(a.from), end: t(a.to), minutes: Math.floor(ms / MIN) }));
+          }
+        } else r.why.push(why('att.why.worked', { from: t(from), to: t(Math.max(from, to)), worked: 0 }));
+        const past = co.at - inst.end;
+        const min = rule.overtimeMinMin;
+        if (past > 0) {
+          const minutes = Math.floor(past / MIN);
+          if (past >= min * MIN) {
+            s.overtimeMin = minutes;
+            r.why.push(why('att.why.overtime', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
+          } else r.why.push(why('att.why.overtimeBelowMin', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
+        }
+      }
+      // Approved absence time inside the shift counts towards the thresholds (and the leave/out totals).
+      const shiftLeave = absenceMs('leave', inst.start, inst.end, inst.breaks);
+      const shiftOut = absenceMs('out', inst.start, inst.end, inst.breaks);
+      leaveMs += shiftLeave;
+      outMs += shiftOut;
+      const creditMs = workedMs + shiftLeave + shiftOut;
+
+      if (input.now <= inst.outTo) s.status = 'pending';
+      else if (!ci && !co) {
+        s.status = 'absent';
+        r.why.push(why('att.why.noPunch', { inFrom: t(inst.inFrom), inTo: t(inst.inTo), outFrom: t(inst.outFrom), outTo: t(inst.outTo) }));
+      } else if (!ci) {
+        s.status = 'missingIn';
+        r.why.push(why('att.why.missingIn', { from: t(inst.inFrom), to: t(inst.inTo) }));
+      } else if (!co) {
+        s.status = 'missingOut';
+        r.why.push(why('att.why.missingOut', { from: t(inst.outFrom), to: t(inst.outTo) }));
+      } else if (rule.lateAbsentAfterMin != null && lateMs > rule.lateAbsentAfterMin * MIN) {
+        s.status = 'absent';
+        r.why.push(why('att.why.lateAbsent', { late: s.lateMin, limit: rule.lateAbsentAfterMin }));
+      } else s.status = s.lateMin && s.earlyMin ? 'lateEarly' : s.lateMin ? 'late' : s.earlyMin ? 'early' : 'normal';
+      return { result: s, creditMs };
+    }
+  }
+}
