@@ -60,7 +60,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     persons,
     devices,
     punches,
-    attendance: attendanceModule(core),
+    attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

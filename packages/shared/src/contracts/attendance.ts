@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DATE_PATTERN, LIMITS, TIME_PATTERN } from '../limits.ts';
-import { Id, IdBody, Nullable, Ref, StringEnum } from './common.ts';
+import { Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 /** spec §3 "Attendance rule": the modes and the attendance models. */
@@ -151,6 +151,113 @@ export type Holiday = Static<typeof Holiday>;
 export const HolidayQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) });
 export const HolidayList = Type.Object({ items: Type.Array(Holiday), total: Type.Integer() });
 
+/** A day result's status (the console's legend groups them: normal, abnormal, out-of-office, leave, holiday — spec §4). */
+export const DAY_STATUSES = [
+  'normal',
+  'late',
+  'early',
+  'lateEarly',
+  'missingIn',
+  'missingOut',
+  'absent',
+  'halfDay',
+  'leave',
+  'out',
+  'holiday',
+  'rest',
+  'pending',
+] as const;
+export type DayStatus = (typeof DAY_STATUSES)[number];
+export const ABSENCE_KINDS = ['leave', 'out', 'supplement'] as const;
+
+/** One line of a result's explanation: a translation key (att.why.*) and its values. */
+export const WhyLine = Type.Object({ key: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))) });
+export type WhyLine = Static<typeof WhyLine>;
+
+export const DayRow = Type.Object({
+  person_id: Type.Integer(),
+  number: Type.String(),
+  name: Type.String(),
+  date: Type.String(),
+  status: StringEnum(DAY_STATUSES),
+  late_min: Type.Integer(),
+  early_min: Type.Integer(),
+  worked_min: Type.Integer(),
+  overtime_min: Type.Integer(),
+  /** set by an administrator: it stands until removed (the computed status is in `computed_status`) */
+  manual: Type.Boolean(),
+  computed_status: StringEnum(DAY_STATUSES),
+  rule: Nullable(Type.String()),
+});
+export type DayRow = Static<typeof DayRow>;
+export const DayQuery = Type.Object({
+  ...PageQuery,
+  date: Type.String({ format: 'date' }),
+  department_id: Type.Optional(Id),
+  status: Type.Optional(Type.Enum([...DAY_STATUSES])),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+});
+export type DayQuery = Static<typeof DayQuery>;
+export const DayPage = Page(DayRow);
+export const DayKey = Type.Object({ person_id: Id, date: Type.String({ format: 'date' }) });
+export const DayShift = Type.Object({
+  shift_id: Type.Integer(),
+  name: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  status: StringEnum(DAY_STATUSES),
+  check_in: Nullable(Type.String()),
+  check_out: Nullable(Type.String()),
+  late_min: Type.Integer(),
+  early_min: Type.Integer(),
+  worked_min: Type.Integer(),
+  overtime_min: Type.Integer(),
+});
+export const DayPunch = Type.Object({
+  id: Type.Integer(),
+  time: Type.String(),
+  device: Type.String(),
+  used: Type.Boolean(),
+  ignored: Nullable(Type.String()),
+  detail: Nullable(WhyLine),
+});
+export const DayDetail = Type.Object({
+  ...DayRow.properties,
+  manual_reason: Nullable(Type.String()),
+  computed_at: Type.String(),
+  why: Type.Array(WhyLine),
+  shifts: Type.Array(DayShift),
+  punches: Type.Array(DayPunch),
+});
+export type DayDetail = Static<typeof DayDetail>;
+
+/** "Attendance update" (spec §8): a date range recalculated on demand; no dates gives the spec's message. */
+export const RecalculateBody = Type.Object({ from: Type.Optional(Type.String({ format: 'date' })), to: Type.Optional(Type.String({ format: 'date' })) });
+export const RecalculateStatus = Type.Object({ pending: Type.Integer() });
+
+export const AbsenceInput = Type.Object({
+  person_id: Id,
+  kind: Type.Enum([...ABSENCE_KINDS]),
+  /** instants with their zone; a supplement punch uses `from` */
+  from: Type.String({ format: 'date-time' }),
+  to: Type.String({ format: 'date-time' }),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type AbsenceInput = Static<typeof AbsenceInput>;
+export const Absence = Type.Object({
+  id: Type.Integer(),
+  person_id: Type.Integer(),
+  name: Type.String(),
+  kind: StringEnum(ABSENCE_KINDS),
+  from: Type.String(),
+  to: Type.String(),
+  reason: Type.String(),
+  source: Type.String(),
+  created_at: Type.String(),
+});
+export const AbsenceQuery = Type.Object({ person_id: Type.Optional(Id), from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) });
+export const AbsenceList = Type.Object({ items: Type.Array(Absence), total: Type.Integer() });
+
 export const attendanceApi = {
   rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
   rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
@@ -161,4 +268,11 @@ export const attendanceApi = {
   createHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/create', body: HolidayInput, response: Holiday }),
   updateHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/update', body: HolidayUpdate, response: Holiday }),
   deleteHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/delete', body: IdBody, response: Type.Null() }),
+  days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
+  day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
+  recalculate: endpoint({ method: 'POST', path: '/attendance/recalculate', body: RecalculateBody, response: RecalculateStatus }),
+  recalculateStatus: endpoint({ method: 'GET', path: '/attendance/recalculate/status', response: RecalculateStatus }),
+  absences: endpoint({ method: 'GET', path: '/attendance/absence/list', query: AbsenceQuery, response: AbsenceList }),
+  createAbsence: endpoint({ method: 'POST', path: '/attendance/absence/create', body: AbsenceInput, response: Absence }),
+  deleteAbsence: endpoint({ method: 'POST', path: '/attendance/absence/delete', body: IdBody, response: Type.Null() }),
 };

@@ -1,14 +1,53 @@
+import { DEFAULT_TIME_ZONE } from '@faceadmin/shared';
 import { defineModule, type Core } from '../../module.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import type { PunchesService } from '../punches/punches.service.ts';
 import attendanceRoutes from './attendance.routes.ts';
+import { daysService } from './days.service.ts';
+import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
+import { localDate, recomputeService } from './recompute.service.ts';
 import { rulesService } from './rules.service.ts';
+
+/** How long one run of the recompute job may take before it yields to the next tick. */
+const RUN_BUDGET_MS = 800;
 
 /**
  * Attendance (issue #10): rules (fixed, shift, free), shifts and cycles, holidays; the engine in `engine/`
- * turns punches + rule + schedule + absences into explained day results.
+ * turns punches + rule + schedule + absences into explained day results. Results follow on their own: a stored
+ * punch, a rule, holiday or people change queues the person-days it touches (in the writer's transaction), and
+ * the recompute job works the queue every second.
  */
-export function attendanceModule(core: Core) {
+export function attendanceModule(core: Core, deps: { punches: PunchesService; peopleChanged: PeopleChangedHook }) {
   const rules = rulesService(core.database);
   const holidays = holidaysService(core.database);
-  return defineModule({ name: 'attendance', routes: (app) => attendanceRoutes(app, { rules, holidays }), rules, holidays });
+  const recompute = recomputeService({ database: core.database, log: core.log });
+  const days = daysService(core.database);
+  deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
+  // A person saved (moved to another department, left, came back): this month so far is recomputed.
+  deps.peopleChanged.on(async (trx, e) => {
+    if (e.kind !== 'saved') return;
+    const zone = (await trx.selectFrom('companies').select('time_zone').where('id', '=', e.companyId).executeTakeFirst())?.time_zone ?? DEFAULT_TIME_ZONE;
+    const today = localDate(Date.now(), zone);
+    await markDirty(trx, e.companyId, e.personIds, { from: `${today.slice(0, 8)}01`, to: today });
+  });
+  return defineModule({
+    name: 'attendance',
+    rules,
+    holidays,
+    recompute,
+    days,
+    routes: (app) => attendanceRoutes(app, { rules, holidays, days }),
+    jobs: [
+      {
+        name: 'attendance.recompute',
+        every: 1000,
+        exclusive: true,
+        run: async (signal: AbortSignal) => {
+          const until = Date.now() + RUN_BUDGET_MS;
+          while (Date.now() < until && !signal.aborted) if (!(await recompute.runOnce(100, signal)).people) break;
+        },
+      },
+    ],
+  });
 }

@@ -2,13 +2,14 @@ import { attendanceApi } from '@faceadmin/shared';
 import type { App } from '../../module.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
+import type { DaysService } from './days.service.ts';
 import type { HolidaysService } from './holidays.service.ts';
 import type { RulesService } from './rules.service.ts';
 
-export default async function attendanceRoutes(app: App, deps: { rules: RulesService; holidays: HolidaysService }) {
+export default async function attendanceRoutes(app: App, deps: { rules: RulesService; holidays: HolidaysService; days: DaysService }) {
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
-  const { rules, holidays } = deps;
+  const { rules, holidays, days } = deps;
   app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
     reply.ok(await rules.list(tenantOf(req))),
   );
@@ -36,6 +37,28 @@ export default async function attendanceRoutes(app: App, deps: { rules: RulesSer
   );
   app.post(attendanceApi.deleteHoliday.path, { config, schema: routeSchema(attendanceApi.deleteHoliday, { tags }) }, async (req, reply) => {
     await holidays.remove(tenantOf(req), req.body.id);
+    return reply.ok(null);
+  });
+  app.get(attendanceApi.days.path, { config, schema: routeSchema(attendanceApi.days, { tags }) }, async (req, reply) =>
+    reply.ok(await days.list(tenantOf(req), req.query)),
+  );
+  app.get(attendanceApi.day.path, { config, schema: routeSchema(attendanceApi.day, { tags }) }, async (req, reply) =>
+    reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),
+  );
+  app.post(attendanceApi.recalculate.path, { config, schema: routeSchema(attendanceApi.recalculate, { tags }) }, async (req, reply) =>
+    reply.ok(await days.recalculate(tenantOf(req), req.body.from, req.body.to)),
+  );
+  app.get(attendanceApi.recalculateStatus.path, { config, schema: routeSchema(attendanceApi.recalculateStatus, { tags }) }, async (req, reply) =>
+    reply.ok(await days.status(tenantOf(req))),
+  );
+  app.get(attendanceApi.absences.path, { config, schema: routeSchema(attendanceApi.absences, { tags }) }, async (req, reply) =>
+    reply.ok(await days.absences(tenantOf(req), req.query)),
+  );
+  app.post(attendanceApi.createAbsence.path, { config, schema: routeSchema(attendanceApi.createAbsence, { tags }) }, async (req, reply) =>
+    reply.ok(await days.createAbsence(tenantOf(req), req.body)),
+  );
+  app.post(attendanceApi.deleteAbsence.path, { config, schema: routeSchema(attendanceApi.deleteAbsence, { tags }) }, async (req, reply) => {
+    await days.deleteAbsence(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
 }

@@ -24,8 +24,15 @@ export async function ruleOfPerson(ex: Executor, companyId: number, personId: nu
   if (direct) return direct.rule_id;
   const own = (await ex.selectFrom('person_departments').select('department_id').where('person_id', '=', personId).execute()).map((r) => r.department_id);
   if (!own.length) return null;
-  const parents = new Map((await ex.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.parent_id]));
-  const rules = await ex.selectFrom('attendance_rule_members').select(['rule_id', 'ref_id']).where('company_id', '=', companyId).where('kind', '=', 'department').execute();
+  const parents = new Map(
+    (await ex.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.parent_id]),
+  );
+  const rules = await ex
+    .selectFrom('attendance_rule_members')
+    .select(['rule_id', 'ref_id'])
+    .where('company_id', '=', companyId)
+    .where('kind', '=', 'department')
+    .execute();
   const byDept = new Map(rules.map((r) => [r.ref_id, r.rule_id]));
   for (const start of own) {
     for (let d: number | undefined = start, hops = 0; d && hops < 100; d = parents.get(d), hops++) {
@@ -43,21 +50,19 @@ async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | unde
   const cycles = await ex.selectFrom('attendance_cycles').selectAll().where('rule_id', '=', ruleId).execute();
   return {
     ...r,
-    shifts: shifts.map(
-      (s): ShiftDef => ({
-        id: s.id,
-        name: s.name,
-        start: s.start,
-        end: s.end,
-        breaks: parseJson(s.breaks, []),
-        lateGraceMin: s.late_grace_min,
-        earlyGraceMin: s.early_grace_min,
-        checkInBeforeMin: s.check_in_before_min,
-        checkInAfterMin: s.check_in_after_min,
-        checkOutBeforeMin: s.check_out_before_min,
-        checkOutAfterMin: s.check_out_after_min,
-      }),
-    ),
+    shifts: shifts.map((s): ShiftDef => ({
+      id: s.id,
+      name: s.name,
+      start: s.start,
+      end: s.end,
+      breaks: parseJson(s.breaks, []),
+      lateGraceMin: s.late_grace_min,
+      earlyGraceMin: s.early_grace_min,
+      checkInBeforeMin: s.check_in_before_min,
+      checkInAfterMin: s.check_in_after_min,
+      checkOutBeforeMin: s.check_out_before_min,
+      checkOutAfterMin: s.check_out_after_min,
+    })),
     cycles: cycles.map((c) => ({ id: c.id, days: parseJson<number[]>(c.days, []) })),
   };
 }
@@ -78,7 +83,13 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const rule = ruleId ? await loadRule(db, ruleId) : undefined;
     if (!rule) {
       // No rule (or left): no results for these days.
-      await db.deleteFrom('attendance_days').where('person_id', '=', personId).where('date', '>=', from).where('date', '<=', to).where('manual_status', 'is', null).execute();
+      await db
+        .deleteFrom('attendance_days')
+        .where('person_id', '=', personId)
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .where('manual_status', 'is', null)
+        .execute();
       return 0;
     }
     const dates = datesBetween(from, to);
@@ -129,19 +140,23 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       days: rest,
       before: beforePlan!,
       after: afterPlan,
-      punches: punches.map(
-        (p): PunchIn => ({
-          id: p.id,
-          at: Date.parse(p.time),
-          deviceId: p.device_id,
-          direction: p.direction === 'out' ? 'out' : 'in',
-          temperature: p.temperature,
-          // The reading was judged against the device's threshold when it was taken (stored as a flag).
-          alcohol: p.alcohol_over,
-          alcoholThreshold: p.alcohol_over === null ? null : 1,
-        }),
-      ),
-      absences: absences.map((a): AbsenceIn => ({ id: a.id, kind: a.kind as AbsenceIn['kind'], from: Date.parse(a.from_at), to: Date.parse(a.to_at), label: a.reason })),
+      punches: punches.map((p): PunchIn => ({
+        id: p.id,
+        at: Date.parse(p.time),
+        deviceId: p.device_id,
+        direction: p.direction === 'out' ? 'out' : 'in',
+        temperature: p.temperature,
+        // The reading was judged against the device's threshold when it was taken (stored as a flag).
+        alcohol: p.alcohol_over,
+        alcoholThreshold: p.alcohol_over === null ? null : 1,
+      })),
+      absences: absences.map((a): AbsenceIn => ({
+        id: a.id,
+        kind: a.kind as AbsenceIn['kind'],
+        from: Date.parse(a.from_at),
+        to: Date.parse(a.to_at),
+        label: a.reason,
+      })),
       filterSeconds: company?.filter_seconds ?? 0,
       now: clock.now(),
     });
@@ -202,7 +217,12 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         const key = `${p.companyId}/${p.personId}`;
         const was = byPerson.get(key);
         const from = addDays(day, -1);
-        byPerson.set(key, { companyId: p.companyId, personId: p.personId, from: was && was.from < from ? was.from : from, to: was && was.to > day ? was.to : day });
+        byPerson.set(key, {
+          companyId: p.companyId,
+          personId: p.personId,
+          from: was && was.from < from ? was.from : from,
+          to: was && was.to > day ? was.to : day,
+        });
       }
       for (const v of byPerson.values()) await markDirty(trx, v.companyId, [v.personId], { from: v.from, to: v.to });
     },

@@ -191,7 +191,7 @@ export function computeRange(input: PersonRange): DayResult[] {
     let expStart = start;
     let expEnd = end;
     const moves: Inst['moves'] = [];
-    for (let moved = true; moved; ) {
+    for (let moved = true; moved;) {
       moved = false;
       for (const a of leaves)
         if (a.from <= expStart && a.to > expStart && expStart < expEnd) {
@@ -200,7 +200,7 @@ export function computeRange(input: PersonRange): DayResult[] {
           moved = true;
         }
     }
-    for (let moved = true; moved; ) {
+    for (let moved = true; moved;) {
       moved = false;
       for (const a of leaves)
         if (a.from < expEnd && a.to >= expEnd && expStart < expEnd) {
@@ -386,7 +386,16 @@ export function computeRange(input: PersonRange): DayResult[] {
       use(ci, 'att.why.checkIn');
       use(co, 'att.why.checkOut');
       notNeeded(ok, ci, co);
-      const s: ShiftResult = { shiftId: 0, checkIn: ci?.id ?? null, checkOut: co?.id ?? null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
+      const s: ShiftResult = {
+        shiftId: 0,
+        checkIn: ci?.id ?? null,
+        checkOut: co?.id ?? null,
+        lateMin: 0,
+        earlyMin: 0,
+        workedMin: 0,
+        overtimeMin: 0,
+        status: 'normal',
+      };
       const workedSpan: Span[] = ci && co ? [[ci.at, co.at]] : [];
       leaveMs = absenceMs('leave', plan.from, plan.to, workedSpan);
       outMs = absenceMs('out', plan.from, plan.to, workedSpan);
@@ -493,7 +502,9 @@ export function computeRange(input: PersonRange): DayResult[] {
       for (const m of inst.moves) {
         const a = m.by;
         const params = { kind: a.kind, from: t(a.from), to: t(a.to), ...(a.label ? { label: a.label } : {}) };
-        r.why.push(m.kind === 'start' ? why('att.why.startMoved', { ...params, start: t(inst.expStart) }) : why('att.why.endMoved', { ...params, end: t(inst.expEnd) }));
+        r.why.push(
+          m.kind === 'start' ? why('att.why.startMoved', { ...params, start: t(inst.expStart) }) : why('att.why.endMoved', { ...params, end: t(inst.expEnd) }),
+        );
       }
 
       // Candidates: in a window (and, under the direction option, of the right direction).

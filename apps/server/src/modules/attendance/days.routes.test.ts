@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES, type RuleInput } from '@faceadmin/shared';
+import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { picture, upload } from '../../../test/files.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+
+/** From a terminal's punches to an explained day result, on its own (#10): late, a leave, a grace change, "attendance update". */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+let person: number;
+let ruleId: number;
+const DAY = '2026-11-16'; // a Monday, in the past
+
+const rule = (grace: number): RuleInput => ({
+  name: 'Office',
+  mode: 'fixed',
+  shifts: [{ key: 'd', name: 'Day', start: '09:00', end: '18:00', late_grace_min: grace, early_grace_min: 0 }],
+  weekdays: { 0: [], 1: ['d'], 2: ['d'], 3: ['d'], 4: ['d'], 5: ['d'], 6: [] },
+  person_ids: [],
+  department_ids: [],
+});
+
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Days A');
+  B = await makeCompany(t, 'Days B');
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
+  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
+  person = (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: '501', name: 'Zhao Lei', phone: '139', organizations: [dept], pic } }))
+    .data.id;
+  const r = await call(t.app, 'POST', '/attendance/rule/create', { token: A.main, body: { ...rule(5), department_ids: [dept] } });
+  assert.equal(r.code, CODES.OK, r.message);
+  ruleId = r.data.id;
+  const d = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Gate', serial: 'DAYS001', ip: '10.0.0.1', password: 'pw', attendance_scope: 'all' },
+  });
+  assert.equal(d.code, CODES.OK);
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+const day = () => call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: person, date: DAY } });
+/** Waits until the day's result satisfies `ok` (the recompute job runs every second). */
+const dayWhen = (what: string, ok: (d: any) => boolean) =>
+  until(what, async () => {
+    const r = await day();
+    return r.code === CODES.OK && ok(r.data) ? r.data : undefined;
+  });
+
+test(`punches from a terminal become a day result that explains itself: late 7 min with grace 5 (${DIALECT})`, async () => {
+  const term = terminal(server, 'DAYS001');
+  await term.start();
+  await until('person on the terminal', () => term.users.has('501'));
+  // The terminal's clock is UTC+8, like the company's zone.
+  assert.match((await term.punch({ pin: '501', time: `${DAY} 09:07:00` })).reply ?? '', /^OK/);
+  assert.match((await term.punch({ pin: '501', time: `${DAY} 18:02:00` })).reply ?? '', /^OK/);
+  const d = await dayWhen('late computed', (x) => x.status === 'late');
+  assert.equal(d.late_min, 7, 'late minutes count from the shift start');
+  assert.equal(d.rule, 'Office');
+  assert.equal(d.shifts.length, 1);
+  assert.equal(d.shifts[0].name, 'Day');
+  assert.equal(d.shifts[0].check_in, `${DAY}T01:07:00.000Z`);
+  assert.equal(d.punches.length, 2);
+  assert.ok(d.punches.every((p: { used: boolean; device: string }) => p.used && p.device === 'Gate'));
+  const late = d.why.find((w: { key: string }) => w.key === 'att.why.late');
+  assert.ok(late, JSON.stringify(d.why));
+  const list = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY } });
+  assert.deepEqual(
+    list.data.items.map((r: { number: string; status: string }) => [r.number, r.status]),
+    [['501', 'late']],
+  );
+  assert.equal((await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY, status: 'normal' } })).data.total, 0);
+});
+
+test(`a leave recorded for the morning moves the expected start; removing it brings the lateness back (${DIALECT})`, async () => {
+  const leave = await call(t.app, 'POST', '/attendance/absence/create', {
+    token: A.main,
+    body: { person_id: person, kind: 'leave', from: `${DAY}T09:00:00+08:00`, to: `${DAY}T12:00:00+08:00`, reason: 'Dentist' },
+  });
+  assert.equal(leave.code, CODES.OK, leave.message);
+  await dayWhen('no longer late', (x) => x.status !== 'late' && x.late_min === 0);
+  assert.equal((await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, body: { id: leave.data.id } })).code, CODES.OK);
+  await dayWhen('late again', (x) => x.status === 'late');
+});
+
+test(`changing the rule's grace changes the result, with no button pressed (${DIALECT})`, async () => {
+  const current = (await call(t.app, 'GET', '/attendance/rule/info', { token: A.main, query: { id: ruleId } })).data;
+  const shift = { ...current.shifts[0], late_grace_min: 10 };
+  delete shift.id;
+  const r = await call(t.app, 'POST', '/attendance/rule/update', {
+    token: A.main,
+    body: {
+      ...rule(10),
+      id: ruleId,
+      shifts: [shift],
+      weekdays: { 0: [], 1: [shift.key], 2: [], 3: [], 4: [], 5: [], 6: [] },
+      department_ids: current.departments.map((x: { id: number }) => x.id),
+    },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  // The rule change queues this month so far; the punched day is older, so "attendance update" asks for it.
+  const none = await call(t.app, 'POST', '/attendance/recalculate', { token: A.main, lang: 'en-US', body: {} });
+  assert.equal(none.code, CODES.RULE);
+  assert.equal(none.message, 'Choose the dates to update attendance for');
+  const queued = await call(t.app, 'POST', '/attendance/recalculate', { token: A.main, body: { from: DAY, to: DAY } });
+  assert.equal(queued.code, CODES.OK, queued.message);
+  await dayWhen('on time with grace 10', (x) => x.status === 'normal' && x.late_min === 0);
+  await until('queue drained', async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0);
+});
+
+test(`another company's person-days and absences are not found (${DIALECT})`, async () => {
+  assert.equal((await call(t.app, 'GET', '/attendance/day/info', { token: B.main, query: { person_id: person, date: DAY } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'GET', '/attendance/day/list', { token: B.main, query: { date: DAY } })).data.total, 0);
+  const leave = await call(t.app, 'POST', '/attendance/absence/create', {
+    token: B.main,
+    body: { person_id: person, kind: 'leave', from: `${DAY}T09:00:00+08:00`, to: `${DAY}T10:00:00+08:00`, reason: 'x' },
+  });
+  assert.equal(leave.code, CODES.NOT_FOUND);
+  const mine = await call(t.app, 'POST', '/attendance/absence/create', {
+    token: A.main,
+    body: { person_id: person, kind: 'out', from: '2026-11-17T14:00:00+08:00', to: '2026-11-17T16:00:00+08:00', reason: 'Client visit' },
+  });
+  assert.equal((await call(t.app, 'POST', '/attendance/absence/delete', { token: B.main, body: { id: mine.data.id } })).code, CODES.NOT_FOUND);
+  const listed = await call(t.app, 'GET', '/attendance/absence/list', { token: A.main, query: { from: '2026-11-17', to: '2026-11-17' } });
+  assert.deepEqual(
+    listed.data.items.map((a: { kind: string; name: string }) => [a.kind, a.name]),
+    [['out', 'Zhao Lei']],
+  );
+});

@@ -1,0 +1,282 @@
+import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus, type WhyLine } from '@faceadmin/shared';
+import type { Database } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
+import { badInput, invalid, notFound } from '../../lib/errors.ts';
+import { parseJson } from '../../lib/json.ts';
+import { likeKeyword, pageOf } from '../../lib/schemas.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { Tenant } from '../../plugins/auth.ts';
+import { audit } from '../logs/logs.service.ts';
+import type { DayResult } from './engine/index.ts';
+import { markDirty } from './dirty.ts';
+import { addDays } from './plans.ts';
+import { localDate } from './recompute.service.ts';
+
+/** "Attendance update" covers at most this many days at once. */
+const RECALC_MAX_DAYS = 93;
+
+type Detail = Pick<DayResult, 'shifts' | 'used' | 'ignored' | 'why'>;
+
+/** Day results (the day view, a cell's explanation), "attendance update", and absences recorded by hand. */
+export function daysService(database: Database) {
+  const { db } = database;
+  const zoneOf = (tenant: Tenant) => tenant.timeZone ?? DEFAULT_TIME_ZONE;
+
+  const dayRow = (r: {
+    person_id: number;
+    number: string;
+    name: string;
+    date: string;
+    status: string;
+    manual_status: string | null;
+    late_min: number;
+    early_min: number;
+    worked_min: number;
+    overtime_min: number;
+    rule: string | null;
+  }): DayRow => ({
+    person_id: r.person_id,
+    number: r.number,
+    name: r.name,
+    date: r.date,
+    status: (r.manual_status ?? r.status) as DayStatus,
+    computed_status: r.status as DayStatus,
+    manual: r.manual_status !== null,
+    late_min: r.late_min,
+    early_min: r.early_min,
+    worked_min: r.worked_min,
+    overtime_min: r.overtime_min,
+    rule: r.rule,
+  });
+
+  const base = (companyId: number) =>
+    db
+      .selectFrom('attendance_days as a')
+      .innerJoin('persons as p', 'p.id', 'a.person_id')
+      .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
+      .where('a.company_id', '=', companyId);
+
+  return {
+    async list(tenant: Tenant, q: DayQuery) {
+      const { page, pageSize, offset } = pageOf(q);
+      let query = base(tenant.companyId).where('a.date', '=', q.date);
+      if (q.status) query = query.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', q.status!));
+      if (q.keyword) query = query.where('p.search', 'like', likeKeyword(q.keyword));
+      if (q.department_id) {
+        const dept = q.department_id;
+        query = query.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+      }
+      const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await query
+        .select([
+          'a.person_id',
+          'p.number',
+          'p.name',
+          'a.date',
+          'a.status',
+          'a.manual_status',
+          'a.late_min',
+          'a.early_min',
+          'a.worked_min',
+          'a.overtime_min',
+          'r.name as rule',
+        ])
+        .orderBy('p.number')
+        .limit(pageSize)
+        .offset(offset)
+        .execute();
+      return { items: rows.map(dayRow), total, page, pageSize };
+    },
+
+    /** One person-day with everything that explains it: the shifts, the punches used and ignored (and why), the arithmetic. */
+    async info(tenant: Tenant, personId: number, date: string): Promise<DayDetail> {
+      const r = await base(tenant.companyId)
+        .where('a.person_id', '=', personId)
+        .where('a.date', '=', date)
+        .select([
+          'a.person_id',
+          'p.number',
+          'p.name',
+          'a.date',
+          'a.status',
+          'a.manual_status',
+          'a.manual_reason',
+          'a.late_min',
+          'a.early_min',
+          'a.worked_min',
+          'a.overtime_min',
+          'a.detail',
+          'a.computed_at',
+          'r.name as rule',
+        ])
+        .executeTakeFirst();
+      if (!r) throw notFound();
+      const detail = parseJson<Detail>(r.detail, { shifts: [], used: [], ignored: [], why: [] });
+      const punchIds = [...new Set([...detail.used, ...detail.ignored.map((i) => i.punchId)].filter((id) => id > 0))];
+      const punches = punchIds.length
+        ? await db
+            .selectFrom('punches as x')
+            .innerJoin('devices as d', 'd.id', 'x.device_id')
+            .select(['x.id', 'x.time', 'd.name as device'])
+            .where('x.company_id', '=', tenant.companyId)
+            .where('x.id', 'in', punchIds)
+            .orderBy('x.time')
+            .execute()
+        : [];
+      const absences = await db
+        .selectFrom('attendance_absences')
+        .select(['id', 'from_at'])
+        .where('company_id', '=', tenant.companyId)
+        .where('person_id', '=', personId)
+        .execute();
+      const timeOf = (id: number | null) =>
+        id === null ? null : id < 0 ? (absences.find((a) => a.id === -id)?.from_at ?? null) : (punches.find((p) => p.id === id)?.time ?? null);
+      const shiftIds = detail.shifts.map((s) => s.shiftId).filter((id) => id > 0);
+      const shifts = shiftIds.length
+        ? await db.selectFrom('attendance_shifts').select(['id', 'name', 'start', 'end']).where('id', 'in', shiftIds).execute()
+        : [];
+      return {
+        ...dayRow(r),
+        manual_reason: r.manual_reason,
+        computed_at: r.computed_at,
+        why: detail.why as WhyLine[],
+        shifts: detail.shifts.map((s) => {
+          const def = shifts.find((x) => x.id === s.shiftId);
+          return {
+            shift_id: s.shiftId,
+            name: def?.name ?? '',
+            start: def?.start ?? '',
+            end: def?.end ?? '',
+            status: s.status as DayStatus,
+            check_in: timeOf(s.checkIn),
+            check_out: timeOf(s.checkOut),
+            late_min: s.lateMin,
+            early_min: s.earlyMin,
+            worked_min: s.workedMin,
+            overtime_min: s.overtimeMin,
+          };
+        }),
+        punches: punches.map((p) => {
+          const ignored = detail.ignored.find((i) => i.punchId === p.id);
+          return {
+            id: p.id,
+            time: p.time,
+            device: p.device,
+            used: detail.used.includes(p.id),
+            ignored: ignored?.reason ?? null,
+            detail: (ignored?.detail as WhyLine | undefined) ?? null,
+          };
+        }),
+      };
+    },
+
+    /** Queues every working person's days in the range; the recompute job works them off (progress: `pending`). */
+    async recalculate(tenant: Tenant, from?: string, to?: string) {
+      if (!from || !to) throw badInput('errors.noDateChosen', 'from');
+      if (from > to) throw invalid('to', 'reasons.dateOrder');
+      if ((Date.parse(to) - Date.parse(from)) / 86_400_000 >= RECALC_MAX_DAYS) throw invalid('to', 'reasons.rangeTooLong', { limit: RECALC_MAX_DAYS });
+      await transaction(db, async (trx) => {
+        const people = (await trx.selectFrom('persons').select('id').where('company_id', '=', tenant.companyId).where('work_status', '=', 1).execute()).map(
+          (p) => p.id,
+        );
+        await markDirty(trx, tenant.companyId, people, { from, to });
+        await audit(trx, tenant, 'attendance', 'attendance.recalculate', { from, to, count: people.length });
+      });
+      return this.status(tenant);
+    },
+    async status(tenant: Tenant) {
+      const r = await db
+        .selectFrom('attendance_dirty')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', tenant.companyId)
+        .executeTakeFirstOrThrow();
+      return { pending: Number(r.n) };
+    },
+
+    async absences(tenant: Tenant, q: { person_id?: number | undefined; from: string; to: string }) {
+      const zone = zoneOf(tenant);
+      let query = db
+        .selectFrom('attendance_absences as a')
+        .innerJoin('persons as p', 'p.id', 'a.person_id')
+        .select(['a.id', 'a.person_id', 'p.name', 'a.kind', 'a.from_at', 'a.to_at', 'a.reason', 'a.source', 'a.created_at'])
+        .where('a.company_id', '=', tenant.companyId)
+        .where('a.to_at', '>=', new Date(Date.parse(`${q.from}T00:00:00Z`) - 86_400_000).toISOString())
+        .where('a.from_at', '<', new Date(Date.parse(`${addDays(q.to, 1)}T00:00:00Z`) + 86_400_000).toISOString());
+      if (q.person_id) query = query.where('a.person_id', '=', q.person_id);
+      const rows = (await query.orderBy('a.from_at').execute()).filter(
+        (a) => localDate(Date.parse(a.to_at), zone) >= q.from && localDate(Date.parse(a.from_at), zone) <= q.to,
+      );
+      const items = rows.map((a) => ({
+        id: a.id,
+        person_id: a.person_id,
+        name: a.name,
+        kind: a.kind as 'leave',
+        from: a.from_at,
+        to: a.to_at,
+        reason: a.reason,
+        source: a.source,
+        created_at: a.created_at,
+      }));
+      return { items, total: items.length };
+    },
+    /** An absence recorded by an administrator (until approvals write them): the days it touches are recomputed. */
+    async createAbsence(tenant: Tenant, input: AbsenceInput) {
+      const from = Date.parse(input.from);
+      const to = input.kind === 'supplement' ? from : Date.parse(input.to);
+      if (to <= from && input.kind !== 'supplement') throw invalid('to', 'reasons.dateOrder');
+      if (to - from > 62 * 86_400_000) throw invalid('to', 'reasons.rangeTooLong', { limit: 62 });
+      const zone = zoneOf(tenant);
+      const id = await transaction(db, async (trx) => {
+        const p = await trx
+          .selectFrom('persons')
+          .select(['id', 'name'])
+          .where('company_id', '=', tenant.companyId)
+          .where('id', '=', input.person_id)
+          .executeTakeFirst();
+        if (!p) throw notFound();
+        const made = await trx
+          .insertInto('attendance_absences')
+          .values({
+            company_id: tenant.companyId,
+            person_id: p.id,
+            kind: input.kind,
+            from_at: new Date(from).toISOString(),
+            to_at: new Date(to).toISOString(),
+            reason: input.reason.trim(),
+            source: 'manual',
+            created_by: tenant.adminId,
+            created_at: nowIso(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await markDirty(trx, tenant.companyId, [p.id], { from: addDays(localDate(from, zone), -1), to: localDate(to, zone) });
+        await audit(trx, tenant, 'attendance', `attendance.${input.kind}.create`, { id: made.id, name: p.name, reason: input.reason.trim() });
+        return made.id;
+      });
+      const created = (await this.absences(tenant, { person_id: input.person_id, from: localDate(from, zone), to: localDate(to, zone) })).items.find(
+        (a) => a.id === id,
+      );
+      return created!;
+    },
+    async deleteAbsence(tenant: Tenant, id: number) {
+      const zone = zoneOf(tenant);
+      await transaction(db, async (trx) => {
+        const a = await trx
+          .selectFrom('attendance_absences as a')
+          .innerJoin('persons as p', 'p.id', 'a.person_id')
+          .select(['a.id', 'a.person_id', 'a.from_at', 'a.to_at', 'a.kind', 'p.name'])
+          .where('a.company_id', '=', tenant.companyId)
+          .where('a.id', '=', id)
+          .executeTakeFirst();
+        if (!a) throw notFound();
+        await trx.deleteFrom('attendance_absences').where('id', '=', id).execute();
+        await markDirty(trx, tenant.companyId, [a.person_id], {
+          from: addDays(localDate(Date.parse(a.from_at), zone), -1),
+          to: localDate(Date.parse(a.to_at), zone),
+        });
+        await audit(trx, tenant, 'attendance', `attendance.${a.kind}.delete`, { id, name: a.name });
+      });
+    },
+  };
+}
+export type DaysService = ReturnType<typeof daysService>;
