@@ -139,7 +139,7 @@ export function daysService(database: Database) {
         ...dayRow(r),
         manual_reason: r.manual_reason,
         computed_at: r.computed_at,
-        why: detail.why as WhyLine[],
+        why: detail.why,
         shifts: detail.shifts.map((s) => {
           const def = shifts.find((x) => x.id === s.shiftId);
           return {
@@ -147,7 +147,7 @@ export function daysService(database: Database) {
             name: def?.name ?? '',
             start: def?.start ?? '',
             end: def?.end ?? '',
-            status: s.status as DayStatus,
+            status: s.status,
             check_in: timeOf(s.checkIn),
             check_out: timeOf(s.checkOut),
             late_min: s.lateMin,
@@ -164,7 +164,7 @@ export function daysService(database: Database) {
             device: p.device,
             used: detail.used.includes(p.id),
             ignored: ignored?.reason ?? null,
-            detail: (ignored?.detail as WhyLine | undefined) ?? null,
+            detail: (ignored?.detail) ?? null,
           };
         }),
       };
