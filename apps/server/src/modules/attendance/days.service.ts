@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus, type WhyLine } from '@faceadmin/shared';
+import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
