@@ -164,7 +164,7 @@ export function daysService(database: Database) {
             device: p.device,
             used: detail.used.includes(p.id),
             ignored: ignored?.reason ?? null,
-            detail: (ignored?.detail) ?? null,
+            detail: ignored?.detail ?? null,
           };
         }),
       };
@@ -250,7 +250,10 @@ export function daysService(database: Database) {
           .returning('id')
           .executeTakeFirstOrThrow();
         await markDirty(trx, tenant.companyId, [p.id], { from: addDays(localDate(from, zone), -1), to: localDate(to, zone) });
-        await audit(trx, tenant, 'attendance', `attendance.${input.kind}.create`, { id: made.id, name: p.name, reason: input.reason.trim() });
+        const data = { id: made.id, name: p.name, reason: input.reason.trim() };
+        if (input.kind === 'leave') await audit(trx, tenant, 'attendance', 'attendance.leave.create', data);
+        else if (input.kind === 'out') await audit(trx, tenant, 'attendance', 'attendance.out.create', data);
+        else await audit(trx, tenant, 'attendance', 'attendance.supplement.create', data);
         return made.id;
       });
       const created = (await this.absences(tenant, { person_id: input.person_id, from: localDate(from, zone), to: localDate(to, zone) })).items.find(
@@ -274,7 +277,9 @@ export function daysService(database: Database) {
           from: addDays(localDate(Date.parse(a.from_at), zone), -1),
           to: localDate(Date.parse(a.to_at), zone),
         });
-        await audit(trx, tenant, 'attendance', `attendance.${a.kind}.delete`, { id, name: a.name });
+        if (a.kind === 'leave') await audit(trx, tenant, 'attendance', 'attendance.leave.delete', { id, name: a.name });
+        else if (a.kind === 'out') await audit(trx, tenant, 'attendance', 'attendance.out.delete', { id, name: a.name });
+        else await audit(trx, tenant, 'attendance', 'attendance.supplement.delete', { id, name: a.name });
       });
     },
   };

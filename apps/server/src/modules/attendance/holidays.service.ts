@@ -90,7 +90,8 @@ export function holidaysService(database: Database) {
       const from = before && before.from_date < input.from_date ? before.from_date : input.from_date;
       const to = before && before.to_date > input.to_date ? before.to_date : input.to_date;
       await markDirty(trx, tenant.companyId, people, { from, to });
-      await audit(trx, tenant, 'attendance', id === null ? 'attendance.holiday.create' : 'attendance.holiday.update', { id: hid, name: row.name });
+      if (id === null) await audit(trx, tenant, 'attendance', 'attendance.holiday.create', { id: hid, name: row.name });
+      else await audit(trx, tenant, 'attendance', 'attendance.holiday.update', { id: hid, name: row.name });
       return hid;
     });
     return (await present([(await rowsOf(db, tenant.companyId).where('id', '=', holidayId).executeTakeFirst())!], tenant.companyId))[0]!;

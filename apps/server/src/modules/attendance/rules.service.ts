@@ -303,7 +303,8 @@ export function rulesService(database: Database) {
       // Everyone the rule covered or covers now is recomputed for this month so far.
       const affected = [...new Set([...before, ...covered.direct, ...covered.viaDept])];
       await markDirty(trx, tenant.companyId, affected, monthToDate(tenant.timeZone));
-      await audit(trx, tenant, 'attendance', id === null ? 'attendance.rule.create' : 'attendance.rule.update', { id: rid, name: row.name });
+      if (id === null) await audit(trx, tenant, 'attendance', 'attendance.rule.create', { id: rid, name: row.name });
+      else await audit(trx, tenant, 'attendance', 'attendance.rule.update', { id: rid, name: row.name });
       return rid;
     });
     return (await present(await loadRules(db, tenant.companyId, ruleId), tenant.companyId))[0]!;
