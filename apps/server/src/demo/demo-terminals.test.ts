@@ -32,3 +32,24 @@ test(`the demo's terminals upload a capture photo with each punch, and the punch
   assert.equal(res.headers['content-type'], 'image/jpeg');
   assert.equal(res.rawPayload.subarray(0, 2).toString('hex'), 'ffd8', 'a JPEG');
 });
+
+test(`the demo opens with a month of attendance computed: rules, a holiday, late and normal days, leaves (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const rules = await call(t.app, 'GET', '/attendance/rule/list', { token });
+  assert.deepEqual(rules.data.items.map((r: { mode: string }) => r.mode).sort(), ['fixed', 'shift']);
+  // The last weekday before today: office people have results, some late.
+  let date = new Date(Date.now() - 86_400_000);
+  while ([0, 6].includes(date.getUTCDay())) date = new Date(date.getTime() - 86_400_000);
+  const day = date.toISOString().slice(0, 10);
+  const all = await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: day, pageSize: 100 } });
+  assert.ok(all.data.total > 200, `${all.data.total} results on ${day}`);
+  const statuses = new Set(all.data.items.map((r: { status: string }) => r.status));
+  assert.ok(statuses.has('normal'), [...statuses].join());
+  const late = await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: day, status: 'late' } });
+  assert.ok(late.data.total > 0, 'some late');
+  const holidays = await call(t.app, 'GET', '/attendance/holiday/list', { token });
+  assert.equal(holidays.data.total, 1);
+  // The whole month, not just the last days: three weeks back has results too.
+  const earlier = new Date(date.getTime() - 21 * 86_400_000).toISOString().slice(0, 10);
+  assert.ok((await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: earlier } })).data.total > 200, earlier);
+});

@@ -9,6 +9,7 @@ import { DEFAULT_OPTIONS } from '../modules/companies/companies.options.ts';
 import { audit } from '../modules/logs/logs.service.ts';
 import { membershipsRepository } from '../modules/managers/memberships.repository.ts';
 import { notify } from '../modules/messages/messages.service.ts';
+import { seedAttendance } from './seed-attendance.ts';
 import { seedPeople } from './seed-people.ts';
 import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
 import { transaction } from '../db/transaction.ts';
@@ -35,13 +36,13 @@ const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
  * repositories and module services the API uses (the sync ledger, the face store), so the demo never
  * holds data the product could not have made itself.
  */
-export async function seedDemo(database: Database, log2N: number, modules: Pick<Modules, 'persons' | 'devices'>): Promise<boolean> {
+export async function seedDemo(database: Database, log2N: number, modules: Pick<Modules, 'persons' | 'devices' | 'attendance'>): Promise<boolean> {
   const { sync } = modules.devices;
   const { db } = database;
   if ((await adminsRepository.count(db)) > 0) return false;
   // Every demo account has the same password: hashed once (scrypt at full cost takes ~0.4 s).
   const passwordHash = await hashPassword(DEMO_LOGIN.password, log2N);
-  await transaction(db, async (trx) => {
+  const seeded = await transaction(db, async (trx) => {
     const now = nowIso();
     const adminId = await adminsRepository.insert(trx, {
       username: DEMO_LOGIN.username,
@@ -119,6 +120,9 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
       entrance,
       working.map((p) => p.id),
     );
+    const exit = (await devicesRepository.findBySerial(trx, DEMO_DEVICES[1]!.serial))!;
+    return { tenant: { ...tenant, timeZone: 'Asia/Shanghai' }, devices: { entrance: entrance.id, exit: exit.id } };
   });
+  await seedAttendance(database, modules, seeded.tenant, seeded.devices);
   return true;
 }
