@@ -134,57 +134,265 @@ const EARLY = shift('06:00', '14:00', { id: 3, name: 'Early' });
 
 const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   // — fixed mode, one shift, grace boundaries —
-  ['on time: in before start, out after end; lunch deducted', { punches: [d('08:55'), d('18:02')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime', { checkIn: '08:55', start: '09:00', grace: 5 }], ['att.why.worked', { worked: 480 }], ['att.why.breakDeducted', { minutes: 60 }]], used: [1, 2] }],
-  ['exactly at the grace minute (09:05:00) is on time', { punches: [d('09:05'), d('18:00')] }, { status: 'normal', min: [0, 0, 475, 0], why: [['att.why.onTime', { checkIn: '09:05', grace: 5 }]] }],
-  ['one second after the grace (09:05:01) is late, counted from the start: 5 min', { punches: [d('09:05:01'), d('18:00')] }, { status: 'late', min: [5, 0, 474, 0], why: [['att.why.late', { checkIn: '09:05:01', start: '09:00', grace: 5, late: 5 }]] }],
-  ['09:07 with grace 5 is late 7 (minutes from the start, not from the grace)', { punches: [d('09:07'), d('18:00')] }, { status: 'late', min: [7, 0, 473, 0], why: [['att.why.late', { checkIn: '09:07', late: 7 }]] }],
-  ['grace 0: thirty seconds late is late 1 min, never late 0', { days: [work(D, shift('09:00', '18:00', { lateGraceMin: 0 }))], punches: [d('09:00:30'), d('18:00')] }, { status: 'late', min: [1, 0, 539, 0], why: [['att.why.late', { grace: 0, late: 1 }]] }],
-  ['leaving exactly at end − grace (17:55:00) is not early', { punches: [d('09:00'), d('17:55')] }, { status: 'normal', min: [0, 0, 475, 0], why: [['att.why.onTimeOut', { checkOut: '17:55', end: '18:00', grace: 5 }]] }],
-  ['one second before end − grace (17:54:59) is early 5, counted to the end', { punches: [d('09:00'), d('17:54:59')] }, { status: 'early', min: [0, 5, 474, 0], why: [['att.why.early', { checkOut: '17:54:59', early: 5 }]] }],
-  ['late and early on one shift', { punches: [d('09:20'), d('17:30')] }, { status: 'lateEarly', min: [20, 30, 430, 0], why: [['att.why.late', { late: 20 }], ['att.why.early', { early: 30 }]] }],
-  ['arriving early adds nothing to worked time', { punches: [d('07:05'), d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { from: '09:00', to: '18:00', worked: 480 }]] }],
-  ['a break that is not deducted counts as work', { days: [work(D, shift('09:00', '18:00', { breaks: [{ ...LUNCH, deducted: false }] }))], punches: [d('09:00'), d('18:00')] }, { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.worked', { worked: 540 }]] }],
-  ['first valid punch is the check-in, last the check-out; the rest are not needed', { punches: [d('08:50'), d('08:52'), d('17:59'), d('18:03')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:50' }], ['att.why.checkOut', { time: '18:03' }]], used: [1, 4], ignored: [[2, 'notNeeded'], [3, 'notNeeded']] }],
+  [
+    'on time: in before start, out after end; lunch deducted',
+    { punches: [d('08:55'), d('18:02')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.onTime', { checkIn: '08:55', start: '09:00', grace: 5 }],
+        ['att.why.worked', { worked: 480 }],
+        ['att.why.breakDeducted', { minutes: 60 }],
+      ],
+      used: [1, 2],
+    },
+  ],
+  [
+    'exactly at the grace minute (09:05:00) is on time',
+    { punches: [d('09:05'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 475, 0], why: [['att.why.onTime', { checkIn: '09:05', grace: 5 }]] },
+  ],
+  [
+    'one second after the grace (09:05:01) is late, counted from the start: 5 min',
+    { punches: [d('09:05:01'), d('18:00')] },
+    { status: 'late', min: [5, 0, 474, 0], why: [['att.why.late', { checkIn: '09:05:01', start: '09:00', grace: 5, late: 5 }]] },
+  ],
+  [
+    '09:07 with grace 5 is late 7 (minutes from the start, not from the grace)',
+    { punches: [d('09:07'), d('18:00')] },
+    { status: 'late', min: [7, 0, 473, 0], why: [['att.why.late', { checkIn: '09:07', late: 7 }]] },
+  ],
+  [
+    'grace 0: thirty seconds late is late 1 min, never late 0',
+    { days: [work(D, shift('09:00', '18:00', { lateGraceMin: 0 }))], punches: [d('09:00:30'), d('18:00')] },
+    { status: 'late', min: [1, 0, 539, 0], why: [['att.why.late', { grace: 0, late: 1 }]] },
+  ],
+  [
+    'leaving exactly at end − grace (17:55:00) is not early',
+    { punches: [d('09:00'), d('17:55')] },
+    { status: 'normal', min: [0, 0, 475, 0], why: [['att.why.onTimeOut', { checkOut: '17:55', end: '18:00', grace: 5 }]] },
+  ],
+  [
+    'one second before end − grace (17:54:59) is early 5, counted to the end',
+    { punches: [d('09:00'), d('17:54:59')] },
+    { status: 'early', min: [0, 5, 474, 0], why: [['att.why.early', { checkOut: '17:54:59', early: 5 }]] },
+  ],
+  [
+    'late and early on one shift',
+    { punches: [d('09:20'), d('17:30')] },
+    {
+      status: 'lateEarly',
+      min: [20, 30, 430, 0],
+      why: [
+        ['att.why.late', { late: 20 }],
+        ['att.why.early', { early: 30 }],
+      ],
+    },
+  ],
+  [
+    'arriving early adds nothing to worked time',
+    { punches: [d('07:05'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { from: '09:00', to: '18:00', worked: 480 }]] },
+  ],
+  [
+    'a break that is not deducted counts as work',
+    { days: [work(D, shift('09:00', '18:00', { breaks: [{ ...LUNCH, deducted: false }] }))], punches: [d('09:00'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.worked', { worked: 540 }]] },
+  ],
+  [
+    'first valid punch is the check-in, last the check-out; the rest are not needed',
+    { punches: [d('08:50'), d('08:52'), d('17:59'), d('18:03')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.checkIn', { time: '08:50' }],
+        ['att.why.checkOut', { time: '18:03' }],
+      ],
+      used: [1, 4],
+      ignored: [
+        [2, 'notNeeded'],
+        [3, 'notNeeded'],
+      ],
+    },
+  ],
 
   // — missing punches, windows —
-  ['no check-out: missing check-out, no worked time', { punches: [d('08:58')] }, { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut', { from: '14:00', to: '22:00' }]], checkIn: 1, checkOut: null }],
-  ['no check-in: missing check-in', { punches: [d('18:05')] }, { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn', { from: '07:00', to: '13:00' }]], checkIn: null, checkOut: 1 }],
+  [
+    'no check-out: missing check-out, no worked time',
+    { punches: [d('08:58')] },
+    { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut', { from: '14:00', to: '22:00' }]], checkIn: 1, checkOut: null },
+  ],
+  [
+    'no check-in: missing check-in',
+    { punches: [d('18:05')] },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn', { from: '07:00', to: '13:00' }]], checkIn: null, checkOut: 1 },
+  ],
   ['no punch at all on a working day: absent', {}, { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch', { inFrom: '07:00', outTo: '22:00' }]] }],
-  ['a late-evening punch after the check-out window is outside every window', { punches: [d('09:00'), d('18:00'), d('23:30')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]], ignored: [[3, 'outsideWindows', 'att.why.ignored.outsideWindows']] }],
-  ['a punch before the check-in window opens does not count: missing check-in', { punches: [d('06:30'), d('18:00')] }, { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'outsideWindows', 'att.why.ignored.outsideWindows']] }],
-  ['a mid-shift punch between the two windows is ignored', { punches: [d('09:00'), d('13:30'), d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '09:00' }]], ignored: [[2, 'outsideWindows', 'att.why.ignored.betweenWindows']] }],
-  ['only a mid-shift punch: absent', { punches: [d('13:30')] }, { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']], ignored: [[1, 'outsideWindows']] }],
-  ['a single punch in both windows of a short shift is the one it is nearer to (here the check-out)', { days: [work(D, shift('09:00', '11:00'))], punches: [d('10:50')] }, { status: 'missingIn', min: [0, 10, 0, 0], why: [['att.why.checkOut', { time: '10:50' }], ['att.why.missingIn']], checkOut: 1 }],
+  [
+    'a late-evening punch after the check-out window is outside every window',
+    { punches: [d('09:00'), d('18:00'), d('23:30')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]], ignored: [[3, 'outsideWindows', 'att.why.ignored.outsideWindows']] },
+  ],
+  [
+    'a punch before the check-in window opens does not count: missing check-in',
+    { punches: [d('06:30'), d('18:00')] },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'outsideWindows', 'att.why.ignored.outsideWindows']] },
+  ],
+  [
+    'a mid-shift punch between the two windows is ignored',
+    { punches: [d('09:00'), d('13:30'), d('18:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [['att.why.checkIn', { time: '09:00' }]],
+      ignored: [[2, 'outsideWindows', 'att.why.ignored.betweenWindows']],
+    },
+  ],
+  [
+    'only a mid-shift punch: absent',
+    { punches: [d('13:30')] },
+    { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']], ignored: [[1, 'outsideWindows']] },
+  ],
+  [
+    'a single punch in both windows of a short shift is the one it is nearer to (here the check-out)',
+    { days: [work(D, shift('09:00', '11:00'))], punches: [d('10:50')] },
+    { status: 'missingIn', min: [0, 10, 0, 0], why: [['att.why.checkOut', { time: '10:50' }], ['att.why.missingIn']], checkOut: 1 },
+  ],
 
   // — overtime —
-  ['an hour past the end is overtime 60', { punches: [d('09:00'), d('19:00')] }, { status: 'normal', min: [0, 0, 480, 60], why: [['att.why.overtime', { minutes: 60, min: 30, end: '18:00' }]] }],
-  ['29 min past the end is below the 30 min minimum: no overtime', { punches: [d('09:00'), d('18:29')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.overtimeBelowMin', { minutes: 29, min: 30 }]] }],
-  ['exactly the minimum past the end counts', { punches: [d('09:00'), d('18:30')] }, { status: 'normal', min: [0, 0, 480, 30], why: [['att.why.overtime', { minutes: 30 }]] }],
+  [
+    'an hour past the end is overtime 60',
+    { punches: [d('09:00'), d('19:00')] },
+    { status: 'normal', min: [0, 0, 480, 60], why: [['att.why.overtime', { minutes: 60, min: 30, end: '18:00' }]] },
+  ],
+  [
+    '29 min past the end is below the 30 min minimum: no overtime',
+    { punches: [d('09:00'), d('18:29')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.overtimeBelowMin', { minutes: 29, min: 30 }]] },
+  ],
+  [
+    'exactly the minimum past the end counts',
+    { punches: [d('09:00'), d('18:30')] },
+    { status: 'normal', min: [0, 0, 480, 30], why: [['att.why.overtime', { minutes: 30 }]] },
+  ],
 
   // — thresholds —
-  ['late by more than the limit (30) is absent', { rule: rule({ lateAbsentAfterMin: 30 }), punches: [d('09:31'), d('18:00')] }, { status: 'absent', min: [31, 0, 449, 0], why: [['att.why.lateAbsent', { late: 31, limit: 30 }]], shifts: ['absent'] }],
-  ['late by exactly the limit is only late', { rule: rule({ lateAbsentAfterMin: 30 }), punches: [d('09:30'), d('18:00')] }, { status: 'late', min: [30, 0, 450, 0], why: [['att.why.late', { late: 30 }]] }],
-  ['worked below the half-day threshold: half day', { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 120 }), punches: [d('09:00'), d('14:30')] }, { status: 'halfDay', min: [0, 210, 270, 0], why: [['att.why.halfDayBelow', { worked: 270, limit: 360 }]], shifts: ['early'] }],
-  ['below both thresholds: the absent threshold is checked first', { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 300 }), punches: [d('09:00'), d('14:30')] }, { status: 'absent', min: [0, 210, 270, 0], why: [['att.why.absentBelow', { worked: 270, limit: 300 }]] }],
-  ['thresholds do not judge a day with a missing punch', { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 120 }), punches: [d('09:00')] }, { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] }],
-  ['approved leave counts towards the thresholds (half-day leave + half a day worked is not a half day)', { rule: rule({ halfDayBelowMin: 360 }), absences: [{ id: 7, kind: 'leave', from: d('09:00'), to: d('13:00') }], punches: [d('12:58'), d('18:00')] }, { status: 'normal', min: [0, 0, 300, 0], why: [['att.why.startMoved', { kind: 'leave', start: '13:00' }]], leaveMin: 180 }],
+  [
+    'late by more than the limit (30) is absent',
+    { rule: rule({ lateAbsentAfterMin: 30 }), punches: [d('09:31'), d('18:00')] },
+    { status: 'absent', min: [31, 0, 449, 0], why: [['att.why.lateAbsent', { late: 31, limit: 30 }]], shifts: ['absent'] },
+  ],
+  [
+    'late by exactly the limit is only late',
+    { rule: rule({ lateAbsentAfterMin: 30 }), punches: [d('09:30'), d('18:00')] },
+    { status: 'late', min: [30, 0, 450, 0], why: [['att.why.late', { late: 30 }]] },
+  ],
+  [
+    'worked below the half-day threshold: half day',
+    { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 120 }), punches: [d('09:00'), d('14:30')] },
+    { status: 'halfDay', min: [0, 210, 270, 0], why: [['att.why.halfDayBelow', { worked: 270, limit: 360 }]], shifts: ['early'] },
+  ],
+  [
+    'below both thresholds: the absent threshold is checked first',
+    { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 300 }), punches: [d('09:00'), d('14:30')] },
+    { status: 'absent', min: [0, 210, 270, 0], why: [['att.why.absentBelow', { worked: 270, limit: 300 }]] },
+  ],
+  [
+    'thresholds do not judge a day with a missing punch',
+    { rule: rule({ halfDayBelowMin: 360, absentBelowMin: 120 }), punches: [d('09:00')] },
+    { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] },
+  ],
+  [
+    'approved leave counts towards the thresholds (half-day leave + half a day worked is not a half day)',
+    { rule: rule({ halfDayBelowMin: 360 }), absences: [{ id: 7, kind: 'leave', from: d('09:00'), to: d('13:00') }], punches: [d('12:58'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 300, 0], why: [['att.why.startMoved', { kind: 'leave', start: '13:00' }]], leaveMin: 180 },
+  ],
 
   // — two and three shifts a day, overlapping windows —
-  ['two shifts: the lunch punch at 12:00 is the morning check-out (the earlier shift keeps its off-work instant)', { days: [work(D, ...TWO)], punches: [d('07:55'), d('12:00'), d('12:55'), d('17:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '12:00' }], ['att.why.checkIn', { time: '12:55' }]], shifts: ['normal', 'normal'], used: [1, 2, 3, 4] }],
-  ['two shifts with overlapping windows: 12:30 belongs to the afternoon (after the morning off-work time)', { days: [work(D, ...TWO)], punches: [d('08:00'), d('12:30'), d('17:00')] }, { status: 'missingOut', min: [0, 0, 240, 0], why: [['att.why.missingOut', { to: '12:00' }]], shifts: ['missingOut', 'normal'] }],
-  ['back-to-back shifts: a punch exactly at 12:00 belongs to the earlier shift', { days: [work(D, ...BACK_TO_BACK)], punches: [d('08:00'), d('12:00'), d('16:00')] }, { status: 'missingIn', min: [0, 0, 240, 0], why: [['att.why.missingIn']], shifts: ['normal', 'missingIn'] }],
-  ['back-to-back shifts: one second after 12:00 belongs to the later shift', { days: [work(D, ...BACK_TO_BACK)], punches: [d('08:00'), d('12:00:01'), d('16:00')] }, { status: 'missingOut', min: [0, 0, 239, 0], why: [['att.why.checkIn', { time: '12:00:01' }]], shifts: ['missingOut', 'normal'] }],
-  ['three shifts all punched', { days: [work(D, ...THREE)], punches: ['06:00', '10:00', '11:00', '15:00', '16:00', '20:00'].map((h) => d(h)) }, { status: 'normal', min: [0, 0, 720, 0], why: [['att.why.shift', { shift: 'S3', start: '16:00', end: '20:00' }]], shifts: ['normal', 'normal', 'normal'] }],
-  ['three shifts, the middle one missed: the day is absent (worst shift)', { days: [work(D, ...THREE)], punches: [d('06:00'), d('10:00'), d('16:00'), d('20:00')] }, { status: 'absent', min: [0, 0, 480, 0], why: [['att.why.noPunch', { inFrom: '10:00', inTo: '12:00' }]], shifts: ['normal', 'absent', 'normal'] }],
-  ['two shifts: late in one, early in the other → late and early', { days: [work(D, ...TWO)], punches: [d('08:00'), d('11:30'), d('13:10'), d('17:00')] }, { status: 'lateEarly', min: [10, 30, 440, 0], why: [['att.why.early', { early: 30 }], ['att.why.late', { late: 10 }]], shifts: ['early', 'late'] }],
+  [
+    'two shifts: the lunch punch at 12:00 is the morning check-out (the earlier shift keeps its off-work instant)',
+    { days: [work(D, ...TWO)], punches: [d('07:55'), d('12:00'), d('12:55'), d('17:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.checkOut', { time: '12:00' }],
+        ['att.why.checkIn', { time: '12:55' }],
+      ],
+      shifts: ['normal', 'normal'],
+      used: [1, 2, 3, 4],
+    },
+  ],
+  [
+    'two shifts with overlapping windows: 12:30 belongs to the afternoon (after the morning off-work time)',
+    { days: [work(D, ...TWO)], punches: [d('08:00'), d('12:30'), d('17:00')] },
+    { status: 'missingOut', min: [0, 0, 240, 0], why: [['att.why.missingOut', { to: '12:00' }]], shifts: ['missingOut', 'normal'] },
+  ],
+  [
+    'back-to-back shifts: a punch exactly at 12:00 belongs to the earlier shift',
+    { days: [work(D, ...BACK_TO_BACK)], punches: [d('08:00'), d('12:00'), d('16:00')] },
+    { status: 'missingIn', min: [0, 0, 240, 0], why: [['att.why.missingIn']], shifts: ['normal', 'missingIn'] },
+  ],
+  [
+    'back-to-back shifts: one second after 12:00 belongs to the later shift',
+    { days: [work(D, ...BACK_TO_BACK)], punches: [d('08:00'), d('12:00:01'), d('16:00')] },
+    { status: 'missingOut', min: [0, 0, 239, 0], why: [['att.why.checkIn', { time: '12:00:01' }]], shifts: ['missingOut', 'normal'] },
+  ],
+  [
+    'three shifts all punched',
+    { days: [work(D, ...THREE)], punches: ['06:00', '10:00', '11:00', '15:00', '16:00', '20:00'].map((h) => d(h)) },
+    { status: 'normal', min: [0, 0, 720, 0], why: [['att.why.shift', { shift: 'S3', start: '16:00', end: '20:00' }]], shifts: ['normal', 'normal', 'normal'] },
+  ],
+  [
+    'three shifts, the middle one missed: the day is absent (worst shift)',
+    { days: [work(D, ...THREE)], punches: [d('06:00'), d('10:00'), d('16:00'), d('20:00')] },
+    { status: 'absent', min: [0, 0, 480, 0], why: [['att.why.noPunch', { inFrom: '10:00', inTo: '12:00' }]], shifts: ['normal', 'absent', 'normal'] },
+  ],
+  [
+    'two shifts: late in one, early in the other → late and early',
+    { days: [work(D, ...TWO)], punches: [d('08:00'), d('11:30'), d('13:10'), d('17:00')] },
+    {
+      status: 'lateEarly',
+      min: [10, 30, 440, 0],
+      why: [
+        ['att.why.early', { early: 30 }],
+        ['att.why.late', { late: 10 }],
+      ],
+      shifts: ['early', 'late'],
+    },
+  ],
 
   // — crossing midnight —
-  ['night shift 22:00–06:00: check-out at 05:58 the next day, within grace', { days: [work(D, NIGHT)], punches: [d('21:55'), d('05:58', D1)] }, { status: 'normal', min: [0, 0, 478, 0], why: [['att.why.checkOut', { time: '05:58 (+1)' }], ['att.why.onTimeOut', { end: '06:00 (+1)' }]] }],
-  ['night shift leaving at 05:50: early 10', { days: [work(D, NIGHT)], punches: [d('22:00'), d('05:50', D1)] }, { status: 'early', min: [0, 10, 470, 0], why: [['att.why.early', { early: 10 }]] }],
-  ['night shift with a break after midnight deducted', { days: [work(D, shift('22:00', '06:00', { breaks: [{ start: '02:00', end: '02:30', deducted: true }] }))], punches: [d('22:00'), d('06:00', D1)] }, { status: 'normal', min: [0, 0, 450, 0], why: [['att.why.breakDeducted', { start: '02:00 (+1)', end: '02:30 (+1)', minutes: 30 }]] }],
+  [
+    'night shift 22:00–06:00: check-out at 05:58 the next day, within grace',
+    { days: [work(D, NIGHT)], punches: [d('21:55'), d('05:58', D1)] },
+    {
+      status: 'normal',
+      min: [0, 0, 478, 0],
+      why: [
+        ['att.why.checkOut', { time: '05:58 (+1)' }],
+        ['att.why.onTimeOut', { end: '06:00 (+1)' }],
+      ],
+    },
+  ],
+  [
+    'night shift leaving at 05:50: early 10',
+    { days: [work(D, NIGHT)], punches: [d('22:00'), d('05:50', D1)] },
+    { status: 'early', min: [0, 10, 470, 0], why: [['att.why.early', { early: 10 }]] },
+  ],
+  [
+    'night shift with a break after midnight deducted',
+    { days: [work(D, shift('22:00', '06:00', { breaks: [{ start: '02:00', end: '02:30', deducted: true }] }))], punches: [d('22:00'), d('06:00', D1)] },
+    { status: 'normal', min: [0, 0, 450, 0], why: [['att.why.breakDeducted', { start: '02:00 (+1)', end: '02:30 (+1)', minutes: 30 }]] },
+  ],
   [
     'night then a morning shift: the 06:00 punch ends the night, 07:58 starts the morning',
-    { days: [work(D, NIGHT), work(D1, shift('08:00', '16:00', { id: 3, name: 'Morning' }))], punches: [d('21:58'), d('06:00', D1), d('07:58', D1), d('16:00', D1)] },
+    {
+      days: [work(D, NIGHT), work(D1, shift('08:00', '16:00', { id: 3, name: 'Morning' }))],
+      punches: [d('21:58'), d('06:00', D1), d('07:58', D1), d('16:00', D1)],
+    },
     [
       { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '06:00 (+1)' }]], used: [1, 2] },
       { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '07:58' }]], used: [3, 4] },
@@ -211,6 +419,46 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
     { status: 'normal', min: [0, 0, 480, 40], why: [['att.why.overtime', { checkOut: '06:40 (+1)', minutes: 40 }]], used: [1, 3] },
   ],
 
+  [
+    'the shifts of one day continue past midnight: 20:00–02:00 then 03:00–07:00 (the second starts the next date)',
+    {
+      days: [work(D, shift('20:00', '02:00', { id: 1, name: 'Late', ...NO_WINDOW_GAP }), shift('03:00', '07:00', { id: 2, name: 'Dawn', ...NO_WINDOW_GAP }))],
+      punches: [d('19:58'), d('02:00', D1), d('02:55', D1), d('07:01', D1)],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 600, 0],
+      why: [['att.why.shift', { shift: 'Dawn', start: '03:00 (+1)', end: '07:00 (+1)' }]],
+      shifts: ['normal', 'normal'],
+    },
+  ],
+  [
+    'a night shift before a holiday keeps its 06:00 check-out; the holiday shows no work',
+    { days: [work(D, NIGHT), holiday(D1, 'Festival')], punches: [d('22:00'), d('06:00', D1)] },
+    [
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '06:00 (+1)' }]] },
+      { status: 'holiday', min: [0, 0, 0, 0], why: [['att.why.holiday', { name: 'Festival' }]], used: [], shifts: [] },
+    ],
+  ],
+  [
+    'a week of leave spanning several days: every working day in it is leave',
+    {
+      days: [work(D), work(D1), work('2026-01-07')],
+      absences: [{ id: 4, kind: 'leave', from: d('00:00'), to: '2026-01-06 23:59' }],
+      punches: ['2026-01-07 09:00', '2026-01-07 18:00'],
+    },
+    [
+      { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift', { from: '00:00', to: '23:59 (+1)' }]], leaveMin: 480 },
+      { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift', { from: '00:00 (-1)' }]], leaveMin: 480 },
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], leaveMin: 0 },
+    ],
+  ],
+  [
+    'a supplementary punch and a real one seconds apart count once (the earlier)',
+    { absences: [{ id: 9, kind: 'supplement', from: d('09:00') }], punches: [d('09:00:05'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.supplement']], used: [-9, 2], ignored: [[1, 'duplicate']] },
+  ],
+
   // — cycles across month ends, holidays, moved working days —
   [
     'a cycle (day, night, rest, day) across Jan 31 → Feb 1',
@@ -226,82 +474,409 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
       { status: 'late', min: [12, 0, 468, 0], why: [['att.why.late', { late: 12 }]] },
     ],
   ],
-  ['a holiday without punches is a holiday, not an absence', { days: [holiday(D, 'New Year')] }, { status: 'holiday', min: [0, 0, 0, 0], why: [['att.why.holiday', { name: 'New Year' }]], shifts: [] }],
-  ['work on a holiday is overtime, all of it', { days: [holiday(D, 'Spring Festival')], punches: [d('10:00'), d('14:30')] }, { status: 'holiday', min: [0, 0, 270, 270], why: [['att.why.restWork', { first: '10:00', last: '14:30', worked: 270 }]], shifts: ['holiday'] }],
-  ['a working day moved onto a Saturday (调休) is judged like any working day', { days: [work('2026-02-14')], punches: ['2026-02-14 09:10', '2026-02-14 18:00'] }, { status: 'late', min: [10, 0, 470, 0], why: [['att.why.late', { late: 10 }]] }],
+  [
+    'a holiday without punches is a holiday, not an absence',
+    { days: [holiday(D, 'New Year')] },
+    { status: 'holiday', min: [0, 0, 0, 0], why: [['att.why.holiday', { name: 'New Year' }]], shifts: [] },
+  ],
+  [
+    'work on a holiday is overtime, all of it',
+    { days: [holiday(D, 'Spring Festival')], punches: [d('10:00'), d('14:30')] },
+    { status: 'holiday', min: [0, 0, 270, 270], why: [['att.why.restWork', { first: '10:00', last: '14:30', worked: 270 }]], shifts: ['holiday'] },
+  ],
+  [
+    'a working day moved onto a Saturday (调休) is judged like any working day',
+    { days: [work('2026-02-14')], punches: ['2026-02-14 09:10', '2026-02-14 18:00'] },
+    { status: 'late', min: [10, 0, 470, 0], why: [['att.why.late', { late: 10 }]] },
+  ],
   ['a rest day without punches is rest', { days: [rest('2026-01-10')] }, { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.rest']] }],
-  ['work on a rest day is overtime, all of it (no minimum)', { days: [rest('2026-01-10')], punches: ['2026-01-10 09:00', '2026-01-10 09:20'] }, { status: 'rest', min: [0, 0, 20, 20], why: [['att.why.restWork', { worked: 20 }]] }],
-  ['a single punch on a rest day counts no time', { days: [rest('2026-01-10')], punches: ['2026-01-10 11:00'] }, { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.onePunchOff', { time: '11:00' }]], used: [1] }],
-  ['a working day without a shift (misconfigured) is treated as rest', { days: [{ date: D, kind: 'work', shifts: [] }] }, { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.noShift']] }],
+  [
+    'work on a rest day is overtime, all of it (no minimum)',
+    { days: [rest('2026-01-10')], punches: ['2026-01-10 09:00', '2026-01-10 09:20'] },
+    { status: 'rest', min: [0, 0, 20, 20], why: [['att.why.restWork', { worked: 20 }]] },
+  ],
+  [
+    'a single punch on a rest day counts no time',
+    { days: [rest('2026-01-10')], punches: ['2026-01-10 11:00'] },
+    { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.onePunchOff', { time: '11:00' }]], used: [1] },
+  ],
+  [
+    'a working day without a shift (misconfigured) is treated as rest',
+    { days: [{ date: D, kind: 'work', shifts: [] }] },
+    { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.noShift']] },
+  ],
 
   // — duplicates —
-  ['two punches 20 s apart (filter 30 s) count once', { punches: [d('08:55'), d('08:55:20'), d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:55' }]], ignored: [[2, 'duplicate', 'att.why.ignored.duplicate']] }],
-  ['the same face on two terminals 3 s apart counts once', { punches: [{ t: d('08:59'), deviceId: 1 }, { t: d('08:59:03'), deviceId: 2 }, d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], used: [1, 3], ignored: [[2, 'duplicate']] }],
-  ['exactly the filter seconds apart: both kept (the second is simply not needed)', { punches: [d('08:59'), d('08:59:30'), d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], ignored: [[2, 'notNeeded']] }],
-  ['closer than the filter to the previous KEPT punch: 0 s kept, 20 s duplicate, 40 s kept', { punches: [d('17:59'), d('17:59:20'), d('17:59:40'), d('09:00')] }, { status: 'normal', min: [0, 0, 479, 0], why: [['att.why.checkOut', { time: '17:59:40' }]], ignored: [[1, 'notNeeded'], [2, 'duplicate']], used: [4, 3] }],
-  ['a duplicate check-out shows which kept punch it repeats', { punches: [d('09:00'), d('18:00'), d('18:00:10')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '18:00' }]], ignored: [[3, 'duplicate']] }],
+  [
+    'two punches 20 s apart (filter 30 s) count once',
+    { punches: [d('08:55'), d('08:55:20'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:55' }]], ignored: [[2, 'duplicate', 'att.why.ignored.duplicate']] },
+  ],
+  [
+    'the same face on two terminals 3 s apart counts once',
+    { punches: [{ t: d('08:59'), deviceId: 1 }, { t: d('08:59:03'), deviceId: 2 }, d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], used: [1, 3], ignored: [[2, 'duplicate']] },
+  ],
+  [
+    'exactly the filter seconds apart: both kept (the second is simply not needed)',
+    { punches: [d('08:59'), d('08:59:30'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], ignored: [[2, 'notNeeded']] },
+  ],
+  [
+    'closer than the filter to the previous KEPT punch: 0 s kept, 20 s duplicate, 40 s kept',
+    { punches: [d('17:59'), d('17:59:20'), d('17:59:40'), d('09:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 479, 0],
+      why: [['att.why.checkOut', { time: '17:59:40' }]],
+      ignored: [
+        [1, 'notNeeded'],
+        [2, 'duplicate'],
+      ],
+      used: [4, 3],
+    },
+  ],
+  [
+    'a duplicate check-out shows which kept punch it repeats',
+    { punches: [d('09:00'), d('18:00'), d('18:00:10')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '18:00' }]], ignored: [[3, 'duplicate']] },
+  ],
 
   // — attendance models —
-  ['temperature over the alarm: not a valid check-in; the retry at 09:10 is', { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 37.8, temperatureAlarm: 37.3 }, { t: d('09:10'), temperature: 36.6, temperatureAlarm: 37.3 }, d('18:00')] }, { status: 'late', min: [10, 0, 470, 0], why: [['att.why.late', { checkIn: '09:10', late: 10 }]], ignored: [[1, 'invalidModel', 'att.why.ignored.temperature']] }],
-  ['temperature exactly at the alarm is not over it', { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 37.3, temperatureAlarm: 37.3 }, d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime', { checkIn: '08:58' }]], ignored: [] }],
-  ['alcohol at the threshold is invalid: missing check-in', { rule: rule({ model: 'alcohol' }), punches: [{ t: d('08:50'), alcohol: 20, alcoholThreshold: 20 }, d('18:00')] }, { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'invalidModel', 'att.why.ignored.alcohol']] }],
-  ['alcohol just below the threshold is valid', { rule: rule({ model: 'alcohol' }), punches: [{ t: d('08:50'), alcohol: 19, alcoholThreshold: 20 }, d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']] }],
-  ['health code yellow is invalid', { rule: rule({ model: 'health' }), punches: [{ t: d('08:50'), health: 'yellow' }, d('18:00')] }, { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'invalidModel', 'att.why.ignored.health']] }],
-  ['health code green is valid', { rule: rule({ model: 'health' }), punches: [{ t: d('08:50'), health: 'green' }, { t: d('18:00'), health: 'green' }] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:50' }]] }],
-  ['the default model ignores readings (a fever does not invalidate)', { punches: [{ t: d('08:50'), temperature: 39, temperatureAlarm: 37.3, health: 'red' }, d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], ignored: [] }],
-  ['an invalid punch does not swallow a valid retry within the filter seconds', { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 38, temperatureAlarm: 37.3 }, { t: d('08:58:10'), temperature: 36.5, temperatureAlarm: 37.3 }, d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:58:10' }]], ignored: [[1, 'invalidModel']] }],
+  [
+    'temperature over the alarm: not a valid check-in; the retry at 09:10 is',
+    {
+      rule: rule({ model: 'temperature' }),
+      punches: [{ t: d('08:58'), temperature: 37.8, temperatureAlarm: 37.3 }, { t: d('09:10'), temperature: 36.6, temperatureAlarm: 37.3 }, d('18:00')],
+    },
+    {
+      status: 'late',
+      min: [10, 0, 470, 0],
+      why: [['att.why.late', { checkIn: '09:10', late: 10 }]],
+      ignored: [[1, 'invalidModel', 'att.why.ignored.temperature']],
+    },
+  ],
+  [
+    'temperature exactly at the alarm is not over it',
+    { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 37.3, temperatureAlarm: 37.3 }, d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime', { checkIn: '08:58' }]], ignored: [] },
+  ],
+  [
+    'alcohol at the threshold is invalid: missing check-in',
+    { rule: rule({ model: 'alcohol' }), punches: [{ t: d('08:50'), alcohol: 20, alcoholThreshold: 20 }, d('18:00')] },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'invalidModel', 'att.why.ignored.alcohol']] },
+  ],
+  [
+    'alcohol just below the threshold is valid',
+    { rule: rule({ model: 'alcohol' }), punches: [{ t: d('08:50'), alcohol: 19, alcoholThreshold: 20 }, d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']] },
+  ],
+  [
+    'health code yellow is invalid',
+    { rule: rule({ model: 'health' }), punches: [{ t: d('08:50'), health: 'yellow' }, d('18:00')] },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'invalidModel', 'att.why.ignored.health']] },
+  ],
+  [
+    'health code green is valid',
+    {
+      rule: rule({ model: 'health' }),
+      punches: [
+        { t: d('08:50'), health: 'green' },
+        { t: d('18:00'), health: 'green' },
+      ],
+    },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:50' }]] },
+  ],
+  [
+    'the default model ignores readings (a fever does not invalidate)',
+    { punches: [{ t: d('08:50'), temperature: 39, temperatureAlarm: 37.3, health: 'red' }, d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], ignored: [] },
+  ],
+  [
+    'an invalid punch does not swallow a valid retry within the filter seconds',
+    {
+      rule: rule({ model: 'temperature' }),
+      punches: [{ t: d('08:58'), temperature: 38, temperatureAlarm: 37.3 }, { t: d('08:58:10'), temperature: 36.5, temperatureAlarm: 37.3 }, d('18:00')],
+    },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:58:10' }]], ignored: [[1, 'invalidModel']] },
+  ],
 
   // — approved absences —
-  ['partial-day leave 09:00–11:00 moves the expected start to 11:00', { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('11:00') }], punches: [d('10:58'), d('18:00')] }, { status: 'normal', min: [0, 0, 360, 0], why: [['att.why.startMoved', { from: '09:00', to: '11:00', start: '11:00' }], ['att.why.onTime', { start: '11:00' }]], leaveMin: 120 }],
-  ['after a morning leave, lateness counts from the moved start', { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('11:00') }], punches: [d('11:10'), d('18:00')] }, { status: 'late', min: [10, 0, 350, 0], why: [['att.why.late', { start: '11:00', late: 10 }]] }],
-  ['an afternoon out-of-office moves the expected end', { absences: [{ id: 4, kind: 'out', from: d('16:00'), to: d('18:00') }], punches: [d('09:00'), d('16:00')] }, { status: 'normal', min: [0, 0, 360, 0], why: [['att.why.endMoved', { kind: 'out', end: '16:00' }], ['att.why.onTimeOut', { end: '16:00' }]] }],
-  ['leave over the whole shift: leave, no punch needed', { absences: [{ id: 5, kind: 'leave', from: d('00:00'), to: d('23:59') }] }, { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift']], shifts: ['leave'], leaveMin: 480 }],
-  ['out-of-office over the whole shift: out; a punch that day is not needed', { absences: [{ id: 6, kind: 'out', from: d('09:00'), to: d('18:00') }], punches: [d('10:00')] }, { status: 'out', min: [0, 0, 0, 0], why: [['att.why.outShift', { from: '09:00', to: '18:00' }]], ignored: [[1, 'notNeeded', 'att.why.ignored.onLeave']] }],
-  ['an hour of leave mid-afternoon is not worked time', { absences: [{ id: 8, kind: 'leave', from: d('14:00'), to: d('15:00') }], punches: [d('09:00'), d('18:00')] }, { status: 'normal', min: [0, 0, 420, 0], why: [['att.why.absenceDuring', { kind: 'leave', minutes: 60 }]] }],
-  ['a supplementary punch stands for the forgotten check-in', { absences: [{ id: 9, kind: 'supplement', from: d('09:00'), label: 'forgot' }], punches: [d('18:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.supplement', { time: '09:00', label: 'forgot' }]], checkIn: -9, used: [-9, 1] }],
-  ['a supplementary punch stands for the forgotten check-out', { absences: [{ id: 10, kind: 'supplement', from: d('18:00') }], punches: [d('08:59')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '18:00' }], ['att.why.supplement']], checkOut: -10 }],
-  ['a leave day on a rest day is still rest', { days: [rest('2026-01-10')], absences: [{ id: 5, kind: 'leave', from: '2026-01-10 09:00', to: '2026-01-10 18:00' }] }, { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.rest']], leaveMin: 0 }],
+  [
+    'partial-day leave 09:00–11:00 moves the expected start to 11:00',
+    { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('11:00') }], punches: [d('10:58'), d('18:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 360, 0],
+      why: [
+        ['att.why.startMoved', { from: '09:00', to: '11:00', start: '11:00' }],
+        ['att.why.onTime', { start: '11:00' }],
+      ],
+      leaveMin: 120,
+    },
+  ],
+  [
+    'after a morning leave, lateness counts from the moved start',
+    { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('11:00') }], punches: [d('11:10'), d('18:00')] },
+    { status: 'late', min: [10, 0, 350, 0], why: [['att.why.late', { start: '11:00', late: 10 }]] },
+  ],
+  [
+    'an afternoon out-of-office moves the expected end',
+    { absences: [{ id: 4, kind: 'out', from: d('16:00'), to: d('18:00') }], punches: [d('09:00'), d('16:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 360, 0],
+      why: [
+        ['att.why.endMoved', { kind: 'out', end: '16:00' }],
+        ['att.why.onTimeOut', { end: '16:00' }],
+      ],
+    },
+  ],
+  [
+    'leave over the whole shift: leave, no punch needed',
+    { absences: [{ id: 5, kind: 'leave', from: d('00:00'), to: d('23:59') }] },
+    { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift']], shifts: ['leave'], leaveMin: 480 },
+  ],
+  [
+    'out-of-office over the whole shift: out; a punch that day is not needed',
+    { absences: [{ id: 6, kind: 'out', from: d('09:00'), to: d('18:00') }], punches: [d('10:00')] },
+    { status: 'out', min: [0, 0, 0, 0], why: [['att.why.outShift', { from: '09:00', to: '18:00' }]], ignored: [[1, 'notNeeded', 'att.why.ignored.onLeave']] },
+  ],
+  [
+    'an hour of leave mid-afternoon is not worked time',
+    { absences: [{ id: 8, kind: 'leave', from: d('14:00'), to: d('15:00') }], punches: [d('09:00'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 420, 0], why: [['att.why.absenceDuring', { kind: 'leave', minutes: 60 }]] },
+  ],
+  [
+    'a supplementary punch stands for the forgotten check-in',
+    { absences: [{ id: 9, kind: 'supplement', from: d('09:00'), label: 'forgot' }], punches: [d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.supplement', { time: '09:00', label: 'forgot' }]], checkIn: -9, used: [-9, 1] },
+  ],
+  [
+    'a supplementary punch stands for the forgotten check-out',
+    { absences: [{ id: 10, kind: 'supplement', from: d('18:00') }], punches: [d('08:59')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '18:00' }], ['att.why.supplement']], checkOut: -10 },
+  ],
+  [
+    'a leave day on a rest day is still rest',
+    { days: [rest('2026-01-10')], absences: [{ id: 5, kind: 'leave', from: '2026-01-10 09:00', to: '2026-01-10 18:00' }] },
+    { status: 'rest', min: [0, 0, 0, 0], why: [['att.why.rest']], leaveMin: 0 },
+  ],
 
   // — pending —
-  ['checked in, the check-out window still open: pending, the lateness already shown', { punches: [d('09:07')], now: d('17:00') }, { status: 'pending', min: [7, 0, 0, 0], why: [['att.why.pending', { until: '22:00' }], ['att.why.late', { late: 7 }]], shifts: ['pending'] }],
-  ['still pending at the very end of the last window', { punches: [d('09:00')], now: d('22:00') }, { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending']] }],
-  ['a second after the last window closes: missing check-out', { punches: [d('09:00')], now: d('22:00:01') }, { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] }],
+  [
+    'checked in, the check-out window still open: pending, the lateness already shown',
+    { punches: [d('09:07')], now: d('17:00') },
+    {
+      status: 'pending',
+      min: [7, 0, 0, 0],
+      why: [
+        ['att.why.pending', { until: '22:00' }],
+        ['att.why.late', { late: 7 }],
+      ],
+      shifts: ['pending'],
+    },
+  ],
+  [
+    'still pending at the very end of the last window',
+    { punches: [d('09:00')], now: d('22:00') },
+    { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending']] },
+  ],
+  [
+    'a second after the last window closes: missing check-out',
+    { punches: [d('09:00')], now: d('22:00:01') },
+    { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] },
+  ],
   ['a day not begun is pending, never absent', { now: d('06:00') }, { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending']] }],
-  ['approved leave on a future day is leave at once', { now: d('06:00'), absences: [{ id: 5, kind: 'leave', from: d('09:00'), to: d('18:00') }] }, { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift']] }],
-  ['a night shift stays pending the next morning until its window closes', { days: [work(D, NIGHT)], punches: [d('22:00')], now: d('08:00', D1) }, { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending', { until: '10:00 (+1)' }]] }],
+  [
+    'approved leave on a future day is leave at once',
+    { now: d('06:00'), absences: [{ id: 5, kind: 'leave', from: d('09:00'), to: d('18:00') }] },
+    { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift']] },
+  ],
+  [
+    'a night shift stays pending the next morning until its window closes',
+    { days: [work(D, NIGHT)], punches: [d('22:00')], now: d('08:00', D1) },
+    { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending', { until: '10:00 (+1)' }]] },
+  ],
 
   // — DST (Europe/Berlin): absolute instants, not wall-clock differences —
-  ['22:00–06:00 on 2026-03-28 (clocks go forward): 7 real hours', { zone: BERLIN, days: [work('2026-03-28', NIGHT)], punches: ['2026-03-28 22:00', '2026-03-29 06:00'] }, { status: 'normal', min: [0, 0, 420, 0], why: [['att.why.worked', { worked: 420, from: '22:00', to: '06:00 (+1)' }]] }],
-  ['22:00–06:00 on 2026-10-24 (clocks go back): 9 real hours', { zone: BERLIN, days: [work('2026-10-24', NIGHT)], punches: ['2026-10-24 22:00', '2026-10-25 06:00'] }, { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.worked', { worked: 540 }]] }],
-  ['the same night a week earlier: 8 hours', { zone: BERLIN, days: [work('2026-03-21', NIGHT)], punches: ['2026-03-21 22:00', '2026-03-22 06:00'] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]] }],
-  ['DST night: leaving at 05:00 is early 60 (counted to the real end)', { zone: BERLIN, days: [work('2026-03-28', NIGHT)], punches: ['2026-03-28 22:00', '2026-03-29 05:00'] }, { status: 'early', min: [0, 60, 360, 0], why: [['att.why.early', { early: 60 }]] }],
+  [
+    '22:00–06:00 on 2026-03-28 (clocks go forward): 7 real hours',
+    { zone: BERLIN, days: [work('2026-03-28', NIGHT)], punches: ['2026-03-28 22:00', '2026-03-29 06:00'] },
+    { status: 'normal', min: [0, 0, 420, 0], why: [['att.why.worked', { worked: 420, from: '22:00', to: '06:00 (+1)' }]] },
+  ],
+  [
+    '22:00–06:00 on 2026-10-24 (clocks go back): 9 real hours',
+    { zone: BERLIN, days: [work('2026-10-24', NIGHT)], punches: ['2026-10-24 22:00', '2026-10-25 06:00'] },
+    { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.worked', { worked: 540 }]] },
+  ],
+  [
+    'the same night a week earlier: 8 hours',
+    { zone: BERLIN, days: [work('2026-03-21', NIGHT)], punches: ['2026-03-21 22:00', '2026-03-22 06:00'] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]] },
+  ],
+  [
+    'DST night: leaving at 05:00 is early 60 (counted to the real end)',
+    { zone: BERLIN, days: [work('2026-03-28', NIGHT)], punches: ['2026-03-28 22:00', '2026-03-29 05:00'] },
+    { status: 'early', min: [0, 60, 360, 0], why: [['att.why.early', { early: 60 }]] },
+  ],
 
   // — direction (entrance/exit) —
   [
     'direction option: the entrance decides the check-in and the exit the check-out',
-    { rule: rule({ useDirection: true }), punches: [{ t: d('08:50'), direction: 'out' }, { t: d('08:58'), direction: 'in' }, { t: d('18:02'), direction: 'out' }, { t: d('18:10'), direction: 'in' }] },
-    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:58' }], ['att.why.checkOut', { time: '18:02' }]], used: [2, 3], ignored: [[1, 'notNeeded', 'att.why.ignored.wrongDirection'], [4, 'notNeeded', 'att.why.ignored.wrongDirection']] },
+    {
+      rule: rule({ useDirection: true }),
+      punches: [
+        { t: d('08:50'), direction: 'out' },
+        { t: d('08:58'), direction: 'in' },
+        { t: d('18:02'), direction: 'out' },
+        { t: d('18:10'), direction: 'in' },
+      ],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.checkIn', { time: '08:58' }],
+        ['att.why.checkOut', { time: '18:02' }],
+      ],
+      used: [2, 3],
+      ignored: [
+        [1, 'notNeeded', 'att.why.ignored.wrongDirection'],
+        [4, 'notNeeded', 'att.why.ignored.wrongDirection'],
+      ],
+    },
   ],
-  ['the same punches without the option: first and last', { punches: [{ t: d('08:50'), direction: 'out' }, { t: d('08:58'), direction: 'in' }, { t: d('18:02'), direction: 'out' }, { t: d('18:10'), direction: 'in' }] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:50' }], ['att.why.checkOut', { time: '18:10' }]], used: [1, 4] }],
-  ['direction option: only exits → missing check-in', { rule: rule({ useDirection: true }), punches: [{ t: d('08:50'), direction: 'out' }, { t: d('18:00'), direction: 'out' }] }, { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], checkIn: null, checkOut: 2 }],
-  ['direction option: a terminal without direction serves either way', { rule: rule({ useDirection: true }), punches: [d('08:55'), { t: d('18:00'), direction: 'out' }] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:55' }]] }],
+  [
+    'the same punches without the option: first and last',
+    {
+      punches: [
+        { t: d('08:50'), direction: 'out' },
+        { t: d('08:58'), direction: 'in' },
+        { t: d('18:02'), direction: 'out' },
+        { t: d('18:10'), direction: 'in' },
+      ],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.checkIn', { time: '08:50' }],
+        ['att.why.checkOut', { time: '18:10' }],
+      ],
+      used: [1, 4],
+    },
+  ],
+  [
+    'direction option: only exits → missing check-in',
+    {
+      rule: rule({ useDirection: true }),
+      punches: [
+        { t: d('08:50'), direction: 'out' },
+        { t: d('18:00'), direction: 'out' },
+      ],
+    },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], checkIn: null, checkOut: 2 },
+  ],
+  [
+    'direction option: a terminal without direction serves either way',
+    { rule: rule({ useDirection: true }), punches: [d('08:55'), { t: d('18:00'), direction: 'out' }] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '08:55' }]] },
+  ],
 
   // — free mode —
-  ['free: first to last punch, at least the required 8 h', { rule: FREE, days: [freeDay(D)], punches: [d('10:00'), d('13:00'), d('19:00')] }, { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.freeWorked', { first: '10:00', last: '19:00', worked: 540 }], ['att.why.enough', { required: 480 }]], ignored: [[2, 'notNeeded']] }],
-  ['free: short of the required time → early by the shortfall', { rule: FREE, days: [freeDay(D)], punches: [d('10:00'), d('17:00')] }, { status: 'early', min: [0, 60, 420, 0], why: [['att.why.short', { worked: 420, required: 480, short: 60 }]] }],
-  ['free: the day runs to the next 05:00, a 04:30 punch ends the same day', { rule: FREE, days: [freeDay(D), freeDay(D1)], punches: [d('20:00'), d('04:30', D1)] }, [{ status: 'normal', min: [0, 0, 510, 0], why: [['att.why.freeDay', { from: '05:00', to: '05:00 (+1)' }], ['att.why.checkOut', { time: '04:30 (+1)' }]] }, { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunchDay']] }]],
-  ['free: 04:59 belongs to the previous day, 05:00 to this one', { rule: FREE, days: [freeDay(D)], punches: [d('04:59'), d('05:00'), d('13:00')] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.freeWorked', { first: '05:00', worked: 480 }]], used: [2, 3] }],
+  [
+    'free: first to last punch, at least the required 8 h',
+    { rule: FREE, days: [freeDay(D)], punches: [d('10:00'), d('13:00'), d('19:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 540, 0],
+      why: [
+        ['att.why.freeWorked', { first: '10:00', last: '19:00', worked: 540 }],
+        ['att.why.enough', { required: 480 }],
+      ],
+      ignored: [[2, 'notNeeded']],
+    },
+  ],
+  [
+    'free: short of the required time → early by the shortfall',
+    { rule: FREE, days: [freeDay(D)], punches: [d('10:00'), d('17:00')] },
+    { status: 'early', min: [0, 60, 420, 0], why: [['att.why.short', { worked: 420, required: 480, short: 60 }]] },
+  ],
+  [
+    'free: the day runs to the next 05:00, a 04:30 punch ends the same day',
+    { rule: FREE, days: [freeDay(D), freeDay(D1)], punches: [d('20:00'), d('04:30', D1)] },
+    [
+      {
+        status: 'normal',
+        min: [0, 0, 510, 0],
+        why: [
+          ['att.why.freeDay', { from: '05:00', to: '05:00 (+1)' }],
+          ['att.why.checkOut', { time: '04:30 (+1)' }],
+        ],
+      },
+      { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunchDay']] },
+    ],
+  ],
+  [
+    'free: 04:59 belongs to the previous day, 05:00 to this one',
+    { rule: FREE, days: [freeDay(D)], punches: [d('04:59'), d('05:00'), d('13:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.freeWorked', { first: '05:00', worked: 480 }]], used: [2, 3] },
+  ],
   ['free: no punch → absent', { rule: FREE, days: [freeDay(D)] }, { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunchDay', { from: '05:00' }]] }],
-  ['free: a single punch → missing check-out', { rule: FREE, days: [freeDay(D)], punches: [d('09:00')] }, { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] }],
-  ['free: pending until the next day boundary', { rule: FREE, days: [freeDay(D)], punches: [d('09:00')], now: d('04:59', D1) }, { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending', { until: '05:00 (+1)' }]] }],
-  ['free: approved leave counts towards the required time', { rule: FREE, days: [freeDay(D)], absences: [{ id: 2, kind: 'leave', from: d('09:00'), to: d('13:00') }], punches: [d('13:00'), d('17:00')] }, { status: 'normal', min: [0, 0, 240, 0], why: [['att.why.freeLeave', { kind: 'leave', minutes: 240 }]], leaveMin: 240 }],
-  ['free: a full day of leave and no punch is leave', { rule: FREE, days: [freeDay(D)], absences: [{ id: 2, kind: 'leave', from: d('09:00'), to: d('18:00') }] }, { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.freeLeave', { minutes: 540 }]] }],
-  ['free: no late or early, whatever the hours', { rule: FREE, days: [freeDay(D)], punches: [d('14:00'), d('23:00')] }, { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.enough', { worked: 540 }]] }],
-  ['free with the direction option: entrance first, exit last', { rule: { ...FREE, useDirection: true }, days: [freeDay(D)], punches: [{ t: d('08:00'), direction: 'out' }, { t: d('09:00'), direction: 'in' }, { t: d('17:00'), direction: 'out' }] }, { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '09:00' }]] }],
-  ['free: a rest day under a free rule is rest, its work overtime', { rule: FREE, days: [rest('2026-01-10')], punches: ['2026-01-10 10:00', '2026-01-11 02:00'] }, { status: 'rest', min: [0, 0, 960, 960], why: [['att.why.restWork', { last: '02:00 (+1)' }]] }],
+  [
+    'free: a single punch → missing check-out',
+    { rule: FREE, days: [freeDay(D)], punches: [d('09:00')] },
+    { status: 'missingOut', min: [0, 0, 0, 0], why: [['att.why.missingOut']] },
+  ],
+  [
+    'free: pending until the next day boundary',
+    { rule: FREE, days: [freeDay(D)], punches: [d('09:00')], now: d('04:59', D1) },
+    { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending', { until: '05:00 (+1)' }]] },
+  ],
+  [
+    'free: approved leave counts towards the required time',
+    { rule: FREE, days: [freeDay(D)], absences: [{ id: 2, kind: 'leave', from: d('09:00'), to: d('13:00') }], punches: [d('13:00'), d('17:00')] },
+    { status: 'normal', min: [0, 0, 240, 0], why: [['att.why.freeLeave', { kind: 'leave', minutes: 240 }]], leaveMin: 240 },
+  ],
+  [
+    'free: a full day of leave and no punch is leave',
+    { rule: FREE, days: [freeDay(D)], absences: [{ id: 2, kind: 'leave', from: d('09:00'), to: d('18:00') }] },
+    { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.freeLeave', { minutes: 540 }]] },
+  ],
+  [
+    'free: no late or early, whatever the hours',
+    { rule: FREE, days: [freeDay(D)], punches: [d('14:00'), d('23:00')] },
+    { status: 'normal', min: [0, 0, 540, 0], why: [['att.why.enough', { worked: 540 }]] },
+  ],
+  [
+    'free with the direction option: entrance first, exit last',
+    {
+      rule: { ...FREE, useDirection: true },
+      days: [freeDay(D)],
+      punches: [
+        { t: d('08:00'), direction: 'out' },
+        { t: d('09:00'), direction: 'in' },
+        { t: d('17:00'), direction: 'out' },
+      ],
+    },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkIn', { time: '09:00' }]] },
+  ],
+  [
+    'free: a rest day under a free rule is rest, its work overtime',
+    { rule: FREE, days: [rest('2026-01-10')], punches: ['2026-01-10 10:00', '2026-01-11 02:00'] },
+    { status: 'rest', min: [0, 0, 960, 960], why: [['att.why.restWork', { last: '02:00 (+1)' }]] },
+  ],
 
   // — leaving —
-  ['no results after the leaving date', { days: [work(D), work(D1), work('2026-01-07')], leftOn: D1, punches: [d('09:00'), d('18:00')] }, [{ status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked']] }, { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']] }]],
+  [
+    'no results after the leaving date',
+    { days: [work(D), work(D1), work('2026-01-07')], leftOn: D1, punches: [d('09:00'), d('18:00')] },
+    [
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked']] },
+      { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']] },
+    ],
+  ],
 ];
 
 for (const [intent, c, e] of cases) {
@@ -337,7 +912,11 @@ test('a month of two-shift days: every punch appears at most once, in used or ig
 });
 
 test('the engine is pure: the same input gives the same output, the input is not changed', () => {
-  const c: Case = { days: [work(D, ...TWO)], punches: [d('08:00'), d('12:00'), d('13:00'), d('17:00')], absences: [{ id: 1, kind: 'supplement', from: d('12:30') }] };
+  const c: Case = {
+    days: [work(D, ...TWO)],
+    punches: [d('08:00'), d('12:00'), d('13:00'), d('17:00')],
+    absences: [{ id: 1, kind: 'supplement', from: d('12:30') }],
+  };
   const i = input(c);
   const copy = structuredClone(i);
   assert.deepEqual(computeRange(i), computeRange(copy));
@@ -349,6 +928,12 @@ test('every why key the engine emits has an English text, and describe() renders
   const keys = new Set(all.flatMap((r) => [...r.why.map((w) => w.key), ...r.ignored.flatMap((i) => (i.detail ? [i.detail.key] : []))]));
   for (const k of keys) assert.ok(k in WHY_EN, `${k} has an English text`);
   for (const r of all) assert.doesNotMatch(describe(r, [OFFICE, NIGHT]), /\{\{|undefined|NaN/, r.date);
-  assert.equal(whyText({ key: 'att.why.late', params: { checkIn: '09:07', start: '09:00', grace: 5, late: 7 } }), 'Checked in 09:07, shift 09:00, grace 5 min → late 7 min');
-  assert.match(describe(run({ punches: [d('09:07'), d('18:00')] })[0]!, [OFFICE]), /^2026-01-05: late \(late 7, early 0, worked 473, overtime 0 min\)\n {2}Day: late, in #1, out #2/);
+  assert.equal(
+    whyText({ key: 'att.why.late', params: { checkIn: '09:07', start: '09:00', grace: 5, late: 7 } }),
+    'Checked in 09:07, shift 09:00, grace 5 min → late 7 min',
+  );
+  assert.match(
+    describe(run({ punches: [d('09:07'), d('18:00')] })[0]!, [OFFICE]),
+    /^2026-01-05: late \(late 7, early 0, worked 473, overtime 0 min\)\n {2}Day: late, in #1, out #2/,
+  );
 });

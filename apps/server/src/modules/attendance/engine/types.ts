@@ -80,19 +80,7 @@ export interface PersonRange {
   after?: DayPlan;
 }
 export type Status =
-  | 'normal'
-  | 'late'
-  | 'early'
-  | 'lateEarly'
-  | 'missingIn'
-  | 'missingOut'
-  | 'absent'
-  | 'halfDay'
-  | 'leave'
-  | 'out'
-  | 'holiday'
-  | 'rest'
-  | 'pending';
+  'normal' | 'late' | 'early' | 'lateEarly' | 'missingIn' | 'missingOut' | 'absent' | 'halfDay' | 'leave' | 'out' | 'holiday' | 'rest' | 'pending';
 /** One line of the explanation: a translation key plus its parameters (the console renders it). */
 export interface Why {
   key: string;
