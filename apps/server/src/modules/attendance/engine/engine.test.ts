@@ -419,6 +419,46 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
     { status: 'normal', min: [0, 0, 480, 40], why: [['att.why.overtime', { checkOut: '06:40 (+1)', minutes: 40 }]], used: [1, 3] },
   ],
 
+  [
+    'the shifts of one day continue past midnight: 20:00–02:00 then 03:00–07:00 (the second starts the next date)',
+    {
+      days: [work(D, shift('20:00', '02:00', { id: 1, name: 'Late', ...NO_WINDOW_GAP }), shift('03:00', '07:00', { id: 2, name: 'Dawn', ...NO_WINDOW_GAP }))],
+      punches: [d('19:58'), d('02:00', D1), d('02:55', D1), d('07:01', D1)],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 600, 0],
+      why: [['att.why.shift', { shift: 'Dawn', start: '03:00 (+1)', end: '07:00 (+1)' }]],
+      shifts: ['normal', 'normal'],
+    },
+  ],
+  [
+    'a night shift before a holiday keeps its 06:00 check-out; the holiday shows no work',
+    { days: [work(D, NIGHT), holiday(D1, 'Festival')], punches: [d('22:00'), d('06:00', D1)] },
+    [
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.checkOut', { time: '06:00 (+1)' }]] },
+      { status: 'holiday', min: [0, 0, 0, 0], why: [['att.why.holiday', { name: 'Festival' }]], used: [], shifts: [] },
+    ],
+  ],
+  [
+    'a week of leave spanning several days: every working day in it is leave',
+    {
+      days: [work(D), work(D1), work('2026-01-07')],
+      absences: [{ id: 4, kind: 'leave', from: d('00:00'), to: '2026-01-06 23:59' }],
+      punches: ['2026-01-07 09:00', '2026-01-07 18:00'],
+    },
+    [
+      { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift', { from: '00:00', to: '23:59 (+1)' }]], leaveMin: 480 },
+      { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift', { from: '00:00 (-1)' }]], leaveMin: 480 },
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime']], leaveMin: 0 },
+    ],
+  ],
+  [
+    'a supplementary punch and a real one seconds apart count once (the earlier)',
+    { absences: [{ id: 9, kind: 'supplement', from: d('09:00') }], punches: [d('09:00:05'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.supplement']], used: [-9, 2], ignored: [[1, 'duplicate']] },
+  ],
+
   // — cycles across month ends, holidays, moved working days —
   [
     'a cycle (day, night, rest, day) across Jan 31 → Feb 1',

@@ -98,13 +98,13 @@ function coverage(spans: Span[], a: number, b: number): number {
 
 const why = (key: WhyKey, params?: Why['params']): Why => (params ? { key, params } : { key });
 
-/** Why a punch is not valid under the rule's model, or undefined when it is. */
-function invalidity(model: RuleDef['model'], p: PunchIn, time: string): Why | undefined {
+/** Why a punch is not valid under the rule's model (its time is added where the day is known), or undefined. */
+function invalidity(model: RuleDef['model'], p: PunchIn): Why | undefined {
   if (model === 'temperature' && p.temperature != null && p.temperatureAlarm != null && p.temperature > p.temperatureAlarm)
-    return why('att.why.ignored.temperature', { time, temperature: p.temperature, alarm: p.temperatureAlarm });
+    return why('att.why.ignored.temperature', { temperature: p.temperature, alarm: p.temperatureAlarm });
   if (model === 'alcohol' && p.alcohol != null && p.alcoholThreshold != null && p.alcohol >= p.alcoholThreshold)
-    return why('att.why.ignored.alcohol', { time, alcohol: p.alcohol, threshold: p.alcoholThreshold });
-  if (model === 'health' && p.health != null && p.health !== 'green') return why('att.why.ignored.health', { time, color: p.health });
+    return why('att.why.ignored.alcohol', { alcohol: p.alcohol, threshold: p.alcoholThreshold });
+  if (model === 'health' && p.health != null && p.health !== 'green') return why('att.why.ignored.health', { color: p.health });
   return undefined;
 }
 
@@ -255,7 +255,7 @@ export function computeRange(input: PersonRange): DayResult[] {
     const p: P = { id: raw.id, at: raw.at };
     if (raw.direction) p.direction = raw.direction;
     if (rule.model !== 'default') {
-      const bad = invalidity(rule.model, raw, '');
+      const bad = invalidity(rule.model, raw);
       if (bad) p.invalid = bad;
     }
     return p;
@@ -304,7 +304,7 @@ export function computeRange(input: PersonRange): DayResult[] {
     /** Drops invalid and duplicate punches (listing them), returns the ones that count. */
     const valid = (list: P[]): P[] =>
       list.filter((p) => {
-        if (p.invalid) ignore(p, 'invalidModel', { key: p.invalid.key, params: { ...p.invalid.params, time: t(p.at) } });
+        if (p.invalid) ignore(p, 'invalidModel', { key: p.invalid.key, params: { time: t(p.at), ...p.invalid.params } });
         else if (p.dupOf) ignore(p, 'duplicate', why('att.why.ignored.duplicate', { time: t(p.at), seconds: input.filterSeconds, kept: t(p.dupOf.at) }));
         else return true;
         return false;
@@ -374,6 +374,7 @@ export function computeRange(input: PersonRange): DayResult[] {
 
     /** Time of approved absences of a kind within [a, b], not counting `minus` spans. */
     function absenceMs(kind: 'leave' | 'out', a: number, b: number, minus: Span[]): number {
+      if (!leaves.length) return 0;
       const spans = leaves.filter((x) => x.kind === kind).map((x): Span => [x.from, x.to]);
       return coverage([...spans, ...minus], a, b) - coverage(minus, a, b);
     }
@@ -551,7 +552,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         const from = Math.max(ci.at, inst.expStart);
         const to = Math.min(co.at, inst.expEnd);
         if (to > from) {
-          workedMs = to - from - coverage([...inst.breaks, ...absences], from, to);
+          workedMs = to - from - (absences.length ? coverage([...inst.breaks, ...absences], from, to) : coverage(inst.breaks, from, to));
           s.workedMin = Math.floor(workedMs / MIN);
           r.why.push(why('att.why.worked', { from: t(from), to: t(to), worked: s.workedMin }));
           for (const [bf, bt] of inst.breaks) {
