@@ -258,6 +258,36 @@ export const Absence = Type.Object({
 export const AbsenceQuery = Type.Object({ person_id: Type.Optional(Id), from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) });
 export const AbsenceList = Type.Object({ items: Type.Array(Absence), total: Type.Integer() });
 
+/** The month report (per person): what payroll needs, computed from the stored day results. */
+export const MonthRow = Type.Object({
+  person_id: Type.Integer(),
+  number: Type.String(),
+  name: Type.String(),
+  /** scheduled working days (not rest or holiday) */
+  work_days: Type.Integer(),
+  /** working days with a check-in (not absent, not on leave all day) */
+  present_days: Type.Integer(),
+  late_count: Type.Integer(),
+  late_min: Type.Integer(),
+  early_count: Type.Integer(),
+  early_min: Type.Integer(),
+  missing_count: Type.Integer(),
+  absent_days: Type.Integer(),
+  leave_days: Type.Integer(),
+  out_days: Type.Integer(),
+  worked_min: Type.Integer(),
+  overtime_min: Type.Integer(),
+});
+export type MonthRow = Static<typeof MonthRow>;
+export const MonthQuery = Type.Object({
+  ...PageQuery,
+  month: Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' }),
+  department_id: Type.Optional(Id),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+});
+export type MonthQuery = Static<typeof MonthQuery>;
+export const MonthPage = Page(MonthRow);
+
 export const attendanceApi = {
   rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
   rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
@@ -269,6 +299,7 @@ export const attendanceApi = {
   updateHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/update', body: HolidayUpdate, response: Holiday }),
   deleteHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/delete', body: IdBody, response: Type.Null() }),
   days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
+  month: endpoint({ method: 'GET', path: '/attendance/report/month', query: MonthQuery, response: MonthPage }),
   day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
   recalculate: endpoint({ method: 'POST', path: '/attendance/recalculate', body: RecalculateBody, response: RecalculateStatus }),
   recalculateStatus: endpoint({ method: 'GET', path: '/attendance/recalculate/status', response: RecalculateStatus }),

@@ -42,6 +42,9 @@ export default async function attendanceRoutes(app: App, deps: { rules: RulesSer
   app.get(attendanceApi.days.path, { config, schema: routeSchema(attendanceApi.days, { tags }) }, async (req, reply) =>
     reply.ok(await days.list(tenantOf(req), req.query)),
   );
+  app.get(attendanceApi.month.path, { config, schema: routeSchema(attendanceApi.month, { tags }) }, async (req, reply) =>
+    reply.ok(await days.month(tenantOf(req), req.query)),
+  );
   app.get(attendanceApi.day.path, { config, schema: routeSchema(attendanceApi.day, { tags }) }, async (req, reply) =>
     reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),
   );

@@ -77,6 +77,16 @@ test(`punches from a terminal become a day result that explains itself: late 7 m
     [['501', 'late']],
   );
   assert.equal((await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY, status: 'normal' } })).data.total, 0);
+  // The month report counts it: one late day of 7 minutes, the day present, worked time from the punches.
+  const month = await call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: DAY.slice(0, 7) } });
+  assert.equal(month.code, CODES.OK, month.message);
+  const row = month.data.items.find((r: { person_id: number }) => r.person_id === person);
+  assert.equal(row.late_count, 1);
+  assert.equal(row.late_min, 7);
+  assert.ok(row.present_days >= 1);
+  assert.ok(row.work_days >= row.present_days + row.absent_days);
+  assert.equal(row.worked_min, d.worked_min);
+  assert.equal((await call(t.app, 'GET', '/attendance/report/month', { token: B.main, query: { month: DAY.slice(0, 7) } })).data.total, 0);
 });
 
 test(`a leave recorded for the morning moves the expected start; removing it brings the lateness back (${DIALECT})`, async () => {

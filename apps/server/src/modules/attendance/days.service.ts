@@ -1,4 +1,5 @@
-import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus } from '@faceadmin/shared';
+import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus, type MonthQuery } from '@faceadmin/shared';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
@@ -86,6 +87,69 @@ export function daysService(database: Database) {
         .offset(offset)
         .execute();
       return { items: rows.map(dayRow), total, page, pageSize };
+    },
+
+    /** Per person over a month, from the stored results (manual ones as set): one grouped query a page. */
+    async month(tenant: Tenant, q: MonthQuery) {
+      const { page, pageSize, offset } = pageOf(q);
+      const first = `${q.month}-01`;
+      const last = addDays(`${addDays(first, 32).slice(0, 7)}-01`, -1);
+      let query = db
+        .selectFrom('attendance_days as a')
+        .innerJoin('persons as p', 'p.id', 'a.person_id')
+        .where('a.company_id', '=', tenant.companyId)
+        .where('a.date', '>=', first)
+        .where('a.date', '<=', last);
+      if (q.keyword) query = query.where('p.search', 'like', likeKeyword(q.keyword));
+      if (q.department_id) {
+        const dept = q.department_id;
+        query = query.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+      }
+      const total = Number((await query.select((eb) => eb.fn.count<number>('a.person_id').distinct().as('n')).executeTakeFirstOrThrow()).n);
+      const s = sql`coalesce(a.manual_status, a.status)`;
+      const count = (statuses: readonly string[]) => sql<number>`sum(case when ${s} in (${sql.join(statuses.map((x) => sql.lit(x)))}) then 1 else 0 end)`;
+      const rows = await query
+        .select([
+          'a.person_id',
+          'p.number',
+          'p.name',
+          count(['normal', 'late', 'early', 'lateEarly', 'missingIn', 'missingOut', 'absent', 'halfDay', 'leave', 'out', 'pending']).as('work_days'),
+          count(['normal', 'late', 'early', 'lateEarly', 'missingOut', 'halfDay', 'out']).as('present_days'),
+          count(['late', 'lateEarly']).as('late_count'),
+          sql<number>`sum(a.late_min)`.as('late_min'),
+          count(['early', 'lateEarly']).as('early_count'),
+          sql<number>`sum(a.early_min)`.as('early_min'),
+          count(['missingIn', 'missingOut']).as('missing_count'),
+          count(['absent']).as('absent_days'),
+          count(['leave']).as('leave_days'),
+          count(['out']).as('out_days'),
+          sql<number>`sum(a.worked_min)`.as('worked_min'),
+          sql<number>`sum(a.overtime_min)`.as('overtime_min'),
+        ])
+        .groupBy(['a.person_id', 'p.number', 'p.name'])
+        .orderBy('p.number')
+        .limit(pageSize)
+        .offset(offset)
+        .execute();
+      const n = (v: unknown) => Number(v ?? 0);
+      const items = rows.map((r) => ({
+        person_id: r.person_id,
+        number: r.number,
+        name: r.name,
+        work_days: n(r.work_days),
+        present_days: n(r.present_days),
+        late_count: n(r.late_count),
+        late_min: n(r.late_min),
+        early_count: n(r.early_count),
+        early_min: n(r.early_min),
+        missing_count: n(r.missing_count),
+        absent_days: n(r.absent_days),
+        leave_days: n(r.leave_days),
+        out_days: n(r.out_days),
+        worked_min: n(r.worked_min),
+        overtime_min: n(r.overtime_min),
+      }));
+      return { items, total, page, pageSize };
     },
 
     /** One person-day with everything that explains it: the shifts, the punches used and ignored (and why), the arithmetic. */
