@@ -1,7 +1,10 @@
 import { DEFAULT_TIME_ZONE } from '@faceadmin/shared';
+import type { Insertable } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/database.ts';
+import type { AttendanceDayTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
+import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import { computeRange, type AbsenceIn, type DayResult, type PunchIn, type ShiftDef } from './engine/index.ts';
@@ -11,37 +14,6 @@ import { addDays, datesBetween, plansFor, ruleDef, type StoredHoliday, type Stor
 const DAY = 86_400_000;
 /** The local date of an instant in a zone. */
 export const localDate = (ms: number, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(ms));
-
-/** The rule a person is under: one naming them directly, else one naming their department or a department above it. */
-export async function ruleOfPerson(ex: Executor, companyId: number, personId: number): Promise<number | null> {
-  const direct = await ex
-    .selectFrom('attendance_rule_members')
-    .select('rule_id')
-    .where('company_id', '=', companyId)
-    .where('kind', '=', 'person')
-    .where('ref_id', '=', personId)
-    .executeTakeFirst();
-  if (direct) return direct.rule_id;
-  const own = (await ex.selectFrom('person_departments').select('department_id').where('person_id', '=', personId).execute()).map((r) => r.department_id);
-  if (!own.length) return null;
-  const parents = new Map(
-    (await ex.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.parent_id]),
-  );
-  const rules = await ex
-    .selectFrom('attendance_rule_members')
-    .select(['rule_id', 'ref_id'])
-    .where('company_id', '=', companyId)
-    .where('kind', '=', 'department')
-    .execute();
-  const byDept = new Map(rules.map((r) => [r.ref_id, r.rule_id]));
-  for (const start of own) {
-    for (let d: number | undefined = start, hops = 0; d && hops < 100; d = parents.get(d), hops++) {
-      const r = byDept.get(d);
-      if (r !== undefined) return r;
-    }
-  }
-  return null;
-}
 
 async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | undefined> {
   const r = await ex.selectFrom('attendance_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
@@ -67,103 +39,159 @@ async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | unde
   };
 }
 
+interface DirtyRow {
+  person_id: number;
+  company_id: number;
+  from_date: string;
+  to_date: string;
+  queued_at: string;
+}
+
+/** Everything of one company the engine needs besides each person's own rows, read once per batch. */
+async function companyContext(ex: Executor, companyId: number, from: string, to: string) {
+  const company = await ex.selectFrom('companies').select(['time_zone', 'filter_seconds']).where('id', '=', companyId).executeTakeFirst();
+  const ruleRows = await ex.selectFrom('attendance_rules').select('id').where('company_id', '=', companyId).execute();
+  const rules = new Map<number, StoredRule>();
+  for (const r of ruleRows) {
+    const rule = await loadRule(ex, r.id);
+    if (rule) rules.set(r.id, rule);
+  }
+  const members = await ex.selectFrom('attendance_rule_members').select(['rule_id', 'kind', 'ref_id']).where('company_id', '=', companyId).execute();
+  const direct = new Map(members.filter((m) => m.kind === 'person').map((m) => [m.ref_id, m.rule_id]));
+  const byDept = new Map(members.filter((m) => m.kind === 'department').map((m) => [m.ref_id, m.rule_id]));
+  const parents = new Map(
+    (await ex.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.parent_id]),
+  );
+  const holidays: StoredHoliday[] = (
+    await ex
+      .selectFrom('attendance_holidays')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('to_date', '>=', addDays(from, -1))
+      .where('from_date', '<=', addDays(to, 1))
+      .execute()
+  ).map((h) => ({ ...h, rule_ids: parseJson<number[]>(h.rule_ids, []) }));
+  /** The rule a person is under: named directly, else through their department or one above it. */
+  const ruleOf = (personId: number, departments: number[]): StoredRule | undefined => {
+    const d = direct.get(personId);
+    if (d !== undefined) return rules.get(d);
+    for (const start of departments) {
+      for (let id: number | undefined = start, hops = 0; id && hops < 100; id = parents.get(id), hops++) {
+        const r = byDept.get(id);
+        if (r !== undefined) return rules.get(r);
+      }
+    }
+    return undefined;
+  };
+  return { zone: company?.time_zone ?? DEFAULT_TIME_ZONE, filterSeconds: company?.filter_seconds ?? 0, holidays, ruleOf };
+}
+
+/** Rows of these people, read with one statement per 500 of them. */
+async function perPerson<T extends { person_id: number }>(ids: number[], read: (part: number[]) => Promise<T[]>): Promise<Map<number, T[]>> {
+  const out = new Map<number, T[]>();
+  for (const part of chunks(ids)) for (const r of await read(part)) (out.get(r.person_id) ?? out.set(r.person_id, []).get(r.person_id)!).push(r);
+  return out;
+}
+
 /**
- * Turns queued person-days into stored day results with the engine: per person, one read of what the engine
- * needs (rule, grid, holidays, punches of the range and a day either side, absences), one pure computation,
- * one write. A manual result stays as the administrator set it; the computed one is kept beside it.
+ * Turns queued person-days into stored day results with the engine, a batch of people at a time: one read per
+ * kind of input for the whole batch (people, their departments, punches of the range and a day either side,
+ * absences, the grid; rules and holidays once per company), one pure computation per person, multi-row writes
+ * in one transaction. A manual result stays as the administrator set it; the computed one is kept beside it.
  */
 export function recomputeService(deps: { database: Database; log: FastifyBaseLogger }) {
   const { db } = deps.database;
 
-  async function person(companyId: number, personId: number, from: string, to: string): Promise<number> {
-    const company = await db.selectFrom('companies').select(['time_zone', 'filter_seconds']).where('id', '=', companyId).executeTakeFirst();
-    const who = await db.selectFrom('persons').select(['work_status']).where('company_id', '=', companyId).where('id', '=', personId).executeTakeFirst();
-    const zone = company?.time_zone ?? DEFAULT_TIME_ZONE;
-    const ruleId = who && who.work_status === 1 ? await ruleOfPerson(db, companyId, personId) : null;
-    const rule = ruleId ? await loadRule(db, ruleId) : undefined;
-    if (!rule) {
-      // No rule (or left): no results for these days.
-      await db
-        .deleteFrom('attendance_days')
-        .where('person_id', '=', personId)
-        .where('date', '>=', from)
-        .where('date', '<=', to)
-        .where('manual_status', 'is', null)
-        .execute();
-      return 0;
-    }
-    const dates = datesBetween(from, to);
-    const grid = new Map(
-      (
-        await db
-          .selectFrom('attendance_schedule')
-          .select(['date', 'shift_id'])
-          .where('person_id', '=', personId)
-          .where('date', '>=', addDays(from, -1))
-          .where('date', '<=', addDays(to, 1))
-          .execute()
-      ).map((r) => [r.date, r.shift_id]),
+  async function company(companyId: number, rows: DirtyRow[]): Promise<number> {
+    const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
+    const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
+    const ctx = await companyContext(db, companyId, from, to);
+    const ids = rows.map((r) => r.person_id);
+    const startIso = new Date(zonedToUtcMs(addDays(from, -1), ctx.zone)).toISOString();
+    const endIso = new Date(zonedToUtcMs(addDays(to, 3), ctx.zone)).toISOString();
+    const people = await perPerson(ids, (part) =>
+      db.selectFrom('persons').select(['id as person_id', 'work_status']).where('company_id', '=', companyId).where('id', 'in', part).execute(),
     );
-    const holidays: StoredHoliday[] = (
-      await db
-        .selectFrom('attendance_holidays')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where('to_date', '>=', addDays(from, -1))
-        .where('from_date', '<=', addDays(to, 1))
+    const depts = await perPerson(ids, (part) =>
+      db.selectFrom('person_departments').select(['person_id', 'department_id']).where('person_id', 'in', part).execute(),
+    );
+    const grids = await perPerson(ids, (part) =>
+      db
+        .selectFrom('attendance_schedule')
+        .select(['person_id', 'date', 'shift_id'])
+        .where('person_id', 'in', part)
+        .where('date', '>=', addDays(from, -1))
+        .where('date', '<=', addDays(to, 1))
+        .execute(),
+    );
+    const punches = await perPerson(ids, (part) =>
+      db
+        .selectFrom('punches as p')
+        .innerJoin('devices as d', 'd.id', 'p.device_id')
+        .select(['p.person_id as pid', 'p.id', 'p.time', 'p.device_id', 'p.temperature', 'p.alcohol_over', 'd.direction'])
+        .where('p.company_id', '=', companyId)
+        .where('p.person_id', 'in', part)
+        .where('p.time', '>=', startIso)
+        .where('p.time', '<', endIso)
+        .orderBy('p.time')
         .execute()
-    ).map((h) => ({ ...h, rule_ids: parseJson<number[]>(h.rule_ids, []) }));
-    const [beforePlan, ...rest] = plansFor(rule, [addDays(from, -1), ...dates, addDays(to, 1)], grid, holidays);
-    const afterPlan = rest.pop()!;
-    const startMs = zonedToUtcMs(addDays(from, -1), zone);
-    const endMs = zonedToUtcMs(addDays(to, 3), zone);
-    const punches = await db
-      .selectFrom('punches as p')
-      .innerJoin('devices as d', 'd.id', 'p.device_id')
-      .select(['p.id', 'p.time', 'p.device_id', 'p.temperature', 'p.alcohol', 'p.alcohol_over', 'd.direction'])
-      .where('p.company_id', '=', companyId)
-      .where('p.person_id', '=', personId)
-      .where('p.time', '>=', new Date(startMs).toISOString())
-      .where('p.time', '<', new Date(endMs).toISOString())
-      .orderBy('p.time')
-      .execute();
-    const absences = await db
-      .selectFrom('attendance_absences')
-      .selectAll()
-      .where('person_id', '=', personId)
-      .where('to_at', '>=', new Date(startMs).toISOString())
-      .where('from_at', '<', new Date(endMs).toISOString())
-      .execute();
-    const results: DayResult[] = computeRange({
-      zone,
-      rule: ruleDef(rule),
-      days: rest,
-      before: beforePlan!,
-      after: afterPlan,
-      punches: punches.map((p): PunchIn => ({
-        id: p.id,
-        at: Date.parse(p.time),
-        deviceId: p.device_id,
-        direction: p.direction === 'out' ? 'out' : 'in',
-        temperature: p.temperature,
-        // The reading was judged against the device's threshold when it was taken (stored as a flag).
-        alcohol: p.alcohol_over,
-        alcoholThreshold: p.alcohol_over === null ? null : 1,
-      })),
-      absences: absences.map((a): AbsenceIn => ({
-        id: a.id,
-        kind: a.kind as AbsenceIn['kind'],
-        from: Date.parse(a.from_at),
-        to: Date.parse(a.to_at),
-        label: a.reason,
-      })),
-      filterSeconds: company?.filter_seconds ?? 0,
-      now: clock.now(),
-    });
+        .then((rs) => rs.map((r) => ({ ...r, person_id: r.pid! }))),
+    );
+    const absences = await perPerson(ids, (part) =>
+      db.selectFrom('attendance_absences').selectAll().where('person_id', 'in', part).where('to_at', '>=', startIso).where('from_at', '<', endIso).execute(),
+    );
     const at = nowIso();
-    await transaction(db, async (trx) => {
+    const now = clock.now();
+    const upserts: Insertable<AttendanceDayTable>[] = [];
+    const cleared: DirtyRow[] = [];
+    for (const row of rows) {
+      const who = people.get(row.person_id)?.[0];
+      const rule =
+        who && who.work_status === 1
+          ? ctx.ruleOf(
+              row.person_id,
+              (depts.get(row.person_id) ?? []).map((d) => d.department_id),
+            )
+          : undefined;
+      if (!rule) {
+        cleared.push(row);
+        continue;
+      }
+      const dates = datesBetween(row.from_date, row.to_date);
+      const grid = new Map((grids.get(row.person_id) ?? []).map((g) => [g.date, g.shift_id]));
+      const [before, ...rest] = plansFor(rule, [addDays(row.from_date, -1), ...dates, addDays(row.to_date, 1)], grid, ctx.holidays);
+      const after = rest.pop()!;
+      const results: DayResult[] = computeRange({
+        zone: ctx.zone,
+        rule: ruleDef(rule),
+        days: rest,
+        before: before!,
+        after,
+        punches: (punches.get(row.person_id) ?? []).map((p): PunchIn => ({
+          id: p.id,
+          at: Date.parse(p.time),
+          deviceId: p.device_id,
+          direction: p.direction === 'out' ? 'out' : 'in',
+          temperature: p.temperature,
+          // The reading was judged against the device's threshold when it was taken (stored as a flag).
+          alcohol: p.alcohol_over,
+          alcoholThreshold: p.alcohol_over === null ? null : 1,
+        })),
+        absences: (absences.get(row.person_id) ?? []).map((a): AbsenceIn => ({
+          id: a.id,
+          kind: a.kind as AbsenceIn['kind'],
+          from: Date.parse(a.from_at),
+          to: Date.parse(a.to_at),
+          label: a.reason,
+        })),
+        filterSeconds: ctx.filterSeconds,
+        now,
+      });
       for (const r of results) {
-        const values = {
+        upserts.push({
+          company_id: companyId,
+          person_id: row.person_id,
+          date: r.date,
           rule_id: rule.id,
           status: r.status,
           late_min: r.lateMin,
@@ -171,35 +199,68 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           worked_min: r.workedMin,
           overtime_min: r.overtimeMin,
           detail: JSON.stringify({ shifts: r.shifts, used: r.used, ignored: r.ignored, why: r.why, leaveMin: r.leaveMin ?? 0, outMin: r.outMin ?? 0 }),
+          manual_status: null,
+          manual_reason: null,
           computed_at: at,
-        };
+        });
+      }
+    }
+    await transaction(db, async (trx) => {
+      // No rule (or left): no results for those days (a manual result stays).
+      for (const c of cleared)
+        await trx
+          .deleteFrom('attendance_days')
+          .where('person_id', '=', c.person_id)
+          .where('date', '>=', c.from_date)
+          .where('date', '<=', c.to_date)
+          .where('manual_status', 'is', null)
+          .execute();
+      for (const part of chunks(upserts, 200)) {
+        if (!part.length) continue;
         await trx
           .insertInto('attendance_days')
-          .values({ ...values, company_id: companyId, person_id: personId, date: r.date, manual_status: null, manual_reason: null })
-          .onConflict((oc) => oc.columns(['person_id', 'date']).doUpdateSet(values))
+          .values(part)
+          .onConflict((oc) =>
+            oc.columns(['person_id', 'date']).doUpdateSet((eb) => ({
+              rule_id: eb.ref('excluded.rule_id'),
+              status: eb.ref('excluded.status'),
+              late_min: eb.ref('excluded.late_min'),
+              early_min: eb.ref('excluded.early_min'),
+              worked_min: eb.ref('excluded.worked_min'),
+              overtime_min: eb.ref('excluded.overtime_min'),
+              detail: eb.ref('excluded.detail'),
+              computed_at: eb.ref('excluded.computed_at'),
+            })),
+          )
           .execute();
       }
+      // Done, unless a change widened a person's range meanwhile (its queued_at moved on: it stays queued).
+      for (const r of rows) await trx.deleteFrom('attendance_dirty').where('person_id', '=', r.person_id).where('queued_at', '=', r.queued_at).execute();
     });
-    return results.length;
+    return upserts.length;
   }
 
   return {
-    person,
+    /** Recomputes one person's range now (tests, and the single-punch path). */
+    person: (companyId: number, personId: number, from: string, to: string) =>
+      company(companyId, [{ company_id: companyId, person_id: personId, from_date: from, to_date: to, queued_at: '' }]),
     /**
-     * Works through the queue: each person's pending range, oldest first. A range widened while it was being
-     * computed stays queued (its row is deleted only if unchanged). Returns what it did.
+     * Works through the queue: up to `limit` people, oldest first, company by company. Returns what it did.
      */
-    async runOnce(limit = 100, signal?: AbortSignal): Promise<{ people: number; days: number }> {
+    async runOnce(limit = 500, signal?: AbortSignal): Promise<{ people: number; days: number }> {
       const rows = await db.selectFrom('attendance_dirty').selectAll().orderBy('queued_at').limit(limit).execute();
+      const byCompany = new Map<number, DirtyRow[]>();
+      for (const r of rows) (byCompany.get(r.company_id) ?? byCompany.set(r.company_id, []).get(r.company_id)!).push(r);
       let days = 0;
-      for (const r of rows) {
+      for (const [companyId, list] of byCompany) {
         if (signal?.aborted) break;
         try {
-          days += await person(r.company_id, r.person_id, r.from_date, r.to_date);
+          days += await company(companyId, list);
         } catch (e) {
-          deps.log.error({ err: e, personId: r.person_id }, 'attendance recompute failed');
+          deps.log.error({ err: e, companyId }, 'attendance recompute failed');
+          // A batch that cannot be computed must not block the queue: its rows go, the error is logged.
+          for (const part of chunks(list.map((r) => r.person_id))) await db.deleteFrom('attendance_dirty').where('person_id', 'in', part).execute();
         }
-        await db.deleteFrom('attendance_dirty').where('person_id', '=', r.person_id).where('queued_at', '=', r.queued_at).execute();
       }
       return { people: rows.length, days };
     },

@@ -1,0 +1,148 @@
+/**
+ * Attendance benchmarks (issue #10): a month (31 days) for BENCH_PEOPLE people (default 10,000) with 4 punches a
+ * working day recalculated from scratch; the month-report page; one new punch reflected in its day. Beside a
+ * baseline measured in the same run: the raw SQL aggregate over the same punches (group by person and day).
+ * Prints figures; asserts nothing. Targets: full recalculation < 5 s, report p99 < 100 ms, one punch < 1 s.
+ */
+import { nowIso, zonedToUtcMs } from '../apps/server/src/lib/time.ts';
+import { markDirty } from '../apps/server/src/modules/attendance/dirty.ts';
+import { addDays, datesBetween } from '../apps/server/src/modules/attendance/plans.ts';
+import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
+import { punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
+import { benchServer, fmt, measure, percentile } from './lib.ts';
+
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
+const MONTH = '2026-10';
+const { app, companyId, api, close } = await benchServer();
+const db = app.database.db;
+const ZONE = 'Asia/Shanghai';
+const dept = (await api('/org/create', { name: 'Everyone' })).json().data.id as number;
+const device = (await api('/device/create', { name: 'Gate', serial: 'BENCHATT', ip: '127.0.0.1', password: 'x' })).json().data.id as number;
+
+// Setup (not measured): people, a fixed rule with two shifts, 4 punches per working day.
+const now = nowIso();
+const ids: number[] = [];
+await db.transaction().execute(async (trx) => {
+  for (let start = 0; start < PEOPLE; start += 500) {
+    const rows = Array.from({ length: Math.min(500, PEOPLE - start) }, (_, k) => {
+      const i = start + k;
+      return {
+        ...newPersonRow({ number: String(100000 + i), name: `Person ${i}`, phone: '1', created_at: now }),
+        company_id: companyId,
+        search: `person ${i}`,
+      };
+    });
+    const made = await trx.insertInto('persons').values(rows).returning('id').execute();
+    ids.push(...made.map((r) => r.id));
+    await trx
+      .insertInto('person_departments')
+      .values(made.map((r) => ({ company_id: companyId, person_id: r.id, department_id: dept })))
+      .execute();
+  }
+});
+const rule = await api('/attendance/rule/create', {
+  name: 'Office',
+  mode: 'fixed',
+  shifts: [
+    { key: 'am', name: 'AM', start: '09:00', end: '12:00', late_grace_min: 5 },
+    { key: 'pm', name: 'PM', start: '13:00', end: '18:00' },
+  ],
+  weekdays: { 0: [], 1: ['am', 'pm'], 2: ['am', 'pm'], 3: ['am', 'pm'], 4: ['am', 'pm'], 5: ['am', 'pm'], 6: [] },
+  person_ids: [],
+  department_ids: [dept],
+});
+if (rule.json().code !== 20000) throw new Error(rule.json().message);
+await db.deleteFrom('attendance_dirty').execute();
+const dates = datesBetween(`${MONTH}-01`, `${MONTH}-31`);
+const writer = punchWriter();
+let punches = 0;
+let seed = 1;
+const rand = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+for (let start = 0; start < ids.length; start += 250) {
+  const rows: PunchInsert[] = [];
+  for (const [k, id] of ids.slice(start, start + 250).entries()) {
+    for (const date of dates) {
+      // Every day has 4 punches (weekends too: work on a rest day is overtime), ≈ 1.24 M for 10,000 people.
+      for (const minute of [8 * 60 + 50, 12 * 60 + 2, 12 * 60 + 55, 18 * 60 + 5]) {
+        const m = minute + Math.round((rand() - 0.5) * 20);
+        const local = `${date} ${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:${String(k % 60).padStart(2, '0')}`;
+        rows.push({
+          company_id: companyId,
+          device_id: device,
+          person_id: id,
+          pin: String(100000 + start + k),
+          local_time: local,
+          time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
+          status: 0,
+          verify: 15,
+          workcode: '',
+          temperature: null,
+          mask: null,
+          alcohol: null,
+          alcohol_over: null,
+          photo: '',
+          stranger: 0,
+          created_at: now,
+        });
+      }
+    }
+  }
+  await db.transaction().execute((trx) => writer.insertIgnore(trx, rows));
+  punches += rows.length;
+}
+console.log(`database: ${app.database.dialect}; ${PEOPLE} people, ${punches} punches over ${dates.length} days`);
+
+// Baseline: the raw aggregate a report without an engine would run (first and last punch per person-day).
+const from = new Date(zonedToUtcMs(`${MONTH}-01`, ZONE)).toISOString();
+const to = new Date(zonedToUtcMs(addDays(`${MONTH}-31`, 1), ZONE)).toISOString();
+const baseline = await measure(() =>
+  db
+    .selectFrom('punches')
+    .select(['person_id', (eb) => eb.fn.min('time').as('first'), (eb) => eb.fn.max('time').as('last'), (eb) => eb.fn.countAll().as('n')])
+    .where('company_id', '=', companyId)
+    .where('time', '>=', from)
+    .where('time', '<', to)
+    .groupBy(['person_id', (eb) => eb.fn('substr', ['time', eb.val(1), eb.val(10)])])
+    .execute(),
+);
+console.log(`baseline raw aggregate (person × day): ${baseline.result.length} groups in ${fmt(baseline.ms / 1000, 2)} s`);
+
+// Full recalculation of the month for everyone, as "attendance update" does it.
+const recompute = app.modules.attendance.recompute;
+await db.transaction().execute((trx) => markDirty(trx, companyId, ids, { from: `${MONTH}-01`, to: `${MONTH}-31` }));
+const full = await measure(async () => {
+  let days = 0;
+  for (;;) {
+    const r = await recompute.runOnce(500);
+    if (!r.people) return days;
+    days += r.days;
+  }
+});
+console.log(
+  `full recalculation: ${full.result} person-days in ${fmt(full.ms / 1000, 2)} s (${fmt(full.result / (full.ms / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(full.ms / baseline.ms, 1)}× the raw aggregate (target < 5 s)`,
+);
+
+// The month report: a page of 20 people, as the console asks for it.
+const lat: number[] = [];
+for (let i = 0; i < 60; i++) {
+  const page = 1 + Math.floor(rand() * (PEOPLE / 20));
+  const t0 = performance.now();
+  const r = await api(`/attendance/report/month?month=${MONTH}&page=${page}&pageSize=20`);
+  lat.push(performance.now() - t0);
+  if (r.json().code !== 20000) throw new Error(r.json().message);
+}
+console.log(`month report page (20 of ${PEOPLE}): p50 ${fmt(percentile(lat, 50))} ms, p99 ${fmt(percentile(lat, 99))} ms (target p99 < 100 ms)`);
+
+// One new punch: queued by the punch hook, picked up by the next run, the person's days recomputed.
+const one: number[] = [];
+for (let i = 0; i < 20; i++) {
+  const id = ids[Math.floor(rand() * ids.length)]!;
+  const t0 = performance.now();
+  await db.transaction().execute((trx) => markDirty(trx, companyId, [id], { from: `${MONTH}-15`, to: `${MONTH}-16` }));
+  await recompute.runOnce(10);
+  one.push(performance.now() - t0);
+}
+console.log(
+  `one punch reflected (queue + recompute of its days, job interval 1 s not included): p50 ${fmt(percentile(one, 50))} ms, p99 ${fmt(percentile(one, 99))} ms (target < 1 s with the interval)`,
+);
+await close();
