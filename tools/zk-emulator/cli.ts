@@ -21,10 +21,19 @@ const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options
   --retry-ms N          override the server's ErrorDelay
   --unsupported LIST    commands answered -1002, e.g. AC_UNLOCK,"DATA UPDATE BIOPHOTO"
   --alcohol             the terminal has a breathalyser: takes alcohol_* options; random punches carry a reading
+  --health              the terminal reads health codes: random punches are followed by a HEALTHLOG record
+  --place TEXT          install place reported with health records
   --unknown-user-error  answer -10 for deletes/queries of unknown PINs
   --no-capacity-error   never answer -1001
   --quiet               only print commands, uploads and errors
   -h, --help`;
+
+function randomHealth() {
+  const r = Math.random();
+  const color = r < 0.85 ? 'green' : r < 0.97 ? 'yellow' : 'red';
+  const temperature = Math.round((36.2 + Math.random() * (color === 'red' ? 1.8 : 0.8)) * 10) / 10;
+  return { color, temperature, natResult: color === 'red' ? 'positive' : 'negative', vaccineCount: 3 } as const;
+}
 
 function duration(s: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
@@ -60,6 +69,8 @@ async function main(): Promise<void> {
       'unknown-user-error': { type: 'boolean', default: false },
       'no-capacity-error': { type: 'boolean', default: false },
       alcohol: { type: 'boolean', default: false },
+      health: { type: 'boolean', default: false },
+      place: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -97,6 +108,8 @@ async function main(): Promise<void> {
       pollMs: num(values['poll-ms'], 'poll-ms'),
       retryMs: num(values['retry-ms'], 'retry-ms'),
       alcohol: values.alcohol,
+      health: values.health,
+      ...(values.place ? { place: values.place } : {}),
       failOn: {
         capacity: !values['no-capacity-error'],
         unknownUser: values['unknown-user-error'],
@@ -119,7 +132,14 @@ async function main(): Promise<void> {
           const pin = pool[Math.floor(Math.random() * pool.length)] ?? '1';
           void t
             // Mostly sober, now and then over the drink-driving limit (20 mg/100 mL).
-            .punch({ pin, verify: 15, photo, ...(values.alcohol ? { alcohol: Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60 } : {}) })
+            .punch({
+              pin,
+              verify: 15,
+              photo,
+              ...(values.alcohol ? { alcohol: Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60 } : {}),
+              // Mostly green, now and then yellow, rarely red.
+              ...(values.health ? { health: randomHealth() } : {}),
+            })
             .then((r) => print({ sn: t.sn, type: 'upload', message: `punch ${r.lines.join(' | ').replace(/\t/g, ' ')}` }));
         }, punchEvery),
       );

@@ -7,6 +7,7 @@ import {
   decodeText,
   encodeText,
   formatAttlogLine,
+  formatHealthLine,
   formatDeviceTime,
   formatResult,
   nameMatches,
@@ -122,4 +123,12 @@ test('names: GB2312 for language 83, UTF-8 otherwise', () => {
   assert.equal(decodeText(gb, 83), '张三 A');
   assert.deepEqual([...encodeText('张', 69)], [0xe5, 0xbc, 0xa0]);
   assert.equal(decodeText(encodeText('Zoë', 69), 69), 'Zoë');
+});
+
+test('HEALTHLOG line: HEALTH then key=value fields, empty ones left out, TABs and line breaks never inside a value', () => {
+  assert.equal(formatHealthLine('1452', '2015-07-30 15:16:28', {}), 'HEALTH PIN=1452\tTime=2015-07-30 15:16:28');
+  assert.equal(
+    formatHealthLine('1452', '2015-07-30 15:16:28', { color: 'red', temperature: 37, trip: 'a\tb\nc', vaccineCount: 0 }, 'Hall'),
+    'HEALTH PIN=1452\tTime=2015-07-30 15:16:28\tTemp=37.0\tColor=red\tPlace=Hall\tTrip=a b c\tVaccine=0',
+  );
 });

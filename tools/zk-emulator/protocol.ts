@@ -134,6 +134,52 @@ export function formatAttlogLine(r: AttRecord): string {
   return fields.join('\t');
 }
 
+/** Emulator extension (health-code terminals): what the terminal read of the person's health code with a punch. */
+export interface HealthInfo {
+  color?: 'green' | 'yellow' | 'red' | undefined;
+  /** as the health-code platform returned it */
+  name?: string | undefined;
+  idNumber?: string | undefined;
+  temperature?: number | undefined;
+  /** nucleic-acid test: device-local `YYYY-MM-DD hh:mm:ss` and result */
+  natTime?: string | undefined;
+  natResult?: 'negative' | 'positive' | undefined;
+  /** travel history */
+  trip?: string | undefined;
+  vaccineCount?: number | undefined;
+  /** `YYYY-MM-DD` of the last dose */
+  vaccineTime?: string | undefined;
+}
+
+/**
+ * HEALTHLOG line (not in 2.4.1; docs/zk-push-protocol.md §5.6): `HEALTH PIN=..\tTime=..\t<key>=<value>…`,
+ * the punch's PIN and device time naming it; keys without a value are left out. `place` is the terminal's install place.
+ */
+export function formatHealthLine(pin: string, time: string, h: HealthInfo, place = ''): string {
+  const v = (x: string | number | undefined) => (x === undefined ? '' : String(x).replace(/[\t\r\n]+/g, ' '));
+  const fields: [string, string][] = [
+    ['PIN', pin],
+    ['Time', time],
+    ['Name', v(h.name)],
+    ['IDNum', v(h.idNumber)],
+    ['Temp', h.temperature === undefined ? '' : h.temperature.toFixed(1)],
+    ['Color', v(h.color)],
+    ['Place', v(place)],
+    ['NATTime', v(h.natTime)],
+    ['NATResult', v(h.natResult)],
+    ['Trip', v(h.trip)],
+    ['Vaccine', v(h.vaccineCount)],
+    ['VaccineTime', v(h.vaccineTime)],
+  ];
+  return (
+    'HEALTH ' +
+    fields
+      .filter(([k, x]) => x !== '' || k === 'PIN' || k === 'Time')
+      .map(([k, x]) => `${k}=${x}`)
+      .join('\t')
+  );
+}
+
 /** §11.3 attendance photo file name: `<YYYYMMDDhhmmss>-<PIN>.jpg` (pattern of the protocol's example). */
 export function attPhotoName(pin: string, time: string): string {
   return `${time.replace(/\D/g, '')}-${pin}.jpg`;

@@ -373,3 +373,48 @@ test('breathalyser: alcohol_* options answer -1002 without the module; with it t
   const r = await breath.punch({ pin: 8, time: '2024-05-01 08:31:00', alcohol: 12.5 });
   assert.deepEqual(r.lines, ['8\t2024-05-01 08:31:00\t0\t15\t0\t0\t0\t\t\t12.5']);
 });
+
+test('health-code terminal: a HEALTHLOG record follows the acknowledged ATTLOG; kept while offline; none without the module', async () => {
+  const plain = term();
+  await plain.start();
+  const none = await plain.punch({ pin: 7, time: '2024-05-01 08:30:05', health: { color: 'red' } });
+  assert.deepEqual(none.healthLines, [], 'no module, no health record');
+  assert.equal(srv.uploads('HEALTHLOG').length, 0);
+  await plain.stop();
+
+  const t = term({ sn: 'EMU0003', health: true, place: 'Gate\tA', language: 83 });
+  await t.start();
+  const r = await t.punch({
+    pin: 8,
+    time: '2024-05-01 08:31:00',
+    health: {
+      color: 'yellow',
+      name: '张三',
+      idNumber: '11010519491231002X',
+      temperature: 36.6,
+      natTime: '2024-04-30 09:00:00',
+      natResult: 'negative',
+      trip: 'Shenzhen',
+      vaccineCount: 3,
+      vaccineTime: '2022-03-01',
+    },
+  });
+  const line =
+    'HEALTH PIN=8\tTime=2024-05-01 08:31:00\tName=张三\tIDNum=11010519491231002X\tTemp=36.6\tColor=yellow\tPlace=Gate A\tNATTime=2024-04-30 09:00:00\tNATResult=negative\tTrip=Shenzhen\tVaccine=3\tVaccineTime=2022-03-01';
+  assert.deepEqual(r.healthLines, [line]);
+  assert.match(r.healthReply ?? '', /^OK/);
+  const up = srv.uploads('HEALTHLOG');
+  assert.equal(up.length, 1);
+  assert.deepEqual(up[0]!.body, encodeText(line, 83), 'in the terminal language (GB2312)');
+  const order = srv.requests.map((q) => q.query.get('table')).filter((x) => x === 'ATTLOG' || x === 'HEALTHLOG');
+  assert.deepEqual(order.slice(-2), ['ATTLOG', 'HEALTHLOG'], 'after its punch');
+
+  await t.stop();
+  const off = await t.punch({ pin: 9, time: '2024-05-01 09:00:00', health: { color: 'green' } });
+  assert.equal(off.healthReply, null);
+  assert.equal(srv.uploads('HEALTHLOG').length, 1);
+  await t.start();
+  await srv.waitFor(() => srv.uploads('HEALTHLOG').length === 2, 3000, 'pending health record');
+  assert.equal(srv.uploads('HEALTHLOG')[1]!.body.toString('latin1'), 'HEALTH PIN=9\tTime=2024-05-01 09:00:00\tColor=green\tPlace=Gate A');
+  assert.deepEqual(await t.replayHealth(1), ['OK']);
+});

@@ -12,6 +12,7 @@ import {
   decodeText,
   encodeText,
   formatAttlogLine,
+  formatHealthLine,
   formatDeviceTime,
   formatResult,
   nameMatches,
@@ -20,6 +21,7 @@ import {
   parseRecord,
   timezoneToMinutes,
   type AttRecord,
+  type HealthInfo,
   type ParsedCommand,
 } from './protocol.ts';
 
@@ -56,6 +58,10 @@ export interface TerminalOptions {
   httpTimeoutMs?: number;
   /** A breathalyser module: takes `alcohol_*` options and measures breath alcohol. Without it those options answer -1002. */
   alcohol?: boolean;
+  /** A health-code module: each punch given `health` is followed by a HEALTHLOG record (docs §5.6). Without it none is sent. */
+  health?: boolean;
+  /** The terminal's install place, reported with each health record. */
+  place?: string;
   /** `pushver=` value. Default `2.4.1`. */
   pushver?: string;
   pushcommkey?: string;
@@ -114,6 +120,8 @@ export interface PunchInput {
   mask?: boolean;
   /** Breath alcohol in mg/100 mL; only a terminal made with `alcohol: true` measures one. */
   alcohol?: number;
+  /** The health code read with the punch; only a terminal made with `health: true` reads one. */
+  health?: HealthInfo;
 }
 
 export interface PunchResult {
@@ -125,6 +133,9 @@ export interface PunchResult {
   /** Photo file names (PIN= of the ATTPHOTO body), in record order */
   photoNames: string[];
   photoReplies: (string | null)[];
+  /** HEALTHLOG lines sent after the ATTLOG upload, and the server's reply (null when none was sent or no OK came). */
+  healthLines: string[];
+  healthReply: string | null;
 }
 
 interface StoredRecord {
@@ -133,6 +144,8 @@ interface StoredRecord {
   acked: boolean;
   photo?: Buffer | undefined;
   photoAcked: boolean;
+  health?: HealthInfo | undefined;
+  healthAcked: boolean;
 }
 
 interface HttpReply {
@@ -205,6 +218,7 @@ export class Terminal {
   private firstPollAfterHandshake = true;
   private clockOffsetMs = 0;
   private lastBatch: { body: Buffer; stamp: number } | null = null;
+  private lastHealth: Buffer | null = null;
   private handshakeWaiters: (() => void)[] = [];
 
   constructor(opts: TerminalOptions) {
@@ -821,7 +835,8 @@ export class Terminal {
       temperature: p.temperature,
       alcohol: this.opts.alcohol ? p.alcohol : undefined,
     };
-    const s: StoredRecord = { seq: ++this.seq, rec, acked: false, photo: p.photo, photoAcked: !p.photo };
+    const health = this.opts.health ? p.health : undefined;
+    const s: StoredRecord = { seq: ++this.seq, rec, acked: false, photo: p.photo, photoAcked: !p.photo, health, healthAcked: !health };
     this.records.push(s);
     return s;
   }
@@ -850,9 +865,33 @@ export class Terminal {
     return reply;
   }
 
+  private healthLine(r: StoredRecord): string {
+    return formatHealthLine(r.rec.pin, r.rec.time, r.health ?? {}, this.opts.place ?? '');
+  }
+
+  /** One HEALTHLOG POST for these records' health codes (after their ATTLOG was acknowledged), retried until OK. */
+  private async uploadHealth(list: StoredRecord[]): Promise<string | null> {
+    const todo = list.filter((r) => r.acked && !r.healthAcked);
+    if (!todo.length) return null;
+    const body = encodeText(todo.map((r) => this.healthLine(r)).join('\n'), this.language);
+    this.lastHealth = body;
+    const reply = await this.uploadUntilOk(`table=HEALTHLOG&Stamp=${Math.max(...todo.map((r) => r.seq))}`, body, `HEALTHLOG ${todo.length} record(s)`);
+    if (reply !== null) for (const r of todo) r.healthAcked = true;
+    return reply;
+  }
+
+  /** Re-send the last HEALTHLOG body n times; returns the server replies. */
+  async replayHealth(n = 1): Promise<(string | null)[]> {
+    if (!this.lastHealth) throw new Error('replayHealth: no HEALTHLOG batch was sent yet');
+    const out: (string | null)[] = [];
+    for (let i = 0; i < n; i++) out.push(await this.uploadUntilOk('table=HEALTHLOG', this.lastHealth, `HEALTHLOG replay ${i + 1}/${n}`));
+    return out;
+  }
+
   private async flushPending(): Promise<void> {
     const pending = this.records.filter((r) => !r.acked);
     if (pending.length) await this.uploadRecords(pending, 'pending');
+    await this.uploadHealth(this.records);
     for (const r of this.records.filter((x) => x.acked && !x.photoAcked)) await this.uploadPhoto(r);
   }
 
@@ -866,15 +905,17 @@ export class Terminal {
     const stored = list.map((p) => this.store(p));
     const lines = stored.map((s) => formatAttlogLine(s.rec));
     const photoNames = stored.filter((s) => s.photo).map((s) => attPhotoName(s.rec.pin, s.rec.time));
+    const healthLines = stored.filter((s) => s.health).map((s) => this.healthLine(s));
     if (!this.isOnline) {
       this.emit('state', `offline: ${stored.length} record(s) kept for later`);
-      return { lines, reply: null, uploaded: false, photoNames, photoReplies: photoNames.map(() => null) };
+      return { lines, reply: null, uploaded: false, photoNames, photoReplies: photoNames.map(() => null), healthLines, healthReply: null };
     }
     const reply = await this.uploadRecords(stored, 'punch');
+    const healthReply = reply !== null ? await this.uploadHealth(stored) : null;
     const photoReplies: (string | null)[] = [];
     if (reply !== null) for (const s of stored) if (s.photo) photoReplies.push(await this.uploadPhoto(s));
     while (photoReplies.length < photoNames.length) photoReplies.push(null);
-    return { lines, reply, uploaded: reply !== null, photoNames, photoReplies };
+    return { lines, reply, uploaded: reply !== null, photoNames, photoReplies, healthLines, healthReply };
   }
 
   /** Re-send the last ATTLOG body (same Stamp) n times; returns the server replies. */

@@ -264,8 +264,32 @@ export interface PunchTable {
   alcohol: number | null;
   /** 1 when the reading was at or above the device's threshold when it was taken */
   alcohol_over: number | null;
+  /** health-code colour (green | yellow | red) from the terminal's HEALTHLOG record of this punch */
+  health: string | null;
   photo: string;
   stranger: number;
+  created_at: string;
+}
+
+/** A health-code record a terminal reported with a punch (migration 0010, spec §3 "Health record"). */
+export interface HealthRecordTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  person_id: number | null;
+  pin: string;
+  local_time: string;
+  time: string;
+  name: string;
+  id_number: string;
+  temperature: number | null;
+  color: string | null;
+  place: string;
+  nat_time: string;
+  nat_result: string;
+  trip: string;
+  vaccine_count: number | null;
+  vaccine_time: string;
   created_at: string;
 }
 
@@ -385,6 +409,7 @@ export interface DB {
   device_persons: DevicePersonTable;
   device_commands: DeviceCommandTable;
   punches: PunchTable;
+  health_records: HealthRecordTable;
   unknown_devices: UnknownDeviceTable;
   departments: DepartmentTable;
   persons: PersonTable;

@@ -40,6 +40,31 @@ export interface PunchRecord {
   alcohol: number | null;
 }
 
+export type HealthColor = 'green' | 'yellow' | 'red';
+
+/** The health-code check a terminal made with a punch (spec §3 "Health record"). */
+export interface HealthRecord {
+  pin: string;
+  /** device-local 'YYYY-MM-DD HH:mm:ss': the punch's time, with the PIN its key */
+  time: string;
+  /** as the health-code platform returned it */
+  name: string;
+  idNumber: string;
+  temperature: number | null;
+  /** null when the terminal could not read the code */
+  color: HealthColor | null;
+  /** the terminal's install place */
+  place: string;
+  /** nucleic-acid test: device-local time ('' when none) and result */
+  natTime: string;
+  natResult: 'negative' | 'positive' | '';
+  /** travel history */
+  trip: string;
+  vaccineCount: number | null;
+  /** 'YYYY-MM-DD' or device-local time of the last dose ('' when none) */
+  vaccineTime: string;
+}
+
 /** What a terminal said of itself: merged into what is kept. */
 export interface TerminalInfo {
   firmware?: string;
@@ -68,6 +93,8 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
   commandRejected(terminal: T, commandId: number, code: string): Promise<void>;
   /** Attendance records; idempotent on (terminal, PIN, local time), so a resend is harmless. */
   punches(terminal: T, records: PunchRecord[]): Promise<void>;
+  /** Health-code records of punches; idempotent on (terminal, PIN, local time), so a resend is harmless. */
+  health(terminal: T, records: HealthRecord[]): Promise<void>;
   /** The capture photo of one punch (it may arrive before or after the punch). */
   punchPhoto(terminal: T, pin: string, localTime: string, jpeg: Buffer): Promise<void>;
   /** Users enrolled at the terminal itself (the server's roster is the source of truth). */

@@ -12,6 +12,7 @@ export * from './persons.ts';
 export * from './devices.ts';
 export * from './punches.ts';
 export * from './attendance.ts';
+export * from './health.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -19,6 +20,7 @@ import { companiesApi } from './companies.ts';
 import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
+import { healthApi } from './health.ts';
 import { logsApi } from './logs.ts';
 import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
@@ -38,4 +40,5 @@ export const apiContract = {
   devices: devicesApi,
   punches: punchesApi,
   attendance: attendanceApi,
+  health: healthApi,
 };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localToUtcMs, wallClockMs } from '../../lib/time.ts';
-import { parseAttlog } from './codec.ts';
+import { parseAttlog, parseHealthlog } from './codec.ts';
 
 const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
 
@@ -40,4 +40,46 @@ test('ATTLOG: malformed lines are counted apart, never guessed at', () => {
       ['2003', '2026-11-20 09:00:00', 1, 1, 1, 36.6],
     ],
   );
+});
+
+test('HEALTHLOG: every field of a health-code record, keys in any order and case; unreadable values dropped, lines without PIN or time apart', () => {
+  const full =
+    'HEALTH PIN=1001\tTime=2026-11-20 08:30:05\tName=张三\tIDNum=11010519491231002X\tTemp=36.6\tColor=green\tPlace=Gate A\tNATTime=2026-11-19 10:00:00\tNATResult=negative\tTrip=Shenzhen;Guangzhou\tVaccine=3\tVaccineTime=2022-03-01';
+  const { records, bad } = parseHealthlog(
+    [
+      full,
+      'health color=2\ttime=2026-11-20 08:31:00\tpin=1002\tNATResult=1\tVaccine=x\tTemp=hot\tNATTime=yesterday',
+      'HEALTH PIN=1003\tTime=2026-11-20 08:32:00\tColor=1\r',
+      'HEALTH PIN=1004\tTime=2026-11-20 08:33:00\tColor=purple\tName=a\u202eb\tTrip=' + 'x'.repeat(300),
+      'HEALTH PIN=\tTime=2026-11-20 08:33:00',
+      'HEALTH PIN=1005\tTime=2026-02-31 08:00:00',
+      'USER PIN=1\tName=x',
+      '',
+    ].join('\n'),
+  );
+  assert.equal(bad, 3);
+  assert.deepEqual(records[0], {
+    pin: '1001',
+    time: '2026-11-20 08:30:05',
+    name: '张三',
+    idNumber: '11010519491231002X',
+    temperature: 36.6,
+    color: 'green',
+    place: 'Gate A',
+    natTime: '2026-11-19 10:00:00',
+    natResult: 'negative',
+    trip: 'Shenzhen;Guangzhou',
+    vaccineCount: 3,
+    vaccineTime: '2022-03-01',
+  });
+  assert.deepEqual(
+    records.slice(1).map((r) => [r.pin, r.color, r.natResult, r.natTime, r.vaccineCount, r.temperature]),
+    [
+      ['1002', 'red', 'positive', '', null, null],
+      ['1003', 'yellow', '', '', null, null],
+      ['1004', null, '', '', null, null],
+    ],
+  );
+  assert.equal(records[3]!.name, 'a b', 'no bidi overrides');
+  assert.equal(records[3]!.trip.length, 200);
 });

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { wallClockMs } from '../../lib/time.ts';
 import type { DeviceOp } from '../driver.ts';
-import type { PunchRecord } from '../terminal-events.ts';
+import type { HealthColor, HealthRecord, PunchRecord } from '../terminal-events.ts';
 
 /** Protocol text of the ZKTeco Attendance PUSH protocol 2.4.1 (docs/zk-push-protocol.md); pure functions only. */
 
@@ -142,6 +142,67 @@ export function parseAttlog(text: string): { records: PunchRecord[]; bad: number
     const alcoholRaw = f[9]?.trim();
     const alcohol = alcoholRaw && /^\d{1,3}(\.\d{1,2})?$/.test(alcoholRaw) ? Number(alcoholRaw) : null;
     records.push({ pin, time, status: int(f[2]), verify: int(f[3]), workcode: (f[4] ?? '').trim().slice(0, 20), mask, temperature, alcohol });
+  }
+  return { records, bad };
+}
+
+const COLORS: Record<string, HealthColor> = { '0': 'green', '1': 'yellow', '2': 'red', green: 'green', yellow: 'yellow', red: 'red' };
+const NAT: Record<string, 'negative' | 'positive'> = { '0': 'negative', '1': 'positive', negative: 'negative', positive: 'positive' };
+/** A value of a HEALTHLOG key: one line, no control characters, at most `max` characters. */
+const text = (v: string | undefined, max: number) =>
+  (v ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .trim()
+    .slice(0, max);
+const DATE_OR_TIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
+
+/**
+ * HEALTHLOG lines (not in 2.4.1; our convention for health-code terminals, docs/zk-push-protocol.md §5.6):
+ * `HEALTH PIN=..\tTime=..\tName=..\tIDNum=..\tTemp=..\tColor=..\tPlace=..\tNATTime=..\tNATResult=..\tTrip=..\tVaccine=..\tVaccineTime=..`,
+ * keys in any order and case. PIN and Time are required (they name the punch); an unreadable optional value is
+ * dropped, never guessed at; a line without a valid PIN or time is returned apart.
+ */
+export function parseHealthlog(body: string): { records: HealthRecord[]; bad: number } {
+  const records: HealthRecord[] = [];
+  let bad = 0;
+  for (const raw of body.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) continue;
+    const m = /^HEALTH\s+(.*)$/i.exec(line);
+    if (!m) {
+      bad++;
+      continue;
+    }
+    const kv = new Map<string, string>();
+    for (const field of m[1]!.split('\t')) {
+      const i = field.indexOf('=');
+      if (i > 0) kv.set(field.slice(0, i).trim().toLowerCase(), field.slice(i + 1));
+    }
+    const pin = kv.get('pin')?.trim() ?? '';
+    const time = kv.get('time')?.trim() ?? '';
+    if (!PIN.test(pin) || Number.isNaN(wallClockMs(time))) {
+      bad++;
+      continue;
+    }
+    const temp = kv.get('temp')?.trim();
+    const vaccine = kv.get('vaccine')?.trim();
+    const natTime = kv.get('nattime')?.trim() ?? '';
+    const vaccineTime = kv.get('vaccinetime')?.trim() ?? '';
+    records.push({
+      pin,
+      time,
+      name: text(kv.get('name'), 64),
+      idNumber: text(kv.get('idnum'), 32),
+      temperature: temp && /^\d{2}(\.\d{1,2})?$/.test(temp) ? Number(temp) : null,
+      color: COLORS[(kv.get('color') ?? '').trim().toLowerCase()] ?? null,
+      place: text(kv.get('place'), 100),
+      natTime: DATE_OR_TIME.test(natTime) ? natTime : '',
+      natResult: NAT[(kv.get('natresult') ?? '').trim().toLowerCase()] ?? '',
+      trip: text(kv.get('trip'), 200),
+      vaccineCount: vaccine && /^\d{1,2}$/.test(vaccine) ? Number(vaccine) : null,
+      vaccineTime: DATE_OR_TIME.test(vaccineTime) ? vaccineTime : '',
+    });
   }
   return { records, bad };
 }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { parseJson } from '../../lib/json.ts';
 import { perObject } from '../../lib/memo.ts';
 import type { Terminal, TerminalEvents } from '../terminal-events.ts';
-import { decodeBody, encodeReply, encodingFor, handshakeReply, parseAttlog, parseAttphoto, parseDevicecmd, parseInfoParam } from './codec.ts';
+import { decodeBody, encodeReply, encodingFor, handshakeReply, parseAttlog, parseAttphoto, parseHealthlog, parseDevicecmd, parseInfoParam } from './codec.ts';
 import { zkPushWire } from './driver.ts';
 
 export interface ZkPushOptions<T extends Terminal> {
@@ -154,6 +154,15 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
       await events.punches(d, records);
       req.log.info({ serial: d.serial, punches: records.length, ...(bad ? { unreadable: bad } : {}) }, 'punches received');
       await saveStamp(d, 'att', req.query.Stamp);
+      return send(reply, `OK: ${records.length}`, d);
+    }
+    if (table === 'HEALTHLOG') {
+      // Health-code terminals (our convention, docs/zk-push-protocol.md §5.6): acknowledged only after the
+      // commit, idempotent on (device, PIN, time) like ATTLOG.
+      const { records, bad } = parseHealthlog(textOf(req, d));
+      if (!records.length && bad) return send(reply, 'ERROR: no valid records', d, 400);
+      await events.health(d, records);
+      req.log.info({ serial: d.serial, health: records.length, ...(bad ? { unreadable: bad } : {}) }, 'health records received');
       return send(reply, `OK: ${records.length}`, d);
     }
     if (table === 'ATTPHOTO') {

@@ -128,7 +128,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       db
         .selectFrom('punches as p')
         .innerJoin('devices as d', 'd.id', 'p.device_id')
-        .select(['p.person_id as pid', 'p.id', 'p.time', 'p.device_id', 'p.temperature', 'p.alcohol_over', 'd.direction'])
+        .select(['p.person_id as pid', 'p.id', 'p.time', 'p.device_id', 'p.temperature', 'p.alcohol_over', 'p.health', 'd.direction'])
         .where('p.company_id', '=', companyId)
         .where('p.person_id', 'in', part)
         .where('p.time', '>=', startIso)
@@ -176,6 +176,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           // The reading was judged against the device's threshold when it was taken (stored as a flag).
           alcohol: p.alcohol_over,
           alcoholThreshold: p.alcohol_over === null ? null : 1,
+          health: p.health as PunchIn['health'],
         })),
         absences: (absences.get(row.person_id) ?? []).map((a): AbsenceIn => ({
           id: a.id,

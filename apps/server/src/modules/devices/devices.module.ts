@@ -4,6 +4,7 @@ import type { DeviceRow } from './devices.repository.ts';
 import { defineModule, type Core } from '../../module.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import type { PhotoStore } from '../persons/photos.ts';
+import type { HealthService } from '../punches/health.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import devicesRoutes from './devices.routes.ts';
 import { devicesService } from './devices.service.ts';
@@ -25,7 +26,7 @@ export function devicesModule(
     /** the first is the default for devices of an unknown protocol */
     protocols: readonly Protocol<TerminalEvents<DeviceRow>>[];
     persons: { photos: PhotoStore; peopleChanged: PeopleChangedHook };
-    punches: { punches: PunchesService };
+    punches: { punches: PunchesService; health: HealthService };
   },
 ) {
   const { database, config } = core;
@@ -37,7 +38,7 @@ export function devicesModule(
   const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, log: core.log });
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
-  const events = terminalEvents({ database, sync, punches: deps.punches.punches, presence, log: core.log });
+  const events = terminalEvents({ database, sync, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
 
   // The ledger follows every write of people, in the writer's transaction (spec §4: people who have left are removed).

@@ -6,6 +6,7 @@ import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
 import { personsRepository } from '../persons/persons.repository.ts';
+import type { HealthService } from '../punches/health.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRow } from './devices.repository.ts';
 import type { PresenceService } from './presence.service.ts';
@@ -20,6 +21,7 @@ export function terminalEvents(deps: {
   database: Database;
   sync: SyncService;
   punches: PunchesService;
+  health: HealthService;
   presence: PresenceService;
   log: FastifyBaseLogger;
 }): TerminalEvents<DeviceRow> {
@@ -78,6 +80,7 @@ export function terminalEvents(deps: {
     commandResults: (d, results) => deps.sync.results(d, results),
     commandRejected: (d, commandId, code) => deps.sync.rejected(d, commandId, code),
     punches: (d, records) => deps.punches.ingest(d, records),
+    health: (d, records) => deps.health.ingest(d, records),
     punchPhoto: (d, pin, localTime, jpeg) => deps.punches.photo(d, pin, localTime, jpeg),
 
     async enrolled(d, pins) {

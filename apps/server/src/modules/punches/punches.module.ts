@@ -1,10 +1,26 @@
 import { defineModule, type Core } from '../../module.ts';
+import healthRoutes from './health.routes.ts';
+import { healthService } from './health.service.ts';
+import { healthWaiting } from './health-waiting.ts';
 import punchesRoutes from './punches.routes.ts';
 import { punchesService, punchPhotoStore } from './punches.service.ts';
 
-/** Punches from terminals (ingested through the inbound port) and the punch records page (spec §2 /attendance/list). */
+/**
+ * Punches from terminals (ingested through the inbound port) and the punch records page (spec §2 /attendance/list);
+ * the health-code records terminals report with them and the alcohol records (spec §2 /attendance/alcohol).
+ */
 export function punchesModule(core: Core) {
   const photos = punchPhotoStore(core.config.dataDir);
-  const punches = punchesService({ database: core.database, photos });
-  return defineModule({ name: 'punches', punches, routes: (app) => punchesRoutes(app, { database: core.database, photos }) });
+  const waiting = healthWaiting();
+  const punches = punchesService({ database: core.database, photos, health: waiting });
+  const health = healthService({ database: core.database, waiting, stored: punches.stored });
+  return defineModule({
+    name: 'punches',
+    punches,
+    health,
+    routes: async (app) => {
+      await punchesRoutes(app, { database: core.database, photos });
+      await healthRoutes(app, { database: core.database });
+    },
+  });
 }

@@ -33,6 +33,7 @@ const COLUMNS = [
   'mask',
   'alcohol',
   'alcohol_over',
+  'health',
   'photo',
   'stranger',
   'created_at',

@@ -11,6 +11,7 @@ import { notify } from '../messages/messages.service.ts';
 import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
 import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
+import type { HealthWaiting } from './health-waiting.ts';
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -63,7 +64,7 @@ export interface PunchesStored {
 }
 export const punchesStoredHook = () => transactionalHook<Executor, PunchesStored>();
 
-export function punchesService(deps: { database: Database; photos: PunchPhotoStore }) {
+export function punchesService(deps: { database: Database; photos: PunchPhotoStore; health?: HealthWaiting }) {
   const { db } = deps.database;
   const stored = punchesStoredHook();
   const writer = punchWriter();
@@ -98,6 +99,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
         alcohol_over: r.alcohol === null ? null : r.alcohol >= alcoholLimit(device) ? 1 : 0,
         // The photo may have arrived first (§11.3 uploads are separate requests).
         photo: deps.photos.claim(device.id, r.pin, r.time),
+        // Likewise its health-code record (HEALTHLOG), when the terminal sent that first.
+        health: deps.health?.claim(device.id, r.pin, r.time) ?? null,
         stranger: personId === undefined ? 1 : 0,
         created_at: now,
       };

@@ -1,0 +1,65 @@
+import type { Database, Executor } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
+import type { HealthRecord } from '../../gateways/terminal-events.ts';
+import { localToUtcMs, nowIso } from '../../lib/time.ts';
+import type { DeviceRow } from '../devices/devices.repository.ts';
+import { healthRepository, type HealthInsert } from './health.repository.ts';
+import type { HealthWaiting } from './health-waiting.ts';
+import type { PunchesStored } from './punches.service.ts';
+
+/** Health-code records from terminals (spec §3 "Health record"), and the colour on their punches. */
+export function healthService(deps: { database: Database; waiting: HealthWaiting; stored: { emit(trx: Executor, e: PunchesStored): Promise<void> } }) {
+  const { db } = deps.database;
+  return {
+    /**
+     * Stores one upload and resolves only after it is committed (the gateway acknowledges after this).
+     * A resend adds nothing (unique device, PIN, time). The punch of the same key gets the colour, and its
+     * person's day is recomputed (the health model judges a punch by it).
+     */
+    async ingest(device: DeviceRow, records: HealthRecord[]): Promise<void> {
+      if (!records.length) return;
+      const now = nowIso();
+      await transaction(db, async (trx) => {
+        const pins = [...new Set(records.map((r) => r.pin))];
+        const people = new Map(
+          (await trx.selectFrom('persons').select(['id', 'number']).where('company_id', '=', device.company_id).where('number', 'in', pins).execute()).map(
+            (p) => [p.number, p.id],
+          ),
+        );
+        const rows = records.map((r): HealthInsert => ({
+          company_id: device.company_id,
+          device_id: device.id,
+          person_id: people.get(r.pin) ?? null,
+          pin: r.pin,
+          local_time: r.time,
+          time: new Date(localToUtcMs(r.time, device.tz_offset)).toISOString(),
+          name: r.name,
+          id_number: r.idNumber,
+          temperature: r.temperature,
+          color: r.color,
+          place: r.place,
+          nat_time: r.natTime,
+          nat_result: r.natResult,
+          trip: r.trip,
+          vaccine_count: r.vaccineCount,
+          vaccine_time: r.vaccineTime,
+          created_at: now,
+        }));
+        await healthRepository.insertIgnore(trx, rows);
+        const recompute: PunchesStored['punches'] = [];
+        for (const r of records) {
+          const punch = await healthRepository.punchOf(trx, device.id, r.pin, r.time);
+          if (!punch) {
+            if (r.color) deps.waiting.add(device.id, r.pin, r.time, r.color);
+            continue;
+          }
+          if (punch.health === r.color) continue;
+          await healthRepository.setPunchHealth(trx, punch.id, r.color);
+          if (punch.person_id !== null) recompute.push({ companyId: punch.company_id, personId: punch.person_id, time: punch.time });
+        }
+        if (recompute.length) await deps.stored.emit(trx, { punches: recompute });
+      });
+    },
+  };
+}
+export type HealthService = ReturnType<typeof healthService>;
