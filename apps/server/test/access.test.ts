@@ -252,6 +252,10 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
   { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/attendance/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
+  { method: 'GET', path: '/attendance/health/list', expect: RIGHT_ATTENDANCE, query: { color: 'red', from: '2026-01-01', to: '2026-12-31' } },
+  { method: 'POST', path: '/attendance/health/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
+  { method: 'GET', path: '/attendance/alcohol/list', expect: RIGHT_ATTENDANCE, query: { over: 1 } },
+  { method: 'POST', path: '/attendance/alcohol/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
   { method: 'GET', path: '/attendance/rule/list', expect: RIGHT_ATTENDANCE },
   { method: 'GET', path: '/attendance/rule/info', expect: RIGHT_ATTENDANCE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   {
