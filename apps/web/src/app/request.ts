@@ -192,7 +192,14 @@ function uploadForm<T>(path: string, form: FormData, opts: { onProgress?: (perce
  * Fetches a binary answer (xlsx template, export) and saves it as `filename`.
  * Failures still come as the JSON envelope (docs/api-people.md) and are handled like any call.
  */
-async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: { body?: unknown; timeout?: number } = {}): Promise<void> {
+/** Options of a download: `onProgress` hears the bytes received so far (a streamed export has no known length). */
+export interface DownloadOptions {
+  body?: unknown;
+  timeout?: number;
+  onProgress?: (bytes: number) => void;
+}
+
+async function downloadFile(method: 'GET' | 'POST', path: string, filename: string, opts: DownloadOptions = {}): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? TIMING.requestTimeout);
   const sent = getToken();
@@ -211,7 +218,7 @@ async function downloadFile(method: 'GET' | 'POST', path: string, filename: stri
       throw transportError(`HTTP ${res.status}`, false);
     }
     if (!res.ok) throw transportError(`HTTP ${res.status}`, false);
-    blob = await res.blob();
+    blob = opts.onProgress && res.body ? await readWithProgress(res.body, res.headers.get('content-type') ?? '', opts.onProgress) : await res.blob();
   } catch (err) {
     if (controller.signal.aborted) throw new ApiError('timeout', t('errors.timeout'));
     if (err instanceof ApiError) throw err;
@@ -227,6 +234,21 @@ async function downloadFile(method: 'GET' | 'POST', path: string, filename: stri
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The body as a blob, telling `onProgress` the bytes received after each chunk. */
+async function readWithProgress(body: ReadableStream<Uint8Array>, type: string, onProgress: (bytes: number) => void): Promise<Blob> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress(received);
+  }
+  return new Blob(chunks as BlobPart[], { type });
 }
 
 export type CallOptions = Pick<RequestOptions, 'silent' | 'inline' | 'timeout'>;
@@ -247,6 +269,10 @@ export function upload<E extends UploadEndpoint>(entry: E, form: FormData, opts?
 }
 
 /** Saves the file a download entry answers as `filename` (see downloadFile); `body` is the entry's JSON body. */
-export function download<E extends DownloadEndpoint>(entry: E, filename: string, opts: { body?: InputOf<E>; timeout?: number } = {}): Promise<void> {
+export function download<E extends DownloadEndpoint>(
+  entry: E,
+  filename: string,
+  opts: { body?: InputOf<E>; timeout?: number; onProgress?: (bytes: number) => void } = {},
+): Promise<void> {
   return downloadFile(entry.method, entry.path, filename, opts);
 }

@@ -8,7 +8,9 @@ import {
   ClockCircleOutlined,
   DashboardOutlined,
   DesktopOutlined,
+  ExperimentOutlined,
   IdcardOutlined,
+  SafetyCertificateOutlined,
   MailOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -30,4 +32,6 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   deviceList: <DesktopOutlined />,
   attendance: <CarryOutOutlined />,
   punchList: <ClockCircleOutlined />,
+  attendanceHealth: <SafetyCertificateOutlined />,
+  attendanceAlcohol: <ExperimentOutlined />,
 };

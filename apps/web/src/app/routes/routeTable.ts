@@ -2,7 +2,19 @@ import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
 export type PageKey =
-  'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList' | 'deviceList' | 'devicePersons' | 'punchList';
+  | 'dashboard'
+  | 'log'
+  | 'manager'
+  | 'companyForm'
+  | 'companyList'
+  | 'message'
+  | 'organization'
+  | 'personList'
+  | 'deviceList'
+  | 'devicePersons'
+  | 'punchList'
+  | 'attendanceHealth'
+  | 'attendanceAlcohol';
 
 export type IconKey =
   | 'dashboard'
@@ -17,7 +29,9 @@ export type IconKey =
   | 'device'
   | 'deviceList'
   | 'attendance'
-  | 'punchList';
+  | 'punchList'
+  | 'attendanceHealth'
+  | 'attendanceAlcohol';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -71,13 +85,17 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
     ],
   },
-  // spec §2: attendance, added when rights.attendance is non-zero; only the punch records so far.
+  // spec §2: attendance, added when rights.attendance is non-zero: punch records, health-code and alcohol records.
   {
     path: '/attendance',
     titleKey: 'route.attendance',
     icon: 'attendance',
     redirect: '/attendance/list',
-    children: [{ path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' }],
+    children: [
+      { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
+      { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
+      { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+    ],
   },
   {
     path: '/system',

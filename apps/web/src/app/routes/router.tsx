@@ -18,6 +18,8 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
   devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
+  attendanceHealth: lazy(() => import('../../features/health/pages/HealthListPage.tsx')),
+  attendanceAlcohol: lazy(() => import('../../features/health/pages/AlcoholListPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

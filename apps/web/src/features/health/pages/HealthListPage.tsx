@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Card, DatePicker, Select, Space, Tag, type TableProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { HEALTH_COLORS, type HealthColor, type HealthRecord } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { useDeviceOptions } from '../../devices/api.ts';
+import { useExportHealth, useHealthRecords } from '../api.ts';
+import { ExportButton } from '../components/ExportButton.tsx';
+import { Picture } from '../components/Picture.tsx';
+import { COLOR_TAG, type HealthFilters } from '../logic.ts';
+
+/** /attendance/health: health-code records the terminals reported with punches (spec §3 "Health record"; right `attendance`). */
+export default function HealthListPage() {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState<PagedQuery<HealthFilters>>({ page: 1, pageSize: 20 });
+  const list = useHealthRecords(query);
+  const devices = useDeviceOptions();
+  const exportList = useExportHealth();
+  const dash = (v: string | number | null) => (v === null || v === '' ? '' : v);
+
+  const columns: TableProps<HealthRecord>['columns'] = [
+    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
+    { title: t('health.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('health.fields.number'), dataIndex: 'number', key: 'number' },
+    { title: t('health.fields.id_number'), dataIndex: 'id_number', key: 'id_number' },
+    { title: t('health.fields.device'), dataIndex: 'device', key: 'device' },
+    { title: t('health.fields.place'), dataIndex: 'place', key: 'place' },
+    { title: t('health.fields.day'), dataIndex: 'day', key: 'day' },
+    { title: t('health.fields.time'), dataIndex: 'time', key: 'time' },
+    {
+      title: t('health.fields.temperature'),
+      dataIndex: 'temperature',
+      key: 'temperature',
+      render: (v: number | null) => (v === null ? '' : `${v.toFixed(1)} °C`),
+    },
+    {
+      title: t('health.fields.color'),
+      dataIndex: 'color',
+      key: 'color',
+      render: (v: HealthColor | null) =>
+        v ? (
+          <Tag color={COLOR_TAG[v]} data-testid={`health-color-${v}`}>
+            {t(`health.colors.${v}`)}
+          </Tag>
+        ) : (
+          <Tag>{t('health.colors.none')}</Tag>
+        ),
+    },
+    { title: t('health.fields.nat_time'), dataIndex: 'nat_time', key: 'nat_time' },
+    {
+      title: t('health.fields.nat_result'),
+      dataIndex: 'nat_result',
+      key: 'nat_result',
+      render: (v: HealthRecord['nat_result']) => (v ? <Tag color={v === 'positive' ? 'red' : 'green'}>{t(`health.nat.${v}`)}</Tag> : ''),
+    },
+    { title: t('health.fields.trip'), dataIndex: 'trip', key: 'trip', ellipsis: true },
+    { title: t('health.fields.vaccine_count'), dataIndex: 'vaccine_count', key: 'vaccine_count', render: dash },
+    { title: t('health.fields.vaccine_time'), dataIndex: 'vaccine_time', key: 'vaccine_time' },
+  ];
+
+  return (
+    <Card title={t('route.attendanceHealth')} data-testid="health-list-page">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <KeywordSearch
+          placeholder={t('health.keyword')}
+          width={240}
+          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
+          data-testid="health-keyword"
+        />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('health.fields.device')}
+          style={{ width: 200 }}
+          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          data-testid="health-device-filter"
+        />
+        <Select
+          allowClear
+          placeholder={t('health.fields.color')}
+          style={{ width: 140 }}
+          options={HEALTH_COLORS.map((c) => ({ value: c, label: <Tag color={COLOR_TAG[c]}>{t(`health.colors.${c}`)}</Tag> }))}
+          onChange={(color?: HealthColor) => setQuery((q) => ({ ...q, page: 1, color }))}
+          data-testid="health-color-filter"
+        />
+        <DatePicker.RangePicker
+          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
+          data-testid="health-range"
+        />
+        <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="health-export" />
+      </Space>
+      <DataTable<HealthRecord>
+        rowKey="id"
+        loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="health-table"
+        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
+      />
+    </Card>
+  );
+}
