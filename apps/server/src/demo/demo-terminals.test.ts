@@ -53,3 +53,12 @@ test(`the demo opens with a month of attendance computed: rules, a holiday, late
   const earlier = new Date(date.getTime() - 21 * 86_400_000).toISOString().slice(0, 10);
   assert.ok((await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: earlier } })).data.total > 200, earlier);
 });
+
+test(`the demo's gates report health codes with their punches: the health page lists them, coloured (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  for (let i = 0; i < 4; i++) assert.match((await demo.punch()).healthReply ?? '', /^OK/);
+  // Two punches of one person in the same second at one gate are one record (its key), so "at least some".
+  const items = (await call(t.app, 'GET', '/attendance/health/list', { token })).data.items as { color: string; place: string; device: string; name: string }[];
+  assert.ok(items.length >= 2, `${items.length} records`);
+  assert.ok(items.every((x) => ['green', 'yellow', 'red'].includes(x.color) && x.place && x.device.startsWith('大门') && x.name));
+});

@@ -4,20 +4,49 @@ import { captureJpegs } from './seed-people.ts';
 
 /**
  * The demo's terminals: emulated ZK PUSH devices talking to the server over real HTTP, punching now and then
- * like a door in use: each punch uploads its capture photo (ATTPHOTO) after the record, as face terminals do.
+ * like a door in use: each punch uploads its capture photo (ATTPHOTO) after the record, as face terminals do,
+ * and the two gates read health codes (a HEALTHLOG record with each punch).
  */
 export async function startDemoTerminals(server: string, opts: { everyMs?: number; firstBurst?: number } = {}) {
   const terminals = DEMO_DEVICES.map((d, i) =>
-    createTerminal({ server, sn: d.serial, timezone: 8, capacity: 3000, alcohol: 'alcohol' in d, ip: demoDeviceIp(i) }),
+    createTerminal({
+      server,
+      sn: d.serial,
+      timezone: 8,
+      capacity: 3000,
+      alcohol: 'alcohol' in d,
+      health: 'health' in d,
+      place: 'A栋一楼 Building A, ground floor',
+      ip: demoDeviceIp(i),
+    }),
   );
   for (const term of terminals) void term.start();
   const pins = ['1001', '1002', '1003', '1004', '1005'];
   const shots = await captureJpegs(6);
   // Mostly sober; now and then over the 20 mg/100 mL limit (only the breathalyser entrance measures).
   const alcohol = () => Math.round((Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60) * 10) / 10;
+  // Health codes: mostly green, now and then yellow, a red among the first few (so the page shows all three).
+  const COLORS = ['green', 'yellow', 'green', 'red', 'green', 'green', 'green', 'green', 'yellow', 'green'] as const;
+  let n = 0;
+  const health = (term: (typeof terminals)[number], pin: string) => {
+    const color = COLORS[n++ % COLORS.length]!;
+    const yesterday = new Date(Date.now() + 8 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
+    return {
+      color,
+      name: term.users.get(pin)?.name ?? '',
+      idNumber: `4403051990010${pin}`.slice(0, 17) + 'X',
+      temperature: Math.round((36.2 + Math.random() * (color === 'red' ? 1.4 : 0.6)) * 10) / 10,
+      natTime: `${yesterday} 10:00:00`,
+      natResult: color === 'red' ? ('positive' as const) : ('negative' as const),
+      trip: color === 'green' ? '深圳 Shenzhen' : '深圳 Shenzhen; 广州 Guangzhou',
+      vaccineCount: 3,
+      vaccineTime: '2022-03-01',
+    };
+  };
   const punch = () => {
     const i = Math.floor(Math.random() * pins.length);
-    return terminals[Math.floor(Math.random() * 2)]!.punch({ pin: pins[i]!, alcohol: alcohol(), photo: shots[i % shots.length]! });
+    const term = terminals[Math.floor(Math.random() * 2)]!;
+    return term.punch({ pin: pins[i]!, alcohol: alcohol(), photo: shots[i % shots.length]!, health: health(term, pins[i]!) });
   };
   const timer = setInterval(() => void punch(), opts.everyMs ?? 45_000);
   timer.unref();

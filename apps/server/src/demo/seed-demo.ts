@@ -17,8 +17,9 @@ import { transaction } from '../db/transaction.ts';
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
 export const DEMO_DEVICES = [
   // The entrance is a breathalyser model: its alcohol tab is switched on and its punches carry readings.
-  { serial: 'DEMO0001', name: '大门入口 Main entrance', direction: 'in', alcohol: true },
-  { serial: 'DEMO0002', name: '大门出口 Main exit', direction: 'out' },
+  // Both gates read health codes: their punches come with a health-code record (HEALTHLOG).
+  { serial: 'DEMO0001', name: '大门入口 Main entrance', direction: 'in', alcohol: true, health: true },
+  { serial: 'DEMO0002', name: '大门出口 Main exit', direction: 'out', health: true },
   { serial: 'DEMO0003', name: '研发中心 R&D door', direction: 'in' },
 ];
 
