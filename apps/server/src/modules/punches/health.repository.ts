@@ -62,7 +62,14 @@ export const healthRepository = {
     if (f.to) q = q.where('h.time', '<', f.to);
     if (f.keyword) {
       const k = likeKeyword(f.keyword);
-      q = q.where((eb) => eb.or([eb('u.search', 'like', k), eb('h.pin', 'like', k), eb(eb.fn('lower', ['h.name']), 'like', k), eb('h.id_number', 'like', k)]));
+      q = q.where((eb) =>
+        eb.or([
+          eb('u.search', 'like', k),
+          eb(eb.fn('lower', ['h.pin']), 'like', k),
+          eb(eb.fn('lower', ['h.name']), 'like', k),
+          eb(eb.fn('lower', ['h.id_number']), 'like', k),
+        ]),
+      );
     }
     const [items, total] = await Promise.all([
       q
