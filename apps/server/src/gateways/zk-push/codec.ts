@@ -151,7 +151,6 @@ const NAT: Record<string, 'negative' | 'positive'> = { '0': 'negative', '1': 'po
 /** A value of a HEALTHLOG key: one line, no control characters, at most `max` characters. */
 const text = (v: string | undefined, max: number) =>
   (v ?? '')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ' ')
     .trim()
     .slice(0, max);

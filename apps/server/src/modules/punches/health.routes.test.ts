@@ -27,9 +27,13 @@ before(async () => {
     ['701', 'Zhao Lei'],
     ['702', 'Qian Min'],
   ])
-    assert.equal((await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } })).code, CODES.OK);
+    assert.equal(
+      (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } })).code,
+      CODES.OK,
+    );
   const device = async (name: string, serial: string) =>
-    (await call(t.app, 'POST', '/device/create', { token: A.main, body: { name, serial, ip: '10.0.0.1', password: 'pw', attendance_scope: 'all' } })).data.id as number;
+    (await call(t.app, 'POST', '/device/create', { token: A.main, body: { name, serial, ip: '10.0.0.1', password: 'pw', attendance_scope: 'all' } })).data
+      .id as number;
   gate = await device('Health gate', 'HLT001');
   breath = await device('Breath gate', 'HLT002');
 });
@@ -39,7 +43,8 @@ after(async () => {
 });
 
 const list = (query: Record<string, string | number> = {}, token = A.main) => call(t.app, 'GET', '/attendance/health/list', { token, lang: 'en-US', query });
-const alcohol = (query: Record<string, string | number> = {}, token = A.main) => call(t.app, 'GET', '/attendance/alcohol/list', { token, lang: 'en-US', query });
+const alcohol = (query: Record<string, string | number> = {}, token = A.main) =>
+  call(t.app, 'GET', '/attendance/alcohol/list', { token, lang: 'en-US', query });
 async function xlsx(url: string, payload: unknown, token = A.main) {
   const r = await t.app.inject({ method: 'POST', url: `/api/management${url}`, headers: { 'x-token': token, 'x-lang': 'en-US' }, payload: payload as object });
   assert.equal(r.statusCode, 200, r.body.slice(0, 200));
@@ -118,7 +123,12 @@ test(`a health-code terminal's records are listed with every field and the punch
     (await list({ color: 'yellow' })).data.items.map((x: any) => x.number),
     ['702'],
   );
-  for (const keyword of ['赵', '1231002x', '701']) assert.deepEqual((await list({ keyword })).data.items.map((x: any) => x.number), ['701'], keyword);
+  for (const keyword of ['赵', '1231002x', '701'])
+    assert.deepEqual(
+      (await list({ keyword })).data.items.map((x: any) => x.number),
+      ['701'],
+      keyword,
+    );
   assert.equal((await list({ device_id: breath })).data.total, 0);
   assert.equal((await list({ from: DAY, to: DAY })).data.total, 3);
   assert.equal((await list({ from: '2026-11-17' })).data.total, 0);

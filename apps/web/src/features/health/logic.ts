@@ -31,7 +31,7 @@ export function healthParams(f: HealthFilters): HealthExportBody {
   return { ...rangeParams(f), ...(f.color ? { color: f.color } : {}) } as HealthExportBody;
 }
 export function alcoholParams(f: AlcoholFilters): AlcoholExportBody {
-  return { ...rangeParams(f), ...(f.over === 0 || f.over === 1 ? { over: f.over } : {}) } as AlcoholExportBody;
+  return { ...rangeParams(f), ...(f.over === 0 || f.over === 1 ? { over: f.over } : {}) };
 }
 
 /** spec §4 health-code colours as tag colours (antd's "gold" reads as yellow on white). */
