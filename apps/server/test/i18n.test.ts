@@ -52,8 +52,11 @@ test('the four locale files have identical key sets, only non-empty strings, and
   assert.ok(ref.size > 50, `en-US has ${ref.size} keys`);
   for (const f of files) {
     const l = leaves(parsed[f]!);
-    const missing = [...ref.keys()].filter((k) => !l.has(k));
-    const extra = [...l.keys()].filter((k) => !ref.has(k));
+    // Plural forms (`key_one`) are a language's own: each must have its general key beside it.
+    const plural = (k: string) => /_(zero|one|two|few|many)$/.test(k);
+    for (const k of l.keys()) if (plural(k)) assert.ok(l.has(k.replace(/_(zero|one|two|few|many)$/, '')), `${f} ${k} without its general form`);
+    const missing = [...ref.keys()].filter((k) => !plural(k) && !l.has(k));
+    const extra = [...l.keys()].filter((k) => !plural(k) && !ref.has(k));
     assert.deepEqual(missing, [], `${f} lacks keys`);
     assert.deepEqual(extra, [], `${f} has keys en-US lacks`);
     for (const [k, v] of l) {

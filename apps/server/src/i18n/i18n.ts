@@ -22,9 +22,27 @@ function lookup(tree: Tree, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** Translates a server message key; unknown keys fall back to English, then to the key itself. */
+const plurals = new Map<Language, Intl.PluralRules>();
+/** The plural form of a count in a language ('one', 'other', …): English says "1 person", "2 people". */
+function pluralOf(lang: Language, count: number): string {
+  let rules = plurals.get(lang);
+  if (!rules) {
+    rules = new Intl.PluralRules(lang === 'zh_tw' ? 'zh-TW' : lang);
+    plurals.set(lang, rules);
+  }
+  return rules.select(count);
+}
+
+/**
+ * Translates a server message key; unknown keys fall back to English, then to the key itself. With a numeric
+ * `count`, a plural form of the key (`key_one`, …) is used where the language has one; the plain key is the
+ * general ("other") form, so languages without plural forms (Chinese, Japanese) need nothing more.
+ */
 export function t(lang: Language, key: string, params: Params = {}): string {
-  const template = lookup(CATALOGS[lang], key) ?? lookup(CATALOGS['en-US'], key) ?? key;
+  const count = params.count;
+  const form = typeof count === 'number' ? pluralOf(lang, count) : 'other';
+  const template =
+    (form !== 'other' ? lookup(CATALOGS[lang], `${key}_${form}`) : undefined) ?? lookup(CATALOGS[lang], key) ?? lookup(CATALOGS['en-US'], key) ?? key;
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.ts';
-import { Flag, Id, Nullable, Page, PageQuery, XLSX_TYPE } from './common.ts';
+import { DAY_STATUSES } from './attendance.ts';
+import { Flag, Id, Nullable, Page, PageQuery, StringEnum, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
 
 const filters = {
@@ -38,6 +39,8 @@ export const Punch = Type.Object({
   alcohol_over: Type.Boolean(),
   pic_url: Type.String(),
   stranger: Type.Boolean(),
+  /** spec §3 "Attendance record": the status of the attendance day that used this punch (null: none did) */
+  result: Nullable(StringEnum(DAY_STATUSES)),
 });
 export type Punch = Static<typeof Punch>;
 export const PunchPage = Page(Punch);

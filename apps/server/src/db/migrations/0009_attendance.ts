@@ -8,6 +8,9 @@ import { emptyText, withId } from './helpers.ts';
  * with its explanation, plus the queue of person-days to recompute.
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  // Attendance reads punches a person at a time (a day and its neighbours, a month): 0004 dropped this index
+  // for ingestion speed when nothing read by person; the engine does (bench/attendance.bench.ts measures both).
+  await db.schema.createIndex('punches_person_time').on('punches').columns(['person_id', 'time']).execute();
   await withId(db.schema.createTable('attendance_rules'), dialect)
     .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())

@@ -22,7 +22,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const rules = rulesService(core.database);
   const holidays = holidaysService(core.database);
   const recompute = recomputeService({ database: core.database, log: core.log });
-  const days = daysService(core.database);
+  const days = daysService(core.database, recompute);
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {

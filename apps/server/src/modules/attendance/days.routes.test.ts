@@ -144,3 +144,15 @@ test(`another company's person-days and absences are not found (${DIALECT})`, as
     [['out', 'Zhao Lei']],
   );
 });
+
+test(`the punch records show the result of the day that used each punch (${DIALECT})`, async () => {
+  const list = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { from: DAY, to: DAY } });
+  assert.equal(list.code, CODES.OK);
+  const mine = list.data.items.filter((p: { person_id: number }) => p.person_id === person);
+  assert.equal(mine.length, 2);
+  // After the grace change the day is normal: both punches show it.
+  assert.deepEqual(
+    mine.map((p: { result: string | null }) => p.result),
+    ['normal', 'normal'],
+  );
+});

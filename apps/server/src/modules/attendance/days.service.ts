@@ -11,7 +11,7 @@ import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
 import { addDays } from './plans.ts';
-import { localDate } from './recompute.service.ts';
+import { localDate, type RecomputeService } from './recompute.service.ts';
 
 /** "Attendance update" covers at most this many days at once. */
 const RECALC_MAX_DAYS = 93;
@@ -19,7 +19,7 @@ const RECALC_MAX_DAYS = 93;
 type Detail = Pick<DayResult, 'shifts' | 'used' | 'ignored' | 'why'>;
 
 /** Day results (the day view, a cell's explanation), "attendance update", and absences recorded by hand. */
-export function daysService(database: Database) {
+export function daysService(database: Database, recompute: Pick<RecomputeService, 'explain'>) {
   const { db } = database;
   const zoneOf = (tenant: Tenant) => tenant.timeZone ?? DEFAULT_TIME_ZONE;
 
@@ -190,7 +190,10 @@ export function daysService(database: Database) {
         ])
         .executeTakeFirst();
       if (!r) throw notFound();
-      const detail = parseJson<Detail>(r.detail, { shifts: [], used: [], ignored: [], why: [] });
+      // The explanation is computed now from the same inputs (the stored row keeps only the figures and the
+      // punches it used): what the next recalculation would store, and exactly how.
+      const live = await recompute.explain(tenant.companyId, personId, date);
+      const detail: Detail = live ?? { shifts: [], used: parseJson<{ used?: number[] }>(r.detail, {}).used ?? [], ignored: [], why: [] };
       const punchIds = [...new Set([...detail.used, ...detail.ignored.map((i) => i.punchId)].filter((id) => id > 0))];
       const punches = punchIds.length
         ? await db

@@ -102,7 +102,8 @@ async function perPerson<T extends { person_id: number }>(ids: number[], read: (
 export function recomputeService(deps: { database: Database; log: FastifyBaseLogger }) {
   const { db } = deps.database;
 
-  async function company(companyId: number, rows: DirtyRow[]): Promise<number> {
+  /** Computes the rows' day results; writes them (and clears the queue rows) unless `dryRun`. */
+  async function company(companyId: number, rows: DirtyRow[], dryRun = false): Promise<{ days: number; results: Map<number, DayResult[]> }> {
     const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
     const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
     const ctx = await companyContext(db, companyId, from, to);
@@ -124,19 +125,28 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         .where('date', '<=', addDays(to, 1))
         .execute(),
     );
-    const punches = await perPerson(ids, (part) =>
-      db
-        .selectFrom('punches as p')
-        .innerJoin('devices as d', 'd.id', 'p.device_id')
-        .select(['p.person_id as pid', 'p.id', 'p.time', 'p.device_id', 'p.temperature', 'p.alcohol_over', 'p.health', 'd.direction'])
-        .where('p.company_id', '=', companyId)
-        .where('p.person_id', 'in', part)
-        .where('p.time', '>=', startIso)
-        .where('p.time', '<', endIso)
-        .orderBy('p.time')
-        .execute()
-        .then((rs) => rs.map((r) => ({ ...r, person_id: r.pid! }))),
+    // One statement per person: with a long IN list the planner may walk the company's whole (company, time)
+    // range instead of each person's (person, time) entries — a month for 10,000 people, 20 times over.
+    const directions = new Map(
+      (await db.selectFrom('devices').select(['id', 'direction']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.direction]),
     );
+    const punches = new Map<
+      number,
+      { id: number; time: string; device_id: number; temperature: number | null; alcohol_over: number | null; health: string | null }[]
+    >();
+    for (const id of ids)
+      punches.set(
+        id,
+        await db
+          .selectFrom('punches')
+          .select(['id', 'time', 'device_id', 'temperature', 'alcohol_over', 'health'])
+          .where('person_id', '=', id)
+          .where('company_id', '=', companyId)
+          .where('time', '>=', startIso)
+          .where('time', '<', endIso)
+          .orderBy('time')
+          .execute(),
+      );
     const absences = await perPerson(ids, (part) =>
       db.selectFrom('attendance_absences').selectAll().where('person_id', 'in', part).where('to_at', '>=', startIso).where('from_at', '<', endIso).execute(),
     );
@@ -144,6 +154,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const now = clock.now();
     const upserts: Insertable<AttendanceDayTable>[] = [];
     const cleared: DirtyRow[] = [];
+    const computed = new Map<number, DayResult[]>();
     for (const row of rows) {
       const who = people.get(row.person_id)?.[0];
       const rule =
@@ -171,7 +182,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           id: p.id,
           at: Date.parse(p.time),
           deviceId: p.device_id,
-          direction: p.direction === 'out' ? 'out' : 'in',
+          direction: directions.get(p.device_id) === 'out' ? 'out' : 'in',
           temperature: p.temperature,
           // The reading was judged against the device's threshold when it was taken (stored as a flag).
           alcohol: p.alcohol_over,
@@ -188,6 +199,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         filterSeconds: ctx.filterSeconds,
         now,
       });
+      computed.set(row.person_id, results);
       for (const r of results) {
         upserts.push({
           company_id: companyId,
@@ -199,13 +211,16 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           early_min: r.earlyMin,
           worked_min: r.workedMin,
           overtime_min: r.overtimeMin,
-          detail: JSON.stringify({ shifts: r.shifts, used: r.used, ignored: r.ignored, why: r.why, leaveMin: r.leaveMin ?? 0, outMin: r.outMin ?? 0 }),
+          // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
+          // which keeps a month for 10,000 people a few MB instead of hundreds.
+          detail: JSON.stringify({ used: r.used }),
           manual_status: null,
           manual_reason: null,
           computed_at: at,
         });
       }
     }
+    if (dryRun) return { days: upserts.length, results: computed };
     await transaction(db, async (trx) => {
       // No rule (or left): no results for those days (a manual result stays).
       for (const c of cleared)
@@ -238,13 +253,18 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       // Done, unless a change widened a person's range meanwhile (its queued_at moved on: it stays queued).
       for (const r of rows) await trx.deleteFrom('attendance_dirty').where('person_id', '=', r.person_id).where('queued_at', '=', r.queued_at).execute();
     });
-    return upserts.length;
+    return { days: upserts.length, results: computed };
   }
 
   return {
     /** Recomputes one person's range now (tests, and the single-punch path). */
-    person: (companyId: number, personId: number, from: string, to: string) =>
-      company(companyId, [{ company_id: companyId, person_id: personId, from_date: from, to_date: to, queued_at: '' }]),
+    person: async (companyId: number, personId: number, from: string, to: string) =>
+      (await company(companyId, [{ company_id: companyId, person_id: personId, from_date: from, to_date: to, queued_at: '' }])).days,
+    /** One person-day computed now from the stored inputs, with its whole explanation; nothing is written. */
+    async explain(companyId: number, personId: number, date: string): Promise<DayResult | undefined> {
+      const r = await company(companyId, [{ company_id: companyId, person_id: personId, from_date: date, to_date: date, queued_at: '' }], true);
+      return r.results.get(personId)?.[0];
+    },
     /**
      * Works through the queue: up to `limit` people, oldest first, company by company. Returns what it did.
      */
@@ -256,7 +276,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       for (const [companyId, list] of byCompany) {
         if (signal?.aborted) break;
         try {
-          days += await company(companyId, list);
+          days += (await company(companyId, list)).days;
         } catch (e) {
           deps.log.error({ err: e, companyId }, 'attendance recompute failed');
           // A batch that cannot be computed must not block the queue: its rows go, the error is logged.

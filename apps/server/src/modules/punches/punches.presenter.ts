@@ -1,9 +1,9 @@
-import { API_PREFIX, pathOf, punchesApi } from '@faceadmin/shared';
+import { API_PREFIX, pathOf, punchesApi, type DayStatus } from '@faceadmin/shared';
 import type { punchesRepository } from './punches.repository.ts';
 
 type Row = Awaited<ReturnType<typeof punchesRepository.list>>['items'][number];
 /** Day and time as the terminal saw them (its local clock): what people expect on the record. */
-export const presentPunch = (r: Row) => ({
+export const presentPunch = (r: Row, result: DayStatus | null = null) => ({
   id: r.id,
   person_id: r.person_id,
   number: r.person_number ?? r.pin,
@@ -22,4 +22,5 @@ export const presentPunch = (r: Row) => ({
   alcohol_over: r.alcohol_over === 1,
   pic_url: r.photo ? API_PREFIX + pathOf(punchesApi.photo, { id: r.id }) : '',
   stranger: r.stranger === 1,
+  result,
 });

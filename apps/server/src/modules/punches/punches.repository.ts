@@ -3,6 +3,8 @@ import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { DayStatus } from '@faceadmin/shared';
 
 /** A punch as written: the table's columns (the id is generated). */
 export type PunchInsert = Insertable<PunchTable>;
@@ -93,6 +95,32 @@ export function punchWriter() {
 }
 
 export const punchesRepository = {
+  /**
+   * The status of the attendance day that used each punch (the attendance module writes those results; a punch
+   * is used by the day of its own date or, for a night shift, the day before).
+   */
+  async results(db: Executor, punches: { id: number; person_id: number | null; local_time: string }[]): Promise<Map<number, DayStatus>> {
+    const out = new Map<number, DayStatus>();
+    const people = [...new Set(punches.map((p) => p.person_id).filter((x): x is number => x !== null))];
+    if (!people.length) return out;
+    const dates = new Set<string>();
+    for (const p of punches) {
+      const d = p.local_time.slice(0, 10);
+      dates.add(d);
+      dates.add(new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
+    }
+    const days = await db
+      .selectFrom('attendance_days')
+      .select(['status', 'manual_status', 'detail'])
+      .where('person_id', 'in', people)
+      .where('date', 'in', [...dates])
+      .execute();
+    for (const d of days) {
+      const used = parseJson<{ used?: number[] }>(d.detail, {}).used ?? [];
+      for (const id of used) out.set(id, (d.manual_status ?? d.status) as DayStatus);
+    }
+    return out;
+  },
   async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<boolean> {
     const r = await db
       .updateTable('punches')

@@ -26,7 +26,7 @@ function filterOf(q: PunchExportBody): Omit<PunchFilter, 'offset' | 'limit'> {
   };
 }
 
-/** Punch records (spec §2 /attendance/list); the "result" column arrives with the attendance engine. */
+/** Punch records (spec §2 /attendance/list), each with the result of the attendance day that used it. */
 export default async function punchesRoutes(app: App, deps: { database: Database; photos: PunchPhotoStore }) {
   const { db } = deps.database;
   const { photos } = deps;
@@ -36,7 +36,8 @@ export default async function punchesRoutes(app: App, deps: { database: Database
   app.get(punchesApi.list.path, { config: view, schema: routeSchema(punchesApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query), offset, limit: pageSize });
-    return reply.ok({ items: r.items.map(presentPunch), total: r.total, page, pageSize });
+    const results = await punchesRepository.results(db, r.items);
+    return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, page, pageSize });
   });
 
   app.get(punchesApi.photo.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(punchesApi.photo, { tags }) }, async (req, reply) => {
@@ -58,7 +59,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
     }));
     const filter = filterOf(req.body);
     const rows = pages(async (offset, limit) =>
-      (await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit }, false)).items.map(presentPunch),
+      (await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit }, false)).items.map((p) => presentPunch(p)),
     );
     return sendXlsx(reply, 'punches.xlsx', await xlsxStream(t(lang, 'punch.sheet'), columns, rows));
   });
