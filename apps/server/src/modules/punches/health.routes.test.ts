@@ -186,8 +186,9 @@ test('a health record sent before its punch still colours it when the punch arri
     const r = await call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: await idOf('701'), date: DAY } });
     return r.code === CODES.OK && r.data.punches.length === 2 ? r.data : undefined;
   });
+  const late = day.punches.find((p: any) => p.time === `${DAY}T10:01:00.000Z`);
+  assert.deepEqual([late.used, late.ignored, late.detail?.params.color], [false, 'invalidModel', 'red'], 'the red check-out does not count');
   assert.equal(day.status, 'missingOut');
-  assert.equal(day.punches.find((p: any) => p.time === `${DAY}T10:01:00.000Z`).detail.params.color, 'red');
 });
 const idOf = async (number: string) => (await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: number } })).data.items[0].id as number;
 
