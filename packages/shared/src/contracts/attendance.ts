@@ -330,6 +330,8 @@ export const ScheduleGrid = Type.Object({
   days: Type.Array(Type.String()),
   shifts: Type.Array(Shift),
   cycles: Type.Array(Cycle),
+  /** the cycle that runs when the grid says nothing: its key, from which date, on which of its days */
+  running: Nullable(Type.Object({ cycle_key: Type.String(), start_date: Type.String(), start_index: Type.Integer() })),
   /** the server hash: of the month's stored grid for all the rule's people; send it back when saving */
   hash: Type.String(),
 });

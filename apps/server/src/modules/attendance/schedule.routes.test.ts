@@ -97,6 +97,7 @@ test(`the grid: the rule's people × the month's days, each day from the running
   );
   assert.ok(g.data.items[0].cells.every((c: any) => c.source === 'cycle' && c.cycle_key === null));
   assert.match(g.data.hash, /^[0-9a-f]{64}$/);
+  assert.deepEqual(g.data.running, { cycle_key: rule.cycles[0].key, start_date: '2026-11-01', start_index: 0 });
   // A page of people, and a department filter, keep the hash of the whole rule's month.
   const page = await grid({ page: 2, pageSize: 2 });
   assert.deepEqual(

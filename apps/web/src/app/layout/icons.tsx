@@ -4,6 +4,7 @@ import {
   AuditOutlined,
   BankOutlined,
   CameraOutlined,
+  CalendarOutlined,
   CarryOutOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
@@ -30,4 +31,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   deviceList: <DesktopOutlined />,
   attendance: <CarryOutOutlined />,
   punchList: <ClockCircleOutlined />,
+  schedule: <CalendarOutlined />,
 };

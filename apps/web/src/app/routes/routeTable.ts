@@ -2,7 +2,18 @@ import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
 export type PageKey =
-  'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList' | 'deviceList' | 'devicePersons' | 'punchList';
+  | 'dashboard'
+  | 'log'
+  | 'manager'
+  | 'companyForm'
+  | 'companyList'
+  | 'message'
+  | 'organization'
+  | 'personList'
+  | 'deviceList'
+  | 'devicePersons'
+  | 'punchList'
+  | 'freeSchedule';
 
 export type IconKey =
   | 'dashboard'
@@ -17,7 +28,8 @@ export type IconKey =
   | 'device'
   | 'deviceList'
   | 'attendance'
-  | 'punchList';
+  | 'punchList'
+  | 'schedule';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -77,7 +89,11 @@ export const ROUTE_TABLE: RouteNode[] = [
     titleKey: 'route.attendance',
     icon: 'attendance',
     redirect: '/attendance/list',
-    children: [{ path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' }],
+    children: [
+      { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
+      // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=
+      { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
+    ],
   },
   {
     path: '/system',

@@ -18,6 +18,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
   devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
+  freeSchedule: lazy(() => import('../../features/attendance/schedule/pages/FreeSchedulePage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
