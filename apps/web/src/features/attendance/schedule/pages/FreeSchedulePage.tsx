@@ -30,6 +30,9 @@ const CELL_W = 38;
 const NAME_W = 150;
 const REST = '#bfbfbf';
 
+/** What fits in a cell: a Latin name's initial (D, N), two characters of a Chinese or Japanese one (早班). */
+const shortLabel = (name: string) => [...name].slice(0, /^[\x20-\x7e]/.test(name) ? 1 : 2).join('');
+
 /** The colours of a cell: a shift's colour (lighter from the running cycle), grey for rest, none when nothing applies. */
 function cellStyle(cell: ShownCell, colourOf: Map<string, string>, selected: boolean): CSSProperties {
   const base = cell.shift_key ? (colourOf.get(cell.shift_key) ?? REST) : cell.source === 'none' ? 'transparent' : REST;
@@ -290,7 +293,7 @@ export default function FreeSchedulePage() {
                 {s.name} {s.start}–{s.end}
               </Tag>
             ))}
-            <Tag color={REST}>{t('schedule.rest')}</Tag>
+            <Tag style={{ background: REST, color: '#262626' }}>{t('schedule.rest')}</Tag>
             <Tag style={{ background: `${shiftColour(0)}40` }}>{t('schedule.legendCycle')}</Tag>
             <Tag style={{ borderStyle: 'dashed' }}>{t('schedule.legendUnsaved')}</Tag>
             <Tag style={{ background: '#fff7e6' }}>{t('schedule.legendWeekend')}</Tag>
@@ -299,7 +302,7 @@ export default function FreeSchedulePage() {
             {t('schedule.hint')}
           </Typography.Paragraph>
           {people.length ? (
-            <div style={{ overflow: 'auto', maxHeight: '65vh', border: '1px solid #f0f0f0', borderRadius: 6 }} data-testid="schedule-grid">
+            <div style={{ overflow: 'auto', maxHeight: '65vh', border: '1px solid #f0f0f0', borderRadius: 6 }} data-testid="schedule-grid" data-month={month}>
               <table style={{ borderCollapse: 'separate', borderSpacing: 0, tableLayout: 'fixed' }}>
                 <thead>
                   <tr>
@@ -366,7 +369,7 @@ export default function FreeSchedulePage() {
                       {days.map((d, di) => {
                         const cell = shownCell(data, draft, p.person_id, d, p.cells[di]!);
                         const k = cellKey(p.person_id, d);
-                        const label = cell.shift_key ? shiftName(cell.shift_key) : cell.source === 'none' ? '' : t('schedule.restShort');
+                        const label = cell.shift_key ? shortLabel(shiftName(cell.shift_key)) : cell.source === 'none' ? '' : t('schedule.restShort');
                         return (
                           <td key={d} style={{ padding: 0, borderTop: '1px solid #f0f0f0', background: isWeekend(d) ? '#fff7e6' : undefined }}>
                             <div
@@ -379,7 +382,7 @@ export default function FreeSchedulePage() {
                               data-source={cell.source}
                               data-edited={cell.edited ? '1' : '0'}
                             >
-                              {label.slice(0, 2)}
+                              {label}
                             </div>
                           </td>
                         );
