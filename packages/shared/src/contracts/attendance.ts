@@ -288,6 +288,84 @@ export const MonthQuery = Type.Object({
 export type MonthQuery = Static<typeof MonthQuery>;
 export const MonthPage = Page(MonthRow);
 
+/**
+ * The free scheduling grid (spec §2 /attendance/freeSchedule, §3 "Schedule state", §4 hashes): a shift-mode rule's
+ * people × the days of a month. A cell is what the grid stores (a shift, or rest), else what the running cycle gives.
+ */
+export const SCHEDULE_LIMITS = {
+  /** cells one save may change */
+  cellsMax: 5_000,
+  /** cycle applications one save may carry, and people in each */
+  applyMax: 50,
+  applyPeopleMax: 1_000,
+} as const;
+const MonthText = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' });
+/** a shift's key, or '' for a rest day */
+const ShiftKey = Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' });
+export const SCHEDULE_SOURCES = ['grid', 'cycle', 'none'] as const;
+export type ScheduleSource = (typeof SCHEDULE_SOURCES)[number];
+export const ScheduleCell = Type.Object({
+  /** a shift's key; '' a rest day */
+  shift_key: Type.String(),
+  /** grid: stored in the grid; cycle: given by the rule's running cycle; none: neither (a rest day) */
+  source: StringEnum(SCHEDULE_SOURCES),
+  /** a grid cell written by applying a cycle template: that template's key */
+  cycle_key: Nullable(Type.String()),
+});
+export type ScheduleCell = Static<typeof ScheduleCell>;
+export const SchedulePerson = Type.Object({
+  person_id: Type.Integer(),
+  number: Type.String(),
+  name: Type.String(),
+  /** one per day of the month, in order */
+  cells: Type.Array(ScheduleCell),
+});
+export type SchedulePerson = Static<typeof SchedulePerson>;
+export const ScheduleQuery = Type.Object({ ...PageQuery, rule_id: Id, month: MonthText, department_id: Type.Optional(Id) });
+export type ScheduleQuery = Static<typeof ScheduleQuery>;
+export const ScheduleGrid = Type.Object({
+  ...Page(SchedulePerson).properties,
+  rule: Ref,
+  month: Type.String(),
+  days: Type.Array(Type.String()),
+  shifts: Type.Array(Shift),
+  cycles: Type.Array(Cycle),
+  /** the cycle that runs when the grid says nothing: its key, from which date, on which of its days */
+  running: Nullable(Type.Object({ cycle_key: Type.String(), start_date: Type.String(), start_index: Type.Integer() })),
+  /** the server hash: of the month's stored grid for all the rule's people; send it back when saving */
+  hash: Type.String(),
+});
+export type ScheduleGrid = Static<typeof ScheduleGrid>;
+export const ScheduleCellInput = Type.Object({
+  person_id: Id,
+  date: Type.String({ format: 'date' }),
+  /** a shift's key, '' for rest, null to clear the cell (the running cycle applies again) */
+  shift_key: Nullable(ShiftKey),
+});
+export type ScheduleCellInput = Static<typeof ScheduleCellInput>;
+export const ScheduleApply = Type.Object({
+  person_ids: Type.Array(Id, { minItems: 1, maxItems: SCHEDULE_LIMITS.applyPeopleMax, uniqueItems: true }),
+  cycle_key: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }),
+  /** within the month */
+  from_date: Type.String({ format: 'date' }),
+  to_date: Type.String({ format: 'date' }),
+  /** the cycle day `from_date` is (0 = its first) */
+  start_index: Type.Integer({ minimum: 0, maximum: ATTENDANCE_LIMITS.cycleDaysMax - 1 }),
+});
+export type ScheduleApply = Static<typeof ScheduleApply>;
+export const ScheduleSave = Type.Object({
+  rule_id: Id,
+  month: MonthText,
+  /** the client hash: the `hash` the editor loaded; a different server hash means someone else saved since */
+  hash: Type.String({ minLength: 1, maxLength: 128, pattern: '^[0-9a-f]+$' }),
+  cells: Type.Array(ScheduleCellInput, { maxItems: SCHEDULE_LIMITS.cellsMax }),
+  /** cycle templates applied to people over dates; cells are written after them, so a cell wins */
+  apply: Type.Optional(Type.Array(ScheduleApply, { maxItems: SCHEDULE_LIMITS.applyMax })),
+});
+export type ScheduleSave = Static<typeof ScheduleSave>;
+export const ScheduleSaved = Type.Object({ hash: Type.String(), changed: Type.Integer() });
+export type ScheduleSaved = Static<typeof ScheduleSaved>;
+
 export const attendanceApi = {
   rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
   rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
@@ -306,4 +384,6 @@ export const attendanceApi = {
   absences: endpoint({ method: 'GET', path: '/attendance/absence/list', query: AbsenceQuery, response: AbsenceList }),
   createAbsence: endpoint({ method: 'POST', path: '/attendance/absence/create', body: AbsenceInput, response: Absence }),
   deleteAbsence: endpoint({ method: 'POST', path: '/attendance/absence/delete', body: IdBody, response: Type.Null() }),
+  schedule: endpoint({ method: 'GET', path: '/attendance/schedule', query: ScheduleQuery, response: ScheduleGrid }),
+  saveSchedule: endpoint({ method: 'POST', path: '/attendance/schedule/save', body: ScheduleSave, response: ScheduleSaved }),
 };

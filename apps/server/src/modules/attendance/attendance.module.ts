@@ -8,6 +8,7 @@ import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
 import { localDate, recomputeService } from './recompute.service.ts';
 import { rulesService } from './rules.service.ts';
+import { scheduleService } from './schedule.service.ts';
 
 /** How long one run of the recompute job may take before it yields to the next tick. */
 const RUN_BUDGET_MS = 800;
@@ -23,6 +24,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const holidays = holidaysService(core.database);
   const recompute = recomputeService({ database: core.database, log: core.log });
   const days = daysService(core.database, recompute);
+  const schedule = scheduleService(core.database);
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
@@ -37,7 +39,8 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     holidays,
     recompute,
     days,
-    routes: (app) => attendanceRoutes(app, { rules, holidays, days }),
+    schedule,
+    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule }),
     jobs: [
       {
         name: 'attendance.recompute',

@@ -5,11 +5,15 @@ import { routeSchema } from '../../plugins/envelope.ts';
 import type { DaysService } from './days.service.ts';
 import type { HolidaysService } from './holidays.service.ts';
 import type { RulesService } from './rules.service.ts';
+import type { ScheduleService } from './schedule.service.ts';
 
-export default async function attendanceRoutes(app: App, deps: { rules: RulesService; holidays: HolidaysService; days: DaysService }) {
+export default async function attendanceRoutes(
+  app: App,
+  deps: { rules: RulesService; holidays: HolidaysService; days: DaysService; schedule: ScheduleService },
+) {
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
-  const { rules, holidays, days } = deps;
+  const { rules, holidays, days, schedule } = deps;
   app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
     reply.ok(await rules.list(tenantOf(req))),
   );
@@ -64,4 +68,10 @@ export default async function attendanceRoutes(app: App, deps: { rules: RulesSer
     await days.deleteAbsence(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
+  app.get(attendanceApi.schedule.path, { config, schema: routeSchema(attendanceApi.schedule, { tags }) }, async (req, reply) =>
+    reply.ok(await schedule.grid(tenantOf(req), req.query)),
+  );
+  app.post(attendanceApi.saveSchedule.path, { config, schema: routeSchema(attendanceApi.saveSchedule, { tags }) }, async (req, reply) =>
+    reply.ok(await schedule.save(tenantOf(req), req.body)),
+  );
 }

@@ -14,7 +14,7 @@ const shiftsOf = (db: Executor, ruleIds: number[]) =>
   ruleIds.length ? db.selectFrom('attendance_shifts').selectAll().where('rule_id', 'in', ruleIds).orderBy('sort').orderBy('id').execute() : Promise.resolve([]);
 
 /** The departments below these (their whole subtrees), so a rule on a department covers its sub-departments. */
-async function withDescendants(db: Executor, companyId: number, ids: number[]): Promise<number[]> {
+export async function withDescendants(db: Executor, companyId: number, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
   const all = await db.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute();
   const children = new Map<number, number[]>();
@@ -46,6 +46,28 @@ export async function coveredPeople(db: Executor, companyId: number, personIds: 
     for (const r of rows) viaDept.add(r.person_id);
   }
   return { direct, viaDept };
+}
+
+/**
+ * spec §4: deleting a cycle template clears its references from the schedule data: the grid cells the template
+ * wrote are removed (those days follow the rule's running cycle again, or rest), and those person-days are queued.
+ */
+async function clearCycleCells(trx: Executor, companyId: number, cycleIds: number[]) {
+  if (!cycleIds.length) return;
+  const rows = await trx
+    .selectFrom('attendance_schedule')
+    .select(['person_id', 'date'])
+    .where('company_id', '=', companyId)
+    .where('cycle_id', 'in', cycleIds)
+    .execute();
+  if (!rows.length) return;
+  await trx.deleteFrom('attendance_schedule').where('company_id', '=', companyId).where('cycle_id', 'in', cycleIds).execute();
+  const span = new Map<number, DirtyRange>();
+  for (const r of rows) {
+    const s = span.get(r.person_id);
+    span.set(r.person_id, s ? { from: r.date < s.from ? r.date : s.from, to: r.date > s.to ? r.date : s.to } : { from: r.date, to: r.date });
+  }
+  for (const [personId, range] of span) await markDirty(trx, companyId, [personId], range);
 }
 
 /** Today and the days of this month before it, in the company's zone: what a rule change recomputes. */
@@ -280,12 +302,7 @@ export function rulesService(database: Database) {
       const goneCycles = oldCycles.filter((o) => ![...cycleIdByKey.values()].includes(o.id)).map((o) => o.id);
       if (goneCycles.length) {
         await trx.deleteFrom('attendance_cycles').where('id', 'in', goneCycles).execute();
-        await trx
-          .updateTable('attendance_schedule')
-          .set({ cycle_id: null })
-          .where('company_id', '=', tenant.companyId)
-          .where('cycle_id', 'in', goneCycles)
-          .execute();
+        await clearCycleCells(trx, tenant.companyId, goneCycles);
       }
       await trx
         .updateTable('attendance_rules')
@@ -340,6 +357,9 @@ export function rulesService(database: Database) {
         const affected = await membersOf(trx, tenant.companyId, id);
         const shiftIds = (await shiftsOf(trx, [id])).map((s) => s.id);
         if (shiftIds.length) await trx.deleteFrom('attendance_schedule').where('company_id', '=', tenant.companyId).where('shift_id', 'in', shiftIds).execute();
+        // Rest days a template of this rule wrote (shift 0) go with it too.
+        const cycleIds = (await trx.selectFrom('attendance_cycles').select('id').where('rule_id', '=', id).execute()).map((c) => c.id);
+        await clearCycleCells(trx, tenant.companyId, cycleIds);
         await trx.deleteFrom('attendance_rules').where('company_id', '=', tenant.companyId).where('id', '=', id).execute();
         await markDirty(trx, tenant.companyId, affected, monthToDate(tenant.timeZone));
         await audit(trx, tenant, 'attendance', 'attendance.rule.delete', { id, name: rows[0]!.name });

@@ -4,6 +4,7 @@ import {
   AuditOutlined,
   BankOutlined,
   CameraOutlined,
+  CalendarOutlined,
   CarryOutOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
@@ -34,4 +35,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   punchList: <ClockCircleOutlined />,
   attendanceHealth: <SafetyCertificateOutlined />,
   attendanceAlcohol: <ExperimentOutlined />,
+  schedule: <CalendarOutlined />,
 };

@@ -14,7 +14,8 @@ export type PageKey =
   | 'devicePersons'
   | 'punchList'
   | 'attendanceHealth'
-  | 'attendanceAlcohol';
+  | 'attendanceAlcohol'
+  | 'freeSchedule';
 
 export type IconKey =
   | 'dashboard'
@@ -31,7 +32,8 @@ export type IconKey =
   | 'attendance'
   | 'punchList'
   | 'attendanceHealth'
-  | 'attendanceAlcohol';
+  | 'attendanceAlcohol'
+  | 'schedule';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -95,6 +97,8 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
       { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
       { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+      // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=
+      { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
     ],
   },
   {

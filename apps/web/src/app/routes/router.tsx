@@ -20,6 +20,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
   attendanceHealth: lazy(() => import('../../features/health/pages/HealthListPage.tsx')),
   attendanceAlcohol: lazy(() => import('../../features/health/pages/AlcoholListPage.tsx')),
+  freeSchedule: lazy(() => import('../../features/attendance/schedule/pages/FreeSchedulePage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
