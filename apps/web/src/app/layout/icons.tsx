@@ -4,7 +4,10 @@ import {
   AuditOutlined,
   BankOutlined,
   CameraOutlined,
+  CalendarOutlined,
   CarryOutOutlined,
+  ScheduleOutlined,
+  ProfileOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
   DesktopOutlined,
@@ -30,4 +33,7 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   deviceList: <DesktopOutlined />,
   attendance: <CarryOutOutlined />,
   punchList: <ClockCircleOutlined />,
+  attendanceRule: <ScheduleOutlined />,
+  attendanceHoliday: <CalendarOutlined />,
+  attendanceResult: <ProfileOutlined />,
 };

@@ -2,7 +2,20 @@ import type { RightKey, Rights, RunMode } from '@faceadmin/shared';
 
 /** Pages the router knows how to render; router.tsx maps each to a lazily loaded component. */
 export type PageKey =
-  'dashboard' | 'log' | 'manager' | 'companyForm' | 'companyList' | 'message' | 'organization' | 'personList' | 'deviceList' | 'devicePersons' | 'punchList';
+  | 'dashboard'
+  | 'log'
+  | 'manager'
+  | 'companyForm'
+  | 'companyList'
+  | 'message'
+  | 'organization'
+  | 'personList'
+  | 'deviceList'
+  | 'devicePersons'
+  | 'punchList'
+  | 'attendanceRule'
+  | 'attendanceHoliday'
+  | 'attendanceResult';
 
 export type IconKey =
   | 'dashboard'
@@ -17,7 +30,10 @@ export type IconKey =
   | 'device'
   | 'deviceList'
   | 'attendance'
-  | 'punchList';
+  | 'punchList'
+  | 'attendanceRule'
+  | 'attendanceHoliday'
+  | 'attendanceResult';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -71,13 +87,18 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
     ],
   },
-  // spec §2: attendance, added when rights.attendance is non-zero; only the punch records so far.
+  // spec §2: attendance, added when rights.attendance is non-zero: punch records, rules, holidays, day results (issue #10).
   {
     path: '/attendance',
     titleKey: 'route.attendance',
     icon: 'attendance',
     redirect: '/attendance/list',
-    children: [{ path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' }],
+    children: [
+      { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
+      { path: '/attendance/result', titleKey: 'route.attendanceResult', icon: 'attendanceResult', right: 'attendance', page: 'attendanceResult' },
+      { path: '/attendance/rule', titleKey: 'route.attendanceRule', icon: 'attendanceRule', right: 'attendance', page: 'attendanceRule' },
+      { path: '/attendance/holiday', titleKey: 'route.attendanceHoliday', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceHoliday' },
+    ],
   },
   {
     path: '/system',

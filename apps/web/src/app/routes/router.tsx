@@ -18,6 +18,9 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
   devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
+  attendanceRule: lazy(() => import('../../features/attendance/pages/RuleListPage.tsx')),
+  attendanceHoliday: lazy(() => import('../../features/attendance/pages/HolidayPage.tsx')),
+  attendanceResult: lazy(() => import('../../features/attendance/pages/DayResultPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
