@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, DatePicker, Modal, Progress, Space, Typography, type ButtonProps } from 'antd';
+import { App, Button, DatePicker, Modal, Progress, Space, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';

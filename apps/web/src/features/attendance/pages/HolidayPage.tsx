@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Tag, type ButtonProps, type TableProps } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
