@@ -114,11 +114,17 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
                 dataSource={d.shifts}
                 data-testid="day-shifts"
                 columns={[
-                  { title: t('att.rule.fields.shiftName'), dataIndex: 'name', key: 'name' },
                   {
-                    title: t('att.day.fields.time'),
-                    key: 'time',
-                    render: (_, s) => `${s.start}–${s.end}${crossesMidnight(s.start, s.end) ? ` (${t('att.rule.nextDay')})` : ''}`,
+                    title: t('att.rule.fields.shiftName'),
+                    key: 'name',
+                    render: (_, s) => (
+                      <Space orientation="vertical" size={0}>
+                        {s.name}
+                        <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                          {`${s.start}–${s.end}${crossesMidnight(s.start, s.end) ? ` (${t('att.rule.nextDay')})` : ''}`}
+                        </Typography.Text>
+                      </Space>
+                    ),
                   },
                   { title: t('att.day.fields.checkIn'), dataIndex: 'check_in', key: 'in', render: (v: string | null) => formatDateTime(v) || '—' },
                   { title: t('att.day.fields.checkOut'), dataIndex: 'check_out', key: 'out', render: (v: string | null) => formatDateTime(v) || '—' },

@@ -30,10 +30,12 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
   const [error, setError] = useState<string>();
   const { required } = ruleSet(t);
 
-  const mode = (Form.useWatch('mode', form) ?? 'fixed');
-  const shifts = (Form.useWatch('shifts', form) ?? []);
-  const cycles = (Form.useWatch('cycles', form) ?? []);
-  const cycleKey = Form.useWatch('cycle_key', form) as string | null | undefined;
+  // preserve: the shifts' and cycles' keys have no field of their own, and a hidden mode's lists stay in the store
+  const watch = { form, preserve: true };
+  const mode = Form.useWatch('mode', watch) ?? 'fixed';
+  const shifts = Form.useWatch('shifts', watch) ?? [];
+  const cycles = Form.useWatch('cycles', watch) ?? [];
+  const cycleKey = Form.useWatch('cycle_key', watch);
 
   useEffect(() => {
     if (!open) return;
