@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type RuleInput } from '@faceadmin/shared';
 import { call } from '../../app/request.ts';
@@ -73,8 +74,14 @@ export const useRecalcStatus = (enabled: boolean) =>
     refetchInterval: enabled ? 1000 : false,
   });
 
+/** Reloads the day view's rows (a person-day was recomputed). Stable across renders. */
+export const useRefreshDayList = () => {
+  const qc = useQueryClient();
+  return useCallback(() => qc.invalidateQueries({ queryKey: attKeys.days }), [qc]);
+};
+
 /** Reloads the day view (after an update finished). */
 export const useRefreshDays = () => {
   const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: attKeys.days }), qc.invalidateQueries({ queryKey: ['att', 'day'] })]);
+  return useCallback(() => Promise.all([qc.invalidateQueries({ queryKey: attKeys.days }), qc.invalidateQueries({ queryKey: ['att', 'day'] })]), [qc]);
 };

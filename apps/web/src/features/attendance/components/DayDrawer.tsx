@@ -26,7 +26,7 @@ import { i18next } from '../../../app/i18n.ts';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence } from '../api.ts';
+import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useRefreshDayList } from '../api.ts';
 import { crossesMidnight, hm, whyText, zonedIso } from '../logic.ts';
 import { StatusTag } from './StatusTag.tsx';
 
@@ -48,6 +48,13 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
   const [polling, setPolling] = useState(false);
   const detail = useDay(day, polling ? POLL_MS : false);
   const d = detail.data;
+
+  // a recomputed day changes the day view's row too
+  const refreshDays = useRefreshDayList();
+  const computedAt = d?.computed_at;
+  useEffect(() => {
+    if (computedAt) void refreshDays();
+  }, [computedAt, refreshDays]);
 
   useEffect(() => {
     if (!polling) return;
