@@ -40,7 +40,13 @@ export const useSaveHoliday = () =>
 export const useDeleteHoliday = () => useInvalidatingMutation((id: number) => call(attendanceApi.deleteHoliday, { id }), [attKeys.all], { on: 'success' });
 
 export const useDays = (q: DayQuery) =>
-  useQuery({ queryKey: attKeys.dayList(q), queryFn: () => call(attendanceApi.days, q, { inline: true }), placeholderData: keepPreviousData });
+  // results follow new punches by themselves: the view follows them too
+  useQuery({
+    queryKey: attKeys.dayList(q),
+    queryFn: () => call(attendanceApi.days, q, { inline: true }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
 
 /** One person-day's explanation; `pollMs` while a recorded change is being recomputed. */
 export const useDay = (key: { person_id: number; date: string } | undefined, pollMs: number | false) =>

@@ -22,6 +22,11 @@ export default function DayResultPage() {
   const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()) }));
   const [open, setOpen] = useState<{ person_id: number; date: string }>();
   const list = useDays(query);
+  // searching again for the same words loads the rows again (results change as punches arrive)
+  const search = (keyword: string | undefined) => {
+    if (keyword === query.keyword) void list.refetch();
+    else setQuery((q) => ({ ...q, page: 1, keyword }));
+  };
 
   const columns: TableProps<DayRow>['columns'] = [
     { title: t('att.day.fields.number'), dataIndex: 'number', key: 'number' },
@@ -75,7 +80,7 @@ export default function DayResultPage() {
           onChange={(status?: DayStatus) => setQuery((q) => ({ ...q, page: 1, status }))}
           data-testid="day-status-filter"
         />
-        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} data-testid="day-keyword" />
+        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={search} data-testid="day-keyword" />
       </Space>
       <div style={{ marginBottom: 12 }}>
         <Legend />
