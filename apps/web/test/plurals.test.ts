@@ -54,6 +54,7 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'person.transfer.done': { one: '1 person transferred', two: '2 people transferred' },
   'person.access.periodsHint': { one: 'Up to 1 period; none means all day.', two: 'Up to 2 periods; none means all day.' },
   'person.validation.max': { one: 'At most 1 character', two: 'At most 2 characters' },
+  'att.update.pending': { one: '1 person-day left', two: '2 person-days left' },
 };
 
 test('every pluralised English key reads right for 1 and for 2', () => {
@@ -99,6 +100,7 @@ const CONSTANT_LIMITS: Record<string, number> = {
   'common.validation.accountMax': LIMITS.accountMax,
   'common.validation.passwordMin': LIMITS.passwordMin,
   'common.validation.passwordMax': LIMITS.passwordMax,
+  'att.rule.validation.cycleName': LIMITS.cycleNameMax,
 };
 
 test('no English string puts a non-plural number before a countable noun', () => {

@@ -6,6 +6,8 @@ import {
   CameraOutlined,
   CalendarOutlined,
   CarryOutOutlined,
+  ScheduleOutlined,
+  ProfileOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
   DesktopOutlined,
@@ -36,4 +38,7 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   attendanceHealth: <SafetyCertificateOutlined />,
   attendanceAlcohol: <ExperimentOutlined />,
   schedule: <CalendarOutlined />,
+  attendanceRule: <ScheduleOutlined />,
+  attendanceHoliday: <CalendarOutlined />,
+  attendanceResult: <ProfileOutlined />,
 };

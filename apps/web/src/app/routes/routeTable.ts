@@ -15,7 +15,10 @@ export type PageKey =
   | 'punchList'
   | 'attendanceHealth'
   | 'attendanceAlcohol'
-  | 'freeSchedule';
+  | 'freeSchedule'
+  | 'attendanceRule'
+  | 'attendanceHoliday'
+  | 'attendanceResult';
 
 export type IconKey =
   | 'dashboard'
@@ -33,7 +36,10 @@ export type IconKey =
   | 'punchList'
   | 'attendanceHealth'
   | 'attendanceAlcohol'
-  | 'schedule';
+  | 'schedule'
+  | 'attendanceRule'
+  | 'attendanceHoliday'
+  | 'attendanceResult';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -87,7 +93,7 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
     ],
   },
-  // spec §2: attendance, added when rights.attendance is non-zero: punch records, health-code and alcohol records.
+  // spec §2: attendance, added when rights.attendance is non-zero: punch records, rules, holidays, day results, the shift grid, health-code and alcohol records (issue #10).
   {
     path: '/attendance',
     titleKey: 'route.attendance',
@@ -95,10 +101,13 @@ export const ROUTE_TABLE: RouteNode[] = [
     redirect: '/attendance/list',
     children: [
       { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
-      { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
-      { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+      { path: '/attendance/result', titleKey: 'route.attendanceResult', icon: 'attendanceResult', right: 'attendance', page: 'attendanceResult' },
+      { path: '/attendance/rule', titleKey: 'route.attendanceRule', icon: 'attendanceRule', right: 'attendance', page: 'attendanceRule' },
+      { path: '/attendance/holiday', titleKey: 'route.attendanceHoliday', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceHoliday' },
       // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=
       { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
+      { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
+      { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
     ],
   },
   {

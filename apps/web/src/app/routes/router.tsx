@@ -21,6 +21,9 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   attendanceHealth: lazy(() => import('../../features/health/pages/HealthListPage.tsx')),
   attendanceAlcohol: lazy(() => import('../../features/health/pages/AlcoholListPage.tsx')),
   freeSchedule: lazy(() => import('../../features/attendance/schedule/pages/FreeSchedulePage.tsx')),
+  attendanceRule: lazy(() => import('../../features/attendance/pages/RuleListPage.tsx')),
+  attendanceHoliday: lazy(() => import('../../features/attendance/pages/HolidayPage.tsx')),
+  attendanceResult: lazy(() => import('../../features/attendance/pages/DayResultPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

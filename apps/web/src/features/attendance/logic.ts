@@ -1,0 +1,309 @@
+import type { TFunction } from 'i18next';
+import type { DayStatus, Rule, RuleInput, WhyLine } from '@faceadmin/shared';
+
+/** Pure helpers of the attendance screens (legend, explanations, the rule form), unit-tested under node --test. */
+
+/** spec §4: the result legend. Every detailed status falls into one of these; `pending` (not decided yet) into none. */
+export const LEGEND = ['normal', 'abnormal', 'out', 'leave', 'holiday'] as const;
+export type Legend = (typeof LEGEND)[number];
+
+export const LEGEND_COLOR: Record<Legend | 'pending', string> = {
+  normal: '#52c41a',
+  abnormal: '#f5222d',
+  out: '#1677ff',
+  leave: '#fa8c16',
+  holiday: '#722ed1',
+  pending: '#8c8c8c',
+};
+
+const LEGEND_OF: Record<DayStatus, Legend | 'pending'> = {
+  normal: 'normal',
+  late: 'abnormal',
+  early: 'abnormal',
+  lateEarly: 'abnormal',
+  missingIn: 'abnormal',
+  missingOut: 'abnormal',
+  absent: 'abnormal',
+  halfDay: 'abnormal',
+  leave: 'leave',
+  out: 'out',
+  // a rest day is a day off like a holiday: the legend has no separate colour for it
+  holiday: 'holiday',
+  rest: 'holiday',
+  pending: 'pending',
+};
+
+export const legendOf = (status: DayStatus): Legend | 'pending' => LEGEND_OF[status];
+
+type Translate = TFunction;
+
+/** The status cell's words: its name, and for late / early the minutes ("Late 7 min"). */
+export function statusText(row: { status: DayStatus; late_min: number; early_min: number }, t: Translate): string {
+  switch (row.status) {
+    case 'late':
+      return t('att.detail.late', { minutes: row.late_min });
+    case 'early':
+      return t('att.detail.early', { minutes: row.early_min });
+    case 'lateEarly':
+      return t('att.detail.lateEarly', { late: row.late_min, early: row.early_min });
+    default:
+      return t(`att.status.${row.status}`);
+  }
+}
+
+/** Worked / overtime minutes as h:mm (480 → 8:00); empty for 0 when `blankZero`. */
+export function hm(minutes: number, blankZero = false): string {
+  if (!minutes && blankZero) return '';
+  const sign = minutes < 0 ? '-' : '';
+  const m = Math.abs(Math.round(minutes));
+  return `${sign}${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/** Parameters that carry codes (engine/why.ts CODED_PARAMS), translated through att.value.<param>.<code>. */
+const CODED = new Set(['mode', 'kind', 'direction', 'color']);
+
+/**
+ * One explanation line in the console's language: the engine sends a key (att.why.*) and values; coded values
+ * (mode, kind, direction, colour) are translated too, and an absence's own label is shown after the line.
+ * A key this console does not know yet is shown as sent rather than hidden.
+ */
+export function whyText(line: WhyLine, t: Translate, has: (key: string) => boolean): string {
+  const params: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(line.params ?? {})) {
+    const coded = `att.value.${k}.${v}`;
+    params[k] = CODED.has(k) && typeof v === 'string' && has(coded) ? t(coded) : v;
+  }
+  const text = has(line.key) ? t(line.key, params) : `${line.key} ${JSON.stringify(line.params ?? {})}`;
+  const label = line.params?.['label'];
+  return label ? `${text} · ${label}` : text;
+}
+
+/** A shift ending at or before its start ends the next day (22:00–06:00); the day belongs to the start. */
+export const crossesMidnight = (start: string, end: string): boolean => Boolean(start && end) && end <= start;
+
+// ---------- the rule form ----------
+
+export interface BreakForm {
+  start: string;
+  end: string;
+  deducted: boolean;
+}
+export interface ShiftForm {
+  key: string;
+  name: string;
+  start: string;
+  end: string;
+  breaks: BreakForm[];
+  late_grace_min: number;
+  early_grace_min: number;
+  check_in_before_min: number;
+  check_in_after_min: number;
+  check_out_before_min: number;
+  check_out_after_min: number;
+}
+export interface CycleForm {
+  key: string;
+  name: string;
+  days: string[];
+}
+/** Weekdays in the grid's order, Monday first; the API numbers them 0 = Sunday … 6 = Saturday. */
+export const WEEKDAYS = ['1', '2', '3', '4', '5', '6', '0'] as const;
+
+export interface RuleForm {
+  name: string;
+  mode: Rule['mode'];
+  model: Rule['model'];
+  use_direction: boolean;
+  overtime_min_min: number;
+  late_absent_after_min: number | null;
+  half_day_below_min: number | null;
+  absent_below_min: number | null;
+  shifts: ShiftForm[];
+  weekdays: Record<string, string[]>;
+  day_boundary: string;
+  required_min: number;
+  cycles: CycleForm[];
+  cycle_key: string | null;
+  start_date: string | null;
+  start_index: number;
+  person_ids: number[];
+  department_ids: number[];
+}
+
+let keySeq = 0;
+/** A client key for a shift or cycle that has no id yet (the contract's key pattern). */
+export const newKey = (prefix: 's' | 'c'): string => `${prefix}new${Date.now().toString(36)}${(keySeq++).toString(36)}`.slice(0, 20);
+
+/** The server's defaults for a shift (rules.service.ts) so the form shows what will be saved. */
+export function newShift(name: string, start = '09:00', end = '18:00'): ShiftForm {
+  return {
+    key: newKey('s'),
+    name,
+    start,
+    end,
+    breaks: [],
+    late_grace_min: 0,
+    early_grace_min: 0,
+    check_in_before_min: 120,
+    check_in_after_min: 240,
+    check_out_before_min: 240,
+    check_out_after_min: 240,
+  };
+}
+
+export function emptyRule(firstShiftName: string): RuleForm {
+  const shift = newShift(firstShiftName);
+  return {
+    name: '',
+    mode: 'fixed',
+    model: 'default',
+    use_direction: false,
+    overtime_min_min: 30,
+    late_absent_after_min: null,
+    half_day_below_min: null,
+    absent_below_min: null,
+    shifts: [shift],
+    // Monday to Friday on the first shift
+    weekdays: { 0: [], 1: [shift.key], 2: [shift.key], 3: [shift.key], 4: [shift.key], 5: [shift.key], 6: [] },
+    day_boundary: '05:00',
+    required_min: 480,
+    cycles: [],
+    cycle_key: null,
+    start_date: null,
+    start_index: 0,
+    person_ids: [],
+    department_ids: [],
+  };
+}
+
+export function ruleToForm(r: Rule): RuleForm {
+  return {
+    name: r.name,
+    mode: r.mode,
+    model: r.model,
+    use_direction: r.use_direction,
+    overtime_min_min: r.overtime_min_min,
+    late_absent_after_min: r.late_absent_after_min,
+    half_day_below_min: r.half_day_below_min,
+    absent_below_min: r.absent_below_min,
+    shifts: r.shifts.map((s) => ({
+      key: s.key,
+      name: s.name,
+      start: s.start,
+      end: s.end,
+      breaks: s.breaks.map((b) => ({ ...b })),
+      late_grace_min: s.late_grace_min,
+      early_grace_min: s.early_grace_min,
+      check_in_before_min: s.check_in_before_min,
+      check_in_after_min: s.check_in_after_min,
+      check_out_before_min: s.check_out_before_min,
+      check_out_after_min: s.check_out_after_min,
+    })),
+    weekdays: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, [...(r.weekdays[d] ?? [])]])),
+    day_boundary: r.day_boundary,
+    required_min: r.required_min,
+    cycles: r.cycles.map((c) => ({ key: c.key, name: c.name, days: [...c.days] })),
+    cycle_key: r.cycle_key,
+    start_date: r.start_date,
+    start_index: r.start_index,
+    person_ids: r.persons.map((p) => p.id),
+    department_ids: r.departments.map((d) => d.id),
+  };
+}
+
+const orNull = (v: number | null | undefined): number | null => (v === undefined || v === null || Number.isNaN(v) ? null : v);
+
+/**
+ * The create/update body: only what the chosen mode uses (weekdays for fixed, cycles for shift, the day
+ * boundary and required time for free), references to removed shifts dropped, names trimmed.
+ */
+export function formToInput(f: RuleForm): RuleInput {
+  const shifts = f.mode === 'free' ? [] : f.shifts;
+  const keys = new Set(shifts.map((s) => s.key));
+  const input: RuleInput = {
+    name: f.name.trim(),
+    mode: f.mode,
+    model: f.model,
+    use_direction: f.use_direction,
+    overtime_min_min: f.overtime_min_min,
+    late_absent_after_min: orNull(f.late_absent_after_min),
+    half_day_below_min: orNull(f.half_day_below_min),
+    absent_below_min: orNull(f.absent_below_min),
+    shifts: shifts.map((s) => ({
+      key: s.key,
+      name: s.name.trim(),
+      start: s.start,
+      end: s.end,
+      breaks: s.breaks.map((b) => ({ start: b.start, end: b.end, deducted: Boolean(b.deducted) })),
+      late_grace_min: s.late_grace_min,
+      early_grace_min: s.early_grace_min,
+      check_in_before_min: s.check_in_before_min,
+      check_in_after_min: s.check_in_after_min,
+      check_out_before_min: s.check_out_before_min,
+      check_out_after_min: s.check_out_after_min,
+    })),
+    person_ids: f.person_ids,
+    department_ids: f.department_ids,
+  };
+  if (f.mode === 'fixed') {
+    const day = (d: string) => (f.weekdays[d] ?? []).filter((k) => keys.has(k));
+    input.weekdays = { 0: day('0'), 1: day('1'), 2: day('2'), 3: day('3'), 4: day('4'), 5: day('5'), 6: day('6') };
+  }
+  if (f.mode === 'shift') {
+    input.cycles = f.cycles.map((c) => ({ key: c.key, name: c.name.trim(), days: c.days.map((k) => (keys.has(k) ? k : '')) }));
+    const running = f.cycles.some((c) => c.key === f.cycle_key) ? f.cycle_key : null;
+    input.cycle_key = running;
+    input.start_date = running ? f.start_date : null;
+    input.start_index = running ? f.start_index : 0;
+  }
+  if (f.mode === 'free') {
+    input.day_boundary = f.day_boundary;
+    input.required_min = f.required_min;
+  }
+  return input;
+}
+
+// ---------- times in the company's zone ----------
+
+/** Minutes east of UTC of `zone` at the instant `ms`. */
+function offsetAt(ms: number, zone: string): number {
+  const f = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant of a wall-clock time (`YYYY-MM-DD`, `HH:mm`) in `zone`, as ISO: what an administrator means
+ * when recording a leave "from 09:00" whatever their browser's zone. `addDays` moves the date first (a shift
+ * ending the next day).
+ */
+export function zonedIso(date: string, time: string, zone: string, addDays = 0): string {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const [h, mi] = time.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, mo - 1, d + addDays, h, mi);
+  // two passes settle the offset across a DST change
+  let ms = wall - offsetAt(wall, zone) * 60_000;
+  ms = wall - offsetAt(ms, zone) * 60_000;
+  return new Date(ms).toISOString();
+}
+
+/** Today (plus `addDays`) as `YYYY-MM-DD` in `zone`: the day view opens on the company's today. */
+export function zonedToday(zone: string, addDays = 0, now = Date.now()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(now + addDays * 86_400_000));
+}
+
+/** "Attendance update" progress: how much of what was queued is done (0–100); nothing queued is done. */
+export function progressOf(queued: number, pending: number): number {
+  if (queued <= 0) return 100;
+  return Math.max(0, Math.min(100, Math.round(((queued - pending) / queued) * 100)));
+}

@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { Button, Card, DatePicker, Select, Space, Tag, type TableProps } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { DAY_STATUSES, type DayQuery, type DayRow, type DayStatus } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
+import { displayTimeZone } from '../../../ui/format.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { pagination } from '../../../ui/paging.ts';
+import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
+import { useDays } from '../api.ts';
+import { DayDrawer } from '../components/DayDrawer.tsx';
+import { RecalculateButton } from '../components/RecalculateButton.tsx';
+import { Legend, StatusTag } from '../components/StatusTag.tsx';
+import { hm, zonedToday } from '../logic.ts';
+
+type Query = DayQuery & { page: number; pageSize: number };
+
+/** /attendance/result: one day's results, people × status (spec §4 legend); a row opens its explanation. */
+export default function DayResultPage() {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()) }));
+  const [open, setOpen] = useState<{ person_id: number; date: string }>();
+  const list = useDays(query);
+  // searching again for the same words loads the rows again (results change as punches arrive)
+  const search = (keyword: string | undefined) => {
+    if (keyword === query.keyword) void list.refetch();
+    else setQuery((q) => ({ ...q, page: 1, keyword }));
+  };
+
+  const columns: TableProps<DayRow>['columns'] = [
+    { title: t('att.day.fields.number'), dataIndex: 'number', key: 'number' },
+    { title: t('att.day.fields.name'), dataIndex: 'name', key: 'name' },
+    {
+      title: t('att.day.fields.status'),
+      key: 'status',
+      render: (_, r) => (
+        <Space size={4}>
+          <StatusTag row={r} />
+          {r.manual && <Tag>{t('att.day.manual')}</Tag>}
+        </Space>
+      ),
+    },
+    { title: t('att.day.fields.worked'), dataIndex: 'worked_min', key: 'worked', render: (v: number) => hm(v) },
+    { title: t('att.day.fields.overtime'), dataIndex: 'overtime_min', key: 'overtime', render: (v: number) => hm(v, true) },
+    { title: t('att.day.fields.rule'), dataIndex: 'rule', key: 'rule', render: (v: string | null) => v ?? '—' },
+    {
+      // the row opens the explanation too; a narrow screen's cards have only this button
+      title: t('common.actions.title'),
+      key: 'actions',
+      render: (_, r) => (
+        <Button size="small" type="link" onClick={() => setOpen({ person_id: r.person_id, date: r.date })} data-testid="day-open">
+          {t('att.day.why')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('route.attendanceResult')} data-testid="day-result-page" extra={<RecalculateButton />}>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <DatePicker
+          value={dayjs(query.date)}
+          allowClear={false}
+          onChange={(d) => d && setQuery((q) => ({ ...q, page: 1, date: d.format('YYYY-MM-DD') }))}
+          data-testid="day-date"
+        />
+        <DepartmentSelect
+          allowClear
+          placeholder={t('att.day.department')}
+          style={{ width: 200 }}
+          onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id }))}
+          data-testid="day-department"
+        />
+        <Select
+          allowClear
+          placeholder={t('att.day.fields.status')}
+          style={{ width: 160 }}
+          options={DAY_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))}
+          onChange={(status?: DayStatus) => setQuery((q) => ({ ...q, page: 1, status }))}
+          data-testid="day-status-filter"
+        />
+        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={search} data-testid="day-keyword" />
+      </Space>
+      <div style={{ marginBottom: 12 }}>
+        <Legend />
+      </div>
+      <DataTable<DayRow>
+        rowKey="person_id"
+        loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="day-table"
+        onRow={(r) => ({ onClick: () => setOpen({ person_id: r.person_id, date: r.date }), style: { cursor: 'pointer' } })}
+        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
+      />
+      <DayDrawer day={open} onClose={() => setOpen(undefined)} />
+    </Card>
+  );
+}
