@@ -153,6 +153,8 @@ step('the alcohol page lists the readings, over the limit in red, and exports th
   await until('two readings', async () => (await rows('alcohol-table').count()) === 2);
   await row('alcohol-table', '102').getByTestId('alcohol-result-over').waitFor();
   await row('alcohol-table', '101').getByTestId('alcohol-result-under').waitFor();
+  // Not on the roster: strangers, as on the punch records.
+  await row('alcohol-table', '102').getByText(tr('health.stranger')).waitFor();
   await journey.screenshot('alcohol');
   await page.getByTestId('alcohol-over-filter').click();
   await page.locator('.ant-select-dropdown .ant-select-item-option', { hasText: tr('health.over') }).click();

@@ -247,5 +247,13 @@ test('tenancy and rights: another company sees none of it; a sub-admin without t
   });
   assert.equal(stranger.statusCode, 403);
   assert.doesNotMatch(stranger.body, /^OK/);
+  // A registered terminal whose body has no readable record is told so (and keeps it); nothing is stored.
+  const garbled = await t.app.inject({
+    method: 'POST',
+    url: '/iclock/cdata?SN=HLT001&table=HEALTHLOG',
+    headers: { 'content-type': 'application/push;charset=UTF-8' },
+    payload: 'HEALTH PIN=\tTime=yesterday\nnot a record',
+  });
+  assert.deepEqual([garbled.statusCode, garbled.body], [400, 'ERROR: no valid records']);
   assert.equal((await list()).data.total, before_);
 });

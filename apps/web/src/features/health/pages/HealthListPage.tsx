@@ -22,7 +22,12 @@ export default function HealthListPage() {
 
   const columns: TableProps<HealthRecord>['columns'] = [
     { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
-    { title: t('health.fields.name'), dataIndex: 'name', key: 'name' },
+    {
+      title: t('health.fields.name'),
+      key: 'name',
+      // Not on the roster and no name reported: a stranger, as on the punch records.
+      render: (_, r) => r.name || (r.person_id === null ? <Tag color="volcano">{t('health.stranger')}</Tag> : ''),
+    },
     { title: t('health.fields.number'), dataIndex: 'number', key: 'number' },
     { title: t('health.fields.id_number'), dataIndex: 'id_number', key: 'id_number' },
     { title: t('health.fields.device'), dataIndex: 'device', key: 'device' },
