@@ -39,6 +39,9 @@ async function api(path: string, body?: unknown, form?: FormData): Promise<any> 
   return envelope.data;
 }
 
+/** The "Saved (days changed: n)" toast, whatever n (the template's days depend on the month). */
+const savedToast = (p: Page) =>
+  p.locator('.ant-message-notice-success', { hasText: tr('schedule.saved', { count: 0 }).replace(/\d+/, '').split(':')[0]! }).first();
 const cell = (p: Page, number: string, day: number) => p.getByTestId(`cell-${number}-${month}-${String(day).padStart(2, '0')}`);
 async function waitForAttr(p: Page, number: string, day: number, attr: string, value: string) {
   await p.waitForFunction(
@@ -119,7 +122,7 @@ step('drag across two people and three days, make them nights; one day rest; sav
   await page.getByTestId('schedule-unsaved').waitFor();
   await journey.screenshot('edited');
   await page.getByTestId('schedule-save').click();
-  await page.locator('.ant-message-notice-success').waitFor();
+  await savedToast(page).waitFor();
   await waitForAttr(page, 'S1', 5, 'data-edited', '0');
   await page.reload();
   await page.getByTestId('schedule-grid').waitFor();
@@ -146,7 +149,7 @@ step('apply the "Nights" template to one person from a date: previewed night, ni
   await waitForAttr(page, 'S3', 16, 'data-shift', '');
   assert.equal(await cell(page, 'S3', 13).getAttribute('data-edited'), '0', 'the day before is untouched');
   await page.getByTestId('schedule-save').click();
-  await page.locator('.ant-message-notice-success').waitFor();
+  await savedToast(page).waitFor();
   await waitForAttr(page, 'S3', 17, 'data-source', 'grid');
 });
 
@@ -180,7 +183,7 @@ step('two editors: the second saves first, the first is told to reload instead o
   await cell(other, 'S1', 22).click();
   await other.getByTestId('schedule-assign-Day').click();
   await other.getByTestId('schedule-save').click();
-  await other.locator('.ant-message-notice-success').waitFor();
+  await savedToast(other).waitFor();
 
   await cell(page, 'S1', 22).click();
   await page.getByTestId('schedule-assign-Night').click();

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, SCHEDULE_LIMITS, type RuleInput } from '@faceadmin/shared';
+import { sql } from 'kysely';
+import { transaction } from '../../db/transaction.ts';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 
 /** The free scheduling grid (#10, spec §2 /attendance/freeSchedule, §4 schedule hashes). */
@@ -201,6 +203,42 @@ test(`a stale editor is refused with the reload message and changes nothing (${D
   });
   assert.equal(zh.message, '您打开后该排班已被他人修改，请重新加载后再修改');
 });
+
+test(
+  `a save waits for another one in progress on the same rule, then sees its change and is refused (${DIALECT})`,
+  { skip: DIALECT === 'sqlite' && 'one SQLite connection: transactions are serial by construction' },
+  async () => {
+    const loaded = (await grid()).data;
+    const cai = people[2]!;
+    const db = t.app.database.db;
+    let pending: Promise<any> | undefined;
+    // Another save holds the rule (the same no-op write the service starts with) and writes a cell before committing.
+    await transaction(db, async (trx) => {
+      await trx.updateTable('attendance_rules').set({ name: rule.name }).where('id', '=', rule.id).execute();
+      pending = save({ hash: loaded.hash, cells: [{ person_id: cai, date: '2026-11-26', shift_key: D }] });
+      // until our save is queued behind the lock (it has read nothing yet), or has finished without waiting
+      let settled = false;
+      void pending.finally(() => (settled = true));
+      // (bounded: a wait that never shows up must not hang the suite; the assertion below then says what happened)
+      for (let i = 0; i < 250; i++) {
+        const waiting = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(
+          db,
+        );
+        if (waiting.rows[0]!.n > 0 || settled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await trx
+        .insertInto('attendance_schedule')
+        .values({ company_id: A.id, person_id: cai, date: '2026-11-25', shift_id: Number(N), cycle_id: null })
+        .execute();
+    });
+    const answer = await pending!;
+    assert.equal(answer.code, CODES.CONFLICT, answer.message);
+    assert.equal(cellOf((await grid()).data, cai, '2026-11-26').source, 'cycle', 'not written');
+  },
+);
 
 test(`applying a cycle template to people from a date; deleting the template clears the cells it wrote (${DIALECT})`, async () => {
   const [ann, bob, cai] = people as [number, number, number];

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { useBlocker, useSearchParams } from 'react-router';
 import { Alert, App, Button, Card, DatePicker, Empty, Form, Modal, Pagination, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CODES, SCHEDULE_LIMITS, type ScheduleGrid } from '@faceadmin/shared';
 import { ApiError } from '../../../../app/request.ts';
+import { useRightLevel } from '../../../../app/session.ts';
 import { ErrorState } from '../../../../ui/ErrorState.tsx';
+import { DepartmentSelect } from '../../../persons/components/DepartmentSelect.tsx';
 import { useSaveSchedule, useScheduleGrid, useShiftRules } from '../api.ts';
 import {
   applyCycle,
@@ -65,8 +67,12 @@ export default function FreeSchedulePage() {
   const [ruleChoice, setRuleChoice] = useState<number | undefined>(Number(params.get('rule_id')) || undefined);
   const [month, setMonth] = useState(() => params.get('month') ?? dayjs().format('YYYY-MM'));
   const [page, setPage] = useState(1);
+  const [departmentId, setDepartmentId] = useState<number | undefined>();
+  // The department picker reads the people module's tree: offered to those who may see it.
+  const canPickDepartment = useRightLevel('person').canView;
   const ruleId = ruleChoice ?? rules.data?.[0]?.id;
-  const grid = useScheduleGrid(ruleId ? { rule_id: ruleId, month, page, pageSize: PAGE_SIZE } : null);
+  // The draft survives paging and the department filter: the hash covers the whole rule's month.
+  const grid = useScheduleGrid(ruleId ? { rule_id: ruleId, month, page, pageSize: PAGE_SIZE, ...(departmentId ? { department_id: departmentId } : {}) } : null);
   const data: ScheduleGrid | undefined = grid.data && grid.data.rule.id === ruleId && grid.data.month === month ? grid.data : undefined;
   const save = useSaveSchedule();
   const [draft, setDraft] = useState<Draft>(emptyDraft);
@@ -74,6 +80,13 @@ export default function FreeSchedulePage() {
   const [conflict, setConflict] = useState<string | null>(null);
   const [applying, setApplying] = useState(false);
   const dirty = isDirty(draft);
+  // The client hash: what the grid said when the first change of this draft was made. Paging or filtering later
+  // fetches the current hash, which must not make someone else's save since then look like ours.
+  const [baseHash, setBaseHash] = useState<string | null>(null);
+  const edit = (change: (d: Draft) => Draft) => {
+    if (!dirty && data) setBaseHash(data.hash);
+    setDraft(change);
+  };
 
   // Unsaved changes are warned about on leaving: another page of the console, or closing / reloading the tab.
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
@@ -97,6 +110,7 @@ export default function FreeSchedulePage() {
 
   const reset = () => {
     setDraft(emptyDraft());
+    setBaseHash(null);
     setSelected(new Set());
     setConflict(null);
   };
@@ -162,16 +176,13 @@ export default function FreeSchedulePage() {
     setSelected((s) => new Set([...(e.ctrlKey || e.metaKey ? s : []), ...col]));
   };
 
-  const assign = useCallback(
-    (value: string | null) => {
-      if (!selected.size) {
-        void message.info(t('schedule.selectFirst'));
-        return;
-      }
-      setDraft((d) => setCells(d, selected, value));
-    },
-    [selected, message, t],
-  );
+  const assign = (value: string | null) => {
+    if (!selected.size) {
+      void message.info(t('schedule.selectFirst'));
+      return;
+    }
+    edit((d) => setCells(d, selected, value));
+  };
 
   const onSave = async () => {
     if (!data || !ruleId) return;
@@ -180,8 +191,9 @@ export default function FreeSchedulePage() {
       return;
     }
     try {
-      const r = await save.mutateAsync({ rule_id: ruleId, month, hash: data.hash, ...draftBody(draft) });
+      const r = await save.mutateAsync({ rule_id: ruleId, month, hash: baseHash ?? data.hash, ...draftBody(draft) });
       setDraft(emptyDraft());
+      setBaseHash(null);
       setSelected(new Set());
       void message.success(t('schedule.saved', { count: r.changed }));
     } catch (err) {
@@ -216,6 +228,16 @@ export default function FreeSchedulePage() {
           onChange={(v: Dayjs | null) => v && switchTo(() => (setMonth(v.format('YYYY-MM')), setPage(1)))}
           data-testid="schedule-month"
         />
+        {canPickDepartment ? (
+          <DepartmentSelect
+            allowClear
+            style={{ width: 220 }}
+            placeholder={t('schedule.department')}
+            value={departmentId}
+            onChange={(v?: number) => (setDepartmentId(v), setPage(1))}
+            data-testid="schedule-department"
+          />
+        ) : null}
         <Button icon={<ReloadOutlined />} onClick={() => (dirty ? switchTo(() => void grid.refetch()) : void grid.refetch())} data-testid="schedule-refresh" />
       </Space>
 
@@ -405,7 +427,7 @@ export default function FreeSchedulePage() {
               firstDate={selection.firstDate ?? days[0]!}
               onClose={() => setApplying(false)}
               onApply={(a) => {
-                setDraft((d) => applyCycle(d, a));
+                edit((d) => applyCycle(d, a));
                 setApplying(false);
               }}
             />
