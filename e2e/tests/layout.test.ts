@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { LOG_MODULES } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { menu as menuOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
@@ -113,7 +114,7 @@ step('the operation log names its modules in English, not by their ids', async (
   await menu(tr('route.system'), tr('route.log'), 'log-table');
   await page.locator('.ant-table-row').first().waitFor();
   const modules = await columnTexts(tr('log.fields.module'));
-  const labels = new Set(['auth', 'company', 'manager', 'department', 'person', 'device'].map((m) => tr(`log.modules.${m}`)));
+  const labels = new Set(LOG_MODULES.map((m) => tr(`log.modules.${m}`)));
   for (const m of modules) assert.ok(labels.has(m.trim()), `module shown as "${m}"`);
   assert.ok(modules.includes(tr('log.modules.person')), modules.join(', '));
   await screenshot('operation-log');

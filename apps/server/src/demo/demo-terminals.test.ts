@@ -43,8 +43,10 @@ test(`the demo opens with a month of attendance computed: rules, a holiday, late
   const day = date.toISOString().slice(0, 10);
   const all = await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: day, pageSize: 100 } });
   assert.ok(all.data.total > 200, `${all.data.total} results on ${day}`);
-  const statuses = new Set(all.data.items.map((r: { status: string }) => r.status));
-  assert.ok(statuses.has('normal'), [...statuses].join());
+  const statuses = all.data.items.map((r: { status: string }) => r.status);
+  // People being people, but mostly on time: a demo full of "missing check-out" would teach the wrong thing.
+  const normal = statuses.filter((x: string) => x === 'normal').length;
+  assert.ok(normal > statuses.length * 0.6, `${normal} of ${statuses.length} normal: ${[...new Set(statuses)].join()}`);
   const late = await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: day, status: 'late' } });
   assert.ok(late.data.total > 0, 'some late');
   const holidays = await call(t.app, 'GET', '/attendance/holiday/list', { token });

@@ -41,7 +41,7 @@ export async function seedAttendance(database: Database, modules: Pick<Modules, 
     name: '办公室 Office hours',
     mode: 'fixed',
     shifts: [
-      { key: 'am', name: '上午 Morning', start: '09:00', end: '12:00', late_grace_min: 5, early_grace_min: 0 },
+      { key: 'am', name: '上午 Morning', start: '09:00', end: '12:00', late_grace_min: 5, early_grace_min: 5 },
       { key: 'pm', name: '下午 Afternoon', start: '13:00', end: '18:00', late_grace_min: 0, early_grace_min: 5 },
     ],
     weekdays: { 0: [], 1: ['am', 'pm'], 2: ['am', 'pm'], 3: ['am', 'pm'], 4: ['am', 'pm'], 5: ['am', 'pm'], 6: [] },
@@ -121,7 +121,8 @@ export async function seedAttendance(database: Database, modules: Pick<Modules, 
         const late = roll < 0.12 ? 6 + Math.floor(r() * 25) : 0;
         const early = roll > 0.95 ? 10 + Math.floor(r() * 40) : 0;
         punch(p.id, p.number, devices.entrance, wall(date, jitter(8 * 60 + 50, 16) + late, Math.floor(r() * 60)));
-        if (r() > 0.02) punch(p.id, p.number, devices.exit, wall(date, jitter(12 * 60 + 3, 4), Math.floor(r() * 60)));
+        // Out for lunch by 12:00: where two shifts' windows meet, the morning's ends at its off-work time.
+        if (r() > 0.02) punch(p.id, p.number, devices.exit, wall(date, 11 * 60 + 56 + Math.floor(r() * 4), Math.floor(r() * 60)));
         punch(p.id, p.number, devices.entrance, wall(date, jitter(12 * 60 + 52, 6), Math.floor(r() * 60)));
         if (roll > 0.015) punch(p.id, p.number, devices.exit, wall(date, jitter(18 * 60 + 8, 12) - early, Math.floor(r() * 60)));
       }
