@@ -11,6 +11,8 @@ let A: Company;
 let B: Company;
 let people: number[];
 let outsider: number;
+let line: number;
+let office: number;
 let bPerson: number;
 let rule: any;
 let D: string;
@@ -53,8 +55,8 @@ before(async () => {
   await t.app.jobs.stop();
   A = await makeCompany(t, 'Grid A');
   B = await makeCompany(t, 'Grid B');
-  const line = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Line 1' } })).data.id;
-  const office = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Office' } })).data.id;
+  line = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Line 1' } })).data.id;
+  office = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Office' } })).data.id;
   people = [await person(A, 'G1', 'Ann', line), await person(A, 'G2', 'Bob', line), await person(A, 'G3', 'Cai', line)];
   outsider = await person(A, 'G9', 'Outside', office);
   bPerson = await person(B, 'B1', 'Other company');
@@ -107,6 +109,9 @@ test(`the grid: the rule's people × the month's days, each day from the running
     ['Cai'],
   );
   assert.equal(page.data.hash, g.data.hash);
+  const inOffice = await grid({ department_id: office });
+  assert.deepEqual([inOffice.data.total, inOffice.data.hash], [0, g.data.hash], "the office's person is not under this rule");
+  assert.equal((await grid({ department_id: line })).data.total, 3);
   // A rule that is not in shift mode has no grid.
   const fixed = await call(t.app, 'POST', '/attendance/rule/create', {
     token: A.main,
@@ -382,4 +387,24 @@ test(`refused: another company's rule and people (not found), shifts and people 
   await expectCode('no right: save', save({ hash: loaded.hash }, viewer.token), CODES.NO_AUTHORITY);
   const clerk = await makeSub(t, A, ['attendance']);
   await expectCode('with the right', grid({}, clerk.token), CODES.OK);
+});
+
+test(`deleting the rule takes its grid with it, rest days its templates wrote included (${DIALECT})`, async () => {
+  const ann = people[0]!;
+  const running = rule.cycles[0].key;
+  const loaded = (await grid()).data;
+  const r = await save({
+    hash: loaded.hash,
+    apply: [{ person_ids: [ann], cycle_key: running, from_date: '2026-11-28', to_date: '2026-11-30', start_index: 4 }],
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  const rows = () =>
+    t.app.database.db.selectFrom('attendance_schedule').select(['date', 'shift_id']).where('person_id', '=', ann).where('date', '>=', '2026-11-28').execute();
+  assert.deepEqual(
+    (await rows()).map((x) => x.shift_id === 0),
+    [true, true, false],
+    'rest, rest, a day shift',
+  );
+  assert.equal((await call(t.app, 'POST', '/attendance/rule/delete', { token: A.main, body: { id: rule.id } })).code, CODES.OK);
+  assert.deepEqual(await rows(), []);
 });
