@@ -293,6 +293,13 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/attendance/report/month', expect: RIGHT_ATTENDANCE, query: { month: '2026-11' } },
   { method: 'GET', path: '/attendance/day/info', expect: RIGHT_ATTENDANCE, query: { person_id: 999999, date: '2026-11-16' }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/attendance/recalculate', expect: RIGHT_ATTENDANCE, body: () => ({}), answer: every(CODES.RULE) },
+  {
+    method: 'POST',
+    path: '/attendance/day/manual',
+    expect: RIGHT_ATTENDANCE,
+    body: () => ({ person_id: 999999, date: '2026-11-16', status: null, reason: '' }),
+    answer: every(CODES.NOT_FOUND),
+  },
   { method: 'GET', path: '/attendance/recalculate/status', expect: RIGHT_ATTENDANCE },
   { method: 'GET', path: '/attendance/absence/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-11-01', to: '2026-11-30' } },
   {

@@ -231,6 +231,15 @@ export const DayDetail = Type.Object({
 });
 export type DayDetail = Static<typeof DayDetail>;
 
+/** An administrator's result for a person-day: it stands until removed (status null removes it). */
+export const ManualDayBody = Type.Object({
+  person_id: Id,
+  date: Type.String({ format: 'date' }),
+  status: Nullable(Type.Enum(['normal', 'late', 'early', 'absent', 'halfDay', 'leave', 'out', 'holiday', 'rest'])),
+  reason: Type.String({ maxLength: 200 }),
+});
+export type ManualDayBody = Static<typeof ManualDayBody>;
+
 /** "Attendance update" (spec §8): a date range recalculated on demand; no dates gives the spec's message. */
 export const RecalculateBody = Type.Object({ from: Type.Optional(Type.String({ format: 'date' })), to: Type.Optional(Type.String({ format: 'date' })) });
 export const RecalculateStatus = Type.Object({ pending: Type.Integer() });
@@ -379,6 +388,7 @@ export const attendanceApi = {
   days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
   month: endpoint({ method: 'GET', path: '/attendance/report/month', query: MonthQuery, response: MonthPage }),
   day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
+  setManual: endpoint({ method: 'POST', path: '/attendance/day/manual', body: ManualDayBody, response: DayRow }),
   recalculate: endpoint({ method: 'POST', path: '/attendance/recalculate', body: RecalculateBody, response: RecalculateStatus }),
   recalculateStatus: endpoint({ method: 'GET', path: '/attendance/recalculate/status', response: RecalculateStatus }),
   absences: endpoint({ method: 'GET', path: '/attendance/absence/list', query: AbsenceQuery, response: AbsenceList }),

@@ -52,6 +52,9 @@ export default async function attendanceRoutes(
   app.get(attendanceApi.day.path, { config, schema: routeSchema(attendanceApi.day, { tags }) }, async (req, reply) =>
     reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),
   );
+  app.post(attendanceApi.setManual.path, { config, schema: routeSchema(attendanceApi.setManual, { tags }) }, async (req, reply) =>
+    reply.ok(await days.setManual(tenantOf(req), req.body)),
+  );
   app.post(attendanceApi.recalculate.path, { config, schema: routeSchema(attendanceApi.recalculate, { tags }) }, async (req, reply) =>
     reply.ok(await days.recalculate(tenantOf(req), req.body.from, req.body.to)),
   );

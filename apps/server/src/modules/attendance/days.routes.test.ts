@@ -156,3 +156,35 @@ test(`the punch records show the result of the day that used each punch (${DIALE
     ['normal', 'normal'],
   );
 });
+
+test(`an administrator's result for a day stands until removed, recalculation leaves it, the log says who and why (${DIALECT})`, async () => {
+  const set = await call(t.app, 'POST', '/attendance/day/manual', {
+    token: A.main,
+    lang: 'en-US',
+    body: { person_id: person, date: DAY, status: 'leave', reason: 'Sick note handed in late' },
+  });
+  assert.equal(set.code, CODES.OK, set.message);
+  assert.equal(set.data.status, 'leave');
+  assert.equal(set.data.manual, true);
+  assert.equal(set.data.computed_status, 'normal');
+  await call(t.app, 'POST', '/attendance/recalculate', { token: A.main, body: { from: DAY, to: DAY } });
+  await until('recomputed', async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0);
+  const after = (await day()).data;
+  assert.equal(after.status, 'leave', 'the manual result stands');
+  assert.equal(after.manual_reason, 'Sick note handed in late');
+  assert.ok(after.punches.length > 0, 'the punches are shown beside it');
+  const log = await call(t.app, 'GET', '/log/list', { token: A.main, query: { module: 'attendance' }, lang: 'en-US' });
+  assert.ok(log.data.items.some((i: { description: string }) => i.description === `Set the result of Zhao Lei on ${DAY} by hand: Sick note handed in late`));
+  const noReason = await call(t.app, 'POST', '/attendance/day/manual', {
+    token: A.main,
+    body: { person_id: person, date: DAY, status: 'absent', reason: ' ' },
+  });
+  assert.equal(noReason.code, CODES.RULE);
+  assert.equal(
+    (await call(t.app, 'POST', '/attendance/day/manual', { token: B.main, body: { person_id: person, date: DAY, status: 'absent', reason: 'x' } })).code,
+    CODES.NOT_FOUND,
+  );
+  const removed = await call(t.app, 'POST', '/attendance/day/manual', { token: A.main, body: { person_id: person, date: DAY, status: null, reason: '' } });
+  assert.equal(removed.data.status, 'normal');
+  assert.equal(removed.data.manual, false);
+});

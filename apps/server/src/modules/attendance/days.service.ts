@@ -1,4 +1,13 @@
-import { DEFAULT_TIME_ZONE, type AbsenceInput, type DayDetail, type DayQuery, type DayRow, type DayStatus, type MonthQuery } from '@faceadmin/shared';
+import {
+  DEFAULT_TIME_ZONE,
+  type AbsenceInput,
+  type DayDetail,
+  type DayQuery,
+  type DayRow,
+  type DayStatus,
+  type ManualDayBody,
+  type MonthQuery,
+} from '@faceadmin/shared';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -250,6 +259,54 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           };
         }),
       };
+    },
+
+    /** Sets (or with a null status removes) an administrator's result for a person-day; the computed one stays beside it. */
+    async setManual(tenant: Tenant, input: ManualDayBody): Promise<DayRow> {
+      if (input.status !== null && !input.reason.trim()) throw invalid('reason', 'reasons.required');
+      await transaction(db, async (trx) => {
+        const row = await trx
+          .selectFrom('attendance_days as a')
+          .innerJoin('persons as p', 'p.id', 'a.person_id')
+          .select(['p.name', 'a.manual_status'])
+          .where('a.company_id', '=', tenant.companyId)
+          .where('a.person_id', '=', input.person_id)
+          .where('a.date', '=', input.date)
+          .executeTakeFirst();
+        if (!row) throw notFound();
+        await trx
+          .updateTable('attendance_days')
+          .set({ manual_status: input.status, manual_reason: input.status === null ? null : input.reason.trim() })
+          .where('person_id', '=', input.person_id)
+          .where('date', '=', input.date)
+          .execute();
+        if (input.status === null) await audit(trx, tenant, 'attendance', 'attendance.manual.remove', { name: row.name, date: input.date });
+        else
+          await audit(trx, tenant, 'attendance', 'attendance.manual.set', {
+            name: row.name,
+            date: input.date,
+            status: input.status,
+            reason: input.reason.trim(),
+          });
+      });
+      const r = await base(tenant.companyId)
+        .where('a.person_id', '=', input.person_id)
+        .where('a.date', '=', input.date)
+        .select([
+          'a.person_id',
+          'p.number',
+          'p.name',
+          'a.date',
+          'a.status',
+          'a.manual_status',
+          'a.late_min',
+          'a.early_min',
+          'a.worked_min',
+          'a.overtime_min',
+          'r.name as rule',
+        ])
+        .executeTakeFirstOrThrow();
+      return dayRow(r);
     },
 
     /** Queues every working person's days in the range; the recompute job works them off (progress: `pending`). */

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type RuleInput } from '@faceadmin/shared';
+import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type ManualDayBody, type RuleInput } from '@faceadmin/shared';
 import { call } from '../../app/request.ts';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 
@@ -68,6 +68,8 @@ const useAbsenceMutation = <V, R>(fn: (v: V) => Promise<R>) =>
   useInvalidatingMutation(fn, [['att', 'absences'], ['att', 'day'], attKeys.days], { on: 'success' });
 export const useCreateAbsence = () => useAbsenceMutation((body: AbsenceInput) => call(attendanceApi.createAbsence, body));
 export const useDeleteAbsence = () => useAbsenceMutation((id: number) => call(attendanceApi.deleteAbsence, { id }));
+/** An administrator's result for a person-day (status null removes it); it stands until removed. */
+export const useSetManual = () => useAbsenceMutation((body: ManualDayBody) => call(attendanceApi.setManual, body));
 
 /** "Attendance update" (spec §8): queues the range; progress comes from useRecalcStatus. */
 export const useRecalculate = () => useMutation({ mutationFn: (range: { from?: string; to?: string }) => call(attendanceApi.recalculate, range) });

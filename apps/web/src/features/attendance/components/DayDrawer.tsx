@@ -26,7 +26,7 @@ import { i18next } from '../../../app/i18n.ts';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useRefreshDayList } from '../api.ts';
+import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useRefreshDayList, useSetManual } from '../api.ts';
 import { crossesMidnight, hm, whyText, zonedIso } from '../logic.ts';
 import { StatusTag } from './StatusTag.tsx';
 
@@ -100,6 +100,7 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
               {formatDateTime(d.computed_at)}
             </Descriptions.Item>
           </Descriptions>
+          <ManualResult day={d} onChanged={() => setPolling(true)} />
 
           <Divider titlePlacement="start">{t('att.day.why')}</Divider>
           <ol data-testid="day-why" style={{ paddingInlineStart: 20 }}>
@@ -291,5 +292,45 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
         </Button>
       </Form>
     </>
+  );
+}
+
+const MANUAL_STATUSES = ['normal', 'late', 'early', 'absent', 'halfDay', 'leave', 'out', 'holiday', 'rest'] as const;
+
+/** An administrator's result for the day, with a reason (in the operation log); it stands until removed. */
+function ManualResult({ day, onChanged }: { day: DayDetail; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const setManual = useSetManual();
+  const [form] = Form.useForm<{ status: (typeof MANUAL_STATUSES)[number]; reason: string }>();
+  const save = async (status: (typeof MANUAL_STATUSES)[number] | null, reason: string) => {
+    try {
+      await setManual.mutateAsync({ person_id: day.person_id, date: day.date, status, reason });
+      message.success(t(status ? 'att.manual.saved' : 'att.manual.removed'));
+      form.resetFields();
+      onChanged();
+    } catch {
+      // shown by the API client
+    }
+  };
+  return (
+    <Form form={form} layout="inline" style={{ marginTop: 12, rowGap: 8 }} onFinish={(v) => void save(v.status, v.reason)} data-testid="day-manual">
+      <Form.Item name="status" rules={[{ required: true, message: t('common.validation.required') }]}>
+        <Select style={{ width: 150 }} placeholder={t('att.manual.status')} options={MANUAL_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))} />
+      </Form.Item>
+      <Form.Item name="reason" rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}>
+        <Input style={{ width: 220 }} maxLength={200} placeholder={t('att.manual.reason')} />
+      </Form.Item>
+      <Button htmlType="submit" loading={setManual.isPending}>
+        {t('att.manual.set')}
+      </Button>
+      {day.manual && (
+        <Popconfirm title={t('att.manual.removeConfirm')} onConfirm={() => void save(null, '')}>
+          <Button danger style={{ marginInlineStart: 8 }}>
+            {t('att.manual.remove')}
+          </Button>
+        </Popconfirm>
+      )}
+    </Form>
   );
 }
