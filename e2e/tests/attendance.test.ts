@@ -297,6 +297,20 @@ step('record a leave for the day: the result turns to leave by itself; removing 
     .getByRole('button', { name: tr('common.actions.ok') })
     .click();
   await until('the day is late again', async () => (await head.getAttribute('data-status')) === 'late');
+  // A result set by hand, with its reason, stands until removed.
+  const manual = d.getByTestId('day-manual');
+  await manual.locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByText(tr('att.status.absent'), { exact: true }).click();
+  await manual.locator('input#manual_reason').fill('No-show confirmed by the team lead');
+  await manual.getByRole('button', { name: tr('att.manual.set') }).click();
+  await until('set by hand', async () => (await head.getAttribute('data-status')) === 'absent');
+  await d.getByText('No-show confirmed by the team lead').waitFor();
+  await manual.getByRole('button', { name: tr('att.manual.remove') }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: tr('common.actions.ok') })
+    .click();
+  await until('back to the computed result', async () => (await head.getAttribute('data-status')) === 'late');
   await page.locator('.ant-drawer-close:visible').click();
   await d.waitFor({ state: 'hidden' });
 });

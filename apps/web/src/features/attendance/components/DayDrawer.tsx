@@ -314,7 +314,14 @@ function ManualResult({ day, onChanged }: { day: DayDetail; onChanged: () => voi
     }
   };
   return (
-    <Form form={form} layout="inline" style={{ marginTop: 12, rowGap: 8 }} onFinish={(v) => void save(v.status, v.reason)} data-testid="day-manual">
+    <Form
+      form={form}
+      name="manual"
+      layout="inline"
+      style={{ marginTop: 12, rowGap: 8 }}
+      onFinish={(v) => void save(v.status, v.reason)}
+      data-testid="day-manual"
+    >
       <Form.Item name="status" rules={[{ required: true, message: t('common.validation.required') }]}>
         <Select style={{ width: 150 }} placeholder={t('att.manual.status')} options={MANUAL_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))} />
       </Form.Item>
