@@ -227,7 +227,20 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         ? await db.selectFrom('attendance_shifts').select(['id', 'name', 'start', 'end']).where('id', 'in', shiftIds).execute()
         : [];
       return {
-        ...dayRow(r),
+        // The figures of the same computation as the explanation (the stored row may be a second behind a new
+        // punch): what the drawer says and what it explains never disagree. A hand-set result still stands.
+        ...dayRow(
+          live
+            ? {
+                ...r,
+                status: live.status,
+                late_min: live.lateMin,
+                early_min: live.earlyMin,
+                worked_min: live.workedMin,
+                overtime_min: live.overtimeMin,
+              }
+            : r,
+        ),
         manual_reason: r.manual_reason,
         computed_at: r.computed_at,
         why: detail.why,
