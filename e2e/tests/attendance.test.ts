@@ -364,3 +364,16 @@ step('the holiday shows in the day view', async () => {
   assert.equal(await status.getAttribute('data-legend'), 'holiday');
   assert.deepEqual(journey.pageErrors, []);
 });
+
+step('the monthly report lists Alice with her working and present days', async () => {
+  await menu(tr('route.attendanceReport'), 'month-report-page');
+  // The report opens on this month (in the company's zone); the punched day may be last month's at a month's start.
+  if (DAY.slice(0, 7) !== ymd(new Date()).slice(0, 7)) return;
+  const row = page.getByTestId('month-table').locator('tbody tr', { hasText: 'Alice Chen' });
+  await until('Alice in the report', async () => (await row.count()) > 0);
+  const cells = await row.first().locator('td').allInnerTexts();
+  // number, name, working days, present days, …
+  assert.ok(Number(cells[3]) >= 1, cells.join(' | '));
+  assert.ok(Number(cells[2]) >= Number(cells[3]), cells.join(' | '));
+  assert.deepEqual(journey.pageErrors, []);
+});

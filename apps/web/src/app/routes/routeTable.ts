@@ -18,7 +18,8 @@ export type PageKey =
   | 'freeSchedule'
   | 'attendanceRule'
   | 'attendanceHoliday'
-  | 'attendanceResult';
+  | 'attendanceResult'
+  | 'attendanceReport';
 
 export type IconKey =
   | 'dashboard'
@@ -102,6 +103,7 @@ export const ROUTE_TABLE: RouteNode[] = [
     children: [
       { path: '/attendance/list', titleKey: 'route.attendanceList', icon: 'punchList', right: 'attendance', page: 'punchList' },
       { path: '/attendance/result', titleKey: 'route.attendanceResult', icon: 'attendanceResult', right: 'attendance', page: 'attendanceResult' },
+      { path: '/attendance/report', titleKey: 'route.attendanceReport', icon: 'attendanceResult', right: 'attendance', page: 'attendanceReport' },
       { path: '/attendance/rule', titleKey: 'route.attendanceRule', icon: 'attendanceRule', right: 'attendance', page: 'attendanceRule' },
       { path: '/attendance/holiday', titleKey: 'route.attendanceHoliday', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceHoliday' },
       // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=

@@ -24,6 +24,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   attendanceRule: lazy(() => import('../../features/attendance/pages/RuleListPage.tsx')),
   attendanceHoliday: lazy(() => import('../../features/attendance/pages/HolidayPage.tsx')),
   attendanceResult: lazy(() => import('../../features/attendance/pages/DayResultPage.tsx')),
+  attendanceReport: lazy(() => import('../../features/attendance/pages/MonthReportPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

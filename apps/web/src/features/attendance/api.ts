@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type ManualDayBody, type RuleInput } from '@faceadmin/shared';
+import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type ManualDayBody, type MonthQuery, type RuleInput } from '@faceadmin/shared';
 import { call } from '../../app/request.ts';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 
@@ -38,6 +38,10 @@ export const useSaveHoliday = () =>
     { on: 'success' },
   );
 export const useDeleteHoliday = () => useInvalidatingMutation((id: number) => call(attendanceApi.deleteHoliday, { id }), [attKeys.all], { on: 'success' });
+
+/** The month report per person (a page of people, summed on the server). */
+export const useMonthReport = (q: MonthQuery) =>
+  useQuery({ queryKey: ['att', 'month', q], queryFn: () => call(attendanceApi.month, q, { inline: true }), placeholderData: keepPreviousData });
 
 export const useDays = (q: DayQuery) =>
   // results follow new punches by themselves: the view follows them too
