@@ -22,6 +22,21 @@ import { markDirty } from './dirty.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
 
+/** What a day row (`dayRow`) reads, from `base()`'s join of results, people and rules. */
+const DAY_ROW_COLUMNS = [
+  'a.person_id',
+  'p.number',
+  'p.name',
+  'a.date',
+  'a.status',
+  'a.manual_status',
+  'a.late_min',
+  'a.early_min',
+  'a.worked_min',
+  'a.overtime_min',
+  'r.name as rule',
+] as const;
+
 /** "Attendance update" covers at most this many days at once. */
 const RECALC_MAX_DAYS = 93;
 
@@ -77,24 +92,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         query = query.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
       }
       const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await query
-        .select([
-          'a.person_id',
-          'p.number',
-          'p.name',
-          'a.date',
-          'a.status',
-          'a.manual_status',
-          'a.late_min',
-          'a.early_min',
-          'a.worked_min',
-          'a.overtime_min',
-          'r.name as rule',
-        ])
-        .orderBy('p.number')
-        .limit(pageSize)
-        .offset(offset)
-        .execute();
+      const rows = await query.select(DAY_ROW_COLUMNS).orderBy('p.number').limit(pageSize).offset(offset).execute();
       return { items: rows.map(dayRow), total, page, pageSize };
     },
 
@@ -305,19 +303,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       const r = await base(tenant.companyId)
         .where('a.person_id', '=', input.person_id)
         .where('a.date', '=', input.date)
-        .select([
-          'a.person_id',
-          'p.number',
-          'p.name',
-          'a.date',
-          'a.status',
-          'a.manual_status',
-          'a.late_min',
-          'a.early_min',
-          'a.worked_min',
-          'a.overtime_min',
-          'r.name as rule',
-        ])
+        .select(DAY_ROW_COLUMNS)
         .executeTakeFirstOrThrow();
       return dayRow(r);
     },
