@@ -3,7 +3,10 @@
  * working day recalculated from scratch; the month-report page; one new punch reflected in its day. Beside a
  * baseline measured in the same run: the raw SQL aggregate over the same punches (group by person and day).
  * Prints figures; asserts nothing. Targets: full recalculation < 5 s, report p99 < 100 ms, one punch < 1 s.
+ * Run as the server runs (`npm run bench:attendance`: node --max-semi-space-size=64, as scripts/start.ts starts it).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { nowIso, zonedToUtcMs } from '../apps/server/src/lib/time.ts';
 import { markDirty } from '../apps/server/src/modules/attendance/dirty.ts';
 import { addDays, datesBetween } from '../apps/server/src/modules/attendance/plans.ts';
@@ -110,6 +113,13 @@ console.log(`baseline raw aggregate (person × day): ${baseline.result.length} g
 // Full recalculation of the month for everyone, as "attendance update" does it.
 const recompute = app.modules.attendance.recompute;
 await db.transaction().execute((trx) => markDirty(trx, companyId, ids, { from: `${MONTH}-01`, to: `${MONTH}-31` }));
+// BENCH_PROFILE=file.cpuprofile: a CPU profile of the recalculation alone (open it in Chrome's DevTools).
+const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const full = await measure(async () => {
   let days = 0;
   for (;;) {
@@ -118,6 +128,7 @@ const full = await measure(async () => {
     days += r.days;
   }
 });
+if (profiler) writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
 console.log(
   `full recalculation: ${full.result} person-days in ${fmt(full.ms / 1000, 2)} s (${fmt(full.result / (full.ms / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(full.ms / baseline.ms, 1)}× the raw aggregate (target < 5 s)`,
 );
