@@ -291,6 +291,15 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/attendance/holiday/delete', expect: RIGHT_ATTENDANCE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/attendance/day/list', expect: RIGHT_ATTENDANCE, query: { date: '2026-11-16' } },
   { method: 'GET', path: '/attendance/report/month', expect: RIGHT_ATTENDANCE, query: { month: '2026-11' } },
+  {
+    method: 'GET',
+    path: '/attendance/report/person',
+    expect: RIGHT_ATTENDANCE,
+    query: { person_id: 999999, month: '2026-11' },
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/attendance/day/export', expect: RIGHT_ATTENDANCE, body: () => ({ from: '2026-11-01', to: '2026-11-02' }) },
+  { method: 'POST', path: '/attendance/report/export', expect: RIGHT_ATTENDANCE, body: () => ({ month: '2026-11' }) },
   { method: 'GET', path: '/attendance/day/info', expect: RIGHT_ATTENDANCE, query: { person_id: 999999, date: '2026-11-16' }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/attendance/recalculate', expect: RIGHT_ATTENDANCE, body: () => ({}), answer: every(CODES.RULE) },
   {
