@@ -8,7 +8,6 @@ import {
   type ManualDayBody,
   type MonthQuery,
 } from '@faceadmin/shared';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';

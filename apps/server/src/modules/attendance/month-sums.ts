@@ -64,7 +64,7 @@ export async function monthSums(db: Executor, personIds: number[], first: string
 /** The first and last date of a 'YYYY-MM' month. */
 export function monthBounds(month: string): { first: string; last: string } {
   const [y, m] = month.split('-').map(Number);
-  const days = new Date(Date.UTC(y!, m!, 0)).getUTCDate();
+  const days = new Date(Date.UTC(y!, m, 0)).getUTCDate();
   return { first: `${month}-01`, last: `${month}-${String(days).padStart(2, '0')}` };
 }
 
