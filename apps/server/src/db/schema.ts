@@ -143,6 +143,8 @@ export interface PersonTable {
   address: string;
   /** 1 on the job, 0 left (spec §4) */
   work_status: number;
+  /** when the person was marked as left (null while working): attendance gives no results after that day */
+  left_at: string | null;
   notify: number;
   access_from: string | null;
   access_to: string | null;

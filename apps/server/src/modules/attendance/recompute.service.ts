@@ -167,7 +167,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const startIso = new Date(zonedToUtcMs(addDays(from, -1), ctx.zone)).toISOString();
     const endIso = new Date(zonedToUtcMs(addDays(to, 3), ctx.zone)).toISOString();
     const people = await perPerson(ids, (part) =>
-      db.selectFrom('persons').select(['id as person_id', 'work_status']).where('company_id', '=', companyId).where('id', 'in', part).execute(),
+      db.selectFrom('persons').select(['id as person_id', 'work_status', 'left_at']).where('company_id', '=', companyId).where('id', 'in', part).execute(),
     );
     const depts = await perPerson(ids, (part) =>
       db.selectFrom('person_departments').select(['person_id', 'department_id']).where('person_id', 'in', part).execute(),
@@ -208,23 +208,27 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const at = nowIso();
     const now = clock.now();
     const upserts: Insertable<AttendanceDayTable>[] = [];
+    /** Dates whose results go (a manual result stays): no rule, or after the person left. */
     const cleared: DirtyRow[] = [];
     const computed = new Map<number, DayResult[]>();
     // Without grid rows a person's plans depend only on the rule and the dates: computed once per batch.
     const shared = new Map<string, DayPlan[]>();
     for (const row of rows) {
       const who = people.get(row.person_id)?.[0];
+      // Someone who left keeps the results up to the day they left (in the company's zone), none after it.
+      const leftOn = who && who.work_status !== 1 && who.left_at ? localDate(isoToMs(who.left_at), ctx.zone) : null;
       const rule =
-        who && who.work_status === 1
+        who && (who.work_status === 1 || leftOn)
           ? ctx.ruleOf(
               row.person_id,
               (depts.get(row.person_id) ?? []).map((d) => d.department_id),
             )
           : undefined;
-      if (!rule) {
+      if (!rule || (leftOn && leftOn < row.from_date)) {
         cleared.push(row);
         continue;
       }
+      if (leftOn && leftOn < row.to_date) cleared.push({ ...row, from_date: addDays(leftOn, 1) });
       const own = grids.get(row.person_id);
       const key = own ? '' : `${rule.id}/${row.from_date}/${row.to_date}`;
       let plans = own ? undefined : shared.get(key);
@@ -252,6 +256,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         })),
         filterSeconds: ctx.filterSeconds,
         now,
+        leftOn,
         // Only figures and the punches used are stored; a dry run (explain) wants the whole explanation.
         lean: !dryRun,
       });

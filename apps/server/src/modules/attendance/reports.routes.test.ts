@@ -5,6 +5,8 @@ import { CODES } from '@faceadmin/shared';
 import { picture, upload } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
+import { addDays, datesBetween } from './plans.ts';
+import { localDate } from './recompute.service.ts';
 import { punchWriter, type PunchInsert } from '../punches/punches.repository.ts';
 
 /** The per-person month calendar and the exports (#10): figures and counted punches from the stored results. */
@@ -13,14 +15,16 @@ let A: Company;
 let B: Company;
 let late: number; // 501: late 7 min on Monday 5 October, on time after
 let absent: number; // 502: no punches at all
+let dept: number;
+let pic: string;
 const ZONE = 'Asia/Shanghai';
 
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Reports A');
   B = await makeCompany(t, 'Reports B');
-  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
+  dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
+  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   const person = async (number: string, name: string) => {
     const r = await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } });
     assert.equal(r.code, CODES.OK, r.message);
@@ -144,4 +148,40 @@ test(`month report export: the report page's figures for everyone (${DIALECT})`,
   assert.deepEqual([qian[0], qian[3], qian[9]], ['502', 0, 22]);
   assert.equal((await xlsx('/attendance/report/export', { month: '2026-10', keyword: '502' })).length, 2);
   assert.equal((await xlsx('/attendance/report/export', { month: '2026-10' }, B.main)).length, 1);
+});
+
+test(`someone who left keeps their results up to the day they left and gets none after it; coming back resumes them (${DIALECT})`, async () => {
+  const db = t.app.database.db;
+  const recompute = t.app.modules.attendance.recompute;
+  const today = localDate(Date.now(), ZONE);
+  const [from, to] = [addDays(today, -2), addDays(today, 2)];
+  const dates = async () =>
+    (
+      await db
+        .selectFrom('attendance_days')
+        .select('date')
+        .where('person_id', '=', absent)
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .orderBy('date')
+        .execute()
+    ).map((r) => r.date);
+  const save = (workStatus: number) =>
+    call(t.app, 'POST', '/person/update', { token: A.main, body: { id: absent, name: 'Qian Yu', phone: '139', organizations: [dept], pic, workStatus } });
+  await recompute.person(A.id, absent, from, to);
+  assert.deepEqual(await dates(), datesBetween(from, to));
+
+  assert.equal((await save(0)).code, CODES.OK);
+  const left = await db.selectFrom('persons').select(['left_at']).where('id', '=', absent).executeTakeFirstOrThrow();
+  assert.ok(left.left_at, 'the moment of leaving is kept');
+  await recompute.person(A.id, absent, '2026-10-01', '2026-10-31');
+  await recompute.person(A.id, absent, from, to);
+  assert.deepEqual(await dates(), [from, addDays(today, -1), today], 'up to the day they left, none after');
+  const october = await call(t.app, 'GET', '/attendance/report/person', { token: A.main, query: { person_id: absent, month: '2026-10' } });
+  assert.equal(october.data.days.length, 31, 'earlier months keep their results');
+
+  assert.equal((await save(1)).code, CODES.OK);
+  assert.equal((await db.selectFrom('persons').select(['left_at']).where('id', '=', absent).executeTakeFirstOrThrow()).left_at, null);
+  await recompute.person(A.id, absent, from, to);
+  assert.deepEqual(await dates(), datesBetween(from, to));
 });
