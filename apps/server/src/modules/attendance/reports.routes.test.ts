@@ -185,3 +185,17 @@ test(`someone who left keeps their results up to the day they left and gets none
   await recompute.person(A.id, absent, from, to);
   assert.deepEqual(await dates(), datesBetween(from, to));
 });
+
+test(`punch records filter by the company's days, whatever the viewer's zone (${DIALECT})`, async () => {
+  const list = (date: string) => call(t.app, 'GET', '/attendance/list', { token: A.main, query: { from: date, to: date } });
+  assert.equal((await list('2026-10-05')).data.total, 3, "Shanghai's 5 October: 09:07, 12:00, 18:02");
+  // The same instants in a company on Pacific time: 09:07 and 12:00 in Shanghai were still 4 October there.
+  const zone = (time_zone: string) => call(t.app, 'POST', '/company/update', { token: A.main, body: { name: 'Reports A', phone: '010-1234567', time_zone } });
+  assert.equal((await zone('America/Los_Angeles')).code, CODES.OK);
+  try {
+    assert.equal((await list('2026-10-04')).data.total, 2);
+    assert.equal((await list('2026-10-05')).data.total, 2, '18:02 on the 5th and 08:55 on the 6th in Shanghai (03:02 and 17:55 on the 5th in LA)');
+  } finally {
+    await zone(ZONE);
+  }
+});
