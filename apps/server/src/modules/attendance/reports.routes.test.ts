@@ -199,3 +199,39 @@ test(`punch records filter by the company's days, whatever the viewer's zone (${
     await zone(ZONE);
   }
 });
+
+test(`a punch record is found by a PIN with letters in any case, on either database (${DIALECT})`, async () => {
+  const db = t.app.database.db;
+  const device = (await db.selectFrom('devices').select('id').where('serial', '=', 'REP001').executeTakeFirstOrThrow()).id;
+  const local = '2026-10-07 07:30:00';
+  await db.transaction().execute((trx) =>
+    punchWriter().insertIgnore(trx, [
+      {
+        company_id: A.id,
+        device_id: device,
+        person_id: null,
+        pin: 'AB77',
+        local_time: local,
+        time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
+        status: 0,
+        verify: 15,
+        workcode: '',
+        temperature: null,
+        mask: null,
+        alcohol: null,
+        alcohol_over: null,
+        photo: '',
+        stranger: 0,
+        created_at: nowIso(),
+      },
+    ]),
+  );
+  for (const keyword of ['ab7', 'AB77', 'b77']) {
+    const r = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { keyword } });
+    assert.deepEqual(
+      r.data.items.map((p: { pin?: string; number?: string }) => p.pin ?? p.number),
+      ['AB77'],
+      keyword,
+    );
+  }
+});

@@ -145,7 +145,8 @@ export const punchesRepository = {
     if (f.stranger !== undefined) q = q.where('p.stranger', '=', f.stranger);
     if (f.keyword) {
       const p = likeKeyword(f.keyword);
-      q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb('p.pin', 'like', p)]));
+      // PINs may carry letters: lower() on both sides (the pattern is lower-cased) so PostgreSQL matches as SQLite does.
+      q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb(eb.fn('lower', ['p.pin']), 'like', p)]));
     }
     const [items, total] = await Promise.all([
       q
