@@ -11,7 +11,7 @@ import { nowIso, zonedToUtcMs } from '../apps/server/src/lib/time.ts';
 import { markDirty } from '../apps/server/src/modules/attendance/dirty.ts';
 import { addDays, datesBetween } from '../apps/server/src/modules/attendance/plans.ts';
 import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
-import { punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
+import { plainPunch, punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
 import { benchServer, fmt, measure, percentile } from './lib.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
@@ -69,24 +69,7 @@ for (let start = 0; start < ids.length; start += 250) {
       for (const minute of [8 * 60 + 50, 12 * 60 + 2, 12 * 60 + 55, 18 * 60 + 5]) {
         const m = minute + Math.round((rand() - 0.5) * 20);
         const local = `${date} ${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:${String(k % 60).padStart(2, '0')}`;
-        rows.push({
-          company_id: companyId,
-          device_id: device,
-          person_id: id,
-          pin: String(100000 + start + k),
-          local_time: local,
-          time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
-          status: 0,
-          verify: 15,
-          workcode: '',
-          temperature: null,
-          mask: null,
-          alcohol: null,
-          alcohol_over: null,
-          photo: '',
-          stranger: 0,
-          created_at: now,
-        });
+        rows.push(plainPunch({ companyId, deviceId: device, personId: id, pin: String(100000 + start + k), local, zone: ZONE }));
       }
     }
   }

@@ -12,30 +12,15 @@ import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { likeKeyword, pageOf } from '../../lib/schemas.ts';
+import { pageOf } from '../../lib/schemas.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
-import { monthBounds, monthSums, peopleWithResults } from './month-sums.ts';
+import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
-
-/** What a day row (`dayRow`) reads, from `base()`'s join of results, people and rules. */
-const DAY_ROW_COLUMNS = [
-  'a.person_id',
-  'p.number',
-  'p.name',
-  'a.date',
-  'a.status',
-  'a.manual_status',
-  'a.late_min',
-  'a.early_min',
-  'a.worked_min',
-  'a.overtime_min',
-  'r.name as rule',
-] as const;
 
 /** "Attendance update" covers at most this many days at once. */
 const RECALC_MAX_DAYS = 93;
@@ -74,25 +59,12 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     rule: r.rule,
   });
 
-  const base = (companyId: number) =>
-    db
-      .selectFrom('attendance_days as a')
-      .innerJoin('persons as p', 'p.id', 'a.person_id')
-      .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
-      .where('a.company_id', '=', companyId);
-
   return {
     async list(tenant: Tenant, q: DayQuery) {
       const { page, pageSize, offset } = pageOf(q);
-      let query = base(tenant.companyId).where('a.date', '=', q.date);
-      if (q.status) query = query.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', q.status!));
-      if (q.keyword) query = query.where('p.search', 'like', likeKeyword(q.keyword));
-      if (q.department_id) {
-        const dept = q.department_id;
-        query = query.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
-      }
+      const query = dayResults(db, tenant.companyId, q.date, q.date, q);
       const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await query.select(DAY_ROW_COLUMNS).orderBy('p.number').limit(pageSize).offset(offset).execute();
+      const rows = await query.select(DAY_FIGURES).orderBy('p.number').limit(pageSize).offset(offset).execute();
       return { items: rows.map(dayRow), total, page, pageSize };
     },
 
@@ -111,9 +83,8 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
 
     /** One person-day with everything that explains it: the shifts, the punches used and ignored (and why), the arithmetic. */
     async info(tenant: Tenant, personId: number, date: string): Promise<DayDetail> {
-      const r = await base(tenant.companyId)
+      const r = await dayResults(db, tenant.companyId, date, date)
         .where('a.person_id', '=', personId)
-        .where('a.date', '=', date)
         .select([
           'a.person_id',
           'p.number',
@@ -235,10 +206,9 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
             reason: input.reason.trim(),
           });
       });
-      const r = await base(tenant.companyId)
+      const r = await dayResults(db, tenant.companyId, input.date, input.date)
         .where('a.person_id', '=', input.person_id)
-        .where('a.date', '=', input.date)
-        .select(DAY_ROW_COLUMNS)
+        .select(DAY_FIGURES)
         .executeTakeFirstOrThrow();
       return dayRow(r);
     },

@@ -4,10 +4,9 @@ import ExcelJS from 'exceljs';
 import { CODES } from '@faceadmin/shared';
 import { picture, upload } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import { addDays, datesBetween } from './plans.ts';
 import { localDate } from './recompute.service.ts';
-import { punchWriter, type PunchInsert } from '../punches/punches.repository.ts';
+import { plainPunch, punchWriter, type PunchInsert } from '../punches/punches.repository.ts';
 
 /** The per-person month calendar and the exports (#10): figures and counted punches from the stored results. */
 let t: TestApp;
@@ -48,24 +47,7 @@ before(async () => {
     .id as number;
   // A week of punches for 501 (written as a terminal's upload would be), then October computed for both.
   const rows: PunchInsert[] = [];
-  const punch = (local: string): PunchInsert => ({
-    company_id: A.id,
-    device_id: device,
-    person_id: late,
-    pin: '501',
-    local_time: local,
-    time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
-    status: 0,
-    verify: 15,
-    workcode: '',
-    temperature: null,
-    mask: null,
-    alcohol: null,
-    alcohol_over: null,
-    photo: '',
-    stranger: 0,
-    created_at: nowIso(),
-  });
+  const punch = (local: string): PunchInsert => plainPunch({ companyId: A.id, deviceId: device, personId: late, pin: '501', local, zone: ZONE });
   rows.push(punch('2026-10-05 09:07:00'), punch('2026-10-05 12:00:00'), punch('2026-10-05 18:02:00'));
   for (const d of ['06', '07', '08', '09']) rows.push(punch(`2026-10-${d} 08:55:00`), punch(`2026-10-${d} 18:01:00`));
   await t.app.database.db.transaction().execute((trx) => punchWriter().insertIgnore(trx, rows));
@@ -203,29 +185,13 @@ test(`punch records filter by the company's days, whatever the viewer's zone (${
 test(`a punch record is found by a PIN with letters in any case, on either database (${DIALECT})`, async () => {
   const db = t.app.database.db;
   const device = (await db.selectFrom('devices').select('id').where('serial', '=', 'REP001').executeTakeFirstOrThrow()).id;
-  const local = '2026-10-07 07:30:00';
-  await db.transaction().execute((trx) =>
-    punchWriter().insertIgnore(trx, [
-      {
-        company_id: A.id,
-        device_id: device,
-        person_id: null,
-        pin: 'AB77',
-        local_time: local,
-        time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
-        status: 0,
-        verify: 15,
-        workcode: '',
-        temperature: null,
-        mask: null,
-        alcohol: null,
-        alcohol_over: null,
-        photo: '',
-        stranger: 0,
-        created_at: nowIso(),
-      },
-    ]),
-  );
+  await db
+    .transaction()
+    .execute((trx) =>
+      punchWriter().insertIgnore(trx, [
+        plainPunch({ companyId: A.id, deviceId: device, personId: null, pin: 'AB77', local: '2026-10-07 07:30:00', zone: ZONE }),
+      ]),
+    );
   for (const keyword of ['ab7', 'AB77', 'b77']) {
     const r = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { keyword } });
     assert.deepEqual(

@@ -15,12 +15,11 @@ import { t } from '../../i18n/i18n.ts';
 import { inChunks } from '../../lib/chunks.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { likeKeyword } from '../../lib/schemas.ts';
 import { isoToMs } from '../../lib/time.ts';
 import { xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { clockText } from './engine/zone.ts';
-import { monthBounds, monthSums, peopleWithResults } from './month-sums.ts';
+import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
 import { datesBetween } from './plans.ts';
 
 /** A day-results export sends its rows in batches of this many (one date may hold a whole company). */
@@ -65,19 +64,8 @@ async function countedTimes(db: Executor, companyId: number, rows: StoredDay[]) 
   };
 }
 
-const DAY_COLUMNS = [
-  'a.person_id',
-  'a.date',
-  'a.status',
-  'a.manual_status',
-  'a.manual_reason',
-  'a.late_min',
-  'a.early_min',
-  'a.worked_min',
-  'a.overtime_min',
-  'a.detail',
-  'r.name as rule',
-] as const;
+/** What the calendar and the day export read: the figures, the reason of a hand-set result, the punches used. */
+const DAY_COLUMNS = [...DAY_FIGURES, 'a.manual_reason', 'a.detail'] as const;
 
 const hours = (min: number) => Math.round((min / 60) * 100) / 100;
 
@@ -85,23 +73,6 @@ const hours = (min: number) => Math.round((min / 60) * 100) / 100;
 export function reportsService(database: Database) {
   const { db } = database;
   const zoneOf = (tenant: Tenant) => tenant.timeZone ?? DEFAULT_TIME_ZONE;
-
-  /** Day results of the company with the filters of the day view, on one date, ordered by number. */
-  const dayRows = (companyId: number, date: string, f: Omit<DayExportBody, 'from' | 'to'>) => {
-    let q = db
-      .selectFrom('attendance_days as a')
-      .innerJoin('persons as p', 'p.id', 'a.person_id')
-      .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
-      .where('a.company_id', '=', companyId)
-      .where('a.date', '=', date);
-    if (f.status) q = q.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', f.status!));
-    if (f.keyword) q = q.where('p.search', 'like', likeKeyword(f.keyword));
-    if (f.department_id) {
-      const dept = f.department_id;
-      q = q.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
-    }
-    return q;
-  };
 
   return {
     /** One person's month, day by day, with the month report's figures: the calendar of the console. */
@@ -114,14 +85,9 @@ export function reportsService(database: Database) {
         .executeTakeFirst();
       if (!person) throw notFound();
       const { first, last } = monthBounds(q.month);
-      const rows: StoredDay[] = await db
-        .selectFrom('attendance_days as a')
-        .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
+      const rows: StoredDay[] = await dayResults(db, tenant.companyId, first, last)
         .select(DAY_COLUMNS)
-        .where('a.company_id', '=', tenant.companyId)
         .where('a.person_id', '=', person.id)
-        .where('a.date', '>=', first)
-        .where('a.date', '<=', last)
         .orderBy('a.date')
         .execute();
       const timesOf = await countedTimes(db, tenant.companyId, rows);
@@ -167,20 +133,7 @@ export function reportsService(database: Database) {
       if (body.from > body.to) throw invalid('to', 'reasons.dateOrder');
       const dates = datesBetween(body.from, body.to);
       if (dates.length > ATTENDANCE_EXPORT_LIMITS.daysMax) throw invalid('to', 'reasons.rangeTooLong', { limit: ATTENDANCE_EXPORT_LIMITS.daysMax });
-      const count = await db
-        .selectFrom('attendance_days as a')
-        .innerJoin('persons as p', 'p.id', 'a.person_id')
-        .where('a.company_id', '=', tenant.companyId)
-        .where('a.date', '>=', body.from)
-        .where('a.date', '<=', body.to)
-        .where((eb) => {
-          const and = [];
-          if (body.status) and.push(eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', body.status));
-          if (body.keyword) and.push(eb('p.search', 'like', likeKeyword(body.keyword)));
-          if (body.department_id)
-            and.push(eb('a.person_id', 'in', eb.selectFrom('person_departments').select('person_id').where('department_id', '=', body.department_id)));
-          return eb.and(and);
-        })
+      const count = await dayResults(db, tenant.companyId, body.from, body.to, body)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       const rowsTotal = Number(count.n);
@@ -205,11 +158,7 @@ export function reportsService(database: Database) {
       const companyId = tenant.companyId;
       async function* batches() {
         for (const date of dates) {
-          const all = await dayRows(companyId, date, body)
-            .select([...DAY_COLUMNS, 'p.number', 'p.name'])
-            .orderBy('p.number')
-            .orderBy('a.person_id')
-            .execute();
+          const all = await dayResults(db, companyId, date, date, body).select(DAY_COLUMNS).orderBy('p.number').orderBy('a.person_id').execute();
           for (let i = 0; i < all.length; i += BATCH) {
             const part = all.slice(i, i + BATCH);
             const timesOf = await countedTimes(db, companyId, part);

@@ -3,6 +3,48 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 
+/**
+ * The stored day results as the day view, the calendar, the month report and the exports read them (the only SQL
+ * over `attendance_days` besides the recompute's writes).
+ */
+
+/** A result's figures as every reader shows them (the status is `manual_status ?? status`). */
+export const DAY_FIGURES = [
+  'a.person_id',
+  'p.number',
+  'p.name',
+  'a.date',
+  'a.status',
+  'a.manual_status',
+  'a.late_min',
+  'a.early_min',
+  'a.worked_min',
+  'a.overtime_min',
+  'r.name as rule',
+] as const;
+
+/** The company's results between two dates (inclusive) with the day view's filters, joined with people and rules. */
+export function dayResults(
+  db: Executor,
+  companyId: number,
+  from: string,
+  to: string,
+  f: { status?: string | undefined; keyword?: string | undefined; department_id?: number | undefined } = {},
+) {
+  let q = db
+    .selectFrom('attendance_days as a')
+    .innerJoin('persons as p', 'p.id', 'a.person_id')
+    .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
+    .where('a.company_id', '=', companyId)
+    .where('a.date', '>=', from)
+    .where('a.date', '<=', to);
+  const { status, keyword, department_id: dept } = f;
+  if (status) q = q.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', status));
+  if (keyword) q = q.where('p.search', 'like', likeKeyword(keyword));
+  if (dept) q = q.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+  return q;
+}
+
 /** The statuses each month figure counts (a hand-set result counts as set). */
 const WORK = ['normal', 'late', 'early', 'lateEarly', 'missingIn', 'missingOut', 'absent', 'halfDay', 'leave', 'out', 'pending'];
 const PRESENT = ['normal', 'late', 'early', 'lateEarly', 'missingOut', 'halfDay', 'out'];
