@@ -239,7 +239,9 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       if (r.ok) {
         await transaction(db, async (trx) => {
           await linesRepository.update(trx, tenant.companyId, line.id, { oc, ...(oc ? {} : { power: 0, current: 0 }) });
-          await audit(trx, tenant, 'breaker', oc ? 'breaker.on' : 'breaker.off', { id: line.id, uuid: breaker.uuid, line: line.title });
+          const data = { id: line.id, uuid: breaker.uuid, line: line.title };
+          if (oc) await audit(trx, tenant, 'breaker', 'breaker.on', data);
+          else await audit(trx, tenant, 'breaker', 'breaker.off', data);
         });
       }
       return outcome(lang, r, r.ok ? oc : line.oc, oc ? 'breaker.outcome.switchedOn' : 'breaker.outcome.switchedOff');

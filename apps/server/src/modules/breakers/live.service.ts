@@ -222,7 +222,9 @@ export function breakersLive(deps: {
       if (await alarmsRepository.open(trx, e.id, lineId, type)) return;
       await alarmsRepository.insert(trx, { company_id: e.companyId, breaker_id: e.id, line_id: lineId, type, value, at, cleared_at: null });
       if (lineId !== null) await linesRepository.live(trx, lineId, { alarm: type, ...(type === 'offline' ? {} : { oc: 0, power: 0, current: 0 }) });
-      await notify(trx, e.companyId, null, type === 'offline' ? 'breakerOffline' : 'breakerAlarm', alarmParams(e, line?.title ?? '', type, value));
+      const params = alarmParams(e, line?.title ?? '', type, value);
+      if (type === 'offline') await notify(trx, e.companyId, null, 'breakerOffline', params);
+      else await notify(trx, e.companyId, null, 'breakerAlarm', params);
     });
   }
 
