@@ -20,31 +20,30 @@ export const newStats = (): GatewayStats => ({ received: 0, dropped: { invalid: 
 
 /** A token bucket per device: `rate` messages a second, bursts of twice that. */
 export class DeviceBudget {
-  private readonly buckets = new Map<string, { tokens: number; at: number; over: number; since: number }>();
+  private readonly buckets = new Map<string, { tokens: number; at: number; since: number; lastDrop: number }>();
   private readonly rate: number;
   private readonly now: () => number;
   constructor(rate: number, now: () => number = Date.now) {
     this.rate = rate;
     this.now = now;
   }
-  /** 'ok', 'drop' (over budget), or 'kick' (over budget for 10 s on end). */
+  /** 'ok', 'drop' (over budget), or 'kick' (dropping for 10 s with no quiet second between). */
   take(uuid: string): 'ok' | 'drop' | 'kick' {
     const now = this.now();
     const cap = this.rate * 2;
     let b = this.buckets.get(uuid);
     if (!b) {
-      b = { tokens: cap, at: now, over: 0, since: 0 };
+      b = { tokens: cap, at: now, since: 0, lastDrop: -Infinity };
       this.buckets.set(uuid, b);
     }
     b.tokens = Math.min(cap, b.tokens + ((now - b.at) / 1000) * this.rate);
     b.at = now;
     if (b.tokens >= 1) {
       b.tokens -= 1;
-      if (b.over && now - b.since > 1000) b.over = 0;
       return 'ok';
     }
-    if (!b.over) b.since = now;
-    b.over++;
+    if (now - b.lastDrop > 1000) b.since = now;
+    b.lastDrop = now;
     return now - b.since >= 10_000 ? 'kick' : 'drop';
   }
   forget(uuid: string) {

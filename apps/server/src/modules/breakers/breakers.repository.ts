@@ -149,6 +149,7 @@ export const linesRepository = {
         eb.fn.max<number>('max_w').as('max_w'),
         eb.fn.count<number>('minute').distinct().as('minutes'),
         eb.fn.max<number>('energy_wh').as('meter'),
+        eb.fn.min<number>('energy_wh').as('meter_min'),
       ])
       .where('line_id', 'in', lineIds)
       .where('minute', '>=', from)

@@ -391,7 +391,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         const local = new Date(at + zoneOffsetMs(zone, at)).toISOString();
         const key = by === 'day' ? local.slice(0, 10) : local.slice(0, 7);
         const meter = Number(h.meter);
-        const p = periods.get(key) ?? { first: prevLast ?? meter, last: meter };
+        const p = periods.get(key) ?? { first: prevLast ?? Number(h.meter_min), last: meter };
         p.last = meter;
         periods.set(key, p);
         prevLast = meter;
