@@ -26,7 +26,7 @@ function fleet(url: string, prefix: string, reportMs: number): Promise<ChildProc
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) resolve(child);
     });
     child.once('exit', (code) => reject(new Error(`fleet exited ${code}`)));

@@ -95,7 +95,7 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
       if (verdict === 'kick') client.close();
       return;
     }
-    dispatch(deps, packet.topic, packet.payload as Buffer);
+    dispatch(deps, packet.topic, packet.payload);
   });
   // A breaker counts as connected once it listens for requests (its SUBSCRIBE to `fa/<uuid>/rpc`), so the
   // server's first request after a connect is never lost.

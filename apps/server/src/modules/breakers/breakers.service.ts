@@ -44,7 +44,6 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     if (!line) throw notFound();
     return { line, breaker: (await breakersRepository.find(db, tenant.companyId, line.breaker_id))! };
   }
-  const online = (b: BreakerRow) => live.link.isConnected(b.uuid) || Boolean(b.online);
 
   async function detail(tenant: Tenant, b: BreakerRow) {
     const figures = await breakersRepository.figures(db, tenant.companyId, [b.id]);
