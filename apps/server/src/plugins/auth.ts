@@ -11,7 +11,9 @@ import { AppError, noAuthority } from '../lib/errors.ts';
  * - 'main' / 'init': the main role / the initial administrator of the current company
  * - { right, level }: a sub-account right (spec §6); main accounts hold every right
  */
-export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | { right: RightKey; level?: number };
+export type RightRule = { right: RightKey; level?: number };
+/** `anyOf`: one of the rights suffices (breaker reads: the breaker right or face-device view). */
+export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | RightRule | { anyOf: readonly RightRule[] };
 
 /**
  * The signed-in administrator. The auth module widens this interface with its row type (declaration
@@ -102,7 +104,8 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>
     if (!ctx.isInit) throw noAuthority('errors.initOnly');
     return;
   }
-  if (ctx.rights[access.right] < (access.level ?? 1)) throw noAuthority();
+  const rules = 'anyOf' in access ? access.anyOf : [access];
+  if (!rules.some((r) => ctx.rights[r.right] >= (r.level ?? 1))) throw noAuthority();
 }
 
 export default fp(async function auth(app: FastifyInstance, opts: { sessions: SessionLookup; apiPrefix: string }) {
