@@ -22,9 +22,10 @@ export function PasswordDialog({ shown, onClose }: Props) {
       onCancel={onClose}
       onOk={onClose}
       okText={t('breaker.password.done')}
+      okButtonProps={{ 'data-testid': 'breaker-password-done' }}
       cancelButtonProps={{ style: { display: 'none' } }}
       maskClosable={false}
-      data-testid="breaker-password-dialog"
+      destroyOnHidden
     >
       <Alert type="warning" showIcon title={t('breaker.password.once')} style={{ marginBottom: 16 }} />
       {facts && (

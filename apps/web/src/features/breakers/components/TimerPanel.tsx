@@ -18,7 +18,7 @@ export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; l
   const { message, modal } = App.useApp();
   const timers = useTimers(breakerId);
   const remove = useDeleteTimer();
-  const [dialog, setDialog] = useState<{ open: boolean; timer?: Timer | undefined }>({ open: false });
+  const [dialog, setDialog] = useState<{ open: boolean; timer?: Timer | undefined; values?: TimerValues }>({ open: false });
   const names = weekdayNames(t);
   const items = timers.data ?? [];
 
@@ -63,7 +63,12 @@ export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; l
       render: (_, x) => (
         <Space size={4}>
           <Tooltip title={t('common.actions.edit')}>
-            <Button size="small" icon={<EditOutlined />} aria-label={t('common.actions.edit')} onClick={() => setDialog({ open: true, timer: x })} />
+            <Button
+              size="small"
+              icon={<EditOutlined />}
+              aria-label={t('common.actions.edit')}
+              onClick={() => setDialog({ open: true, timer: x, values: timerToValues(x) })}
+            />
           </Tooltip>
           <Tooltip title={t('common.actions.delete')}>
             <Button
@@ -105,7 +110,7 @@ export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; l
             type="primary"
             icon={<PlusOutlined />}
             disabled={items.length >= BREAKER_LIMITS.timersMax}
-            onClick={() => setDialog({ open: true })}
+            onClick={() => setDialog({ open: true, values: emptyTimer(lines) })}
             data-testid="timer-create"
           >
             {t('breaker.timer.create')}
@@ -127,7 +132,14 @@ export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; l
         scroll={{ x: 'max-content' }}
         data-testid="timer-table"
       />
-      <TimerDialog breakerId={breakerId} lines={lines} open={dialog.open} timer={dialog.timer} onClose={() => setDialog({ open: false })} />
+      <TimerDialog
+        breakerId={breakerId}
+        lines={lines}
+        open={dialog.open}
+        timer={dialog.timer}
+        values={dialog.values}
+        onClose={() => setDialog({ open: false })}
+      />
     </Card>
   );
 }
@@ -139,12 +151,14 @@ function TimerDialog({
   lines,
   open,
   timer,
+  values,
   onClose,
 }: {
   breakerId: number;
   lines: BreakerLine[];
   open: boolean;
   timer: Timer | undefined;
+  values: TimerValues | undefined;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -154,12 +168,12 @@ function TimerDialog({
   const type = Form.useWatch('type', form);
   const names = weekdayNames(t);
 
+  // `values` is taken when the dialog opens: the lines arrive anew with every live update and must not undo typing.
   useEffect(() => {
-    if (!open) return;
-    const v = timer ? timerToValues(timer) : emptyTimer(lines);
+    if (!open || !values) return;
     form.resetFields();
-    form.setFieldsValue({ ...v, time: dayjs(`2000-01-01 ${v.time}`), day: v.day ? dayjs(v.day) : null });
-  }, [open, timer, lines, form]);
+    form.setFieldsValue({ ...values, time: dayjs(`2000-01-01 ${values.time}`), day: values.day ? dayjs(values.day) : null });
+  }, [open, values, form]);
 
   const required = { required: true, message: t('common.validation.required') };
   const submit = async () => {
@@ -219,7 +233,7 @@ function TimerDialog({
           </Form.Item>
         )}
         <Form.Item name="time" label={t('breaker.timer.time')} rules={[required]}>
-          <TimePicker format="HH:mm" minuteStep={1} needConfirm={false} style={{ width: '100%' }} data-testid="timer-time-input" />
+          <TimePicker format="HH:mm" minuteStep={1} needConfirm={false} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="line_ids" label={t('breaker.timer.lines')} rules={[{ ...required, type: 'array', min: 1 }]}>
           <Checkbox.Group options={lines.map((l) => ({ value: l.id, label: l.title }))} data-testid="timer-lines" />

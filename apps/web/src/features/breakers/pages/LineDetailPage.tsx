@@ -173,12 +173,12 @@ function LimitsCard({ line, canEdit }: { line: LineInfo; canEdit: boolean }) {
         <Row gutter={12}>
           <Col span={12}>
             <Form.Item name="mxgg" label={t('breaker.limits.mxgg')} rules={[required]} extra={`1 – ${BREAKER_LIMITS.mxggMax} W`}>
-              <InputNumber min={1} max={BREAKER_LIMITS.mxggMax} precision={0} addonAfter="W" style={{ width: '100%' }} data-testid="limits-mxgg" />
+              <InputNumber min={1} max={BREAKER_LIMITS.mxggMax} precision={0} addonAfter="W" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={12}>
             <Form.Item name="amps" label={t('breaker.limits.mxgl')} rules={[required]} extra={`${AMPS_MIN} – ${AMPS_MAX} A`}>
-              <InputNumber min={AMPS_MIN} max={AMPS_MAX} step={0.5} precision={2} addonAfter="A" style={{ width: '100%' }} data-testid="limits-mxgl" />
+              <InputNumber min={AMPS_MIN} max={AMPS_MAX} step={0.5} precision={2} addonAfter="A" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
         </Row>
