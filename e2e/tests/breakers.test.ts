@@ -245,6 +245,14 @@ step('line detail: §5 name and limits required; limits are written to the break
   await journey.screenshot('line');
 });
 
+step('the power chart draws the readings once the server has folded a minute of them', async () => {
+  await page.getByRole('button', { name: tr('breaker.line.back') }).click();
+  await page.getByTestId('breaker-detail-page').waitFor();
+  // The server folds raw readings into per-minute figures once a minute (its measurements job); the chart reloads every minute.
+  await page.getByTestId('power-chart').locator('canvas').first().waitFor({ timeout: 150_000 });
+  await journey.screenshot('detail-chart');
+});
+
 step('on a 390 px phone the list, the detail and the line pages stay usable (cards, no sideways scrolling)', async () => {
   const url = page.url();
   await page.setViewportSize({ width: 390, height: 844 });

@@ -296,7 +296,7 @@ export async function followStream<E extends DownloadEndpoint>(
   const headers = { ...apiHeaders(sent), Accept: 'text/event-stream' };
   let res: Response;
   try {
-    res = await fetch(buildUrl(entry.path, input as unknown as Record<string, QueryValue>), { headers, signal: opts.signal });
+    res = await fetch(buildUrl(entry.path, input), { headers, signal: opts.signal });
   } catch (err) {
     if (opts.signal.aborted) return;
     throw new ApiError('network', err instanceof Error ? err.message : String(err));

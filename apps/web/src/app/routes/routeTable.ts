@@ -127,9 +127,10 @@ export const ROUTE_TABLE: RouteNode[] = [
     children: [
       { path: '/circuitBreaker/index', titleKey: 'route.circuitBreakerList', icon: 'breakerList', page: 'breakerList' },
       { path: '/circuitBreaker/:id', titleKey: 'route.circuitBreakerDetail', hidden: true, page: 'breakerDetail' },
+      // spec §2 names the line page /circuitBreakerLine/{id}; listed here so its breadcrumb reads "Circuit breakers / Line detail"
+      { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', hidden: true, page: 'breakerLine' },
     ],
   },
-  { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', hidden: true, page: 'breakerLine' },
   {
     path: '/system',
     titleKey: 'route.system',

@@ -9,12 +9,10 @@ import {
   type BreakerCreate,
   type BreakerDetail,
   type BreakerListQuery,
-  type BreakerUpdate,
   type EnergyPeriod,
   type LineUpdate,
   type PowerRange,
   type TimerCreate,
-  type TimerUpdate,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { ApiError, call, followStream } from '../../app/request.ts';
@@ -143,7 +141,7 @@ const useBreakerMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMu
 export const useSaveBreaker = () =>
   useBreakerMutation(
     async ({ id, body }: { id?: number | undefined; body: Omit<BreakerCreate, 'password'> }): Promise<{ breaker: Breaker; password?: string }> =>
-      id ? { breaker: await call(breakersApi.update, { id, ...body } as BreakerUpdate, { silent: true }) } : call(breakersApi.create, body, { silent: true }),
+      id ? { breaker: await call(breakersApi.update, { id, ...body }, { silent: true }) } : call(breakersApi.create, body, { silent: true }),
   );
 export const useDeleteBreaker = () => useBreakerMutation((id: number) => call(breakersApi.delete, { id }));
 export const useResetPassword = () => useBreakerMutation((id: number) => call(breakersApi.password, { id }));
@@ -155,7 +153,7 @@ export const useSaveTimer = () =>
   useBreakerMutation(({ id, body }: { id?: number | undefined; body: TimerCreate }) => {
     if (!id) return call(breakersApi.timerCreate, body, { silent: true });
     const { breaker_id: _breaker, ...rest } = body;
-    return call(breakersApi.timerUpdate, { id, ...rest } as TimerUpdate, { silent: true });
+    return call(breakersApi.timerUpdate, { id, ...rest }, { silent: true });
   });
 export const useDeleteTimer = () => useBreakerMutation((id: number) => call(breakersApi.timerDelete, { id }));
 

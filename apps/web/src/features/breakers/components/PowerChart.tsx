@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Segmented, Typography } from 'antd';
+import { Card, Empty, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PowerRange } from '@faceadmin/shared';
 import { EChart } from '../../../ui/EChart.tsx';
@@ -58,11 +58,15 @@ export function PowerChart({ breakerId, lineId }: { breakerId: number; lineId?: 
         <ErrorState error={q.error} onRetry={q.refetch} retrying={q.isFetching} />
       ) : (
         <>
-          <EChart option={option} height={260} loading={q.isLoading} />
-          {empty && (
-            <Typography.Text type="secondary" data-testid="power-empty">
-              {t('breaker.chart.empty')}
-            </Typography.Text>
+          {empty ? (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('breaker.chart.empty')}
+              style={{ height: 228, paddingTop: 48 }}
+              data-testid="power-empty"
+            />
+          ) : (
+            <EChart option={option} height={260} loading={q.isLoading} />
           )}
         </>
       )}

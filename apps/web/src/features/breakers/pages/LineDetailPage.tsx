@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Segmented, Select, Space, Switch, Tag, Typography } from 'antd';
+import { App, Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Segmented, Select, Space, Switch, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -229,7 +229,11 @@ function EnergyChart({ lineId }: { lineId: number }) {
         <ErrorState error={q.error} onRetry={q.refetch} retrying={q.isFetching} />
       ) : (
         <>
-          <EChart option={option} height={260} loading={q.isLoading} />
+          {q.isSuccess && s.labels.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('breaker.chart.empty')} style={{ height: 228, paddingTop: 48 }} />
+          ) : (
+            <EChart option={option} height={260} loading={q.isLoading} />
+          )}
           <Typography.Text type="secondary">{t('breaker.chart.total', { kwh: s.total })}</Typography.Text>
         </>
       )}
