@@ -171,6 +171,8 @@ export class EmulatedBreaker extends EventEmitter {
       let first = true;
       client.on('connect', () => {
         this.connected = true;
+        // Replies are small frames right after others: do not let Nagle's algorithm hold them.
+        (client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
         client.subscribe(`${this.prefix}/rpc`, { qos: 1 }, () => {
           client.publish(`${this.prefix}/online`, 'true', { retain: true, qos: 1 });
           for (let i = 0; i < this.lines.length; i++) this.publishStatus(i);

@@ -101,7 +101,6 @@ export type Breaker = Static<typeof Breaker>;
 export const BreakerDetail = Type.Object({ ...Breaker.properties, lines: Type.Array(BreakerLine) });
 export type BreakerDetail = Static<typeof BreakerDetail>;
 
-const alias = Type.String({ minLength: 1, maxLength: BREAKER_LIMITS.aliasMax });
 const uuid = Type.String({ minLength: 4, maxLength: BREAKER_LIMITS.uuidMax, pattern: BREAKER_LIMITS.uuidPattern });
 const sort = Type.Integer({ minimum: 0, maximum: BREAKER_LIMITS.sortMax });
 const devicePassword = Type.String({ minLength: BREAKER_LIMITS.devicePasswordMin, maxLength: BREAKER_LIMITS.devicePasswordMax, pattern: '^[\\x21-\\x7e]+$' });

@@ -93,7 +93,7 @@ test('requests and replies: switch, self-check, schedules', () => {
   assert.ok(list.ok);
   assert.deepEqual(list.jobs![0], { id: 3, enable: true, once: false, hour: 8, minute: 0, weekdays: [1], date: null, calls: [{ index: 1, on: true }] });
   assert.equal(list.jobs![1]!.id, 4, 'an unreadable job is kept by id so it can be deleted');
-  assert.deepEqual(decodeResult({ op: 'createSchedule', job: list.jobs![0]! }, { error: { code: -109, message: 'full' } }), {
+  assert.deepEqual(decodeResult({ op: 'createSchedule', job: list.jobs![0] }, { error: { code: -109, message: 'full' } }), {
     ok: false,
     reason: 'device',
     code: -109,

@@ -95,7 +95,7 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
       if (verdict === 'kick') client.close();
       return;
     }
-    dispatch(deps, packet.topic, packet.payload as Buffer);
+    dispatch(deps, packet.topic, packet.payload);
   });
   // A breaker counts as connected once it listens for requests (its SUBSCRIBE to `fa/<uuid>/rpc`), so the
   // server's first request after a connect is never lost.
@@ -118,7 +118,8 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
   broker.on('clientError', (client, err) => o.log.debug({ client: client.id, err: err.message }, 'mqtt client error'));
   broker.on('connectionError', (client, err) => o.log.debug({ client: client.id, err: err.message }, 'mqtt connection error'));
 
-  const server = net.createServer(broker.handle as (socket: net.Socket) => void);
+  // noDelay: small frames (a switch request, its reply) must not wait for Nagle's algorithm.
+  const server = net.createServer({ noDelay: true }, broker.handle as (socket: net.Socket) => void);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());

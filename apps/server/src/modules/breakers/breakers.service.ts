@@ -26,6 +26,8 @@ import { outcomeOf, refusalKey, type BreakersLive } from './live.service.ts';
 const DEFAULT_MXGG = 6600;
 const DEFAULT_MXGL = 3200;
 const newPassword = () => randomBytes(12).toString('base64url');
+const CONNECT_FAILURES = 5;
+const CONNECT_LOCK_MS = 60_000;
 
 /** The rules of breakers, lines, timers and alarms (spec §3, §5; issue #12). Commands go through `live`. */
 export function breakersService(deps: { database: Database; live: BreakersLive; scryptLog2N: number }) {
@@ -33,6 +35,8 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
   const { live } = deps;
   /** uuid → sha256 of the password last verified, so reconnects skip scrypt (dropped when the password changes). */
   const verified = new Map<string, string>();
+  /** uuid → failed CONNECTs in the current minute (docs/breaker-protocol.md §1). */
+  const failures = new Map<string, { n: number; at: number }>();
 
   async function loadBreaker(tenant: Tenant, id: number): Promise<BreakerRow> {
     const b = await breakersRepository.find(db, tenant.companyId, id);
@@ -44,7 +48,6 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     if (!line) throw notFound();
     return { line, breaker: (await breakersRepository.find(db, tenant.companyId, line.breaker_id))! };
   }
-  const online = (b: BreakerRow) => live.link.isConnected(b.uuid) || Boolean(b.online);
 
   async function detail(tenant: Tenant, b: BreakerRow) {
     const figures = await breakersRepository.figures(db, tenant.companyId, [b.id]);
@@ -97,10 +100,20 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     async authenticate(uuid: string, password: string): Promise<boolean> {
       const digest = sha256(`${uuid}\n${password}`);
       if (verified.get(uuid) === digest) return true;
+      // Guessing costs the guesser, not the server: after 5 failures a uuid is refused unchecked for a minute.
+      const now = clock.now();
+      const f = failures.get(uuid);
+      if (f && f.n >= CONNECT_FAILURES && now - f.at < CONNECT_LOCK_MS) return false;
       const b = await breakersRepository.findByUuid(db, uuid);
-      if (!b) return false;
-      const ok = await verifyPassword(password, b.password_hash);
-      if (ok) verified.set(uuid, digest);
+      const ok = b ? await verifyPassword(password, b.password_hash) : false;
+      if (ok) {
+        verified.set(uuid, digest);
+        failures.delete(uuid);
+      } else if (b) {
+        const n = f && now - f.at < CONNECT_LOCK_MS ? f.n + 1 : 1;
+        failures.set(uuid, { n, at: now });
+        if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+      }
       return ok;
     },
 

@@ -265,6 +265,22 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       }
     });
 
+    test('a new password drops the breaker’s session; the old one is refused, the new one works', async () => {
+      const reg = await register(A, uid('BRK-PW'));
+      const emu = await emulator(uid('BRK-PW'), reg.password);
+      await waitFor('online', async () => (await info(A, reg.breaker.id)).online);
+      const r = await call(t.app, 'POST', '/breaker/password', { token: A.main, body: { id: reg.breaker.id, password: 'a-new-password-1' } });
+      assert.equal(r.code, CODES.OK, r.message);
+      assert.equal(r.data.password, 'a-new-password-1');
+      await waitFor('the old session was dropped', () => !emu.connected);
+      await assert.rejects(emulator(uid('BRK-PW'), reg.password, { retries: 0 }));
+      const again = await emulator(uid('BRK-PW'), 'a-new-password-1');
+      await waitFor('online again', async () => (await info(A, reg.breaker.id)).online);
+      await again.stop();
+      const logs = await call(t.app, 'GET', '/log/list', { token: A.main, query: { module: 'breaker' } });
+      assert.ok(!JSON.stringify(logs.data).includes('a-new-password-1'), 'the password is not logged');
+    });
+
     test('company B never sees A’s breaker; a uuid is registered to one company only', async () => {
       const lineId = (await info(A, first.id)).lines[0]!.id;
       for (const [method, path, args] of [

@@ -314,13 +314,16 @@ export function breakersLive(deps: {
 
   const events = {
     authenticate: deps.hashCheck,
+    // Presence changes of one breaker apply in order (a quick reconnect must not clear an alarm before it is raised).
     async connected(uuid: string) {
       if (closed) return;
       const e = await entry(uuid);
       if (!e) return;
-      const at = nowIso();
-      await breakersRepository.setOnline(db, e.id, 1, at);
-      await clear(e, null, 'offline', at);
+      await serial(uuid, async () => {
+        const at = nowIso();
+        await breakersRepository.setOnline(db, e.id, 1, at);
+        await clear(e, null, 'offline', at);
+      });
       void serial(uuid, () => resync(uuid)).catch((err: unknown) => deps.log.error({ err, uuid }, 'breaker resync failed'));
     },
     async disconnected(uuid: string) {
@@ -328,9 +331,11 @@ export function breakersLive(deps: {
       const e = await entry(uuid);
       if (!e) return;
       await flush();
-      const at = nowIso();
-      await breakersRepository.setOnline(db, e.id, 0, at);
-      await raise(e, null, 'offline', null, at);
+      await serial(uuid, async () => {
+        const at = nowIso();
+        await breakersRepository.setOnline(db, e.id, 0, at);
+        await raise(e, null, 'offline', null, at);
+      });
     },
     readings(uuid: string, lines: LineReading[], at: number) {
       if (closed) return;

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES, type BreakerDetail, type EnergyItem, type PowerSeries } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 
-/** Measurements (issue #12): raw readings → per-minute aggregates → power series and energy; the retention job. */
+/** The service without a broker (issue #12): measurements (raw → per-minute → power series and energy, retention) and the CONNECT check. */
 let t: TestApp;
 let A: Company;
 let breakerId: number;
@@ -68,4 +68,16 @@ test(`raw readings become per-minute figures, a power series and energy; old row
   assert.equal(Math.round(energy.data.reduce((s, e) => s + e.kwh, 0) * 1000), 498);
   const month = await call<EnergyItem[]>(t.app, 'GET', '/breaker/line/energy', { token: A.main, query: { id: l1, by: 'month' } });
   assert.match(month.data.at(-1)!.period, /^\d{4}-\d{2}$/);
+});
+
+test('guessing a breaker’s password: after 5 failures the uuid is refused unchecked, even with the right password, for a minute', async () => {
+  const service = t.app.modules.breakers.service;
+  const r = await call(t.app, 'POST', '/breaker/create', { token: A.main, body: { uuid: 'GUESS-0001', sort: 2, password: 'right-password' } });
+  assert.equal(r.code, CODES.OK, r.message);
+  for (let i = 0; i < 5; i++) assert.equal(await service.authenticate('GUESS-0001', `guess-${i}`), false);
+  assert.equal(await service.authenticate('GUESS-0001', 'right-password'), false, 'locked');
+  assert.equal(await service.authenticate('METER-0001', 'anything'), false);
+  const other = await call(t.app, 'POST', '/breaker/create', { token: A.main, body: { uuid: 'GUESS-0002', sort: 3, password: 'other-password' } });
+  assert.equal(other.code, CODES.OK);
+  assert.equal(await service.authenticate('GUESS-0002', 'other-password'), true, 'another breaker is not affected');
 });
