@@ -73,6 +73,7 @@ step('§5: uuid and sort are required; registering shows the MQTT password once 
   await dialog.locator('#sort').fill('1');
   await dialog.locator('#linenum').fill('2');
   await dialog.getByTestId('breaker-save').click();
+  await dialog.waitFor({ state: 'hidden' });
   await page.getByTestId('breaker-password').waitFor();
   password = (await page.getByTestId('breaker-password').innerText()).trim();
   assert.match(password, /^\S{12,}$/);
@@ -225,7 +226,10 @@ step('line detail: §5 name and limits required; limits are written to the break
   await lineRow(0).getByTestId('line-open').click();
   await waitForPath(/^\/circuitBreakerLine\/\d+$/);
   await page.getByTestId('line-detail-page').waitFor();
-  await page.getByTestId('energy-chart').locator('canvas').first().waitFor();
+  await page
+    .getByTestId('energy-chart')
+    .getByText(tr('breaker.chart.total', { kwh: 'X' }).split('X')[0]!)
+    .waitFor();
   const card = page.getByTestId('limits-card');
   await card.locator('#title').fill('');
   await card.locator('#mxgg').fill('');
@@ -253,23 +257,24 @@ step('the power chart draws the readings once the server has folded a minute of 
   await journey.screenshot('detail-chart');
 });
 
-step('on a 390 px phone the list, the detail and the line pages stay usable (cards, no sideways scrolling)', async () => {
-  const url = page.url();
+step('on a 390 px phone the detail, the line and the list pages stay usable (cards, no sideways scrolling)', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   const noOverflow = async (what: string) => {
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(w <= 392, `${what}: the page is ${w} px wide`);
   };
-  await page.getByTestId('line-detail-page').waitFor();
-  await noOverflow('line');
-  await journey.screenshot('mobile-line');
-  await page.goto(url.replace(/circuitBreakerLine\/\d+/, 'circuitBreaker/index'));
-  await page.locator('[data-testid=breaker-table] .fa-row-card', { hasText: UUID }).waitFor();
-  await noOverflow('list');
-  await journey.screenshot('mobile-list');
-  await page.locator('[data-testid=breaker-table] .fa-row-card', { hasText: UUID }).getByTestId('breaker-open').click();
   await page.locator('[data-testid=line-table] .fa-row-card').first().waitFor();
   await noOverflow('detail');
   await journey.screenshot('mobile-detail');
+  await page.locator('[data-testid=line-table] .fa-row-card').first().getByTestId('line-open').click();
+  await page.getByTestId('line-detail-page').waitFor();
+  await noOverflow('line');
+  await journey.screenshot('mobile-line');
+  await page.getByRole('button', { name: tr('breaker.line.back') }).click();
+  await page.getByTestId('breaker-detail-page').waitFor();
+  await page.getByRole('button', { name: tr('breaker.back') }).click();
+  await page.locator('[data-testid=breaker-table] .fa-row-card', { hasText: UUID }).waitFor();
+  await noOverflow('list');
+  await journey.screenshot('mobile-list');
   assert.deepEqual(journey.pageErrors, []);
 });

@@ -16,6 +16,8 @@ export function PowerChart({ breakerId, lineId }: { breakerId: number; lineId?: 
   const option = useMemo(() => {
     // day: HH:mm; month: MM-DD, in the company's zone
     const s = powerSeries(q.data, (iso) => (range === 'day' ? formatDateTime(iso).slice(11, 16) : formatDateTime(iso).slice(5, 10)));
+    // A curve of a few points (a breaker registered minutes ago) shows its points, or one point would draw nothing.
+    const few = s.labels.length < 24;
     return {
       tooltip: { trigger: 'axis' },
       legend: { data: [t('breaker.chart.avg'), t('breaker.chart.max')], top: 0 },
@@ -28,10 +30,10 @@ export function PowerChart({ breakerId, lineId }: { breakerId: number; lineId?: 
           type: range === 'month' ? 'bar' : 'line',
           data: s.avg,
           smooth: true,
-          showSymbol: false,
+          showSymbol: few,
           areaStyle: range === 'day' ? { opacity: 0.15 } : undefined,
         },
-        { name: t('breaker.chart.max'), type: 'line', data: s.max, smooth: true, showSymbol: false, lineStyle: { type: 'dashed' } },
+        { name: t('breaker.chart.max'), type: 'line', data: s.max, smooth: true, showSymbol: few, lineStyle: { type: 'dashed' } },
       ],
     };
   }, [q.data, range, t]);
