@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import { freePort } from '../../apps/server/scripts/pg-cluster.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { EmulatedBreaker } from '../../tools/breaker-emulator/breaker.ts';
-import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { API_PREFIX } from '@faceadmin/shared';
+import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
 import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -249,11 +250,52 @@ step('line detail: §5 name and limits required; limits are written to the break
   await journey.screenshot('line');
 });
 
+step("sub-admins: the breaker right reads without the write controls; without it the pages show the server's refusal", async () => {
+  const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value);
+  for (const [username, rights] of [
+    ['breakerview', ['breaker']],
+    ['attonly', ['attendance']],
+  ] as const) {
+    const r = (await fetch(`${server.baseUrl}${API_PREFIX}/manager/create`, {
+      method: 'POST',
+      headers: { 'X-Token': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' }),
+    }).then((x) => x.json())) as { code: number; message: string };
+    assert.equal(r.code, 20000, r.message);
+  }
+  const as = async (username: string) => {
+    const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+    const p = await ctx.newPage();
+    await p.goto(`${server.baseUrl}/login`);
+    await p.locator('#username').fill(username);
+    await p.locator('#password').fill('secret1');
+    await p.getByTestId('login-submit').click();
+    await p.waitForURL((u) => u.pathname !== '/login');
+    await p.goto(`${server.baseUrl}/circuitBreaker/index`);
+    return { p, ctx };
+  };
+  const viewer = await as('breakerview');
+  await viewer.p.locator('[data-testid=breaker-table] .ant-table-row', { hasText: UUID }).waitFor();
+  assert.equal(await viewer.p.getByTestId('breaker-create').count(), 0, 'no add button without face-device edit');
+  await viewer.p.getByTestId('breaker-open').first().click();
+  await viewer.p.locator('[data-testid=breaker-live]', { hasText: tr('breaker.live.on') }).waitFor();
+  assert.equal(await viewer.p.locator('[data-testid=line-switch].ant-switch-disabled').count(), 2, 'switches are read-only');
+  assert.equal(await viewer.p.getByTestId('timer-create').count(), 0);
+  await viewer.ctx.close();
+  const outsider = await as('attonly');
+  await outsider.p.getByText('No authority').first().waitFor();
+  await outsider.p.getByTestId('error-retry').first().waitFor();
+  await outsider.p.screenshot({ path: `${SHOTS}/breakers-refused.png` });
+  await outsider.ctx.close();
+});
+
 step('the power chart draws the readings once the server has folded a minute of them', async () => {
   await page.getByRole('button', { name: tr('breaker.line.back') }).click();
   await page.getByTestId('breaker-detail-page').waitFor();
   // The server folds raw readings into per-minute figures once a minute (its measurements job); the chart reloads every minute.
   await page.getByTestId('power-chart').locator('canvas').first().waitFor({ timeout: 150_000 });
+  assert.equal(await page.getByTestId('power-empty').count(), 0);
+  await page.waitForTimeout(1500); // the series animates in: only for the picture
   await journey.screenshot('detail-chart');
 });
 
