@@ -58,6 +58,7 @@ export function useBreakerLive(id: number) {
     const ctrl = new AbortController();
     let retry: ReturnType<typeof setTimeout> | undefined;
     const connect = () => {
+      const started = Date.now();
       void followStream(
         breakersApi.live,
         { id },
@@ -69,17 +70,20 @@ export function useBreakerLive(id: number) {
         },
         { signal: ctrl.signal, silent: true },
       )
+        // The server ends a stream after a few minutes so the session is checked again: reconnect at once.
+        .then(() => 'ended' as const)
         .catch((err: unknown) => {
+          setStreaming(false);
           if (err instanceof ApiError && err.kind === 'api') {
             setRefused(true);
-            return 'stop' as const;
+            return 'refused' as const;
           }
-          return undefined;
+          return 'dropped' as const;
         })
-        .then((stop) => {
-          setStreaming(false);
-          // The server ends a stream after a few minutes (the session is checked again on reconnect).
-          if (!ctrl.signal.aborted && stop !== 'stop') retry = setTimeout(connect, 3000);
+        .then((how) => {
+          if (ctrl.signal.aborted || how === 'refused') return;
+          // a dropped connection (server restarting, network) is tried again after a pause, polling meanwhile
+          retry = setTimeout(connect, how === 'ended' && Date.now() - started > 10_000 ? 0 : 3000);
         });
     };
     connect();
