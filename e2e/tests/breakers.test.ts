@@ -299,6 +299,16 @@ step('the power chart draws the readings once the server has folded a minute of 
   await journey.screenshot('detail-chart');
 });
 
+step("the breaker drops off: the page shows it offline at once and a switch is refused with the server's message", async () => {
+  await emu!.kill();
+  await page.locator('[data-testid=breaker-online][data-online="0"]').waitFor();
+  await page.getByText(tr('breaker.offlineHint')).waitFor();
+  await lineSwitch(1).click();
+  await toast(page, `${ALIAS} is offline: the command was not sent`).waitFor();
+  await lineRow(1).locator('[data-testid=line-switch][data-oc="0"]').waitFor();
+  await journey.screenshot('offline', false);
+});
+
 step('on a 390 px phone the detail, the line and the list pages stay usable (cards, no sideways scrolling)', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   const noOverflow = async (what: string) => {
