@@ -10,6 +10,7 @@ import {
   type ResponseOf,
   type UploadEndpoint,
 } from '@faceadmin/shared';
+import { parseEventStream, type StreamEvent } from './eventStream.ts';
 import { feedback } from './feedback.ts';
 import { getLanguage, i18next } from './i18n.ts';
 import { clearToken, getToken, setToken } from './token.ts';
@@ -275,4 +276,48 @@ export function download<E extends DownloadEndpoint>(
   opts: { body?: InputOf<E>; timeout?: number; onProgress?: (bytes: number) => void } = {},
 ): Promise<void> {
   return downloadFile(entry.method, entry.path, filename, opts);
+}
+
+export type { StreamEvent };
+
+/**
+ * Follows a server-sent-events entry (`binary('text/event-stream')` in the contract) with the session's headers,
+ * which EventSource cannot send (the token stays out of the URL and so out of access logs). Resolves when the
+ * server ends the stream or the signal aborts; a refusal arrives as the envelope and rejects with its ApiError
+ * (shown like any call's unless `silent`); a dropped connection rejects with kind 'network'.
+ */
+export async function followStream<E extends DownloadEndpoint>(
+  entry: E,
+  input: InputOf<E>,
+  onEvent: (e: StreamEvent) => void,
+  opts: { signal: AbortSignal; silent?: boolean },
+): Promise<void> {
+  const sent = getToken();
+  const headers = { ...apiHeaders(sent), Accept: 'text/event-stream' };
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(entry.path, input), { headers, signal: opts.signal });
+  } catch (err) {
+    if (opts.signal.aborted) return;
+    throw new ApiError('network', err instanceof Error ? err.message : String(err));
+  }
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || !res.body) {
+    const envelope = (await res.json().catch(() => null)) as Envelope<unknown> | null;
+    if (envelope && typeof envelope.code === 'number') settle(envelope, { silent: opts.silent }, sent);
+    throw new ApiError('network', i18next.t('errors.http', { status: res.status }));
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      const { events, rest } = parseEventStream(buffer + value);
+      buffer = rest;
+      for (const e of events) onEvent(e);
+    }
+  } catch (err) {
+    if (opts.signal.aborted) return;
+    throw new ApiError('network', err instanceof Error ? err.message : String(err));
+  }
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, TIME_PATTERN } from '../limits.ts';
 import { Flag, Id, IdBody, Nullable, Page, PageQuery, StringEnum } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { binary, endpoint } from './endpoint.ts';
 
 /**
  * Smart circuit breakers (spec §2 /circuitBreaker, §3 Circuit breaker / Line / Timer, §5, §9; issue #12).
@@ -253,4 +253,6 @@ export const breakersApi = {
   timerUpdate: endpoint({ method: 'POST', path: '/breaker/timer/update', body: TimerUpdate, response: Timer }),
   timerDelete: endpoint({ method: 'POST', path: '/breaker/timer/delete', body: IdBody, response: Type.Null() }),
   alarms: endpoint({ method: 'GET', path: '/breaker/alarm/list', query: AlarmListQuery, response: AlarmPage }),
+  /** Server-sent events: `detail` (a BreakerDetail, as /breaker/info answers) whenever the breaker's figures change, `gone` when it was deleted. */
+  live: endpoint({ method: 'GET', path: '/breaker/live', query: IdBody, response: binary('text/event-stream') }),
 };

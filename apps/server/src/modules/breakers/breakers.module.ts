@@ -2,6 +2,7 @@ import type { BreakerLink } from '../../gateways/breaker-events.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { clock } from '../../lib/time.ts';
 import { linesRepository } from './breakers.repository.ts';
+import breakersEvents from './breakers.events.ts';
 import breakersRoutes from './breakers.routes.ts';
 import { breakersService } from './breakers.service.ts';
 import { breakersLive } from './live.service.ts';
@@ -40,7 +41,10 @@ export function breakersModule(core: Core) {
 
   return defineModule({
     name: 'breakers',
-    routes: (app) => breakersRoutes(app, service),
+    routes: async (app) => {
+      await breakersRoutes(app, service);
+      await breakersEvents(app, service);
+    },
     jobs: [{ name: 'breakers.measurements', every: 60_000, exclusive: true, run: measurements }],
     /** Nothing is connected before the gateway starts: every breaker shows offline until it calls in. */
     ready: () => breakersRepository.allOffline(db),

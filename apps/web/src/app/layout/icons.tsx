@@ -10,6 +10,8 @@ import {
   ProfileOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
+  ThunderboltOutlined,
+  UnorderedListOutlined,
   DesktopOutlined,
   ExperimentOutlined,
   IdcardOutlined,
@@ -41,4 +43,6 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   attendanceRule: <ScheduleOutlined />,
   attendanceHoliday: <CalendarOutlined />,
   attendanceResult: <ProfileOutlined />,
+  breaker: <ThunderboltOutlined />,
+  breakerList: <UnorderedListOutlined />,
 };

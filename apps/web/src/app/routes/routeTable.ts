@@ -19,7 +19,10 @@ export type PageKey =
   | 'attendanceRule'
   | 'attendanceHoliday'
   | 'attendanceResult'
-  | 'attendanceReport';
+  | 'attendanceReport'
+  | 'breakerList'
+  | 'breakerDetail'
+  | 'breakerLine';
 
 export type IconKey =
   | 'dashboard'
@@ -40,7 +43,9 @@ export type IconKey =
   | 'schedule'
   | 'attendanceRule'
   | 'attendanceHoliday'
-  | 'attendanceResult';
+  | 'attendanceResult'
+  | 'breaker'
+  | 'breakerList';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -110,6 +115,20 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
       { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
       { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+    ],
+  },
+  // spec §2/§6: smart circuit breakers; the menu is not tied to a right (the server decides: the breaker right or
+  // face-device view reads, face-device edit writes; the pages show its refusal). Detail pages are hidden.
+  {
+    path: '/circuitBreaker',
+    titleKey: 'route.circuitBreaker',
+    icon: 'breaker',
+    redirect: '/circuitBreaker/index',
+    children: [
+      { path: '/circuitBreaker/index', titleKey: 'route.circuitBreakerList', icon: 'breakerList', page: 'breakerList' },
+      { path: '/circuitBreaker/:id', titleKey: 'route.circuitBreakerDetail', hidden: true, page: 'breakerDetail' },
+      // spec §2 names the line page /circuitBreakerLine/{id}; listed here so its breadcrumb reads "Circuit breakers / Line detail"
+      { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', hidden: true, page: 'breakerLine' },
     ],
   },
   {

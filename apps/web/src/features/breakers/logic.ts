@@ -1,0 +1,136 @@
+import {
+  BREAKER_LIMITS,
+  type BreakerLine,
+  type EnergyItem,
+  type MessageItem,
+  type PowerSeries,
+  type Timer,
+  type TimerAction,
+  type TimerCreate,
+  type TimerType,
+} from '@faceadmin/shared';
+
+/** spec §3 Line: mxgl is in units of 10 mA; the console shows and takes amperes. */
+export const mxglToAmps = (mxgl: number): number => Math.round(mxgl) / 100;
+export const ampsToMxgl = (amps: number): number => Math.round(amps * 100);
+/** The overcurrent limit's bounds in amperes (mxgl 1..mxglMax). */
+export const AMPS_MIN = 0.01;
+export const AMPS_MAX = BREAKER_LIMITS.mxglMax / 100;
+
+export const UUID_RE = new RegExp(BREAKER_LIMITS.uuidPattern);
+
+/** Power for people: W below 1 kW, kW with two decimals above. */
+export function formatPower(w: number): string {
+  if (!Number.isFinite(w)) return '—';
+  return Math.abs(w) >= 1000 ? `${(w / 1000).toFixed(2)} kW` : `${Math.round(w)} W`;
+}
+export const formatNumber = (v: number | null | undefined, digits: number, unit: string): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : `${v.toFixed(digits)} ${unit}`;
+
+/** Days of the week in the order people read them (Monday first); 0 is Sunday as on the wire. */
+export const WEEK_ORDER = [1, 2, 3, 4, 5, 6, 0] as const;
+
+/** Short weekday names by day number (0 Sunday), from `breaker.weekdays.d0` … `d6`. */
+export const weekdayNames = (t: (key: string) => string): string[] => [0, 1, 2, 3, 4, 5, 6].map((d) => t(`breaker.weekdays.d${d}`));
+
+/** Weekdays as short labels in week order ("Mon, Wed, Fri"); `names[d]` is the label of day d. */
+export const weekdaysText = (weekdays: readonly number[], names: readonly string[]): string =>
+  WEEK_ORDER.filter((d) => weekdays.includes(d))
+    .map((d) => names[d])
+    .join(', ');
+
+/** The timer dialog's values. */
+export interface TimerValues {
+  type: TimerType;
+  line_ids: number[];
+  /** HH:mm */
+  time: string;
+  weekdays: number[];
+  /** YYYY-MM-DD */
+  day: string | undefined;
+  action: TimerAction;
+  enabled: boolean;
+}
+
+export const emptyTimer = (lines: readonly Pick<BreakerLine, 'id'>[]): TimerValues => ({
+  type: 'cyclic',
+  line_ids: lines.map((l) => l.id),
+  time: '08:00',
+  weekdays: [1, 2, 3, 4, 5],
+  day: undefined,
+  action: 'on',
+  enabled: true,
+});
+
+export const timerToValues = (t: Timer): TimerValues => ({
+  type: t.type,
+  line_ids: [...t.line_ids],
+  time: t.time,
+  weekdays: [...t.weekdays],
+  day: t.day ?? undefined,
+  action: t.action,
+  enabled: t.enabled,
+});
+
+/**
+ * spec §5 / §3 Timer: lines and time are required; a cyclic timer needs weekdays, a single one its day. Answers the
+ * first field that is missing (the dialog marks it), or the body to send.
+ */
+export function timerBody(v: TimerValues): { ok: true; body: Omit<TimerCreate, 'breaker_id'> } | { ok: false; field: keyof TimerValues } {
+  if (!v.line_ids.length) return { ok: false, field: 'line_ids' };
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(v.time ?? '')) return { ok: false, field: 'time' };
+  if (v.type === 'cyclic' && !v.weekdays.length) return { ok: false, field: 'weekdays' };
+  if (v.type === 'single' && !v.day) return { ok: false, field: 'day' };
+  const body: Omit<TimerCreate, 'breaker_id'> = {
+    type: v.type,
+    line_ids: [...new Set(v.line_ids)],
+    time: v.time,
+    action: v.action,
+    enabled: v.enabled ? 1 : 0,
+  };
+  if (v.type === 'cyclic') body.weekdays = [...new Set(v.weekdays)].sort((a, b) => a - b);
+  else body.day = v.day!;
+  return { ok: true, body };
+}
+
+/**
+ * The alarm ring (spec §3 Company alarmRing): of the unread messages the bell sees, the breaker alarms newer than
+ * the newest one already seen. The first look (`seen` null) only takes note, so opening the console does not ring
+ * for alarms from before.
+ */
+export function newBreakerAlarms(items: readonly Pick<MessageItem, 'id' | 'type'>[], seen: number | null): { ring: boolean; seen: number } {
+  const newest = items.reduce((m, x) => Math.max(m, x.id), seen ?? 0);
+  if (seen === null) return { ring: false, seen: newest };
+  return { ring: items.some((x) => x.id > seen && x.type === 'breakerAlarm'), seen: newest };
+}
+
+/** Chart series of a power query: labels in the company's zone (`label` formats an instant) and the two curves. */
+export function powerSeries(series: PowerSeries | undefined, label: (iso: string) => string) {
+  const points = series?.points ?? [];
+  return {
+    labels: points.map((p) => label(p.t)),
+    avg: points.map((p) => Math.round(p.avg * 10) / 10),
+    max: points.map((p) => Math.round(p.max * 10) / 10),
+  };
+}
+
+/** kWh per period, rounded for the chart's labels; the total beside it. */
+export function energySeries(items: readonly EnergyItem[] | undefined) {
+  const list = items ?? [];
+  return {
+    labels: list.map((i) => i.period),
+    kwh: list.map((i) => Math.round(i.kwh * 1000) / 1000),
+    total: Math.round(list.reduce((s, i) => s + i.kwh, 0) * 100) / 100,
+  };
+}
+
+/** The MQTT facts a technician types into the breaker (docs/breaker-protocol.md: username = uuid, prefix fa/<uuid>). */
+export function connectionFacts(uuid: string, password: string, host: string, port: number) {
+  return { host, port, username: uuid, password, prefix: `fa/${uuid}` };
+}
+
+/**
+ * The embedded broker's port unless the server sets MQTT_PORT (docs/api-breakers.md); the API does not tell the
+ * console the broker's address, so the dialog says so beside it.
+ */
+export const MQTT_DEFAULT_PORT = 1883;

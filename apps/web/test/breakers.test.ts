@@ -1,0 +1,159 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ALL_RIGHTS, NO_RIGHTS, type Timer } from '@faceadmin/shared';
+import { parseEventStream } from '../src/app/eventStream.ts';
+import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
+import {
+  ampsToMxgl,
+  connectionFacts,
+  emptyTimer,
+  energySeries,
+  formatPower,
+  mxglToAmps,
+  newBreakerAlarms,
+  powerSeries,
+  timerBody,
+  timerToValues,
+  UUID_RE,
+  weekdaysText,
+  type TimerValues,
+} from '../src/features/breakers/logic.ts';
+
+test('spec §6: the breaker menu is not tied to a right; its detail pages are hidden and /circuitBreaker/index is not taken for an id', () => {
+  for (const rights of [
+    { ...NO_RIGHTS, is_admin: 1 },
+    { ...ALL_RIGHTS, is_admin: 0 },
+  ]) {
+    const routes = filterRoutes(ROUTE_TABLE, rights, 'normal');
+    const paths = flattenRoutes(routes).map((r) => r.path);
+    for (const p of ['/circuitBreaker', '/circuitBreaker/index', '/circuitBreaker/:id', '/circuitBreakerLine/:id']) assert.ok(paths.includes(p), p);
+    assert.equal(routes.find((r) => r.path === '/circuitBreaker')?.redirect, '/circuitBreaker/index');
+  }
+  assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/index')?.page, 'breakerList');
+  assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/12')?.page, 'breakerDetail');
+  assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/12')?.hidden, true);
+  assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.page, 'breakerLine');
+  assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.hidden, true);
+});
+
+test('the overcurrent limit: mxgl is in units of 10 mA, the form takes amperes', () => {
+  assert.equal(mxglToAmps(3200), 32);
+  assert.equal(mxglToAmps(1), 0.01);
+  assert.equal(ampsToMxgl(32), 3200);
+  assert.equal(ampsToMxgl(0.1 + 0.2), 30, 'floating-point sums round to whole units');
+  assert.equal(ampsToMxgl(mxglToAmps(1234)), 1234);
+});
+
+test('a uuid is an MQTT user name and a topic level: no / + # or spaces', () => {
+  for (const ok of ['BRK-0001', 'abcd', 'A_b-9'.padEnd(10, 'x')]) assert.ok(UUID_RE.test(ok), ok);
+  for (const bad of ['abc', 'BRK/1', 'BRK+1', 'BRK#1', 'BRK 1', 'x'.repeat(41), '']) assert.ok(!UUID_RE.test(bad), bad);
+  assert.deepEqual(connectionFacts('BRK-0001', 'pw-secret-1', 'breakers.example', 1883), {
+    host: 'breakers.example',
+    port: 1883,
+    username: 'BRK-0001',
+    password: 'pw-secret-1',
+    prefix: 'fa/BRK-0001',
+  });
+});
+
+test('power reads as W below 1 kW and kW above', () => {
+  assert.equal(formatPower(0), '0 W');
+  assert.equal(formatPower(812.4), '812 W');
+  assert.equal(formatPower(1520), '1.52 kW');
+  assert.equal(formatPower(Number.NaN), '—');
+});
+
+const base: TimerValues = { ...emptyTimer([{ id: 3 }, { id: 4 }]), time: '07:30' };
+
+test('spec §5 timers: lines and time required; a cyclic timer needs weekdays, a single one its day', () => {
+  assert.deepEqual(timerBody({ ...base, line_ids: [] }), { ok: false, field: 'line_ids' });
+  assert.deepEqual(timerBody({ ...base, time: '' }), { ok: false, field: 'time' });
+  assert.deepEqual(timerBody({ ...base, time: '24:00' }), { ok: false, field: 'time' });
+  assert.deepEqual(timerBody({ ...base, weekdays: [] }), { ok: false, field: 'weekdays' });
+  assert.deepEqual(timerBody({ ...base, type: 'single', day: undefined }), { ok: false, field: 'day' });
+  assert.deepEqual(timerBody({ ...base, weekdays: [5, 1, 1, 0] }), {
+    ok: true,
+    body: { type: 'cyclic', line_ids: [3, 4], time: '07:30', action: 'on', enabled: 1, weekdays: [0, 1, 5] },
+  });
+  // A single timer sends its day and no weekdays (the ones the form still holds from "weekly" are dropped).
+  assert.deepEqual(timerBody({ ...base, type: 'single', day: '2026-12-24', action: 'off', enabled: false, line_ids: [4, 4] }), {
+    ok: true,
+    body: { type: 'single', line_ids: [4], time: '07:30', action: 'off', enabled: 0, day: '2026-12-24' },
+  });
+});
+
+test('a timer edits as it was saved', () => {
+  const timer: Timer = {
+    id: 9,
+    breaker_id: 1,
+    type: 'cyclic',
+    line_ids: [4],
+    line_titles: ['Sockets'],
+    day: null,
+    time: '22:15',
+    weekdays: [6, 0],
+    action: 'off',
+    enabled: true,
+    updated_at: '2026-11-23T10:00:00.000Z',
+    sync: 'synced',
+    sync_error: '',
+  };
+  const v = timerToValues(timer);
+  assert.deepEqual(v, { type: 'cyclic', line_ids: [4], time: '22:15', weekdays: [6, 0], day: undefined, action: 'off', enabled: true });
+  const r = timerBody(v);
+  assert.ok(r.ok);
+  assert.deepEqual(r.body.weekdays, [0, 6]);
+});
+
+test('weekdays read Monday first', () => {
+  const names = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  assert.equal(weekdaysText([0, 1, 3, 6], names), 'Mon, Wed, Sat, Sun');
+  assert.equal(weekdaysText([], names), '');
+});
+
+test('alarm ring: the first look rings for nothing; afterwards only a newer breaker alarm rings', () => {
+  const old = [
+    { id: 5, type: 'breakerAlarm' },
+    { id: 3, type: 'deviceOffline' },
+  ];
+  assert.deepEqual(newBreakerAlarms(old, null), { ring: false, seen: 5 });
+  assert.deepEqual(newBreakerAlarms(old, 5), { ring: false, seen: 5 });
+  assert.deepEqual(newBreakerAlarms([{ id: 6, type: 'breakerOffline' }, ...old], 5), { ring: false, seen: 6 }, 'an offline breaker is not an alarm ring');
+  assert.deepEqual(newBreakerAlarms([{ id: 7, type: 'breakerAlarm' }, ...old], 6), { ring: true, seen: 7 });
+  assert.deepEqual(newBreakerAlarms([], 7), { ring: false, seen: 7 }, 'read messages leave the list; what was seen stays seen');
+});
+
+test('chart series: labels through the given formatter, figures rounded', () => {
+  const s = powerSeries(
+    {
+      range: 'day',
+      step_s: 300,
+      points: [
+        { t: '2026-11-23T10:00:00.000Z', avg: 812.345, max: 901.06 },
+        { t: '2026-11-23T10:05:00.000Z', avg: 0, max: 0 },
+      ],
+    },
+    (iso) => iso.slice(11, 16),
+  );
+  assert.deepEqual(s, { labels: ['10:00', '10:05'], avg: [812.3, 0], max: [901.1, 0] });
+  assert.deepEqual(powerSeries(undefined, String), { labels: [], avg: [], max: [] });
+  assert.deepEqual(
+    energySeries([
+      { period: '2026-11-22', kwh: 1.23456 },
+      { period: '2026-11-23', kwh: 0.5 },
+    ]),
+    { labels: ['2026-11-22', '2026-11-23'], kwh: [1.235, 0.5], total: 1.73 },
+  );
+});
+
+test('server-sent events: complete events out, the unfinished tail kept; comments and retry carry none', () => {
+  const a = parseEventStream('retry: 3000\n\nevent: detail\ndata: {"id":1}\n\n: ping\n\nevent: detail\ndata: {"id"');
+  assert.deepEqual(a.events, [{ event: 'detail', data: '{"id":1}' }]);
+  const b = parseEventStream(`${a.rest}:2}\n\nevent: gone\ndata: {}\n\n`);
+  assert.deepEqual(b.events, [
+    { event: 'detail', data: '{"id":2}' },
+    { event: 'gone', data: '{}' },
+  ]);
+  assert.equal(b.rest, '');
+  assert.deepEqual(parseEventStream('data: a\r\ndata: b\r\n\r\n').events, [{ event: 'message', data: 'a\nb' }], 'CRLF and multi-line data');
+});
