@@ -36,6 +36,8 @@ export interface Config {
     host: string;
     /** an external broker (mqtt://…): the server connects to it as a client instead of embedding one */
     url: string | undefined;
+    /** where breakers connect, as the console tells technicians (MQTT_PUBLIC_URL); else the broker's own address */
+    publicUrl: string | undefined;
     username: string | undefined;
     password: string | undefined;
     /** Mosquitto: the password and ACL files the server maintains, and its pid file (SIGHUP after a rewrite) */
@@ -92,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const mqttUrl = env.MQTT_URL || undefined;
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
+  const publicUrl = env.MQTT_PUBLIC_URL || undefined;
+  if (publicUrl && !/^mqtts?:\/\/[^/:]+(:\d+)?\/?$/.test(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port]');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -117,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: int(env, 'MQTT_PORT', 1883, 0, 65535),
       host: env.MQTT_HOST || env.HOST || '0.0.0.0',
       url: mqttUrl,
+      publicUrl,
       username: env.MQTT_USERNAME || undefined,
       password: env.MQTT_PASSWORD || undefined,
       passwordFile: env.MQTT_PASSWORD_FILE || undefined,

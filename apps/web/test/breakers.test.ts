@@ -47,13 +47,15 @@ test('the overcurrent limit: mxgl is in units of 10 mA, the form takes amperes',
 test('a uuid is an MQTT user name and a topic level: no / + # or spaces', () => {
   for (const ok of ['BRK-0001', 'abcd', 'A_b-9'.padEnd(10, 'x')]) assert.ok(UUID_RE.test(ok), ok);
   for (const bad of ['abc', 'BRK/1', 'BRK+1', 'BRK#1', 'BRK 1', 'x'.repeat(41), '']) assert.ok(!UUID_RE.test(bad), bad);
-  assert.deepEqual(connectionFacts('BRK-0001', 'pw-secret-1', 'breakers.example', 1883), {
-    host: 'breakers.example',
-    port: 1883,
+  assert.deepEqual(connectionFacts('BRK-0001', 'pw-secret-1', { host: null, port: 1884, tls: false }, 'console.example'), {
+    host: 'console.example',
+    port: 1884,
+    tls: false,
     username: 'BRK-0001',
     password: 'pw-secret-1',
     prefix: 'fa/BRK-0001',
   });
+  assert.equal(connectionFacts('B-1', 'p', { host: 'mq.example', port: 8883, tls: true }, 'console.example').host, 'mq.example');
 });
 
 test('power reads as W below 1 kW and kW above', () => {

@@ -115,7 +115,13 @@ export const BreakerCreate = Type.Object({
 });
 export type BreakerCreate = Static<typeof BreakerCreate>;
 /** A new breaker and its MQTT password: the only time the server ever answers it. */
-export const BreakerCreated = Type.Object({ breaker: Breaker, password: Type.String() });
+/**
+ * Where breakers connect (what a technician sets on the breaker beside its uuid and password). `host` null: the
+ * console's own host (the embedded broker listens on the server's address).
+ */
+export const BrokerAddress = Type.Object({ host: Nullable(Type.String()), port: Type.Integer(), tls: Type.Boolean() });
+export type BrokerAddress = Static<typeof BrokerAddress>;
+export const BreakerCreated = Type.Object({ breaker: Breaker, password: Type.String(), broker: BrokerAddress });
 export type BreakerCreated = Static<typeof BreakerCreated>;
 export const BreakerUpdate = Type.Object({
   id: Id,
@@ -128,7 +134,7 @@ export type BreakerUpdate = Static<typeof BreakerUpdate>;
 /** Sets the breaker's MQTT password (or draws a new one without `password`); the answer shows it once. */
 export const BreakerPasswordBody = Type.Object({ id: Id, password: Type.Optional(devicePassword) });
 export type BreakerPasswordBody = Static<typeof BreakerPasswordBody>;
-export const BreakerPassword = Type.Object({ password: Type.String() });
+export const BreakerPassword = Type.Object({ password: Type.String(), broker: BrokerAddress });
 export const BreakerListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),

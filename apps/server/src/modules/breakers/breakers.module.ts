@@ -1,3 +1,4 @@
+import type { BrokerAddress } from '@faceadmin/shared';
 import type { BreakerLink } from '../../gateways/breaker-events.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { clock } from '../../lib/time.ts';
@@ -9,6 +10,20 @@ import { breakersLive } from './live.service.ts';
 import { breakersRepository } from './breakers.repository.ts';
 
 const RAW_HOURS = 48;
+
+/**
+ * Where breakers connect, as the console shows it: MQTT_PUBLIC_URL when set; else the external broker's address;
+ * else the embedded broker's port on the server's own host (null: the console's host).
+ */
+export function brokerAddress(mqtt: { url: string | undefined; publicUrl: string | undefined; port: number }, listening: number | null): BrokerAddress {
+  const url = mqtt.publicUrl ?? mqtt.url;
+  if (url) {
+    const u = new URL(url);
+    const tls = u.protocol === 'mqtts:';
+    return { host: u.hostname, port: u.port ? Number(u.port) : tls ? 8883 : 1883, tls };
+  }
+  return { host: null, port: listening ?? mqtt.port, tls: false };
+}
 
 /**
  * Smart circuit breakers over MQTT (issue #12): the console's API, the inbound port the MQTT gateway reports to
@@ -23,7 +38,13 @@ export function breakersModule(core: Core) {
     selfCheckSeconds: core.config.breakers.selfCheckSeconds,
     hashCheck: (uuid, password) => service.authenticate(uuid, password),
   });
-  const service = breakersService({ database: core.database, live, scryptLog2N: core.config.scryptLog2N });
+  let listening: number | null = null;
+  const service = breakersService({
+    database: core.database,
+    live,
+    scryptLog2N: core.config.scryptLog2N,
+    broker: () => brokerAddress(core.config.mqtt, listening),
+  });
 
   /** Per-minute aggregates of the raw readings, then the retention (raw 48 h, minutes BREAKER_RETENTION_DAYS). */
   async function measurements() {
@@ -53,6 +74,10 @@ export function breakersModule(core: Core) {
     live,
     events: live.events,
     measurements,
-    attach: (link: BreakerLink) => live.attach(link),
+    /** The gateway's link (and the embedded broker's port, for the address technicians are shown). */
+    attach: (link: BreakerLink & { readonly port?: number | null }) => {
+      listening = link.port ?? null;
+      live.attach(link);
+    },
   });
 }

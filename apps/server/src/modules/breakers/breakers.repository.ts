@@ -133,6 +133,19 @@ export const linesRepository = {
     await db.deleteFrom('breaker_samples').where('at', '<', samplesBefore).execute();
     await db.deleteFrom('breaker_minutes').where('minute', '<', minutesBefore).execute();
   },
+  /** Per-minute figures straight from the raw readings since `from` (an instant): the minutes not folded yet. */
+  recentMinutes: (db: Executor, lineIds: number[], from: string) => {
+    const minute = sql<string>`substr(at, 1, 16)`;
+    return lineIds.length
+      ? db
+          .selectFrom('breaker_samples')
+          .select((eb) => ['line_id', minute.as('minute'), eb.fn.avg<number>('power').as('avg_w'), eb.fn.max<number>('power').as('max_w')])
+          .where('line_id', 'in', lineIds)
+          .where('at', '>=', from)
+          .groupBy(['line_id', minute])
+          .execute()
+      : Promise.resolve([]);
+  },
   minutes: (db: Executor, lineIds: number[], from: string) =>
     lineIds.length
       ? db.selectFrom('breaker_minutes').select(['line_id', 'minute', 'avg_w', 'max_w']).where('line_id', 'in', lineIds).where('minute', '>=', from).execute()

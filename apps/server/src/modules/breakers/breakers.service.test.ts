@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, type BreakerDetail, type EnergyItem, type PowerSeries } from '@faceadmin/shared';
+import { brokerAddress } from './breakers.module.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 
 /** The service without a broker (issue #12): measurements (raw → per-minute → power series and energy, retention) and the CONNECT check. */
@@ -70,6 +71,20 @@ test(`raw readings become per-minute figures, a power series and energy; old row
   assert.match(month.data.at(-1)!.period, /^\d{4}-\d{2}$/);
 });
 
+test(`the day's power curve reaches the current minute: readings not folded yet come from the raw samples (${DIALECT})`, async () => {
+  const l2 = lines[1]!.id;
+  const db = t.app.database.db;
+  const now = Date.now();
+  await db
+    .insertInto('breaker_samples')
+    .values({ line_id: l2, at: new Date(now).toISOString(), power: 400, current: 1.8, voltage: 220, energy_wh: 12 })
+    .execute();
+  const day = await call<PowerSeries>(t.app, 'GET', '/breaker/power', { token: A.main, query: { id: breakerId, line_id: l2, range: 'day' } });
+  assert.equal(day.code, CODES.OK, day.message);
+  assert.equal(Math.max(...day.data.points.map((p) => p.max)), 400, JSON.stringify(day.data.points));
+  assert.equal(day.data.points.at(-1)!.t, new Date(Math.floor(now / 300_000) * 300_000).toISOString(), 'the newest point is these five minutes');
+});
+
 test('guessing a breaker’s password: after 5 failures the uuid is refused unchecked, even with the right password, for a minute', async () => {
   const service = t.app.modules.breakers.service;
   const r = await call(t.app, 'POST', '/breaker/create', { token: A.main, body: { uuid: 'GUESS-0001', sort: 2, password: 'right-password' } });
@@ -80,4 +95,16 @@ test('guessing a breaker’s password: after 5 failures the uuid is refused unch
   const other = await call(t.app, 'POST', '/breaker/create', { token: A.main, body: { uuid: 'GUESS-0002', sort: 3, password: 'other-password' } });
   assert.equal(other.code, CODES.OK);
   assert.equal(await service.authenticate('GUESS-0002', 'other-password'), true, 'another breaker is not affected');
+});
+
+test('the broker address technicians are shown: the public URL, else the external broker, else the embedded port on the console host', () => {
+  const base = { url: undefined, publicUrl: undefined, port: 1883 };
+  assert.deepEqual(brokerAddress(base, 41883), { host: null, port: 41883, tls: false });
+  assert.deepEqual(brokerAddress(base, null), { host: null, port: 1883, tls: false });
+  assert.deepEqual(brokerAddress({ ...base, url: 'mqtt://10.0.0.5:1884' }, null), { host: '10.0.0.5', port: 1884, tls: false });
+  assert.deepEqual(brokerAddress({ ...base, url: 'mqtt://10.0.0.5:1884', publicUrl: 'mqtts://breakers.example.com' }, null), {
+    host: 'breakers.example.com',
+    port: 8883,
+    tls: true,
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   BREAKER_LIMITS,
   type BreakerCreate,
+  type BrokerAddress,
   type BreakerUpdate,
   type CommandOutcome,
   type EnergyItem,
@@ -30,7 +31,7 @@ const CONNECT_FAILURES = 5;
 const CONNECT_LOCK_MS = 60_000;
 
 /** The rules of breakers, lines, timers and alarms (spec §3, §5; issue #12). Commands go through `live`. */
-export function breakersService(deps: { database: Database; live: BreakersLive; scryptLog2N: number }) {
+export function breakersService(deps: { database: Database; live: BreakersLive; scryptLog2N: number; broker: () => BrokerAddress }) {
   const { db } = deps.database;
   const { live } = deps;
   /** uuid → sha256 of the password last verified, so reconnects skip scrypt (dropped when the password changes). */
@@ -155,7 +156,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       });
       await credentialsChanged(input.uuid);
       const b = await loadBreaker(tenant, id);
-      return { breaker: presentBreaker(b, undefined), password };
+      return { breaker: presentBreaker(b, undefined), password, broker: deps.broker() };
     },
 
     async update(tenant: Tenant, input: BreakerUpdate) {
@@ -211,7 +212,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       });
       live.link.disconnect(b.uuid);
       await credentialsChanged(b.uuid);
-      return { password };
+      return { password, broker: deps.broker() };
     },
 
     lineInfo,
@@ -353,6 +354,12 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         const step = 300_000;
         const start = Math.floor((now - 24 * 3600_000) / step) * step;
         const rows = await linesRepository.minutes(db, ids, new Date(start).toISOString().slice(0, 16));
+        // The minutes the measurements job has not folded yet come from the raw readings: a breaker that just
+        // called in is on the chart at once, not a minute or two later.
+        const folded = rows.reduce((m, r) => (r.minute > m ? r.minute : m), '');
+        const since = folded ? new Date(Date.parse(`${folded}:00Z`) + 60_000) : new Date(start);
+        await live.flush();
+        rows.push(...(await linesRepository.recentMinutes(db, ids, since.toISOString())));
         const byMinute = new Map<string, { sum: number; max: number }>();
         for (const r of rows) {
           const m = byMinute.get(r.minute) ?? { sum: 0, max: 0 };

@@ -77,7 +77,7 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
     const register = async (c: Company, uuid: string, linenum = 2) => {
       const r = await call(t.app, 'POST', '/breaker/create', { token: c.main, body: { alias: `Dorm ${uuid}`, uuid, sort: 1, linenum } });
       assert.equal(r.code, CODES.OK, r.message);
-      return r.data as { breaker: { id: number }; password: string };
+      return r.data as { breaker: { id: number }; password: string; broker: { host: string | null; port: number; tls: boolean } };
     };
     const info = async (c: Company, id: number) => {
       const r = await call<BreakerDetail>(t.app, 'GET', '/breaker/info', { token: c.main, query: { id } });
@@ -92,6 +92,9 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       const uuid = uid('BRK-A1');
       const reg = await register(A, uuid);
       assert.match(reg.password, /^\S{16,}$/);
+      // Where the technician points the breaker: the broker the emulator dials (the embedded one on the console's host).
+      const dialled = new URL(url);
+      assert.deepEqual(reg.broker, { host: mosq ? dialled.hostname : null, port: Number(dialled.port), tls: false });
       const emu = await emulator(uuid, reg.password);
       first = { id: reg.breaker.id, uuid, password: reg.password, emu };
       const d = await waitFor('online with power', async () => {
@@ -272,6 +275,7 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       const r = await call(t.app, 'POST', '/breaker/password', { token: A.main, body: { id: reg.breaker.id, password: 'a-new-password-1' } });
       assert.equal(r.code, CODES.OK, r.message);
       assert.equal(r.data.password, 'a-new-password-1');
+      assert.equal(r.data.broker.port, Number(new URL(url).port));
       await waitFor('the old session was dropped', () => !emu.connected);
       await assert.rejects(emulator(uid('BRK-PW'), reg.password, { retries: 0 }));
       const again = await emulator(uid('BRK-PW'), 'a-new-password-1');

@@ -7,6 +7,7 @@ import {
   type AlarmListQuery,
   type Breaker,
   type BreakerCreate,
+  type BreakerCreated,
   type BreakerDetail,
   type BreakerListQuery,
   type EnergyPeriod,
@@ -144,7 +145,7 @@ const useBreakerMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMu
 /** Answers the saved breaker, and for a new one its MQTT password (shown once). */
 export const useSaveBreaker = () =>
   useBreakerMutation(
-    async ({ id, body }: { id?: number | undefined; body: Omit<BreakerCreate, 'password'> }): Promise<{ breaker: Breaker; password?: string }> =>
+    async ({ id, body }: { id?: number | undefined; body: Omit<BreakerCreate, 'password'> }): Promise<{ breaker: Breaker } | BreakerCreated> =>
       id ? { breaker: await call(breakersApi.update, { id, ...body }, { silent: true }) } : call(breakersApi.create, body, { silent: true }),
   );
 export const useDeleteBreaker = () => useBreakerMutation((id: number) => call(breakersApi.delete, { id }));

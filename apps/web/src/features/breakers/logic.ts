@@ -1,6 +1,7 @@
 import {
   BREAKER_LIMITS,
   type BreakerLine,
+  type BrokerAddress,
   type EnergyItem,
   type MessageItem,
   type PowerSeries,
@@ -124,13 +125,10 @@ export function energySeries(items: readonly EnergyItem[] | undefined) {
   };
 }
 
-/** The MQTT facts a technician types into the breaker (docs/breaker-protocol.md: username = uuid, prefix fa/<uuid>). */
-export function connectionFacts(uuid: string, password: string, host: string, port: number) {
-  return { host, port, username: uuid, password, prefix: `fa/${uuid}` };
-}
-
 /**
- * The embedded broker's port unless the server sets MQTT_PORT (docs/api-breakers.md); the API does not tell the
- * console the broker's address, so the dialog says so beside it.
+ * The MQTT facts a technician types into the breaker (docs/breaker-protocol.md: username = uuid, prefix fa/<uuid>),
+ * at the address the server gives (a null host: the embedded broker on the console's own host).
  */
-export const MQTT_DEFAULT_PORT = 1883;
+export function connectionFacts(uuid: string, password: string, broker: BrokerAddress, consoleHost: string) {
+  return { host: broker.host ?? consoleHost, port: broker.port, tls: broker.tls, username: uuid, password, prefix: `fa/${uuid}` };
+}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { App, Form, Input, InputNumber, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BREAKER_LIMITS, CODES, type Breaker } from '@faceadmin/shared';
+import { BREAKER_LIMITS, CODES, type Breaker, type BrokerAddress } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { useSaveBreaker } from '../api.ts';
 import { UUID_RE } from '../logic.ts';
@@ -19,7 +19,7 @@ interface Props {
   breaker: Breaker | undefined;
   onClose: () => void;
   /** A new breaker's MQTT password, shown once (the server never answers it again). */
-  onCreated: (breaker: Breaker, password: string) => void;
+  onCreated: (breaker: Breaker, password: string, broker: BrokerAddress) => void;
 }
 
 /** Register / edit a breaker. spec §5: uuid (device number) and sort are required. */
@@ -50,7 +50,7 @@ export function BreakerDialog({ open, breaker, onClose, onCreated }: Props) {
       const r = await save.mutateAsync({ id: breaker?.id, body });
       message.success(t('common.saved'));
       onClose();
-      if (r.password) onCreated(r.breaker, r.password);
+      if ('password' in r) onCreated(r.breaker, r.password, r.broker);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '');

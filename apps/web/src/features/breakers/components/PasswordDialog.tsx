@@ -1,10 +1,11 @@
 import { Alert, Descriptions, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { connectionFacts, MQTT_DEFAULT_PORT } from '../logic.ts';
+import type { BrokerAddress } from '@faceadmin/shared';
+import { connectionFacts } from '../logic.ts';
 
 interface Props {
   /** What to show; undefined: closed. */
-  shown: { uuid: string; password: string } | undefined;
+  shown: { uuid: string; password: string; broker: BrokerAddress } | undefined;
   onClose: () => void;
 }
 
@@ -14,7 +15,7 @@ interface Props {
  */
 export function PasswordDialog({ shown, onClose }: Props) {
   const { t } = useTranslation();
-  const facts = shown ? connectionFacts(shown.uuid, shown.password, window.location.hostname, MQTT_DEFAULT_PORT) : undefined;
+  const facts = shown ? connectionFacts(shown.uuid, shown.password, shown.broker, window.location.hostname) : undefined;
   return (
     <Modal
       title={t('breaker.password.title')}
@@ -34,12 +35,10 @@ export function PasswordDialog({ shown, onClose }: Props) {
             <Typography.Text copyable>{facts.host}</Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t('breaker.password.port')}>
-            <Typography.Text copyable>{String(facts.port)}</Typography.Text>
-            <div>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('breaker.password.portHint')}
-              </Typography.Text>
-            </div>
+            <Typography.Text copyable data-testid="breaker-port">
+              {String(facts.port)}
+            </Typography.Text>
+            {facts.tls && <Typography.Text type="secondary"> (TLS)</Typography.Text>}
           </Descriptions.Item>
           <Descriptions.Item label={t('breaker.password.username')}>
             <Typography.Text copyable>{facts.username}</Typography.Text>

@@ -3,7 +3,7 @@ import { App, Badge, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typogr
 import { DeleteOutlined, EditOutlined, KeyOutlined, MoreOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Breaker, BreakerListQuery } from '@faceadmin/shared';
+import type { Breaker, BreakerListQuery, BrokerAddress } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
@@ -20,7 +20,7 @@ export default function BreakerListPage() {
   const { canEdit } = useBreakerRights();
   const [query, setQuery] = useState<PagedQuery<BreakerListQuery>>({ page: 1, pageSize: 10 });
   const [dialog, setDialog] = useState<{ open: boolean; breaker?: Breaker | undefined }>({ open: false });
-  const [password, setPassword] = useState<{ uuid: string; password: string }>();
+  const [password, setPassword] = useState<{ uuid: string; password: string; broker: BrokerAddress }>();
   const list = useBreakers(query);
   const remove = useDeleteBreaker();
   const reset = useResetPassword();
@@ -38,7 +38,7 @@ export default function BreakerListPage() {
         onOk: async () => {
           try {
             const r = await reset.mutateAsync(b.id);
-            setPassword({ uuid: b.uuid, password: r.password });
+            setPassword({ uuid: b.uuid, password: r.password, broker: r.broker });
           } catch {
             // shown by the API client
           }
@@ -194,7 +194,7 @@ export default function BreakerListPage() {
         open={dialog.open}
         breaker={dialog.breaker}
         onClose={() => setDialog({ open: false })}
-        onCreated={(b, pw) => setPassword({ uuid: b.uuid, password: pw })}
+        onCreated={(b, pw, broker) => setPassword({ uuid: b.uuid, password: pw, broker })}
       />
       <PasswordDialog shown={password} onClose={() => setPassword(undefined)} />
     </Card>
