@@ -13,6 +13,7 @@ export * from './devices.ts';
 export * from './punches.ts';
 export * from './attendance.ts';
 export * from './health.ts';
+export * from './workflow.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -26,6 +27,7 @@ import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
 import { personsApi } from './persons.ts';
 import { punchesApi } from './punches.ts';
+import { selfApi, workflowApi } from './workflow.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -41,4 +43,6 @@ export const apiContract = {
   punches: punchesApi,
   attendance: attendanceApi,
   health: healthApi,
+  workflow: workflowApi,
+  self: selfApi,
 };
