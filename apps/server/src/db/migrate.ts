@@ -11,6 +11,7 @@ import * as m0007 from './migrations/0007_company_time_zone.ts';
 import * as m0008 from './migrations/0008_device_reads.ts';
 import * as m0009 from './migrations/0009_attendance.ts';
 import * as m0010 from './migrations/0010_health_records.ts';
+import * as m0012 from './migrations/0012_workflow.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0008_device_reads': m0008,
   '0009_attendance': m0009,
   '0010_health_records': m0010,
+  '0012_workflow': m0012,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
