@@ -564,7 +564,7 @@ export function applicationsService(database: Database) {
       const f = await filterOf(companyId, zone, q);
       if (personId) f.personId = personId;
       const r = await repo.page(db, companyId, f, offset, limit);
-      return { items: await rowsOf(db, caller.lang, companyId, r.items as ListedApplication[]), total: r.total };
+      return { items: await rowsOf(db, caller.lang, companyId, r.items), total: r.total };
     },
     /** Batches of presented rows for the export. */
     async rows(caller: Caller, zone: string, q: Partial<ApplicationQuery>, offset: number, limit: number) {

@@ -324,11 +324,11 @@ test('a leave of 2 days goes to the department head only; approved, it is in att
   assert.equal(inbox.items[0].type, 'wfTask');
   assert.equal(inbox.items[0].content, `Alice asks for your approval (${made.order_no}).`);
   // Alice cannot decide her own application.
-  const own = await self('POST', '/self/decide', alice, { body: { id: made.id, step_id: made.current!.step_id, decision: 'approve', comment: '' } });
+  const own = await self('POST', '/self/decide', alice, { body: { id: made.id, step_id: made.current.step_id, decision: 'approve', comment: '' } });
   assert.equal(own.code, CODES.NO_AUTHORITY);
   const done = ok(
     await self<ApplicationDetail>('POST', '/self/decide', mgr, {
-      body: { id: made.id, step_id: made.current!.step_id, decision: 'approve', comment: 'Enjoy' },
+      body: { id: made.id, step_id: made.current.step_id, decision: 'approve', comment: 'Enjoy' },
     }),
   );
   assert.equal(done.status, 1);
@@ -343,7 +343,7 @@ test('a leave of 2 days goes to the department head only; approved, it is in att
   const dirty = await t.app.database.db.selectFrom('attendance_dirty').selectAll().where('person_id', '=', ids.alice).executeTakeFirst();
   assert.ok(dirty && dirty.from_date <= '2026-11-16' && dirty.to_date >= '2026-11-17', JSON.stringify(dirty));
   // A decision cannot be changed.
-  const change = await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: made.current!.step_id, decision: 'reject', comment: 'No' } });
+  const change = await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: made.current.step_id, decision: 'reject', comment: 'No' } });
   assert.equal(change.code, CODES.CONFLICT);
   const mine = ok(await self<ApplicationDetail>('GET', '/self/application', alice, { query: { id: made.id } }));
   assert.deepEqual(
@@ -387,7 +387,7 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
   const done = ok(
     await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/decide', {
       token: A.main,
-      body: { id: made.id, step_id: first.current!.step_id, decision: 'approve', comment: 'OK' },
+      body: { id: made.id, step_id: first.current.step_id, decision: 'approve', comment: 'OK' },
     }),
   );
   assert.equal(done.status, 1);
@@ -521,6 +521,111 @@ test("another company's apps, applications and steps are not found", async () =>
   assert.equal((await self('GET', '/self/application', boss, { query: { id: mine.id } })).code, CODES.NOT_FOUND);
   assert.equal((await self('POST', '/self/withdraw', boss, { body: { id: mine.id } })).code, CODES.NOT_FOUND);
   ok(await self('POST', '/self/withdraw', alice, { body: { id: mine.id } }));
+});
+
+/** A person signed in through a one-time link an administrator made. */
+async function linkIn(personId: number): Promise<string> {
+  const link = ok(await call(t.app, 'POST', '/workflow/link', { token: A.main, body: { person_id: personId } }));
+  return ok(await call(t.app, 'POST', '/self/link', { body: { token: link.token } })).token;
+}
+
+test('approver modes: all must approve, an empty node skipped, then in order; a department condition picks the branch', async () => {
+  const app = ok(
+    await call<WorkflowApp>(t.app, 'POST', '/workflow/app/create', {
+      token: A.main,
+      body: { name: 'Purchase', icon: 'money', sort: 9, enabled: true, scope: 'everyone', department_ids: [], person_ids: [] },
+    }),
+  );
+  const process: ProcessTree = {
+    nodes: [
+      {
+        id: 'where',
+        type: 'condition',
+        branches: [
+          {
+            id: 'hq',
+            name: 'Under HQ',
+            priority: 1,
+            default: false,
+            conditions: [{ kind: 'department', department_ids: [ids.hq] }],
+            nodes: [
+              { id: 'both', type: 'approver', name: 'Both', approver: { kind: 'people', person_ids: [ids.mgr, ids.boss] }, mode: 'all', empty: 'admin' },
+              { id: 'far', type: 'approver', name: 'Far above', approver: { kind: 'head', level: 3 }, mode: 'any', empty: 'skip' },
+              {
+                id: 'turns',
+                type: 'approver',
+                name: 'In turn',
+                approver: { kind: 'people', person_ids: [ids.mgr, ids.boss] },
+                mode: 'sequential',
+                empty: 'admin',
+              },
+            ],
+          },
+          {
+            id: 'rest',
+            priority: 2,
+            default: true,
+            conditions: [],
+            nodes: [{ id: 'adm', type: 'approver', approver: { kind: 'admins' }, mode: 'any', empty: 'admin' }],
+          },
+        ],
+      },
+    ],
+  };
+  // Keys a nested node's schema does not name are not stored.
+  const sent = structuredClone(process) as unknown as { nodes: { branches: { nodes: Record<string, unknown>[] }[] }[] };
+  sent.nodes[0]!.branches[0]!.nodes[0]!.extra = 'x';
+  const saved = ok(await call(t.app, 'POST', '/workflow/process/save', { token: A.main, body: { app_id: app.id, process: sent } }));
+  assert.deepEqual(saved.process, process);
+  const boss = await linkIn(ids.boss);
+  const made = ok(await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: app.id, values: { reason: 'Laptop' } } }));
+  assert.equal(made.current?.node_name, 'Both');
+  const step = made.current!.step_id;
+  const one = ok(await self<ApplicationDetail>('POST', '/self/decide', mgr, { body: { id: made.id, step_id: step, decision: 'approve', comment: '' } }));
+  assert.equal(one.status, 0);
+  assert.deepEqual(
+    one.current?.approvers.map((x) => x.name),
+    ['Boss Bai'],
+    'all must approve: the boss is still to decide',
+  );
+  const two = ok(await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: step, decision: 'approve', comment: '' } }));
+  assert.equal(two.current?.node_name, 'In turn');
+  assert.deepEqual(
+    two.timeline.map((x) => [x.node_name, x.state]),
+    [
+      ['Submitted', 'submitted'],
+      ['Both', 'approved'],
+      ['Far above', 'skipped'],
+      ['In turn', 'pending'],
+    ],
+  );
+  // In order: the boss waits for the manager.
+  const early = await self('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } });
+  assert.equal(early.code, CODES.NO_AUTHORITY);
+  assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 0, 'not yet their task');
+  ok(await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } }));
+  assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 1, 'now their turn');
+  const done = ok(
+    await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } }),
+  );
+  assert.equal(done.status, 1);
+  assert.deepEqual(done.absences, [], 'a custom app is only recorded');
+  const decided = ok(await self('GET', '/self/tasks', boss, { query: { done: 1 } }));
+  assert.ok(decided.items.some((x: { id: number }) => x.id === made.id));
+  // Someone outside HQ takes the default branch: the administrators.
+  const outsider = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Outside' } })).id;
+  const zed = await person(A.main, 'Zed', '13900000104', outsider, '104');
+  const z = ok(
+    await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/create', {
+      token: A.main,
+      body: { app_id: app.id, person_id: zed, values: { reason: 'Chair' } },
+    }),
+  );
+  assert.deepEqual(
+    z.current?.approvers.map((x) => x.kind),
+    ['admins'],
+  );
+  assert.equal(z.source, 'admin');
 });
 
 test('records: filters, export (xlsx) and import of past records (xlsx only, at most 2 MB, errors per row)', async () => {
