@@ -628,6 +628,58 @@ test('approver modes: all must approve, an empty node skipped, then in order; a 
   assert.equal(z.source, 'admin');
 });
 
+test('an approved trip is out of office, an approved supplementary punch is a supplement; overtime is only recorded', async () => {
+  const apps = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main })).items;
+  const byKind = (k: string) => apps.find((a) => a.kind === k)!.id;
+  const approveAll = async (a: ApplicationDetail) => {
+    let d = a;
+    while (d.status === 0 && d.current)
+      d = ok(
+        await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/decide', {
+          token: A.main,
+          body: { id: d.id, step_id: d.current.step_id, decision: 'approve', comment: '' },
+        }),
+      );
+    return d;
+  };
+  const apply = (app: number, values: Record<string, unknown>) =>
+    call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/create', { token: A.main, body: { app_id: app, person_id: ids.alice, values } });
+  const trip = await approveAll(
+    ok(await apply(byKind('trip'), { trip_type: 'out', period: { from: at(24, '13:00'), to: at(24, '18:00') }, reason: 'Client' })),
+  );
+  assert.equal(trip.status, 1);
+  assert.deepEqual(
+    (await absencesOf(trip.id)).map((x) => [x.kind, x.from_at, x.to_at]),
+    [['out', at(24, '13:00'), at(24, '18:00')]],
+  );
+  const punch = await approveAll(ok(await apply(byKind('supplement'), { punch_time: at(25, '09:01'), reason: 'Forgot' })));
+  assert.deepEqual(
+    (await absencesOf(punch.id)).map((x) => [x.kind, x.from_at, x.to_at]),
+    [['supplement', at(25, '09:01'), at(25, '09:01')]],
+  );
+  const overtime = await approveAll(ok(await apply(byKind('overtime'), { period: { from: at(21, '10:00'), to: at(21, '14:00') }, reason: 'Release' })));
+  assert.equal(overtime.status, 1);
+  assert.deepEqual(await absencesOf(overtime.id), []);
+  assert.deepEqual(overtime.period, { from: at(21, '10:00'), to: at(21, '14:00') });
+  await absencesAreApproved();
+});
+
+test('a person who left loses their self-service session', async () => {
+  const dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Temps' } })).id;
+  const id = await person(A.main, 'Temp Tang', '13900000105', dept, '105');
+  const token = await linkIn(id);
+  ok(await self('GET', '/self/info', token));
+  const info = ok(await call(t.app, 'GET', '/person/info', { token: A.main, query: { id } }));
+  ok(
+    await call(t.app, 'POST', '/person/update', {
+      token: A.main,
+      body: { id, name: info.name, phone: info.phone, organizations: [dept], pic: info.pic, workStatus: 0 },
+    }),
+  );
+  assert.equal((await self('GET', '/self/info', token)).code, CODES.TOKEN_EXPIRED);
+  assert.equal((await call(t.app, 'POST', '/workflow/link', { token: A.main, body: { person_id: id } })).code, CODES.RULE);
+});
+
 test('records: filters, export (xlsx) and import of past records (xlsx only, at most 2 MB, errors per row)', async () => {
   const byKeyword = ok(
     await call(t.app, 'GET', '/workflow/approval/list', { token: A.main, query: { keyword: 'alice', department_id: ids.hq, pageSize: 100 } }),
