@@ -378,6 +378,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/workflow/approval/import', expect: RIGHT_WORKFLOW, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'GET', path: '/workflow/duration', expect: RIGHT_WORKFLOW, query: { from: '2026-11-16T01:00:00Z', to: '2026-11-16T10:00:00Z' } },
   { method: 'POST', path: '/workflow/link', expect: RIGHT_WORKFLOW, body: () => ({ person_id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/workflow/upload', expect: RIGHT_WORKFLOW, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'GET', path: '/workflow/file/:name', expect: RIGHT_WORKFLOW, answer: every(CODES.VALIDATION) },
   // the self-service page: sign-in is public; the rest needs a person session, which no administrator token is
   {
     method: 'POST',
@@ -399,6 +401,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/self/decide', expect: PERSON, body: () => ({ id: 1, step_id: 1, decision: 'approve', comment: '' }) },
   { method: 'GET', path: '/self/inbox', expect: PERSON },
   { method: 'POST', path: '/self/inbox/read', expect: PERSON, body: () => ({ all: true }) },
+  { method: 'POST', path: '/self/upload', expect: PERSON, body: () => ({}) },
+  { method: 'GET', path: '/self/file/:name', expect: PERSON },
   { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
   { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
   { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },

@@ -3,6 +3,7 @@ import {
   CcNode,
   CODES,
   ConditionNode,
+  WORKFLOW_FILE_PATTERN,
   WORKFLOW_LIMITS,
   type ApproverChoice,
   type Condition,
@@ -259,12 +260,18 @@ export const RANGE_MAX_DAYS = 62;
  * field's type (an option of the field, a range that ends after it starts). People and departments named are
  * returned for the service to check against the company.
  */
-export function checkValues(form: FormSchema, values: FormValues, lang: Language): { values: FormValues; personIds: number[]; departmentIds: number[] } {
+export function checkValues(
+  form: FormSchema,
+  values: FormValues,
+  lang: Language,
+): { values: FormValues; personIds: number[]; departmentIds: number[]; files: string[] } {
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   for (const key of Object.keys(values)) if (!byKey.has(key)) throw invalid(key, 'reasons.wfUnknownField');
   const out: FormValues = {};
   const personIds: number[] = [];
   const departmentIds: number[] = [];
+  const files: string[] = [];
+  const fileName = new RegExp(WORKFLOW_FILE_PATTERN);
   for (const f of form.fields) {
     if (f.type === 'description') continue;
     const v = values[f.key];
@@ -315,8 +322,9 @@ export function checkValues(form: FormSchema, values: FormValues, lang: Language
       }
       case 'picture':
       case 'attachment':
-        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !/^[A-Za-z0-9._-]{1,100}$/.test(x))) throw bad();
-        out[f.key] = v;
+        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !fileName.test(x))) throw bad();
+        out[f.key] = [...new Set(v as string[])];
+        files.push(...(out[f.key] as string[]));
         break;
       case 'person':
       case 'department': {
@@ -328,5 +336,5 @@ export function checkValues(form: FormSchema, values: FormValues, lang: Language
       }
     }
   }
-  return { values: out, personIds, departmentIds };
+  return { values: out, personIds, departmentIds, files };
 }

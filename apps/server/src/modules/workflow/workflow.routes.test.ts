@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type FormSchema, type ProcessTree, type WorkflowApp } from '@faceadmin/shared';
 import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { form, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
 /**
@@ -392,6 +392,13 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
   );
   assert.equal(done.status, 1);
   assert.equal((await absencesOf(made.id)).length, 1);
+  const adminStep = done.timeline.find((x) => x.node_name === 'Administrator')!;
+  assert.deepEqual(
+    adminStep.actors.map((x) => [x.kind, x.state, x.comment]),
+    [['admin', 'approved', 'OK']],
+    "the administrator who decided, on the administrators' task",
+  );
+  assert.match(adminStep.actors[0]!.name, /^Admin /);
   // The copied person (cc) heard of it, after the route's approvers.
   const boss = await t.app.database.db
     .selectFrom('person_messages')
@@ -523,6 +530,11 @@ test("another company's apps, applications and steps are not found", async () =>
   ok(await self('POST', '/self/withdraw', alice, { body: { id: mine.id } }));
 });
 
+/** Bob of company B, through a link B's administrator made. */
+async function linkInB(): Promise<string> {
+  const link = ok(await call(t.app, 'POST', '/workflow/link', { token: B.main, body: { person_id: ids.bPerson } }));
+  return ok(await call(t.app, 'POST', '/self/link', { body: { token: link.token } })).token;
+}
 /** A person signed in through a one-time link an administrator made. */
 async function linkIn(personId: number): Promise<string> {
   const link = ok(await call(t.app, 'POST', '/workflow/link', { token: A.main, body: { person_id: personId } }));
@@ -662,6 +674,47 @@ test('an approved trip is out of office, an approved supplementary punch is a su
   assert.deepEqual(await absencesOf(overtime.id), []);
   assert.deepEqual(overtime.period, { from: at(21, '10:00'), to: at(21, '14:00') });
   await absencesAreApproved();
+});
+
+test('pictures and attachments: uploaded, named in a form, read back by the company only', async () => {
+  const pic = await upload(t, '/self/upload', '', { name: 'note.png', data: await picture(300, 200, 'png') });
+  assert.equal(pic.code, CODES.ILLEGAL_TOKEN, 'an administrator upload helper without a person token');
+  const put = async (url: string, headers: Record<string, string>, file: { name: string; data: Buffer }, kind: string) => {
+    const f = form(file, { kind });
+    const res = await t.app.inject({ method: 'POST', url: API + url, headers: { ...f.headers, ...headers, 'x-lang': 'en-US' }, payload: f.payload });
+    return res.json<Answer>();
+  };
+  const picBody = await picture(300, 200, 'png');
+  const p = ok(await put('/self/upload', { 'x-person-token': alice }, { name: 'note.png', data: picBody }, 'picture'));
+  assert.match(p.name, /^[a-f0-9]{32}\.jpg$/);
+  assert.equal(p.picture, true);
+  const doc = ok(await put('/workflow/upload', { 'x-token': A.main }, { name: 'scan.PDF', data: Buffer.from('%PDF-1.4 hello') }, 'attachment'));
+  assert.match(doc.name, /\.pdf$/);
+  const notPicture = await put('/self/upload', { 'x-person-token': alice }, { name: 'x.png', data: Buffer.from('not a picture') }, 'picture');
+  assert.equal(notPicture.code, CODES.RULE);
+  // The leave form's picture field takes it; a name never uploaded here is refused.
+  const made = ok(
+    await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: leave.id, values: leaveValues(30, 30, { attachments: [p.name] }) } }),
+  );
+  assert.deepEqual(made.values.attachments, [p.name]);
+  const unknown = await self('POST', '/self/apply', alice, {
+    body: { app_id: leave.id, values: leaveValues(30, 30, { attachments: [`${'0'.repeat(32)}.jpg`] }) },
+  });
+  assert.equal(unknown.code, CODES.RULE);
+  assert.equal(unknown.message, `${tr('en-US', 'fields.values')}: ${tr('en-US', 'reasons.wfUnknownFile')}`);
+  const seen = await t.app.inject({ method: 'GET', url: `${API}/self/file/${p.name}`, headers: { 'x-person-token': mgr } });
+  assert.equal(seen.statusCode, 200);
+  assert.equal(seen.headers['content-type'], 'image/jpeg');
+  assert.equal(seen.rawPayload.subarray(0, 2).toString('hex'), 'ffd8', 're-encoded as JPEG');
+  const attachment = await t.app.inject({ method: 'GET', url: `${API}/workflow/file/${doc.name}`, headers: { 'x-token': A.main } });
+  assert.equal(attachment.headers['content-type'], 'application/octet-stream');
+  assert.match(String(attachment.headers['content-disposition']), /^attachment/);
+  assert.equal(attachment.headers['x-content-type-options'], 'nosniff');
+  // Another company's administrator or person does not find it.
+  assert.equal((await call(t.app, 'GET', `/workflow/file/${p.name}`, { token: B.main })).code, CODES.NOT_FOUND);
+  const bob = await linkInB();
+  assert.equal((await self('GET', `/self/file/${p.name}`, bob)).code, CODES.NOT_FOUND);
+  ok(await self('POST', '/self/withdraw', alice, { body: { id: made.id } }));
 });
 
 test('a person who left loses their self-service session', async () => {
