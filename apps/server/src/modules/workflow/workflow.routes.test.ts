@@ -592,7 +592,7 @@ test('approver modes: all must approve, an empty node skipped, then in order; a 
   const boss = await linkIn(ids.boss);
   const made = ok(await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: app.id, values: { reason: 'Laptop' } } }));
   assert.equal(made.current?.node_name, 'Both');
-  const step = made.current!.step_id;
+  const step = made.current.step_id;
   const one = ok(await self<ApplicationDetail>('POST', '/self/decide', mgr, { body: { id: made.id, step_id: step, decision: 'approve', comment: '' } }));
   assert.equal(one.status, 0);
   assert.deepEqual(
@@ -612,13 +612,13 @@ test('approver modes: all must approve, an empty node skipped, then in order; a 
     ],
   );
   // In order: the boss waits for the manager.
-  const early = await self('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } });
+  const early = await self('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } });
   assert.equal(early.code, CODES.NO_AUTHORITY);
   assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 0, 'not yet their task');
-  ok(await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } }));
+  ok(await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } }));
   assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 1, 'now their turn');
   const done = ok(
-    await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current!.step_id, decision: 'approve', comment: '' } }),
+    await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } }),
   );
   assert.equal(done.status, 1);
   assert.deepEqual(done.absences, [], 'a custom app is only recorded');
