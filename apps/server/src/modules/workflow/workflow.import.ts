@@ -269,7 +269,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
             updated_at: nowIso(),
             finished_at: at,
           });
-          if (!g.orderNo) await repo.setOrderNo(trx, companyId, id, `${localDate(g.created, zone).replaceAll('-', '')}${String(id).padStart(6, '0')}`);
+          if (!g.orderNo) await repo.newOrderNo(trx, companyId, id, localDate(g.created, zone));
           await repo.insertStep(trx, {
             company_id: companyId,
             application_id: id,
