@@ -410,6 +410,12 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
     boss.map((m) => m.type),
     ['wfCc'],
   );
+  // The absence goes with its application: the attendance page cannot remove it alone.
+  const [absence] = await absencesOf(made.id);
+  const alone = await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, lang: 'en-US', body: { id: absence!.id } });
+  assert.equal(alone.code, CODES.RULE);
+  assert.equal(alone.message, tr('en-US', 'errors.absenceFromApproval'));
+  assert.equal((await absencesOf(made.id)).length, 1);
   // Cancelling the approved leave takes it back out of attendance.
   const cancelled = ok(
     await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/withdraw', { token: A.main, body: { id: made.id, reason: 'Plans changed' } }),
