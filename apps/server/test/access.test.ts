@@ -431,6 +431,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/workflow/link', expect: RIGHT_WORKFLOW, body: () => ({ person_id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/workflow/upload', expect: RIGHT_WORKFLOW, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'GET', path: '/workflow/file/:name', expect: RIGHT_WORKFLOW, answer: every(CODES.VALIDATION) },
+  { method: 'GET', path: '/workflow/people', expect: RIGHT_WORKFLOW, query: { keyword: 'a' } },
+  { method: 'GET', path: '/workflow/departments', expect: RIGHT_WORKFLOW },
   // the self-service page: sign-in is public; the rest needs a person session, which no administrator token is
   {
     method: 'POST',
@@ -454,6 +456,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/self/inbox/read', expect: PERSON, body: () => ({ all: true }) },
   { method: 'POST', path: '/self/upload', expect: PERSON, body: () => ({}) },
   { method: 'GET', path: '/self/file/:name', expect: PERSON },
+  { method: 'GET', path: '/self/people', expect: PERSON },
+  { method: 'GET', path: '/self/departments', expect: PERSON },
   { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
   { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
   { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },
