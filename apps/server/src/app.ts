@@ -36,6 +36,7 @@ import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
+import { workflowModule } from './modules/workflow/workflow.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
@@ -51,9 +52,10 @@ function buildModules(core: Core, opts: BuildOptions) {
   const persons = personsModule(core);
   const punches = punchesModule(core);
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
+  const companies = companiesModule(core);
   return {
     auth,
-    companies: companiesModule(core),
+    companies,
     managers: managersModule(core, auth),
     logs: logsModule(core),
     messages: messagesModule(core),
@@ -64,6 +66,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     punches,
     attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
     breakers: breakersModule(core),
+    workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;
@@ -181,7 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       },
     });
     await api.register(swaggerUi, { routePrefix: '/api/docs' });
-    await api.register(authPlugin, { sessions: modules.auth.lookup, apiPrefix: API_PREFIX });
+    await api.register(authPlugin, { sessions: modules.auth.lookup, apiPrefix: API_PREFIX, persons: modules.workflow.personLookup, runMode: config.runMode });
     await api.register(
       async (scope) => {
         for (const m of list) if (m.routes) await m.routes(scope);

@@ -12,6 +12,7 @@ import * as m0008 from './migrations/0008_device_reads.ts';
 import * as m0009 from './migrations/0009_attendance.ts';
 import * as m0010 from './migrations/0010_health_records.ts';
 import * as m0011 from './migrations/0011_breakers.ts';
+import * as m0012 from './migrations/0012_workflow.ts';
 import * as m0013 from './migrations/0013_person_left_at.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0009_attendance': m0009,
   '0010_health_records': m0010,
   '0011_breakers': m0011,
+  '0012_workflow': m0012,
   '0013_person_left_at': m0013,
 };
 

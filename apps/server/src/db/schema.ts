@@ -382,6 +382,8 @@ export interface AttendanceAbsenceTable {
   source: Generated<string>;
   created_by: number | null;
   created_at: string;
+  /** the approved application that wrote it (source 'approval') */
+  application_id: Generated<number | null>;
 }
 export interface AttendanceDayTable {
   company_id: number;
@@ -406,7 +408,127 @@ export interface AttendanceDirtyTable {
   queued_at: string;
 }
 
+export interface WorkflowAppTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  icon: string;
+  sort: number;
+  enabled: number;
+  kind: string;
+  builtin: number;
+  scope: string;
+  department_ids: string;
+  person_ids: string;
+  description: string;
+  form_version: number;
+  process_version: number;
+  created_at: string;
+  updated_at: string;
+}
+export interface WorkflowVersionTable {
+  id: Generated<number>;
+  company_id: number;
+  app_id: number;
+  version: number;
+  body: string;
+  created_by: number | null;
+  created_at: string;
+}
+export interface WorkflowApplicationTable {
+  id: Generated<number>;
+  company_id: number;
+  app_id: number;
+  order_no: string;
+  person_id: number;
+  form_version: number;
+  process_version: number;
+  form_values: string;
+  status: number;
+  source: string;
+  plan: string;
+  plan_index: number;
+  leave_type: string | null;
+  period_from: string | null;
+  period_to: string | null;
+  duration_days: number | null;
+  duration_hours: number | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+export interface WorkflowStepTable {
+  id: Generated<number>;
+  company_id: number;
+  application_id: number;
+  seq: number;
+  node_id: string | null;
+  node_name: Generated<string>;
+  kind: string;
+  mode: string | null;
+  state: string;
+  actor_kind: string | null;
+  actor_id: number | null;
+  actor_name: Generated<string>;
+  comment: Generated<string>;
+  created_at: string;
+  decided_at: string | null;
+}
+export interface WorkflowTaskTable {
+  id: Generated<number>;
+  company_id: number;
+  application_id: number;
+  step_id: number;
+  seq: number;
+  approver_kind: string;
+  person_id: number | null;
+  name: Generated<string>;
+  state: string;
+  comment: Generated<string>;
+  decided_by_admin: number | null;
+  decided_at: string | null;
+}
+export interface PersonSessionTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+export interface PersonLinkTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  token_hash: string;
+  created_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export interface PersonMessageTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  type: string;
+  params: string;
+  application_id: number | null;
+  created_at: string;
+  read_at: string | null;
+}
+
 export interface DB {
+  workflow_apps: WorkflowAppTable;
+  workflow_forms: WorkflowVersionTable;
+  workflow_processes: WorkflowVersionTable;
+  workflow_applications: WorkflowApplicationTable;
+  workflow_steps: WorkflowStepTable;
+  workflow_tasks: WorkflowTaskTable;
+  person_sessions: PersonSessionTable;
+  person_links: PersonLinkTable;
+  person_messages: PersonMessageTable;
   devices: DeviceTable;
   device_persons: DevicePersonTable;
   device_commands: DeviceCommandTable;

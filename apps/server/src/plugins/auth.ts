@@ -1,4 +1,4 @@
-import { CODES, type AdminRole, type RightKey, type Rights } from '@faceadmin/shared';
+import { CODES, type AdminRole, type RightKey, type Rights, type RunMode } from '@faceadmin/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, noAuthority } from '../lib/errors.ts';
@@ -10,10 +10,12 @@ import { AppError, noAuthority } from '../lib/errors.ts';
  * - 'company': signed in with a current company
  * - 'main' / 'init': the main role / the initial administrator of the current company
  * - { right, level }: a sub-account right (spec §6); main accounts hold every right
+ * - 'person': a signed-in person (employee) of the self-service page, with their own session (X-Person-Token);
+ *   an administrator's token is no person session
  */
 export type RightRule = { right: RightKey; level?: number };
 /** `anyOf`: one of the rights suffices (breaker reads: the breaker right or face-device view). */
-export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | RightRule | { anyOf: readonly RightRule[] };
+export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | 'person' | RightRule | { anyOf: readonly RightRule[] };
 
 /**
  * The signed-in administrator. The auth module widens this interface with its row type (declaration
@@ -55,10 +57,37 @@ declare module 'fastify' {
      * send X-Token with. Never on writes, so a cookie cannot be used for cross-site requests that change data.
      */
     cookieAuth?: boolean;
+    /** spec §2/§6: the feature does not exist in LAN mode (workflow): refused there whoever calls. */
+    notLan?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    person: PersonContext | null;
   }
+}
+
+/** A signed-in person (employee) of the self-service page: one person of one company. */
+export interface PersonContext {
+  sessionId: number;
+  personId: number;
+  companyId: number;
+  name: string;
+  /** the company's IANA zone */
+  timeZone: string;
+  ip: string;
+}
+export type PersonSessionResult = { kind: 'ok'; context: PersonContext } | { kind: 'missing' } | { kind: 'expired' };
+/** What a person token stands for; the workflow module provides it. */
+export interface PersonSessionLookup {
+  check(token: string, meta: { ip: string }): Promise<PersonSessionResult>;
+}
+/** The header the self-service page sends its person token in (never a cookie: no cross-site writes). */
+export const PERSON_TOKEN_HEADER = 'x-person-token';
+
+/** The signed-in person; routes declared 'person' always have one. */
+export function personOf(req: FastifyRequest): PersonContext {
+  if (!req.person) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+  return req.person;
 }
 
 /** The signed-in context; routes declared 'session' or stricter always have one. */
@@ -93,7 +122,7 @@ export interface SessionLookup {
   check(token: string, meta: { ip: string; userAgent: string }): Promise<SessionResult>;
 }
 
-function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>): void {
+function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' | 'person'>): void {
   if (!ctx.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
   if (access === 'company') return;
   if (access === 'main') {
@@ -108,8 +137,13 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session'>
   if (!rules.some((r) => ctx.rights[r.right] >= (r.level ?? 1))) throw noAuthority();
 }
 
-export default fp(async function auth(app: FastifyInstance, opts: { sessions: SessionLookup; apiPrefix: string }) {
+export default fp(async function auth(
+  app: FastifyInstance,
+  opts: { sessions: SessionLookup; apiPrefix: string; persons?: PersonSessionLookup; runMode?: RunMode },
+) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('person', null);
+  const lan = () => noAuthority('errors.lanMode');
   // A route without a declared access rule is a programming error, caught at start-up, not in production.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(opts.apiPrefix) && !route.config?.access) throw new Error(`${route.method} ${route.url} declares no access rule`);
@@ -118,7 +152,22 @@ export default fp(async function auth(app: FastifyInstance, opts: { sessions: Se
   });
   app.addHook('onRequest', async (req) => {
     const access = req.routeOptions.config?.access;
-    if (!access || access === 'public') return;
+    const notLan = req.routeOptions.config?.notLan === true && opts.runMode === 'lan';
+    if (!access || access === 'public') {
+      if (notLan) throw lan();
+      return;
+    }
+    if (access === 'person') {
+      const raw = req.headers[PERSON_TOKEN_HEADER];
+      const token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+      if (!token || token.length > 200 || !opts.persons) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+      const s = await opts.persons.check(token, { ip: req.ip });
+      if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
+      if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
+      req.person = s.context;
+      if (notLan) throw lan();
+      return;
+    }
     const raw = req.headers['x-token'];
     let token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!token && req.routeOptions.config?.cookieAuth && req.method === 'GET') token = cookieToken(req.headers.cookie);
@@ -130,5 +179,6 @@ export default fp(async function auth(app: FastifyInstance, opts: { sessions: Se
     if (s.refreshToken) req.refreshToken = s.refreshToken;
     req.auth = s.context;
     if (access !== 'session') allowed(req.auth, access);
+    if (notLan) throw lan();
   });
 });

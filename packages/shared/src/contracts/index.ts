@@ -14,6 +14,7 @@ export * from './punches.ts';
 export * from './attendance.ts';
 export * from './health.ts';
 export * from './breakers.ts';
+export * from './workflow.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -28,6 +29,7 @@ import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
 import { personsApi } from './persons.ts';
 import { punchesApi } from './punches.ts';
+import { selfApi, workflowApi } from './workflow.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -44,4 +46,6 @@ export const apiContract = {
   attendance: attendanceApi,
   health: healthApi,
   breakers: breakersApi,
+  workflow: workflowApi,
+  self: selfApi,
 };

@@ -48,7 +48,7 @@ interface DirtyRow {
 }
 
 /** Everything of one company the engine needs besides each person's own rows, read once per batch. */
-async function companyContext(ex: Executor, companyId: number, from: string, to: string) {
+export async function companyContext(ex: Executor, companyId: number, from: string, to: string) {
   const company = await ex.selectFrom('companies').select(['time_zone', 'filter_seconds']).where('id', '=', companyId).executeTakeFirst();
   const ruleRows = await ex.selectFrom('attendance_rules').select('id').where('company_id', '=', companyId).execute();
   const rules = new Map<number, StoredRule>();

@@ -1,9 +1,10 @@
 import { defineModule, type Core } from '../../module.ts';
 import companiesRoutes from './companies.routes.ts';
-import { companiesService } from './companies.service.ts';
+import { companiesService, companyCreatedHook } from './companies.service.ts';
 
 /** Companies (tenants) and the administrator's current one (spec §2 /company). */
 export function companiesModule(core: Core) {
-  const service = companiesService(core.database);
-  return defineModule({ name: 'companies', service, routes: (app) => companiesRoutes(app, service) });
+  const created = companyCreatedHook();
+  const service = companiesService(core.database, created);
+  return defineModule({ name: 'companies', service, created, routes: (app) => companiesRoutes(app, service) });
 }

@@ -1,5 +1,6 @@
 import { ALL_RIGHTS, DEFAULT_TIME_ZONE, type Company, type CompanyInput } from '@faceadmin/shared';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
+import { transactionalHook } from '../../lib/hooks.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { isTimeZone, nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
@@ -20,7 +21,11 @@ function requireText(input: Input) {
   if (input.time_zone !== undefined && !isTimeZone(input.time_zone)) throw invalid('time_zone', 'reasons.timeZone');
 }
 
-export function companiesService(database: Database) {
+/** A company was created (in its transaction): features that give every company something to start with listen (approvals' built-in apps). */
+export const companyCreatedHook = () => transactionalHook<Executor, { companyId: number }>();
+export type CompanyCreatedHook = ReturnType<typeof companyCreatedHook>;
+
+export function companiesService(database: Database, created: CompanyCreatedHook = companyCreatedHook()) {
   const { db } = database;
   return {
     /** Creates a company with the caller as its initial main administrator and switches to it. */
@@ -49,6 +54,7 @@ export function companiesService(database: Database) {
         await adminsRepository.update(trx, ctx.admin.id, { current_company_id: id, updated_at: now });
         const tenant: Tenant = { companyId: id, adminId: ctx.admin.id, adminName: ctx.admin.name, ip: ctx.ip };
         await audit(trx, tenant, 'company', 'company.create', { id, name: input.name.trim() });
+        await created.emit(trx, { companyId: id });
         return presentCompany((await companiesRepository.find(trx, id))!);
       });
     },

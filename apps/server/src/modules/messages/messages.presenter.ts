@@ -7,6 +7,7 @@ export function presentMessage(lang: Language, row: { id: number; type: string; 
   // Parts that are themselves texts (a setting's name, a device's answer) are stored as keys, read in the reader's language.
   if (typeof params.settingKey === 'string') params.setting = t(lang, params.settingKey);
   if (typeof params.reasonKey === 'string') params.reason = t(lang, params.reasonKey, params);
+  if (typeof params.appKey === 'string') params.app = t(lang, params.appKey);
   return {
     id: row.id,
     type: row.type,
