@@ -12,8 +12,13 @@ import { markDirty } from './dirty.ts';
 import { addDays, datesBetween, plansFor, ruleDef, type StoredHoliday, type StoredRule } from './plans.ts';
 
 const DAY = 86_400_000;
-/** The local date of an instant in a zone. */
-export const localDate = (ms: number, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(ms));
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** The local date of an instant in a zone (one formatter per zone: making one costs more than formatting). */
+export function localDate(ms: number, zone: string): string {
+  let f = dateFormats.get(zone);
+  if (!f) dateFormats.set(zone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: zone })));
+  return f.format(new Date(ms));
+}
 
 async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | undefined> {
   const r = await ex.selectFrom('attendance_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
