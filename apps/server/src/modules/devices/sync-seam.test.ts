@@ -19,24 +19,35 @@ const jsonWire: Wire<Op> = { encode: (op, id) => ({ op, id }), size: (e) => JSON
 const dialled = { woken: [] as number[], received: [] as Planned<Op>[] };
 const fakeDialled: Protocol<TerminalEvents<DeviceRow>> = {
   driver: { protocol: 'fake-dial', delivery: 'dialled', codeKey: () => 'device.codes.ok', isOk: (_kind, code) => code === 0 },
-  delivery: (events) => ({
-    protocol: 'fake-dial',
-    wake(id) {
-      dialled.woken.push(id);
-      // As ISAPI will: look the terminal up, take a batch in its own encoding, "send" it, report the answers.
-      void (async () => {
-        const d = await events.terminal(id);
-        if (!d) return;
-        const batch = await events.poll(d, jsonWire);
-        dialled.received.push(...batch);
-        await events.commandResults(
-          d,
-          batch.map((b) => ({ id: b.id, code: 0 })),
-        );
-      })();
-    },
-    close: async () => {},
-  }),
+  delivery: (events) => {
+    // Work in flight is awaited on close, as a real delivery must (the database goes after the deliveries).
+    const inflight = new Set<Promise<void>>();
+    let closed = false;
+    return {
+      protocol: 'fake-dial',
+      wake(id) {
+        if (closed) return; // a report's own commit may wake it again while the server closes
+        dialled.woken.push(id);
+        // As ISAPI will: look the terminal up, take a batch in its own encoding, "send" it, report the answers.
+        const work = (async () => {
+          const d = await events.terminal(id);
+          if (!d) return;
+          const batch = await events.poll(d, jsonWire);
+          dialled.received.push(...batch);
+          await events.commandResults(
+            d,
+            batch.map((b) => ({ id: b.id, code: 0 })),
+          );
+        })();
+        inflight.add(work);
+        void work.finally(() => inflight.delete(work));
+      },
+      close: async () => {
+        closed = true;
+        while (inflight.size) await Promise.allSettled([...inflight]);
+      },
+    };
+  },
 };
 
 let t: TestApp;
