@@ -132,6 +132,8 @@ step('the operation log names its modules in English, not by their ids', async (
 
 /** Picks a size in the navbar and measures the first person row and the search button. */
 async function measureAt(size: string): Promise<{ row: number; input: number }> {
+  // the previous pick's menu may still be fading out: its items would match first and vanish under the click
+  await page.locator('.ant-dropdown:visible').waitFor({ state: 'detached' });
   await page.getByRole('button', { name: tr('layout.size.title') }).click();
   await page
     .locator('.ant-dropdown:visible')
