@@ -11,6 +11,7 @@ import {
   ClockCircleOutlined,
   DashboardOutlined,
   DesktopOutlined,
+  NodeIndexOutlined,
   ExperimentOutlined,
   IdcardOutlined,
   SafetyCertificateOutlined,
@@ -41,4 +42,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   attendanceRule: <ScheduleOutlined />,
   attendanceHoliday: <CalendarOutlined />,
   attendanceResult: <ProfileOutlined />,
+  workflow: <NodeIndexOutlined />,
 };

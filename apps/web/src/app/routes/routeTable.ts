@@ -19,7 +19,11 @@ export type PageKey =
   | 'attendanceRule'
   | 'attendanceHoliday'
   | 'attendanceResult'
-  | 'attendanceReport';
+  | 'attendanceReport'
+  | 'workflowIndex'
+  | 'workflowForm'
+  | 'workflowFlow'
+  | 'workflowApproval';
 
 export type IconKey =
   | 'dashboard'
@@ -40,7 +44,8 @@ export type IconKey =
   | 'schedule'
   | 'attendanceRule'
   | 'attendanceHoliday'
-  | 'attendanceResult';
+  | 'attendanceResult'
+  | 'workflow';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -110,6 +115,20 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
       { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
       { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+    ],
+  },
+  // spec §2: approvals, added when rights.workflow = 1 and not in LAN mode; the {id} pages are reached from the index (issue #11).
+  {
+    path: '/workflow',
+    titleKey: 'route.workflow',
+    icon: 'workflow',
+    redirect: '/workflow/index',
+    notInLan: true,
+    children: [
+      { path: '/workflow/index', titleKey: 'route.workflowIndex', icon: 'workflow', right: 'workflow', notInLan: true, page: 'workflowIndex' },
+      { path: '/workflow/flow/:id', titleKey: 'route.workflowFlow', right: 'workflow', notInLan: true, hidden: true, page: 'workflowFlow' },
+      { path: '/workflow/form/:id', titleKey: 'route.workflowForm', right: 'workflow', notInLan: true, hidden: true, page: 'workflowForm' },
+      { path: '/workflow/approval/:id', titleKey: 'route.workflowApproval', right: 'workflow', notInLan: true, hidden: true, page: 'workflowApproval' },
     ],
   },
   {
