@@ -9,10 +9,12 @@ import {
   KeyboardSensor,
   PointerSensor,
   closestCenter,
+  pointerWithin,
   useDraggable,
   useDroppable,
   useSensor,
   useSensors,
+  type CollisionDetection,
   type DragEndEvent,
   type DragStartEvent,
 } from '@dnd-kit/core';
@@ -28,6 +30,14 @@ import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
 import { fetchDuration, useApp, useForm as useAppForm, useSaveForm } from '../api.ts';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { CHOICE_TYPES, canRemove, freshOption, newField, retype, schemaProblems, textOf, withText } from '../schema.ts';
+
+/** The field under the pointer (not the canvas around it), else the canvas, else the nearest field. */
+const collisions: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  const fields = hits.filter((h) => h.id !== 'canvas');
+  if (fields.length) return fields;
+  return hits.length ? hits : closestCenter(args);
+};
 
 /** /workflow/form/{id}: the form designer — fields dragged from a palette, reordered, edited, previewed, saved as a new version. */
 export default function FormDesignPage() {
@@ -140,20 +150,14 @@ export default function FormDesignPage() {
           data-testid="form-problems"
         />
       )}
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragStart={onDragStart}
-        onDragEnd={onDragEnd}
-        onDragCancel={() => setDragging(undefined)}
-      >
+      <DndContext sensors={sensors} collisionDetection={collisions} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragging(undefined)}>
         <Row gutter={16}>
           <Col xs={24} md={6} lg={5}>
             <Typography.Title level={5}>{t('workflow.designer.palette')}</Typography.Title>
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
               {t('workflow.designer.paletteHint')}
             </Typography.Paragraph>
-            <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 6 }} data-testid="field-palette">
+            <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(130px, 1fr))', gap: 6 }} data-testid="field-palette">
               {FIELD_TYPES.map((type) => (
                 <PaletteItem key={type} type={type} label={typeLabel(type)} onAdd={() => add(type)} />
               ))}
@@ -254,7 +258,8 @@ function PaletteItem({ type, label, onAdd }: { type: FieldType; label: string; o
       ref={setNodeRef}
       size="small"
       icon={<PlusOutlined />}
-      style={{ justifyContent: 'flex-start', opacity: isDragging ? 0.5 : 1, touchAction: 'none' }}
+      block
+      style={{ justifyContent: 'flex-start', overflow: 'hidden', opacity: isDragging ? 0.5 : 1, touchAction: 'none' }}
       onClick={onAdd}
       data-testid={`palette-${type}`}
       {...attributes}

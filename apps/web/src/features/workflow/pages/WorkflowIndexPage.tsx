@@ -67,12 +67,14 @@ export default function WorkflowIndexPage() {
     {
       title: t('workflow.app.pending'),
       key: 'pending',
-      render: (_, a) => <Badge count={a.pending} showZero color={a.pending ? 'orange' : 'default'} />,
+      render: (_, a) => (a.pending ? <Badge count={a.pending} color="orange" /> : <Typography.Text type="secondary">0</Typography.Text>),
     },
     { title: t('workflow.app.updated'), key: 'updated', render: (_, a) => <DateTime value={a.updated_at} /> },
     {
       title: t('common.actions.title'),
       key: 'actions',
+      fixed: 'right',
+      width: 300,
       render: (_, a) => (
         <Space wrap size={4}>
           <Button size="small" type="link" onClick={() => setEditing({ app: a })} data-testid="app-edit">

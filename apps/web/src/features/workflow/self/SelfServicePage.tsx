@@ -21,14 +21,10 @@ import { selfCall, selfTokenStore, useSelfToken } from './selfClient.ts';
  */
 export default function SelfServicePage() {
   const token = useSelfToken();
-  const qc = useQueryClient();
   const { t } = useTranslation();
   useEffect(() => {
     document.title = t('workflow.self.title');
   }, [t]);
-  useEffect(() => {
-    qc.removeQueries({ queryKey: ['self'] });
-  }, [token, qc]);
   return (
     <div style={{ minHeight: '100vh', background: '#f5f6f8' }}>
       <div style={{ maxWidth: 520, margin: '0 auto', minHeight: '100vh', background: '#f5f6f8' }} data-testid="self-page">
@@ -58,6 +54,12 @@ function SignIn() {
   const [form] = Form.useForm<{ phone: string; icode: string; code: string }>();
   const [linkError, setLinkError] = useState<string>();
   const [cooldown, setCooldown] = useState(0);
+  const qc = useQueryClient();
+  // a new session never sees what the previous one loaded
+  const signedIn = (token: string) => {
+    qc.removeQueries({ queryKey: ['self'] });
+    selfTokenStore.set(token);
+  };
   const captcha = useQuery({ queryKey: ['self-captcha'], queryFn: () => call(authApi.captcha, undefined, { silent: true }), staleTime: 0 });
   const linkTried = useRef(false);
 
@@ -69,9 +71,10 @@ function SignIn() {
     linkTried.current = true;
     window.history.replaceState(null, '', '/self');
     selfCall(selfApi.linkLogin, { token: link }).then(
-      (s) => selfTokenStore.set(s.token),
+      (s) => signedIn(s.token),
       (e: unknown) => setLinkError(e instanceof Error ? e.message : String(e)),
     );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -98,7 +101,7 @@ function SignIn() {
       const v = await form.validateFields();
       return selfCall(selfApi.login, { phone: v.phone.trim(), code: v.code.trim() });
     },
-    onSuccess: (s) => selfTokenStore.set(s.token),
+    onSuccess: (s) => signedIn(s.token),
     onError: (e) => e instanceof ApiError && message.error(e.message),
   });
 
@@ -168,7 +171,7 @@ function SignedIn() {
     await selfCall(selfApi.logout).catch(() => undefined);
     selfTokenStore.set('');
   };
-  if (me.isLoading) return <Spin style={{ display: 'block', marginTop: 80 }} />;
+  if (me.isLoading) return <Spin size="large" style={{ display: 'block', margin: '120px auto' }} />;
   if (me.error || !me.data)
     return <Result status="warning" title={me.error?.message} extra={<Button onClick={() => selfTokenStore.set('')}>{t('workflow.self.signIn')}</Button>} />;
   const p = me.data;
