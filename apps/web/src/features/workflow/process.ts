@@ -214,7 +214,8 @@ export function processProblems(tree: ProcessTree, form: FormSchema): ProcessPro
       let all = true;
       for (const b of n.branches) {
         count += 1;
-        if (!b.default && !b.conditions.length) out.push({ id: b.id, reason: 'emptyCondition' });
+        const noDepartments = b.conditions.some((c) => c.kind === 'department' && !c.department_ids?.length);
+        if ((!b.default && !b.conditions.length) || noDepartments) out.push({ id: b.id, reason: 'emptyCondition' });
         else if (b.conditions.some((c) => !conditionOk(c, form))) out.push({ id: b.id, reason: 'badCondition' });
         if (!chain(b.nodes, depth + 1)) all = false;
       }

@@ -60,7 +60,11 @@ export function TimelineView({ detail }: { detail: ApplicationDetail }) {
         content: (
           <div data-testid="timeline-entry">
             <div>
-              <strong>{e.node_name}</strong> <Tag color={STATE_COLOR[e.state]}>{t(`workflow.steps.${e.state}`)}</Tag>
+              {/* a node without a name is reported by its id: call it by its kind */}
+              <strong>
+                {e.node_id && e.node_name === e.node_id ? t(e.state === 'cc' ? 'workflow.flow.nodeTitle.cc' : 'workflow.flow.nodeTitle.approver') : e.node_name}
+              </strong>{' '}
+              <Tag color={STATE_COLOR[e.state]}>{t(`workflow.steps.${e.state}`)}</Tag>
               {e.mode && e.actors.length > 1 && <Typography.Text type="secondary">{t(`workflow.flow.modes.${e.mode}`)}</Typography.Text>}
             </div>
             {e.actors.map((a, j) => (
@@ -71,9 +75,11 @@ export function TimelineView({ detail }: { detail: ApplicationDetail }) {
               </div>
             ))}
             {e.comment && <div style={{ color: '#595959' }}>“{e.comment}”</div>}
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {formatDateTime(e.at)}
-            </Typography.Text>
+            {!e.actors.some((a) => a.decided_at) && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {formatDateTime(e.at)}
+              </Typography.Text>
+            )}
           </div>
         ),
       }))}

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Badge, Button, Card, Drawer, Empty, Form, Input, List, Modal, Result, Segmented, Select, Space, Spin, Tabs, Tag, Typography } from 'antd';
-import { LeftOutlined, LogoutOutlined } from '@ant-design/icons';
+import { Alert, App, Badge, Button, Card, Drawer, Empty, Form, Input, List, Modal, Result, Segmented, Select, Space, Spin, Tag, Typography } from 'antd';
+import { AuditOutlined, BellOutlined, FileDoneOutlined, FormOutlined, LeftOutlined, LogoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type ApplicationRow, type SelfApp, type SelfPerson } from '@faceadmin/shared';
 import { setLanguage, useLanguage } from '../../../app/i18n.ts';
 import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
 import { call, ApiError } from '../../../app/request.ts';
-import { formatDateTime } from '../../../ui/format.ts';
+import { browserTimeZone, formatDateTime, setDisplayTimeZone } from '../../../ui/format.ts';
 import { AppIcon } from '../components/AppIcon.tsx';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { StatusTag, TimelineView, ValuesView } from '../components/Timeline.tsx';
@@ -25,6 +25,8 @@ export default function SelfServicePage() {
   useEffect(() => {
     document.title = t('workflow.self.title');
   }, [t]);
+  // the phone shows times in its own zone, the zone its date pickers fill in
+  useEffect(() => setDisplayTimeZone(browserTimeZone()), []);
   return (
     <div style={{ minHeight: '100vh', background: '#f5f6f8' }}>
       <div style={{ maxWidth: 520, margin: '0 auto', minHeight: '100vh', background: '#f5f6f8' }} data-testid="self-page">
@@ -205,39 +207,64 @@ function SignedIn() {
           </Space>
         </Space>
       </div>
-      <Tabs
-        activeKey={tab}
-        onChange={(k) => setTab(k as Tab)}
-        centered
-        style={{ background: '#fff', paddingInline: 8 }}
-        items={[
-          { key: 'apply', label: <span data-testid="self-tab-apply">{t('workflow.self.tabs.apply')}</span> },
-          { key: 'mine', label: <span data-testid="self-tab-mine">{t('workflow.self.tabs.mine')}</span> },
-          {
-            key: 'tasks',
-            label: (
-              <Badge count={p.pending_tasks} size="small" offset={[6, -2]}>
-                <span data-testid="self-tab-tasks">{t('workflow.self.tabs.tasks')}</span>
-              </Badge>
-            ),
-          },
-          {
-            key: 'inbox',
-            label: (
-              <Badge count={p.unread} size="small" offset={[6, -2]}>
-                <span data-testid="self-tab-inbox">{t('workflow.self.tabs.inbox')}</span>
-              </Badge>
-            ),
-          },
-        ]}
-      />
-      <div style={{ padding: 12 }}>
+      <div style={{ padding: '12px 12px 84px' }}>
         {tab === 'apply' && <ApplyTab person={p} onApplied={(id) => (setTab('mine'), opened(id))} />}
         {tab === 'mine' && <MineTab onOpen={opened} />}
         {tab === 'tasks' && <TasksTab onOpen={opened} />}
         {tab === 'inbox' && <InboxTab onOpen={opened} />}
       </div>
       <DetailDrawer id={detail} onClose={() => setDetail(undefined)} />
+      {/* the phone's tab bar */}
+      <nav
+        style={{
+          position: 'fixed',
+          bottom: 0,
+          left: 0,
+          right: 0,
+          background: '#fff',
+          borderTop: '1px solid #f0f0f0',
+          display: 'flex',
+          justifyContent: 'center',
+          paddingBottom: 'env(safe-area-inset-bottom)',
+          zIndex: 10,
+        }}
+      >
+        <div style={{ display: 'flex', width: '100%', maxWidth: 520 }}>
+          {(
+            [
+              ['apply', <FormOutlined key="i" />, 0],
+              ['mine', <FileDoneOutlined key="i" />, 0],
+              ['tasks', <AuditOutlined key="i" />, p.pending_tasks],
+              ['inbox', <BellOutlined key="i" />, p.unread],
+            ] as const
+          ).map(([key, icon, count]) => (
+            <button
+              key={key}
+              type="button"
+              onClick={() => setTab(key)}
+              data-testid={`self-tab-${key}`}
+              aria-current={tab === key ? 'page' : undefined}
+              style={{
+                flex: 1,
+                border: 0,
+                background: 'none',
+                padding: '8px 0 6px',
+                cursor: 'pointer',
+                color: tab === key ? '#1677ff' : '#595959',
+                display: 'flex',
+                flexDirection: 'column',
+                alignItems: 'center',
+                gap: 2,
+              }}
+            >
+              <Badge count={count} size="small" offset={[4, 0]}>
+                <span style={{ fontSize: 20, color: tab === key ? '#1677ff' : '#595959' }}>{icon}</span>
+              </Badge>
+              <span style={{ fontSize: 12 }}>{t(`workflow.self.tabs.${key}`)}</span>
+            </button>
+          ))}
+        </div>
+      </nav>
     </>
   );
 }
