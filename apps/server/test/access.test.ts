@@ -61,6 +61,9 @@ const RIGHT_PERSON: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthorit
 const RIGHT_DEVICE: Expect = RIGHT_PERSON;
 const RIGHT_ATTENDANCE: Expect = RIGHT_PERSON;
 const RIGHT_LOG: Expect = { ...COMPANY, none: 'noAuthority' };
+const RIGHT_WORKFLOW: Expect = { ...COMPANY, none: 'noAuthority', log: 'noAuthority' };
+/** The self-service page's routes take a person session (X-Person-Token): no administrator token passes. */
+const PERSON: Expect = { anon: 'token', c0: 'token', none: 'token', log: 'token', all: 'token', main: 'token', init: 'token' };
 const MAIN: Expect = { ...COMPANY, none: 'mainOnly', log: 'mainOnly', all: 'mainOnly' };
 const INIT: Expect = { ...COMPANY, none: 'initOnly', log: 'initOnly', all: 'initOnly', main: 'initOnly' };
 
@@ -318,6 +321,88 @@ const ROWS: Row[] = [
     body: () => ({ rule_id: 999999, month: '2026-11', hash: 'abc', cells: [] }),
     answer: every(CODES.NOT_FOUND),
   },
+  // approvals (workflow right; spec §6)
+  { method: 'GET', path: '/workflow/app/list', expect: RIGHT_WORKFLOW },
+  { method: 'GET', path: '/workflow/app/info', expect: RIGHT_WORKFLOW, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/workflow/app/create',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ name: uniq('Access App '), icon: 'other', sort: 1, enabled: true, scope: 'everyone', department_ids: [], person_ids: [] }),
+  },
+  {
+    method: 'POST',
+    path: '/workflow/app/update',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ id: 999999, name: 'x', icon: 'other', sort: 1, enabled: true, scope: 'everyone', department_ids: [], person_ids: [] }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/workflow/app/enable', expect: RIGHT_WORKFLOW, body: () => ({ id: 999999, enabled: false }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/workflow/app/copy', expect: RIGHT_WORKFLOW, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/workflow/app/delete', expect: RIGHT_WORKFLOW, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/workflow/form/info', expect: RIGHT_WORKFLOW, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/workflow/form/save',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ app_id: 999999, schema: { fields: [] } }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'GET', path: '/workflow/process/info', expect: RIGHT_WORKFLOW, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/workflow/process/save',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ app_id: 999999, process: { nodes: [] } }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'GET', path: '/workflow/approval/list', expect: RIGHT_WORKFLOW, query: { status: 0, keyword: 'x' } },
+  { method: 'GET', path: '/workflow/approval/info', expect: RIGHT_WORKFLOW, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/workflow/approval/create',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ app_id: 999999, person_id: 999999, values: {} }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  {
+    method: 'POST',
+    path: '/workflow/approval/decide',
+    expect: RIGHT_WORKFLOW,
+    body: () => ({ id: 999999, step_id: 1, decision: 'approve', comment: '' }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/workflow/approval/withdraw', expect: RIGHT_WORKFLOW, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/workflow/approval/export', expect: RIGHT_WORKFLOW, body: () => ({}) },
+  { method: 'GET', path: '/workflow/approval/template', expect: RIGHT_WORKFLOW },
+  { method: 'POST', path: '/workflow/approval/import', expect: RIGHT_WORKFLOW, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'GET', path: '/workflow/duration', expect: RIGHT_WORKFLOW, query: { from: '2026-11-16T01:00:00Z', to: '2026-11-16T10:00:00Z' } },
+  { method: 'POST', path: '/workflow/link', expect: RIGHT_WORKFLOW, body: () => ({ person_id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/workflow/upload', expect: RIGHT_WORKFLOW, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'GET', path: '/workflow/file/:name', expect: RIGHT_WORKFLOW, answer: every(CODES.VALIDATION) },
+  // the self-service page: sign-in is public; the rest needs a person session, which no administrator token is
+  {
+    method: 'POST',
+    path: '/self/sendcode',
+    expect: PUBLIC,
+    body: async (c) => ({ phone: nextMobile(), icode: CAPTCHA, captcha_id: await captcha(t.app, c.ip) }),
+  },
+  { method: 'POST', path: '/self/login', expect: PUBLIC, body: () => ({ phone: nextMobile(), code: '000000' }), answer: every(CODES.RULE) },
+  { method: 'POST', path: '/self/link', expect: PUBLIC, body: () => ({ token: 'a'.repeat(43) }), answer: every(CODES.RULE) },
+  { method: 'GET', path: '/self/info', expect: PERSON },
+  { method: 'POST', path: '/self/logout', expect: PERSON },
+  { method: 'GET', path: '/self/apps', expect: PERSON },
+  { method: 'GET', path: '/self/duration', expect: PERSON, query: { from: '2026-11-16T01:00:00Z', to: '2026-11-16T10:00:00Z' } },
+  { method: 'POST', path: '/self/apply', expect: PERSON, body: () => ({ app_id: 1, values: {} }) },
+  { method: 'GET', path: '/self/applications', expect: PERSON },
+  { method: 'GET', path: '/self/application', expect: PERSON, query: { id: 1 } },
+  { method: 'POST', path: '/self/withdraw', expect: PERSON, body: () => ({ id: 1 }) },
+  { method: 'GET', path: '/self/tasks', expect: PERSON },
+  { method: 'POST', path: '/self/decide', expect: PERSON, body: () => ({ id: 1, step_id: 1, decision: 'approve', comment: '' }) },
+  { method: 'GET', path: '/self/inbox', expect: PERSON },
+  { method: 'POST', path: '/self/inbox/read', expect: PERSON, body: () => ({ all: true }) },
+  { method: 'POST', path: '/self/upload', expect: PERSON, body: () => ({}) },
+  { method: 'GET', path: '/self/file/:name', expect: PERSON },
   { method: 'POST', path: '/org/create', expect: RIGHT_PERSON, body: () => ({ name: uniq('Access Dept ') }) },
   { method: 'POST', path: '/org/update', expect: RIGHT_PERSON, body: async () => ({ id: await newDept(), name: uniq('Access Renamed ') }) },
   { method: 'POST', path: '/org/delete', expect: RIGHT_PERSON, body: async () => ({ id: await newDept() }) },

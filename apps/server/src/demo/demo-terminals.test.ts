@@ -64,3 +64,23 @@ test(`the demo's gates report health codes with their punches: the health page l
   assert.ok(items.length >= 2, `${items.length} records`);
   assert.ok(items.every((x) => ['green', 'yellow', 'red'].includes(x.color) && x.place && x.device.startsWith('大门') && x.name));
 });
+
+test(`the demo has approvals: some approved (their leave is in the day results), some waiting, one for the administrators (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const pending = await call(t.app, 'GET', '/workflow/approval/list', { token, query: { status: 0 } });
+  assert.ok(pending.data.total >= 3, `${pending.data.total} pending`);
+  assert.ok(
+    pending.data.items.some((x: { current: { approvers: { kind: string }[] } | null }) => x.current?.approvers.some((a) => a.kind === 'admins')),
+    'one waits for an administrator',
+  );
+  const approved = await call(t.app, 'GET', '/workflow/approval/list', { token, query: { status: 1 } });
+  assert.ok(approved.data.total >= 3, `${approved.data.total} approved`);
+  assert.equal((await call(t.app, 'GET', '/workflow/approval/list', { token, query: { status: -1 } })).data.total, 1);
+  const sick = approved.data.items.find((x: { leave_type: string | null }) => x.leave_type === '病假')!;
+  assert.ok(sick, 'an approved sick leave');
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(sick.period.from));
+  const day = await call(t.app, 'GET', '/attendance/day/info', { token, query: { person_id: sick.applicant.id, date } });
+  assert.equal(day.data.status, 'leave', JSON.stringify(day.data.why));
+  const process = await call(t.app, 'GET', '/workflow/process/info', { token, query: { id: sick.app.id } });
+  assert.equal(process.data.process.nodes[0].type, 'condition');
+});

@@ -10,6 +10,7 @@ import { audit } from '../modules/logs/logs.service.ts';
 import { membershipsRepository } from '../modules/managers/memberships.repository.ts';
 import { notify } from '../modules/messages/messages.service.ts';
 import { seedAttendance } from './seed-attendance.ts';
+import { seedWorkflow } from './seed-workflow.ts';
 import { seedPeople } from './seed-people.ts';
 import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
 import { transaction } from '../db/transaction.ts';
@@ -37,7 +38,7 @@ const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
  * repositories and module services the API uses (the sync ledger, the face store), so the demo never
  * holds data the product could not have made itself.
  */
-export async function seedDemo(database: Database, log2N: number, modules: Pick<Modules, 'persons' | 'devices' | 'attendance'>): Promise<boolean> {
+export async function seedDemo(database: Database, log2N: number, modules: Pick<Modules, 'persons' | 'devices' | 'attendance' | 'workflow'>): Promise<boolean> {
   const { sync } = modules.devices;
   const { db } = database;
   if ((await adminsRepository.count(db)) > 0) return false;
@@ -125,5 +126,6 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
     return { tenant: { ...tenant, timeZone: 'Asia/Shanghai' }, devices: { entrance: entrance.id, exit: exit.id } };
   });
   await seedAttendance(database, modules, seeded.tenant, seeded.devices);
+  await seedWorkflow(database, modules, seeded.tenant);
   return true;
 }

@@ -49,7 +49,16 @@ export const WORKFLOW_LIMITS = {
   sortMax: 9999,
   /** a one-time sign-in link lives this long */
   linkHours: 72,
+  /** one picture or attachment of a form */
+  fileMaxBytes: 10 * 1024 * 1024,
 } as const;
+
+/** A picture's or attachment's stored name (what a picture or attachment field's value lists). */
+export const WORKFLOW_FILE_PATTERN = '^[a-f0-9]{32}\\.[a-z0-9]{1,8}$';
+/** An uploaded picture (re-encoded as JPEG) or attachment, ready to put in a field's value. */
+export const WorkflowFile = Type.Object({ name: Type.String(), url: Type.String(), size: Type.Integer(), picture: Type.Boolean() });
+export type WorkflowFile = Static<typeof WorkflowFile>;
+export const WorkflowFileParams = Type.Object({ name: Type.String({ maxLength: 64, pattern: WORKFLOW_FILE_PATTERN }) });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Form schema (versioned JSON)
@@ -126,6 +135,7 @@ export type RangeValue = Static<typeof RangeValue>;
 export const FieldValue = Type.Union([
   LongText({ maxLength: WORKFLOW_LIMITS.textValueMax }),
   Type.Number({ minimum: -1e12, maximum: 1e12 }),
+  /** multiselect option values, or the names of uploaded pictures and attachments */
   Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
   Type.Array(Id, { maxItems: 50 }),
   RangeValue,
@@ -438,6 +448,9 @@ export const workflowApi = {
   import: endpoint({ method: 'POST', path: '/workflow/approval/import', multipart: true, response: ImportReport }),
   duration: endpoint({ method: 'GET', path: '/workflow/duration', query: DurationQuery, response: Duration }),
   link: endpoint({ method: 'POST', path: '/workflow/link', body: LinkBody, response: SignInLink }),
+  /** A picture (form field kind=picture: JPEG or PNG, re-encoded) or an attachment (kind=attachment), field "file"; at most 10 MB. */
+  upload: endpoint({ method: 'POST', path: '/workflow/upload', multipart: true, response: WorkflowFile }),
+  file: endpoint({ method: 'GET', path: '/workflow/file/:name', params: WorkflowFileParams, response: binary('application/octet-stream') }),
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -520,4 +533,6 @@ export const selfApi = {
   decide: endpoint({ method: 'POST', path: '/self/decide', body: DecideBody, response: ApplicationDetail }),
   inbox: endpoint({ method: 'GET', path: '/self/inbox', query: Type.Object({ ...PageQuery, unread: Type.Optional(Flag) }), response: Page(SelfMessage) }),
   read: endpoint({ method: 'POST', path: '/self/inbox/read', body: SelfReadBody, response: Count }),
+  upload: endpoint({ method: 'POST', path: '/self/upload', multipart: true, response: WorkflowFile }),
+  file: endpoint({ method: 'GET', path: '/self/file/:name', params: WorkflowFileParams, response: binary('application/octet-stream') }),
 };

@@ -22,6 +22,7 @@ import { localDate } from '../attendance/recompute.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { ensureBuiltins } from './apps.service.ts';
+import type { WorkflowFiles } from './files.ts';
 import { checkValues, planRoute, type PlanNode } from './process.ts';
 import { selfRepository } from './self.repository.ts';
 import { appName, formOf, leaveTypeLabel, presentRows, presentTimeline, type ListedApplication } from './workflow.presenter.ts';
@@ -53,7 +54,7 @@ function withDescendants(id: number, parents: Parents): number[] {
 const isRange = (v: unknown): v is RangeValue => typeof v === 'object' && v !== null && !Array.isArray(v) && 'from' in v && 'to' in v;
 
 /** Applications: applying, the route through the process, decisions, withdrawal, and what attendance gets. */
-export function applicationsService(database: Database) {
+export function applicationsService(database: Database, files: WorkflowFiles) {
   const { db } = database;
 
   async function parentsOf(ex: Executor, companyId: number): Promise<Parents> {
@@ -398,6 +399,7 @@ export function applicationsService(database: Database) {
         if ((await repo.persons(trx, companyId, checked.personIds)).length !== new Set(checked.personIds).size)
           throw invalid('values', 'reasons.wfUnknownPerson');
         if (checked.departmentIds.some((d) => !parents.has(d))) throw invalid('values', 'reasons.wfUnknownDepartment');
+        if (files.missing(companyId, checked.files).length) throw invalid('values', 'reasons.wfUnknownFile');
         const values = checked.values;
         // What attendance reads: the period (or the punch time) and the leave type; the period's duration in working time.
         const durations = new Map<string, { days: number; hours: number }>();
@@ -483,18 +485,15 @@ export function applicationsService(database: Database) {
         const step = await claimStep(trx, companyId, body.id, body.step_id);
         const at = nowIso();
         if (caller.kind === 'admin') {
-          // An administrator decides for the step as a whole (the approvers' pending tasks are closed).
-          if (
-            !(await repo.decideStep(trx, companyId, step.id, {
-              state,
-              actor_kind: 'admin',
-              actor_id: caller.tenant.adminId,
-              actor_name: caller.tenant.adminName,
-              comment,
-              decided_at: at,
-            }))
-          )
-            throw conflict('errors.wfDecided');
+          // The administrators' own task takes the decision, with who made it; over people's step, an administrator
+          // decides for the step as a whole (their pending tasks are closed).
+          const forAdmins = (await repo.stepTasks(trx, companyId, step.id)).find((x) => x.approver_kind === 'admins' && x.state === 'pending');
+          const by = { actor_kind: 'admin', actor_id: caller.tenant.adminId, actor_name: caller.tenant.adminName, comment };
+          if (forAdmins) {
+            const mine = { state, comment, decided_by_admin: caller.tenant.adminId, name: caller.tenant.adminName, decided_at: at };
+            if (!(await repo.decideTask(trx, companyId, forAdmins.id, mine))) throw conflict('errors.wfDecided');
+          }
+          if (!(await repo.decideStep(trx, companyId, step.id, { state, decided_at: at, ...(forAdmins ? {} : by) }))) throw conflict('errors.wfDecided');
           const a = (await repo.application(trx, companyId, body.id))!;
           if (state === 'approved') await audit(trx, caller.tenant, 'workflow', 'workflow.approve', { id: a.id, order: a.order_no });
           else await audit(trx, caller.tenant, 'workflow', 'workflow.reject', { id: a.id, order: a.order_no, reason: comment });
@@ -564,7 +563,7 @@ export function applicationsService(database: Database) {
       const f = await filterOf(companyId, zone, q);
       if (personId) f.personId = personId;
       const r = await repo.page(db, companyId, f, offset, limit);
-      return { items: await rowsOf(db, caller.lang, companyId, r.items as ListedApplication[]), total: r.total };
+      return { items: await rowsOf(db, caller.lang, companyId, r.items), total: r.total };
     },
     /** Batches of presented rows for the export. */
     async rows(caller: Caller, zone: string, q: Partial<ApplicationQuery>, offset: number, limit: number) {

@@ -304,13 +304,13 @@ export function appsService(database: Database) {
         await repo.insertVersion(trx, 'workflow_processes', tenant.companyId, {
           app_id: appId,
           version,
-          body: JSON.stringify(tree),
+          body: JSON.stringify(refs.tree),
           created_by: tenant.adminId,
           created_at: at,
         });
         await repo.updateApp(trx, tenant.companyId, appId, { process_version: version, updated_at: at });
         await audit(trx, tenant, 'workflow', 'workflow.process.save', { id: appId, name: appName(lang, app), version });
-        return { app_id: appId, version, process: tree, created_at: at };
+        return { app_id: appId, version, process: refs.tree, created_at: at };
       });
     },
   };

@@ -3,6 +3,7 @@ import {
   CcNode,
   CODES,
   ConditionNode,
+  WORKFLOW_FILE_PATTERN,
   WORKFLOW_LIMITS,
   type ApproverChoice,
   type Condition,
@@ -12,6 +13,7 @@ import {
   type FormValues,
   type Language,
   type LocalText,
+  ProcessBranch,
   type ProcessNode,
   type ProcessTree,
   type RangeValue,
@@ -81,7 +83,7 @@ export function checkForm(schema: FormSchema, engine: readonly Pick<FormField, '
 }
 
 /** What a saved process names, for the service to check against the company (people, departments). */
-export interface ProcessRefs {
+interface ProcessRefs {
   personIds: number[];
   departmentIds: number[];
 }
@@ -94,9 +96,9 @@ const nodeName = (n: { id: string; name?: string | undefined }) => n.name?.trim(
  * distinct priorities, no branch without a condition but the default, conditions that fit the form, approvers
  * on every approver and cc node, and at least one approver on every path from start to end.
  */
-export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs {
+export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs & { tree: ProcessTree } {
   const ids = new Set<string>();
-  const refs: ProcessRefs = { personIds: [], departmentIds: [] };
+  const refs = { personIds: [] as number[], departmentIds: [] as number[] };
   const fields = new Map(form.fields.map((f) => [f.key, f]));
 
   const choice = (c: ApproverChoice, at: string) => {
@@ -124,10 +126,14 @@ export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs {
     } else throw bad();
   };
 
-  /** Walks a chain; returns whether every path through it meets an approver. */
-  const chain = (nodes: unknown[], depth: number): boolean => {
+  /**
+   * Walks a chain: whether every path through it meets an approver, and the chain as stored (each node with only
+   * the keys its schema names: the request schema closes the first level, this closes the nested ones).
+   */
+  const chain = (nodes: unknown[], depth: number): { approved: boolean; nodes: ProcessNode[] } => {
     if (depth > WORKFLOW_LIMITS.depthMax) throw invalid('process', 'reasons.wfTooDeep', { limit: WORKFLOW_LIMITS.depthMax });
     let approved = false;
+    const out: ProcessNode[] = [];
     for (const raw of nodes) {
       const at = typeof (raw as { id?: unknown })?.id === 'string' ? String((raw as { id: string }).id) : '?';
       const n = raw as ProcessNode;
@@ -139,28 +145,38 @@ export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs {
       if (n.type === 'approver') {
         choice(n.approver, nodeName(n));
         approved = true;
-      } else if (n.type === 'cc') choice(n.approver, nodeName(n));
-      else {
+        out.push(Value.Clean(ApproverNode, structuredClone(n)) as ProcessNode);
+      } else if (n.type === 'cc') {
+        choice(n.approver, nodeName(n));
+        out.push(Value.Clean(CcNode, structuredClone(n)) as ProcessNode);
+      } else {
         const branches = n.branches;
         if (branches.length < 2) throw invalid('process', 'reasons.wfFewBranches', { node: nodeName(n) });
         if (branches.filter((b) => b.default).length !== 1) throw invalid('process', 'reasons.wfNoDefault', { node: nodeName(n) });
         if (new Set(branches.map((b) => b.priority)).size !== branches.length) throw invalid('process', 'reasons.wfPriority', { node: nodeName(n) });
         let all = true;
+        const kept: ProcessBranch[] = [];
         for (const b of branches) {
           if (ids.has(b.id)) throw invalid('process', 'reasons.wfDuplicateNode', { node: b.id });
           ids.add(b.id);
           if (!b.default && !b.conditions.length) throw invalid('process', 'reasons.wfEmptyCondition', { node: nodeName(b) });
           for (const c of b.conditions) condition(c, nodeName(b));
           if (!Array.isArray(b.nodes)) throw invalid('process', 'reasons.wfBadNode', { node: b.id });
-          if (!chain(b.nodes, depth + 1)) all = false;
+          const inner = chain(b.nodes, depth + 1);
+          if (!inner.approved) all = false;
+          const { nodes: _nodes, ...rest } = b;
+          void _nodes;
+          kept.push({ ...(Value.Clean(ProcessBranch, structuredClone({ ...rest, nodes: [] })) as ProcessBranch), nodes: inner.nodes });
         }
         if (all) approved = true;
+        out.push({ id: n.id, type: 'condition', ...(n.name !== undefined ? { name: n.name } : {}), branches: kept });
       }
     }
-    return approved;
+    return { approved, nodes: out };
   };
-  if (!chain(tree.nodes, 1)) throw invalid('process', 'reasons.wfNoApprover', { node: '' });
-  return { personIds: [...new Set(refs.personIds)], departmentIds: [...new Set(refs.departmentIds)] };
+  const walked = chain(tree.nodes, 1);
+  if (!walked.approved) throw invalid('process', 'reasons.wfNoApprover', { node: '' });
+  return { personIds: [...new Set(refs.personIds)], departmentIds: [...new Set(refs.departmentIds)], tree: { nodes: walked.nodes } };
 }
 
 /** An approver or cc node on an application's route. */
@@ -244,12 +260,18 @@ export const RANGE_MAX_DAYS = 62;
  * field's type (an option of the field, a range that ends after it starts). People and departments named are
  * returned for the service to check against the company.
  */
-export function checkValues(form: FormSchema, values: FormValues, lang: Language): { values: FormValues; personIds: number[]; departmentIds: number[] } {
+export function checkValues(
+  form: FormSchema,
+  values: FormValues,
+  lang: Language,
+): { values: FormValues; personIds: number[]; departmentIds: number[]; files: string[] } {
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   for (const key of Object.keys(values)) if (!byKey.has(key)) throw invalid(key, 'reasons.wfUnknownField');
   const out: FormValues = {};
   const personIds: number[] = [];
   const departmentIds: number[] = [];
+  const files: string[] = [];
+  const fileName = new RegExp(WORKFLOW_FILE_PATTERN);
   for (const f of form.fields) {
     if (f.type === 'description') continue;
     const v = values[f.key];
@@ -300,8 +322,9 @@ export function checkValues(form: FormSchema, values: FormValues, lang: Language
       }
       case 'picture':
       case 'attachment':
-        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !/^[A-Za-z0-9._-]{1,100}$/.test(x))) throw bad();
-        out[f.key] = v as string[];
+        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !fileName.test(x))) throw bad();
+        out[f.key] = [...new Set(v as string[])];
+        files.push(...(out[f.key] as string[]));
         break;
       case 'person':
       case 'department': {
@@ -313,5 +336,5 @@ export function checkValues(form: FormSchema, values: FormValues, lang: Language
       }
     }
   }
-  return { values: out, personIds, departmentIds };
+  return { values: out, personIds, departmentIds, files };
 }

@@ -5,14 +5,16 @@ import type { App } from '../../module.ts';
 import { personOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import type { ApplicationsService, Caller } from './applications.service.ts';
+import type { WorkflowFiles } from './files.ts';
 import type { SelfService } from './self.service.ts';
+import { saveUpload, sendFile } from './uploads.ts';
 
 /**
  * The self-service page's API (issue #11): people sign in with their phone and an SMS code, or a one-time link;
  * everything else needs their person session (X-Person-Token). Not in LAN mode, like the console's approvals.
  */
-export default async function selfRoutes(app: App, deps: { applications: ApplicationsService; self: SelfService }) {
-  const { applications, self } = deps;
+export default async function selfRoutes(app: App, deps: { applications: ApplicationsService; self: SelfService; files: WorkflowFiles }) {
+  const { applications, self, files } = deps;
   const tags = ['self-service'];
   const open = { access: 'public' as const, notLan: true, rateLimit: { max: 20, timeWindow: 60_000 } };
   const config = { access: 'person' as const, notLan: true };
@@ -71,5 +73,12 @@ export default async function selfRoutes(app: App, deps: { applications: Applica
   });
   app.post(selfApi.read.path, { config, schema: routeSchema(selfApi.read, { tags }) }, async (req, reply) =>
     reply.ok({ count: await self.read(personOf(req), req.body.all ? 'all' : (req.body.ids ?? [])) }),
+  );
+  app.post(selfApi.upload.path, { config, schema: routeSchema(selfApi.upload, { tags }) }, async (req, reply) =>
+    reply.ok(await saveUpload(req, files, personOf(req).companyId, '/self/file')),
+  );
+  // Names are random (128 bits) and the company's own: a person reads the pictures of the forms they see.
+  app.get(selfApi.file.path, { config, schema: routeSchema(selfApi.file, { tags }) }, async (req, reply) =>
+    sendFile(reply, files, personOf(req).companyId, req.params.name),
   );
 }

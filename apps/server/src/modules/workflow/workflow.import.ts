@@ -62,7 +62,7 @@ function cellText(v: ExcelJS.CellValue): string {
       .trim();
   if (typeof v === 'object' && 'text' in v) return String(v.text).trim();
   if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return String(v as unknown).trim();
+  return String(v).trim();
 }
 
 /** Records as a spreadsheet (streamed, 1,000 rows a batch), and past records read from one. */

@@ -4,6 +4,7 @@ import type { SmsSender } from '../auth/sms.service.ts';
 import type { CompanyCreatedHook } from '../companies/companies.service.ts';
 import { applicationsService } from './applications.service.ts';
 import { appsService, ensureBuiltins } from './apps.service.ts';
+import { workflowFiles } from './files.ts';
 import selfRoutes from './self.routes.ts';
 import { selfService } from './self.service.ts';
 import { workflowSheets } from './workflow.import.ts';
@@ -16,7 +17,8 @@ import workflowRoutes from './workflow.routes.ts';
  */
 export function workflowModule(core: Core, deps: { sms: SmsSender | null; captcha: CaptchaService; companyCreated: CompanyCreatedHook }) {
   const apps = appsService(core.database);
-  const applications = applicationsService(core.database);
+  const files = workflowFiles(core.config.dataDir);
+  const applications = applicationsService(core.database, files);
   const self = selfService({ database: core.database, sms: deps.sms, captcha: deps.captcha });
   const sheets = workflowSheets(core.database, applications);
   // A new company starts with the built-in apps (existing companies get them on first use).
@@ -27,11 +29,12 @@ export function workflowModule(core: Core, deps: { sms: SmsSender | null; captch
     applications,
     self,
     sheets,
+    files,
     /** what the auth plugin asks about a person token */
     personLookup: self.lookup,
     routes: async (app) => {
-      await workflowRoutes(app, { apps, applications, self, sheets });
-      await selfRoutes(app, { applications, self });
+      await workflowRoutes(app, { apps, applications, self, sheets, files });
+      await selfRoutes(app, { applications, self, files });
     },
     jobs: [{ name: 'workflow.sessions.purge', every: 3600_000, exclusive: true, run: () => self.purge() }],
   });

@@ -9,8 +9,12 @@ export const appName = (lang: Language, row: { name: string; kind: string }) => 
 
 export type ListedApplication = ApplicationRowDb & { person_name: string; person_number: string; app_name: string; app_kind: string };
 
-const taskActor = (lang: Language, task: TaskRowDb): Actor =>
-  task.approver_kind === 'admins' ? { kind: 'admins', id: null, name: t(lang, 'workflow.admins') } : { kind: 'person', id: task.person_id, name: task.name };
+/** A task's approver: a person, the administrators, or the administrator who decided for them. */
+const taskActor = (lang: Language, task: TaskRowDb): Actor => {
+  if (task.approver_kind !== 'admins') return { kind: 'person', id: task.person_id, name: task.name };
+  if (task.decided_by_admin) return { kind: 'admin', id: task.decided_by_admin, name: task.name };
+  return { kind: 'admins', id: null, name: t(lang, 'workflow.admins') };
+};
 
 /** The leave type's label in the reader's language (from the form the application was filled with). */
 export function leaveTypeLabel(lang: Language, form: FormSchema | undefined, value: string | null): string | null {

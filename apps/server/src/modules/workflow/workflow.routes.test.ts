@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type FormSchema, type ProcessTree, type WorkflowApp } from '@faceadmin/shared';
 import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { form, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
 /**
@@ -324,11 +324,11 @@ test('a leave of 2 days goes to the department head only; approved, it is in att
   assert.equal(inbox.items[0].type, 'wfTask');
   assert.equal(inbox.items[0].content, `Alice asks for your approval (${made.order_no}).`);
   // Alice cannot decide her own application.
-  const own = await self('POST', '/self/decide', alice, { body: { id: made.id, step_id: made.current!.step_id, decision: 'approve', comment: '' } });
+  const own = await self('POST', '/self/decide', alice, { body: { id: made.id, step_id: made.current.step_id, decision: 'approve', comment: '' } });
   assert.equal(own.code, CODES.NO_AUTHORITY);
   const done = ok(
     await self<ApplicationDetail>('POST', '/self/decide', mgr, {
-      body: { id: made.id, step_id: made.current!.step_id, decision: 'approve', comment: 'Enjoy' },
+      body: { id: made.id, step_id: made.current.step_id, decision: 'approve', comment: 'Enjoy' },
     }),
   );
   assert.equal(done.status, 1);
@@ -343,7 +343,7 @@ test('a leave of 2 days goes to the department head only; approved, it is in att
   const dirty = await t.app.database.db.selectFrom('attendance_dirty').selectAll().where('person_id', '=', ids.alice).executeTakeFirst();
   assert.ok(dirty && dirty.from_date <= '2026-11-16' && dirty.to_date >= '2026-11-17', JSON.stringify(dirty));
   // A decision cannot be changed.
-  const change = await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: made.current!.step_id, decision: 'reject', comment: 'No' } });
+  const change = await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: made.current.step_id, decision: 'reject', comment: 'No' } });
   assert.equal(change.code, CODES.CONFLICT);
   const mine = ok(await self<ApplicationDetail>('GET', '/self/application', alice, { query: { id: made.id } }));
   assert.deepEqual(
@@ -387,11 +387,18 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
   const done = ok(
     await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/decide', {
       token: A.main,
-      body: { id: made.id, step_id: first.current!.step_id, decision: 'approve', comment: 'OK' },
+      body: { id: made.id, step_id: first.current.step_id, decision: 'approve', comment: 'OK' },
     }),
   );
   assert.equal(done.status, 1);
   assert.equal((await absencesOf(made.id)).length, 1);
+  const adminStep = done.timeline.find((x) => x.node_name === 'Administrator')!;
+  assert.deepEqual(
+    adminStep.actors.map((x) => [x.kind, x.state, x.comment]),
+    [['admin', 'approved', 'OK']],
+    "the administrator who decided, on the administrators' task",
+  );
+  assert.match(adminStep.actors[0]!.name, /^Admin /);
   // The copied person (cc) heard of it, after the route's approvers.
   const boss = await t.app.database.db
     .selectFrom('person_messages')
@@ -521,6 +528,209 @@ test("another company's apps, applications and steps are not found", async () =>
   assert.equal((await self('GET', '/self/application', boss, { query: { id: mine.id } })).code, CODES.NOT_FOUND);
   assert.equal((await self('POST', '/self/withdraw', boss, { body: { id: mine.id } })).code, CODES.NOT_FOUND);
   ok(await self('POST', '/self/withdraw', alice, { body: { id: mine.id } }));
+});
+
+/** Bob of company B, through a link B's administrator made. */
+async function linkInB(): Promise<string> {
+  const link = ok(await call(t.app, 'POST', '/workflow/link', { token: B.main, body: { person_id: ids.bPerson } }));
+  return ok(await call(t.app, 'POST', '/self/link', { body: { token: link.token } })).token;
+}
+/** A person signed in through a one-time link an administrator made. */
+async function linkIn(personId: number): Promise<string> {
+  const link = ok(await call(t.app, 'POST', '/workflow/link', { token: A.main, body: { person_id: personId } }));
+  return ok(await call(t.app, 'POST', '/self/link', { body: { token: link.token } })).token;
+}
+
+test('approver modes: all must approve, an empty node skipped, then in order; a department condition picks the branch', async () => {
+  const app = ok(
+    await call<WorkflowApp>(t.app, 'POST', '/workflow/app/create', {
+      token: A.main,
+      body: { name: 'Purchase', icon: 'money', sort: 9, enabled: true, scope: 'everyone', department_ids: [], person_ids: [] },
+    }),
+  );
+  const process: ProcessTree = {
+    nodes: [
+      {
+        id: 'where',
+        type: 'condition',
+        branches: [
+          {
+            id: 'hq',
+            name: 'Under HQ',
+            priority: 1,
+            default: false,
+            conditions: [{ kind: 'department', department_ids: [ids.hq] }],
+            nodes: [
+              { id: 'both', type: 'approver', name: 'Both', approver: { kind: 'people', person_ids: [ids.mgr, ids.boss] }, mode: 'all', empty: 'admin' },
+              { id: 'far', type: 'approver', name: 'Far above', approver: { kind: 'head', level: 3 }, mode: 'any', empty: 'skip' },
+              {
+                id: 'turns',
+                type: 'approver',
+                name: 'In turn',
+                approver: { kind: 'people', person_ids: [ids.mgr, ids.boss] },
+                mode: 'sequential',
+                empty: 'admin',
+              },
+            ],
+          },
+          {
+            id: 'rest',
+            priority: 2,
+            default: true,
+            conditions: [],
+            nodes: [{ id: 'adm', type: 'approver', approver: { kind: 'admins' }, mode: 'any', empty: 'admin' }],
+          },
+        ],
+      },
+    ],
+  };
+  // Keys a nested node's schema does not name are not stored.
+  const sent = structuredClone(process) as unknown as { nodes: { branches: { nodes: Record<string, unknown>[] }[] }[] };
+  sent.nodes[0]!.branches[0]!.nodes[0]!.extra = 'x';
+  const saved = ok(await call(t.app, 'POST', '/workflow/process/save', { token: A.main, body: { app_id: app.id, process: sent } }));
+  assert.deepEqual(saved.process, process);
+  const boss = await linkIn(ids.boss);
+  const made = ok(await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: app.id, values: { reason: 'Laptop' } } }));
+  assert.equal(made.current?.node_name, 'Both');
+  const step = made.current.step_id;
+  const one = ok(await self<ApplicationDetail>('POST', '/self/decide', mgr, { body: { id: made.id, step_id: step, decision: 'approve', comment: '' } }));
+  assert.equal(one.status, 0);
+  assert.deepEqual(
+    one.current?.approvers.map((x) => x.name),
+    ['Boss Bai'],
+    'all must approve: the boss is still to decide',
+  );
+  const two = ok(await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: step, decision: 'approve', comment: '' } }));
+  assert.equal(two.current?.node_name, 'In turn');
+  assert.deepEqual(
+    two.timeline.map((x) => [x.node_name, x.state]),
+    [
+      ['Submitted', 'submitted'],
+      ['Both', 'approved'],
+      ['Far above', 'skipped'],
+      ['In turn', 'pending'],
+    ],
+  );
+  // In order: the boss waits for the manager.
+  const early = await self('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } });
+  assert.equal(early.code, CODES.NO_AUTHORITY);
+  assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 0, 'not yet their task');
+  ok(await self('POST', '/self/decide', mgr, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } }));
+  assert.equal(ok(await self('GET', '/self/tasks', boss)).items.filter((x: { id: number }) => x.id === made.id).length, 1, 'now their turn');
+  const done = ok(
+    await self<ApplicationDetail>('POST', '/self/decide', boss, { body: { id: made.id, step_id: two.current.step_id, decision: 'approve', comment: '' } }),
+  );
+  assert.equal(done.status, 1);
+  assert.deepEqual(done.absences, [], 'a custom app is only recorded');
+  const decided = ok(await self('GET', '/self/tasks', boss, { query: { done: 1 } }));
+  assert.ok(decided.items.some((x: { id: number }) => x.id === made.id));
+  // Someone outside HQ takes the default branch: the administrators.
+  const outsider = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Outside' } })).id;
+  const zed = await person(A.main, 'Zed', '13900000104', outsider, '104');
+  const z = ok(
+    await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/create', {
+      token: A.main,
+      body: { app_id: app.id, person_id: zed, values: { reason: 'Chair' } },
+    }),
+  );
+  assert.deepEqual(
+    z.current?.approvers.map((x) => x.kind),
+    ['admins'],
+  );
+  assert.equal(z.source, 'admin');
+});
+
+test('an approved trip is out of office, an approved supplementary punch is a supplement; overtime is only recorded', async () => {
+  const apps = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main })).items;
+  const byKind = (k: string) => apps.find((a) => a.kind === k)!.id;
+  const approveAll = async (a: ApplicationDetail) => {
+    let d = a;
+    while (d.status === 0 && d.current)
+      d = ok(
+        await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/decide', {
+          token: A.main,
+          body: { id: d.id, step_id: d.current.step_id, decision: 'approve', comment: '' },
+        }),
+      );
+    return d;
+  };
+  const apply = (app: number, values: Record<string, unknown>) =>
+    call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/create', { token: A.main, body: { app_id: app, person_id: ids.alice, values } });
+  const trip = await approveAll(
+    ok(await apply(byKind('trip'), { trip_type: 'out', period: { from: at(24, '13:00'), to: at(24, '18:00') }, reason: 'Client' })),
+  );
+  assert.equal(trip.status, 1);
+  assert.deepEqual(
+    (await absencesOf(trip.id)).map((x) => [x.kind, x.from_at, x.to_at]),
+    [['out', at(24, '13:00'), at(24, '18:00')]],
+  );
+  const punch = await approveAll(ok(await apply(byKind('supplement'), { punch_time: at(25, '09:01'), reason: 'Forgot' })));
+  assert.deepEqual(
+    (await absencesOf(punch.id)).map((x) => [x.kind, x.from_at, x.to_at]),
+    [['supplement', at(25, '09:01'), at(25, '09:01')]],
+  );
+  const overtime = await approveAll(ok(await apply(byKind('overtime'), { period: { from: at(21, '10:00'), to: at(21, '14:00') }, reason: 'Release' })));
+  assert.equal(overtime.status, 1);
+  assert.deepEqual(await absencesOf(overtime.id), []);
+  assert.deepEqual(overtime.period, { from: at(21, '10:00'), to: at(21, '14:00') });
+  await absencesAreApproved();
+});
+
+test('pictures and attachments: uploaded, named in a form, read back by the company only', async () => {
+  const pic = await upload(t, '/self/upload', '', { name: 'note.png', data: await picture(300, 200, 'png') });
+  assert.equal(pic.code, CODES.ILLEGAL_TOKEN, 'an administrator upload helper without a person token');
+  const put = async (url: string, headers: Record<string, string>, file: { name: string; data: Buffer }, kind: string) => {
+    const f = form(file, { kind });
+    const res = await t.app.inject({ method: 'POST', url: API + url, headers: { ...f.headers, ...headers, 'x-lang': 'en-US' }, payload: f.payload });
+    return res.json<Answer>();
+  };
+  const picBody = await picture(300, 200, 'png');
+  const p = ok(await put('/self/upload', { 'x-person-token': alice }, { name: 'note.png', data: picBody }, 'picture'));
+  assert.match(p.name, /^[a-f0-9]{32}\.jpg$/);
+  assert.equal(p.picture, true);
+  const doc = ok(await put('/workflow/upload', { 'x-token': A.main }, { name: 'scan.PDF', data: Buffer.from('%PDF-1.4 hello') }, 'attachment'));
+  assert.match(doc.name, /\.pdf$/);
+  const notPicture = await put('/self/upload', { 'x-person-token': alice }, { name: 'x.png', data: Buffer.from('not a picture') }, 'picture');
+  assert.equal(notPicture.code, CODES.RULE);
+  // The leave form's picture field takes it; a name never uploaded here is refused.
+  const made = ok(
+    await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: leave.id, values: leaveValues(30, 30, { attachments: [p.name] }) } }),
+  );
+  assert.deepEqual(made.values.attachments, [p.name]);
+  const unknown = await self('POST', '/self/apply', alice, {
+    body: { app_id: leave.id, values: leaveValues(30, 30, { attachments: [`${'0'.repeat(32)}.jpg`] }) },
+  });
+  assert.equal(unknown.code, CODES.RULE);
+  assert.equal(unknown.message, `${tr('en-US', 'fields.values')}: ${tr('en-US', 'reasons.wfUnknownFile')}`);
+  const seen = await t.app.inject({ method: 'GET', url: `${API}/self/file/${p.name}`, headers: { 'x-person-token': mgr } });
+  assert.equal(seen.statusCode, 200);
+  assert.equal(seen.headers['content-type'], 'image/jpeg');
+  assert.equal(seen.rawPayload.subarray(0, 2).toString('hex'), 'ffd8', 're-encoded as JPEG');
+  const attachment = await t.app.inject({ method: 'GET', url: `${API}/workflow/file/${doc.name}`, headers: { 'x-token': A.main } });
+  assert.equal(attachment.headers['content-type'], 'application/octet-stream');
+  assert.match(String(attachment.headers['content-disposition']), /^attachment/);
+  assert.equal(attachment.headers['x-content-type-options'], 'nosniff');
+  // Another company's administrator or person does not find it.
+  assert.equal((await call(t.app, 'GET', `/workflow/file/${p.name}`, { token: B.main })).code, CODES.NOT_FOUND);
+  const bob = await linkInB();
+  assert.equal((await self('GET', `/self/file/${p.name}`, bob)).code, CODES.NOT_FOUND);
+  ok(await self('POST', '/self/withdraw', alice, { body: { id: made.id } }));
+});
+
+test('a person who left loses their self-service session', async () => {
+  const dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Temps' } })).id;
+  const id = await person(A.main, 'Temp Tang', '13900000105', dept, '105');
+  const token = await linkIn(id);
+  ok(await self('GET', '/self/info', token));
+  const info = ok(await call(t.app, 'GET', '/person/info', { token: A.main, query: { id } }));
+  ok(
+    await call(t.app, 'POST', '/person/update', {
+      token: A.main,
+      body: { id, name: info.name, phone: info.phone, organizations: [dept], pic: info.pic, workStatus: 0 },
+    }),
+  );
+  assert.equal((await self('GET', '/self/info', token)).code, CODES.TOKEN_EXPIRED);
+  assert.equal((await call(t.app, 'POST', '/workflow/link', { token: A.main, body: { person_id: id } })).code, CODES.RULE);
 });
 
 test('records: filters, export (xlsx) and import of past records (xlsx only, at most 2 MB, errors per row)', async () => {

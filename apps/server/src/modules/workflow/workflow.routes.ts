@@ -1,6 +1,5 @@
 import { DEFAULT_TIME_ZONE, LIMITS, workflowApi, XLSX_TYPE } from '@faceadmin/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badInput, invalid } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import type { App } from '../../module.ts';
@@ -9,14 +8,16 @@ import { routeSchema } from '../../plugins/envelope.ts';
 import type { ApplicationsService, Caller } from './applications.service.ts';
 import type { AppsService } from './apps.service.ts';
 import type { SelfService } from './self.service.ts';
+import type { WorkflowFiles } from './files.ts';
+import { saveUpload, sendFile, uploadOf } from './uploads.ts';
 import type { WorkflowSheets } from './workflow.import.ts';
 
 /** The console's approvals (spec §2 /workflow): right `workflow` = 1, and none of it in LAN mode (spec §6). */
 export default async function workflowRoutes(
   app: App,
-  deps: { apps: AppsService; applications: ApplicationsService; self: SelfService; sheets: WorkflowSheets },
+  deps: { apps: AppsService; applications: ApplicationsService; self: SelfService; sheets: WorkflowSheets; files: WorkflowFiles },
 ) {
-  const { apps, applications, self, sheets } = deps;
+  const { apps, applications, self, sheets, files } = deps;
   const tags = ['workflow'];
   const config = { access: { right: 'workflow' as const, level: 1 }, notLan: true };
   const admin = (req: FastifyRequest): Caller => ({ kind: 'admin', tenant: tenantOf(req), lang: req.lang });
@@ -83,35 +84,19 @@ export default async function workflowRoutes(
     return (reply as FastifyReply).type(XLSX_TYPE).header('content-disposition', 'attachment; filename="approvals-template.xlsx"').send(buf);
   });
   app.post(workflowApi.import.path, { config, schema: routeSchema(workflowApi.import, { tags }) }, async (req, reply) => {
-    const data = await upload(req, LIMITS.importMaxBytes);
+    const { data } = await uploadOf(req, LIMITS.importMaxBytes);
     return reply.ok(await sheets.importXlsx(tenantOf(req), req.lang, data));
   });
+  app.post(workflowApi.upload.path, { config, schema: routeSchema(workflowApi.upload, { tags }) }, async (req, reply) =>
+    reply.ok(await saveUpload(req, files, tenantOf(req).companyId, '/workflow/file')),
+  );
+  app.get(workflowApi.file.path, { config: { ...config, cookieAuth: true }, schema: routeSchema(workflowApi.file, { tags }) }, async (req, reply) =>
+    sendFile(reply, files, tenantOf(req).companyId, req.params.name),
+  );
   app.get(workflowApi.duration.path, { config, schema: routeSchema(workflowApi.duration, { tags }) }, async (req, reply) =>
     reply.ok(await applications.duration(tenantOf(req).companyId, req.query.person_id ?? null, req.query.from, req.query.to)),
   );
   app.post(workflowApi.link.path, { config, schema: routeSchema(workflowApi.link, { tags }) }, async (req, reply) =>
     reply.ok(await self.createLink(tenantOf(req), req.body.person_id)),
   );
-
-  /** One xlsx file (form field "file"), refused beyond `cap` bytes. */
-  async function upload(req: FastifyRequest, cap: number): Promise<Buffer> {
-    if (!req.isMultipart()) throw invalid('file', 'reasons.required');
-    let data: Buffer | undefined;
-    let truncated = false;
-    const tooLarge = () => badInput('errors.fileTooLarge', 'file', { mb: Math.round(cap / 1024 / 1024) });
-    try {
-      for await (const part of req.parts({ limits: { fileSize: cap, files: 1 } })) {
-        if (part.type === 'file') {
-          data = await part.toBuffer();
-          truncated = part.file.truncated;
-        }
-      }
-    } catch (e) {
-      if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      throw e;
-    }
-    if (!data) throw invalid('file', 'reasons.required');
-    if (truncated) throw tooLarge();
-    return data;
-  }
 }
