@@ -315,6 +315,9 @@ step('Eve, on her phone: the self-service sign-in, then the leave form with its 
     .waitFor();
   await form.getByTestId('field-text_1').locator('input').fill('Bob');
   await form.getByTestId('field-reason').locator('textarea').fill('Family trip');
+  // a picture for the leave's picture field, uploaded as it is picked
+  await form.getByTestId('file-input-picture').setInputFiles({ name: 'ticket.jpg', mimeType: 'image/jpeg', buffer: await facePhoto('Ticket', 30) });
+  await form.getByTestId('uploaded-file').getByText('ticket.jpg').waitFor();
   await shot(p, 'self-apply');
   await p.getByTestId('self-submit').click();
   await toast(p, tr('workflow.apply.submitted')).waitFor();
@@ -364,6 +367,9 @@ step('the administrator approves in the console; the timeline shows every step',
   const entries = detail.getByTestId('timeline-entry');
   await until('submitted, head, administrator', async () => (await entries.count()) >= 3);
   await detail.getByText('Enjoy').waitFor();
+  // the picture Eve added, served to the console
+  const picture = detail.getByTestId('value-attachments').locator('img');
+  await until('the picture loaded', async () => (await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) > 0);
   await page.waitForTimeout(400);
   await shot(page, 'records-detail');
   await page.locator('.ant-drawer-close:visible').click();

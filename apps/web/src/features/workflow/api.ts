@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
+  API_PREFIX,
   TIMING,
   workflowApi,
   type AppInput,
@@ -67,6 +68,17 @@ export const useSignInLink = () => useMutation({ mutationFn: (person_id: number)
 /** The duration of a period in the applicant's working time (the form shows it as the range is picked). */
 export const fetchDuration = (from: string, to: string, personId?: number) =>
   call(workflowApi.duration, { from, to, ...(personId ? { person_id: personId } : {}) }, { silent: true });
+
+/** A picture or attachment for a form the administrator fills (applying on someone's behalf). */
+export const uploadWorkflowFile = (kind: 'picture' | 'attachment', file: File) => {
+  const form = new FormData();
+  // the kind before the file: the server reads the parts in order
+  form.append('kind', kind);
+  form.append('file', file);
+  return upload(workflowApi.upload, form, { timeout: TIMING.exportTimeout });
+};
+/** Where the console opens an application's picture or attachment (its session cookie lets the browser in). */
+export const workflowFileUrl = (name: string) => `${API_PREFIX}${workflowApi.file.path.replace(':name', encodeURIComponent(name))}`;
 
 /** The export streams: the bytes received so far (spec §9: the export timeout). */
 export function useExportApplications() {

@@ -6,7 +6,7 @@ import { useLanguage } from '../../../app/i18n.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
-import { useApplication, useDecide, useWithdraw } from '../api.ts';
+import { useApplication, useDecide, useWithdraw, workflowFileUrl } from '../api.ts';
 import { StatusTag, TimelineView, ValuesView } from './Timeline.tsx';
 
 /** An application's detail: the form values, the timeline, and the administrator's decision or withdrawal. */
@@ -70,7 +70,7 @@ export function ApplicationDrawer({ id, onClose }: { id: number | undefined; onC
             )}
           </Descriptions>
           <Divider titlePlacement="start">{t('workflow.records.values')}</Divider>
-          <ValuesView detail={d} lang={lang} />
+          <ValuesView detail={d} lang={lang} fileUrl={workflowFileUrl} />
           {d.absences.length > 0 && (
             <Alert
               style={{ marginTop: 12 }}

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { Alert, DatePicker, Form, Input, InputNumber, Select, Typography, type FormInstance } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, App, Button, DatePicker, Form, Input, InputNumber, Select, Space, Tag, Typography, type FormInstance } from 'antd';
+import { PaperClipOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import type { Duration, FormField, FormSchema, Language } from '@faceadmin/shared';
+import { WORKFLOW_LIMITS, type Duration, type FormField, type FormSchema, type Language, type WorkflowFile } from '@faceadmin/shared';
 import { textOf } from '../schema.ts';
 
 export interface RendererProps {
@@ -17,14 +18,24 @@ export interface RendererProps {
   departmentInput?: (() => React.ReactNode) | undefined;
   initialValues?: Record<string, unknown> | undefined;
   disabled?: boolean;
+  /** uploads a picture or attachment (console or self-service); none in the designer's preview */
+  uploadFile?: ((kind: 'picture' | 'attachment', file: File) => Promise<WorkflowFile>) | undefined;
 }
 
 /** An application form as the applicant sees it: the app's schema rendered with antd Form, one item per field. */
-export function FormRenderer({ schema, lang, form, durationOf, personInput, departmentInput, initialValues, disabled }: RendererProps) {
+export function FormRenderer({ schema, lang, form, durationOf, personInput, departmentInput, initialValues, disabled, uploadFile }: RendererProps) {
   return (
     <Form form={form} layout="vertical" initialValues={initialValues} disabled={disabled} data-testid="apply-form">
       {schema.fields.map((f) => (
-        <FieldItem key={f.key} field={f} lang={lang} durationOf={durationOf} personInput={personInput} departmentInput={departmentInput} />
+        <FieldItem
+          key={f.key}
+          field={f}
+          lang={lang}
+          durationOf={durationOf}
+          personInput={personInput}
+          departmentInput={departmentInput}
+          uploadFile={uploadFile}
+        />
       ))}
     </Form>
   );
@@ -36,7 +47,8 @@ function FieldItem({
   durationOf,
   personInput,
   departmentInput,
-}: { field: FormField; lang: Language } & Pick<RendererProps, 'durationOf' | 'personInput' | 'departmentInput'>) {
+  uploadFile,
+}: { field: FormField; lang: Language } & Pick<RendererProps, 'durationOf' | 'personInput' | 'departmentInput' | 'uploadFile'>) {
   const { t } = useTranslation();
   const label = textOf(f.label, lang, f.key);
   const placeholder = textOf(f.placeholder, lang) || undefined;
@@ -92,12 +104,12 @@ function FieldItem({
       break;
     case 'picture':
     case 'attachment':
-      // no upload endpoint for application files yet (see the report): the field is shown, not filled
-      return (
-        <Form.Item label={label} data-testid={`field-${f.key}`}>
-          <Typography.Text type="secondary">{t('workflow.form.uploadUnavailable')}</Typography.Text>
-        </Form.Item>
+      input = uploadFile ? (
+        <FilesInput kind={f.type} upload={uploadFile} />
+      ) : (
+        <Typography.Text type="secondary">{t('workflow.form.uploadUnavailable')}</Typography.Text>
       );
+      break;
   }
   return (
     <Form.Item name={f.key} label={label} rules={rules} data-testid={`field-${f.key}`}>
@@ -136,5 +148,68 @@ function RangeDuration({ name, unit, durationOf }: { name: string; unit: 'day' |
             ? t('workflow.form.durationHours', { hours: shown.hours })
             : t('workflow.form.durationDays', { days: shown.days, hours: shown.hours })}
     </Typography.Paragraph>
+  );
+}
+
+/** A picture or attachment field: files uploaded as they are picked, the field's value their stored names. */
+function FilesInput({
+  kind,
+  upload,
+  value,
+  onChange,
+}: {
+  kind: 'picture' | 'attachment';
+  upload: NonNullable<RendererProps['uploadFile']>;
+  value?: string[];
+  onChange?: (names: string[]) => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  // what each uploaded name was called on the device it came from
+  const [known, setKnown] = useState<Record<string, string>>({});
+  const names = value ?? [];
+  const pick = async (file: File) => {
+    if (file.size > WORKFLOW_LIMITS.fileMaxBytes) {
+      void message.error(t('workflow.form.fileTooLarge', { mb: WORKFLOW_LIMITS.fileMaxBytes / 1024 / 1024 }));
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await upload(kind, file);
+      setKnown((k) => ({ ...k, [r.name]: file.name }));
+      onChange?.([...names, r.name]);
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <Space wrap>
+        {names.map((n) => (
+          <Tag key={n} closable onClose={() => onChange?.(names.filter((x) => x !== n))} data-testid="uploaded-file">
+            {known[n] ?? n}
+          </Tag>
+        ))}
+      </Space>
+      <Button icon={kind === 'picture' ? <PictureOutlined /> : <PaperClipOutlined />} loading={busy} onClick={() => picker.current?.click()}>
+        {t(kind === 'picture' ? 'workflow.form.addPicture' : 'workflow.form.addAttachment')}
+      </Button>
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        accept={kind === 'picture' ? 'image/jpeg,image/png' : undefined}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) void pick(file);
+        }}
+        data-testid={`file-input-${kind}`}
+      />
+    </Space>
   );
 }

@@ -9,7 +9,7 @@ import { ImportReportView } from '../../persons/components/ImportDialog.tsx';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
 import { importFileProblem } from '../../persons/logic.ts';
-import { fetchDuration, useApplyFor, useApprovalTemplate, useForm as useAppForm, useImportApprovals, useSignInLink } from '../api.ts';
+import { fetchDuration, uploadWorkflowFile, useApplyFor, useApprovalTemplate, useForm as useAppForm, useImportApprovals, useSignInLink } from '../api.ts';
 import { fromUiValues } from '../schema.ts';
 import { FormRenderer } from './FormRenderer.tsx';
 
@@ -76,6 +76,7 @@ export function ApplyForDialog({ open, apps, appId, onClose }: { open: boolean; 
           durationOf={(from, to) => fetchDuration(from, to, person)}
           personInput={() => <PersonPicker initial={[]} />}
           departmentInput={() => <DepartmentSelect multiple />}
+          uploadFile={uploadWorkflowFile}
         />
       )}
     </Modal>

@@ -1,4 +1,4 @@
-import { Descriptions, Tag, Timeline as AntTimeline, Typography } from 'antd';
+import { Descriptions, Image, Space, Tag, Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationDetail, Language } from '@faceadmin/shared';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -29,14 +29,28 @@ export function StatusTag({ status }: { status: number }) {
 }
 
 /** The form values of an application as label: value lines. */
-export function ValuesView({ detail, lang }: { detail: ApplicationDetail; lang: Language }) {
+export function ValuesView({ detail, lang, fileUrl }: { detail: ApplicationDetail; lang: Language; fileUrl?: (name: string) => string }) {
   return (
     <Descriptions column={1} size="small" bordered data-testid="application-values">
       {detail.form.fields
         .filter((f) => f.type !== 'description')
         .map((f) => (
           <Descriptions.Item key={f.key} label={textOf(f.label, lang, f.key)}>
-            <span data-testid={`value-${f.key}`}>{valueText(f, detail.values[f.key], lang, { dateTime: (iso) => formatDateTime(iso) })}</span>
+            {(f.type === 'picture' || f.type === 'attachment') && fileUrl && Array.isArray(detail.values[f.key]) ? (
+              <Space wrap data-testid={`value-${f.key}`}>
+                {(detail.values[f.key] as string[]).map((name) =>
+                  f.type === 'picture' ? (
+                    <Image key={name} src={fileUrl(name)} width={72} height={72} style={{ objectFit: 'cover' }} />
+                  ) : (
+                    <a key={name} href={fileUrl(name)} download>
+                      {name}
+                    </a>
+                  ),
+                )}
+              </Space>
+            ) : (
+              <span data-testid={`value-${f.key}`}>{valueText(f, detail.values[f.key], lang, { dateTime: (iso) => formatDateTime(iso) })}</span>
+            )}
             {f.type === 'daterange' && f.key === 'period' && detail.duration && (
               <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
                 ({detail.duration.days} / {detail.duration.hours} h)

@@ -12,7 +12,7 @@ import { AppIcon } from '../components/AppIcon.tsx';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { StatusTag, TimelineView, ValuesView } from '../components/Timeline.tsx';
 import { fromUiValues } from '../schema.ts';
-import { selfCall, selfTokenStore, useSelfToken } from './selfClient.ts';
+import { selfCall, selfTokenStore, selfUpload, useSelfToken } from './selfClient.ts';
 
 /**
  * /self: the employees' self-service page (issue #11), mobile first. Sign in with the phone on one's record and an
@@ -319,6 +319,7 @@ function ApplyTab({ person, onApplied }: { person: SelfPerson; onApplied: (id: n
           lang={lang}
           form={form}
           durationOf={(from, to) => selfCall(selfApi.duration, { from, to })}
+          uploadFile={selfUpload}
           departmentInput={() => <Select mode="multiple" options={person.departments.map((d) => ({ value: d.id, label: d.name }))} />}
         />
         <Button type="primary" block size="large" loading={apply.isPending} onClick={() => (setError(undefined), apply.mutate())} data-testid="self-submit">

@@ -1,4 +1,15 @@
-import { API_PREFIX, CODES, RELOGIN_CODES, TIMING, type CallEndpoint, type Envelope, type InputOf, type ResponseOf } from '@faceadmin/shared';
+import {
+  API_PREFIX,
+  CODES,
+  RELOGIN_CODES,
+  selfApi,
+  TIMING,
+  type CallEndpoint,
+  type Envelope,
+  type InputOf,
+  type ResponseOf,
+  type WorkflowFile,
+} from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { getLanguage, i18next } from '../../../app/i18n.ts';
 import { createStore, useStore } from '../../../app/store.ts';
@@ -60,5 +71,25 @@ export async function selfCall<E extends CallEndpoint>(entry: E, input?: InputOf
     if (RELOGIN_CODES.includes(envelope.code) && token === selfTokenStore.get()) selfTokenStore.set('');
     throw new ApiError('api', envelope.message || i18next.t('errors.error'), envelope.code, envelope.data);
   }
+  return envelope.data;
+}
+
+/** A picture or attachment for the form being filled (multipart, the person's session). */
+export async function selfUpload(kind: 'picture' | 'attachment', file: File): Promise<WorkflowFile> {
+  const form = new FormData();
+  form.append('kind', kind);
+  form.append('file', file);
+  const headers: Record<string, string> = { 'X-Lang': getLanguage(), Accept: 'application/json' };
+  const token = selfTokenStore.get();
+  if (token) headers['X-Person-Token'] = token;
+  let envelope: Envelope<WorkflowFile> | null;
+  try {
+    const res = await fetch(`${API_PREFIX}${selfApi.upload.path}`, { method: 'POST', headers, body: form });
+    envelope = (await res.json().catch(() => null)) as Envelope<WorkflowFile> | null;
+  } catch {
+    throw new ApiError('network', i18next.t('errors.network'));
+  }
+  if (!envelope || typeof envelope.code !== 'number') throw new ApiError('network', i18next.t('errors.network'));
+  if (envelope.code !== CODES.OK) throw new ApiError('api', envelope.message || i18next.t('errors.error'), envelope.code, envelope.data);
   return envelope.data;
 }
