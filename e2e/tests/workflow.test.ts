@@ -369,7 +369,7 @@ step('the administrator approves in the console; the timeline shows every step',
   await detail.getByText('Enjoy').waitFor();
   // the picture Eve added, served to the console
   const picture = detail.getByTestId('value-attachments').locator('img');
-  await until('the picture loaded', async () => (await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) > 0);
+  await until('the picture loaded', async () => (await picture.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))) > 0);
   await page.waitForTimeout(400);
   await shot(page, 'records-detail');
   await page.locator('.ant-drawer-close:visible').click();
