@@ -28,7 +28,7 @@ let hana: { context: BrowserContext; page: Page };
 const links: Record<string, string> = {};
 
 const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => untilOf(what, check, timeoutMs, 250);
-const toast = (p: Page, text: string) => toastOf(p, text);
+const toast = (p: Page, text: string) => toastOf(p, text).last();
 const shot = (p: Page, name: string) => p.screenshot({ path: path.join(SHOTS, `workflow-${name}.png`), fullPage: true });
 
 const ymd = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -98,7 +98,7 @@ async function phone(): Promise<{ context: BrowserContext; page: Page }> {
 
 before(async () => {
   server = await startServer(ADMIN);
-  journey = await openJourney({ prefix: 'workflow-', viewport: { width: 1440, height: 900 } });
+  journey = await openJourney({ prefix: 'workflow-', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   page = journey.page;
 });
 
@@ -373,7 +373,70 @@ step('the administrator approves in the console; the timeline shows every step',
   await page.waitForTimeout(400);
   await shot(page, 'records-detail');
   await page.locator('.ant-drawer-close:visible').click();
+  await detail.waitFor({ state: 'hidden' });
   await shot(page, 'records');
+});
+
+step("the administrator applies on Eve's behalf for one day: only the head is asked; then withdraws it", async () => {
+  await page.getByTestId('apply-for').click();
+  const dialog = modalOf(page, tr('workflow.apply.title'));
+  await choose(page, dialog.getByTestId('apply-app'), 'Leave');
+  await pickPerson(page, dialog.getByTestId('heads-picker'), 'Eve Employee');
+  const form = dialog.getByTestId('apply-form');
+  await choose(page, form.getByTestId('field-leave_type').locator('.ant-select'), 'Sick leave');
+  const range = form.getByTestId('field-period').locator('input');
+  await range.nth(0).click();
+  await range.nth(0).fill(`${ymd(THURSDAY)} 09:00`);
+  await range.nth(0).press('Enter');
+  await range.nth(1).fill(`${ymd(THURSDAY)} 18:00`);
+  await range.nth(1).press('Enter');
+  await form
+    .getByTestId('duration-period')
+    .getByText(tr('workflow.form.durationDays', { days: 1, hours: 8 }))
+    .waitFor();
+  await form.getByTestId('field-text_1').locator('input').fill('Carol');
+  await form.getByTestId('field-reason').locator('textarea').fill('Flu');
+  await shot(page, 'apply-for');
+  await dialog.getByRole('button', { name: tr('workflow.apply.submit') }).click();
+  await toast(page, tr('workflow.apply.submitted')).waitFor();
+  await dialog.waitFor({ state: 'hidden' });
+  const row = page.locator('[data-testid=records-table] .ant-table-row', { hasText: tr('workflow.status.0') });
+  await row.getByText('Hana Head').waitFor();
+  await row.getByTestId('record-open').click();
+  const detail = page.getByTestId('application-detail');
+  await detail.getByText(tr('workflow.source.admin')).waitFor();
+  // one day: the default branch, no administrator step
+  await until('submitted and the head', async () => (await detail.getByTestId('timeline-entry').count()) === 2);
+  await detail.getByTestId('application-withdraw').click();
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('common.actions.ok') })
+    .click();
+  await detail.getByTestId('status-tag').getByText(tr('workflow.status.-2')).waitFor();
+  await page.locator('.ant-drawer-close:visible').click();
+  await detail.waitFor({ state: 'hidden' });
+});
+
+step('records: filtered by status, exported as xlsx; the import takes only xlsx', async () => {
+  await page.waitForTimeout(500); // the drawer's mask fades out
+  await choose(page, page.getByTestId('records-status'), tr('workflow.status.1'));
+  const rows = page.locator('[data-testid=records-table] .ant-table-row');
+  await until('only the approved one', async () => (await rows.count()) === 1 && (await rows.first().getByText(tr('workflow.status.1')).count()) === 1);
+  const download = page.waitForEvent('download');
+  await page.getByTestId('records-export').click();
+  assert.equal((await download).suggestedFilename(), 'approvals.xlsx');
+  await page.getByTestId('import-open').click();
+  const dialog = modalOf(page, tr('workflow.import.title'));
+  await dialog
+    .getByTestId('import-file')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n') });
+  await toast(page, tr('person.import.badType')).waitFor();
+  await shot(page, 'import');
+  await dialog
+    .getByRole('button', { name: tr('workflow.link.close'), exact: true })
+    .last()
+    .click();
 });
 
 step('Eve sees it approved, with her messages', async () => {
