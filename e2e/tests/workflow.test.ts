@@ -447,7 +447,13 @@ step('Eve sees it approved, with her messages', async () => {
   await p.getByTestId('self-tab-inbox').click();
   // the applicant hears of the outcome; the head heard of her task (above)
   await until('the approval message', async () => (await p.getByTestId('self-inbox').getByText('Approved: Leave').count()) > 0);
+  await p.waitForTimeout(400); // the list fades in
   await shot(p, 'self-inbox');
+  // the page speaks the person's language
+  await choose(p, p.getByTestId('self-language'), '简体中文');
+  await p.getByTestId('self-tab-mine').getByText('我的申请').click();
+  await p.getByTestId('self-row').getByText('已通过').first().waitFor();
+  await shot(p, 'self-zh');
 });
 
 step("the console's messages: the application waited for an administrator, then was approved", async () => {

@@ -201,7 +201,7 @@ function FilesInput({
       <input
         ref={picker}
         type="file"
-        hidden
+        style={{ display: 'none' }}
         accept={kind === 'picture' ? 'image/jpeg,image/png' : undefined}
         onChange={(e) => {
           const file = e.target.files?.[0];
