@@ -94,6 +94,8 @@ export async function makeApp(
 
 export interface CallOptions {
   token?: string | undefined;
+  /** a person session of the self-service page (X-Person-Token) */
+  personToken?: string | undefined;
   body?: unknown;
   query?: Record<string, string | number>;
   lang?: string;
@@ -117,6 +119,7 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
 function request(app: App, method: 'GET' | 'POST', url: string, o: CallOptions) {
   const headers: Record<string, string> = {};
   if (o.token) headers['x-token'] = o.token;
+  if (o.personToken) headers['x-person-token'] = o.personToken;
   if (o.lang) headers['x-lang'] = o.lang;
   return app.inject({
     method,
@@ -206,6 +209,20 @@ export interface Company {
   /** token of its initial main administrator */
   main: string;
   mainId: number;
+}
+
+/** A person of the company, signed in to the self-service page through a one-time link; returns the person token. */
+export async function makePersonSession(t: TestApp, company: Company, pic: string, number = `P${randomBytes(3).toString('hex')}`): Promise<string> {
+  const dept = await call(t.app, 'POST', '/org/create', { token: company.main, body: { name: `Dept ${number}` } });
+  const person = await call(t.app, 'POST', '/person/create', {
+    token: company.main,
+    body: { number, name: `Person ${number}`, phone: '13900000000', organizations: [dept.data.id], pic },
+  });
+  if (person.code !== 20000) throw new Error(`person: ${person.code} ${person.message}`);
+  const link = await call(t.app, 'POST', '/workflow/link', { token: company.main, body: { person_id: person.data.id } });
+  const r = await call(t.app, 'POST', '/self/link', { body: { token: link.data.token } });
+  if (r.code !== 20000) throw new Error(`person session: ${r.code} ${r.message}`);
+  return r.data.token as string;
 }
 
 /** A company with its own initial administrator. */

@@ -4,14 +4,19 @@ import { apiContract, CODES, requestSchema, type Endpoint } from '@faceadmin/sha
 import fc from 'fast-check';
 import { t as tr } from '../src/i18n/i18n.ts';
 import { validOf, type Schema } from './arbitrary.ts';
-import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from './helpers.ts';
+import { picture, upload } from './files.ts';
+import { API, call, DIALECT, makeApp, makeCompany, makePersonSession, type Company, type TestApp } from './helpers.ts';
 
 /** The request policy (#9 items 1–3, 5), route by route: what the contract test checks by sampling, here for every route. */
 let t: TestApp;
 let A: Company;
+/** The self-service routes run as a person (X-Person-Token). */
+let personToken = '';
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Requests Co');
+  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
+  personToken = await makePersonSession(t, A, pic);
 });
 after(() => t.close());
 
@@ -33,7 +38,13 @@ const SERVER_OWNED = [
 ];
 
 /** Bodies that name such a column to pick rows by (a filter, the company to switch to), never to write it. */
-const TARGETS: Record<string, string[]> = { '/admin/setDefaultCompany': ['company_id'], '/person/exportPerson': ['sync_status'], '/punch/export': ['state'] };
+const TARGETS: Record<string, string[]> = {
+  '/admin/setDefaultCompany': ['company_id'],
+  '/person/exportPerson': ['sync_status'],
+  '/punch/export': ['state'],
+  // which of the companies the phone belongs to a person signs in to
+  '/self/login': ['company_id'],
+};
 
 test('every write route refuses an unknown key and names it; no body schema names a server-owned column', async () => {
   for (const e of writes) {
@@ -41,7 +52,7 @@ test('every write route refuses an unknown key and names it; no body schema name
     for (const col of SERVER_OWNED) if (!TARGETS[e.path]?.includes(col)) assert.ok(!(col in (schema.properties ?? {})), `${e.path} takes ${col}`);
     if (schema.type !== 'object') continue;
     const body = { ...(fc.sample(validOf(schema), { numRuns: 1, seed: 7 })[0] as object), zzz: 1 };
-    const r = await call(t.app, 'POST', e.path, { token: A.main, body, lang: 'en-US' });
+    const r = await call(t.app, 'POST', e.path, { token: A.main, personToken, body, lang: 'en-US' });
     assert.equal(r.status, 400, `${e.path}: ${r.status} ${r.message}`);
     assert.equal(r.code, CODES.VALIDATION, e.path);
     assert.deepEqual(r.data, { field: 'zzz' }, e.path);
@@ -78,7 +89,7 @@ test('page and page size are bounded on every list: a huge page is a 400 naming 
       const required = Object.fromEntries(
         (schema.required ?? []).map((k) => [k, String(fc.sample(validOf(schema.properties![k]!), { numRuns: 1, seed: 3 })[0])]),
       );
-      const r = await call(t.app, 'GET', e.path, { token: A.main, query: { ...required, [key!]: value! } });
+      const r = await call(t.app, 'GET', e.path, { token: A.main, personToken, query: { ...required, [key!]: value! } });
       assert.equal(r.status, 400, `${e.path}?${key}=${value}: ${r.status} ${r.message}`);
       assert.deepEqual(r.data, { field: key }, e.path);
     }

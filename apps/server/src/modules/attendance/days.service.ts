@@ -405,11 +405,13 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         const a = await trx
           .selectFrom('attendance_absences as a')
           .innerJoin('persons as p', 'p.id', 'a.person_id')
-          .select(['a.id', 'a.person_id', 'a.from_at', 'a.to_at', 'a.kind', 'p.name'])
+          .select(['a.id', 'a.person_id', 'a.from_at', 'a.to_at', 'a.kind', 'a.application_id', 'p.name'])
           .where('a.company_id', '=', tenant.companyId)
           .where('a.id', '=', id)
           .executeTakeFirst();
         if (!a) throw notFound();
+        // An approved application's absence goes with the application (withdrawn or cancelled there), never alone.
+        if (a.application_id !== null) throw badInput('errors.absenceFromApproval');
         await trx.deleteFrom('attendance_absences').where('id', '=', id).execute();
         await markDirty(trx, tenant.companyId, [a.person_id], {
           from: addDays(localDate(Date.parse(a.from_at), zone), -1),

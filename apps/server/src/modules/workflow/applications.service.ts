@@ -97,7 +97,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     if (c.kind === 'people') {
       const rows = await repo.persons(ex, companyId, c.person_ids ?? []);
       const byId = new Map(rows.filter((p) => p.work_status === 1).map((p) => [p.id, p]));
-      return (c.person_ids ?? []).filter((id) => byId.has(id)).map((id) => ({ kind: 'person', id, name: byId.get(id)!.name }));
+      return (c.person_ids ?? []).filter((id) => byId.has(id) && id !== applicantId).map((id) => ({ kind: 'person', id, name: byId.get(id)!.name }));
     }
     const parents = await parentsOf(ex, companyId);
     const mine = (await repo.personDepartments(ex, companyId, [applicantId])).map((d) => d.department_id);
@@ -445,8 +445,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
           created_at: at,
           updated_at: at,
         });
-        const orderNo = `${localDate(Date.parse(at), zone).replaceAll('-', '')}${String(newId).padStart(6, '0')}`;
-        await repo.setOrderNo(trx, companyId, newId, orderNo);
+        const orderNo = await repo.newOrderNo(trx, companyId, newId, localDate(Date.parse(at), zone));
         await repo.insertStep(trx, {
           company_id: companyId,
           application_id: newId,

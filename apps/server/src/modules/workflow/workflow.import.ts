@@ -41,12 +41,26 @@ const REQUIRED: ImportColumn[] = ['number', 'app', 'status'];
 const header = (lang: Language, c: string) => t(lang, `workflow.columns.${c}`);
 const statusText = (lang: Language, s: number) =>
   t(lang, `workflow.status.${s === 1 ? 'approved' : s === -1 ? 'rejected' : s === -2 ? 'withdrawn' : 'pending'}`);
+/** Formatters by zone: making one per cell costs a millisecond and memory ICU returns late (an export makes 80,000 cells). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
 /** A local wall time 'YYYY-MM-DD HH:mm' in the company's zone. */
 const wall = (iso: string | null, zone: string) => {
   if (!iso) return '';
-  const ms = Date.parse(iso);
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(ms));
-  return `${localDate(ms, zone)} ${time}`;
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(Date.parse(iso))).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 };
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '');
 
@@ -269,7 +283,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
             updated_at: nowIso(),
             finished_at: at,
           });
-          if (!g.orderNo) await repo.setOrderNo(trx, companyId, id, `${localDate(g.created, zone).replaceAll('-', '')}${String(id).padStart(6, '0')}`);
+          if (!g.orderNo) await repo.newOrderNo(trx, companyId, id, localDate(g.created, zone));
           await repo.insertStep(trx, {
             company_id: companyId,
             application_id: id,

@@ -135,6 +135,17 @@ export const workflowRepository = {
   async setOrderNo(db: Executor, companyId: number, id: number, orderNo: string) {
     await db.updateTable('workflow_applications').set({ order_no: orderNo }).where('company_id', '=', companyId).where('id', '=', id).execute();
   },
+  /**
+   * The order number of a new application: its day and its id (unique as it is), unless an imported record already
+   * took that text, then with a suffix.
+   */
+  async newOrderNo(db: Executor, companyId: number, id: number, localDay: string): Promise<string> {
+    const base = `${localDay.replaceAll('-', '')}${String(id).padStart(6, '0')}`;
+    let orderNo = base;
+    for (let n = 2; await this.orderNoTaken(db, companyId, orderNo); n++) orderNo = `${base}-${n}`;
+    await this.setOrderNo(db, companyId, id, orderNo);
+    return orderNo;
+  },
   orderNoTaken: async (db: Executor, companyId: number, orderNo: string) =>
     Boolean(await db.selectFrom('workflow_applications').select('id').where('company_id', '=', companyId).where('order_no', '=', orderNo).executeTakeFirst()),
   application: (db: Executor, companyId: number, id: number) =>

@@ -410,6 +410,12 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
     boss.map((m) => m.type),
     ['wfCc'],
   );
+  // The absence goes with its application: the attendance page cannot remove it alone.
+  const [absence] = await absencesOf(made.id);
+  const alone = await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, lang: 'en-US', body: { id: absence!.id } });
+  assert.equal(alone.code, CODES.RULE);
+  assert.equal(alone.message, tr('en-US', 'errors.absenceFromApproval'));
+  assert.equal((await absencesOf(made.id)).length, 1);
   // Cancelling the approved leave takes it back out of attendance.
   const cancelled = ok(
     await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/withdraw', { token: A.main, body: { id: made.id, reason: 'Plans changed' } }),
@@ -787,6 +793,25 @@ test('records: filters, export (xlsx) and import of past records (xlsx only, at 
   assert.equal((await absencesOf(imported[0]!.id)).length, 1, 'an approved past leave is in attendance');
   assert.equal((await absencesOf(imported[1]!.id)).length, 0);
   await absencesAreApproved();
+  // An imported order number that a new application's would repeat: the new one takes a suffix (never a 500).
+  const last = Number(
+    (
+      await t.app.database.db
+        .selectFrom('workflow_applications')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirstOrThrow()
+    ).m,
+  );
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date()).replaceAll('-', '');
+  const clash = `${today}${String(last + 2).padStart(6, '0')}`;
+  const taken = new ExcelJS.Workbook();
+  const ts = taken.addWorksheet('x');
+  ts.addRow(['Number', 'Approval app', 'Status', 'Reason', 'Order number', 'Leave type', 'From', 'To']);
+  ts.addRow(['101', 'Leave', 'Rejected', 'Old', clash, 'Annual leave', '2026-09-01 09:00', '2026-09-01 18:00']);
+  assert.equal((await imp(Buffer.from(await taken.xlsx.writeBuffer()))).data.created, 1);
+  const next = ok(await self<ApplicationDetail>('POST', '/self/apply', alice, { body: { app_id: leave.id, values: leaveValues(30, 30) } }));
+  assert.equal(next.order_no, `${clash}-2`);
+  ok(await self('POST', '/self/withdraw', alice, { body: { id: next.id } }));
   const notXlsx = await imp(Buffer.from('number,app\n101,Leave\n'), 'past.csv');
   assert.equal(notXlsx.code, CODES.RULE);
   const big = await imp(Buffer.alloc(2 * 1024 * 1024 + 10, 1));
