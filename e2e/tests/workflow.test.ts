@@ -252,6 +252,15 @@ step('the process: the head, then a condition — more than 3 days also goes to 
   await page.locator('.ant-drawer-close:visible').click();
   await node.waitFor({ state: 'hidden' });
   await branches.first().getByText(tr('workflow.flow.summary.admins')).waitFor();
+  // and a copy to Hana, named
+  await page.getByTestId(`flow-add-${branchId}-1`).click();
+  await page.getByRole('menuitem', { name: tr('workflow.flow.add.cc') }).click();
+  await node.waitFor();
+  await node.getByText(tr('workflow.flow.kinds.people'), { exact: true }).click();
+  await pickPerson(page, node.getByTestId('heads-picker'), 'Hana Head');
+  await page.locator('.ant-drawer-close:visible').click();
+  await node.waitFor({ state: 'hidden' });
+  await branches.first().getByTestId('node-summary').getByText('Hana Head').waitFor();
   await page.getByTestId('flow-check').click();
   await page.getByTestId('flow-valid').waitFor();
   await shot(page, 'flow-designer');

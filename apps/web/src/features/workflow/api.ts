@@ -3,8 +3,10 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   API_PREFIX,
   TIMING,
+  personsApi,
   workflowApi,
   type AppInput,
+  type OrgPersonsNode,
   type ApplicationExport,
   type ApplicationQuery,
   type ApplyForBody,
@@ -35,6 +37,24 @@ export const useForm = (id: number) =>
   useQuery({ queryKey: workflowKeys.form(id), queryFn: () => call(workflowApi.form, { id }, { inline: true }), enabled: id > 0 });
 export const useProcess = (id: number) =>
   useQuery({ queryKey: workflowKeys.process(id), queryFn: () => call(workflowApi.process, { id }, { inline: true }), enabled: id > 0 });
+
+/** Working people's names by id (the process designer names the approvers a saved process lists by id). */
+export const usePeopleNames = () =>
+  useQuery({
+    queryKey: ['workflow', 'peopleNames'] as const,
+    queryFn: async () => {
+      const names = new Map<number, string>();
+      const walk = (nodes: OrgPersonsNode[]) => {
+        for (const n of nodes) {
+          for (const p of n.persons) names.set(p.id, p.name);
+          walk(n.children);
+        }
+      };
+      walk(await call(personsApi.orgPersons, {}, { silent: true }));
+      return names;
+    },
+    staleTime: 60_000,
+  });
 
 const useWorkflowMutation = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(fn, [workflowKeys.all], { on: 'success' });
 

@@ -22,7 +22,7 @@ const MEASURED_OPS: ConditionOp[] = ['gt', 'gte', 'lt', 'lte', 'eq', 'ne'];
 const CHOICE_OPS: ConditionOp[] = ['eq', 'ne', 'in'];
 
 /** Who approves (or is copied): named people, the applicant's department head N levels up, or the administrators. */
-function ChoiceEditor({ value, onChange }: { value: ApproverChoice; onChange: (c: ApproverChoice) => void }) {
+function ChoiceEditor({ value, onChange, names }: { value: ApproverChoice; onChange: (c: ApproverChoice) => void; names: Map<number, string> }) {
   const { t } = useTranslation();
   return (
     <>
@@ -39,7 +39,11 @@ function ChoiceEditor({ value, onChange }: { value: ApproverChoice; onChange: (c
       </Form.Item>
       {value.kind === 'people' && (
         <Form.Item label={t('workflow.flow.people')}>
-          <PersonPicker initial={[]} value={value.person_ids ?? []} onChange={(person_ids) => onChange({ ...value, person_ids })} />
+          <PersonPicker
+            initial={(value.person_ids ?? []).map((id) => ({ id, name: names.get(id) ?? `#${id}` }))}
+            value={value.person_ids ?? []}
+            onChange={(person_ids) => onChange({ ...value, person_ids })}
+          />
         </Form.Item>
       )}
       {value.kind === 'head' && (
@@ -59,7 +63,17 @@ function ChoiceEditor({ value, onChange }: { value: ApproverChoice; onChange: (c
 }
 
 /** The drawer of an approver or cc node. */
-export function NodeDrawer({ node, onChange, onClose }: { node: ProcessNode | undefined; onChange: (n: ProcessNode) => void; onClose: () => void }) {
+export function NodeDrawer({
+  node,
+  names,
+  onChange,
+  onClose,
+}: {
+  node: ProcessNode | undefined;
+  names: Map<number, string>;
+  onChange: (n: ProcessNode) => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const open = !!node && node.type !== 'condition';
   return (
@@ -75,7 +89,7 @@ export function NodeDrawer({ node, onChange, onClose }: { node: ProcessNode | un
               data-testid="node-name"
             />
           </Form.Item>
-          <ChoiceEditor value={node.approver} onChange={(approver) => onChange({ ...node, approver })} />
+          <ChoiceEditor value={node.approver} names={names} onChange={(approver) => onChange({ ...node, approver })} />
           {node.type === 'approver' && (
             <>
               <Form.Item label={t('workflow.flow.mode')}>

@@ -9,7 +9,7 @@ import { useLanguage } from '../../../app/i18n.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useOrgOptions } from '../../persons/api.ts';
-import { useApp, useForm as useAppForm, useProcess, useSaveProcess } from '../api.ts';
+import { useApp, useForm as useAppForm, usePeopleNames, useProcess, useSaveProcess } from '../api.ts';
 import { BranchDrawer, NodeDrawer } from '../components/NodeEditors.tsx';
 import {
   addBranch,
@@ -30,6 +30,7 @@ import {
 import { textOf } from '../schema.ts';
 
 const LINE = '#bfbfbf';
+const EMPTY_NAMES = new Map<number, string>();
 
 interface Ctx {
   tree: ProcessTree;
@@ -38,6 +39,7 @@ interface Ctx {
   problems: ProcessProblem[];
   serverHit: (name: string) => boolean;
   departments: Map<number, string>;
+  names: Map<number, string>;
   set: (t: ProcessTree) => void;
   open: (id: string) => void;
 }
@@ -53,6 +55,8 @@ export default function FlowDesignPage() {
   const save = useSaveProcess();
   const lang = useLanguage();
   const org = useOrgOptions();
+  const people = usePeopleNames();
+  const names = people.data ?? EMPTY_NAMES;
   // the designer's draft; until the first edit, the saved process
   const [draft, setTree] = useState<ProcessTree>();
   const tree = draft ?? saved.data?.process;
@@ -87,6 +91,7 @@ export default function FlowDesignPage() {
     problems,
     serverHit: (name) => !!serverError && !!name && serverError.includes(name),
     departments,
+    names,
     set: (next) => {
       setTree(next);
       setServerError(undefined);
@@ -157,7 +162,7 @@ export default function FlowDesignPage() {
           <Terminal label={t('workflow.flow.end')} color="#8c8c8c" testId="flow-end" />
         </div>
       </div>
-      <NodeDrawer node={node} onChange={(n) => ctx.set(updateNode(tree, n))} onClose={() => setOpenId(undefined)} />
+      <NodeDrawer node={node} names={names} onChange={(n) => ctx.set(updateNode(tree, n))} onClose={() => setOpenId(undefined)} />
       <BranchDrawer branch={branch} form={schema} lang={lang} onChange={(b) => ctx.set(updateBranch(tree, b))} onClose={() => setOpenId(undefined)} />
     </Card>
   );
@@ -235,7 +240,12 @@ function NodeCard({ ctx, node }: { ctx: Ctx; node: Exclude<ProcessNode, Conditio
   const a = node.approver;
   const who =
     a.kind === 'people'
-      ? t('workflow.flow.summary.people', { n: a.person_ids?.length ?? 0 })
+      ? (a.person_ids ?? []).length
+        ? (a.person_ids ?? [])
+            .slice(0, 3)
+            .map((id) => ctx.names.get(id) ?? `#${id}`)
+            .join(', ') + ((a.person_ids ?? []).length > 3 ? ` +${(a.person_ids ?? []).length - 3}` : '')
+        : t('workflow.flow.summary.people', { n: 0 })
       : a.kind === 'head'
         ? t('workflow.flow.summary.head', { level: a.level ?? 1 })
         : t('workflow.flow.summary.admins');
