@@ -320,7 +320,7 @@ step('Eve, on her phone: the self-service sign-in, then the leave form with its 
   await p.waitForTimeout(300);
   await form
     .getByTestId('duration-period')
-    .getByText(tr('workflow.form.durationDays', { days: 4, hours: 32 }))
+    .getByText(tr('workflow.form.durationDays', { count: 4, hours: 32 }))
     .waitFor();
   await form.getByTestId('field-text_1').locator('input').fill('Bob');
   await form.getByTestId('field-reason').locator('textarea').fill('Family trip');
@@ -401,7 +401,7 @@ step("the administrator applies on Eve's behalf for one day: only the head is as
   await range.nth(1).press('Enter');
   await form
     .getByTestId('duration-period')
-    .getByText(tr('workflow.form.durationDays', { days: 1, hours: 8 }))
+    .getByText(tr('workflow.form.durationDays', { count: 1, hours: 8 }))
     .waitFor();
   await form.getByTestId('field-text_1').locator('input').fill('Carol');
   await form.getByTestId('field-reason').locator('textarea').fill('Flu');

@@ -76,7 +76,7 @@ export function ApplicationDrawer({ id, onClose }: { id: number | undefined; onC
               style={{ marginTop: 12 }}
               type="success"
               showIcon
-              title={t('workflow.records.inAttendance', { n: d.absences.length })}
+              title={t('workflow.records.inAttendance', { count: d.absences.length })}
               data-testid="application-absences"
             />
           )}

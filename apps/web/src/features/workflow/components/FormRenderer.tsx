@@ -146,7 +146,7 @@ function RangeDuration({ name, unit, durationOf }: { name: string; unit: 'day' |
           ? t('workflow.form.durationFailed')
           : unit === 'hour'
             ? t('workflow.form.durationHours', { hours: shown.hours })
-            : t('workflow.form.durationDays', { days: shown.days, hours: shown.hours })}
+            : t('workflow.form.durationDays', { count: shown.days, hours: shown.hours })}
     </Typography.Paragraph>
   );
 }

@@ -143,7 +143,7 @@ export default function FlowDesignPage() {
           type="warning"
           showIcon
           style={{ marginBottom: 12 }}
-          title={t('workflow.flow.problems', { n: problems.length })}
+          title={t('workflow.flow.problems', { count: problems.length })}
           description={problems
             .filter((p) => p.id === '')
             .map((p, i) => (
