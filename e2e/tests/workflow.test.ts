@@ -43,11 +43,19 @@ const THURSDAY = new Date(MONDAY.getFullYear(), MONDAY.getMonth(), MONDAY.getDat
 
 /** Picks an option of an antd Select by its exact label. */
 async function choose(p: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
   const option = p
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible .ant-select-item-option')
     .filter({ has: p.getByText(label, { exact: true }) });
-  await option.waitFor();
+  // a click while a dialog or drawer is still animating in may not open the dropdown: try again
+  for (let attempt = 0; ; attempt++) {
+    await select.click();
+    const open = await option.waitFor({ timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    if (open) break;
+    if (attempt === 2) await option.waitFor();
+  }
   await p.waitForTimeout(300); // the dropdown slides in
   await option.click();
   await option.waitFor({ state: 'hidden' });
@@ -192,6 +200,16 @@ step('the leave form: a custom field dragged from the palette, labelled, saved a
     .locator('[data-testid^=canvas-field-]:not([data-testid=canvas-field-label])')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
   assert.ok(keys.indexOf('canvas-field-text_1') < keys.indexOf('canvas-field-reason'), keys.join(','));
+  // reordered by its handle: above the period
+  await page.waitForTimeout(500); // the dropped field settles
+  await drag(page, page.getByTestId('drag-text_1'), page.getByTestId('canvas-field-period'));
+  const order = async () =>
+    page.locator('[data-testid^=canvas-field-]:not([data-testid=canvas-field-label])').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+  await until('the field moved above the period', async () => {
+    const now = await order();
+    return now.indexOf('canvas-field-text_1') === now.indexOf('canvas-field-period') - 1;
+  });
+  await page.getByTestId('canvas-field-text_1').click();
   await page.getByTestId('prop-label').fill('Handover to');
   await page.getByTestId('prop-required').click();
   await page.getByTestId('canvas-field-text_1').getByText('Handover to').waitFor();
@@ -389,6 +407,8 @@ step('the administrator approves in the console; the timeline shows every step',
 step("the administrator applies on Eve's behalf for one day: only the head is asked; then withdraws it", async () => {
   await page.getByTestId('apply-for').click();
   const dialog = modalOf(page, tr('workflow.apply.title'));
+  await dialog.waitFor();
+  await page.waitForTimeout(400); // the dialog zooms in
   await choose(page, dialog.getByTestId('apply-app'), 'Leave');
   await pickPerson(page, dialog.getByTestId('heads-picker'), 'Eve Employee');
   const form = dialog.getByTestId('apply-form');

@@ -31,8 +31,13 @@ import { fetchDuration, useApp, useForm as useAppForm, useSaveForm } from '../ap
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { CHOICE_TYPES, canRemove, freshOption, newField, retype, schemaProblems, textOf, withText } from '../schema.ts';
 
-/** The field under the pointer (not the canvas around it), else the canvas, else the nearest field. */
+/**
+ * Reordering: the field nearest the dragged one. A new field from the palette: the field under the pointer (not the
+ * canvas around it), else the canvas, else the nearest field.
+ */
 const collisions: CollisionDetection = (args) => {
+  if (!String(args.active.id).startsWith('palette:'))
+    return closestCenter({ ...args, droppableContainers: args.droppableContainers.filter((c) => c.id !== 'canvas') });
   const hits = pointerWithin(args);
   const fields = hits.filter((h) => h.id !== 'canvas');
   if (fields.length) return fields;
@@ -318,7 +323,14 @@ function SortableField(props: { field: FormField; lang: Language; typeLabel: str
         boxShadow: props.active ? '0 0 0 2px rgba(22,119,255,.15)' : undefined,
       }}
     >
-      <HolderOutlined style={{ cursor: 'grab', color: '#999', touchAction: 'none' }} {...attributes} {...listeners} data-testid={`drag-${f.key}`} />
+      <span
+        style={{ cursor: 'grab', color: '#999', touchAction: 'none', padding: '6px 4px', display: 'inline-flex' }}
+        {...attributes}
+        {...listeners}
+        data-testid={`drag-${f.key}`}
+      >
+        <HolderOutlined />
+      </span>
       <div style={{ flex: 1, minWidth: 0 }}>
         <div>
           {f.required && <span style={{ color: '#ff4d4f' }}>* </span>}
