@@ -3,12 +3,15 @@
  * working day recalculated from scratch; the month-report page; one new punch reflected in its day. Beside a
  * baseline measured in the same run: the raw SQL aggregate over the same punches (group by person and day).
  * Prints figures; asserts nothing. Targets: full recalculation < 5 s, report p99 < 100 ms, one punch < 1 s.
+ * Run as the server runs (`npm run bench:attendance`: node --max-semi-space-size=64, as scripts/start.ts starts it).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { nowIso, zonedToUtcMs } from '../apps/server/src/lib/time.ts';
 import { markDirty } from '../apps/server/src/modules/attendance/dirty.ts';
 import { addDays, datesBetween } from '../apps/server/src/modules/attendance/plans.ts';
 import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
-import { punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
+import { plainPunch, punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
 import { benchServer, fmt, measure, percentile } from './lib.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
@@ -66,24 +69,7 @@ for (let start = 0; start < ids.length; start += 250) {
       for (const minute of [8 * 60 + 50, 12 * 60 + 2, 12 * 60 + 55, 18 * 60 + 5]) {
         const m = minute + Math.round((rand() - 0.5) * 20);
         const local = `${date} ${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:${String(k % 60).padStart(2, '0')}`;
-        rows.push({
-          company_id: companyId,
-          device_id: device,
-          person_id: id,
-          pin: String(100000 + start + k),
-          local_time: local,
-          time: new Date(zonedToUtcMs(local, ZONE)).toISOString(),
-          status: 0,
-          verify: 15,
-          workcode: '',
-          temperature: null,
-          mask: null,
-          alcohol: null,
-          alcohol_over: null,
-          photo: '',
-          stranger: 0,
-          created_at: now,
-        });
+        rows.push(plainPunch({ companyId, deviceId: device, personId: id, pin: String(100000 + start + k), local, zone: ZONE }));
       }
     }
   }
@@ -110,6 +96,13 @@ console.log(`baseline raw aggregate (person × day): ${baseline.result.length} g
 // Full recalculation of the month for everyone, as "attendance update" does it.
 const recompute = app.modules.attendance.recompute;
 await db.transaction().execute((trx) => markDirty(trx, companyId, ids, { from: `${MONTH}-01`, to: `${MONTH}-31` }));
+// BENCH_PROFILE=file.cpuprofile: a CPU profile of the recalculation alone (open it in Chrome's DevTools).
+const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const full = await measure(async () => {
   let days = 0;
   for (;;) {
@@ -118,6 +111,7 @@ const full = await measure(async () => {
     days += r.days;
   }
 });
+if (profiler) writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
 console.log(
   `full recalculation: ${full.result} person-days in ${fmt(full.ms / 1000, 2)} s (${fmt(full.result / (full.ms / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(full.ms / baseline.ms, 1)}× the raw aggregate (target < 5 s)`,
 );

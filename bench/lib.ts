@@ -17,6 +17,9 @@ export async function benchApp(opts: Pick<BuildOptions, 'plainAssets'> = {}): Pr
     LOG_LEVEL: 'silent',
     ADMIN_USERNAME: 'bench',
     ADMIN_PASSWORD: 'bench123',
+    // The breakers' embedded MQTT broker on a port of its own (breakers.bench.ts reads app.mqtt.port).
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
   const app = await buildApp({ config, database: openDatabase(config), logger: false, sms: null, ...opts });

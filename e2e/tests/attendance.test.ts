@@ -1,7 +1,11 @@
 // Browser journey of issue #10 "Attendance": rules in every mode, a holiday, an emulated ZKTeco terminal punching
 // late on a past weekday, the day view explaining it, a recorded leave, and a changed grace followed by
 // "attendance update". The real server, the built console, Debian Chromium.
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before } from 'node:test';
+import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
@@ -30,6 +34,7 @@ const toast = (text: string) => toastOf(page, text);
 const ymd = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const at = (date: string, hm: string) => new Date(`${date}T${hm}:00`);
 /** The last Monday–Friday at least two days back: its punch windows have closed, so its result is final. */
+const ExcelJS = createRequire(path.resolve(import.meta.dirname, '..', '..', 'apps', 'server', 'package.json'))('exceljs');
 const DAY = (() => {
   const d = new Date();
   d.setDate(d.getDate() - 2);
@@ -363,6 +368,43 @@ step('the holiday shows in the day view', async () => {
   });
   assert.equal(await status.getAttribute('data-legend'), 'holiday');
   assert.deepEqual(journey.pageErrors, []);
+});
+
+step("Alice's month as a calendar: the punched day in its colour, its explanation one click away", async () => {
+  await openDay(DAY);
+  await dayRow('Alice Chen').getByTestId('day-calendar-open').click();
+  const drawer = page.getByTestId('person-month');
+  await drawer.waitFor();
+  const cell = drawer.locator(`[data-testid=calendar-day][data-date="${DAY}"]`);
+  await until('the day in the calendar', async () => (await cell.getAttribute('data-status')) === 'normal');
+  assert.match(await cell.innerText(), /09:07/);
+  assert.match(await drawer.getByTestId('calendar-totals').innerText(), new RegExp(tr('att.month.workDays')));
+  await page
+    .locator('.ant-drawer-content-wrapper:visible')
+    .last()
+    .evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+  await page.waitForTimeout(300); // the drawer's slide-in, for the picture only
+  await journey.screenshot('person-calendar', false);
+  await cell.click();
+  await page.getByTestId('day-drawer').getByTestId('day-why').waitFor();
+  await page.locator('.ant-drawer-close:visible').last().click();
+  await page.locator('.ant-drawer-close:visible').last().click();
+  assert.deepEqual(journey.pageErrors, []);
+});
+
+step('export the day results of a range and read Alice in the workbook', async () => {
+  await page.getByTestId('day-export').click();
+  await page.getByTestId('day-export-range').first().waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('day-export-go').click()]);
+  const file = path.join(tmpdir(), `e2e-att-${Date.now()}.xlsx`);
+  await download.saveAs(file);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(readFileSync(file));
+  const rows: unknown[][] = [];
+  wb.worksheets[0].eachRow((r: { values: unknown[] }) => rows.push(r.values.slice(1)));
+  const alice = rows.find((r) => r[0] === DAY && r[2] === 'Alice Chen');
+  assert.ok(alice, JSON.stringify(rows.slice(0, 5)));
+  assert.equal(alice[5], '09:07', 'check-in in the company zone');
 });
 
 step('the monthly report lists Alice with her working and present days', async () => {

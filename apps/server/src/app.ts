@@ -16,6 +16,7 @@ import type { Protocol } from './gateways/driver.ts';
 import type { TerminalEvents } from './gateways/terminal-events.ts';
 import { zkPushDriver } from './gateways/zk-push/driver.ts';
 import { zkPushGateway } from './gateways/zk-push/zk-push.gateway.ts';
+import { startMqttGateway, type MqttGateway } from './gateways/mqtt/index.ts';
 import { languageOf, t } from './i18n/i18n.ts';
 import { prettyStream } from './lib/pretty-log.ts';
 import { API_PREFIX } from './lib/api.ts';
@@ -23,6 +24,7 @@ import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from '
 import type { App, AppModule, Core } from './module.ts';
 import { attendanceModule } from './modules/attendance/attendance.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
+import { breakersModule } from './modules/breakers/breakers.module.ts';
 import type { SmsSender } from './modules/auth/sms.service.ts';
 import { companiesModule } from './modules/companies/companies.module.ts';
 import { dashboardModule } from './modules/dashboard/dashboard.module.ts';
@@ -63,6 +65,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     devices,
     punches,
     attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
+    breakers: breakersModule(core),
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
   };
 }
@@ -75,6 +78,8 @@ declare module 'fastify' {
     modules: Modules;
     jobs: Scheduler;
     appVersion: string;
+    /** The breakers' MQTT gateway (embedded broker or external client). */
+    mqtt: MqttGateway;
   }
 }
 
@@ -220,5 +225,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
 
   for (const m of list) await m.ready?.();
+  // Breakers (MQTT): started once every module is ready; closed before the modules (the jobs are stopped first).
+  const mqtt = await startMqttGateway(config.mqtt, modules.breakers.events, app.log);
+  modules.breakers.attach(mqtt);
+  app.decorate('mqtt', mqtt);
+  app.addHook('preClose', async () => mqtt.close());
   return app;
 }

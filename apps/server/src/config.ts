@@ -29,6 +29,29 @@ export interface Config {
   trustProxy: string | false;
   /** Seconds between a terminal's command polls (ZK PUSH "Delay"); also sets when it counts as offline. */
   devicePollSeconds: number;
+  /** Smart circuit breakers over MQTT (docs/breaker-protocol.md §8). */
+  mqtt: {
+    /** the embedded broker's port (0: an ephemeral one); ignored with url */
+    port: number;
+    host: string;
+    /** an external broker (mqtt://…): the server connects to it as a client instead of embedding one */
+    url: string | undefined;
+    username: string | undefined;
+    password: string | undefined;
+    /** Mosquitto: the password and ACL files the server maintains, and its pid file (SIGHUP after a rewrite) */
+    passwordFile: string | undefined;
+    aclFile: string | undefined;
+    reloadPidFile: string | undefined;
+    /** messages a second one breaker may publish (bursts of twice that) */
+    rate: number;
+    commandTimeoutMs: number;
+  };
+  breakers: {
+    /** spec §9: how long a self-check keeps the line off (10 s; tests shorten it) */
+    selfCheckSeconds: number;
+    /** per-minute measurements kept this many days; raw readings 48 h */
+    retentionDays: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const scryptLog2N = int(env, 'SCRYPT_LOG2N', 17, 10, 20);
   if (production && scryptLog2N < 17) throw new ConfigError('SCRYPT_LOG2N below 17 is refused in production');
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  const mqttUrl = env.MQTT_URL || undefined;
+  if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -88,5 +113,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: env.DEMO === '1',
     trustProxy: env.TRUST_PROXY?.trim() || false,
     devicePollSeconds: int(env, 'DEVICE_POLL_SECONDS', 10, 1, 60),
+    mqtt: {
+      port: int(env, 'MQTT_PORT', 1883, 0, 65535),
+      host: env.MQTT_HOST || env.HOST || '0.0.0.0',
+      url: mqttUrl,
+      username: env.MQTT_USERNAME || undefined,
+      password: env.MQTT_PASSWORD || undefined,
+      passwordFile: env.MQTT_PASSWORD_FILE || undefined,
+      aclFile: env.MQTT_ACL_FILE || undefined,
+      reloadPidFile: env.MQTT_RELOAD_PID_FILE || undefined,
+      rate: int(env, 'MQTT_RATE', 20, 1, 10_000),
+      commandTimeoutMs: int(env, 'BREAKER_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
+    },
+    breakers: {
+      selfCheckSeconds: int(env, 'BREAKER_SELF_CHECK_SECONDS', 10, 1, 60),
+      retentionDays: int(env, 'BREAKER_RETENTION_DAYS', 400, 2, 3650),
+    },
   };
 }

@@ -38,14 +38,22 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const where = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}`;
   app.log.info(`console: ${where}/  API docs: ${where}/api/docs  database: ${database.dialect}  mode: ${config.runMode}`);
+  let breakersLine = '';
   if (config.demo) {
     // Loaded only for the demo: production never loads the terminal emulator.
     const { startDemoTerminals } = await import('./demo/demo-terminals.ts');
     const demoTerminals = await startDemoTerminals(where);
-    stopDemo = () => demoTerminals.stop();
+    // Smart circuit breakers (issue #12): emulated against the embedded broker, or the external one.
+    const { startDemoBreakers, DEMO_BREAKERS } = await import('./demo/demo-breakers.ts');
+    const demoBreakers = await startDemoBreakers(app, config.mqtt.url ?? `mqtt://127.0.0.1:${app.mqtt.port}`);
+    breakersLine = `; ${DEMO_BREAKERS.length} emulated breakers over MQTT (port ${app.mqtt.port ?? config.mqtt.url}): ${DEMO_BREAKERS.map((b) => b.uuid).join(', ')}`;
+    stopDemo = async () => {
+      await demoBreakers.stop();
+      await demoTerminals.stop();
+    };
     // Printed plainly (not through the logger) so it stands out in the terminal.
     console.log(
-      `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password); 3 emulated terminals: ${DEMO_DEVICES.map((d) => d.serial).join(', ')}${seeded ? '' : '  [existing data kept]'}\n`,
+      `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password); 3 emulated terminals: ${DEMO_DEVICES.map((d) => d.serial).join(', ')}${breakersLine}${seeded ? '' : '  [existing data kept]'}\n`,
     );
   }
 }

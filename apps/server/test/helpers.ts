@@ -67,6 +67,9 @@ export async function makeApp(
     DATA_DIR: fresh.dataDir,
     SCRYPT_LOG2N: '10',
     LOG_LEVEL: 'silent',
+    // Every test server embeds the breakers' MQTT broker on a port of its own.
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
     ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
     ...env,
   });

@@ -5,7 +5,10 @@ import path from 'node:path';
 import i18next from 'i18next';
 import { DAY_STATUSES, type Rule } from '@faceadmin/shared';
 import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+import { formatDateTime } from '../src/ui/format.ts';
 import {
+  calendarWeeks,
+  clockOf,
   crossesMidnight,
   emptyRule,
   formToInput,
@@ -253,4 +256,21 @@ test('worked minutes read as h:mm; update progress runs 0 to 100', () => {
   assert.equal(progressOf(200, 0), 100);
   assert.equal(progressOf(0, 0), 100);
   assert.equal(progressOf(10, 30), 0);
+});
+
+test('the month calendar starts its weeks on Monday and pads the month to whole weeks', () => {
+  const nov = calendarWeeks('2026-11'); // 1 November 2026 is a Sunday
+  assert.equal(nov.length, 6);
+  assert.deepEqual(nov[0], [null, null, null, null, null, null, '2026-11-01']);
+  assert.deepEqual(nov[5], ['2026-11-30', null, null, null, null, null, null]);
+  const feb = calendarWeeks('2027-02'); // Monday 1st, 28 days: exactly four weeks
+  assert.deepEqual([feb.length, feb[0]![0], feb[3]![6]], [4, '2027-02-01', '2027-02-28']);
+  assert.equal(calendarWeeks('2028-02').flat().filter(Boolean).length, 29, 'a leap February');
+});
+
+test("a calendar day's punches read in the company's zone, a night shift's check-out marked as the next day", () => {
+  const inShanghai = (iso: string) => formatDateTime(iso, 'Asia/Shanghai');
+  assert.equal(clockOf('2026-10-05T01:07:00.000Z', '2026-10-05', inShanghai), '09:07');
+  assert.equal(clockOf('2026-10-05T22:05:00.000Z', '2026-10-05', inShanghai), '06:05 (+1)');
+  assert.equal(clockOf(null, '2026-10-05', inShanghai), '--');
 });

@@ -17,7 +17,7 @@ import {
   TZ_OFFSETS,
   valuesToDeviceBody,
 } from '../src/features/devices/logic.ts';
-import { browserTzOffset, measure, punchParams } from '../src/features/punches/logic.ts';
+import { measure, punchParams } from '../src/features/punches/logic.ts';
 
 const paths = (rights: Partial<typeof ALL_RIGHTS>) =>
   flattenRoutes(filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, ...rights, is_admin: 1 }, 'normal')).map((r) => r.path);
@@ -142,18 +142,16 @@ test('the people picker: departments and people, only the topmost checked depart
   assert.deepEqual(peopleOutside(org, new Set(d2), new Set(some.person_ids)), [12]);
 });
 
-test('punch filters: empty ones left out, the browser offset always sent', () => {
-  assert.deepEqual(punchParams({}, 480), { tzOffset: 480 });
-  assert.deepEqual(punchParams({ keyword: '  ann ', device_id: 3, from: '2026-01-01', to: '2026-01-31', stranger: 1 }, -300), {
-    tzOffset: -300,
+test("punch filters: empty ones left out (dates are the company's days: no browser offset sent)", () => {
+  assert.deepEqual(punchParams({}), {});
+  assert.deepEqual(punchParams({ keyword: '  ann ', device_id: 3, from: '2026-01-01', to: '2026-01-31', stranger: 1 }), {
     keyword: 'ann',
     device_id: 3,
     from: '2026-01-01',
     to: '2026-01-31',
     stranger: 1,
   });
-  assert.deepEqual(punchParams({ keyword: ' ', stranger: 0 }, 0), { tzOffset: 0 });
-  assert.equal(browserTzOffset({ getTimezoneOffset: () => -480 } as Date), 480);
+  assert.deepEqual(punchParams({ keyword: ' ', stranger: 0 }), {});
   assert.equal(measure(null, 1, ' °C'), '');
   assert.equal(measure(36.56, 1, ' °C'), '36.6 °C');
   assert.equal(measure(0, 2, ''), '0.00');

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_RIGHTS, NO_RIGHTS } from '@faceadmin/shared';
 import { filterRoutes, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
-import { alcoholParams, COLOR_TAG, healthParams, receivedSize } from '../src/features/health/logic.ts';
+import { alcoholParams, COLOR_TAG, healthParams } from '../src/features/health/logic.ts';
+import { receivedSize } from '../src/ui/format.ts';
 
 test('health and alcohol filters: empty ones left out, the rest sent as they are', () => {
   assert.deepEqual(healthParams({}), {});

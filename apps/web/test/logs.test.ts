@@ -22,5 +22,6 @@ test('a module is shown by its label; one the console does not know yet is shown
   const t = (key: string, opts: { defaultValue: string }) => en[key.replace('log.modules.', '')] ?? opts.defaultValue;
   assert.equal(moduleLabel(t, 'device'), 'Face devices');
   assert.equal(moduleLabel(t, 'department'), 'Departments');
-  assert.equal(moduleLabel(t, 'breaker'), 'breaker');
+  assert.equal(moduleLabel(t, 'breaker'), 'Circuit breakers');
+  assert.equal(moduleLabel(t, 'parking'), 'parking');
 });

@@ -143,6 +143,8 @@ export interface PersonTable {
   address: string;
   /** 1 on the job, 0 left (spec §4) */
   work_status: number;
+  /** when the person was marked as left (null while working): attendance gives no results after that day */
+  left_at: string | null;
   notify: number;
   access_from: string | null;
   access_to: string | null;
@@ -557,4 +559,97 @@ export interface DB {
   attendance_absences: AttendanceAbsenceTable;
   attendance_days: AttendanceDayTable;
   attendance_dirty: AttendanceDirtyTable;
+  breakers: BreakerTable;
+  breaker_lines: BreakerLineTable;
+  breaker_timers: BreakerTimerTable;
+  breaker_alarms: BreakerAlarmTable;
+  breaker_samples: BreakerSampleTable;
+  breaker_minutes: BreakerMinuteTable;
+}
+
+/** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
+export interface BreakerTable {
+  id: Generated<number>;
+  company_id: number;
+  uuid: string;
+  alias: string;
+  sort: number;
+  linenum: number;
+  online: number;
+  last_seen_at: string | null;
+  password_hash: string;
+  broker_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BreakerLineTable {
+  id: Generated<number>;
+  company_id: number;
+  breaker_id: number;
+  addr: number;
+  title: string;
+  main: number;
+  line_type: string;
+  mxgg: number;
+  mxgl: number;
+  limits_synced: number;
+  oc: number;
+  power: number;
+  current: number;
+  voltage: number;
+  energy_wh: number;
+  temperature: number | null;
+  leakage: number;
+  alarm: string | null;
+  selfcheck: string;
+  selfcheck_at: string | null;
+  updated_at: string | null;
+}
+
+export interface BreakerTimerTable {
+  id: Generated<number>;
+  company_id: number;
+  breaker_id: number;
+  type: string;
+  line_ids: string;
+  day: string | null;
+  time: string;
+  weekdays: string;
+  action: string;
+  enabled: number;
+  job_id: number | null;
+  sync: string;
+  sync_error: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BreakerAlarmTable {
+  id: Generated<number>;
+  company_id: number;
+  breaker_id: number;
+  line_id: number | null;
+  type: string;
+  value: number | null;
+  at: string;
+  cleared_at: string | null;
+}
+
+export interface BreakerSampleTable {
+  line_id: number;
+  at: string;
+  power: number;
+  current: number;
+  voltage: number;
+  energy_wh: number;
+}
+
+export interface BreakerMinuteTable {
+  line_id: number;
+  minute: string;
+  avg_w: number;
+  max_w: number;
+  energy_wh: number;
+  n: number;
 }

@@ -12,6 +12,8 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; 
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA cache_size = -65536');
+  db.exec('PRAGMA mmap_size = 1073741824');
   const checkpoints = file === ':memory:' ? undefined : checkpointer(db, file);
   // Kysely compiles the same SQL text again and again (hot paths: punch ingestion, command polls);
   // preparing it once and reusing the statement saves SQLite's parse and plan on every call.

@@ -1,11 +1,11 @@
 import type { Modules } from '../app.ts';
 import type { Database } from '../db/database.ts';
 import { transaction } from '../db/transaction.ts';
-import { clock, nowIso, zonedToUtcMs } from '../lib/time.ts';
+import { clock, zonedToUtcMs } from '../lib/time.ts';
 import { markDirty } from '../modules/attendance/dirty.ts';
 import { addDays, datesBetween } from '../modules/attendance/plans.ts';
 import { localDate } from '../modules/attendance/recompute.service.ts';
-import { punchWriter, type PunchInsert } from '../modules/punches/punches.repository.ts';
+import { plainPunch, punchWriter, type PunchInsert } from '../modules/punches/punches.repository.ts';
 import type { Tenant } from '../plugins/auth.ts';
 
 /** A deterministic pseudo-random sequence, so the demo month is the same on every start. */
@@ -78,28 +78,9 @@ export async function seedAttendance(database: Database, modules: Pick<Modules, 
     .execute();
   const r = rng(20261123);
   const rows: PunchInsert[] = [];
-  const now = nowIso();
   const punch = (personId: number, number: string, device: number, local: string) => {
-    const utc = zonedToUtcMs(local, ZONE);
-    if (utc > clock.now()) return;
-    rows.push({
-      company_id: tenant.companyId,
-      device_id: device,
-      person_id: personId,
-      pin: number,
-      local_time: local,
-      time: new Date(utc).toISOString(),
-      status: 0,
-      verify: 15,
-      workcode: '',
-      temperature: null,
-      mask: null,
-      alcohol: null,
-      alcohol_over: null,
-      photo: '',
-      stranger: 0,
-      created_at: now,
-    });
+    if (zonedToUtcMs(local, ZONE) > clock.now()) return;
+    rows.push(plainPunch({ companyId: tenant.companyId, deviceId: device, personId, pin: number, local, zone: ZONE }));
   };
   const jitter = (base: number, spread: number) => base + Math.round((r() - 0.5) * spread);
   for (const p of people) {

@@ -16,6 +16,9 @@ import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repo
 import { transaction } from '../db/transaction.ts';
 
 export const DEMO_LOGIN = { username: 'demo', password: 'demo123' };
+/** The demo company's name (the demo's breakers find it by it). */
+export const DEMO_COMPANY_NAME = '演示科技有限公司 Demo Technology';
+
 export const DEMO_DEVICES = [
   // The entrance is a breathalyser model: its alcohol tab is switched on and its punches carry readings.
   // Both gates read health codes: their punches come with a health-code record (HEALTHLOG).
@@ -54,7 +57,7 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
       created_at: now,
     });
     const companyId = await companiesRepository.insert(trx, {
-      name: '演示科技有限公司 Demo Technology',
+      name: DEMO_COMPANY_NAME,
       address: '上海市浦东新区张江高科技园区 88 号',
       phone: '021-5080-8888',
       location: '121.5903,31.2036',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashPassword, verifyPassword } from './crypto.ts';
+import { isoToMs } from './time.ts';
 import { addressKey, delayAfter, judge, SIGN_IN, type Attempt } from './throttle.ts';
 
 test('password hashes verify, carry their parameters, and default to the OWASP scrypt cost', async () => {
@@ -72,4 +73,12 @@ test('addresses are counted by IPv4, by the IPv4 inside a mapped IPv6 address, a
   assert.equal(addressKey('::1'), '0:0:0:0::/64');
   assert.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
   assert.equal(addressKey('64:ff9b::192.0.2.1'), '64:ff9b:0:0::/64');
+});
+
+test('isoToMs reads stored instants exactly as Date.parse does, and hands any other form to it', () => {
+  const samples = ['2026-10-31T16:00:00.000Z', '2024-02-29T23:59:59.999Z', '1999-12-31T00:00:00.001Z', '2026-03-29T01:30:00.000Z'];
+  for (let ms = Date.UTC(2020, 0, 1); ms < Date.UTC(2030, 0, 1); ms += 7_777_777_777) samples.push(new Date(ms).toISOString());
+  for (const s of samples) assert.equal(isoToMs(s), Date.parse(s), s);
+  for (const odd of ['2026-10-31 16:00:00', '2026-10-31T16:00:00Z', '2026-10-31T16:00:00+08:00', '2026-10-31T16/00/00.000Z', 'garbage'])
+    assert.deepEqual(isoToMs(odd), Date.parse(odd), odd);
 });

@@ -73,3 +73,28 @@ export function zonedToUtcMs(local: string, zone: string): number {
   const second = wall - zoneOffsetMs(zone, first);
   return second;
 }
+
+const isoDays = new Map<string, number>();
+const digits2 = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+/**
+ * Date.parse for the stored form 'YYYY-MM-DDTHH:mm:ss.sssZ' without its general parser (a month of punches for
+ * 10,000 people is 1.24 M of them); any other form goes to Date.parse.
+ */
+export function isoToMs(iso: string): number {
+  if (iso.length !== 24 || iso.charCodeAt(23) !== 90 /* Z */ || iso.charCodeAt(10) !== 84 /* T */) return Date.parse(iso);
+  const day = iso.slice(0, 10);
+  let base = isoDays.get(day);
+  if (base === undefined) {
+    base = Date.parse(`${day}T00:00:00.000Z`);
+    if (Number.isNaN(base)) return Date.parse(iso);
+    if (isoDays.size > 100_000) isoDays.clear();
+    isoDays.set(day, base);
+  }
+  const h = digits2(iso, 11);
+  const m = digits2(iso, 14);
+  const s = digits2(iso, 17);
+  const ms = (iso.charCodeAt(20) - 48) * 100 + digits2(iso, 21);
+  const shaped = iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58 && iso.charCodeAt(19) === 46; // ':' ':' '.'
+  if (!(shaped && h >= 0 && h < 24 && m >= 0 && m < 60 && s >= 0 && s < 60 && ms >= 0 && ms < 1000)) return Date.parse(iso);
+  return base + ((h * 60 + m) * 60 + s) * 1000 + ms;
+}

@@ -13,7 +13,9 @@ import { AppError, noAuthority } from '../lib/errors.ts';
  * - 'person': a signed-in person (employee) of the self-service page, with their own session (X-Person-Token);
  *   an administrator's token is no person session
  */
-export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | 'person' | { right: RightKey; level?: number };
+export type RightRule = { right: RightKey; level?: number };
+/** `anyOf`: one of the rights suffices (breaker reads: the breaker right or face-device view). */
+export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | 'person' | RightRule | { anyOf: readonly RightRule[] };
 
 /**
  * The signed-in administrator. The auth module widens this interface with its row type (declaration
@@ -131,7 +133,8 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' 
     if (!ctx.isInit) throw noAuthority('errors.initOnly');
     return;
   }
-  if (ctx.rights[access.right] < (access.level ?? 1)) throw noAuthority();
+  const rules = 'anyOf' in access ? access.anyOf : [access];
+  if (!rules.some((r) => ctx.rights[r.right] >= (r.level ?? 1))) throw noAuthority();
 }
 
 export default fp(async function auth(

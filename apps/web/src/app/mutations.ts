@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 
 /**
@@ -20,4 +21,19 @@ export function useInvalidatingMutation<V, R>(
     onSuccess: opts.on === 'success' ? invalidate : undefined,
     onSettled: opts.on === 'settled' ? invalidate : undefined,
   });
+}
+
+/**
+ * An export with its progress: the bytes of the streamed workbook received so far (spec §9: 120 s timeout).
+ * Failures are shown by the API client.
+ */
+export function useExportWithProgress<F>(run: (f: F, onProgress: (bytes: number) => void) => Promise<void>) {
+  const [bytes, setBytes] = useState(0);
+  const mutation = useMutation({
+    mutationFn: (f: F) => {
+      setBytes(0);
+      return run(f, setBytes);
+    },
+  });
+  return { ...mutation, bytes };
 }

@@ -44,3 +44,9 @@ export function formatDateTime(value: string | null | undefined, zone = displayZ
   const p = Object.fromEntries(f.formatToParts(d.toDate()).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
+
+/** Bytes received by an export so far, for its progress label: "0 KB", "12 KB", "1.4 MB". */
+export function receivedSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

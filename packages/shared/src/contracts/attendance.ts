@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DATE_PATTERN, LIMITS, TIME_PATTERN } from '../limits.ts';
-import { Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum, XLSX_TYPE } from './common.ts';
+import { binary, endpoint } from './endpoint.ts';
 
 /** spec §3 "Attendance rule": the modes and the attendance models. */
 export const RULE_MODES = ['fixed', 'shift', 'free'] as const;
@@ -375,6 +375,56 @@ export type ScheduleSave = Static<typeof ScheduleSave>;
 export const ScheduleSaved = Type.Object({ hash: Type.String(), changed: Type.Integer() });
 export type ScheduleSaved = Static<typeof ScheduleSaved>;
 
+/** One person's month as a calendar: each day with results, its figures and first/last counted punch. */
+export const CalendarDay = Type.Object({
+  date: Type.String(),
+  status: StringEnum(DAY_STATUSES),
+  computed_status: StringEnum(DAY_STATUSES),
+  manual: Type.Boolean(),
+  late_min: Type.Integer(),
+  early_min: Type.Integer(),
+  worked_min: Type.Integer(),
+  overtime_min: Type.Integer(),
+  rule: Nullable(Type.String()),
+  /** the first and the last punch the day counted (instants; a night shift's check-out is on the next date) */
+  check_in: Nullable(Type.String()),
+  check_out: Nullable(Type.String()),
+});
+export type CalendarDay = Static<typeof CalendarDay>;
+export const PersonMonthQuery = Type.Object({ person_id: Id, month: MonthText });
+export type PersonMonthQuery = Static<typeof PersonMonthQuery>;
+export const PersonMonth = Type.Object({
+  person_id: Type.Integer(),
+  number: Type.String(),
+  name: Type.String(),
+  month: Type.String(),
+  days: Type.Array(CalendarDay),
+  /** the month report's row for this person (zeros when the month has no results) */
+  totals: MonthRow,
+});
+export type PersonMonth = Static<typeof PersonMonth>;
+/** Exports: day results over any range (one row per person-day), and the month report. */
+export const ATTENDANCE_EXPORT_LIMITS = {
+  /** days one day-results export covers */
+  daysMax: 366,
+  /** rows one sheet holds (Excel's limit less the header) */
+  rowsMax: 1_048_575,
+} as const;
+export const DayExportBody = Type.Object({
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  department_id: Type.Optional(Id),
+  status: Type.Optional(Type.Enum([...DAY_STATUSES])),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+});
+export type DayExportBody = Static<typeof DayExportBody>;
+export const MonthExportBody = Type.Object({
+  month: MonthText,
+  department_id: Type.Optional(Id),
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+});
+export type MonthExportBody = Static<typeof MonthExportBody>;
+
 export const attendanceApi = {
   rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
   rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
@@ -388,6 +438,9 @@ export const attendanceApi = {
   days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
   month: endpoint({ method: 'GET', path: '/attendance/report/month', query: MonthQuery, response: MonthPage }),
   day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
+  personMonth: endpoint({ method: 'GET', path: '/attendance/report/person', query: PersonMonthQuery, response: PersonMonth }),
+  exportDays: endpoint({ method: 'POST', path: '/attendance/day/export', body: DayExportBody, response: binary(XLSX_TYPE) }),
+  exportMonth: endpoint({ method: 'POST', path: '/attendance/report/export', body: MonthExportBody, response: binary(XLSX_TYPE) }),
   setManual: endpoint({ method: 'POST', path: '/attendance/day/manual', body: ManualDayBody, response: DayRow }),
   recalculate: endpoint({ method: 'POST', path: '/attendance/recalculate', body: RecalculateBody, response: RecalculateStatus }),
   recalculateStatus: endpoint({ method: 'GET', path: '/attendance/recalculate/status', response: RecalculateStatus }),

@@ -13,10 +13,12 @@ export * from './devices.ts';
 export * from './punches.ts';
 export * from './attendance.ts';
 export * from './health.ts';
+export * from './breakers.ts';
 export * from './workflow.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
+import { breakersApi } from './breakers.ts';
 import { companiesApi } from './companies.ts';
 import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
@@ -43,6 +45,7 @@ export const apiContract = {
   punches: punchesApi,
   attendance: attendanceApi,
   health: healthApi,
+  breakers: breakersApi,
   workflow: workflowApi,
   self: selfApi,
 };

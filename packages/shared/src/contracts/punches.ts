@@ -11,8 +11,6 @@ const filters = {
   from: Type.Optional(Type.String({ format: 'date' })),
   to: Type.Optional(Type.String({ format: 'date' })),
   stranger: Type.Optional(Flag),
-  /** minutes east of UTC of the viewer, so from/to are the viewer's calendar days */
-  tzOffset: Type.Optional(Type.Integer({ minimum: -840, maximum: 840 })),
 };
 export const PunchExportBody = Type.Object(filters);
 export type PunchExportBody = Static<typeof PunchExportBody>;

@@ -423,6 +423,21 @@ export const SignInLink = Type.Object({
   expires_at: Type.String(),
 });
 
+/**
+ * The people and departments a designer (named approvers, conditions, who may apply) or a form (person and department
+ * fields) picks from: for administrators with the workflow right only, and for persons on the self-service page.
+ */
+export const PickQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
+  department_id: Type.Optional(Id),
+});
+export type PickQuery = Static<typeof PickQuery>;
+export const PickPerson = Type.Object({ id: Type.Integer(), name: Type.String(), number: Type.String(), departments: Type.Array(Ref) });
+export type PickPerson = Static<typeof PickPerson>;
+export const PickDepartment = Type.Object({ id: Type.Integer(), name: Type.String(), parent_id: Type.Integer() });
+export const PickDepartments = Type.Object({ items: Type.Array(PickDepartment) });
+
 export const workflowApi = {
   apps: endpoint({ method: 'GET', path: '/workflow/app/list', response: AppList }),
   app: endpoint({ method: 'GET', path: '/workflow/app/info', query: IdBody, response: WorkflowApp }),
@@ -451,6 +466,10 @@ export const workflowApi = {
   /** A picture (form field kind=picture: JPEG or PNG, re-encoded) or an attachment (kind=attachment), field "file"; at most 10 MB. */
   upload: endpoint({ method: 'POST', path: '/workflow/upload', multipart: true, response: WorkflowFile }),
   file: endpoint({ method: 'GET', path: '/workflow/file/:name', params: WorkflowFileParams, response: binary('application/octet-stream') }),
+  /** working people (by name, number or phone; in a department or below it) */
+  people: endpoint({ method: 'GET', path: '/workflow/people', query: PickQuery, response: Page(PickPerson) }),
+  /** every department, flat (parent_id 0: top level) */
+  departments: endpoint({ method: 'GET', path: '/workflow/departments', response: PickDepartments }),
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -535,4 +554,6 @@ export const selfApi = {
   read: endpoint({ method: 'POST', path: '/self/inbox/read', body: SelfReadBody, response: Count }),
   upload: endpoint({ method: 'POST', path: '/self/upload', multipart: true, response: WorkflowFile }),
   file: endpoint({ method: 'GET', path: '/self/file/:name', params: WorkflowFileParams, response: binary('application/octet-stream') }),
+  people: endpoint({ method: 'GET', path: '/self/people', query: PickQuery, response: Page(PickPerson) }),
+  departments: endpoint({ method: 'GET', path: '/self/departments', response: PickDepartments }),
 };

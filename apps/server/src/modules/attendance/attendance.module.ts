@@ -7,11 +7,14 @@ import { daysService } from './days.service.ts';
 import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
 import { localDate, recomputeService } from './recompute.service.ts';
+import { reportsService } from './reports.service.ts';
 import { rulesService } from './rules.service.ts';
 import { scheduleService } from './schedule.service.ts';
 
 /** How long one run of the recompute job may take before it yields to the next tick. */
 const RUN_BUDGET_MS = 800;
+/** People per batch: inputs are read once per kind per batch (bench/attendance.bench.ts measures this size). */
+const BATCH_PEOPLE = 500;
 
 /**
  * Attendance (issue #10): rules (fixed, shift, free), shifts and cycles, holidays; the engine in `engine/`
@@ -25,6 +28,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const recompute = recomputeService({ database: core.database, log: core.log });
   const days = daysService(core.database, recompute);
   const schedule = scheduleService(core.database);
+  const reports = reportsService(core.database);
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
@@ -40,7 +44,8 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     recompute,
     days,
     schedule,
-    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule }),
+    reports,
+    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule, reports }),
     jobs: [
       {
         name: 'attendance.recompute',
@@ -48,7 +53,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
         exclusive: true,
         run: async (signal: AbortSignal) => {
           const until = Date.now() + RUN_BUDGET_MS;
-          while (Date.now() < until && !signal.aborted) if (!(await recompute.runOnce(100, signal)).people) break;
+          while (Date.now() < until && !signal.aborted) if (!(await recompute.runOnce(BATCH_PEOPLE, signal)).people) break;
         },
       },
     ],

@@ -2,18 +2,20 @@ import { attendanceApi } from '@faceadmin/shared';
 import type { App } from '../../module.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
 import type { DaysService } from './days.service.ts';
 import type { HolidaysService } from './holidays.service.ts';
+import type { ReportsService } from './reports.service.ts';
 import type { RulesService } from './rules.service.ts';
 import type { ScheduleService } from './schedule.service.ts';
 
 export default async function attendanceRoutes(
   app: App,
-  deps: { rules: RulesService; holidays: HolidaysService; days: DaysService; schedule: ScheduleService },
+  deps: { rules: RulesService; holidays: HolidaysService; days: DaysService; schedule: ScheduleService; reports: ReportsService },
 ) {
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
-  const { rules, holidays, days, schedule } = deps;
+  const { rules, holidays, days, schedule, reports } = deps;
   app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
     reply.ok(await rules.list(tenantOf(req))),
   );
@@ -76,5 +78,14 @@ export default async function attendanceRoutes(
   );
   app.post(attendanceApi.saveSchedule.path, { config, schema: routeSchema(attendanceApi.saveSchedule, { tags }) }, async (req, reply) =>
     reply.ok(await schedule.save(tenantOf(req), req.body)),
+  );
+  app.get(attendanceApi.personMonth.path, { config, schema: routeSchema(attendanceApi.personMonth, { tags }) }, async (req, reply) =>
+    reply.ok(await reports.personMonth(tenantOf(req), req.query)),
+  );
+  app.post(attendanceApi.exportDays.path, { config, schema: routeSchema(attendanceApi.exportDays, { tags }) }, async (req, reply) =>
+    sendXlsx(reply, 'attendance-days.xlsx', await reports.exportDays(tenantOf(req), req.body, req.lang)),
+  );
+  app.post(attendanceApi.exportMonth.path, { config, schema: routeSchema(attendanceApi.exportMonth, { tags }) }, async (req, reply) =>
+    sendXlsx(reply, `attendance-${req.body.month}.xlsx`, await reports.exportMonth(tenantOf(req), req.body, req.lang)),
   );
 }

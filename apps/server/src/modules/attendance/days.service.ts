@@ -8,34 +8,19 @@ import {
   type ManualDayBody,
   type MonthQuery,
 } from '@faceadmin/shared';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { likeKeyword, pageOf } from '../../lib/schemas.ts';
+import { pageOf } from '../../lib/schemas.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
+import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
-
-/** What a day row (`dayRow`) reads, from `base()`'s join of results, people and rules. */
-const DAY_ROW_COLUMNS = [
-  'a.person_id',
-  'p.number',
-  'p.name',
-  'a.date',
-  'a.status',
-  'a.manual_status',
-  'a.late_min',
-  'a.early_min',
-  'a.worked_min',
-  'a.overtime_min',
-  'r.name as rule',
-] as const;
 
 /** "Attendance update" covers at most this many days at once. */
 const RECALC_MAX_DAYS = 93;
@@ -74,111 +59,32 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     rule: r.rule,
   });
 
-  const base = (companyId: number) =>
-    db
-      .selectFrom('attendance_days as a')
-      .innerJoin('persons as p', 'p.id', 'a.person_id')
-      .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
-      .where('a.company_id', '=', companyId);
-
   return {
     async list(tenant: Tenant, q: DayQuery) {
       const { page, pageSize, offset } = pageOf(q);
-      let query = base(tenant.companyId).where('a.date', '=', q.date);
-      if (q.status) query = query.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', q.status!));
-      if (q.keyword) query = query.where('p.search', 'like', likeKeyword(q.keyword));
-      if (q.department_id) {
-        const dept = q.department_id;
-        query = query.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
-      }
+      const query = dayResults(db, tenant.companyId, q.date, q.date, q);
       const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await query.select(DAY_ROW_COLUMNS).orderBy('p.number').limit(pageSize).offset(offset).execute();
+      const rows = await query.select(DAY_FIGURES).orderBy('p.number').limit(pageSize).offset(offset).execute();
       return { items: rows.map(dayRow), total, page, pageSize };
     },
 
     /** Per person over a month, from the stored results (manual ones as set): one grouped query a page. */
     async month(tenant: Tenant, q: MonthQuery) {
       const { page, pageSize, offset } = pageOf(q);
-      const first = `${q.month}-01`;
-      const last = addDays(`${addDays(first, 32).slice(0, 7)}-01`, -1);
+      const { first, last } = monthBounds(q.month);
       // The page of people first (by number, those with results this month: one index probe each), then the
       // sums for just those 20: the cost follows the page, not the company's size.
-      let people = db
-        .selectFrom('persons as p')
-        .where('p.company_id', '=', tenant.companyId)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('attendance_days as a')
-              .select('a.person_id')
-              .whereRef('a.person_id', '=', 'p.id')
-              .where('a.date', '>=', first)
-              .where('a.date', '<=', last),
-          ),
-        );
-      if (q.keyword) people = people.where('p.search', 'like', likeKeyword(q.keyword));
-      if (q.department_id) {
-        const dept = q.department_id;
-        people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
-      }
+      const people = peopleWithResults(db, tenant.companyId, first, last, q);
       const total = Number((await people.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       const pageIds = (await people.select('p.id').orderBy('p.number').limit(pageSize).offset(offset).execute()).map((r) => r.id);
-      const s = sql`coalesce(a.manual_status, a.status)`;
-      const count = (statuses: readonly string[]) => sql<number>`sum(case when ${s} in (${sql.join(statuses.map((x) => sql.lit(x)))}) then 1 else 0 end)`;
-      const rows = pageIds.length
-        ? await db
-            .selectFrom('attendance_days as a')
-            .innerJoin('persons as p', 'p.id', 'a.person_id')
-            .where('a.person_id', 'in', pageIds)
-            .where('a.date', '>=', first)
-            .where('a.date', '<=', last)
-            .select([
-              'a.person_id',
-              'p.number',
-              'p.name',
-              count(['normal', 'late', 'early', 'lateEarly', 'missingIn', 'missingOut', 'absent', 'halfDay', 'leave', 'out', 'pending']).as('work_days'),
-              count(['normal', 'late', 'early', 'lateEarly', 'missingOut', 'halfDay', 'out']).as('present_days'),
-              count(['late', 'lateEarly']).as('late_count'),
-              sql<number>`sum(a.late_min)`.as('late_min'),
-              count(['early', 'lateEarly']).as('early_count'),
-              sql<number>`sum(a.early_min)`.as('early_min'),
-              count(['missingIn', 'missingOut']).as('missing_count'),
-              count(['absent']).as('absent_days'),
-              count(['leave']).as('leave_days'),
-              count(['out']).as('out_days'),
-              sql<number>`sum(a.worked_min)`.as('worked_min'),
-              sql<number>`sum(a.overtime_min)`.as('overtime_min'),
-            ])
-            .groupBy(['a.person_id', 'p.number', 'p.name'])
-            .orderBy('p.number')
-            .execute()
-        : [];
-      const n = (v: unknown) => Number(v ?? 0);
-      const items = rows.map((r) => ({
-        person_id: r.person_id,
-        number: r.number,
-        name: r.name,
-        work_days: n(r.work_days),
-        present_days: n(r.present_days),
-        late_count: n(r.late_count),
-        late_min: n(r.late_min),
-        early_count: n(r.early_count),
-        early_min: n(r.early_min),
-        missing_count: n(r.missing_count),
-        absent_days: n(r.absent_days),
-        leave_days: n(r.leave_days),
-        out_days: n(r.out_days),
-        worked_min: n(r.worked_min),
-        overtime_min: n(r.overtime_min),
-      }));
+      const items = await monthSums(db, pageIds, first, last);
       return { items, total, page, pageSize };
     },
 
     /** One person-day with everything that explains it: the shifts, the punches used and ignored (and why), the arithmetic. */
     async info(tenant: Tenant, personId: number, date: string): Promise<DayDetail> {
-      const r = await base(tenant.companyId)
+      const r = await dayResults(db, tenant.companyId, date, date)
         .where('a.person_id', '=', personId)
-        .where('a.date', '=', date)
         .select([
           'a.person_id',
           'p.number',
@@ -300,10 +206,9 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
             reason: input.reason.trim(),
           });
       });
-      const r = await base(tenant.companyId)
+      const r = await dayResults(db, tenant.companyId, input.date, input.date)
         .where('a.person_id', '=', input.person_id)
-        .where('a.date', '=', input.date)
-        .select(DAY_ROW_COLUMNS)
+        .select(DAY_FIGURES)
         .executeTakeFirstOrThrow();
       return dayRow(r);
     },

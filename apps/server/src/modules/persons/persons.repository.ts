@@ -1,11 +1,14 @@
 import { sql, type Selectable } from 'kysely';
+import { WORK_STATUS } from '@faceadmin/shared';
 import type { Executor } from '../../db/database.ts';
 import { chunks, inChunks } from '../../lib/chunks.ts';
 import type { PersonTable } from '../../db/schema.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
+import { nowIso } from '../../lib/time.ts';
 
 export type PersonRow = Selectable<PersonTable>;
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search'>;
+/** A person's columns as writers set them (`search` and `left_at` are kept by the repository). */
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at'>;
 const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
 
 /** A new person's row: the given fields over the defaults (working, no passwords, nothing synced yet). */
@@ -125,7 +128,7 @@ export const personsRepository = {
   async insert(db: Executor, companyId: number, row: PersonInsert): Promise<number> {
     const r = await db
       .insertInto('persons')
-      .values({ ...row, company_id: companyId, search: searchText(row) })
+      .values({ ...row, company_id: companyId, search: searchText(row), left_at: row.work_status === WORK_STATUS.left ? row.created_at : null })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
@@ -135,7 +138,10 @@ export const personsRepository = {
     const searched = SEARCHED.some((k) => k in patch);
     // (Kysely leaves a column with an undefined value untouched, so such a key keeps the stored value here too.)
     const after = before && { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    const set = searched && after ? { ...patch, search: searchText(after) } : patch;
+    const set: Record<string, unknown> = searched && after ? { ...patch, search: searchText(after) } : { ...patch };
+    // The moment someone leaves is kept (attendance stops after that day); coming back clears it.
+    if (patch.work_status !== undefined)
+      set.left_at = sql`case when work_status = ${patch.work_status} then left_at else ${patch.work_status === WORK_STATUS.left ? nowIso() : null} end`;
     await db.updateTable('persons').set(set).where('company_id', '=', companyId).where('id', '=', id).execute();
     if (searched && !before) {
       // Rebuilt from the stored row in JS (SQL lower() folds ASCII only, JS folds all of Unicode like the query does).

@@ -4,10 +4,36 @@ import type { Executor } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 import { parseJson } from '../../lib/json.ts';
+import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import type { DayStatus } from '@faceadmin/shared';
 
 /** A punch as written: the table's columns (the id is generated). */
 export type PunchInsert = Insertable<PunchTable>;
+
+/**
+ * A plain face punch at a wall time of the device's zone, with nothing measured: the row a terminal's upload
+ * stores (the demo, tests and benchmarks write months of them at once).
+ */
+export function plainPunch(f: { companyId: number; deviceId: number; personId: number | null; pin: string; local: string; zone: string }): PunchInsert {
+  return {
+    company_id: f.companyId,
+    device_id: f.deviceId,
+    person_id: f.personId,
+    pin: f.pin,
+    local_time: f.local,
+    time: new Date(zonedToUtcMs(f.local, f.zone)).toISOString(),
+    status: 0,
+    verify: 15,
+    workcode: '',
+    temperature: null,
+    mask: null,
+    alcohol: null,
+    alcohol_over: null,
+    photo: '',
+    stranger: 0,
+    created_at: nowIso(),
+  };
+}
 
 export interface PunchFilter {
   keyword?: string | undefined;
@@ -145,7 +171,8 @@ export const punchesRepository = {
     if (f.stranger !== undefined) q = q.where('p.stranger', '=', f.stranger);
     if (f.keyword) {
       const p = likeKeyword(f.keyword);
-      q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb('p.pin', 'like', p)]));
+      // PINs may carry letters: lower() on both sides (the pattern is lower-cased) so PostgreSQL matches as SQLite does.
+      q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb(eb.fn('lower', ['p.pin']), 'like', p)]));
     }
     const [items, total] = await Promise.all([
       q

@@ -7,21 +7,23 @@ import { pages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
 import { t } from '../../i18n/i18n.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
-import { tenantOf } from '../../plugins/auth.ts';
+import { authOf, tenantOf } from '../../plugins/auth.ts';
+import { zonedToUtcMs } from '../../lib/time.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { punchesRepository, type PunchFilter } from './punches.repository.ts';
 import type { PunchPhotoStore } from './punches.service.ts';
 import { presentPunch } from './punches.presenter.ts';
 
-function filterOf(q: PunchExportBody): Omit<PunchFilter, 'offset' | 'limit'> {
-  const offset = (q.tzOffset ?? 480) * 60_000;
-  const dayStart = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - offset).toISOString();
+/** The filters; `from`/`to` are days of the company's zone (as every date the console sends). */
+function filterOf(q: PunchExportBody, zone: string): Omit<PunchFilter, 'offset' | 'limit'> {
+  const dayStart = (d: string) => new Date(zonedToUtcMs(d, zone)).toISOString();
+  const next = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86400_000).toISOString().slice(0, 10);
   return {
     keyword: q.keyword?.trim() || undefined,
     deviceId: q.device_id,
     personId: q.person_id,
     from: q.from ? dayStart(q.from) : undefined,
-    to: q.to ? new Date(Date.parse(dayStart(q.to)) + 86400_000).toISOString() : undefined,
+    to: q.to ? dayStart(next(q.to)) : undefined,
     stranger: q.stranger,
   };
 }
@@ -35,7 +37,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
 
   app.get(punchesApi.list.path, { config: view, schema: routeSchema(punchesApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
-    const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query), offset, limit: pageSize });
+    const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query, authOf(req).timeZone), offset, limit: pageSize });
     const results = await punchesRepository.results(db, r.items);
     return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, page, pageSize });
   });
@@ -57,7 +59,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
       header: t(lang, `punch.fields.${k}`),
       key: k,
     }));
-    const filter = filterOf(req.body);
+    const filter = filterOf(req.body, authOf(req).timeZone);
     const rows = pages(async (offset, limit) =>
       (await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit }, false)).items.map((p) => presentPunch(p)),
     );

@@ -632,6 +632,24 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
       return out;
     },
 
+    /** People to pick (designers, person fields), with their departments. */
+    async pick(companyId: number, q: { keyword?: string | undefined; department_id?: number | undefined }, offset: number, limit: number, phones: boolean) {
+      const parents = await parentsOf(db, companyId);
+      const f = { keyword: q.keyword?.trim() || undefined, departmentIds: q.department_id ? withDescendants(q.department_id, parents) : undefined, phones };
+      const r = await repo.pick(db, companyId, f, offset, limit);
+      const deps = await departmentsOf(
+        db,
+        companyId,
+        r.items.map((p) => p.id),
+      );
+      return { items: r.items.map((p) => ({ ...p, departments: deps.get(p.id) ?? [] })), total: r.total };
+    },
+    /** Every department, flat. */
+    async departments(companyId: number) {
+      const items = (await repo.departments(db, companyId)).map((d) => ({ id: d.id, name: d.name, parent_id: d.parent_id }));
+      return { items: items.sort((a, b) => a.id - b.id) };
+    },
+
     /** The period's duration in the person's working time. */
     duration: (companyId: number, personId: number | null, from: string, to: string) =>
       workingDuration(db, companyId, personId, Date.parse(from), Date.parse(to)),

@@ -81,4 +81,12 @@ export default async function selfRoutes(app: App, deps: { applications: Applica
   app.get(selfApi.file.path, { config, schema: routeSchema(selfApi.file, { tags }) }, async (req, reply) =>
     sendFile(reply, files, personOf(req).companyId, req.params.name),
   );
+  app.get(selfApi.people.path, { config, schema: routeSchema(selfApi.people, { tags }) }, async (req, reply) => {
+    const { page, pageSize, offset } = pageOf(req.query);
+    const r = await applications.pick(personOf(req).companyId, req.query, offset, pageSize, false);
+    return reply.ok({ ...r, page, pageSize });
+  });
+  app.get(selfApi.departments.path, { config, schema: routeSchema(selfApi.departments, { tags }) }, async (req, reply) =>
+    reply.ok(await applications.departments(personOf(req).companyId)),
+  );
 }

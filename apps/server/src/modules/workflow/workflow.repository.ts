@@ -128,6 +128,32 @@ export const workflowRepository = {
   companyZone: async (db: Executor, companyId: number) =>
     (await db.selectFrom('companies').select(['time_zone', 'name']).where('id', '=', companyId).executeTakeFirst()) ?? { time_zone: 'UTC', name: '' },
 
+  /** Working people to pick from, by keyword (name, number, phone) and departments. */
+  async pick(
+    db: Executor,
+    companyId: number,
+    f: { keyword?: string | undefined; departmentIds?: number[] | undefined; phones: boolean },
+    offset: number,
+    limit: number,
+  ) {
+    let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId).where('p.work_status', '=', 1);
+    const k = f.keyword;
+    // Persons search coworkers by name or number only: a phone number never tells them whose it is.
+    if (k && f.phones) q = q.where('p.search', 'like', likeKeyword(k));
+    else if (k) q = q.where((eb) => eb.or([eb(eb.fn('lower', ['p.name']), 'like', likeKeyword(k)), eb(eb.fn('lower', ['p.number']), 'like', likeKeyword(k))]));
+    if (f.departmentIds) {
+      const ids = f.departmentIds.length ? f.departmentIds : [0];
+      q = q.where((eb) =>
+        eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', ids)),
+      );
+    }
+    const [items, total] = await Promise.all([
+      q.select(['p.id', 'p.name', 'p.number']).orderBy('p.number').orderBy('p.id').limit(limit).offset(offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(total.n) };
+  },
+
   // applications --------------------------------------------------------------------------------------------------
   async insertApplication(db: Executor, row: Insertable<WorkflowApplicationTable>) {
     return (await db.insertInto('workflow_applications').values(row).returning('id').executeTakeFirstOrThrow()).id;

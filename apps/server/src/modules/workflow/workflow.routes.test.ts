@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type FormSchema, type ProcessTree, type WorkflowApp } from '@faceadmin/shared';
-import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
+import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, makeSub, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
 import { form, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
@@ -721,6 +721,36 @@ test('pictures and attachments: uploaded, named in a form, read back by the comp
   const bob = await linkInB();
   assert.equal((await self('GET', `/self/file/${p.name}`, bob)).code, CODES.NOT_FOUND);
   ok(await self('POST', '/self/withdraw', alice, { body: { id: made.id } }));
+});
+
+test('designers and forms pick people and departments: administrators with only the workflow right, and persons', async () => {
+  const sub = await makeSub(t, A, ['workflow']);
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: sub.token })).code, CODES.NO_AUTHORITY, 'no people right');
+  const people = ok(await call(t.app, 'GET', '/workflow/people', { token: sub.token, query: { department_id: ids.hq, pageSize: 100 } }));
+  const names = people.items.map((p: { name: string }) => p.name);
+  assert.ok(names.includes('Alice') && names.includes('Boss Bai') && names.includes('Manager Ma'), names.join());
+  assert.deepEqual(people.items.find((p: { name: string }) => p.name === 'Alice').departments, [{ id: ids.sales, name: 'Sales' }]);
+  const byKeyword = ok(await call(t.app, 'GET', '/workflow/people', { token: sub.token, query: { keyword: 'ali' } }));
+  assert.deepEqual(
+    byKeyword.items.map((p: { name: string }) => p.name),
+    ['Alice'],
+  );
+  const deps = ok(await call(t.app, 'GET', '/workflow/departments', { token: sub.token }));
+  assert.deepEqual(
+    deps.items.filter((d: { id: number }) => d.id === ids.hq || d.id === ids.sales),
+    [
+      { id: ids.hq, name: 'HQ', parent_id: 0 },
+      { id: ids.sales, name: 'Sales', parent_id: ids.hq },
+    ],
+  );
+  // A person sees their own company's people and departments only.
+  assert.ok(ok(await self('GET', '/self/people', alice, { query: { keyword: 'boss' } })).items.some((p: { id: number }) => p.id === ids.boss));
+  // By phone: administrators find the person; a person does not (whose number it is stays unknown to them).
+  assert.equal(ok(await call(t.app, 'GET', '/workflow/people', { token: sub.token, query: { keyword: phones.boss } })).total, 1);
+  assert.equal(ok(await self('GET', '/self/people', alice, { query: { keyword: phones.boss } })).total, 0);
+  const bob = await linkInB();
+  assert.equal(ok(await self('GET', '/self/people', bob, { query: { keyword: 'alice' } })).total, 0);
+  assert.ok(!ok(await self('GET', '/self/departments', bob)).items.some((d: { id: number }) => d.id === ids.hq));
 });
 
 test('a person who left loses their self-service session', async () => {

@@ -99,4 +99,12 @@ export default async function workflowRoutes(
   app.post(workflowApi.link.path, { config, schema: routeSchema(workflowApi.link, { tags }) }, async (req, reply) =>
     reply.ok(await self.createLink(tenantOf(req), req.body.person_id)),
   );
+  app.get(workflowApi.people.path, { config, schema: routeSchema(workflowApi.people, { tags }) }, async (req, reply) => {
+    const { page, pageSize, offset } = pageOf(req.query);
+    const r = await applications.pick(tenantOf(req).companyId, req.query, offset, pageSize, true);
+    return reply.ok({ ...r, page, pageSize });
+  });
+  app.get(workflowApi.departments.path, { config, schema: routeSchema(workflowApi.departments, { tags }) }, async (req, reply) =>
+    reply.ok(await applications.departments(tenantOf(req).companyId)),
+  );
 }

@@ -1,8 +1,19 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attendanceApi, type AbsenceInput, type DayQuery, type HolidayInput, type ManualDayBody, type MonthQuery, type RuleInput } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
+import {
+  attendanceApi,
+  TIMING,
+  type AbsenceInput,
+  type DayExportBody,
+  type DayQuery,
+  type HolidayInput,
+  type ManualDayBody,
+  type MonthExportBody,
+  type MonthQuery,
+  type RuleInput,
+} from '@faceadmin/shared';
+import { call, download } from '../../app/request.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
 
 export const attKeys = {
   all: ['att'] as const,
@@ -97,3 +108,23 @@ export const useRefreshDays = () => {
   const qc = useQueryClient();
   return useCallback(() => Promise.all([qc.invalidateQueries({ queryKey: attKeys.days }), qc.invalidateQueries({ queryKey: ['att', 'day'] })]), [qc]);
 };
+
+/** One person's month as a calendar (results, figures, first/last counted punch, totals). */
+export const usePersonMonth = (personId: number | undefined, month: string) =>
+  useQuery({
+    queryKey: ['att', 'person', personId ?? 0, month],
+    queryFn: () => call(attendanceApi.personMonth, { person_id: personId!, month }, { inline: true }),
+    enabled: Boolean(personId),
+    placeholderData: keepPreviousData,
+  });
+
+/** Day results over a range, streamed as a workbook (progress: bytes received). */
+export const useExportDays = () =>
+  useExportWithProgress((body: DayExportBody, onProgress) =>
+    download(attendanceApi.exportDays, `attendance-${body.from}-${body.to}.xlsx`, { body, timeout: TIMING.exportTimeout, onProgress }),
+  );
+/** The month report of everyone the filters select, as a workbook. */
+export const useExportMonth = () =>
+  useExportWithProgress((body: MonthExportBody, onProgress) =>
+    download(attendanceApi.exportMonth, `attendance-${body.month}.xlsx`, { body, timeout: TIMING.exportTimeout, onProgress }),
+  );

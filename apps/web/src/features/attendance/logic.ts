@@ -307,3 +307,26 @@ export function progressOf(queued: number, pending: number): number {
   if (queued <= 0) return 100;
   return Math.max(0, Math.min(100, Math.round(((queued - pending) / queued) * 100)));
 }
+
+/** The weeks of a 'YYYY-MM' month, Monday first: 7 dates a week, null outside the month. */
+export function calendarWeeks(month: string): (string | null)[][] {
+  const [y, m] = month.split('-').map(Number);
+  const days = new Date(Date.UTC(y!, m, 0)).getUTCDate();
+  const lead = (new Date(Date.UTC(y!, m! - 1, 1)).getUTCDay() + 6) % 7; // Monday = 0
+  const cells: (string | null)[] = Array.from({ length: lead }, () => null);
+  for (let d = 1; d <= days; d++) cells.push(`${month}-${String(d).padStart(2, '0')}`);
+  while (cells.length % 7) cells.push(null);
+  return Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
+}
+
+/**
+ * A counted punch as the calendar shows it: 'HH:mm' in the company's zone ('--' without one), with ' (+1)' when it
+ * falls on the next date (a night shift's check-out). `format` gives 'YYYY-MM-DD HH:mm:ss' in that zone.
+ */
+export function clockOf(iso: string | null, date: string, format: (iso: string) => string): string {
+  if (!iso) return '--';
+  const local = format(iso);
+  const shift = Math.round((Date.parse(`${local.slice(0, 10)}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000);
+  const hmText = local.slice(11, 16);
+  return shift ? `${hmText} (${shift > 0 ? '+' : ''}${shift})` : hmText;
+}

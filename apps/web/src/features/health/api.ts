@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { healthApi, TIMING } from '@faceadmin/shared';
+import { useExportWithProgress } from '../../app/mutations.ts';
 import { call, download } from '../../app/request.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
 import { alcoholParams, healthParams, type AlcoholFilters, type HealthFilters } from './logic.ts';
@@ -25,21 +25,6 @@ export const useAlcoholRecords = (q: PagedQuery<AlcoholFilters>) =>
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
-
-/**
- * An export with its progress: the bytes of the streamed workbook received so far (spec §9: 120 s timeout).
- * Failures are shown by the API client.
- */
-function useExportWithProgress<F>(run: (f: F, onProgress: (bytes: number) => void) => Promise<void>) {
-  const [bytes, setBytes] = useState(0);
-  const mutation = useMutation({
-    mutationFn: (f: F) => {
-      setBytes(0);
-      return run(f, setBytes);
-    },
-  });
-  return { ...mutation, bytes };
-}
 
 export const useExportHealth = () =>
   useExportWithProgress((f: HealthFilters, onProgress) =>

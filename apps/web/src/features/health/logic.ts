@@ -36,9 +36,3 @@ export function alcoholParams(f: AlcoholFilters): AlcoholExportBody {
 
 /** spec §4 health-code colours as tag colours (antd's "gold" reads as yellow on white). */
 export const COLOR_TAG: Record<HealthColor, string> = { green: 'green', yellow: 'gold', red: 'red' };
-
-/** Bytes received by an export so far, for its progress label: "0 KB", "12 KB", "1.4 MB". */
-export function receivedSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}

@@ -10,12 +10,9 @@ export interface PunchFilters {
   stranger?: 0 | 1 | undefined;
 }
 
-/** Minutes east of UTC of this browser: the server turns day/time and the date range into this zone. */
-export const browserTzOffset = (date: Date = new Date()): number => -date.getTimezoneOffset();
-
-/** The list query / export body: empty filters left out, the browser's offset always sent. */
-export function punchParams(f: PunchFilters, tzOffset: number): PunchExportBody {
-  const out: PunchExportBody = { tzOffset };
+/** The list query / export body, empty filters left out (dates are the company's days, as the server reads them). */
+export function punchParams(f: PunchFilters): PunchExportBody {
+  const out: PunchExportBody = {};
   const keyword = f.keyword?.trim();
   if (keyword) out.keyword = keyword;
   if (f.device_id) out.device_id = f.device_id;

@@ -295,7 +295,7 @@ export function computeRange(input: PersonRange): DayResult[] {
 
   function judgeDay(plan: Plan): DayResult {
     const date = plan.plan.date;
-    const t = (ms: number) => clockText(zone, ms, date);
+    const t = input.lean ? () => '' : (ms: number) => clockText(zone, ms, date);
     const r: DayResult = { date, status: 'normal', lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, shifts: [], used: [], ignored: [], why: [] };
     r.why.push(why('att.why.rule', { rule: rule.name, mode: rule.mode }));
     const used: P[] = [];

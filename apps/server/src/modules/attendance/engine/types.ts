@@ -78,6 +78,11 @@ export interface PersonRange {
    */
   before?: DayPlan;
   after?: DayPlan;
+  /**
+   * Batch recalculation stores figures and the punches used, never the explanation (it is recomputed on
+   * demand): times in the explanation's lines are then left empty instead of formatted. Figures are the same.
+   */
+  lean?: boolean;
 }
 export type Status =
   'normal' | 'late' | 'early' | 'lateEarly' | 'missingIn' | 'missingOut' | 'absent' | 'halfDay' | 'leave' | 'out' | 'holiday' | 'rest' | 'pending';

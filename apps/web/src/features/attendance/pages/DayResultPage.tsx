@@ -1,14 +1,16 @@
 import { useState } from 'react';
-import { Button, Card, DatePicker, Select, Space, Tag, type TableProps } from 'antd';
+import { Button, Card, DatePicker, Popover, Select, Space, Tag, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DAY_STATUSES, type DayQuery, type DayRow, type DayStatus } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
+import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination } from '../../../ui/paging.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { useDays } from '../api.ts';
+import { useDays, useExportDays } from '../api.ts';
+import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
 import { DayDrawer } from '../components/DayDrawer.tsx';
 import { RecalculateButton } from '../components/RecalculateButton.tsx';
 import { Legend, StatusTag } from '../components/StatusTag.tsx';
@@ -22,6 +24,11 @@ export default function DayResultPage() {
   const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()) }));
   const [open, setOpen] = useState<{ person_id: number; date: string }>();
   const list = useDays(query);
+  const [person, setPerson] = useState<{ id: number; name: string }>();
+  const exportDays = useExportDays();
+  // the export's range: the shown day's month up to the shown day, unless chosen otherwise
+  const [range, setRange] = useState<[string, string]>();
+  const exportRange = range ?? [`${query.date.slice(0, 8)}01`, query.date];
   // searching again for the same words loads the rows again (results change as punches arrive)
   const search = (keyword: string | undefined) => {
     if (keyword === query.keyword) void list.refetch();
@@ -49,9 +56,14 @@ export default function DayResultPage() {
       title: t('common.actions.title'),
       key: 'actions',
       render: (_, r) => (
-        <Button size="small" type="link" onClick={() => setOpen({ person_id: r.person_id, date: r.date })} data-testid="day-open">
-          {t('att.day.why')}
-        </Button>
+        <Space size={0} onClick={(e) => e.stopPropagation()}>
+          <Button size="small" type="link" onClick={() => setOpen({ person_id: r.person_id, date: r.date })} data-testid="day-open">
+            {t('att.day.why')}
+          </Button>
+          <Button size="small" type="link" onClick={() => setPerson({ id: r.person_id, name: r.name })} data-testid="day-calendar-open">
+            {t('att.calendar.open')}
+          </Button>
+        </Space>
       ),
     },
   ];
@@ -81,6 +93,36 @@ export default function DayResultPage() {
           data-testid="day-status-filter"
         />
         <KeywordSearch placeholder={t('att.day.keyword')} onSearch={search} data-testid="day-keyword" />
+        <Popover
+          trigger="click"
+          title={t('att.export.range')}
+          content={
+            <Space orientation="vertical">
+              <DatePicker.RangePicker
+                allowClear={false}
+                value={[dayjs(exportRange[0]), dayjs(exportRange[1])]}
+                onChange={(v) => v?.[0] && v[1] && setRange([v[0].format('YYYY-MM-DD'), v[1].format('YYYY-MM-DD')])}
+                data-testid="day-export-range"
+              />
+              <ExportButton
+                pending={exportDays.isPending}
+                bytes={exportDays.bytes}
+                onClick={() =>
+                  exportDays.mutate({
+                    from: exportRange[0],
+                    to: exportRange[1],
+                    department_id: query.department_id,
+                    status: query.status,
+                    keyword: query.keyword,
+                  })
+                }
+                testId="day-export-go"
+              />
+            </Space>
+          }
+        >
+          <Button data-testid="day-export">{t('att.export.days')}</Button>
+        </Popover>
       </Space>
       <div style={{ marginBottom: 12 }}>
         <Legend />
@@ -99,6 +141,7 @@ export default function DayResultPage() {
         pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
       />
       <DayDrawer day={open} onClose={() => setOpen(undefined)} />
+      <PersonMonthDrawer person={person} month={query.date.slice(0, 7)} onClose={() => setPerson(undefined)} />
     </Card>
   );
 }

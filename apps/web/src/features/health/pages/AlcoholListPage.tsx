@@ -7,7 +7,7 @@ import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useDeviceOptions } from '../../devices/api.ts';
 import { useAlcoholRecords, useExportAlcohol } from '../api.ts';
-import { ExportButton } from '../components/ExportButton.tsx';
+import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
 import type { AlcoholFilters } from '../logic.ts';
 

@@ -7,7 +7,7 @@ import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useDeviceOptions } from '../../devices/api.ts';
 import { useExportHealth, useHealthRecords } from '../api.ts';
-import { ExportButton } from '../components/ExportButton.tsx';
+import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { COLOR_TAG, type HealthFilters } from '../logic.ts';
 

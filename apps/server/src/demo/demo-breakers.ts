@@ -1,0 +1,64 @@
+import { EmulatedBreaker } from '../../../../tools/breaker-emulator/breaker.ts';
+import type { App } from '../app.ts';
+import { DEMO_COMPANY_NAME } from './seed-demo.ts';
+
+/** The demo's smart circuit breakers (issue #12): registered for the demo company once, then emulated on every start. */
+export const DEMO_BREAKERS = [
+  { uuid: 'DEMO-BRK-01', alias: 'A栋宿舍 Dorm A', lines: ['照明 Lighting', '插座 Sockets', '空调 Air-con'], loads: [180, 650, 1300] },
+  { uuid: 'DEMO-BRK-02', alias: 'B栋办公 Office B', lines: ['照明 Lighting', '插座 Sockets'], loads: [300, 900] },
+  { uuid: 'DEMO-BRK-03', alias: '食堂 Canteen', lines: ['总线 Main', '厨房 Kitchen', '热水 Water heater', '照明 Lighting'], loads: [4400, 2200, 1800, 400] },
+] as const;
+/** Demo only: a fixed MQTT password per demo breaker, so the emulator can sign in after a restart. */
+const demoPassword = (uuid: string) => `demo-${uuid.toLowerCase()}-pw`;
+
+export async function startDemoBreakers(app: App, url: string) {
+  const db = app.database.db;
+  const company = await db.selectFrom('companies').select('id').where('name', '=', DEMO_COMPANY_NAME).executeTakeFirst();
+  if (!company) return { breakers: [], stop: async () => {} };
+  const admin = await db.selectFrom('memberships').select('admin_id').where('company_id', '=', company.id).where('is_init', '=', 1).executeTakeFirst();
+  const tenant = { companyId: company.id, adminId: admin?.admin_id ?? 0, adminName: '张伟', ip: '127.0.0.1', timeZone: 'Asia/Shanghai' };
+  const service = app.modules.breakers.service;
+  for (const [i, d] of DEMO_BREAKERS.entries()) {
+    if (await db.selectFrom('breakers').select('id').where('uuid', '=', d.uuid).executeTakeFirst()) continue;
+    const { breaker } = await service.create(tenant, { uuid: d.uuid, alias: d.alias, sort: i + 1, linenum: d.lines.length, password: demoPassword(d.uuid) });
+    const info = await service.info(tenant, breaker.id);
+    for (const [k, line] of info.lines.entries()) {
+      await service.lineUpdate('zh-CN', tenant, {
+        id: line.id,
+        title: d.lines[k]!,
+        main: d.lines[k]!.startsWith('总线') ? 1 : 0,
+        line_type: k === 0 ? 'lighting' : 'socket',
+        mxgg: 6600,
+        mxgl: 3200,
+      });
+    }
+    // Lights off at night on weekdays, on again in the morning.
+    const light = info.lines[0]!.id;
+    await service.timerCreate('zh-CN', tenant, {
+      breaker_id: breaker.id,
+      type: 'cyclic',
+      line_ids: [light],
+      time: '23:30',
+      weekdays: [0, 1, 2, 3, 4],
+      action: 'off',
+    });
+    await service.timerCreate('zh-CN', tenant, {
+      breaker_id: breaker.id,
+      type: 'cyclic',
+      line_ids: [light],
+      time: '06:30',
+      weekdays: [1, 2, 3, 4, 5],
+      action: 'on',
+    });
+  }
+  const breakers = DEMO_BREAKERS.map(
+    (d) => new EmulatedBreaker({ url, uuid: d.uuid, password: demoPassword(d.uuid), lines: d.lines.length, baseLoadW: [...d.loads], reportMs: 5000 }),
+  );
+  for (const b of breakers) await b.start().catch((err: Error) => app.log.warn({ err: err.message, uuid: b.uuid }, 'demo breaker could not connect'));
+  return {
+    breakers,
+    async stop() {
+      for (const b of breakers) await b.stop().catch(() => {});
+    },
+  };
+}

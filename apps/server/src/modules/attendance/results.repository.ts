@@ -1,0 +1,140 @@
+import type { MonthRow } from '@faceadmin/shared';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
+
+/**
+ * The stored day results as the day view, the calendar, the month report and the exports read them (the only SQL
+ * over `attendance_days` besides the recompute's writes).
+ */
+
+/** A result's figures as every reader shows them (the status is `manual_status ?? status`). */
+export const DAY_FIGURES = [
+  'a.person_id',
+  'p.number',
+  'p.name',
+  'a.date',
+  'a.status',
+  'a.manual_status',
+  'a.late_min',
+  'a.early_min',
+  'a.worked_min',
+  'a.overtime_min',
+  'r.name as rule',
+] as const;
+
+/** The company's results between two dates (inclusive) with the day view's filters, joined with people and rules. */
+export function dayResults(
+  db: Executor,
+  companyId: number,
+  from: string,
+  to: string,
+  f: { status?: string | undefined; keyword?: string | undefined; department_id?: number | undefined } = {},
+) {
+  let q = db
+    .selectFrom('attendance_days as a')
+    .innerJoin('persons as p', 'p.id', 'a.person_id')
+    .leftJoin('attendance_rules as r', 'r.id', 'a.rule_id')
+    .where('a.company_id', '=', companyId)
+    .where('a.date', '>=', from)
+    .where('a.date', '<=', to);
+  const { status, keyword, department_id: dept } = f;
+  if (status) q = q.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', status));
+  if (keyword) q = q.where('p.search', 'like', likeKeyword(keyword));
+  if (dept) q = q.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+  return q;
+}
+
+/** The statuses each month figure counts (a hand-set result counts as set). */
+const WORK = ['normal', 'late', 'early', 'lateEarly', 'missingIn', 'missingOut', 'absent', 'halfDay', 'leave', 'out', 'pending'];
+const PRESENT = ['normal', 'late', 'early', 'lateEarly', 'missingOut', 'halfDay', 'out'];
+
+/**
+ * The month report's figures for these people (the caller checked they are the company's), from the stored day
+ * results: one grouped query, ordered by number. People without results in the range are left out.
+ */
+export async function monthSums(db: Executor, personIds: number[], first: string, last: string): Promise<MonthRow[]> {
+  if (!personIds.length) return [];
+  const s = sql`coalesce(a.manual_status, a.status)`;
+  const count = (statuses: readonly string[]) => sql<number>`sum(case when ${s} in (${sql.join(statuses.map((x) => sql.lit(x)))}) then 1 else 0 end)`;
+  const rows = await db
+    .selectFrom('attendance_days as a')
+    .innerJoin('persons as p', 'p.id', 'a.person_id')
+    .where('a.person_id', 'in', personIds)
+    .where('a.date', '>=', first)
+    .where('a.date', '<=', last)
+    .select([
+      'a.person_id',
+      'p.number',
+      'p.name',
+      count(WORK).as('work_days'),
+      count(PRESENT).as('present_days'),
+      count(['late', 'lateEarly']).as('late_count'),
+      sql<number>`sum(a.late_min)`.as('late_min'),
+      count(['early', 'lateEarly']).as('early_count'),
+      sql<number>`sum(a.early_min)`.as('early_min'),
+      count(['missingIn', 'missingOut']).as('missing_count'),
+      count(['absent']).as('absent_days'),
+      count(['leave']).as('leave_days'),
+      count(['out']).as('out_days'),
+      sql<number>`sum(a.worked_min)`.as('worked_min'),
+      sql<number>`sum(a.overtime_min)`.as('overtime_min'),
+    ])
+    .groupBy(['a.person_id', 'p.number', 'p.name'])
+    .orderBy('p.number')
+    .execute();
+  const n = (v: unknown) => Number(v ?? 0);
+  return rows.map((r) => ({
+    person_id: r.person_id,
+    number: r.number,
+    name: r.name,
+    work_days: n(r.work_days),
+    present_days: n(r.present_days),
+    late_count: n(r.late_count),
+    late_min: n(r.late_min),
+    early_count: n(r.early_count),
+    early_min: n(r.early_min),
+    missing_count: n(r.missing_count),
+    absent_days: n(r.absent_days),
+    leave_days: n(r.leave_days),
+    out_days: n(r.out_days),
+    worked_min: n(r.worked_min),
+    overtime_min: n(r.overtime_min),
+  }));
+}
+
+/** The first and last date of a 'YYYY-MM' month. */
+export function monthBounds(month: string): { first: string; last: string } {
+  const [y, m] = month.split('-').map(Number);
+  const days = new Date(Date.UTC(y!, m, 0)).getUTCDate();
+  return { first: `${month}-01`, last: `${month}-${String(days).padStart(2, '0')}` };
+}
+
+/** The company's people with results between the dates, by keyword and department (a query to count or page). */
+export function peopleWithResults(
+  db: Executor,
+  companyId: number,
+  first: string,
+  last: string,
+  f: { keyword?: string | undefined; department_id?: number | undefined },
+) {
+  let people = db
+    .selectFrom('persons as p')
+    .where('p.company_id', '=', companyId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('attendance_days as a')
+          .select('a.person_id')
+          .whereRef('a.person_id', '=', 'p.id')
+          .where('a.date', '>=', first)
+          .where('a.date', '<=', last),
+      ),
+    );
+  if (f.keyword) people = people.where('p.search', 'like', likeKeyword(f.keyword));
+  if (f.department_id) {
+    const dept = f.department_id;
+    people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+  }
+  return people;
+}

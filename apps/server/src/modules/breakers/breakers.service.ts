@@ -1,0 +1,445 @@
+import { randomBytes } from 'node:crypto';
+import {
+  BREAKER_LIMITS,
+  type BreakerCreate,
+  type BreakerUpdate,
+  type CommandOutcome,
+  type EnergyItem,
+  type Language,
+  type LineUpdate,
+  type PowerSeries,
+  type TimerCreate,
+  type TimerUpdate,
+} from '@faceadmin/shared';
+import type { Database } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
+import { t } from '../../i18n/i18n.ts';
+import { hashPassword, sha256, verifyPassword } from '../../lib/crypto.ts';
+import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
+import { clock, nowIso, zoneOffsetMs } from '../../lib/time.ts';
+import type { Tenant } from '../../plugins/auth.ts';
+import { audit } from '../logs/logs.service.ts';
+import { alarmsRepository, breakersRepository, linesRepository, timersRepository, type BreakerRow, type LineRow } from './breakers.repository.ts';
+import { presentAlarm, presentBreaker, presentLine, presentTimer } from './breakers.presenter.ts';
+import { outcomeOf, refusalKey, type BreakersLive } from './live.service.ts';
+
+const DEFAULT_MXGG = 6600;
+const DEFAULT_MXGL = 3200;
+const newPassword = () => randomBytes(12).toString('base64url');
+const CONNECT_FAILURES = 5;
+const CONNECT_LOCK_MS = 60_000;
+
+/** The rules of breakers, lines, timers and alarms (spec §3, §5; issue #12). Commands go through `live`. */
+export function breakersService(deps: { database: Database; live: BreakersLive; scryptLog2N: number }) {
+  const { db } = deps.database;
+  const { live } = deps;
+  /** uuid → sha256 of the password last verified, so reconnects skip scrypt (dropped when the password changes). */
+  const verified = new Map<string, string>();
+  /** uuid → failed CONNECTs in the current minute (docs/breaker-protocol.md §1). */
+  const failures = new Map<string, { n: number; at: number }>();
+
+  async function loadBreaker(tenant: Tenant, id: number): Promise<BreakerRow> {
+    const b = await breakersRepository.find(db, tenant.companyId, id);
+    if (!b) throw notFound();
+    return b;
+  }
+  async function loadLine(tenant: Tenant, id: number): Promise<{ line: LineRow; breaker: BreakerRow }> {
+    const line = await linesRepository.find(db, tenant.companyId, id);
+    if (!line) throw notFound();
+    return { line, breaker: (await breakersRepository.find(db, tenant.companyId, line.breaker_id))! };
+  }
+
+  async function detail(tenant: Tenant, b: BreakerRow) {
+    const figures = await breakersRepository.figures(db, tenant.companyId, [b.id]);
+    const lines = await linesRepository.ofBreaker(db, tenant.companyId, b.id);
+    return { ...presentBreaker(b, figures.get(b.id)), lines: lines.map((l) => presentLine(l, Boolean(b.online))) };
+  }
+  async function lineInfo(tenant: Tenant, id: number) {
+    const { line, breaker } = await loadLine(tenant, id);
+    return { ...presentLine(line, Boolean(breaker.online)), breaker_alias: breaker.alias, breaker_uuid: breaker.uuid, breaker_online: Boolean(breaker.online) };
+  }
+
+  async function credentialsChanged(uuid: string) {
+    verified.delete(uuid);
+    live.forget(uuid);
+    await live.link.credentialsChanged();
+  }
+
+  function outcome(lang: Language, r: Awaited<ReturnType<BreakersLive['send']>>, oc: number, successKey: string): CommandOutcome {
+    return { outcome: outcomeOf(r), oc, message: t(lang, r.ok ? successKey : refusalKey(r), r.ok ? {} : { message: r.reason === 'device' ? r.message : '' }) };
+  }
+
+  async function timerRow(lang: Language, tenant: Tenant, id: number) {
+    const row = await timersRepository.find(db, tenant.companyId, id);
+    if (!row) throw notFound();
+    const lines = await linesRepository.ofBreaker(db, tenant.companyId, row.breaker_id);
+    return presentTimer(lang, row, new Map(lines.map((l) => [l.id, l.title])));
+  }
+
+  /** spec §5 for timers: lines of this breaker, weekdays for a cyclic one, the day for a single one. */
+  async function timerFields(tenant: Tenant, breakerId: number, input: Omit<TimerCreate, 'breaker_id'>) {
+    const lineIds = [...new Set(input.line_ids)];
+    const lines = await linesRepository.byIds(db, tenant.companyId, lineIds);
+    if (lines.length !== lineIds.length || lines.some((l) => l.breaker_id !== breakerId)) throw invalid('line_ids');
+    const weekdays = [...new Set(input.weekdays ?? [])].sort((a, b) => a - b);
+    if (input.type === 'cyclic' && !weekdays.length) throw invalid('weekdays', 'reasons.required');
+    if (input.type === 'single' && !input.day) throw invalid('day', 'reasons.required');
+    return {
+      type: input.type,
+      line_ids: JSON.stringify(lineIds),
+      day: input.type === 'single' ? input.day! : null,
+      time: input.time,
+      weekdays: JSON.stringify(input.type === 'cyclic' ? weekdays : []),
+      action: input.action,
+      enabled: input.enabled ?? 1,
+    };
+  }
+
+  return {
+    /** The gateway's CONNECT check: the breaker's own password (scrypt), reconnects remembered. */
+    async authenticate(uuid: string, password: string): Promise<boolean> {
+      const digest = sha256(`${uuid}\n${password}`);
+      if (verified.get(uuid) === digest) return true;
+      // Guessing costs the guesser, not the server: after 5 failures a uuid is refused unchecked for a minute.
+      const now = clock.now();
+      const f = failures.get(uuid);
+      if (f && f.n >= CONNECT_FAILURES && now - f.at < CONNECT_LOCK_MS) return false;
+      const b = await breakersRepository.findByUuid(db, uuid);
+      const ok = b ? await verifyPassword(password, b.password_hash) : false;
+      if (ok) {
+        verified.set(uuid, digest);
+        failures.delete(uuid);
+      } else if (b) {
+        const n = f && now - f.at < CONNECT_LOCK_MS ? f.n + 1 : 1;
+        failures.set(uuid, { n, at: now });
+        if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+      }
+      return ok;
+    },
+
+    async list(tenant: Tenant, f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number }) {
+      const r = await breakersRepository.list(db, tenant.companyId, f);
+      const figures = await breakersRepository.figures(
+        db,
+        tenant.companyId,
+        r.items.map((b) => b.id),
+      );
+      return { items: r.items.map((b) => presentBreaker(b, figures.get(b.id))), total: r.total };
+    },
+    info: async (tenant: Tenant, id: number) => detail(tenant, await loadBreaker(tenant, id)),
+
+    async create(tenant: Tenant, input: BreakerCreate) {
+      const password = input.password ?? newPassword();
+      const hash = await hashPassword(password, deps.scryptLog2N);
+      const brokerHash = live.link.brokerHash(password);
+      const linenum = input.linenum ?? 1;
+      const id = await transaction(db, async (trx) => {
+        if (await breakersRepository.uuidTaken(trx, input.uuid)) throw conflict('breaker.errors.uuidTaken', { uuid: input.uuid });
+        const at = nowIso();
+        const id = await breakersRepository.insert(trx, {
+          company_id: tenant.companyId,
+          uuid: input.uuid,
+          alias: input.alias?.trim() ?? '',
+          sort: input.sort,
+          linenum,
+          online: 0,
+          last_seen_at: null,
+          password_hash: hash,
+          broker_hash: brokerHash,
+          created_at: at,
+          updated_at: at,
+        });
+        await linesRepository.insertMany(trx, newLines(tenant.companyId, id, 1, linenum));
+        await audit(trx, tenant, 'breaker', 'breaker.create', { id, uuid: input.uuid, name: input.alias || input.uuid });
+        return id;
+      });
+      await credentialsChanged(input.uuid);
+      const b = await loadBreaker(tenant, id);
+      return { breaker: presentBreaker(b, undefined), password };
+    },
+
+    async update(tenant: Tenant, input: BreakerUpdate) {
+      const b = await loadBreaker(tenant, input.id);
+      await transaction(db, async (trx) => {
+        if (input.uuid !== b.uuid && (await breakersRepository.uuidTaken(trx, input.uuid, b.id)))
+          throw conflict('breaker.errors.uuidTaken', { uuid: input.uuid });
+        const linenum = input.linenum ?? b.linenum;
+        await breakersRepository.update(trx, tenant.companyId, b.id, {
+          uuid: input.uuid,
+          alias: input.alias?.trim() ?? b.alias,
+          sort: input.sort,
+          linenum,
+          updated_at: nowIso(),
+        });
+        if (linenum > b.linenum) await linesRepository.insertMany(trx, newLines(tenant.companyId, b.id, b.linenum + 1, linenum));
+        if (linenum < b.linenum) await linesRepository.deleteAbove(trx, tenant.companyId, b.id, linenum);
+        await audit(trx, tenant, 'breaker', 'breaker.update', { id: b.id, uuid: input.uuid, name: input.alias || input.uuid });
+      });
+      live.forget(b.uuid);
+      if (input.uuid !== b.uuid) {
+        live.link.disconnect(b.uuid);
+        await credentialsChanged(b.uuid);
+        await credentialsChanged(input.uuid);
+      }
+      return presentBreaker(await loadBreaker(tenant, b.id), (await breakersRepository.figures(db, tenant.companyId, [b.id])).get(b.id));
+    },
+
+    async delete(tenant: Tenant, id: number) {
+      const b = await loadBreaker(tenant, id);
+      await transaction(db, async (trx) => {
+        await trx.deleteFrom('breaker_alarms').where('company_id', '=', tenant.companyId).where('breaker_id', '=', b.id).execute();
+        await trx.deleteFrom('breaker_timers').where('company_id', '=', tenant.companyId).where('breaker_id', '=', b.id).execute();
+        await trx.deleteFrom('breaker_lines').where('company_id', '=', tenant.companyId).where('breaker_id', '=', b.id).execute();
+        await breakersRepository.delete(trx, tenant.companyId, b.id);
+        await audit(trx, tenant, 'breaker', 'breaker.delete', { id: b.id, uuid: b.uuid, name: b.alias || b.uuid });
+      });
+      live.link.disconnect(b.uuid);
+      await credentialsChanged(b.uuid);
+    },
+
+    async setPassword(tenant: Tenant, id: number, given: string | undefined) {
+      const b = await loadBreaker(tenant, id);
+      const password = given ?? newPassword();
+      const hash = await hashPassword(password, deps.scryptLog2N);
+      await transaction(db, async (trx) => {
+        await breakersRepository.update(trx, tenant.companyId, b.id, {
+          password_hash: hash,
+          broker_hash: live.link.brokerHash(password),
+          updated_at: nowIso(),
+        });
+        await audit(trx, tenant, 'breaker', 'breaker.password', { id: b.id, uuid: b.uuid, name: b.alias || b.uuid });
+      });
+      live.link.disconnect(b.uuid);
+      await credentialsChanged(b.uuid);
+      return { password };
+    },
+
+    lineInfo,
+
+    /** Title, type and limits; the limits are written to the breaker (now when connected, else at its next connect). */
+    async lineUpdate(lang: Language, tenant: Tenant, input: LineUpdate) {
+      const { line, breaker } = await loadLine(tenant, input.id);
+      const limitsChanged = input.mxgg !== line.mxgg || input.mxgl !== line.mxgl;
+      await transaction(db, async (trx) => {
+        await linesRepository.update(trx, tenant.companyId, line.id, {
+          title: input.title.trim(),
+          main: input.main ?? line.main,
+          line_type: input.line_type ?? line.line_type,
+          mxgg: input.mxgg,
+          mxgl: input.mxgl,
+          ...(limitsChanged ? { limits_synced: 0 } : {}),
+        });
+        await audit(trx, tenant, 'breaker', 'breaker.line', { id: line.id, uuid: breaker.uuid, line: input.title, mxgg: input.mxgg, mxgl: input.mxgl });
+      });
+      live.forget(breaker.uuid);
+      let result: CommandOutcome;
+      const after = await linesRepository.find(db, tenant.companyId, line.id);
+      if (after!.limits_synced) result = { outcome: 'success', oc: line.oc, message: t(lang, 'breaker.outcome.saved') };
+      else if (!live.link.isConnected(breaker.uuid)) result = { outcome: 'failure', oc: line.oc, message: t(lang, 'breaker.outcome.limitsPending') };
+      else {
+        const r = await live.send(breaker.uuid, { op: 'limits', index: line.addr - 1, powerW: input.mxgg, currentA: input.mxgl / 100 });
+        if (r.ok) await linesRepository.update(db, tenant.companyId, line.id, { limits_synced: 1 });
+        result = outcome(lang, r, line.oc, 'breaker.outcome.limitsWritten');
+      }
+      return { line: await lineInfo(tenant, line.id), result };
+    },
+
+    /** Switches a line and waits for the breaker's confirmation; refused while the breaker is offline. */
+    async switchLine(lang: Language, tenant: Tenant, id: number, oc: number) {
+      const { line, breaker } = await loadLine(tenant, id);
+      if (!live.link.isConnected(breaker.uuid)) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
+      const r = await live.send(breaker.uuid, { op: 'switch', index: line.addr - 1, on: oc === 1 });
+      if (r.ok) {
+        await transaction(db, async (trx) => {
+          await linesRepository.update(trx, tenant.companyId, line.id, { oc, ...(oc ? {} : { power: 0, current: 0 }) });
+          const data = { id: line.id, uuid: breaker.uuid, line: line.title };
+          if (oc) await audit(trx, tenant, 'breaker', 'breaker.on', data);
+          else await audit(trx, tenant, 'breaker', 'breaker.off', data);
+        });
+      }
+      return outcome(lang, r, r.ok ? oc : line.oc, oc ? 'breaker.outcome.switchedOn' : 'breaker.outcome.switchedOff');
+    },
+
+    /** spec §9: the line loses power for the self-check's seconds, then the breaker closes it again. */
+    async selfCheck(lang: Language, tenant: Tenant, id: number) {
+      const { line, breaker } = await loadLine(tenant, id);
+      if (!live.link.isConnected(breaker.uuid)) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
+      const seconds = live.selfCheckSeconds;
+      const r = await live.send(breaker.uuid, { op: 'switch', index: line.addr - 1, on: false, toggleAfter: seconds });
+      if (r.ok) {
+        await transaction(db, async (trx) => {
+          await linesRepository.update(trx, tenant.companyId, line.id, { oc: 0, power: 0, current: 0, selfcheck: 'running', selfcheck_at: nowIso() });
+          await audit(trx, tenant, 'breaker', 'breaker.selfcheck', { id: line.id, uuid: breaker.uuid, line: line.title });
+        });
+      }
+      const o = outcome(lang, r, r.ok ? 0 : line.oc, 'breaker.outcome.selfCheckStarted');
+      return r.ok ? { ...o, message: t(lang, 'breaker.outcome.selfCheckStarted', { seconds }) } : o;
+    },
+
+    async timers(lang: Language, tenant: Tenant, breakerId: number) {
+      const b = await loadBreaker(tenant, breakerId);
+      const lines = await linesRepository.ofBreaker(db, tenant.companyId, b.id);
+      const titles = new Map(lines.map((l) => [l.id, l.title]));
+      return (await timersRepository.ofBreaker(db, tenant.companyId, b.id)).map((r) => presentTimer(lang, r, titles));
+    },
+    async timerCreate(lang: Language, tenant: Tenant, input: TimerCreate) {
+      const b = await loadBreaker(tenant, input.breaker_id);
+      const fields = await timerFields(tenant, b.id, input);
+      const id = await transaction(db, async (trx) => {
+        if ((await timersRepository.count(trx, tenant.companyId, b.id)) >= BREAKER_LIMITS.timersMax)
+          throw badInput('breaker.errors.timersFull', undefined, { max: BREAKER_LIMITS.timersMax });
+        const at = nowIso();
+        const id = await timersRepository.insert(trx, {
+          company_id: tenant.companyId,
+          breaker_id: b.id,
+          ...fields,
+          job_id: null,
+          sync: 'pending',
+          sync_error: '',
+          created_at: at,
+          updated_at: at,
+        });
+        await audit(trx, tenant, 'breaker', 'breaker.timerCreate', { id, uuid: b.uuid, time: input.time, action: input.action });
+        return id;
+      });
+      await live.syncTimers(b.uuid);
+      return timerRow(lang, tenant, id);
+    },
+    async timerUpdate(lang: Language, tenant: Tenant, input: TimerUpdate) {
+      const row = await timersRepository.find(db, tenant.companyId, input.id);
+      if (!row) throw notFound();
+      const b = await loadBreaker(tenant, row.breaker_id);
+      const fields = await timerFields(tenant, b.id, input);
+      await transaction(db, async (trx) => {
+        await timersRepository.update(trx, tenant.companyId, row.id, { ...fields, sync: 'pending', sync_error: '', updated_at: nowIso() });
+        await audit(trx, tenant, 'breaker', 'breaker.timerUpdate', { id: row.id, uuid: b.uuid, time: input.time, action: input.action });
+      });
+      await live.syncTimers(b.uuid);
+      return timerRow(lang, tenant, row.id);
+    },
+    async timerDelete(tenant: Tenant, id: number) {
+      const row = await timersRepository.find(db, tenant.companyId, id);
+      if (!row) throw notFound();
+      const b = await loadBreaker(tenant, row.breaker_id);
+      await transaction(db, async (trx) => {
+        await timersRepository.delete(trx, tenant.companyId, row.id);
+        await audit(trx, tenant, 'breaker', 'breaker.timerDelete', { id: row.id, uuid: b.uuid, time: row.time, action: row.action });
+      });
+      await live.syncTimers(b.uuid);
+    },
+
+    async alarms(
+      tenant: Tenant,
+      f: { breakerId?: number | undefined; lineId?: number | undefined; type?: string | undefined; active?: number | undefined; offset: number; limit: number },
+    ) {
+      const r = await alarmsRepository.list(db, tenant.companyId, f);
+      return { items: r.items.map(presentAlarm), total: r.total };
+    },
+
+    /** Power of a breaker (its lines, main lines left out when there are others) or one line. */
+    async power(tenant: Tenant, q: { id: number; line_id?: number | undefined; range: 'day' | 'month' }, zone: string): Promise<PowerSeries> {
+      const b = await loadBreaker(tenant, q.id);
+      const lines = await linesRepository.ofBreaker(db, tenant.companyId, b.id);
+      let ids: number[];
+      if (q.line_id) {
+        if (!lines.some((l) => l.id === q.line_id)) throw notFound();
+        ids = [q.line_id];
+      } else {
+        const others = lines.filter((l) => !l.main);
+        ids = (others.length ? others : lines).map((l) => l.id);
+      }
+      const now = clock.now();
+      if (q.range === 'day') {
+        const step = 300_000;
+        const start = Math.floor((now - 24 * 3600_000) / step) * step;
+        const rows = await linesRepository.minutes(db, ids, new Date(start).toISOString().slice(0, 16));
+        const byMinute = new Map<string, { sum: number; max: number }>();
+        for (const r of rows) {
+          const m = byMinute.get(r.minute) ?? { sum: 0, max: 0 };
+          m.sum += Number(r.avg_w);
+          m.max = Math.max(m.max, Number(r.max_w));
+          byMinute.set(r.minute, m);
+        }
+        const buckets = new Map<number, { sum: number; n: number; max: number }>();
+        for (const [minute, m] of byMinute) {
+          const at = Math.floor(Date.parse(`${minute}:00Z`) / step) * step;
+          const bk = buckets.get(at) ?? { sum: 0, n: 0, max: 0 };
+          bk.sum += m.sum;
+          bk.n++;
+          bk.max = Math.max(bk.max, m.max);
+          buckets.set(at, bk);
+        }
+        const points = [...buckets]
+          .sort(([a], [c]) => a - c)
+          .map(([at, bk]) => ({ t: new Date(at).toISOString(), avg: Math.round((bk.sum / bk.n) * 10) / 10, max: Math.round(bk.max * 10) / 10 }));
+        return { range: 'day', step_s: 300, points };
+      }
+      const hours = await linesRepository.hours(db, ids, new Date(now - 31 * 86400_000).toISOString().slice(0, 13));
+      const days = new Map<string, { sum: number; n: number; max: number }>();
+      for (const h of hours) {
+        const at = Date.parse(`${h.hour}:00:00Z`);
+        const day = new Date(at + zoneOffsetMs(zone, at)).toISOString().slice(0, 10);
+        const d = days.get(day) ?? { sum: 0, n: 0, max: 0 };
+        d.sum += Number(h.sum_w) / Math.max(1, Number(h.minutes));
+        d.n++;
+        d.max = Math.max(d.max, Number(h.max_w));
+        days.set(day, d);
+      }
+      const points = [...days]
+        .sort(([a], [c]) => a.localeCompare(c))
+        .slice(-30)
+        .map(([day, d]) => ({ t: day, avg: Math.round((d.sum / d.n) * 10) / 10, max: Math.round(d.max * 10) / 10 }));
+      return { range: 'month', step_s: 86400, points };
+    },
+
+    /** A line's energy per day (30 days) or month (12 months), from its meter readings, in the company's zone. */
+    async energy(tenant: Tenant, id: number, by: 'day' | 'month', zone: string): Promise<EnergyItem[]> {
+      const { line } = await loadLine(tenant, id);
+      const back = by === 'day' ? 31 : 366;
+      const hours = await linesRepository.hours(db, [line.id], new Date(clock.now() - back * 86400_000).toISOString().slice(0, 13));
+      const periods = new Map<string, { first: number; last: number }>();
+      let prevLast: number | null = null;
+      for (const h of hours) {
+        const at = Date.parse(`${h.hour}:00:00Z`);
+        const local = new Date(at + zoneOffsetMs(zone, at)).toISOString();
+        const key = by === 'day' ? local.slice(0, 10) : local.slice(0, 7);
+        const meter = Number(h.meter);
+        const p = periods.get(key) ?? { first: prevLast ?? Number(h.meter_min), last: meter };
+        p.last = meter;
+        periods.set(key, p);
+        prevLast = meter;
+      }
+      return [...periods].slice(by === 'day' ? -30 : -12).map(([period, p]) => ({ period, kwh: Math.max(0, Math.round(p.last - p.first)) / 1000 }));
+    },
+  };
+}
+export type BreakersService = ReturnType<typeof breakersService>;
+
+function newLines(companyId: number, breakerId: number, from: number, to: number) {
+  const rows = [];
+  for (let addr = from; addr <= to; addr++) {
+    rows.push({
+      company_id: companyId,
+      breaker_id: breakerId,
+      addr,
+      title: `L${addr}`,
+      main: 0,
+      line_type: 'other',
+      mxgg: DEFAULT_MXGG,
+      mxgl: DEFAULT_MXGL,
+      limits_synced: 0,
+      oc: 0,
+      power: 0,
+      current: 0,
+      voltage: 0,
+      energy_wh: 0,
+      temperature: null,
+      leakage: 0,
+      alarm: null,
+      selfcheck: 'idle',
+      selfcheck_at: null,
+      updated_at: null,
+    });
+  }
+  return rows;
+}
