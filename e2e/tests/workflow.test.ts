@@ -275,7 +275,7 @@ step('the process: the head, then a condition — more than 3 days also goes to 
   await page.getByRole('menuitem', { name: tr('workflow.flow.add.cc') }).click();
   await node.waitFor();
   await node.getByText(tr('workflow.flow.kinds.people'), { exact: true }).click();
-  await pickPerson(page, node.getByTestId('heads-picker'), 'Hana Head');
+  await pickPerson(page, node.getByTestId('person-pick'), 'Hana Head');
   await page.locator('.ant-drawer-close:visible').click();
   await node.waitFor({ state: 'hidden' });
   await branches.first().getByTestId('node-summary').getByText('Hana Head').waitFor();
@@ -293,7 +293,7 @@ step('one-time sign-in links for Eve and Hana', async () => {
   for (const name of ['Eve Employee', 'Hana Head']) {
     await page.getByTestId('send-link').click();
     const dialog = modalOf(page, tr('workflow.link.title'));
-    await pickPerson(page, dialog.getByTestId('heads-picker'), name);
+    await pickPerson(page, dialog.getByTestId('person-pick'), name);
     await dialog.getByTestId('link-create').click();
     const url = await dialog.getByTestId('link-url').innerText();
     assert.match(url, /\/self\?link=/);
@@ -410,7 +410,7 @@ step("the administrator applies on Eve's behalf for one day: only the head is as
   await dialog.waitFor();
   await page.waitForTimeout(400); // the dialog zooms in
   await choose(page, dialog.getByTestId('apply-app'), 'Leave');
-  await pickPerson(page, dialog.getByTestId('heads-picker'), 'Eve Employee');
+  await pickPerson(page, dialog.getByTestId('person-pick'), 'Eve Employee');
   const form = dialog.getByTestId('apply-form');
   await choose(page, form.getByTestId('field-leave_type').locator('.ant-select'), 'Sick leave');
   const range = form.getByTestId('field-period').locator('input');

@@ -1,12 +1,9 @@
-import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   API_PREFIX,
   TIMING,
-  personsApi,
   workflowApi,
   type AppInput,
-  type OrgPersonsNode,
   type ApplicationExport,
   type ApplicationQuery,
   type ApplyForBody,
@@ -15,8 +12,9 @@ import {
   type ProcessTree,
   type WithdrawBody,
 } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
 import { call, download, upload } from '../../app/request.ts';
+import type { PickSource } from './components/Pickers.tsx';
 
 /** The console's approvals (issue #11): query hooks over the `workflowApi` entries. */
 export const workflowKeys = {
@@ -38,19 +36,25 @@ export const useForm = (id: number) =>
 export const useProcess = (id: number) =>
   useQuery({ queryKey: workflowKeys.process(id), queryFn: () => call(workflowApi.process, { id }, { inline: true }), enabled: id > 0 });
 
+/** The workflow's own people and departments (an administrator with only the workflow right has no people right). */
+export const consoleSource: PickSource = {
+  scope: 'workflow',
+  people: (q) => call(workflowApi.people, q, { silent: true }),
+  departments: () => call(workflowApi.departments, undefined, { silent: true }),
+};
+
 /** Working people's names by id (the process designer names the approvers a saved process lists by id). */
 export const usePeopleNames = () =>
   useQuery({
     queryKey: ['workflow', 'peopleNames'] as const,
     queryFn: async () => {
       const names = new Map<number, string>();
-      const walk = (nodes: OrgPersonsNode[]) => {
-        for (const n of nodes) {
-          for (const p of n.persons) names.set(p.id, p.name);
-          walk(n.children);
-        }
-      };
-      walk(await call(personsApi.orgPersons, {}, { silent: true }));
+      // pages of 100, at most 5,000 people: past that a saved approver shows by number until searched
+      for (let page = 1; page <= 50; page++) {
+        const r = await consoleSource.people({ page, pageSize: 100 });
+        for (const p of r.items) names.set(p.id, p.name);
+        if (page * 100 >= r.total) break;
+      }
       return names;
     },
     staleTime: 60_000,
@@ -101,16 +105,10 @@ export const uploadWorkflowFile = (kind: 'picture' | 'attachment', file: File) =
 export const workflowFileUrl = (name: string) => `${API_PREFIX}${workflowApi.file.path.replace(':name', encodeURIComponent(name))}`;
 
 /** The export streams: the bytes received so far (spec §9: the export timeout). */
-export function useExportApplications() {
-  const [bytes, setBytes] = useState(0);
-  const mutation = useMutation({
-    mutationFn: (f: ApplicationExport) => {
-      setBytes(0);
-      return download(workflowApi.export, 'approvals.xlsx', { body: f, timeout: TIMING.exportTimeout, onProgress: setBytes });
-    },
-  });
-  return { ...mutation, bytes };
-}
+export const useExportApplications = () =>
+  useExportWithProgress((f: ApplicationExport, onProgress) =>
+    download(workflowApi.export, 'approvals.xlsx', { body: f, timeout: TIMING.exportTimeout, onProgress }),
+  );
 export const useApprovalTemplate = () => useMutation({ mutationFn: () => download(workflowApi.template, 'approvals-template.xlsx') });
 export const useImportApprovals = () =>
   useWorkflowMutation(({ file, onProgress }: { file: File; onProgress: (p: number) => void }) => {

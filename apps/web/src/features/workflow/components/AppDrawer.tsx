@@ -3,9 +3,8 @@ import { Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Sp
 import { useTranslation } from 'react-i18next';
 import { APPLY_SCOPES, WORKFLOW_ICONS, WORKFLOW_LIMITS, type AppInput, type WorkflowApp } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
-import { useSaveApp } from '../api.ts';
+import { consoleSource, useSaveApp } from '../api.ts';
+import { DepartmentPick, PersonPick } from './Pickers.tsx';
 import { AppIcon } from './AppIcon.tsx';
 
 interface Props {
@@ -101,12 +100,12 @@ export function AppDrawer({ open, app, onClose }: Props) {
         </Form.Item>
         {scope === 'departments' && (
           <Form.Item name="department_ids" label={t('workflow.app.departments')} rules={[{ required: true, type: 'array', min: 1 }]}>
-            <DepartmentSelect multiple treeCheckable={false} data-testid="app-departments" />
+            <DepartmentPick source={consoleSource} multiple data-testid="app-departments" />
           </Form.Item>
         )}
         {scope === 'people' && (
           <Form.Item name="person_ids" label={t('workflow.app.people')} rules={[{ required: true, type: 'array', min: 1 }]}>
-            <PersonPicker initial={app?.persons ?? []} />
+            <PersonPick source={consoleSource} initial={app?.persons ?? []} />
           </Form.Item>
         )}
         <Form.Item name="description" label={t('workflow.app.description')}>

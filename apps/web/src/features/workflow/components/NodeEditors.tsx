@@ -14,8 +14,8 @@ import {
   type ProcessBranch,
   type ProcessNode,
 } from '@faceadmin/shared';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
+import { consoleSource } from '../api.ts';
+import { DepartmentPick, PersonPick } from './Pickers.tsx';
 import { CHOICE_TYPES, MEASURED_TYPES, textOf } from '../schema.ts';
 
 const MEASURED_OPS: ConditionOp[] = ['gt', 'gte', 'lt', 'lte', 'eq', 'ne'];
@@ -39,7 +39,8 @@ function ChoiceEditor({ value, onChange, names }: { value: ApproverChoice; onCha
       </Form.Item>
       {value.kind === 'people' && (
         <Form.Item label={t('workflow.flow.people')}>
-          <PersonPicker
+          <PersonPick
+            source={consoleSource}
             initial={(value.person_ids ?? []).map((id) => ({ id, name: names.get(id) ?? `#${id}` }))}
             value={value.person_ids ?? []}
             onChange={(person_ids) => onChange({ ...value, person_ids })}
@@ -208,7 +209,8 @@ export function BranchDrawer(props: {
                           )}
                         </>
                       ) : (
-                        <DepartmentSelect
+                        <DepartmentPick
+                          source={consoleSource}
                           multiple
                           style={{ minWidth: 220 }}
                           value={c.department_ids ?? []}

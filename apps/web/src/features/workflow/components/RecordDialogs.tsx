@@ -6,18 +6,26 @@ import { LIMITS, type ImportReport, type WorkflowApp } from '@faceadmin/shared';
 import { useLanguage } from '../../../app/i18n.ts';
 import { ApiError } from '../../../app/request.ts';
 import { ImportReportView } from '../../persons/components/ImportDialog.tsx';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
 import { importFileProblem } from '../../persons/logic.ts';
-import { fetchDuration, uploadWorkflowFile, useApplyFor, useApprovalTemplate, useForm as useAppForm, useImportApprovals, useSignInLink } from '../api.ts';
+import {
+  consoleSource,
+  fetchDuration,
+  uploadWorkflowFile,
+  useApplyFor,
+  useApprovalTemplate,
+  useForm as useAppForm,
+  useImportApprovals,
+  useSignInLink,
+} from '../api.ts';
 import { fromUiValues } from '../schema.ts';
 import { FormRenderer } from './FormRenderer.tsx';
+import { DepartmentPick, PersonPick } from './Pickers.tsx';
 
 const MB = LIMITS.importMaxBytes / 1024 / 1024;
 
 /** One person picked (the people search of the console). */
 function OnePerson({ value, onChange }: { value?: number; onChange?: (id: number | undefined) => void }) {
-  return <PersonPicker initial={[]} value={value ? [value] : []} onChange={(ids) => onChange?.(ids.at(-1))} />;
+  return <PersonPick source={consoleSource} single initial={[]} value={value ? [value] : []} onChange={(ids) => onChange?.(ids[0])} />;
 }
 
 /** An administrator applies on someone's behalf: the app, the person, the app's form. */
@@ -74,8 +82,8 @@ export function ApplyForDialog({ open, apps, appId, onClose }: { open: boolean; 
           lang={lang}
           form={values}
           durationOf={(from, to) => fetchDuration(from, to, person)}
-          personInput={() => <PersonPicker initial={[]} />}
-          departmentInput={() => <DepartmentSelect multiple />}
+          personInput={() => <PersonPick source={consoleSource} initial={[]} />}
+          departmentInput={() => <DepartmentPick source={consoleSource} multiple />}
           uploadFile={uploadWorkflowFile}
         />
       )}

@@ -9,9 +9,9 @@ import { DateTime } from '../../../ui/DateTime.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { ExportButton } from '../../health/components/ExportButton.tsx';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { useApplications, useApps, useExportApplications } from '../api.ts';
+import { ExportButton } from '../../../ui/ExportButton.tsx';
+import { DepartmentPick } from '../components/Pickers.tsx';
+import { consoleSource, useApplications, useApps, useExportApplications } from '../api.ts';
 import { ApplicationDrawer } from '../components/ApplicationDrawer.tsx';
 import { ApplyForDialog, ImportApprovalsDialog, LinkDialog } from '../components/RecordDialogs.tsx';
 import { StatusTag } from '../components/Timeline.tsx';
@@ -113,7 +113,8 @@ export default function ApprovalRecordsPage() {
           data-testid="records-status"
         />
         <KeywordSearch placeholder={t('workflow.records.keyword')} width={220} onSearch={(keyword) => set({ keyword })} data-testid="records-keyword" />
-        <DepartmentSelect
+        <DepartmentPick
+          source={consoleSource}
           allowClear
           style={{ width: 180 }}
           placeholder={t('workflow.records.department')}

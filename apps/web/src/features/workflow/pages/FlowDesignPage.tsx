@@ -8,8 +8,8 @@ import type { Condition, ConditionNode, FormSchema, Language, ProcessBranch, Pro
 import { useLanguage } from '../../../app/i18n.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
-import { useOrgOptions } from '../../persons/api.ts';
-import { useApp, useForm as useAppForm, usePeopleNames, useProcess, useSaveProcess } from '../api.ts';
+import { consoleSource, useApp, useForm as useAppForm, usePeopleNames, useProcess, useSaveProcess } from '../api.ts';
+import { useDepartmentTree } from '../components/Pickers.tsx';
 import { BranchDrawer, NodeDrawer } from '../components/NodeEditors.tsx';
 import {
   addBranch,
@@ -54,7 +54,7 @@ export default function FlowDesignPage() {
   const saved = useProcess(id);
   const save = useSaveProcess();
   const lang = useLanguage();
-  const org = useOrgOptions();
+  const { names: departments } = useDepartmentTree(consoleSource);
   const people = usePeopleNames();
   const names = people.data ?? EMPTY_NAMES;
   // the designer's draft; until the first edit, the saved process
@@ -63,18 +63,6 @@ export default function FlowDesignPage() {
   const [openId, setOpenId] = useState<string>();
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<string>();
-
-  const departments = useMemo(() => {
-    const m = new Map<number, string>();
-    const walk = (nodes: { value: number; label: string; children?: unknown }[]) => {
-      for (const n of nodes) {
-        m.set(n.value, n.label);
-        if (Array.isArray(n.children)) walk(n.children as typeof nodes);
-      }
-    };
-    walk(org.data ?? []);
-    return m;
-  }, [org.data]);
 
   const schema = useMemo(() => form.data?.schema ?? { fields: [] }, [form.data]);
   const problems = useMemo(() => (tree && checked ? processProblems(tree, schema) : []), [tree, checked, schema]);

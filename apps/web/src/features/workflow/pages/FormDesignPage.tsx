@@ -25,9 +25,8 @@ import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
 import { useLanguage } from '../../../app/i18n.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { PersonPicker } from '../../persons/components/PersonPicker.tsx';
-import { fetchDuration, useApp, useForm as useAppForm, useSaveForm } from '../api.ts';
+import { DepartmentPick, PersonPick } from '../components/Pickers.tsx';
+import { consoleSource, fetchDuration, useApp, useForm as useAppForm, useSaveForm } from '../api.ts';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { CHOICE_TYPES, canRemove, freshOption, newField, retype, schemaProblems, textOf, withText } from '../schema.ts';
 
@@ -247,8 +246,8 @@ export default function FormDesignPage() {
             lang={editLang}
             form={previewForm}
             durationOf={fetchDuration}
-            personInput={() => <PersonPicker initial={[]} />}
-            departmentInput={() => <DepartmentSelect multiple />}
+            personInput={() => <PersonPick source={consoleSource} initial={[]} />}
+            departmentInput={() => <DepartmentPick source={consoleSource} multiple />}
           />
         </div>
       </Modal>

@@ -3,12 +3,13 @@ import { Alert, App, Badge, Button, Card, Drawer, Empty, Form, Input, List, Moda
 import { AuditOutlined, BellOutlined, FileDoneOutlined, FormOutlined, LeftOutlined, LogoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type ApplicationRow, type SelfApp, type SelfPerson } from '@faceadmin/shared';
+import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type ApplicationRow, type SelfApp } from '@faceadmin/shared';
 import { setLanguage, useLanguage } from '../../../app/i18n.ts';
 import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
 import { call, ApiError } from '../../../app/request.ts';
 import { browserTimeZone, formatDateTime, setDisplayTimeZone } from '../../../ui/format.ts';
 import { AppIcon } from '../components/AppIcon.tsx';
+import { DepartmentPick, PersonPick, type PickSource } from '../components/Pickers.tsx';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { StatusTag, TimelineView, ValuesView } from '../components/Timeline.tsx';
 import { fromUiValues } from '../schema.ts';
@@ -163,6 +164,13 @@ function SignIn() {
 
 type Tab = 'apply' | 'mine' | 'tasks' | 'inbox';
 
+/** People and departments a person may name in a form (searched by name or number only). */
+const selfSource: PickSource = {
+  scope: 'self',
+  people: (q) => selfCall(selfApi.people, q),
+  departments: () => selfCall(selfApi.departments),
+};
+
 function SignedIn() {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -208,7 +216,7 @@ function SignedIn() {
         </Space>
       </div>
       <div style={{ padding: '12px 12px 84px' }}>
-        {tab === 'apply' && <ApplyTab person={p} onApplied={(id) => (setTab('mine'), opened(id))} />}
+        {tab === 'apply' && <ApplyTab onApplied={(id) => (setTab('mine'), opened(id))} />}
         {tab === 'mine' && <MineTab onOpen={opened} />}
         {tab === 'tasks' && <TasksTab onOpen={opened} />}
         {tab === 'inbox' && <InboxTab onOpen={opened} />}
@@ -269,7 +277,7 @@ function SignedIn() {
   );
 }
 
-function ApplyTab({ person, onApplied }: { person: SelfPerson; onApplied: (id: number) => void }) {
+function ApplyTab({ onApplied }: { onApplied: (id: number) => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const lang = useLanguage();
@@ -320,7 +328,8 @@ function ApplyTab({ person, onApplied }: { person: SelfPerson; onApplied: (id: n
           form={form}
           durationOf={(from, to) => selfCall(selfApi.duration, { from, to })}
           uploadFile={selfUpload}
-          departmentInput={() => <Select mode="multiple" options={person.departments.map((d) => ({ value: d.id, label: d.name }))} />}
+          personInput={() => <PersonPick source={selfSource} initial={[]} />}
+          departmentInput={() => <DepartmentPick source={selfSource} multiple />}
         />
         <Button type="primary" block size="large" loading={apply.isPending} onClick={() => (setError(undefined), apply.mutate())} data-testid="self-submit">
           {t('workflow.apply.submit')}
