@@ -29,6 +29,8 @@ export async function startServer(admin: { username: string; password: string },
       WEB_DIST: path.join(ROOT, 'apps', 'web', 'dist'),
       SCRYPT_LOG2N: '12',
       LOG_LEVEL: 'warn',
+      // the embedded MQTT broker on a free port: 1883 may be taken by another server on this machine
+      MQTT_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -55,6 +55,13 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'person.access.periodsHint': { one: 'Up to 1 period; none means all day.', two: 'Up to 2 periods; none means all day.' },
   'person.validation.max': { one: 'At most 1 character', two: 'At most 2 characters' },
   'att.update.pending': { one: '1 person-day left', two: '2 person-days left' },
+  'workflow.flow.problems': { one: 'The process has 1 problem: see the marked node', two: 'The process has 2 problems: see the marked nodes' },
+  'workflow.form.durationDays': {
+    params: { hours: '8' },
+    one: 'Duration: 1 day (8 h of working time)',
+    two: 'Duration: 2 days (8 h of working time)',
+  },
+  'workflow.records.inAttendance': { one: 'Written into attendance (1 absence)', two: 'Written into attendance (2 absences)' },
 };
 
 test('every pluralised English key reads right for 1 and for 2', () => {

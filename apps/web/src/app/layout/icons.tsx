@@ -13,6 +13,7 @@ import {
   ThunderboltOutlined,
   UnorderedListOutlined,
   DesktopOutlined,
+  NodeIndexOutlined,
   ExperimentOutlined,
   IdcardOutlined,
   SafetyCertificateOutlined,
@@ -45,4 +46,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   attendanceResult: <ProfileOutlined />,
   breaker: <ThunderboltOutlined />,
   breakerList: <UnorderedListOutlined />,
+  workflow: <NodeIndexOutlined />,
 };

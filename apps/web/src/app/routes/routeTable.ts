@@ -22,7 +22,11 @@ export type PageKey =
   | 'attendanceReport'
   | 'breakerList'
   | 'breakerDetail'
-  | 'breakerLine';
+  | 'breakerLine'
+  | 'workflowIndex'
+  | 'workflowForm'
+  | 'workflowFlow'
+  | 'workflowApproval';
 
 export type IconKey =
   | 'dashboard'
@@ -45,7 +49,8 @@ export type IconKey =
   | 'attendanceHoliday'
   | 'attendanceResult'
   | 'breaker'
-  | 'breakerList';
+  | 'breakerList'
+  | 'workflow';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -129,6 +134,20 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/circuitBreaker/:id', titleKey: 'route.circuitBreakerDetail', hidden: true, page: 'breakerDetail' },
       // spec §2 names the line page /circuitBreakerLine/{id}; listed here so its breadcrumb reads "Circuit breakers / Line detail"
       { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', hidden: true, page: 'breakerLine' },
+    ],
+  },
+  // spec §2: approvals, added when rights.workflow = 1 and not in LAN mode; the {id} pages are reached from the index (issue #11).
+  {
+    path: '/workflow',
+    titleKey: 'route.workflow',
+    icon: 'workflow',
+    redirect: '/workflow/index',
+    notInLan: true,
+    children: [
+      { path: '/workflow/index', titleKey: 'route.workflowIndex', icon: 'workflow', right: 'workflow', notInLan: true, page: 'workflowIndex' },
+      { path: '/workflow/flow/:id', titleKey: 'route.workflowFlow', right: 'workflow', notInLan: true, hidden: true, page: 'workflowFlow' },
+      { path: '/workflow/form/:id', titleKey: 'route.workflowForm', right: 'workflow', notInLan: true, hidden: true, page: 'workflowForm' },
+      { path: '/workflow/approval/:id', titleKey: 'route.workflowApproval', right: 'workflow', notInLan: true, hidden: true, page: 'workflowApproval' },
     ],
   },
   {

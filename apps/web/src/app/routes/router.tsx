@@ -28,12 +28,18 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   breakerList: lazy(() => import('../../features/breakers/pages/BreakerListPage.tsx')),
   breakerDetail: lazy(() => import('../../features/breakers/pages/BreakerDetailPage.tsx')),
   breakerLine: lazy(() => import('../../features/breakers/pages/LineDetailPage.tsx')),
+  workflowIndex: lazy(() => import('../../features/workflow/pages/WorkflowIndexPage.tsx')),
+  workflowForm: lazy(() => import('../../features/workflow/pages/FormDesignPage.tsx')),
+  workflowFlow: lazy(() => import('../../features/workflow/pages/FlowDesignPage.tsx')),
+  workflowApproval: lazy(() => import('../../features/workflow/pages/ApprovalRecordsPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
 const AuthRedirectPage = lazy(() => import('../../features/auth/pages/AuthRedirectPage.tsx'));
 const ErrorPage = lazy(() => import('../../features/errors/pages/ErrorPage.tsx'));
 const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage.tsx'));
+// The employees' self-service page (issue #11): outside the console's shell and its administrator session.
+const SelfServicePage = lazy(() => import('../../features/workflow/self/SelfServicePage.tsx'));
 
 function page(Component: ComponentType) {
   return (
@@ -51,6 +57,7 @@ const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => 
 });
 
 export const router = createBrowserRouter([
+  { path: '/self', element: page(SelfServicePage) },
   {
     element: <Guard />,
     children: [

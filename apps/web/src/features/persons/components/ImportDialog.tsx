@@ -107,7 +107,7 @@ function PeopleImport() {
   );
 }
 
-function ImportReportView({ report }: { report: ImportReport }) {
+export function ImportReportView({ report }: { report: ImportReport }) {
   const { t } = useTranslation();
   return (
     <div data-testid="import-report">

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { Alert, App, Button, Form, Modal, Progress, Select, Space, Typography, Upload } from 'antd';
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { LIMITS, type ImportReport, type WorkflowApp } from '@faceadmin/shared';
+import { useLanguage } from '../../../app/i18n.ts';
+import { ApiError } from '../../../app/request.ts';
+import { ImportReportView } from '../../persons/components/ImportDialog.tsx';
+import { importFileProblem } from '../../persons/logic.ts';
+import {
+  consoleSource,
+  fetchDuration,
+  uploadWorkflowFile,
+  useApplyFor,
+  useApprovalTemplate,
+  useForm as useAppForm,
+  useImportApprovals,
+  useSignInLink,
+} from '../api.ts';
+import { fromUiValues } from '../schema.ts';
+import { FormRenderer } from './FormRenderer.tsx';
+import { DepartmentPick, PersonPick } from './Pickers.tsx';
+
+const MB = LIMITS.importMaxBytes / 1024 / 1024;
+
+/** One person picked (the people search of the console). */
+function OnePerson({ value, onChange }: { value?: number; onChange?: (id: number | undefined) => void }) {
+  return <PersonPick source={consoleSource} single initial={[]} value={value ? [value] : []} onChange={(ids) => onChange?.(ids[0])} />;
+}
+
+/** An administrator applies on someone's behalf: the app, the person, the app's form. */
+export function ApplyForDialog({ open, apps, appId, onClose }: { open: boolean; apps: WorkflowApp[]; appId?: number | undefined; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const lang = useLanguage();
+  const [app, setApp] = useState<number | undefined>(appId);
+  const [person, setPerson] = useState<number>();
+  const [values] = Form.useForm();
+  const form = useAppForm(app ?? 0);
+  const apply = useApplyFor();
+  const [error, setError] = useState<string>();
+
+  const submit = async () => {
+    if (!app || !person || !form.data) return;
+    const raw = (await values.validateFields()) as Record<string, unknown>;
+    setError(undefined);
+    try {
+      await apply.mutateAsync({ app_id: app, person_id: person, values: fromUiValues(form.data.schema, raw) });
+      message.success(t('workflow.apply.submitted'));
+      onClose();
+    } catch (e) {
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      if (field && form.data.schema.fields.some((f) => f.key === field)) values.setFields([{ name: field, errors: [(e as Error).message] }]);
+      else setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('workflow.apply.title')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={t('workflow.apply.submit')}
+      okButtonProps={{ disabled: !app || !person || !form.data, loading: apply.isPending }}
+      destroyOnHidden
+      width={560}
+    >
+      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+      <Form layout="vertical">
+        <Form.Item label={t('workflow.apply.app')} required>
+          <Select value={app} onChange={setApp} options={apps.filter((a) => a.enabled).map((a) => ({ value: a.id, label: a.name }))} data-testid="apply-app" />
+        </Form.Item>
+        <Form.Item label={t('workflow.apply.person')} required>
+          <OnePerson value={person} onChange={setPerson} />
+        </Form.Item>
+      </Form>
+      {form.data && (
+        <FormRenderer
+          key={`${app}-${form.data.version}`}
+          schema={form.data.schema}
+          lang={lang}
+          form={values}
+          durationOf={(from, to) => fetchDuration(from, to, person)}
+          personInput={() => <PersonPick source={consoleSource} initial={[]} />}
+          departmentInput={() => <DepartmentPick source={consoleSource} multiple />}
+          uploadFile={uploadWorkflowFile}
+        />
+      )}
+    </Modal>
+  );
+}
+
+/** A one-time sign-in link for a person's self-service page (shown once; the administrator sends it). */
+export function LinkDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [person, setPerson] = useState<number>();
+  const link = useSignInLink();
+  const url = link.data ? `${window.location.origin}${link.data.path}` : '';
+  return (
+    <Modal
+      open={open}
+      title={t('workflow.link.title')}
+      onCancel={() => (link.reset(), onClose())}
+      footer={<Button onClick={() => (link.reset(), onClose())}>{t('workflow.link.close')}</Button>}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('workflow.link.hint')}</Typography.Paragraph>
+      <Space.Compact style={{ width: '100%' }}>
+        <div style={{ flex: 1 }}>
+          <OnePerson value={person} onChange={setPerson} />
+        </div>
+        <Button type="primary" disabled={!person} loading={link.isPending} onClick={() => person && link.mutate(person)} data-testid="link-create">
+          {t('workflow.link.create')}
+        </Button>
+      </Space.Compact>
+      {link.data && (
+        <Alert
+          style={{ marginTop: 12 }}
+          type="success"
+          title={t('workflow.link.created')}
+          description={
+            <>
+              <Typography.Paragraph copyable={{ text: url, onCopy: () => void message.success(t('workflow.link.copied')) }} style={{ wordBreak: 'break-all' }}>
+                <span data-testid="link-url">{url}</span>
+              </Typography.Paragraph>
+              <Typography.Text type="secondary">{t('workflow.link.expires', { time: new Date(link.data.expires_at).toLocaleString() })}</Typography.Text>
+            </>
+          }
+        />
+      )}
+    </Modal>
+  );
+}
+
+/** Past records from xlsx (spec §5: xlsx only, at most 2 MB), with per-row errors as in the people import. */
+export function ImportApprovalsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [file, setFile] = useState<File>();
+  const [progress, setProgress] = useState(0);
+  const [report, setReport] = useState<ImportReport>();
+  const template = useApprovalTemplate();
+  const run = useImportApprovals();
+  const start = async () => {
+    if (!file) return;
+    setReport(undefined);
+    setProgress(0);
+    try {
+      setReport(await run.mutateAsync({ file, onProgress: setProgress }));
+    } catch {
+      // the API client showed the server's message
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('workflow.import.title')}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t('workflow.link.close')}</Button>}
+      width={760}
+      destroyOnHidden
+    >
+      <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="import-approvals">
+        <Alert type="info" showIcon title={t('workflow.import.hint', { mb: MB })} />
+        <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate()} data-testid="import-template">
+          {t('person.import.template')}
+        </Button>
+        <div data-testid="import-file">
+          <Upload.Dragger
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            maxCount={1}
+            fileList={file ? [{ uid: '1', name: file.name, size: file.size, status: 'done' }] : []}
+            onRemove={() => setFile(undefined)}
+            beforeUpload={(f) => {
+              const problem = importFileProblem(f);
+              if (problem) {
+                message.error(problem === 'type' ? t('person.import.badType') : t('person.import.tooLarge', { mb: MB }));
+                return Upload.LIST_IGNORE;
+              }
+              setFile(f);
+              setReport(undefined);
+              return false;
+            }}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">{t('person.import.drop')}</p>
+            <p className="ant-upload-hint">{t('person.import.dropHint', { mb: MB })}</p>
+          </Upload.Dragger>
+        </div>
+        <Button type="primary" disabled={!file} loading={run.isPending} onClick={() => void start()} data-testid="import-start">
+          {t('person.import.start')}
+        </Button>
+        {run.isPending && <Progress percent={progress >= 100 ? 99 : progress} status="active" />}
+        {report && <ImportReportView report={report} />}
+      </Space>
+    </Modal>
+  );
+}

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import { Button, Card, DatePicker, Select, Space, Typography, type TableProps } from 'antd';
+import { LinkOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { APPROVAL_STATUSES, type ApplicationQuery, type ApplicationRow } from '@faceadmin/shared';
+import { DataTable } from '../../../ui/DataTable.tsx';
+import { DateTime } from '../../../ui/DateTime.tsx';
+import { formatDateTime } from '../../../ui/format.ts';
+import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { ExportButton } from '../../../ui/ExportButton.tsx';
+import { DepartmentPick } from '../components/Pickers.tsx';
+import { consoleSource, useApplications, useApps, useExportApplications } from '../api.ts';
+import { ApplicationDrawer } from '../components/ApplicationDrawer.tsx';
+import { ApplyForDialog, ImportApprovalsDialog, LinkDialog } from '../components/RecordDialogs.tsx';
+import { StatusTag } from '../components/Timeline.tsx';
+
+type Filters = Omit<ApplicationQuery, 'page' | 'pageSize'>;
+
+/** /workflow/approval/{id}: an app's application records (0 = every app), with the detail, decisions, export and import. */
+export default function ApprovalRecordsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const appId = Number(useParams().id) || undefined;
+  const apps = useApps();
+  const [query, setQuery] = useState<PagedQuery<Filters>>({ page: 1, pageSize: 20 });
+  const q = { ...query, app_id: appId };
+  const list = useApplications(q);
+  const exportList = useExportApplications();
+  const [open, setOpen] = useState<number>();
+  const [dialog, setDialog] = useState<'apply' | 'link' | 'import'>();
+
+  const columns: TableProps<ApplicationRow>['columns'] = [
+    { title: t('workflow.records.orderNo'), dataIndex: 'order_no', key: 'order_no' },
+    { title: t('workflow.records.app'), key: 'app', render: (_, r) => r.app.name },
+    {
+      title: t('workflow.records.applicant'),
+      key: 'applicant',
+      render: (_, r) => (
+        <span data-testid="record-applicant">
+          {r.applicant.name} <Typography.Text type="secondary">({r.applicant.number})</Typography.Text>
+        </span>
+      ),
+    },
+    { title: t('workflow.records.department'), key: 'departments', render: (_, r) => r.departments.map((d) => d.name).join(', ') },
+    {
+      title: t('workflow.records.period'),
+      key: 'period',
+      render: (_, r) =>
+        r.period ? (
+          <span>
+            {formatDateTime(r.period.from)} – {formatDateTime(r.period.to)}
+            {r.duration && (
+              <Typography.Text type="secondary"> ({t('workflow.form.durationShort', { days: r.duration.days, hours: r.duration.hours })})</Typography.Text>
+            )}
+          </span>
+        ) : (
+          ''
+        ),
+    },
+    { title: t('workflow.records.status'), key: 'status', render: (_, r) => <StatusTag status={r.status} /> },
+    {
+      title: t('workflow.records.current'),
+      key: 'current',
+      render: (_, r) => (r.current ? `${r.current.node_name}: ${r.current.approvers.map((a) => a.name).join(', ')}` : ''),
+    },
+    { title: t('workflow.records.created'), key: 'created', render: (_, r) => <DateTime value={r.created_at} /> },
+    {
+      title: t('common.actions.title'),
+      key: 'actions',
+      render: (_, r) => (
+        <Button size="small" type="link" onClick={() => setOpen(r.id)} data-testid="record-open">
+          {t('common.details')}
+        </Button>
+      ),
+    },
+  ];
+  const set = (patch: Partial<Filters>) => setQuery((x) => ({ ...x, ...patch, page: 1 }));
+
+  return (
+    <Card
+      title={t('route.workflowApproval')}
+      data-testid="approval-records-page"
+      extra={
+        <Space wrap>
+          <Button icon={<PlusOutlined />} onClick={() => setDialog('apply')} data-testid="apply-for">
+            {t('workflow.apply.title')}
+          </Button>
+          <Button icon={<LinkOutlined />} onClick={() => setDialog('link')} data-testid="send-link">
+            {t('workflow.link.title')}
+          </Button>
+          <Button icon={<UploadOutlined />} onClick={() => setDialog('import')} data-testid="import-open">
+            {t('workflow.import.title')}
+          </Button>
+        </Space>
+      }
+    >
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Select
+          style={{ width: 180 }}
+          value={appId ?? 0}
+          onChange={(id: number) => void navigate(`/workflow/approval/${id}`)}
+          options={[{ value: 0, label: t('workflow.records.allApps') }, ...(apps.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))]}
+          data-testid="records-app"
+        />
+        <Select
+          allowClear
+          style={{ width: 140 }}
+          placeholder={t('workflow.records.status')}
+          options={APPROVAL_STATUSES.map((s) => ({ value: s, label: t(`workflow.status.${s}`) }))}
+          onChange={(status?: number) => set({ status })}
+          data-testid="records-status"
+        />
+        <KeywordSearch placeholder={t('workflow.records.keyword')} width={220} onSearch={(keyword) => set({ keyword })} data-testid="records-keyword" />
+        <DepartmentPick
+          source={consoleSource}
+          allowClear
+          style={{ width: 180 }}
+          placeholder={t('workflow.records.department')}
+          onChange={(department_id?: number) => set({ department_id })}
+          data-testid="records-department"
+        />
+        <DatePicker.RangePicker
+          onChange={(v) => set({ from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined })}
+          data-testid="records-range"
+        />
+        <ExportButton
+          pending={exportList.isPending}
+          bytes={exportList.bytes}
+          onClick={() =>
+            exportList.mutate({
+              app_id: appId,
+              status: query.status,
+              keyword: query.keyword,
+              department_id: query.department_id,
+              from: query.from,
+              to: query.to,
+            })
+          }
+          testId="records-export"
+        />
+      </Space>
+      <DataTable<ApplicationRow>
+        rowKey="id"
+        loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        onRow={(r) => ({ onDoubleClick: () => setOpen(r.id) })}
+        data-testid="records-table"
+        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
+      />
+      <ApplicationDrawer id={open} onClose={() => setOpen(undefined)} />
+      {dialog === 'apply' && <ApplyForDialog open apps={apps.data?.items ?? []} appId={appId} onClose={() => setDialog(undefined)} />}
+      <LinkDialog open={dialog === 'link'} onClose={() => setDialog(undefined)} />
+      <ImportApprovalsDialog open={dialog === 'import'} onClose={() => setDialog(undefined)} />
+    </Card>
+  );
+}
