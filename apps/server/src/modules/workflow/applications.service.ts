@@ -66,7 +66,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     ex: Executor,
     companyId: number,
     personId: number,
-    type: 'wfTask' | 'wfCc' | 'wfApproved' | 'wfRejected' | 'wfCancelled',
+    type: 'wfTask' | 'wfCc' | 'wfStep' | 'wfApproved' | 'wfRejected' | 'wfCancelled',
     a: ApplicationRowDb,
     app: AppRow,
     applicant: string,
@@ -358,6 +358,8 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     if (outcome === 'approved') {
       await repo.closeTasks(ex, companyId, { stepId: step.id }, 'skipped', at);
       await advance(ex, lang, companyId, zone, a, app, applicant);
+      // The applicant hears of every step: a step approved with more to come (the final outcome has its own message).
+      if ((await repo.application(ex, companyId, id))?.status === APPROVAL_STATUS.pending) await tell(ex, companyId, a.person_id, 'wfStep', a, app, applicant);
       return;
     }
     // Still waiting on this step (all must approve, or in order): tell whoever's turn it now is.

@@ -379,6 +379,10 @@ test('a leave of 5 days goes to the head and then an administrator; nothing reac
   );
   assert.deepEqual(await absencesOf(made.id), []);
   await absencesAreApproved();
+  // Alice hears of the step, not only of the end.
+  const step = ok(await self('GET', '/self/inbox', alice)).items[0];
+  assert.equal(step.type, 'wfStep');
+  assert.equal(step.content, `Your application ${made.order_no} passed a step of approval and waits for the next approver.`);
   const bell = ok(await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US' }));
   assert.ok(bell.items.some((m: { type: string }) => m.type === 'wfPending'));
   // The records list shows it pending with the step waiting.
