@@ -509,3 +509,29 @@ step("the leave is in Eve's attendance day", async () => {
   await shot(page, 'attendance-day');
   assert.deepEqual(journey.pageErrors, []);
 });
+
+step("the month report counts Eve's leave days, and her calendar shows them", async () => {
+  await menuOf(page, tr('route.attendance'), tr('route.attendanceReport'), 'month-report-page');
+  const month = ymd(MONDAY).slice(0, 7);
+  const picker = page.getByTestId('month-picker').locator('xpath=self::input | .//input').first();
+  await picker.click();
+  await picker.fill(month);
+  await picker.press('Enter');
+  const keyword = page.getByTestId('month-keyword').locator('xpath=self::input | .//input').first();
+  await keyword.fill('Eve');
+  await keyword.press('Enter');
+  // Monday to Thursday, as far as they fall in Monday's month
+  const expected = [0, 1, 2, 3].filter((n) => ymd(new Date(MONDAY.getFullYear(), MONDAY.getMonth(), MONDAY.getDate() + n)).startsWith(month)).length;
+  const row = page.locator('[data-testid=month-table] .ant-table-row', { hasText: 'Eve Employee' });
+  await until('Eve in the report with her leave', async () => {
+    if (!(await row.count())) return false;
+    const cells = await row.first().locator('td').allInnerTexts();
+    return Number(cells[8]) === expected; // number, name, working, present, late, early, missing, absent, leave
+  });
+  await row.first().getByTestId('month-calendar-open').click();
+  const cell = page.getByTestId('person-month').locator(`[data-testid=calendar-day][data-date="${ymd(MONDAY)}"]`);
+  await until('the calendar shows the leave', async () => (await cell.getAttribute('data-status')) === 'leave');
+  await shot(page, 'attendance-calendar');
+  await page.locator('.ant-drawer-close:visible').last().click();
+  assert.deepEqual(journey.pageErrors, []);
+});

@@ -65,7 +65,7 @@ export default function MonthReportPage() {
           style={{ width: 200 }}
           onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id }))}
         />
-        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} />
+        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} data-testid="month-keyword" />
         <ExportButton
           pending={exportMonth.isPending}
           bytes={exportMonth.bytes}
