@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Tag, type TableProps } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Select, Space, Tag, type TableProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { HOLIDAY_KINDS, type Holiday } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
@@ -182,16 +183,13 @@ function HolidayDialog({ open, holiday, onClose }: { open: boolean; holiday: Hol
   };
 
   return (
-    <Modal
+    <SaveModal
       title={holiday ? t('att.holiday.edit') : t('att.holiday.create')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ 'data-testid': 'holiday-save' }}
-      forceRender
+      onClose={onClose}
+      onSave={() => void submit()}
+      saving={save.isPending}
+      testId="holiday-save"
     >
       <Form form={form} layout="vertical" autoComplete="off" data-testid="holiday-form">
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
@@ -219,6 +217,6 @@ function HolidayDialog({ open, holiday, onClose }: { open: boolean; holiday: Hol
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { App, Form, Input, InputNumber, Modal } from 'antd';
+import { App, Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { BREAKER_LIMITS, CODES, type Breaker, type BrokerAddress } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { useSaveBreaker } from '../api.ts';
@@ -63,16 +64,13 @@ export function BreakerDialog({ open, breaker, onClose, onCreated }: Props) {
 
   const required = { required: true, message: t('common.validation.required') };
   return (
-    <Modal
+    <SaveModal
       title={editing ? t('breaker.edit') : t('breaker.create')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ 'data-testid': 'breaker-save' }}
-      forceRender
+      onClose={onClose}
+      onSave={() => void submit()}
+      saving={save.isPending}
+      testId="breaker-save"
     >
       <Form form={form} layout="vertical" requiredMark>
         <Form.Item name="alias" label={t('breaker.fields.alias')} rules={[{ max: BREAKER_LIMITS.aliasMax }]}>
@@ -96,6 +94,6 @@ export function BreakerDialog({ open, breaker, onClose, onCreated }: Props) {
           <InputNumber min={BREAKER_LIMITS.linesMin} max={BREAKER_LIMITS.linesMax} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

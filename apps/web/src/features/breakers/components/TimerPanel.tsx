@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Checkbox, DatePicker, Form, Modal, Radio, Space, Switch, Tag, TimePicker, Tooltip, Typography, type TableProps } from 'antd';
+import { App, Button, Card, Checkbox, DatePicker, Form, Radio, Space, Switch, Tag, TimePicker, Tooltip, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { BREAKER_LIMITS, CODES, type BreakerLine, type Timer, type TimerSyncState } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
@@ -202,16 +203,13 @@ function TimerDialog({
   };
 
   return (
-    <Modal
+    <SaveModal
       title={timer ? t('breaker.timer.edit') : t('breaker.timer.create')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ 'data-testid': 'timer-save' }}
-      forceRender
+      onClose={onClose}
+      onSave={() => void submit()}
+      saving={save.isPending}
+      testId="timer-save"
     >
       <Form form={form} layout="vertical" requiredMark>
         <Form.Item name="type" label={t('breaker.timer.type')} rules={[required]}>
@@ -252,6 +250,6 @@ function TimerDialog({
           <Switch />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { App, Button, Col, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Switch, Tooltip, Typography } from 'antd';
+import { App, Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tooltip, Typography } from 'antd';
 import { WifiOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { CODES, type Device } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -56,17 +57,14 @@ export function DeviceDialog({ open, device, onClose }: Props) {
   const terminals = unknown.data ?? [];
 
   return (
-    <Modal
+    <SaveModal
       title={editing ? t('device.edit') : t('device.create')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ 'data-testid': 'device-save' }}
+      onClose={onClose}
+      onSave={() => void submit()}
+      saving={save.isPending}
+      testId="device-save"
       width={720}
-      forceRender
     >
       {!editing && terminals.length > 0 && (
         <div style={{ marginBottom: 16 }} data-testid="device-unknown">
@@ -182,6 +180,6 @@ export function DeviceDialog({ open, device, onClose }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

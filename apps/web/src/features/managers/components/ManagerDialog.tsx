@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { Checkbox, Col, Form, Input, Modal, Radio, Row, Select } from 'antd';
+import { Checkbox, Col, Form, Input, Radio, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { ADMIN_ROLES, FUNCTION_RIGHT_KEYS, LIMITS, MANAGER_STATUSES, MOBILE_PATTERN, type FunctionRight, type Manager } from '@faceadmin/shared';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useCreateManager, useUpdateManager } from '../api.ts';
@@ -51,16 +52,13 @@ export function ManagerDialog({ open, manager, onClose }: Props) {
   const passwordRules = editing ? [{ min: LIMITS.passwordMin, message: t('common.validation.passwordMin', { min: LIMITS.passwordMin }) }] : rules.password;
 
   return (
-    <Modal
+    <SaveModal
       title={editing ? t('manager.edit') : t('manager.create')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={create.isPending || update.isPending}
+      onClose={onClose}
+      onSave={() => void submit().catch(() => undefined)}
+      saving={create.isPending || update.isPending}
       width={640}
-      forceRender
     >
       <Form form={form} layout="vertical" autoComplete="off" data-testid="manager-form">
         <Row gutter={16}>
@@ -119,6 +117,6 @@ export function ManagerDialog({ open, manager, onClose }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

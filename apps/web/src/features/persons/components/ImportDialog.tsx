@@ -39,7 +39,6 @@ export function ImportDialog({ open, onClose }: Props) {
 
 function PeopleImport() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [file, setFile] = useState<File>();
   const [strict, setStrict] = useState(false);
   const [createDepartments, setCreateDepartments] = useState(false);
@@ -65,30 +64,13 @@ function PeopleImport() {
       <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate()} data-testid="import-template">
         {t('person.import.template')}
       </Button>
-      <div data-testid="import-file">
-        <Upload.Dragger
-          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          maxCount={1}
-          fileList={file ? [{ uid: '1', name: file.name, size: file.size, status: 'done' }] : []}
-          onRemove={() => setFile(undefined)}
-          beforeUpload={(f) => {
-            const problem = importFileProblem(f);
-            if (problem) {
-              message.error(problem === 'type' ? t('person.import.badType') : t('person.import.tooLarge', { mb: MB }));
-              return Upload.LIST_IGNORE;
-            }
-            setFile(f);
-            setReport(undefined);
-            return false;
-          }}
-        >
-          <p className="ant-upload-drag-icon">
-            <InboxOutlined />
-          </p>
-          <p className="ant-upload-text">{t('person.import.drop')}</p>
-          <p className="ant-upload-hint">{t('person.import.dropHint', { mb: MB })}</p>
-        </Upload.Dragger>
-      </div>
+      <XlsxDropzone
+        file={file}
+        onFile={(f) => {
+          setFile(f);
+          setReport(undefined);
+        }}
+      />
       <Space wrap>
         <Checkbox checked={strict} onChange={(e) => setStrict(e.target.checked)} data-testid="import-strict">
           {t('person.import.strict')}
@@ -104,6 +86,37 @@ function PeopleImport() {
       {run.isPending && progress >= 100 && <Typography.Text type="secondary">{t('person.import.processing')}</Typography.Text>}
       {report && <ImportReportView report={report} />}
     </Space>
+  );
+}
+
+/** The xlsx file of an import: dropped or picked, checked for type and size (spec §5) before it is kept. */
+export function XlsxDropzone({ file, onFile }: { file: File | undefined; onFile: (file: File | undefined) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  return (
+    <div data-testid="import-file">
+      <Upload.Dragger
+        accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        maxCount={1}
+        fileList={file ? [{ uid: '1', name: file.name, size: file.size, status: 'done' }] : []}
+        onRemove={() => onFile(undefined)}
+        beforeUpload={(f) => {
+          const problem = importFileProblem(f);
+          if (problem) {
+            message.error(problem === 'type' ? t('person.import.badType') : t('person.import.tooLarge', { mb: MB }));
+            return Upload.LIST_IGNORE;
+          }
+          onFile(f);
+          return false;
+        }}
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
+        <p className="ant-upload-text">{t('person.import.drop')}</p>
+        <p className="ant-upload-hint">{t('person.import.dropHint', { mb: MB })}</p>
+      </Upload.Dragger>
+    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { LIMITS, TIMING, type ChangePwdBody } from '@faceadmin/shared';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useChangePassword } from '../api.ts';
@@ -25,15 +26,12 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Modal
+    <SaveModal
       title={t('profile.changePassword')}
       open={open}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={change.isPending}
-      forceRender
+      onClose={onClose}
+      onSave={() => void submit().catch(() => undefined)}
+      saving={change.isPending}
       destroyOnHidden
     >
       <Form form={form} layout="vertical" autoComplete="off" data-testid="change-password-form">
@@ -51,6 +49,6 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveModal>
   );
 }

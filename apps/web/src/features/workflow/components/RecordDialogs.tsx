@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Alert, App, Button, Form, Modal, Progress, Select, Space, Typography, Upload } from 'antd';
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Form, Modal, Progress, Select, Space, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type ImportReport, type WorkflowApp } from '@faceadmin/shared';
 import { useLanguage } from '../../../app/i18n.ts';
 import { ApiError } from '../../../app/request.ts';
-import { ImportReportView } from '../../persons/components/ImportDialog.tsx';
-import { importFileProblem } from '../../persons/logic.ts';
+import { ImportReportView, XlsxDropzone } from '../../persons/components/ImportDialog.tsx';
 import {
   consoleSource,
   fetchDuration,
@@ -137,7 +136,6 @@ export function LinkDialog({ open, onClose }: { open: boolean; onClose: () => vo
 /** Past records from xlsx (spec §5: xlsx only, at most 2 MB), with per-row errors as in the people import. */
 export function ImportApprovalsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [file, setFile] = useState<File>();
   const [progress, setProgress] = useState(0);
   const [report, setReport] = useState<ImportReport>();
@@ -167,30 +165,13 @@ export function ImportApprovalsDialog({ open, onClose }: { open: boolean; onClos
         <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate()} data-testid="import-template">
           {t('person.import.template')}
         </Button>
-        <div data-testid="import-file">
-          <Upload.Dragger
-            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            maxCount={1}
-            fileList={file ? [{ uid: '1', name: file.name, size: file.size, status: 'done' }] : []}
-            onRemove={() => setFile(undefined)}
-            beforeUpload={(f) => {
-              const problem = importFileProblem(f);
-              if (problem) {
-                message.error(problem === 'type' ? t('person.import.badType') : t('person.import.tooLarge', { mb: MB }));
-                return Upload.LIST_IGNORE;
-              }
-              setFile(f);
-              setReport(undefined);
-              return false;
-            }}
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('person.import.drop')}</p>
-            <p className="ant-upload-hint">{t('person.import.dropHint', { mb: MB })}</p>
-          </Upload.Dragger>
-        </div>
+        <XlsxDropzone
+          file={file}
+          onFile={(f) => {
+            setFile(f);
+            setReport(undefined);
+          }}
+        />
         <Button type="primary" disabled={!file} loading={run.isPending} onClick={() => void start()} data-testid="import-start">
           {t('person.import.start')}
         </Button>
