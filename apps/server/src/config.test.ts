@@ -23,7 +23,11 @@ test('bad values stop start-up with a message naming the variable', () => {
     [{ ADMIN_USERNAME: 'a-very-long-account-name-indeed', ADMIN_PASSWORD: '123456' }, /ADMIN_USERNAME/],
     [{ SMS_SENDER: 'webhook' }, /SMS_WEBHOOK_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ MQTT_URL: 'tcp://broker' }, /MQTT_URL/],
+    [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com:99999' }, /MQTT_PUBLIC_URL/],
+    [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com/path' }, /MQTT_PUBLIC_URL/],
   ];
+  assert.equal(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://breakers.example.com:8883' }).mqtt.publicUrl, 'mqtts://breakers.example.com:8883');
   for (const [env, msg] of cases)
     assert.throws(
       () => loadConfig(env),

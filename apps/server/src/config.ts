@@ -95,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mqttUrl = env.MQTT_URL || undefined;
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
   const publicUrl = env.MQTT_PUBLIC_URL || undefined;
-  if (publicUrl && !/^mqtts?:\/\/[^/:]+(:\d+)?\/?$/.test(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port]');
+  if (publicUrl && !validBrokerUrl(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port] (port 1–65535)');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -135,4 +135,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: int(env, 'BREAKER_RETENTION_DAYS', 400, 2, 3650),
     },
   };
+}
+
+/** mqtt://host[:port] or mqtts://host[:port], a port the URL parser accepts (1–65535), nothing after the host. */
+function validBrokerUrl(url: string): boolean {
+  if (!/^mqtts?:\/\/[^/:]+(:\d{1,5})?\/?$/.test(url)) return false;
+  try {
+    const port = new URL(url).port;
+    return !port || (Number(port) >= 1 && Number(port) <= 65535);
+  } catch {
+    return false;
+  }
 }

@@ -36,6 +36,23 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     const zone = (await trx.selectFrom('companies').select('time_zone').where('id', '=', e.companyId).executeTakeFirst())?.time_zone ?? DEFAULT_TIME_ZONE;
     const today = localDate(Date.now(), zone);
     await markDirty(trx, e.companyId, e.personIds, { from: `${today.slice(0, 8)}01`, to: today });
+    // Someone who left has no results after that day: stored ones (an update may have computed days ahead) go now.
+    const leavers = await trx
+      .selectFrom('persons')
+      .select(['id', 'left_at'])
+      .where('company_id', '=', e.companyId)
+      .where('id', 'in', e.personIds)
+      .where('work_status', '!=', 1)
+      .execute();
+    for (const p of leavers)
+      if (p.left_at)
+        await trx
+          .deleteFrom('attendance_days')
+          .where('company_id', '=', e.companyId)
+          .where('person_id', '=', p.id)
+          .where('date', '>', localDate(Date.parse(p.left_at), zone))
+          .where('manual_status', 'is', null)
+          .execute();
   });
   return defineModule({
     name: 'attendance',

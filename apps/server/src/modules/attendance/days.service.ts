@@ -13,7 +13,7 @@ import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { pageOf } from '../../lib/schemas.ts';
-import { nowIso } from '../../lib/time.ts';
+import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
@@ -219,9 +219,16 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       if (from > to) throw invalid('to', 'reasons.dateOrder');
       if ((Date.parse(to) - Date.parse(from)) / 86_400_000 >= RECALC_MAX_DAYS) throw invalid('to', 'reasons.rangeTooLong', { limit: RECALC_MAX_DAYS });
       await transaction(db, async (trx) => {
-        const people = (await trx.selectFrom('persons').select('id').where('company_id', '=', tenant.companyId).where('work_status', '=', 1).execute()).map(
-          (p) => p.id,
-        );
+        // working people, and those who left within the range (their days up to leaving are corrected too)
+        const fromIso = new Date(zonedToUtcMs(from, zoneOf(tenant))).toISOString();
+        const people = (
+          await trx
+            .selectFrom('persons')
+            .select('id')
+            .where('company_id', '=', tenant.companyId)
+            .where((eb) => eb.or([eb('work_status', '=', 1), eb('left_at', '>=', fromIso)]))
+            .execute()
+        ).map((p) => p.id);
         await markDirty(trx, tenant.companyId, people, { from, to });
         await audit(trx, tenant, 'attendance', 'attendance.recalculate', { from, to, count: people.length });
       });

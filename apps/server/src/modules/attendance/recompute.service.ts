@@ -147,6 +147,17 @@ function punchIn(p: StoredPunch, rule: StoredRule, directions: Map<number, strin
   return out;
 }
 
+/**
+ * Rows cut into statements of 500, 100, 20 or 1: the statement text depends on the row count, and a few sizes keep
+ * the prepared-statement cache from filling with one large single-use statement per batch remainder.
+ */
+function statementSizes<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  let i = 0;
+  for (const size of [500, 100, 20, 1]) for (; rows.length - i >= size; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 /** Rows of these people, read with one statement per 500 of them. */
 async function perPerson<T extends { person_id: number }>(ids: number[], read: (part: number[]) => Promise<T[]>): Promise<Map<number, T[]>> {
   const out = new Map<number, T[]>();
@@ -297,7 +308,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           .where('date', '<=', c.to_date)
           .where('manual_status', 'is', null)
           .execute();
-      for (const part of chunks(upserts, 500)) if (part.length) await upsertDays(trx, deps.database.dialect, part);
+      for (const part of statementSizes(upserts)) await upsertDays(trx, deps.database.dialect, part);
       // Done, unless a change widened a person's range meanwhile (its queued_at moved on: it stays queued).
       for (const part of chunks(rows))
         await trx

@@ -156,6 +156,12 @@ test(`someone who left keeps their results up to the day they left and gets none
   assert.equal((await save(0)).code, CODES.OK);
   const left = await db.selectFrom('persons').select(['left_at']).where('id', '=', absent).executeTakeFirstOrThrow();
   assert.ok(left.left_at, 'the moment of leaving is kept');
+  // at once, through the save alone: the days computed ahead are gone, those up to leaving stay
+  assert.deepEqual(await dates(), [from, addDays(today, -1), today]);
+  // "attendance update" over the range still covers them (their days up to leaving can be corrected)
+  await db.deleteFrom('attendance_dirty').execute();
+  assert.equal((await call(t.app, 'POST', '/attendance/recalculate', { token: A.main, body: { from, to } })).code, CODES.OK);
+  assert.ok(await db.selectFrom('attendance_dirty').select('person_id').where('person_id', '=', absent).executeTakeFirst(), 'the leaver is queued');
   await recompute.person(A.id, absent, '2026-10-01', '2026-10-31');
   await recompute.person(A.id, absent, from, to);
   assert.deepEqual(await dates(), [from, addDays(today, -1), today], 'up to the day they left, none after');

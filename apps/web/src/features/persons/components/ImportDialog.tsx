@@ -68,7 +68,8 @@ function PeopleImport() {
         file={file}
         onFile={(f) => {
           setFile(f);
-          setReport(undefined);
+          // a new file starts a new import; removing one leaves the last report to read
+          if (f) setReport(undefined);
         }}
       />
       <Space wrap>

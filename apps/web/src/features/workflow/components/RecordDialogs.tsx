@@ -169,7 +169,8 @@ export function ImportApprovalsDialog({ open, onClose }: { open: boolean; onClos
           file={file}
           onFile={(f) => {
             setFile(f);
-            setReport(undefined);
+            // a new file starts a new import; removing one leaves the last report to read
+            if (f) setReport(undefined);
           }}
         />
         <Button type="primary" disabled={!file} loading={run.isPending} onClick={() => void start()} data-testid="import-start">
