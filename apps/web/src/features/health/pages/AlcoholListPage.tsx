@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Card, DatePicker, Select, Space, Tag, type TableProps } from 'antd';
+import { Card, Select, Space, Tag, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AlcoholRecord } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { useDeviceOptions } from '../../devices/api.ts';
+import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useAlcoholRecords, useExportAlcohol } from '../api.ts';
 import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
@@ -16,7 +17,6 @@ export default function AlcoholListPage() {
   const { t } = useTranslation();
   const [query, setQuery] = useState<PagedQuery<AlcoholFilters>>({ page: 1, pageSize: 20 });
   const list = useAlcoholRecords(query);
-  const devices = useDeviceOptions();
   const exportList = useExportAlcohol();
 
   const columns: TableProps<AlcoholRecord>['columns'] = [
@@ -69,14 +69,10 @@ export default function AlcoholListPage() {
           onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="alcohol-keyword"
         />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
+        <DeviceFilter
           placeholder={t('health.fields.device')}
-          style={{ width: 200 }}
-          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          data-testid="alcohol-device-filter"
+          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          testId="alcohol-device-filter"
         />
         <Select
           allowClear
@@ -89,10 +85,7 @@ export default function AlcoholListPage() {
           onChange={(over?: 0 | 1) => setQuery((q) => ({ ...q, page: 1, over }))}
           data-testid="alcohol-over-filter"
         />
-        <DatePicker.RangePicker
-          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
-          data-testid="alcohol-range"
-        />
+        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="alcohol-range" />
         <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="alcohol-export" />
       </Space>
       <DataTable<AlcoholRecord>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Card, DatePicker, Select, Space, Tag, type TableProps } from 'antd';
+import { Card, Select, Space, Tag, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HEALTH_COLORS, type HealthColor, type HealthRecord } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { useDeviceOptions } from '../../devices/api.ts';
+import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportHealth, useHealthRecords } from '../api.ts';
 import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
@@ -16,7 +17,6 @@ export default function HealthListPage() {
   const { t } = useTranslation();
   const [query, setQuery] = useState<PagedQuery<HealthFilters>>({ page: 1, pageSize: 20 });
   const list = useHealthRecords(query);
-  const devices = useDeviceOptions();
   const exportList = useExportHealth();
   const dash = (v: string | number | null) => (v === null || v === '' ? '' : v);
 
@@ -74,14 +74,10 @@ export default function HealthListPage() {
           onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="health-keyword"
         />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
+        <DeviceFilter
           placeholder={t('health.fields.device')}
-          style={{ width: 200 }}
-          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          data-testid="health-device-filter"
+          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          testId="health-device-filter"
         />
         <Select
           allowClear
@@ -91,10 +87,7 @@ export default function HealthListPage() {
           onChange={(color?: HealthColor) => setQuery((q) => ({ ...q, page: 1, color }))}
           data-testid="health-color-filter"
         />
-        <DatePicker.RangePicker
-          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
-          data-testid="health-range"
-        />
+        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="health-range" />
         <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="health-export" />
       </Space>
       <DataTable<HealthRecord>

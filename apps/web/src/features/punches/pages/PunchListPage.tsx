@@ -3,10 +3,11 @@ import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, DatePicker, Image, Select, Space, Tag, type TableProps } from 'antd';
+import { Avatar, Button, Card, Checkbox, Image, Space, Tag, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useDeviceOptions } from '../../devices/api.ts';
+import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
 import { measure, type PunchFilters } from '../logic.ts';
 
@@ -15,7 +16,6 @@ export default function PunchListPage() {
   const { t } = useTranslation();
   const [query, setQuery] = useState<PagedQuery<PunchFilters>>({ page: 1, pageSize: 20 });
   const list = usePunches(query);
-  const devices = useDeviceOptions();
   const exportList = useExportPunches();
 
   const columns: TableProps<Punch>['columns'] = [
@@ -75,19 +75,12 @@ export default function PunchListPage() {
           onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
           data-testid="punch-keyword"
         />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
+        <DeviceFilter
           placeholder={t('punch.fields.device')}
-          style={{ width: 200 }}
-          options={(devices.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          data-testid="punch-device-filter"
+          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
+          testId="punch-device-filter"
         />
-        <DatePicker.RangePicker
-          onChange={(v) => setQuery((q) => ({ ...q, page: 1, from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined }))}
-          data-testid="punch-range"
-        />
+        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="punch-range" />
         <Checkbox onChange={(e) => setQuery((q) => ({ ...q, page: 1, stranger: e.target.checked ? 1 : undefined }))} data-testid="punch-strangers">
           {t('punch.strangersOnly')}
         </Checkbox>
