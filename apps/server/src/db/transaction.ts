@@ -3,6 +3,7 @@ import type { Db, Executor } from './database.ts';
 import type { DB } from './schema.ts';
 
 const callbacks = new WeakMap<Transaction<DB>, (() => void)[]>();
+const owners = new WeakMap<Transaction<DB>, Db>();
 
 /**
  * Every multi-step write runs here: `fn` gets the transaction, and what was registered with `afterCommit`
@@ -14,6 +15,7 @@ export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promi
   const pending: (() => void)[] = [];
   const result = await db.transaction().execute((trx) => {
     callbacks.set(trx, pending);
+    owners.set(trx, db);
     return fn(trx);
   });
   for (const cb of pending) cb();
@@ -31,4 +33,9 @@ export function afterCommit(executor: Executor, cb: () => void): void {
   // A transaction opened without transaction() would drop the callback silently: refuse it loudly instead.
   if (!pending) throw new Error('afterCommit needs a transaction opened with transaction() from db/transaction.ts');
   pending.push(cb);
+}
+
+/** The database an executor belongs to (what per-database services, such as the live stream, are registered under). */
+export function dbOf(executor: Executor): Db | undefined {
+  return executor.isTransaction ? owners.get(executor as Transaction<DB>) : (executor as Db);
 }

@@ -4,6 +4,8 @@
 export interface StreamEvent {
   event: string;
   data: string;
+  /** the `id:` the server gave it (sent back as Last-Event-ID on a reconnect); absent when none */
+  id?: string;
 }
 
 /**
@@ -17,6 +19,7 @@ export function parseEventStream(text: string): { events: StreamEvent[]; rest: s
   const rest = blocks.pop() ?? '';
   for (const block of blocks) {
     let event = 'message';
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of block.split('\n')) {
       if (!line || line.startsWith(':')) continue;
@@ -25,8 +28,9 @@ export function parseEventStream(text: string): { events: StreamEvent[]; rest: s
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
       if (field === 'event') event = value;
       else if (field === 'data') data.push(value);
+      else if (field === 'id') id = value;
     }
-    if (data.length) events.push({ event, data: data.join('\n') });
+    if (data.length) events.push(id === undefined ? { event, data: data.join('\n') } : { event, data: data.join('\n'), id });
   }
   return { events, rest };
 }

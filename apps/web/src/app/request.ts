@@ -290,10 +290,11 @@ export async function followStream<E extends DownloadEndpoint>(
   entry: E,
   input: InputOf<E>,
   onEvent: (e: StreamEvent) => void,
-  opts: { signal: AbortSignal; silent?: boolean },
+  opts: { signal: AbortSignal; silent?: boolean; lastEventId?: string },
 ): Promise<void> {
   const sent = getToken();
-  const headers = { ...apiHeaders(sent), Accept: 'text/event-stream' };
+  const headers: Record<string, string> = { ...apiHeaders(sent), Accept: 'text/event-stream' };
+  if (opts.lastEventId) headers['Last-Event-ID'] = opts.lastEventId;
   let res: Response;
   try {
     res = await fetch(buildUrl(entry.path, input), { headers, signal: opts.signal });

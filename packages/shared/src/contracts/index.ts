@@ -15,6 +15,7 @@ export * from './attendance.ts';
 export * from './health.ts';
 export * from './breakers.ts';
 export * from './workflow.ts';
+export * from './live.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -24,6 +25,7 @@ import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { healthApi } from './health.ts';
+import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
 import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
@@ -48,4 +50,5 @@ export const apiContract = {
   breakers: breakersApi,
   workflow: workflowApi,
   self: selfApi,
+  live: liveApi,
 };

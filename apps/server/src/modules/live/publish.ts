@@ -1,0 +1,50 @@
+import type { LiveEvents, LiveEventType, RightKey } from '@faceadmin/shared';
+import type { Db, Executor } from '../../db/database.ts';
+import { dbOf } from '../../db/transaction.ts';
+
+/**
+ * What a writer hands the console's live stream (GET /events): the event, the company it belongs to, and who may
+ * see it. Published inside the writer's transaction, it reaches consoles only once that commits (on PostgreSQL by
+ * a NOTIFY in the same transaction, so every instance hears it in commit order; on SQLite after the commit).
+ */
+export interface LiveEnvelope<K extends LiveEventType = LiveEventType> {
+  companyId: number;
+  type: K;
+  data: LiveEvents[K];
+  /** any of these rights (non-zero) lets an administrator see it; empty: every administrator of the company */
+  rights: readonly RightKey[];
+  /** only this administrator (messages addressed to one) */
+  adminId?: number | null;
+}
+
+/** Where published events go; the live module registers one per database. */
+export interface LiveSink {
+  publish(executor: Executor, event: LiveEnvelope): Promise<void>;
+}
+
+const sinks = new WeakMap<Db, LiveSink>();
+
+export function registerLiveSink(db: Db, sink: LiveSink): () => void {
+  sinks.set(db, sink);
+  return () => {
+    if (sinks.get(db) === sink) sinks.delete(db);
+  };
+}
+
+/**
+ * Publishes one event for the company's consoles, in the caller's transaction (or at once on the database
+ * itself). Without a live module (a tool building no server) it does nothing.
+ */
+export async function publish<K extends LiveEventType>(
+  executor: Executor,
+  companyId: number,
+  type: K,
+  data: LiveEvents[K],
+  rights: readonly RightKey[] = [],
+  adminId: number | null = null,
+): Promise<void> {
+  const db = dbOf(executor);
+  const sink = db && sinks.get(db);
+  if (!sink) return;
+  await sink.publish(executor, { companyId, type, data, rights, adminId });
+}
