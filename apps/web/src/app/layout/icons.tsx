@@ -10,6 +10,7 @@ import {
   ProfileOutlined,
   ClockCircleOutlined,
   DashboardOutlined,
+  EnvironmentOutlined,
   ThunderboltOutlined,
   UnorderedListOutlined,
   DesktopOutlined,
@@ -26,6 +27,7 @@ import type { IconKey } from '../routes/routeTable.ts';
 
 export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   dashboard: <DashboardOutlined />,
+  map: <EnvironmentOutlined />,
   system: <SettingOutlined />,
   log: <AuditOutlined />,
   manager: <TeamOutlined />,

@@ -26,7 +26,17 @@ export type PageKey =
   | 'workflowIndex'
   | 'workflowForm'
   | 'workflowFlow'
-  | 'workflowApproval';
+  | 'workflowApproval'
+  | 'consoles'
+  | 'ioconsoles'
+  | 'ioconsoles2'
+  | 'dormitory'
+  | 'dormitory2'
+  | 'maininfo'
+  | 'fullscreen'
+  | 'spotconsoles'
+  | 'map'
+  | 'stranger';
 
 export type IconKey =
   | 'dashboard'
@@ -50,7 +60,8 @@ export type IconKey =
   | 'attendanceResult'
   | 'breaker'
   | 'breakerList'
-  | 'workflow';
+  | 'workflow'
+  | 'map';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -82,6 +93,19 @@ export interface RouteNode {
  */
 export const ROUTE_TABLE: RouteNode[] = [
   { path: '/dashboard', titleKey: 'route.dashboard', icon: 'dashboard', affix: true, page: 'dashboard' },
+  // spec §2: the other children of / share the dashboard's place and are hidden from the menu; the watchers'
+  // screens (issue #16). Each shows what the administrator's rights allow (the server filters every figure and event).
+  { path: '/consoles', titleKey: 'route.consoles', hidden: true, page: 'consoles' },
+  { path: '/ioconsoles', titleKey: 'route.ioconsoles', hidden: true, page: 'ioconsoles' },
+  { path: '/ioconsoles2', titleKey: 'route.ioconsoles2', hidden: true, page: 'ioconsoles2' },
+  { path: '/dormitory', titleKey: 'route.dormitory', hidden: true, page: 'dormitory' },
+  { path: '/dormitory2', titleKey: 'route.dormitory2', hidden: true, page: 'dormitory2' },
+  { path: '/maininfo', titleKey: 'route.maininfo', hidden: true, page: 'maininfo' },
+  { path: '/fullscreen', titleKey: 'route.fullscreen', hidden: true, page: 'fullscreen' },
+  { path: '/spotconsoles', titleKey: 'route.spotconsoles', hidden: true, page: 'spotconsoles' },
+  // spec §2 "Other routes": the device map (in the menu) and strangers (hidden, reached from the dashboard and consoles).
+  { path: '/map', titleKey: 'route.map', icon: 'map', page: 'map' },
+  { path: '/stranger', titleKey: 'route.stranger', hidden: true, page: 'stranger' },
   // spec §2: people and departments, added when rights.person is non-zero (writing needs person ≥ 2, checked per button).
   {
     path: '/user',

@@ -32,6 +32,16 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   workflowForm: lazy(() => import('../../features/workflow/pages/FormDesignPage.tsx')),
   workflowFlow: lazy(() => import('../../features/workflow/pages/FlowDesignPage.tsx')),
   workflowApproval: lazy(() => import('../../features/workflow/pages/ApprovalRecordsPage.tsx')),
+  consoles: lazy(() => import('../../features/dashboard/pages/ConsolesPage.tsx')),
+  ioconsoles: lazy(() => import('../../features/watch/pages/IoConsolePage.tsx')),
+  ioconsoles2: lazy(() => import('../../features/watch/pages/IoConsoleSplitPage.tsx')),
+  dormitory: lazy(() => import('../../features/watch/pages/DormitoryPage.tsx')),
+  dormitory2: lazy(() => import('../../features/watch/pages/DormitoryBoardPage.tsx')),
+  maininfo: lazy(() => import('../../features/dashboard/pages/MainInfoPage.tsx')),
+  fullscreen: lazy(() => import('../../features/dashboard/pages/FullscreenPage.tsx')),
+  spotconsoles: lazy(() => import('../../features/dashboard/pages/SpotConsolesPage.tsx')),
+  map: lazy(() => import('../../features/map/pages/MapPage.tsx')),
+  stranger: lazy(() => import('../../features/strangers/pages/StrangerPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

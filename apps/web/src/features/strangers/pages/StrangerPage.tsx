@@ -1,0 +1,4 @@
+// Being built (issue #16): replaced by the screen itself before this lands.
+export default function StrangerPage() {
+  return null;
+}
