@@ -31,6 +31,7 @@ import { dashboardModule } from './modules/dashboard/dashboard.module.ts';
 import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
+import { liveModule } from './modules/live/live.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
@@ -54,6 +55,8 @@ function buildModules(core: Core, opts: BuildOptions) {
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
   const companies = companiesModule(core);
   return {
+    // first: its stream is open before any writer publishes, and closes after them
+    live: liveModule(core, opts.live),
     auth,
     companies,
     managers: managersModule(core, auth),
@@ -92,6 +95,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Protocols besides ZK PUSH (tests bring a dialled one; ISAPI will be listed beside ZK). */
   protocols?: Protocol<TerminalEvents<DeviceRow>>[];
+  /** Live stream limits (tests shorten them). */
+  live?: Parameters<typeof liveModule>[1];
   /** The console as served before precompression and caching (uncompressed, max-age=0): bench/'s baseline. */
   plainAssets?: boolean;
 }

@@ -60,7 +60,7 @@ export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: s
 /** A fresh server on a fresh database. */
 export async function makeApp(
   env: Record<string, string> = {},
-  opts: { sms?: boolean; protocols?: BuildOptions['protocols']; logger?: BuildOptions['logger'] } = {},
+  opts: { sms?: boolean; protocols?: BuildOptions['protocols']; logger?: BuildOptions['logger']; live?: BuildOptions['live'] } = {},
 ): Promise<TestApp> {
   const fresh = await freshDatabase();
   const config = loadConfig({
@@ -83,6 +83,7 @@ export async function makeApp(
     sms: sender,
     logger: opts.logger ?? false,
     ...(opts.protocols ? { protocols: opts.protocols } : {}),
+    ...(opts.live ? { live: opts.live } : {}),
   });
   await app.ready();
   return {

@@ -84,6 +84,7 @@ function connect(topics: string) {
     topics === 'default' ? {} : { topics },
     (e) => {
       if (e.id) lastId = e.id;
+      else if (e.event === 'reset') lastId = undefined;
       if (liveState.get() !== 'open') liveState.set('open');
       let data: unknown = {};
       try {

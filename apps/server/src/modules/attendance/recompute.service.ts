@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from '@faceadmin/shared';
+import { DEFAULT_TIME_ZONE, type DayStatus } from '@faceadmin/shared';
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Dialect, Executor } from '../../db/database.ts';
@@ -10,6 +10,7 @@ import { clock, isoToMs, nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import { computeRange, type AbsenceIn, type DayPlan, type DayResult, type PunchIn, type ShiftDef } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
 import { addDays, datesBetween, plansFor, ruleDef, type StoredHoliday, type StoredRule } from './plans.ts';
+import { publish } from '../live/publish.ts';
 
 const DAY = 86_400_000;
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -19,6 +20,9 @@ export function localDate(ms: number, zone: string): string {
   if (!f) dateFormats.set(zone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: zone })));
   return f.format(new Date(ms));
 }
+
+/** At most this many day results are listed in one `day` event; more are announced as a batch to refetch. */
+const LIVE_DAYS_MAX = 50;
 
 async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | undefined> {
   const r = await ex.selectFrom('attendance_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
@@ -309,6 +313,20 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           .where('manual_status', 'is', null)
           .execute();
       for (const part of statementSizes(upserts)) await upsertDays(trx, deps.database.dialect, part);
+      // The watchers' screens follow: a few days listed (a punch's day), a batch only as "refetch".
+      if (upserts.length || cleared.length) {
+        const days =
+          upserts.length <= LIVE_DAYS_MAX && !cleared.length
+            ? upserts.map((u) => ({
+                person_id: u.person_id,
+                date: u.date,
+                status: u.status as DayStatus,
+                late_min: u.late_min ?? 0,
+                early_min: u.early_min ?? 0,
+              }))
+            : null;
+        await publish(trx, companyId, 'day', { days }, ['attendance']);
+      }
       // Done, unless a change widened a person's range meanwhile (its queued_at moved on: it stays queued).
       for (const part of chunks(rows))
         await trx

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { AlarmType, SwitchOutcome } from '@faceadmin/shared';
+import type { AlarmType, LiveBreaker, LiveFigures, SwitchOutcome } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import type { BreakerLineTable, BreakerSampleTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -16,6 +16,7 @@ import {
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
+import { publish } from '../live/publish.ts';
 import { alarmsRepository, breakersRepository, linesRepository, timersRepository, type TimerRow } from './breakers.repository.ts';
 
 /** A registered breaker as the gateway side knows it (cached by uuid; the service drops entries it changes). */
@@ -52,6 +53,9 @@ export function refusalKey(r: OpResult): string {
   return 'breaker.errors.device';
 }
 export const outcomeOf = (r: OpResult): SwitchOutcome => (r.ok ? 'success' : r.reason === 'timeout' ? 'timeout' : 'failure');
+
+/** Breaker events are for administrators with the breaker right or face-device view (the breaker pages' reading rule). */
+const BREAKER_RIGHTS = ['breaker', 'face'] as const;
 
 const PROTECTION_ALARMS: readonly Protection[] = ['overcurrent', 'overpower', 'leakage', 'overtemp'];
 const FLUSH_MS = 1000;
@@ -109,6 +113,8 @@ export function breakersLive(deps: {
   const cache = new Map<string, Promise<Entry | null>>();
   const pendingLines = new Map<number, Updateable<BreakerLineTable>>();
   const lastFigures = new Map<number, { power: number; current: number; voltage: number; energy_wh: number }>();
+  /** Which breaker a line reading belongs to, and its switch state as last announced (for the live stream). */
+  const lineMeta = new Map<number, { breakerId: number; companyId: number; name: string; addr: number; oc: number | null }>();
   let samples: Insertable<BreakerSampleTable>[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
@@ -171,6 +177,7 @@ export function breakersLive(deps: {
         await transaction(db, async (trx) => {
           for (const [id, set] of lines) await linesRepository.live(trx, id, set);
           for (let i = 0; i < batch.length; i += 400) await linesRepository.insertSamples(trx, batch.slice(i, i + 400));
+          await announce(trx, lines);
         });
         stats.flushed += batch.length;
       } catch (err) {
@@ -180,12 +187,37 @@ export function breakersLive(deps: {
     return flushing;
   }
 
+  /** The flushed figures as `figures` events (one per breaker), and switch changes as `breaker` events. */
+  async function announce(trx: Parameters<typeof publish>[0], lines: [number, Updateable<BreakerLineTable>][]) {
+    const figures = new Map<number, { companyId: number; lines: LiveFigures['lines'] }>();
+    const switched = new Map<number, { companyId: number; name: string; lines: LiveBreaker['lines'] }>();
+    for (const [id, set] of lines) {
+      const meta = lineMeta.get(id);
+      if (!meta) continue;
+      const f = lastFigures.get(id);
+      const oc = set.oc === undefined ? meta.oc : Number(set.oc);
+      if (f || set.oc !== undefined) {
+        const entry = figures.get(meta.breakerId) ?? figures.set(meta.breakerId, { companyId: meta.companyId, lines: [] }).get(meta.breakerId)!;
+        entry.lines.push({ id, oc: oc ?? 0, power: f?.power ?? 0, current: f?.current ?? 0, voltage: f?.voltage ?? 0, energy_wh: f?.energy_wh ?? 0 });
+      }
+      if (set.oc !== undefined && oc !== meta.oc) {
+        meta.oc = oc;
+        const entry =
+          switched.get(meta.breakerId) ?? switched.set(meta.breakerId, { companyId: meta.companyId, name: meta.name, lines: [] }).get(meta.breakerId)!;
+        entry.lines.push({ id, addr: meta.addr, oc: oc ?? 0, alarm: null });
+      }
+    }
+    for (const [id, f] of figures) await publish(trx, f.companyId, 'figures', { id, lines: f.lines }, BREAKER_RIGHTS);
+    for (const [id, b] of switched) await publish(trx, b.companyId, 'breaker', { id, name: b.name, online: true, lines: b.lines }, BREAKER_RIGHTS);
+  }
+
   function ingest(e: Entry, lines: LineReading[], at: number) {
     const iso = new Date(at).toISOString();
     for (const r of lines) {
       const line = e.lines.get(r.index);
       if (!line) continue;
       stats.readings++;
+      if (!lineMeta.has(line.id)) lineMeta.set(line.id, { breakerId: e.id, companyId: e.companyId, name: e.name, addr: r.index + 1, oc: null });
       const set: Updateable<BreakerLineTable> = { ...pendingLines.get(line.id), updated_at: iso };
       if (r.on !== undefined) set.oc = r.on ? 1 : 0;
       if (r.power !== undefined) set.power = r.power;
@@ -223,6 +255,24 @@ export function breakersLive(deps: {
       await alarmsRepository.insert(trx, { company_id: e.companyId, breaker_id: e.id, line_id: lineId, type, value, at, cleared_at: null });
       if (lineId !== null) await linesRepository.live(trx, lineId, { alarm: type, ...(type === 'offline' ? {} : { oc: 0, power: 0, current: 0 }) });
       const params = alarmParams(e, line?.title ?? '', type, value);
+      await publish(
+        trx,
+        e.companyId,
+        'alarm',
+        { source: 'breaker', kind: type, subject: line ? `${e.name} · ${line.title}` : e.name, device_id: null, breaker_id: e.id, punch_id: null, value, at },
+        BREAKER_RIGHTS,
+      );
+      if (lineId !== null && index !== null) {
+        const meta = lineMeta.get(lineId);
+        if (meta && type !== 'offline') meta.oc = 0;
+        await publish(
+          trx,
+          e.companyId,
+          'breaker',
+          { id: e.id, name: e.name, online: true, lines: [{ id: lineId, addr: index + 1, oc: 0, alarm: type }] },
+          BREAKER_RIGHTS,
+        );
+      }
       if (type === 'offline') await notify(trx, e.companyId, null, 'breakerOffline', params);
       else await notify(trx, e.companyId, null, 'breakerAlarm', params);
     });
@@ -235,8 +285,17 @@ export function breakersLive(deps: {
       if (!open) return;
       await alarmsRepository.clear(trx, open.id, at);
       if (lineId !== null) {
-        const row = await trx.selectFrom('breaker_lines').select('alarm').where('id', '=', lineId).executeTakeFirst();
-        if (row?.alarm === type) await linesRepository.live(trx, lineId, { alarm: null });
+        const row = await trx.selectFrom('breaker_lines').select(['alarm', 'oc', 'addr']).where('id', '=', lineId).executeTakeFirst();
+        if (row?.alarm === type) {
+          await linesRepository.live(trx, lineId, { alarm: null });
+          await publish(
+            trx,
+            e.companyId,
+            'breaker',
+            { id: e.id, name: e.name, online: true, lines: [{ id: lineId, addr: row.addr, oc: row.oc, alarm: null }] },
+            BREAKER_RIGHTS,
+          );
+        }
       }
     });
   }
@@ -322,6 +381,7 @@ export function breakersLive(deps: {
       await serial(uuid, async () => {
         const at = nowIso();
         await breakersRepository.setOnline(db, e.id, 1, at);
+        await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: true, lines: [] }, BREAKER_RIGHTS);
         await clear(e, null, 'offline', at);
       });
       void serial(uuid, () => resync(uuid)).catch((err: unknown) => deps.log.error({ err, uuid }, 'breaker resync failed'));
@@ -334,6 +394,7 @@ export function breakersLive(deps: {
       await serial(uuid, async () => {
         const at = nowIso();
         await breakersRepository.setOnline(db, e.id, 0, at);
+        await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: false, lines: [] }, BREAKER_RIGHTS);
         await raise(e, null, 'offline', null, at);
       });
     },
@@ -378,6 +439,8 @@ export function breakersLive(deps: {
     /** The service changed this breaker (lines, uuid, deleted): the next message reloads it. */
     forget(uuid: string) {
       cache.delete(uuid);
+      // names and line numbers may have changed: rebuilt from the next readings
+      lineMeta.clear();
     },
     flush,
     /** Sends one operation, serialized with the breaker's other work. */

@@ -3,6 +3,7 @@ import { clock, nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 import { transaction } from '../../db/transaction.ts';
+import { publish } from '../live/publish.ts';
 
 /**
  * Online status from the terminal's own traffic. 2.4.1 does not define "offline" (notes §9): a terminal is
@@ -22,8 +23,11 @@ export function presenceService(deps: { database: Database; offlineAfterMs: numb
       if (device.online && now - (lastWrite.get(device.id) ?? 0) < 5000) return;
       lastWrite.set(device.id, now);
       // The address the administrator entered stays (no connecting address is stored): behind NAT it is the router's.
-      await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: nowIso() });
+      const at = nowIso();
+      const back = !device.online;
+      await devicesRepository.update(db, device.company_id, device.id, { online: 1, last_seen_at: at });
       device.online = 1;
+      if (back) await publish(db, device.company_id, 'device', { id: device.id, name: device.name, online: true, at }, ['face']);
     },
     /** Turns silent devices offline, with a message to the company's administrators. */
     async sweep(): Promise<number> {
@@ -32,6 +36,15 @@ export function presenceService(deps: { database: Database; offlineAfterMs: numb
       for (const d of stale) {
         await transaction(db, async (trx) => {
           await devicesRepository.update(trx, d.company_id, d.id, { online: 0 });
+          const at = nowIso();
+          await publish(trx, d.company_id, 'device', { id: d.id, name: d.name, online: false, at }, ['face']);
+          await publish(
+            trx,
+            d.company_id,
+            'alarm',
+            { source: 'device', kind: 'offline', subject: d.name, device_id: d.id, breaker_id: null, punch_id: null, value: null, at },
+            ['face'],
+          );
           await notify(trx, d.company_id, null, 'deviceOffline', {
             device: d.name,
             serial: d.serial,

@@ -9,6 +9,7 @@ import { chunks, inChunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
+import { publish } from '../live/publish.ts';
 import { personsRepository, type PersonRow } from '../persons/persons.repository.ts';
 import type { PhotoStore } from '../persons/photos.ts';
 import type { DeviceRow } from './devices.repository.ts';
@@ -451,7 +452,11 @@ export function syncService(deps: {
       });
       // Outside the transaction: device-driven work never holds ledger locks while taking person locks
       // (the console takes them the other way round), so the two cannot deadlock on PostgreSQL.
-      if (refreshAfter.length) await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
+      if (refreshAfter.length) {
+        await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
+        // the people list and the device's people page show the new sync states
+        await publish(db, device.company_id, 'sync', { person_ids: refreshAfter.slice(0, 500), device_id: device.id }, ['person', 'face']);
+      }
       return planned;
     },
 
@@ -490,6 +495,9 @@ export function syncService(deps: {
                 code: r.code,
               });
           }
+          // console screens that wait on a door or a command see its outcome at once
+          if (c.person_id === null && c.kind !== 'info')
+            await publish(trx, device.company_id, 'command', { device_id: device.id, kind: c.kind, ok, code: r.code }, ['face']);
           if (c.kind === 'unlock')
             await trx
               .updateTable('devices')
@@ -573,7 +581,11 @@ export function syncService(deps: {
         }
         if (failures.length) await notify(trx, device.company_id, null, 'syncFailed', { device: device.name, count: failures.length, code: failures[0]!.code });
       });
-      if (refreshAfter.length) await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
+      if (refreshAfter.length) {
+        await ledgerRepository.refreshPersonStatus(db, device.company_id, refreshAfter);
+        // the people list and the device's people page show the new sync states
+        await publish(db, device.company_id, 'sync', { person_ids: refreshAfter.slice(0, 500), device_id: device.id }, ['person', 'face']);
+      }
       for (const r of done) events.emit(`done:${r.id}`, r);
     },
   };

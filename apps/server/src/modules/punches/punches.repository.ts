@@ -147,15 +147,17 @@ export const punchesRepository = {
     }
     return out;
   },
-  async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<boolean> {
+  /** Links a capture photo to its punch; the punch's id, or null while the punch has not arrived. */
+  async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<number | null> {
     const r = await db
       .updateTable('punches')
       .set({ photo })
       .where('device_id', '=', deviceId)
       .where('pin', '=', pin)
       .where('local_time', '=', localTime)
+      .returning('id')
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return r?.id ?? null;
   },
   /** A page of punches, newest first; `withTotal: false` skips counting the whole filter (exports page through it). */
   async list(db: Executor, companyId: number, f: PunchFilter, withTotal = true) {

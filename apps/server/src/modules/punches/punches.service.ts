@@ -12,6 +12,7 @@ import { punchesRepository, punchWriter, type PunchInsert } from './punches.repo
 import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
 import type { HealthWaiting } from './health-waiting.ts';
+import { LIVE_AGE_MS, LIVE_PER_UPLOAD, publishPhoto, publishPunches, type LiveKey } from './punches.live.ts';
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -118,9 +119,14 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
       const people = new Map<number, Map<string, number>>();
       for (const [companyId, pins] of byCompany) people.set(companyId, await writer.personIds(trx, companyId, [...pins]));
       const rows: PunchInsert[] = [];
+      const live: LiveKey[] = [];
+      const nowMs = clock.now();
       for (const g of group) {
         const { rows: mine, newest } = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
         for (const r of mine) rows.push(r);
+        // The newest few of each upload, when taken just now, are news for the watchers' screens.
+        const fresh = mine.filter((r) => Math.abs(Date.parse(r.time) - nowMs) <= LIVE_AGE_MS).slice(-LIVE_PER_UPLOAD);
+        for (const r of fresh) live.push({ companyId: r.company_id, deviceId: r.device_id, pin: r.pin, localTime: r.local_time });
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
         const drift = Math.round((newest - clock.now()) / 1000);
@@ -137,6 +143,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
       }
       // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
       await writer.insertIgnore(trx, rows);
+      await publishPunches(trx, live, now);
       const known = rows.filter((r) => r.person_id !== null).map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time }));
       if (known.length) await stored.emit(trx, { punches: known });
     });
@@ -181,7 +188,9 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
 
     async photo(device: DeviceRow, pin: string, localTime: string, data: Buffer) {
       const name = await deps.photos.save(device.company_id, device.id, pin, localTime, data);
-      if (!(await punchesRepository.setPhoto(db, device.id, pin, localTime, name))) deps.photos.awaitPunch(device.id, name);
+      const id = await punchesRepository.setPhoto(db, device.id, pin, localTime, name);
+      if (id === null) deps.photos.awaitPunch(device.id, name);
+      else await publishPhoto(db, device.company_id, id);
     },
   };
 }

@@ -24,6 +24,7 @@ import { notify } from '../messages/messages.service.ts';
 import { ensureBuiltins } from './apps.service.ts';
 import type { WorkflowFiles } from './files.ts';
 import { checkValues, planRoute, type PlanNode } from './process.ts';
+import { publish } from '../live/publish.ts';
 import { selfRepository } from './self.repository.ts';
 import { appName, formOf, leaveTypeLabel, presentRows, presentTimeline, type ListedApplication } from './workflow.presenter.ts';
 import { workflowRepository as repo, type AppRow, type ApplicationFilter, type ApplicationRowDb, type StepRow } from './workflow.repository.ts';
@@ -226,6 +227,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     }
     await repo.setApplication(ex, companyId, a.id, { plan_index: index });
     if (!(await repo.finish(ex, companyId, a.id, APPROVAL_STATUS.pending, APPROVAL_STATUS.approved, at))) throw conflict('errors.wfDecided');
+    await publish(ex, companyId, 'approval', { id: a.id, status: APPROVAL_STATUS.approved }, ['workflow']);
     const form = formOf((await repo.version(ex, 'workflow_forms', companyId, a.app_id, a.form_version))?.body);
     await writeApprovalAbsences(ex, companyId, zone, a.id, a.person_id, absencesFor(lang, app, a, form));
     await repo.insertStep(ex, {
@@ -330,6 +332,8 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
       if (!(await repo.application(ex, companyId, id))) throw notFound();
       throw conflict('errors.wfDecided');
     }
+    // a step decided (the final outcome, when there is one, follows as its own event)
+    await publish(ex, companyId, 'approval', { id, status: APPROVAL_STATUS.pending }, ['workflow']);
     const step = await repo.step(ex, companyId, id, stepId);
     if (!step || step.kind !== 'approver') throw notFound();
     if (step.state !== 'pending') throw conflict('errors.wfDecided');
@@ -351,6 +355,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     if (outcome === 'rejected') {
       await repo.closeTasks(ex, companyId, { stepId: step.id }, 'skipped', at);
       if (!(await repo.finish(ex, companyId, id, APPROVAL_STATUS.pending, APPROVAL_STATUS.rejected, at))) throw conflict('errors.wfDecided');
+      await publish(ex, companyId, 'approval', { id, status: APPROVAL_STATUS.rejected }, ['workflow']);
       await tell(ex, companyId, a.person_id, 'wfRejected', a, app, applicant);
       await notify(ex, companyId, null, 'wfRejected', bellParams(a, app, applicant));
       return;
@@ -463,6 +468,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
           decided_at: at,
         });
         const a = (await repo.application(trx, companyId, newId))!;
+        await publish(trx, companyId, 'approval', { id: newId, status: APPROVAL_STATUS.pending }, ['workflow']);
         await notify(trx, companyId, null, 'wfSubmitted', bellParams(a, app, person.name));
         if (caller.kind === 'admin')
           await audit(trx, caller.tenant, 'workflow', 'workflow.apply', { id: newId, order: orderNo, name: person.name, app: appName(lang, app) });
@@ -530,6 +536,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
         if (!(allowed as number[]).includes(a.status)) throw conflict('errors.wfFinished');
         const at = nowIso();
         if (!(await repo.finish(trx, companyId, id, a.status, APPROVAL_STATUS.withdrawn, at))) throw conflict('errors.wfFinished');
+        await publish(trx, companyId, 'approval', { id, status: APPROVAL_STATUS.withdrawn }, ['workflow']);
         await repo.closeTasks(trx, companyId, { applicationId: id }, 'skipped', at);
         await repo.closeSteps(trx, companyId, id, 'skipped', at);
         const { app, applicant, zone } = await context(trx, companyId, id);

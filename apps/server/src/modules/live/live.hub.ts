@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { LiveEventType, RightKey, Rights } from '@faceadmin/shared';
+import type { LiveEnvelope } from './publish.ts';
+
+/** An event as it travels between instances (PostgreSQL NOTIFY payload) and sits in the replay window. */
+export interface WireEvent {
+  /** unique across instances: the publisher draws it (time-ordered, then random) */
+  id: string;
+  companyId: number;
+  type: LiveEventType;
+  rights: readonly RightKey[];
+  adminId: number | null;
+  data: unknown;
+}
+
+interface Stored {
+  id: string;
+  type: LiveEventType;
+  rights: readonly RightKey[];
+  adminId: number | null;
+  at: number;
+  /** the SSE frame, serialized once for every console that receives it */
+  frame: string;
+}
+
+/** A console's open stream. */
+export interface Subscriber {
+  companyId: number;
+  adminId: number;
+  rights: Rights;
+  topics: ReadonlySet<string>;
+  /** writes a frame; returns false when the client is too far behind and was dropped */
+  write(frame: string): boolean;
+}
+
+export interface HubOptions {
+  /** events kept per company for reconnects (Last-Event-ID) */
+  windowSize?: number;
+  /** and for at most this long */
+  windowMs?: number;
+}
+
+let seq = 0;
+const instance = randomBytes(3).toString('hex');
+/** A new event id: sortable by time within an instance, unique across instances. */
+export function newEventId(now = Date.now()): string {
+  seq = (seq + 1) % 0x100000;
+  return `${now.toString(36)}-${instance}${seq.toString(36)}`;
+}
+
+export const frameOf = (id: string, type: string, data: unknown): string => `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** Whether this console may see this event: its company (by construction), the addressee, then any of the rights. */
+export function visibleTo(sub: Pick<Subscriber, 'adminId' | 'rights' | 'topics'>, e: Pick<Stored, 'type' | 'rights' | 'adminId'>): boolean {
+  if (e.adminId !== null && e.adminId !== sub.adminId) return false;
+  if (e.type !== 'reset' && !sub.topics.has(e.type)) return false;
+  return !e.rights.length || e.rights.some((r) => sub.rights[r] > 0);
+}
+
+/**
+ * The fan-out of one server instance: events of every company arrive in commit order (from this instance's own
+ * commits on SQLite, from NOTIFY on PostgreSQL, which every instance hears in the same order), are kept in a
+ * bounded per-company window for reconnects, and are written to the company's open consoles that may see them.
+ */
+export function createLiveHub(opts: HubOptions = {}) {
+  const windowSize = opts.windowSize ?? 1000;
+  const windowMs = opts.windowMs ?? 10 * 60_000;
+  const windows = new Map<number, Stored[]>();
+  const subscribers = new Map<number, Set<Subscriber>>();
+  const stats = { delivered: 0, dropped: 0, events: 0 };
+
+  function trim(list: Stored[], now: number) {
+    let cut = Math.max(0, list.length - windowSize);
+    while (cut < list.length && now - list[cut]!.at > windowMs) cut++;
+    if (cut) list.splice(0, cut);
+  }
+
+  return {
+    stats,
+    /** One committed event: kept in its company's window and written to every console that may see it. */
+    deliver(e: WireEvent) {
+      stats.events++;
+      const now = Date.now();
+      const stored: Stored = { id: e.id, type: e.type, rights: e.rights, adminId: e.adminId, at: now, frame: frameOf(e.id, e.type, e.data) };
+      let list = windows.get(e.companyId);
+      if (!list) windows.set(e.companyId, (list = []));
+      list.push(stored);
+      trim(list, now);
+      for (const sub of subscribers.get(e.companyId) ?? []) {
+        if (!visibleTo(sub, stored)) continue;
+        if (sub.write(stored.frame)) stats.delivered++;
+        else stats.dropped++;
+      }
+    },
+    /**
+     * Adds a console; first replays what it missed since `lastId` (or `reset` when the window no longer holds it).
+     * Returns its removal.
+     */
+    subscribe(sub: Subscriber, lastId?: string): () => void {
+      if (lastId) {
+        const list = windows.get(sub.companyId) ?? [];
+        trim(list, Date.now());
+        const at = list.findIndex((s) => s.id === lastId);
+        // Too old (or from before a restart): the console refetches what it shows and resumes from the newest
+        // event kept here (an empty id when there is none, so it does not ask for the same gap again).
+        if (at < 0) sub.write(frameOf(list.at(-1)?.id ?? '', 'reset', {}));
+        else for (const s of list.slice(at + 1)) if (visibleTo(sub, s)) sub.write(s.frame);
+      }
+      let set = subscribers.get(sub.companyId);
+      if (!set) subscribers.set(sub.companyId, (set = new Set()));
+      set.add(sub);
+      return () => {
+        set.delete(sub);
+        if (!set.size && subscribers.get(sub.companyId) === set) subscribers.delete(sub.companyId);
+      };
+    },
+    /** Events may have been missed (the PostgreSQL listener reconnected): every open console refetches. */
+    resetAll() {
+      for (const [companyId, set] of subscribers) {
+        const frame = frameOf(windows.get(companyId)?.at(-1)?.id ?? '', 'reset', {});
+        for (const sub of set) sub.write(frame);
+      }
+    },
+    /** Open consoles (all companies). */
+    get size() {
+      let n = 0;
+      for (const s of subscribers.values()) n += s.size;
+      return n;
+    },
+  };
+}
+export type LiveHub = ReturnType<typeof createLiveHub>;
+
+/** The envelope a writer published, made a wire event. */
+export const wireOf = (e: LiveEnvelope): WireEvent => ({
+  id: newEventId(),
+  companyId: e.companyId,
+  type: e.type,
+  rights: e.rights,
+  adminId: e.adminId ?? null,
+  data: e.data,
+});

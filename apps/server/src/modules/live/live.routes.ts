@@ -1,0 +1,87 @@
+import type { ServerResponse } from 'node:http';
+import { DEFAULT_LIVE_TOPICS, LIVE_TOPICS, liveApi } from '@faceadmin/shared';
+import { invalid } from '../../lib/errors.ts';
+import type { App } from '../../module.ts';
+import { authOf, tenantOf } from '../../plugins/auth.ts';
+import { routeSchema } from '../../plugins/envelope.ts';
+import type { LiveHub } from './live.hub.ts';
+
+export interface StreamOptions {
+  /** A stream ends after this long; the console reconnects with Last-Event-ID, so the session and rights are checked again. */
+  maxMs?: number;
+  /** A comment line keeps proxies from closing a quiet stream. */
+  heartbeatMs?: number;
+  /** A console whose unsent bytes pass this is too slow (or gone): it is dropped rather than buffered. */
+  maxBufferedBytes?: number;
+}
+
+/**
+ * GET /events: the console's live stream (server-sent events). The session and the company are checked like any
+ * read; each event is then filtered by the administrator's rights (publish.ts names the rights an event needs).
+ */
+export default async function liveRoutes(app: App, hub: LiveHub, opts: StreamOptions = {}) {
+  const maxMs = opts.maxMs ?? 10 * 60_000;
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const maxBuffered = opts.maxBufferedBytes ?? 256 * 1024;
+  const open = new Set<ServerResponse>();
+
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+
+  app.get(liveApi.events.path, { config: { access: 'company' }, schema: routeSchema(liveApi.events, { tags: ['live'] }) }, async (req, reply) => {
+    const tenant = tenantOf(req);
+    const auth = authOf(req);
+    const asked = req.query.topics?.split(',');
+    const unknown = asked?.find((t) => !(LIVE_TOPICS as readonly string[]).includes(t));
+    // Refusals answer in the envelope: nothing has been streamed yet.
+    if (unknown !== undefined) throw invalid('topics', 'reasons.oneOf', { values: LIVE_TOPICS.join(', ') });
+    const topics = new Set<string>(asked ?? DEFAULT_LIVE_TOPICS);
+    const header = req.headers['last-event-id'];
+    const lastId = typeof header === 'string' && header.length <= 64 ? header : undefined;
+
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      // nginx would otherwise hold the events back in its buffer
+      'X-Accel-Buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    open.add(res);
+    let unsubscribe = () => {};
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(heartbeat);
+      clearTimeout(lifetime);
+      unsubscribe();
+      open.delete(res);
+      if (!res.writableEnded) res.end();
+    };
+    const write = (frame: string): boolean => {
+      if (stopped || res.writableEnded || res.destroyed) return false;
+      // A console that stopped reading (a frozen tab, a dead link the OS has not noticed yet) must not pile up
+      // events in this process: past the limit it is cut off, and it catches up with Last-Event-ID if it returns.
+      if (res.writableLength > maxBuffered) {
+        req.log.info({ admin: tenant.adminId, buffered: res.writableLength }, 'live stream dropped: client too slow');
+        stop();
+        res.destroy();
+        return false;
+      }
+      res.write(frame);
+      return true;
+    };
+    const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
+    const lifetime = setTimeout(stop, maxMs);
+    heartbeat.unref();
+    lifetime.unref();
+    res.write('retry: 3000\n\n: open\n\n');
+    unsubscribe = hub.subscribe({ companyId: tenant.companyId, adminId: tenant.adminId, rights: auth.rights, topics, write }, lastId);
+    req.raw.on('close', stop);
+    res.on('close', stop);
+  });
+}
