@@ -179,6 +179,9 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/message/count', expect: COMPANY },
   { method: 'POST', path: '/message/read', expect: COMPANY, body: () => ({ all: true }) },
   { method: 'GET', path: '/dashboard/summary', expect: COMPANY, query: { tzOffset: 480 } },
+  // the live stream: a session with a company; what each event needs is filtered per event (live.routes.test.ts).
+  // An unknown topic is refused before anything streams, so the row's calls end.
+  { method: 'GET', path: '/events', expect: COMPANY, query: { topics: 'nonsense' }, answer: every(CODES.RULE) },
   // rights
   { method: 'GET', path: '/manager/list', expect: RIGHT_MANAGER, query: { page: 1, pageSize: 10, keyword: 'acc' } },
   {
