@@ -1,13 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { ensureTestSetup } from './test-setup.ts';
 
 /**
- * `npm test`, what CI runs: check (types, lint, format), the server suite on SQLite and PostgreSQL,
- * the console's unit tests, then the browser journeys in Chromium.
+ * `npm test`, what CI runs: first the Debian packages the suite needs (scripts/test-setup.ts: installed when run as
+ * root, otherwise a stop before any test with the `sudo apt-get install` line), then check (types, lint, format), the
+ * scripts' and shared contract's unit tests, the server suite on SQLite and PostgreSQL, the console's unit tests, and
+ * the browser journeys in Chromium.
  */
 const root = path.resolve(import.meta.dirname, '..');
+if (!ensureTestSetup()) process.exit(1);
 const steps: [string, string[]][] = [
   ['check', ['run', 'check']],
+  ['scripts', ['run', 'test:scripts']],
   ['shared', ['test', '-w', '@faceadmin/shared']],
   ['tools', ['test', '-w', '@faceadmin/tools']],
   ['server', ['test', '-w', '@faceadmin/server']],

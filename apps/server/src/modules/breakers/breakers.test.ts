@@ -13,7 +13,7 @@ import { findMosquitto, startMosquitto, type Mosquitto } from '../../../test/mos
 
 const mosquittoBin = findMosquitto();
 if (!mosquittoBin && process.env.CI === 'true') {
-  test('Mosquitto is installed (CI runs the breaker suite on it)', () => assert.fail('mosquitto not found: .ci/run installs it (apt-get install mosquitto)'));
+  test('Mosquitto is installed (CI runs the breaker suite on it)', () => assert.fail('mosquitto not found: npm test installs it as root'));
 }
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false> | T | undefined | null | false): Promise<T> {
