@@ -244,7 +244,7 @@ export class Terminal {
   private lastBatch: { body: Buffer; stamp: number } | null = null;
   private lastHealth: Buffer | null = null;
   /** Refused faces' ATTPHOTO bodies not yet acknowledged (kept while offline like punch photos). */
-  private strangerQueue: { name: string; body: Buffer }[] = [];
+  private strangerQueue: { name: string; body: Buffer; sending: boolean }[] = [];
   private handshakeWaiters: (() => void)[] = [];
 
   constructor(opts: TerminalOptions) {
@@ -919,13 +919,19 @@ export class Terminal {
     if (pending.length) await this.uploadRecords(pending, 'pending');
     await this.uploadHealth(this.records);
     for (const r of this.records.filter((x) => x.acked && !x.photoAcked)) await this.uploadPhoto(r);
-    while (this.strangerQueue.length && this.isOnline) if ((await this.uploadStranger(this.strangerQueue[0]!)) === null) break;
+    for (const s of [...this.strangerQueue]) if (!s.sending && this.isOnline && (await this.uploadStranger(s)) === null) break;
   }
 
-  private async uploadStranger(s: { name: string; body: Buffer }): Promise<string | null> {
-    const reply = await this.uploadUntilOk('table=ATTPHOTO', s.body, `ATTPHOTO ${s.name} (stranger)`);
-    if (reply !== null) this.strangerQueue = this.strangerQueue.filter((x) => x !== s);
-    return reply;
+  /** One refused face's ATTPHOTO until OK (null: the terminal went offline first; it stays queued). Never twice at once. */
+  private async uploadStranger(s: { name: string; body: Buffer; sending: boolean }): Promise<string | null> {
+    s.sending = true;
+    try {
+      const reply = await this.uploadUntilOk('table=ATTPHOTO', s.body, `ATTPHOTO ${s.name} (stranger)`);
+      if (reply !== null) this.strangerQueue = this.strangerQueue.filter((x) => x !== s);
+      return reply;
+    } finally {
+      s.sending = false;
+    }
   }
 
   /**
@@ -938,7 +944,7 @@ export class Terminal {
     const time = input.time === undefined ? this.now() : input.time instanceof Date ? formatDeviceTime(input.time, this.timezoneMinutes) : input.time;
     const name = strangerPhotoName(input.type ?? 1, String(input.pin ?? '0'), time);
     if (this.opts.uploadStrangers === false) return { name, reply: null };
-    const item = { name, body: buildAttPhotoBody(name, this.sn, input.photo ?? STRANGER_JPEG, this.options.ATTPHOTOBase64 === '1') };
+    const item = { name, body: buildAttPhotoBody(name, this.sn, input.photo ?? STRANGER_JPEG, this.options.ATTPHOTOBase64 === '1'), sending: false };
     this.strangerQueue.push(item);
     if (!this.isOnline) {
       this.emit('state', `offline: stranger ${name} kept for later`);
