@@ -41,6 +41,7 @@ function StrangerCard({ s, fresh, canAdd, onAdd, adding }: { s: Stranger; fresh:
   const card = (
     <Card
       size="small"
+      style={{ height: '100%' }}
       data-testid="stranger-card"
       cover={
         s.pic_url ? (
@@ -76,7 +77,7 @@ function StrangerCard({ s, fresh, canAdd, onAdd, adding }: { s: Stranger; fresh:
         </Typography.Text>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {s.day} {s.time}
-          {s.temperature !== null ? ` · ${t('stranger.temperature', { value: s.temperature.toFixed(1) })}` : ''}
+          {s.temperature !== null ? ` · ${s.temperature.toFixed(1)} °C` : ''}
         </Typography.Text>
         {canAdd && s.kind === 'unknown' && s.pic_url ? (
           <Button size="small" block icon={<UserAddOutlined />} loading={adding} onClick={onAdd} data-testid="stranger-add-person">
