@@ -1,23 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { strangersApi, TIMING, type StrangerExportBody } from '@faceadmin/shared';
+import { strangersApi, TIMING } from '@faceadmin/shared';
 import { call, download } from '../../app/request.ts';
 import { livePoll, useLiveOpen } from '../../app/live.ts';
 import { useExportWithProgress } from '../../app/mutations.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
-
-export type StrangerFilters = StrangerExportBody;
+import { strangerParams, type StrangerFilters } from './logic.ts';
 
 export const strangerKeys = {
   all: ['stranger'] as const,
   list: (q: PagedQuery<StrangerFilters>) => ['stranger', 'list', q] as const,
 };
-
-/** Only the filters that are set (the server refuses nothing else, but the cache key stays small). */
-export const strangerParams = (f: StrangerFilters): StrangerFilters => ({
-  ...(f.device_id ? { device_id: f.device_id } : {}),
-  ...(f.from ? { from: f.from } : {}),
-  ...(f.to ? { to: f.to } : {}),
-});
 
 /** A page of strangers; live events keep it current, polling only while the stream is down. */
 export function useStrangers(q: PagedQuery<StrangerFilters>) {

@@ -3,7 +3,7 @@ import { App, Badge, Button, Card, Col, Empty, Image, Pagination, Row, Space, Sp
 import { PictureOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { LivePhoto, LivePunch, Stranger } from '@faceadmin/shared';
+import type { LivePhoto, Stranger } from '@faceadmin/shared';
 import { useLiveEvent, useLiveInvalidate } from '../../../app/live.ts';
 import { useRightLevel } from '../../../app/session.ts';
 import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
@@ -12,29 +12,10 @@ import { ExportButton } from '../../../ui/ExportButton.tsx';
 import type { PagedQuery } from '../../../ui/paging.ts';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { PersonDrawer } from '../../persons/components/PersonDrawer.tsx';
-import { capturedPhoto, strangerKeys, useExportStrangers, useStrangers, type StrangerFilters } from '../api.ts';
+import { capturedPhoto, strangerKeys, useExportStrangers, useStrangers } from '../api.ts';
+import { fits, fromLive, withArrival, withPhoto, type StrangerFilters } from '../logic.ts';
 
 type Page = { items: Stranger[]; total: number; page: number; pageSize: number };
-
-/** A live punch event of a stranger, shown at once in the list's shape until the refetch brings the server's own. */
-const fromLive = (p: LivePunch): Stranger => ({
-  id: p.id,
-  device_id: p.device_id,
-  device: p.device,
-  day: p.day,
-  time: p.time,
-  utc: p.utc,
-  kind: p.person_id === null && !p.name ? 'unknown' : 'refused',
-  person_id: p.person_id,
-  name: p.name,
-  number: p.number === '0' ? '' : p.number,
-  temperature: p.temperature,
-  pic_url: p.pic_url,
-});
-
-/** Whether a live stranger belongs on the page the filters show (the first page, its device, its days). */
-const fits = (q: PagedQuery<StrangerFilters>, s: Stranger) =>
-  q.page === 1 && (!q.device_id || q.device_id === s.device_id) && (!q.from || s.day >= q.from) && (!q.to || s.day <= q.to);
 
 function StrangerCard({ s, fresh, canAdd, onAdd, adding }: { s: Stranger; fresh: boolean; canAdd: boolean; onAdd: () => void; adding: boolean }) {
   const { t } = useTranslation();
@@ -121,9 +102,7 @@ export default function StrangerPage() {
     if (!p.stranger) return;
     const s = fromLive(p);
     if (fits(query, s)) {
-      qc.setQueryData<Page>(key, (old) =>
-        old && !old.items.some((x) => x.id === s.id) ? { ...old, items: [s, ...old.items].slice(0, old.pageSize), total: old.total + 1 } : old,
-      );
+      qc.setQueryData<Page>(key, (old) => withArrival(old, s));
       setFresh((f) => new Set(f).add(s.id));
     }
     if (!refetchTimer.current)
@@ -134,11 +113,7 @@ export default function StrangerPage() {
   });
   // The capture usually follows its record a moment later (for a stranger they come together).
   useLiveEvent('photo', (ph: LivePhoto) => {
-    qc.setQueriesData<Page>({ queryKey: strangerKeys.all }, (old) =>
-      old?.items.some((x) => x.id === ph.id && !x.pic_url)
-        ? { ...old, items: old.items.map((x) => (x.id === ph.id ? { ...x, pic_url: ph.pic_url } : x)) }
-        : old,
-    );
+    qc.setQueriesData<Page>({ queryKey: strangerKeys.all }, (old) => withPhoto(old, ph.id, ph.pic_url));
   });
   // A stranger alarm, or a stream that lost its place: the list is read again.
   useLiveInvalidate(['alarm'], strangerKeys.all);
