@@ -225,8 +225,10 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
           .returning('id')
           .executeTakeFirst();
         if (!row) return null;
-        // live: publish — the lead announces the stored stranger to the consoles here, in this transaction:
-        // strangersRepository.find(trx, device.company_id, row.id) → presentStranger (modules/strangers) gives its data.
+        // live: publish — the stored stranger is announced to the consoles here, in this transaction: a `punch`
+        // event (LivePunch) of row `row.id` for company `device.company_id`, built like an ingested punch's (its
+        // `stranger` is true, `pic_url` already set, so no `photo` event follows), rights ['attendance', 'face']
+        // (who may read /stranger/list); and, if wanted, an `alarm` with source 'stranger' and punch_id row.id.
         return row.id;
       });
     },

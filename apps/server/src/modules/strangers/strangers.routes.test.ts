@@ -106,6 +106,10 @@ test(`a registered person the terminal refused keeps their name and is no punch 
   }
   const theirs = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: personId } });
   assert.equal(theirs.data.total, 0, 'a refusal is not an attendance record of the person');
+  const flagged = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: deviceA2, stranger: 1 } });
+  assert.equal(flagged.data.total, 2, "the punch list's strangers filter shows refusals too");
+  assert.ok(flagged.data.items.every((p: any) => p.stranger && p.number === '5001'));
+  assert.equal((await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: deviceA2, stranger: 0 } })).data.total, 0);
   // A plain (§11.3) or accepted (§11.8 type 0/3) photo is a punch's photo, never a stranger.
   const before = (await list()).data.total;
   assert.match(await rawPhoto('STRA02', '20261121083200-0-5001.jpg'), /^OK/);
