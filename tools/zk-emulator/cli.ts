@@ -1,5 +1,5 @@
 // Run one or many emulated PUSH terminals against a server.
-//   node tools/zk-emulator/cli.ts --server http://127.0.0.1:8080 --sn DEMO0001 [--count 3] [--punch-every 30s] [--capacity 3000]
+//   node tools/zk-emulator/cli.ts --server http://127.0.0.1:8080 --sn DEMO0001 [--count 3] [--punch-every 30s] [--stranger-every 10m] [--capacity 3000]
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,9 @@ const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options
   --punch-every DUR     punch a random known user every DUR (e.g. 30s, 2m, 500ms); off by default
   --pins LIST           PINs to punch when the terminal has no users yet (default 1,2,3)
   --punch-photo FILE    JPEG sent as attendance photo with each punch
+  --stranger-every DUR  see a face and refuse it every DUR: mostly an unknown face, now and then a known PIN
+                        (verification failed); the capture goes up as a §11.8 ATTPHOTO; off by default
+  --stranger-photo FILE JPEG sent as the stranger's capture (default: a small built-in silhouette)
   --capacity N          max users / face photos (default 3000)
   --language N          Appendix 2 language code (default 69 English; 83 = Simplified Chinese, GB2312 names)
   --timezone N          device TimeZone until the server sends one (hours, or minutes when |N| > 60)
@@ -59,6 +62,8 @@ async function main(): Promise<void> {
       'punch-every': { type: 'string' },
       pins: { type: 'string', default: '1,2,3' },
       'punch-photo': { type: 'string' },
+      'stranger-every': { type: 'string' },
+      'stranger-photo': { type: 'string' },
       capacity: { type: 'string' },
       language: { type: 'string' },
       timezone: { type: 'string' },
@@ -83,6 +88,8 @@ async function main(): Promise<void> {
   const count = Math.max(1, Math.floor(num(values.count, 'count') ?? 1));
   const punchEvery = values['punch-every'] ? duration(values['punch-every']) : 0;
   const photo = values['punch-photo'] ? await readFile(values['punch-photo']) : undefined;
+  const strangerEvery = values['stranger-every'] ? duration(values['stranger-every']) : 0;
+  const strangerPhoto = values['stranger-photo'] ? await readFile(values['stranger-photo']) : undefined;
   const fallbackPins = values.pins
     .split(',')
     .map((p) => p.trim())
@@ -144,6 +151,20 @@ async function main(): Promise<void> {
         }, punchEvery),
       );
     }
+  }
+  for (const t of terminals) {
+    if (strangerEvery <= 0) continue;
+    timers.push(
+      setInterval(() => {
+        if (!t.running) return;
+        // Mostly a face the terminal does not know; now and then a known PIN refused (verification failed).
+        const known = [...t.users.keys()];
+        const refused = known.length > 0 && Math.random() < 0.2;
+        void t
+          .stranger(refused ? { pin: known[Math.floor(Math.random() * known.length)]!, type: 4, photo: strangerPhoto } : { photo: strangerPhoto })
+          .then((r) => print({ sn: t.sn, type: 'upload', message: `stranger ${r.name} → ${r.reply ?? 'kept'}` }));
+      }, strangerEvery),
+    );
   }
   console.log(`${terminals.length} terminal(s) → ${values.server}. Ctrl-C stops.`);
 

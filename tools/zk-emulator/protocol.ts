@@ -185,6 +185,31 @@ export function attPhotoName(pin: string, time: string): string {
   return `${time.replace(/\D/g, '')}-${pin}.jpg`;
 }
 
+/** §11.8 photo types a terminal sends for a face it refused: 1 attendance failed, 2 blacklist, 4 verification failed. */
+export type RefusedPhotoType = 1 | 2 | 4;
+
+/** §11.8 file name of a refused face: `<YYYYMMDDhhmmss>-<type>-<PIN>.jpg`, PIN `0` for a face the terminal does not know. */
+export function strangerPhotoName(type: RefusedPhotoType, pin: string, time: string): string {
+  return `${time.replace(/\D/g, '')}-${type}-${pin || '0'}.jpg`;
+}
+
+/** A small valid JPEG (120×160, a grey silhouette with a question mark): a stranger's capture when none is given. */
+export const STRANGER_JPEG = Buffer.from(
+  '/9j/2wBDABQODxIPDRQSEBIXFRQYHjIhHhwcHj0sLiQySUBMS0dARkVQWnNiUFVtVkVGZIhlbXd7gYKBTmCNl4x9lnN+gXz/2wBDARUXFx4aHj' +
+    'shITt8U0ZTfHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHx8fHz/wAARCACgAHgDASIAAhEBAxEB/8QAGQAB' +
+    'AAMBAQAAAAAAAAAAAAAAAAMEBQIB/8QALhAAAgIBAwMCBAUFAAAAAAAAAAECAwQREiExQVEFcRMiYYEUQnKRoRUjMlOS/8QAFgEBAQEAAAAAAA' +
+    'AAAAAAAAAAAAEC/8QAFhEBAQEAAAAAAAAAAAAAAAAAAAER/9oADAMBAAIRAxEAPwDfABpAAAAAAAAAAAAAAAAAAAAAAAAAAAARWZNVT0lNa+Fy' +
+    'Q/1CnXpP9gLYIq8mq16RmtfD4JQAAAAAAAAAAAAAAZ+XmNt11PRd5LuT513wqtsX80+PsZRYgACgXsTMaarteq7SfYogDeBWwbvi1bZP5o8fYs' +
+    'mVAAAAAAAAAABlZ892S12itCsSZD1yLP1MjNIu+n1Y9isnk6bYaaavRdy/VH0/Ik4Vxg340aMM2PTMJ1f37eG1wvC8kop+o4kcWyOzXZPon2KZ' +
+    'd9Tyo5FyjDmEONfLKQFnAntyUu0loapi470yK/1I2hQABFAAAAAAAAY+XHbk2L66kJe9Sr0lGxdHwyiVHsf8lpzyauZZm/hZ/FrrjDjVxfPX3M' +
+    'qL0kn4ZfyfU/xFEqvg7d2nO7Xv7AZ4AKJsSO7JrX11Ngz/AE2vWUrH0XCNAlAAEUAAAAAAABxbWra3CXRmPbXKqbhJcr+TbI7qYXR0mvZ90Big' +
+    'tW4NsH8mk19OpD+Hu10+FP8AY0iM7qrlbNQiuX/BPVg2zfz6QX16mhTTCmOkF7vuyaPaq1VWoR6I7AIoAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+    'AAAAAAAAAAAAAAAAAAAAABHbbCmG6b9l5A7bSWreiKl2fCPFa3vz2KeRkzvfPEe0UQlxFieZfP8+1eEiP493+2f/TIwUWIZl8Pz7l4aLVOfCXF' +
+    'i2Pz2M0EG6mmtU9UemPj5M6HxzHvFmrVbC6G6D914IrsAAAAAAPJSUIuUnol1A4utjTByl9l5Mm66V090n7LwdZF7vs1fEV0RCVAAFAAAAAAJK' +
+    'bpUz3RfuvJGANqm2N0FKP3XgkMfHvdFmq5i+qNeMlOKlF6p9DKvQAB/9k=',
+  'base64',
+);
+
 /** §11.3 body: `PIN=<name>\nSN=<sn>\nsize=<n>\nCMD=uploadphoto\0<data>`. */
 export function buildAttPhotoBody(name: string, sn: string, photo: Buffer, base64 = false): Buffer {
   const head = Buffer.from(`PIN=${name}\nSN=${sn}\nsize=${photo.length}\nCMD=uploadphoto\0`, 'latin1');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { startFakeServer, type FakeServer } from './fake-server.ts';
-import { encodeText, parseAttPhotoBody } from './protocol.ts';
+import { encodeText, parseAttPhotoBody, STRANGER_JPEG } from './protocol.ts';
 import { createTerminal, type Terminal, type TerminalOptions } from './terminal.ts';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
@@ -417,4 +417,36 @@ test('health-code terminal: a HEALTHLOG record follows the acknowledged ATTLOG; 
   await srv.waitFor(() => srv.uploads('HEALTHLOG').length === 2, 3000, 'pending health record');
   assert.equal(srv.uploads('HEALTHLOG')[1]!.body.toString('latin1'), 'HEALTH PIN=9\tTime=2024-05-01 09:00:00\tColor=green\tPlace=Gate A');
   assert.deepEqual(await t.replayHealth(1), ['OK']);
+});
+
+test('stranger: no ATTLOG, one §11.8 ATTPHOTO <time>-<type>-<PIN>.jpg retried until OK; kept while offline; none without "upload strangers"', async () => {
+  const t = term();
+  await t.start();
+  srv.failNext('ATTPHOTO', 1);
+  const r = await t.stranger({ time: '2024-05-01 09:00:00' });
+  assert.equal(r.name, '20240501090000-1-0.jpg');
+  assert.match(r.reply ?? '', /^OK/);
+  assert.equal(srv.uploads('ATTLOG').length, 0, 'a refused face is no attendance record');
+  const photos = srv.uploads('ATTPHOTO');
+  assert.equal(photos.length, 2, 'one failure, then OK');
+  const parsed = parseAttPhotoBody(photos[1]!.body);
+  assert.equal(parsed?.headers.PIN, '20240501090000-1-0.jpg');
+  assert.deepEqual(parsed?.data, STRANGER_JPEG);
+  assert.deepEqual([STRANGER_JPEG[0], STRANGER_JPEG[1], STRANGER_JPEG.at(-2), STRANGER_JPEG.at(-1)], [0xff, 0xd8, 0xff, 0xd9], 'a whole JPEG');
+  // A registered PIN refused (verification failed), with its own capture.
+  const refused = await t.stranger({ time: '2024-05-01 09:01:00', pin: 42, type: 4, photo: JPEG });
+  assert.equal(refused.name, '20240501090100-4-42.jpg');
+  assert.deepEqual(parseAttPhotoBody(srv.uploads('ATTPHOTO')[2]!.body)?.data, JPEG);
+
+  await t.stop();
+  const kept = await t.stranger({ time: '2024-05-01 09:02:00' });
+  assert.equal(kept.reply, null);
+  await t.start();
+  await srv.waitFor(() => srv.uploads('ATTPHOTO').length === 4, 3000, 'the kept stranger');
+  assert.equal(parseAttPhotoBody(srv.uploads('ATTPHOTO')[3]!.body)?.headers.PIN, '20240501090200-1-0.jpg');
+
+  const off = term({ sn: 'EMU0002', uploadStrangers: false });
+  await off.start();
+  assert.equal((await off.stranger()).reply, null);
+  assert.equal(srv.uploads('ATTPHOTO').length, 4);
 });

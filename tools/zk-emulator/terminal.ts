@@ -16,6 +16,8 @@ import {
   formatDeviceTime,
   formatResult,
   nameMatches,
+  STRANGER_JPEG,
+  strangerPhotoName,
   parseCommands,
   parseOptionsReply,
   parseRecord,
@@ -23,6 +25,7 @@ import {
   type AttRecord,
   type HealthInfo,
   type ParsedCommand,
+  type RefusedPhotoType,
 } from './protocol.ts';
 
 export interface FailOn {
@@ -62,6 +65,8 @@ export interface TerminalOptions {
   health?: boolean;
   /** The terminal's install place, reported with each health record. */
   place?: string;
+  /** "Upload strangers" (spec §3 device): a refused face's capture goes up as a §11.8 ATTPHOTO. Default true. */
+  uploadStrangers?: boolean;
   /** `pushver=` value. Default `2.4.1`. */
   pushver?: string;
   pushcommkey?: string;
@@ -122,6 +127,25 @@ export interface PunchInput {
   alcohol?: number;
   /** The health code read with the punch; only a terminal made with `health: true` reads one. */
   health?: HealthInfo;
+}
+
+/** A face the terminal sees and refuses (no ATTLOG): an unknown face, or a registered PIN refused. */
+export interface StrangerInput {
+  /** Date (converted to device local time) or `YYYY-MM-DD hh:mm:ss`. Default: now. */
+  time?: Date | string;
+  /** The PIN the terminal matched and refused; default `0` (a face it does not know). */
+  pin?: string | number;
+  /** §11.8 photo type: 1 attendance failed (default), 2 blacklist, 4 verification failed. */
+  type?: RefusedPhotoType;
+  /** JPEG bytes of the capture. Default: a small built-in silhouette. */
+  photo?: Buffer;
+}
+
+export interface StrangerResult {
+  /** the ATTPHOTO file name (PIN= of the body) */
+  name: string;
+  /** Server reply, null when the terminal was offline (kept and uploaded after the next handshake) or does not upload strangers. */
+  reply: string | null;
 }
 
 export interface PunchResult {
@@ -219,6 +243,8 @@ export class Terminal {
   private clockOffsetMs = 0;
   private lastBatch: { body: Buffer; stamp: number } | null = null;
   private lastHealth: Buffer | null = null;
+  /** Refused faces' ATTPHOTO bodies not yet acknowledged (kept while offline like punch photos). */
+  private strangerQueue: { name: string; body: Buffer; sending: boolean }[] = [];
   private handshakeWaiters: (() => void)[] = [];
 
   constructor(opts: TerminalOptions) {
@@ -893,6 +919,38 @@ export class Terminal {
     if (pending.length) await this.uploadRecords(pending, 'pending');
     await this.uploadHealth(this.records);
     for (const r of this.records.filter((x) => x.acked && !x.photoAcked)) await this.uploadPhoto(r);
+    for (const s of [...this.strangerQueue]) if (!s.sending && this.isOnline && (await this.uploadStranger(s)) === null) break;
+  }
+
+  /** One refused face's ATTPHOTO until OK (null: the terminal went offline first; it stays queued). Never twice at once. */
+  private async uploadStranger(s: { name: string; body: Buffer; sending: boolean }): Promise<string | null> {
+    s.sending = true;
+    try {
+      const reply = await this.uploadUntilOk('table=ATTPHOTO', s.body, `ATTPHOTO ${s.name} (stranger)`);
+      if (reply !== null) this.strangerQueue = this.strangerQueue.filter((x) => x !== s);
+      return reply;
+    } finally {
+      s.sending = false;
+    }
+  }
+
+  /**
+   * The terminal sees a face and refuses it (docs/zk-push-protocol.md §5.2, §11): no ATTLOG; with "upload
+   * strangers" on, the capture goes up as one ATTPHOTO named `<time>-<type>-<PIN>.jpg` (§11.8), retried until OK.
+   * Offline ⇒ kept and uploaded after the next handshake. The same input (time, PIN, type, photo) sends the same
+   * body again: a resend.
+   */
+  async stranger(input: StrangerInput = {}): Promise<StrangerResult> {
+    const time = input.time === undefined ? this.now() : input.time instanceof Date ? formatDeviceTime(input.time, this.timezoneMinutes) : input.time;
+    const name = strangerPhotoName(input.type ?? 1, String(input.pin ?? '0'), time);
+    if (this.opts.uploadStrangers === false) return { name, reply: null };
+    const item = { name, body: buildAttPhotoBody(name, this.sn, input.photo ?? STRANGER_JPEG, this.options.ATTPHOTOBase64 === '1'), sending: false };
+    this.strangerQueue.push(item);
+    if (!this.isOnline) {
+      this.emit('state', `offline: stranger ${name} kept for later`);
+      return { name, reply: null };
+    }
+    return { name, reply: await this.uploadStranger(item) };
   }
 
   /** Record one punch: ATTLOG upload (retried until OK), then ATTPHOTO when a photo is given. Offline (stopped, refused, rebooting) ⇒ kept and uploaded after the next handshake. */

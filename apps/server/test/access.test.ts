@@ -301,6 +301,10 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
   { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/attendance/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
+  // Strangers (#16): the attendance right or face view (a sub-admin with neither is refused).
+  { method: 'GET', path: '/stranger/list', expect: RIGHT_DEVICE, query: { from: '2026-01-01', to: '2026-12-31' } },
+  { method: 'GET', path: '/stranger/photo/:id', expect: RIGHT_DEVICE, answer: every(CODES.VALIDATION) },
+  { method: 'POST', path: '/stranger/export', expect: RIGHT_DEVICE, body: () => ({}) },
   { method: 'GET', path: '/attendance/health/list', expect: RIGHT_ATTENDANCE, query: { color: 'red', from: '2026-01-01', to: '2026-12-31' } },
   { method: 'POST', path: '/attendance/health/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
   { method: 'GET', path: '/attendance/alcohol/list', expect: RIGHT_ATTENDANCE, query: { over: 1 } },

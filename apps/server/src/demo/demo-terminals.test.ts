@@ -33,6 +33,19 @@ test(`the demo's terminals upload a capture photo with each punch, and the punch
   assert.equal(res.rawPayload.subarray(0, 2).toString('hex'), 'ffd8', 'a JPEG');
 });
 
+test(`the demo's terminals now and then refuse a face: the strangers page lists it with its photo, unknown or a refused person (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  for (let i = 0; i < 4; i++) assert.match((await demo.stranger()).reply ?? '', /^OK/);
+  const items = (await call(t.app, 'GET', '/stranger/list', { token })).data.items as { kind: string; name: string; pic_url: string }[];
+  assert.ok(items.length >= 2, `${items.length} strangers`);
+  assert.ok(items.every((s) => s.pic_url));
+  assert.ok(items.some((s) => s.kind === 'unknown'));
+  assert.ok(
+    items.some((s) => s.kind === 'refused' && s.name),
+    'every fourth is a registered person refused',
+  );
+});
+
 test(`the demo opens with a month of attendance computed: rules, a holiday, late and normal days, leaves (${DIALECT})`, async () => {
   const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
   const rules = await call(t.app, 'GET', '/attendance/rule/list', { token });

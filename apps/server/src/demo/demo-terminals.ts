@@ -5,9 +5,11 @@ import { captureJpegs } from './seed-people.ts';
 /**
  * The demo's terminals: emulated ZK PUSH devices talking to the server over real HTTP, punching now and then
  * like a door in use: each punch uploads its capture photo (ATTPHOTO) after the record, as face terminals do,
- * and the two gates read health codes (a HEALTHLOG record with each punch).
+ * and the two gates read health codes (a HEALTHLOG record with each punch). A few times an hour a terminal
+ * refuses a face (spec §2 /stranger): mostly one it does not know, now and then a registered person whose
+ * verification failed; the capture goes up as a §11.8 ATTPHOTO and no record comes with it.
  */
-export async function startDemoTerminals(server: string, opts: { everyMs?: number; firstBurst?: number } = {}) {
+export async function startDemoTerminals(server: string, opts: { everyMs?: number; firstBurst?: number; strangerEveryMs?: number } = {}) {
   const terminals = DEMO_DEVICES.map((d, i) =>
     createTerminal({
       server,
@@ -22,7 +24,10 @@ export async function startDemoTerminals(server: string, opts: { everyMs?: numbe
   );
   for (const term of terminals) void term.start();
   const pins = ['1001', '1002', '1003', '1004', '1005'];
-  const shots = await captureJpegs(6);
+  // Six faces for the staff's punches, two more for strangers (the same generator: the first six stay as they were).
+  const all = await captureJpegs(8);
+  const shots = all.slice(0, 6);
+  const strangerShots = all.slice(6);
   // Mostly sober; now and then over the 20 mg/100 mL limit (only the breathalyser entrance measures).
   const alcohol = () => Math.round((Math.random() < 0.9 ? Math.random() * 8 : 20 + Math.random() * 60) * 10) / 10;
   // Health codes: mostly green, now and then yellow, a red among the first few (so the page shows all three).
@@ -50,15 +55,32 @@ export async function startDemoTerminals(server: string, opts: { everyMs?: numbe
   };
   const timer = setInterval(() => void punch(), opts.everyMs ?? 45_000);
   timer.unref();
+  let strangers = 0;
+  const stranger = () => {
+    const term = terminals[Math.floor(Math.random() * terminals.length)]!;
+    // One in four is a registered person refused (verification failed); the rest are unknown faces.
+    const refused = strangers++ % 4 === 3;
+    return term.stranger(
+      refused ? { pin: pins[Math.floor(Math.random() * pins.length)]!, type: 4 } : { photo: strangerShots[strangers % strangerShots.length]! },
+    );
+  };
+  // A few an hour (every 15 min by default), and one soon after start so the strangers page is not empty.
+  const strangerTimer = setInterval(() => void stranger(), opts.strangerEveryMs ?? 15 * 60_000);
+  strangerTimer.unref();
+  const firstStranger = setTimeout(() => (opts.firstBurst ?? 4) > 0 && void stranger(), 8_000);
+  firstStranger.unref();
   // A few at once, so the punch records page has pictures from the first minute.
   const burst = setTimeout(() => Array.from({ length: opts.firstBurst ?? 4 }, (_, k) => setTimeout(() => void punch(), k * 700)), 4_000);
   burst.unref();
   return {
     terminals,
     punch,
+    stranger,
     async stop() {
       clearInterval(timer);
       clearTimeout(burst);
+      clearInterval(strangerTimer);
+      clearTimeout(firstStranger);
       await Promise.all(terminals.map((x) => x.stop()));
     },
   };

@@ -65,6 +65,22 @@ export interface HealthRecord {
   vaccineTime: string;
 }
 
+/** Why a terminal refused a face (ZK PUSH §11.8 photo types 1, 2 and 4; docs/zk-push-protocol.md §5.2). */
+export type RefusalReason = 'failed' | 'blacklist' | 'verifyFailed';
+
+/**
+ * A face the terminal saw and refused, with its capture photo: a stranger (a face it does not know, PIN `0`) or
+ * a registered person it refused. No attendance record comes with it.
+ */
+export interface StrangerRecord {
+  /** device-local 'YYYY-MM-DD HH:mm:ss' */
+  time: string;
+  /** the user PIN the terminal matched, '0' for an unknown face */
+  pin: string;
+  reason: RefusalReason;
+  jpeg: Buffer;
+}
+
 /** What a terminal said of itself: merged into what is kept. */
 export interface TerminalInfo {
   firmware?: string;
@@ -97,6 +113,11 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
   health(terminal: T, records: HealthRecord[]): Promise<void>;
   /** The capture photo of one punch (it may arrive before or after the punch). */
   punchPhoto(terminal: T, pin: string, localTime: string, jpeg: Buffer): Promise<void>;
+  /**
+   * A face the terminal refused (a stranger, or a registered person refused), with its photo; idempotent on
+   * (terminal, PIN, local time), so a resend is harmless.
+   */
+  stranger(terminal: T, record: StrangerRecord): Promise<void>;
   /** Users enrolled at the terminal itself (the server's roster is the source of truth). */
   enrolled(terminal: T, pins: string[]): Promise<void>;
   /** Upload resume marks, kept so a restarted terminal resumes where it was. */

@@ -16,6 +16,7 @@ export * from './health.ts';
 export * from './breakers.ts';
 export * from './workflow.ts';
 export * from './live.ts';
+export * from './strangers.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -32,6 +33,7 @@ import { messagesApi } from './messages.ts';
 import { personsApi } from './persons.ts';
 import { punchesApi } from './punches.ts';
 import { selfApi, workflowApi } from './workflow.ts';
+import { strangersApi } from './strangers.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -51,4 +53,5 @@ export const apiContract = {
   workflow: workflowApi,
   self: selfApi,
   live: liveApi,
+  strangers: strangersApi,
 };

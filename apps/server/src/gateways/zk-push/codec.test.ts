@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localToUtcMs, wallClockMs } from '../../lib/time.ts';
-import { parseAttlog, parseHealthlog } from './codec.ts';
+import { parseAttlog, parseAttphoto, parseHealthlog } from './codec.ts';
 
 const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
 
@@ -82,4 +82,28 @@ test('HEALTHLOG: every field of a health-code record, keys in any order and case
   );
   assert.equal(records[3]!.name, 'a b', 'no bidi overrides');
   assert.equal(records[3]!.trip.length, 200);
+});
+
+test('ATTPHOTO names: the §11.3 punch photo, the §11.8 typed variant (strangers and refusals), nothing guessed', () => {
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0xff, 0xd9]);
+  const body = (name: string, data = jpeg) => Buffer.concat([Buffer.from(`PIN=${name}\nSN=X1\nsize=${data.length}\nCMD=uploadphoto\0`, 'latin1'), data]);
+  const p = (name: string) => {
+    const r = parseAttphoto(body(name));
+    return r && { pin: r.pin, time: r.time, type: r.type };
+  };
+  assert.deepEqual(p('20150731103012-123.jpg'), { pin: '123', time: '2015-07-31 10:30:12', type: null });
+  assert.deepEqual(p('20261120085907-1-0.jpg'), { pin: '0', time: '2026-11-20 08:59:07', type: 1 }, 'an unknown face');
+  assert.deepEqual(p('20261120085907-4-.jpg'), { pin: '0', time: '2026-11-20 08:59:07', type: 4 }, 'an empty PIN is an unknown face');
+  assert.deepEqual(p('20261120085907-2-1452-440305199001011234.jpg'), { pin: '1452', time: '2026-11-20 08:59:07', type: 2 }, 'with the id number');
+  assert.deepEqual(p('20261120085907-0-1452.jpg'), { pin: '1452', time: '2026-11-20 08:59:07', type: 0 });
+  for (const bad of [
+    '20261120085907.jpg',
+    '20261131085907-1-0.jpg',
+    '20261120085907-1-0-1-2.jpg',
+    '20261120085907-a b.jpg',
+    'x-1-0.jpg',
+    '20261120085907-1-0.png',
+  ])
+    assert.equal(parseAttphoto(body(bad)), undefined, bad);
+  assert.equal(parseAttphoto(body('20261120085907-1-0.jpg', Buffer.from('not a jpeg'))), undefined, 'not a JPEG');
 });

@@ -237,14 +237,26 @@ export function parseDevicecmd(text: string): CmdResult[] {
 }
 
 export interface AttPhoto {
-  /** file name as sent: YYYYMMDDhhmmss-PIN.jpg */
+  /** file name as sent: YYYYMMDDhhmmss-PIN.jpg, or §11.8 YYYYMMDDhhmmss-<type>-PIN[-<id number>].jpg */
   name: string;
+  /** the user PIN; '0' for a face the terminal does not know (sent as `0` or empty) */
   pin: string;
   time: string;
+  /**
+   * §11.8 photo type: 0 attendance ok, 1 attendance failed, 2 blacklist, 3 verification ok, 4 verification
+   * failed; null for the plain §11.3 name (a punch's capture photo).
+   */
+  type: number | null;
   data: Buffer;
 }
 
-/** §11.3: `PIN=<file>\nSN=..\nsize=..\nCMD=uploadphoto\0<jpeg>`; the file name carries time and user PIN. */
+/** §11.8 photo types that mean the terminal refused the face: a stranger, not a punch (notes §5.2). */
+export const FAILED_PHOTO_TYPES: readonly number[] = [1, 2, 4];
+
+/**
+ * §11.3: `PIN=<file>\nSN=..\nsize=..\nCMD=uploadphoto\0<jpeg>`; the file name carries time and user PIN, and in
+ * the §11.8 variant a one-digit photo type before the PIN (and an id number after it).
+ */
 export function parseAttphoto(body: Buffer, base64 = false): AttPhoto | undefined {
   const nul = body.indexOf(0);
   if (nul < 0 || nul > 1024) return undefined;
@@ -255,12 +267,29 @@ export function parseAttphoto(body: Buffer, base64 = false): AttPhoto | undefine
       return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
     }),
   );
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-(?:\d+-)?([A-Za-z0-9]{1,24})(?:-[^.]*)?\.jpg$/i.exec(fields.PIN ?? '');
+  const name = fields.PIN ?? '';
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-(.*)\.jpg$/i.exec(name);
   if (!m) return undefined;
+  const time = `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
+  if (Number.isNaN(wallClockMs(time))) return undefined;
+  // `<PIN>` (§11.3) or `<type>-<PIN>[-<id number>]` (§11.8): a one-digit type 0–4 first means the latter. A
+  // stranger's PIN is `0` or empty.
+  const parts = m[7]!.split('-');
+  let type: number | null = null;
+  let pin: string;
+  if (parts.length >= 2 && /^[0-4]$/.test(parts[0]!)) {
+    type = Number(parts[0]);
+    pin = parts[1] || '0';
+    if (parts.length > 3 || (parts[2] !== undefined && !/^[A-Za-z0-9]{0,32}$/.test(parts[2]))) return undefined;
+  } else {
+    if (parts.length > 2) return undefined;
+    pin = parts[0]!;
+  }
+  if (!/^[A-Za-z0-9]{1,24}$/.test(pin)) return undefined;
   const raw = body.subarray(nul + 1);
   const data = base64 ? Buffer.from(raw.toString('latin1'), 'base64') : raw;
   if (!(data[0] === 0xff && data[1] === 0xd8)) return undefined;
-  return { name: fields.PIN!, pin: m[7]!, time: `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`, data };
+  return { name, pin, time, type, data };
 }
 
 /** §9 INFO= on getrequest: firmware, users, fingerprints, records, ip, … */

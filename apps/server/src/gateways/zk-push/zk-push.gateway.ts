@@ -3,7 +3,18 @@ import { Type } from 'typebox';
 import { parseJson } from '../../lib/json.ts';
 import { perObject } from '../../lib/memo.ts';
 import type { Terminal, TerminalEvents } from '../terminal-events.ts';
-import { decodeBody, encodeReply, encodingFor, handshakeReply, parseAttlog, parseAttphoto, parseHealthlog, parseDevicecmd, parseInfoParam } from './codec.ts';
+import {
+  decodeBody,
+  encodeReply,
+  encodingFor,
+  FAILED_PHOTO_TYPES,
+  handshakeReply,
+  parseAttlog,
+  parseAttphoto,
+  parseHealthlog,
+  parseDevicecmd,
+  parseInfoParam,
+} from './codec.ts';
 import { zkPushWire } from './driver.ts';
 
 export interface ZkPushOptions<T extends Terminal> {
@@ -168,6 +179,14 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     if (table === 'ATTPHOTO') {
       const photo = parseAttphoto(bodyOf(req), traits(d).photoBase64);
       if (!photo) return send(reply, 'ERROR: bad photo', d, 400);
+      if (photo.type !== null && FAILED_PHOTO_TYPES.includes(photo.type)) {
+        // §11.8 types 1, 2, 4: the terminal refused this face and sent no ATTLOG ("upload strangers" on): a
+        // stranger, or a registered PIN refused (notes §5.2). Acknowledged only after the commit.
+        const reason = photo.type === 2 ? 'blacklist' : photo.type === 4 ? 'verifyFailed' : 'failed';
+        await events.stranger(d, { time: photo.time, pin: photo.pin, reason, jpeg: photo.data });
+        req.log.info({ serial: d.serial, pin: photo.pin, type: photo.type }, 'stranger received');
+        return send(reply, 'OK', d);
+      }
       await events.punchPhoto(d, photo.pin, photo.time, photo.data);
       req.log.debug({ serial: d.serial, pin: photo.pin }, 'punch photo received');
       return send(reply, 'OK', d);

@@ -82,6 +82,9 @@ export function terminalEvents(deps: {
     punches: (d, records) => deps.punches.ingest(d, records),
     health: (d, records) => deps.health.ingest(d, records),
     punchPhoto: (d, pin, localTime, jpeg) => deps.punches.photo(d, pin, localTime, jpeg),
+    async stranger(d, record) {
+      await deps.punches.stranger(d, record);
+    },
 
     async enrolled(d, pins) {
       // The server is the roster's source of truth: users enrolled at the terminal are reported to the

@@ -18,6 +18,8 @@ export function punchesModule(core: Core) {
     name: 'punches',
     punches,
     health,
+    /** capture photos (the strangers module serves those of refused faces) */
+    photos,
     routes: async (app) => {
       await punchesRoutes(app, { database: core.database, photos });
       await healthRoutes(app, { database: core.database });

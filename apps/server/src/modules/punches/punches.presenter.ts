@@ -21,6 +21,7 @@ export const presentPunch = (r: Row, result: DayStatus | null = null) => ({
   alcohol: r.alcohol,
   alcohol_over: r.alcohol_over === 1,
   pic_url: r.photo ? API_PREFIX + pathOf(punchesApi.photo, { id: r.id }) : '',
-  stranger: r.stranger === 1,
+  // 1 a stranger, 2 a registered person the terminal refused (punches.service STRANGER): neither is a punch of theirs.
+  stranger: r.stranger !== 0,
   result,
 });

@@ -170,7 +170,8 @@ export const punchesRepository = {
     if (f.personId) q = q.where('p.person_id', '=', f.personId);
     if (f.from) q = q.where('p.time', '>=', f.from);
     if (f.to) q = q.where('p.time', '<', f.to);
-    if (f.stranger !== undefined) q = q.where('p.stranger', '=', f.stranger);
+    // stranger 1: what is no punch of a known person (a stranger, or a registered person refused); 0: the punches.
+    if (f.stranger !== undefined) q = q.where('p.stranger', f.stranger ? '<>' : '=', 0);
     if (f.keyword) {
       const p = likeKeyword(f.keyword);
       // PINs may carry letters: lower() on both sides (the pattern is lower-cased) so PostgreSQL matches as SQLite does.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, Executor } from '../../db/database.ts';
-import type { PunchRecord } from '../../gateways/terminal-events.ts';
+import type { PunchRecord, RefusalReason, StrangerRecord } from '../../gateways/terminal-events.ts';
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
 import { parseJson } from '../../lib/json.ts';
 import { clock, localToUtcMs, nowIso } from '../../lib/time.ts';
@@ -13,6 +13,17 @@ import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
 import type { HealthWaiting } from './health-waiting.ts';
 import { LIVE_AGE_MS, LIVE_PER_UPLOAD, publishPhoto, publishPunches, type LiveKey } from './punches.live.ts';
+
+/**
+ * `punches.stranger`: 0 a punch; 1 a stranger (a PIN the company does not know, or a face the terminal did not
+ * know: PIN '0'); 2 a registered person the terminal refused. A refusal keeps its person by PIN (`pin` = the
+ * person's number), never by `person_id`, which stays null: every reading of a person's punches (attendance,
+ * presence, counts) takes only what the terminal accepted (docs/zk-push-protocol.md §5.2).
+ */
+export const STRANGER = { none: 0, unknown: 1, refused: 2 } as const;
+
+/** A refused face's `status`: the §11.8 photo type the terminal sent (1 attendance failed, 2 blacklist, 4 verification failed). */
+export const REFUSAL_STATUS: Record<RefusalReason, number> = { failed: 1, blacklist: 2, verifyFailed: 4 };
 
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
@@ -183,6 +194,49 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
           writing = true;
           setImmediate(() => void drain());
         }
+      });
+    },
+
+    /**
+     * A face the terminal refused (no ATTLOG comes with it): stored as a punch row with `stranger` 1 (unknown face
+     * or PIN) or 2 (a registered person refused), its photo saved first, resolving only after the commit. The
+     * (device, PIN, local time) key makes a resend add nothing. Resolves to the new row's id, or null for a resend.
+     */
+    async stranger(device: DeviceRow, r: StrangerRecord): Promise<number | null> {
+      const pin = r.pin || '0';
+      const photo = await deps.photos.save(device.company_id, device.id, pin, r.time, r.jpeg);
+      return transaction(db, async (trx) => {
+        const person = pin === '0' ? undefined : (await writer.personIds(trx, device.company_id, [pin])).get(pin);
+        const row = await trx
+          .insertInto('punches')
+          .values({
+            company_id: device.company_id,
+            device_id: device.id,
+            person_id: null,
+            pin,
+            local_time: r.time,
+            time: new Date(localToUtcMs(r.time, device.tz_offset)).toISOString(),
+            status: REFUSAL_STATUS[r.reason],
+            verify: 15,
+            workcode: '',
+            temperature: null,
+            mask: null,
+            alcohol: null,
+            alcohol_over: null,
+            health: null,
+            photo,
+            stranger: person === undefined ? STRANGER.unknown : STRANGER.refused,
+            created_at: nowIso(),
+          })
+          .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!row) return null;
+        // live: publish — the stored stranger is announced to the consoles here, in this transaction: a `punch`
+        // event (LivePunch) of row `row.id` for company `device.company_id`, built like an ingested punch's (its
+        // `stranger` is true, `pic_url` already set, so no `photo` event follows), rights ['attendance', 'face']
+        // (who may read /stranger/list); and, if wanted, an `alarm` with source 'stranger' and punch_id row.id.
+        return row.id;
       });
     },
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CARD_PATTERN, CODES, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, USER_PRI, WORK_STATUS, type Person } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
-import { fetchNextNumber, useSavePerson } from '../api.ts';
+import { fetchNextNumber, uploadFace, useSavePerson } from '../api.ts';
 import { adminPasswordRequired, emptyPersonValues, formFieldOf, personToValues, valuesToBody, type PersonFormValues } from '../logic.ts';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { FaceUpload } from './FaceUpload.tsx';
@@ -18,6 +18,8 @@ interface Props {
   person: Person | undefined;
   /** preselected department for a new person (organization page) */
   departmentId?: number | undefined;
+  /** a face picture for a new person (a stranger's capture): uploaded when the drawer opens, as if chosen */
+  initialPhoto?: File | undefined;
   onClose: () => void;
 }
 
@@ -30,7 +32,7 @@ const OPTIONAL_DOOR = new RegExp(`^$|${DOOR_PASSWORD_PATTERN}`);
 const DATE = 'YYYY-MM-DD';
 
 /** Create / edit a person: every field of the create/update body (docs/api-people.md, spec §3, §5). */
-export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
+export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -63,10 +65,22 @@ export function PersonDrawer({ open, person, departmentId, onClose }: Props) {
         if (live && !form.getFieldValue('number')) form.setFieldValue('number', r.number);
       })
       .catch(() => undefined);
+    // A given picture (e.g. a stranger's capture) goes through the same upload as one chosen in the field; a
+    // refusal (too small, not a face picture) is shown on the field, which stays empty.
+    if (initialPhoto)
+      uploadFace(initialPhoto, initialPhoto.name || 'face.jpg')
+        .then((r) => {
+          if (!live) return;
+          form.setFieldValue('pic', r.pic);
+          setPicUrl(r.pic_url);
+        })
+        .catch((e: unknown) => {
+          if (live && e instanceof ApiError) form.setFields([{ name: 'pic', errors: [e.message] }]);
+        });
     return () => {
       live = false;
     };
-  }, [open, person, departmentId, form]);
+  }, [open, person, departmentId, initialPhoto, form]);
 
   const submit = async () => {
     let v: Values;
