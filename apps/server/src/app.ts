@@ -31,6 +31,7 @@ import { dashboardModule } from './modules/dashboard/dashboard.module.ts';
 import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
+import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
@@ -67,6 +68,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
     breakers: breakersModule(core),
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
+    dormitory: dormitoryModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

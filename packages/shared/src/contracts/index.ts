@@ -16,6 +16,7 @@ export * from './health.ts';
 export * from './breakers.ts';
 export * from './workflow.ts';
 export * from './live.ts';
+export * from './dormitory.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -24,6 +25,7 @@ import { companiesApi } from './companies.ts';
 import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
+import { dormitoryApi } from './dormitory.ts';
 import { healthApi } from './health.ts';
 import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
@@ -51,4 +53,5 @@ export const apiContract = {
   workflow: workflowApi,
   self: selfApi,
   live: liveApi,
+  dormitory: dormitoryApi,
 };
