@@ -19,6 +19,13 @@ export const DormitorySettings = Type.Object({
 });
 export type DormitorySettings = Static<typeof DormitorySettings>;
 
+/** The settings with the company's departments to choose buildings from (readers may lack the people right). */
+export const DormitorySettingsView = Type.Object({
+  ...DormitorySettings.properties,
+  departments: Type.Array(Type.Object({ id: Type.Integer(), parent_id: Type.Integer(), name: Type.String() })),
+});
+export type DormitorySettingsView = Static<typeof DormitorySettingsView>;
+
 export const DormitoryStatusQuery = Type.Object({
   /** another hour than the stored one, to look at (not saved) */
   return_by: Type.Optional(HourMinute),
@@ -81,6 +88,6 @@ export type DormitoryStatus = Static<typeof DormitoryStatus>;
 /** Dormitory in/out by building (issue #16 /dormitory, /dormitory2): the attendance right or face-device view. */
 export const dormitoryApi = {
   status: endpoint({ method: 'GET', path: '/dormitory/status', query: DormitoryStatusQuery, response: DormitoryStatus }),
-  settings: endpoint({ method: 'GET', path: '/dormitory/settings', response: DormitorySettings }),
-  saveSettings: endpoint({ method: 'POST', path: '/dormitory/settings', body: DormitorySettings, response: DormitorySettings }),
+  settings: endpoint({ method: 'GET', path: '/dormitory/settings', response: DormitorySettingsView }),
+  saveSettings: endpoint({ method: 'POST', path: '/dormitory/settings', body: DormitorySettings, response: DormitorySettingsView }),
 };

@@ -164,7 +164,18 @@ test(`after the hour: out when it struck and still out is "not back"; a return a
 });
 
 test(`settings: the hour and the buildings are stored per company; bad hours and foreign departments refused (${DIALECT})`, async () => {
-  assert.deepEqual((await call(t.app, 'GET', '/dormitory/settings', { token: A.main })).data, { return_by: '23:00', department_ids: [] });
+  const first = (await call(t.app, 'GET', '/dormitory/settings', { token: A.main })).data;
+  assert.deepEqual([first.return_by, first.department_ids], ['23:00', []]);
+  assert.deepEqual(
+    first.departments.map((d: { name: string; parent_id: number }) => [d.name, d.parent_id === north]),
+    [
+      ['North hall', false],
+      ['North 2F', true],
+      ['South hall', false],
+      ['Office', false],
+    ],
+    'the departments to choose from, even without the people right',
+  );
   for (const return_by of ['24:00', '23:60', '7:00', '', '23:00:00']) {
     const r = await call(t.app, 'POST', '/dormitory/settings', { token: A.main, lang: 'en-US', body: { return_by, department_ids: [] } });
     assert.equal(r.code, CODES.VALIDATION, return_by);
@@ -186,9 +197,14 @@ test(`settings: the hour and the buildings are stored per company; bad hours and
     body: { return_by: '22:30', department_ids: [northFloor, south, northFloor] },
   });
   assert.equal(saved.code, CODES.OK, saved.message);
-  assert.deepEqual(saved.data, { return_by: '22:30', department_ids: [northFloor, south] });
+  assert.deepEqual([saved.data.return_by, saved.data.department_ids], ['22:30', [northFloor, south]]);
   assert.deepEqual((await call(t.app, 'GET', '/dormitory/settings', { token: A.main })).data, saved.data);
-  assert.deepEqual((await call(t.app, 'GET', '/dormitory/settings', { token: B.main })).data, { return_by: '23:00', department_ids: [] }, "B's own");
+  const bSettings = (await call(t.app, 'GET', '/dormitory/settings', { token: B.main })).data;
+  assert.deepEqual([bSettings.return_by, bSettings.department_ids], ['23:00', []], "B's own");
+  assert.deepEqual(
+    bSettings.departments.map((d: { name: string }) => d.name),
+    ['B hall'],
+  );
 
   const s = await at('2026-11-20T16:00:00Z', () => status(A.main));
   assert.equal(s.return_by, '22:30');

@@ -1,4 +1,4 @@
-import { DEFAULT_RETURN_BY, type DormitorySettings, type DormitoryStatus } from '@faceadmin/shared';
+import { DEFAULT_RETURN_BY, type DormitorySettings, type DormitorySettingsView, type DormitoryStatus } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { invalid } from '../../lib/errors.ts';
@@ -19,11 +19,15 @@ async function settingsOf(db: Executor, companyId: number): Promise<DormitorySet
 
 /** Dormitory in/out by building (issue #16): residents' last punch direction in the company's zone. */
 export const dormitoryService = {
-  settings: (db: Executor, companyId: number) => settingsOf(db, companyId),
+  /** The settings, with the departments to choose buildings from (sorted as the tree shows them). */
+  async settings(db: Executor, companyId: number): Promise<DormitorySettingsView> {
+    const [settings, departments] = await Promise.all([settingsOf(db, companyId), departmentsRepository.all(db, companyId)]);
+    return { ...settings, departments: departments.map((d) => ({ id: d.id, parent_id: d.parent_id, name: d.name })) };
+  },
 
   /** Saves the hour and the buildings; every id must be one of the company's departments. */
-  async saveSettings(database: Database, tenant: Tenant, input: DormitorySettings): Promise<DormitorySettings> {
-    return transaction(database.db, async (trx) => {
+  async saveSettings(database: Database, tenant: Tenant, input: DormitorySettings): Promise<DormitorySettingsView> {
+    await transaction(database.db, async (trx) => {
       const ids = [...new Set(input.department_ids)];
       if (ids.length) {
         const known = new Set((await departmentsRepository.all(trx, tenant.companyId)).map((d) => d.id));
@@ -31,8 +35,8 @@ export const dormitoryService = {
       }
       await dormitoryRepository.saveSettings(trx, tenant.companyId, { return_by: input.return_by, department_ids: JSON.stringify(ids), updated_at: nowIso() });
       await audit(trx, tenant, 'attendance', 'dormitory.settings', { return_by: input.return_by, buildings: ids.length });
-      return { return_by: input.return_by, department_ids: ids };
     });
+    return this.settings(database.db, tenant.companyId);
   },
 
   /** The figures now, with the stored hour or the one asked for. */
