@@ -5,6 +5,7 @@ import { useLiveEvent } from '../../../app/live.ts';
 import { useSettings } from '../../../app/settings.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
+import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { buildingDepartments } from '../logic.ts';
 
 /** 'MM-DD HH:mm' in the company's zone (a not-back list spans two days). */
@@ -14,8 +15,10 @@ export const shortTime = (iso: string) => formatDateTime(iso).slice(5, 16);
 export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[]; dark?: boolean; height: number; loading?: boolean }) {
   const { t } = useTranslation();
   const { themeColor } = useSettings();
+  const mobile = useIsMobile();
   const option = useMemo(() => {
-    const text = props.dark ? '#e5e7eb' : undefined;
+    // ECharts takes an undefined colour for none at all: the light chart keeps its theme's text colour.
+    const color = props.dark ? { color: '#e5e7eb' } : {};
     const big = props.dark ? 18 : 12;
     const names = props.buildings.map((b) => b.name);
     const series = (key: 'inside' | 'out' | 'unknown', color: string) => ({
@@ -34,20 +37,20 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
       data: props.buildings.map((b) => b[key]),
     });
     return {
-      textStyle: { color: text, fontSize: big },
+      textStyle: { ...color, fontSize: big },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      legend: { top: 0, textStyle: { color: text, fontSize: big } },
-      grid: { left: 48, right: 16, top: props.dark ? 44 : 32, bottom: 8, containLabel: true },
-      xAxis: { type: 'category', data: names, axisLabel: { color: text, fontSize: big, interval: 0, overflow: 'truncate', width: 120 } },
-      yAxis: {
-        type: 'value',
-        minInterval: 1,
-        axisLabel: { color: text, fontSize: big },
-        splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } },
+      legend: { top: 0, textStyle: { ...color, fontSize: big } },
+      grid: { left: 16, right: 16, top: props.dark ? 44 : 32, bottom: 8, containLabel: true },
+      xAxis: {
+        type: 'category',
+        data: names,
+        // a phone, or many buildings: slanted names, shorter
+        axisLabel: { ...color, fontSize: big, interval: 0, overflow: 'truncate', ...(mobile || names.length > 8 ? { rotate: 35, width: 80 } : { width: 120 }) },
       },
+      yAxis: { type: 'value', minInterval: 1, axisLabel: { ...color, fontSize: big }, splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } } },
       series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
     };
-  }, [props.buildings, props.dark, themeColor, t]);
+  }, [props.buildings, props.dark, themeColor, t, mobile]);
   return <EChart option={option} height={props.height} loading={props.loading} data-testid="dorm-chart" />;
 }
 
@@ -77,7 +80,7 @@ export function useLatestReturns(settings: DormitorySettingsView | undefined, bu
 }
 
 /** Names with a time, as many as fit the panel; the rest are counted. */
-export function NameList(props: { people: readonly (DormitoryPerson & { building?: string })[]; max: number; late?: boolean; testId: string; empty: string }) {
+export function NameList(props: { people: readonly DormitoryPerson[]; max: number; late?: boolean; testId: string; empty: string }) {
   const { t } = useTranslation();
   const shown = props.people.slice(0, props.max);
   if (!props.people.length) return <div className="fa-hist-sub">{props.empty}</div>;
@@ -89,7 +92,6 @@ export function NameList(props: { people: readonly (DormitoryPerson & { building
           <span className="when">
             {shortTime(p.time).slice(6)}
             {props.late && p.late_min !== null ? ` +${p.late_min}′` : ''}
-            {p.building ? ` · ${p.building}` : ''}
           </span>
         </li>
       ))}

@@ -39,7 +39,7 @@ export default function DormitoryBoardPage() {
   const chartHeight = narrow ? 280 : Math.max(240, height - 260);
 
   const tools = s && (
-    <span className="fa-watch-live" style={{ fontSize: 'clamp(14px, 1.3vw, 22px)' }} data-testid="board-deadline">
+    <span className="fa-watch-note" data-testid="board-deadline">
       {t('watch.dorm.returnBy')} {s.return_by}
       {s.passed_today ? '' : ` · ${t('watch.dorm.lastNight', { time: shortTime(s.deadline) })}`}
     </span>
