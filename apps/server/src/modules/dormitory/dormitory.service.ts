@@ -34,7 +34,7 @@ export const dormitoryService = {
         if (ids.some((id) => !known.has(id))) throw invalid('department_ids');
       }
       await dormitoryRepository.saveSettings(trx, tenant.companyId, { return_by: input.return_by, department_ids: JSON.stringify(ids), updated_at: nowIso() });
-      await audit(trx, tenant, 'attendance', 'dormitory.settings', { return_by: input.return_by, buildings: ids.length });
+      await audit(trx, tenant, 'attendance', 'attendance.dormitory', { return_by: input.return_by, buildings: ids.length });
     });
     return this.settings(database.db, tenant.companyId);
   },
