@@ -7,6 +7,7 @@ import { call } from '../../app/request.ts';
 export const watchKeys = {
   recent: ['punch', 'watch', 'recent'] as const,
   dormitory: ['dormitory'] as const,
+  statusAll: ['dormitory', 'status'] as const,
   status: (returnBy: string | undefined) => ['dormitory', 'status', returnBy ?? ''] as const,
   settings: ['dormitory', 'settings'] as const,
 };
@@ -27,7 +28,7 @@ export function useRecentPunches() {
  */
 export function useDormitoryStatus(returnBy?: string) {
   const open = useLiveOpen();
-  useLiveInvalidate(['punch'], watchKeys.dormitory, 2000);
+  useLiveInvalidate(['punch'], watchKeys.statusAll, 2000);
   return useQuery({
     queryKey: watchKeys.status(returnBy),
     queryFn: () => call(dormitoryApi.status, returnBy ? { return_by: returnBy } : {}, { inline: true }),

@@ -66,26 +66,28 @@ export function useGuardFeed(doors: readonly number[]) {
     return (deviceId: number) => m.get(deviceId) ?? alarmTempOf(undefined);
   }, [doorList]);
 
-  const history = useMemo(() => {
-    const merged = mergeRecognitions(recent.data?.items ?? [], live);
-    return atDoors(merged, doors).map((r) => {
-      const pic = photos.get(r.id);
-      // A listed punch has no registered face: the person's picture, when this session may see people.
-      const face = r.face_url || (r.person_id && people.canView ? API_PREFIX + pathOf(personsApi.photo, { id: r.person_id }) : '');
-      return pic || face !== r.face_url ? { ...r, pic_url: pic || r.pic_url, face_url: face } : r;
-    });
-  }, [recent.data, live, photos, doors, people.canView]);
+  const merged = useMemo(() => mergeRecognitions(recent.data?.items ?? [], live), [recent.data, live]);
+  const history = useMemo(
+    () =>
+      atDoors(merged, doors).map((r) => {
+        const pic = photos.get(r.id);
+        // A listed punch has no registered face: the person's picture, when this session may see people.
+        const face = r.face_url || (r.person_id && people.canView ? API_PREFIX + pathOf(personsApi.photo, { id: r.person_id }) : '');
+        return pic || face !== r.face_url ? { ...r, pic_url: pic || r.pic_url, face_url: face } : r;
+      }),
+    [merged, photos, doors, people.canView],
+  );
 
   // Rings once per new alarming recognition at a watched door, whether it came live or by polling; what the
-  // first load shows is history and never rings.
+  // first load shows is history and never rings (nor does choosing other doors).
   const seen = useRef<number | null>(null);
   const { ring } = sound;
   useEffect(() => {
     if (!recent.isSuccess && !live.length) return;
-    const newest = history.reduce((m, r) => Math.max(m, r.id), seen.current ?? 0);
-    if (seen.current !== null && history.some((r) => r.id > seen.current! && ringsFor(r, alarmTemp(r.device_id)))) ring();
-    seen.current = newest;
-  }, [history, recent.isSuccess, live.length, alarmTemp, ring]);
+    const last = seen.current;
+    seen.current = merged.reduce((m, r) => Math.max(m, r.id), last ?? 0);
+    if (last !== null && atDoors(merged, doors).some((r) => r.id > last && ringsFor(r, alarmTemp(r.device_id)))) ring();
+  }, [merged, doors, recent.isSuccess, live.length, alarmTemp, ring]);
 
   return {
     history,
