@@ -32,6 +32,7 @@ import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
 import { liveModule } from './modules/live/live.module.ts';
+import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
@@ -72,6 +73,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     breakers: breakersModule(core),
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
     strangers: strangersModule(core, { photos: punches.photos }),
+    dormitory: dormitoryModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -299,6 +299,10 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/breaker/timer/delete', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/breaker/alarm/list', expect: RIGHT_DEVICE, query: { active: 1 } },
   { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
+  // Dormitory (#16): the attendance right or face view reads; the attendance right or face edit sets the hour.
+  { method: 'GET', path: '/dormitory/status', expect: RIGHT_ATTENDANCE, query: { return_by: '23:00' } },
+  { method: 'GET', path: '/dormitory/settings', expect: RIGHT_ATTENDANCE },
+  { method: 'POST', path: '/dormitory/settings', expect: RIGHT_ATTENDANCE, body: () => ({ return_by: '23:00', department_ids: [] }) },
   { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/attendance/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
   // Strangers (#16): the attendance right or face view (a sub-admin with neither is refused).

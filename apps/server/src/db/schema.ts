@@ -565,6 +565,7 @@ export interface DB {
   breaker_alarms: BreakerAlarmTable;
   breaker_samples: BreakerSampleTable;
   breaker_minutes: BreakerMinuteTable;
+  dormitory_settings: DormitorySettingsTable;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
@@ -652,4 +653,14 @@ export interface BreakerMinuteTable {
   max_w: number;
   energy_wh: number;
   n: number;
+}
+
+/** A company's dormitory settings (migration 0016, issue #16). */
+export interface DormitorySettingsTable {
+  company_id: number;
+  /** 'HH:mm' in the company's zone */
+  return_by: string;
+  /** JSON array of department ids (the buildings); [] means the top-level departments */
+  department_ids: string;
+  updated_at: string;
 }

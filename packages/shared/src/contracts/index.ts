@@ -17,6 +17,7 @@ export * from './breakers.ts';
 export * from './workflow.ts';
 export * from './live.ts';
 export * from './strangers.ts';
+export * from './dormitory.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -25,6 +26,7 @@ import { companiesApi } from './companies.ts';
 import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
+import { dormitoryApi } from './dormitory.ts';
 import { healthApi } from './health.ts';
 import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
@@ -54,4 +56,5 @@ export const apiContract = {
   self: selfApi,
   live: liveApi,
   strangers: strangersApi,
+  dormitory: dormitoryApi,
 };

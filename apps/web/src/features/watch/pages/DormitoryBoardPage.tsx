@@ -1,4 +1,113 @@
-// Being built (issue #16): replaced by the screen itself before this lands.
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '../../../ui/ErrorState.tsx';
+import { useDormitorySettings, useDormitoryStatus } from '../api.ts';
+import { acrossBuildings } from '../logic.ts';
+import { DormitoryChart, NameList, shortTime, useLatestReturns } from '../components/Dormitory.tsx';
+import { WatchScreen } from '../components/WatchScreen.tsx';
+
+const NONE: readonly number[] = [];
+
+/** The viewport's height, followed (the board fits the screen it is on). */
+function useViewportHeight() {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
+/**
+ * /dormitory2: the dormitory wall board (issue #16): dark, large, fitted to the screen, nothing to click: the
+ * totals, a bar per building (inside / out), who is not back after the hour, late returns and the latest returns.
+ */
 export default function DormitoryBoardPage() {
-  return null;
+  const { t } = useTranslation();
+  const status = useDormitoryStatus();
+  const settings = useDormitorySettings();
+  const height = useViewportHeight();
+  const buildingIds = useMemo(() => status.data?.buildings.map((b) => b.id) ?? NONE, [status.data]);
+  const returns = useLatestReturns(settings.data, buildingIds, 8);
+  const s = status.data;
+  const notBack = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.not_back }))), [s]);
+  const late = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.late }))), [s]);
+  // What fits: the right-hand column is split 2:1:1 under the figures; a row of names is ~42 px high, two names
+  // a row, and the last place goes to "+N more".
+  const narrow = window.innerWidth < 900;
+  const column = height - 260;
+  const rowsIn = (share: number) => Math.max(2, Math.floor((column * share - 80) / 42));
+  const chartHeight = narrow ? 280 : Math.max(240, height - 260);
+
+  const tools = s && (
+    <span className="fa-watch-note" data-testid="board-deadline">
+      {t('watch.dorm.returnBy')} {s.return_by}
+      {s.passed_today ? '' : ` · ${t('watch.dorm.lastNight', { time: shortTime(s.deadline) })}`}
+    </span>
+  );
+
+  return (
+    <WatchScreen title={t('route.dormitory2')} tools={tools} testId="dormitory-board-page" bodyClass="fa-dorm-board">
+      {status.error && !s ? (
+        <ErrorState error={status.error} onRetry={status.refetch} retrying={status.isFetching} />
+      ) : !s ? null : (
+        <>
+          <div className="fa-dorm-figures" data-testid="board-totals">
+            {(
+              [
+                ['total', s.totals.total, '#f9fafb'],
+                ['inside', s.totals.inside, '#22c55e'],
+                ['out', s.totals.out, '#f59e0b'],
+                ['notBack', s.totals.not_back, s.totals.not_back ? '#ef4444' : '#f9fafb'],
+                ['late', s.totals.late, s.totals.late ? '#fbbf24' : '#f9fafb'],
+              ] as const
+            ).map(([key, value, color]) => (
+              <div className="fa-dorm-figure" key={key}>
+                <div className="fa-dorm-figure-label">{t(`watch.dorm.${key}`)}</div>
+                <div className="fa-dorm-figure-value" style={{ color }} data-testid={`board-total-${key}`}>
+                  {value}
+                </div>
+              </div>
+            ))}
+          </div>
+          <div className="fa-dorm-board-main">
+            <div className="fa-dorm-panel">
+              <h2>{t('watch.dorm.byBuilding')}</h2>
+              <DormitoryChart buildings={s.buildings} dark height={chartHeight} />
+            </div>
+            <div style={{ display: 'flex', flexDirection: 'column', gap: 16, minHeight: 0 }}>
+              <div className="fa-dorm-panel" style={{ flex: 2 }}>
+                <h2 style={{ color: notBack.length ? '#ef4444' : undefined }}>
+                  {t('watch.dorm.notBack')} ({notBack.length})
+                </h2>
+                <NameList people={notBack} max={rowsIn(0.5) * 2 - 1} testId="board-not-back" empty={t('watch.dorm.allBack')} />
+              </div>
+              <div className="fa-dorm-panel" style={{ flex: 1 }}>
+                <h2>
+                  {t('watch.dorm.lateReturns')} ({late.length})
+                </h2>
+                <NameList people={late} max={rowsIn(0.25) * 2 - 1} late testId="board-late" empty={t('watch.dorm.noLate')} />
+              </div>
+              <div className="fa-dorm-panel" style={{ flex: 1 }} data-testid="board-returns">
+                <h2>{t('watch.dorm.latestReturns')}</h2>
+                {returns.length ? (
+                  <ul className="fa-dorm-names">
+                    {returns.map((r) => (
+                      <li key={r.id}>
+                        {r.name}
+                        <span className="when">{r.time.slice(0, 5)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <div className="fa-hist-sub">{t('watch.dorm.noReturns')}</div>
+                )}
+              </div>
+            </div>
+          </div>
+        </>
+      )}
+    </WatchScreen>
+  );
 }

@@ -1,4 +1,8 @@
-// Being built (issue #16): replaced by the screen itself before this lands.
+import { useTranslation } from 'react-i18next';
+import { GuardDesk } from '../components/GuardDesk.tsx';
+
+/** /ioconsoles: the guard desk, the current recognition large beside the latest ones (issue #16). */
 export default function IoConsolePage() {
-  return null;
+  const { t } = useTranslation();
+  return <GuardDesk title={t('route.ioconsoles')} storageKey="faceadmin.guard.doors" testId="ioconsole-page" />;
 }

@@ -1,0 +1,101 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
+import { useLiveEvent } from '../../../app/live.ts';
+import { useSettings } from '../../../app/settings.ts';
+import { EChart } from '../../../ui/EChart.tsx';
+import { formatDateTime } from '../../../ui/format.ts';
+import { useIsMobile } from '../../../ui/useIsMobile.ts';
+import { buildingDepartments } from '../logic.ts';
+
+/** 'MM-DD HH:mm' in the company's zone (a not-back list spans two days). */
+export const shortTime = (iso: string) => formatDateTime(iso).slice(5, 16);
+
+/** A bar per building: inside, out and without a record, stacked. */
+export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[]; dark?: boolean; height: number; loading?: boolean }) {
+  const { t } = useTranslation();
+  const { themeColor } = useSettings();
+  const mobile = useIsMobile();
+  const option = useMemo(() => {
+    // ECharts takes an undefined colour for none at all: the light chart keeps its theme's text colour.
+    const color = props.dark ? { color: '#e5e7eb' } : {};
+    const big = props.dark ? 18 : 12;
+    const names = props.buildings.map((b) => b.name);
+    const series = (key: 'inside' | 'out' | 'unknown', color: string) => ({
+      name: t(`watch.dorm.${key}`),
+      type: 'bar',
+      stack: 'people',
+      barMaxWidth: 64,
+      itemStyle: { color },
+      label: {
+        show: props.buildings.length <= 12,
+        position: 'inside',
+        color: '#fff',
+        fontSize: big,
+        formatter: (p: { value: number }) => (p.value ? String(p.value) : ''),
+      },
+      data: props.buildings.map((b) => b[key]),
+    });
+    return {
+      textStyle: { ...color, fontSize: big },
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      legend: { top: 0, textStyle: { ...color, fontSize: big } },
+      grid: { left: 16, right: 16, top: props.dark ? 44 : 32, bottom: 8, containLabel: true },
+      xAxis: {
+        type: 'category',
+        data: names,
+        // a phone, or many buildings: slanted names, shorter
+        axisLabel: { ...color, fontSize: big, interval: 0, overflow: 'truncate', ...(mobile || names.length > 8 ? { rotate: 35, width: 80 } : { width: 120 }) },
+      },
+      yAxis: { type: 'value', minInterval: 1, axisLabel: { ...color, fontSize: big }, splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } } },
+      series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
+    };
+  }, [props.buildings, props.dark, themeColor, t, mobile]);
+  return <EChart option={option} height={props.height} loading={props.loading} data-testid="dorm-chart" />;
+}
+
+export interface Return {
+  id: number;
+  name: string;
+  department: string;
+  device: string;
+  time: string;
+}
+
+/**
+ * The latest returns to the buildings as they happen: entrance punches of people in a building's departments,
+ * from the live stream (nothing while it is down; the figures poll meanwhile).
+ */
+export function useLatestReturns(settings: DormitorySettingsView | undefined, buildingIds: readonly number[], max = 12): Return[] {
+  const [items, setItems] = useState<Return[]>([]);
+  const depts = useMemo(() => (settings ? buildingDepartments(settings.departments, buildingIds) : null), [settings, buildingIds]);
+  useLiveEvent('punch', (p) => {
+    if (p.stranger || p.person_id === null || p.direction === 'out') return;
+    if (depts && !p.department_ids.some((d) => depts.has(d))) return;
+    setItems((list) =>
+      [{ id: p.id, name: p.name, department: p.department, device: p.device, time: p.time }, ...list.filter((x) => x.id !== p.id)].slice(0, max),
+    );
+  });
+  return items;
+}
+
+/** Names with a time, as many as fit the panel; the rest are counted. */
+export function NameList(props: { people: readonly DormitoryPerson[]; max: number; late?: boolean; testId: string; empty: string }) {
+  const { t } = useTranslation();
+  const shown = props.people.slice(0, props.max);
+  if (!props.people.length) return <div className="fa-hist-sub">{props.empty}</div>;
+  return (
+    <ul className="fa-dorm-names" data-testid={props.testId}>
+      {shown.map((p) => (
+        <li key={`${p.person_id}-${p.time}`}>
+          {p.name}
+          <span className="when">
+            {shortTime(p.time).slice(6)}
+            {props.late && p.late_min !== null ? ` +${p.late_min}′` : ''}
+          </span>
+        </li>
+      ))}
+      {props.people.length > shown.length && <li className="when">{t('watch.dorm.more', { n: props.people.length - shown.length })}</li>}
+    </ul>
+  );
+}
