@@ -36,6 +36,7 @@ import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
+import { sitesModule } from './modules/sites/sites.module.ts';
 import { workflowModule } from './modules/workflow/workflow.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
@@ -67,6 +68,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
     breakers: breakersModule(core),
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
+    sites: sitesModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

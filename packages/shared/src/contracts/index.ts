@@ -16,6 +16,7 @@ export * from './health.ts';
 export * from './breakers.ts';
 export * from './workflow.ts';
 export * from './live.ts';
+export * from './sites.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -31,6 +32,7 @@ import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
 import { personsApi } from './persons.ts';
 import { punchesApi } from './punches.ts';
+import { sitesApi } from './sites.ts';
 import { selfApi, workflowApi } from './workflow.ts';
 
 /** Every entry of the management API by server module. */
@@ -51,4 +53,5 @@ export const apiContract = {
   workflow: workflowApi,
   self: selfApi,
   live: liveApi,
+  sites: sitesApi,
 };
