@@ -67,8 +67,9 @@ export type SiteDetail = Static<typeof SiteDetail>;
 
 const name = Type.String({ minLength: 1, maxLength: SITE_LIMITS.nameMax });
 const sort = Type.Integer({ minimum: 0, maximum: SITE_LIMITS.sortMax });
-/** '' or an http(s) URL template; the server also wants {z}, {x} and {y} in it. */
-const tileUrl = Type.String({ maxLength: SITE_LIMITS.tileUrlMax, pattern: '^(https?://[^\\s]+)?$' });
+/** '' or an http(s) URL template in printable ASCII (percent-encode the rest); the server also wants {z}, {x} and {y} in it. */
+export const TILE_URL_PATTERN = '^(https?://[\\x21-\\x7e]+)?$';
+const tileUrl = Type.String({ maxLength: SITE_LIMITS.tileUrlMax, pattern: TILE_URL_PATTERN });
 export const SiteCreate = Type.Object({ name, sort: Type.Optional(sort), tile_url: Type.Optional(tileUrl) });
 export type SiteCreate = Static<typeof SiteCreate>;
 /** Switching between floor plan and tile map (tile_url set or cleared) takes the placements off: their coordinates mean something else. */

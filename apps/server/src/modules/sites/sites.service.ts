@@ -68,7 +68,7 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
           created_at: now,
           updated_at: now,
         });
-        await audit(trx, tenant, 'device', 'site.create', { id, name: input.name.trim() });
+        await audit(trx, tenant, 'device', 'device.siteCreate', { id, name: input.name.trim() });
         return id;
       });
       return present(tenant, id);
@@ -83,7 +83,7 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
         await sitesRepository.update(trx, tenant.companyId, s.id, patch);
         // floor plan ↔ tile map: the coordinates would mean something else
         if (isTileMap(s) !== isTileMap(patch)) await sitesRepository.clear(trx, tenant.companyId, s.id);
-        await audit(trx, tenant, 'device', 'site.update', { id: s.id, name: patch.name });
+        await audit(trx, tenant, 'device', 'device.siteUpdate', { id: s.id, name: patch.name });
       });
       return present(tenant, input.id);
     },
@@ -93,7 +93,7 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
         const s = await sitesRepository.get(trx, tenant.companyId, id);
         if (!s) throw notFound();
         await sitesRepository.delete(trx, tenant.companyId, id);
-        await audit(trx, tenant, 'device', 'site.delete', { id, name: s.name });
+        await audit(trx, tenant, 'device', 'device.siteDelete', { id, name: s.name });
         return s.image;
       });
       // Only once the row is gone: a failed delete keeps its plan.
@@ -114,7 +114,7 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
           // The same plan drawn at another size: every placement keeps its spot on it.
           if (!isTileMap(s) && s.image_width > 0 && s.image_height > 0 && (s.image_width !== plan.width || s.image_height !== plan.height))
             await sitesRepository.scale(trx, tenant.companyId, s.id, plan.width / s.image_width, plan.height / s.image_height);
-          await audit(trx, tenant, 'device', 'site.image', { id: s.id, name: s.name, width: plan.width, height: plan.height });
+          await audit(trx, tenant, 'device', 'device.sitePlan', { id: s.id, name: s.name, width: plan.width, height: plan.height });
           return s.image;
         });
       } catch (err) {

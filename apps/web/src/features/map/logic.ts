@@ -1,4 +1,4 @@
-import { SITE_LIMITS, type Site } from '@faceadmin/shared';
+import { SITE_LIMITS, TILE_URL_PATTERN, type Site } from '@faceadmin/shared';
 
 /** How a site is drawn: its floor plan (pixels), a tile map (longitude/latitude), or nothing yet. */
 export type MapMode = 'plan' | 'tiles' | 'none';
@@ -27,7 +27,7 @@ export function tileSpot(lat: number, lng: number): { x: number; y: number } | u
 }
 
 /** What the tile-URL field accepts: '' or an http(s) template with {z}, {x} and {y} (as the server checks). */
-export const isTileUrl = (u: string) => u === '' || (/^https?:\/\/\S+$/.test(u) && ['{z}', '{x}', '{y}'].every((p) => u.includes(p)));
+export const isTileUrl = (u: string) => u === '' || (new RegExp(TILE_URL_PATTERN).test(u) && ['{z}', '{x}', '{y}'].every((p) => u.includes(p)));
 
 /** How long a live alarm (a fever, a stranger) keeps a device's marker red unless someone opens it. */
 export const ALARM_HOLD_MS = 5 * 60_000;

@@ -87,7 +87,14 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
     });
     mapRef.current = map;
     setMapVersion((v) => v + 1);
-    const resize = new ResizeObserver(() => map.invalidateSize());
+    // A new width (a phone turned, the sidebar folded, the layout switched) shows the whole plan again.
+    let width = el.current.clientWidth;
+    const resize = new ResizeObserver(([entry]) => {
+      map.invalidateSize();
+      const w = entry?.contentRect.width ?? width;
+      if (mode === 'plan' && Math.abs(w - width) > 40) map.fitBounds(L.latLngBounds([0, 0], [site.image_height, site.image_width]));
+      width = w;
+    });
     resize.observe(el.current);
     const all = markers.current;
     return () => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { App, Badge, Button, Card, Empty, Input, List, Result, Space, Spin, Tabs, Tag, Tooltip, Typography, Upload } from 'antd';
-import { AimOutlined, ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined, UploadOutlined } from '@ant-design/icons';
+import { AimOutlined, CameraOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined, UploadOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SITE_LIMITS, type LiveAlarm, type MapItem, type Placement, type PlacementKind, type Site, type SiteDetail } from '@faceadmin/shared';
@@ -197,11 +197,14 @@ function SiteView({ site, canEdit, onEdit }: { site: Site; canEdit: boolean; onE
         </Space>
         {canEdit && (
           <Space wrap size={[8, 4]}>
-            <Upload accept={PLAN_TYPES.join(',')} showUploadList={false} beforeUpload={beforeUpload} disabled={uploadPlan.isPending}>
-              <Button icon={<UploadOutlined />} loading={uploadPlan.isPending} data-testid="site-upload">
-                {site.image_url ? t('map.replacePlan') : t('map.uploadPlan')}
-              </Button>
-            </Upload>
+            {/* a tile map draws no plan: the upload comes back when the tile URL is cleared */}
+            {mode !== 'tiles' && (
+              <Upload accept={PLAN_TYPES.join(',')} showUploadList={false} beforeUpload={beforeUpload} disabled={uploadPlan.isPending}>
+                <Button icon={<UploadOutlined />} loading={uploadPlan.isPending} data-testid="site-upload">
+                  {site.image_url ? t('map.replacePlan') : t('map.uploadPlan')}
+                </Button>
+              </Upload>
+            )}
             <Button icon={<EditOutlined />} onClick={onEdit} data-testid="site-edit">
               {t('common.actions.edit')}
             </Button>
@@ -313,7 +316,7 @@ function ItemLine({ item, red }: { item: MapItem; red: boolean }) {
   return (
     <Space size={6} style={{ minWidth: 0 }}>
       <Badge status={STATE_BADGE[state]} />
-      {item.kind === 'device' ? <ApiOutlined title={t('map.kinds.device')} /> : <ThunderboltOutlined title={t('map.kinds.breaker')} />}
+      {item.kind === 'device' ? <CameraOutlined title={t('map.kinds.device')} /> : <ThunderboltOutlined title={t('map.kinds.breaker')} />}
       <Typography.Text ellipsis style={{ maxWidth: 200 }}>
         {item.name}
       </Typography.Text>
@@ -331,7 +334,7 @@ function ItemPopup({ item, flag, canEdit, onUnplace }: { item: Placement; flag: 
       <Typography.Text strong>{item.name}</Typography.Text>
       <div>
         <Tag>{t(`map.kinds.${item.kind}`)}</Tag>
-        <Badge status={STATE_BADGE[state]} text={t(`map.states.${item.state}`)} />
+        <Badge status={STATE_BADGE[state]} text={t(`map.states.${state}`)} />
       </div>
       {flag && (
         <Typography.Text type="danger">
