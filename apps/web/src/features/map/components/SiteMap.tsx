@@ -46,6 +46,8 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
   const popupRef = useRef<L.Popup | null>(null);
   /** markers being dragged: a refetch does not pull them back mid-drag */
   const dragging = useRef(new Set<string>());
+  /** the item the popup was last opened for (a new choice pans the map to it) */
+  const shownFor = useRef<string | undefined>(undefined);
   const popupEl = useMemo(() => document.createElement('div'), []);
   // bumps when a new Leaflet map was made, so the markers are drawn onto it
   const [mapVersion, setMapVersion] = useState(0);
@@ -167,6 +169,7 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
     if (!map) return;
     const entry = selected ? markers.current.get(selected) : undefined;
     if (!entry) {
+      shownFor.current = undefined;
       if (popupRef.current) {
         const p = popupRef.current;
         popupRef.current = null;
@@ -175,15 +178,17 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
       return;
     }
     const at = entry.marker.getLatLng();
-    if (popupRef.current) {
-      popupRef.current.setLatLng(at);
-      return;
+    if (popupRef.current) popupRef.current.setLatLng(at);
+    else {
+      const p = L.popup({ offset: [0, -6], minWidth: 200, maxWidth: 280, autoPanPadding: [24, 24] })
+        .setLatLng(at)
+        .setContent(popupEl);
+      popupRef.current = p;
+      p.openOn(map);
     }
-    const p = L.popup({ offset: [0, -6], minWidth: 200, maxWidth: 280, autoPanPadding: [24, 24] })
-      .setLatLng(at)
-      .setContent(popupEl);
-    popupRef.current = p;
-    p.openOn(map);
+    // chosen from the list: bring it into view
+    if (shownFor.current !== selected) map.panInside(at, { padding: [60, 60] });
+    shownFor.current = selected;
   }, [selected, mapVersion, site.placements, popupEl]);
   // The popup resizes to what React rendered into it.
   useLayoutEffect(() => {
