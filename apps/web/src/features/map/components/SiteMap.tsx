@@ -223,8 +223,8 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
       return;
     }
     e.preventDefault();
-    const rect = el.current.getBoundingClientRect();
-    const spot = latest.current.toSpot(map.containerPointToLatLng(L.point(e.clientX - rect.left, e.clientY - rect.top)));
+    // the point within the map's padding box (Leaflet's container point: its border left out)
+    const spot = latest.current.toSpot(map.containerPointToLatLng(map.mouseEventToContainerPoint(e.nativeEvent)));
     if (!spot) latest.current.onOffPlan();
     else latest.current.onPlace(item.kind, item.ref_id, spot.x, spot.y);
   };

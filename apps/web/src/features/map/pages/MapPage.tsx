@@ -47,7 +47,7 @@ export default function MapPage() {
     return <Result status="warning" title={t('common.loadFailed')} extra={<Button onClick={() => void sites.refetch()}>{t('common.actions.retry')}</Button>} />;
 
   return (
-    <Card className="fa-map-page" styles={{ body: { paddingTop: 8 } }}>
+    <Card className="fa-map-page" styles={{ body: { paddingTop: 8 } }} data-testid="map-page">
       <Tabs
         activeKey={current ? String(current.id) : undefined}
         onChange={(k) => choose(Number(k))}
