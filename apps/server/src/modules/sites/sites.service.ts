@@ -145,7 +145,13 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
         if (input.x < 0 || input.x > s.image_width) throw invalid('x', 'reasons.outsideRange', { min: 0, max: s.image_width });
         if (input.y < 0 || input.y > s.image_height) throw invalid('y', 'reasons.outsideRange', { min: 0, max: s.image_height });
       }
-      await sitesRepository.place(db, tenant.companyId, s.id, input.kind, input.ref_id, input.x, input.y);
+      try {
+        await sitesRepository.place(db, tenant.companyId, s.id, input.kind, input.ref_id, input.x, input.y);
+      } catch (err) {
+        // the site was deleted meanwhile (its foreign key refused the row)
+        if (!(await sitesRepository.get(db, tenant.companyId, s.id))) throw notFound();
+        throw err;
+      }
       return presentPlacement({ ...item, x: input.x, y: input.y });
     },
 
