@@ -65,7 +65,7 @@ export default function MapPage() {
       ) : (
         <Empty
           description={
-            <Space direction="vertical">
+            <Space orientation="vertical">
               {t('map.noSites')}
               <Typography.Text type="secondary">{canEdit ? t('map.noSitesHintEdit') : t('map.noSitesHintView')}</Typography.Text>
             </Space>
@@ -220,7 +220,7 @@ function SiteView({ site, canEdit, onEdit }: { site: Site; canEdit: boolean; onE
             <div className="fa-map-canvas fa-map-empty">
               <Empty
                 description={
-                  <Space direction="vertical">
+                  <Space orientation="vertical">
                     {t('map.noPlan')}
                     <Typography.Text type="secondary">{canEdit ? t('map.noPlanHintEdit') : t('map.noPlanHintView')}</Typography.Text>
                   </Space>
