@@ -39,6 +39,7 @@ import { messagesModule } from './modules/messages/messages.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
+import { sitesModule } from './modules/sites/sites.module.ts';
 import { workflowModule } from './modules/workflow/workflow.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
@@ -74,6 +75,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
     strangers: strangersModule(core, { photos: punches.photos }),
     dormitory: dormitoryModule(core),
+    sites: sitesModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -298,6 +298,23 @@ const ROWS: Row[] = [
   },
   { method: 'POST', path: '/breaker/timer/delete', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/breaker/alarm/list', expect: RIGHT_DEVICE, query: { active: 1 } },
+  // Sites and the device map (#16): reads take face view or the breaker right, writes face edit.
+  { method: 'GET', path: '/site/list', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/site/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/site/create', expect: RIGHT_DEVICE, body: () => ({ name: uniq('Access site ') }) },
+  { method: 'POST', path: '/site/update', expect: RIGHT_DEVICE, body: () => ({ id: 999999, name: 'Access site' }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/site/delete', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
+  { method: 'POST', path: '/site/image', expect: RIGHT_DEVICE, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'GET', path: '/site/image/:id', expect: RIGHT_DEVICE, answer: every(CODES.VALIDATION) },
+  {
+    method: 'POST',
+    path: '/site/place',
+    expect: RIGHT_DEVICE,
+    body: () => ({ site_id: 999999, kind: 'device', ref_id: 1, x: 1, y: 1 }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/site/unplace', expect: RIGHT_DEVICE, body: () => ({ site_id: 999999, kind: 'device', ref_id: 1 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/attendance/list', expect: RIGHT_ATTENDANCE, query: { from: '2026-01-01', to: '2026-12-31' } },
   // Dormitory (#16): the attendance right or face view reads; the attendance right or face edit sets the hour.
   { method: 'GET', path: '/dormitory/status', expect: RIGHT_ATTENDANCE, query: { return_by: '23:00' } },

@@ -14,8 +14,9 @@ import * as m0010 from './migrations/0010_health_records.ts';
 import * as m0011 from './migrations/0011_breakers.ts';
 import * as m0012 from './migrations/0012_workflow.ts';
 import * as m0013 from './migrations/0013_person_left_at.ts';
-import * as m0014 from './migrations/0014_stranger_index.ts';
+import * as m0014 from './migrations/0014_sites.ts';
 import * as m0016 from './migrations/0016_dormitory.ts';
+import * as m0017 from './migrations/0017_stranger_index.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -36,8 +37,9 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0011_breakers': m0011,
   '0012_workflow': m0012,
   '0013_person_left_at': m0013,
-  '0014_stranger_index': m0014,
+  '0014_sites': m0014,
   '0016_dormitory': m0016,
+  '0017_stranger_index': m0017,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -566,6 +566,8 @@ export interface DB {
   breaker_samples: BreakerSampleTable;
   breaker_minutes: BreakerMinuteTable;
   dormitory_settings: DormitorySettingsTable;
+  sites: SiteTable;
+  site_placements: SitePlacementTable;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
@@ -663,4 +665,31 @@ export interface DormitorySettingsTable {
   /** JSON array of department ids (the buildings); [] means the top-level departments */
   department_ids: string;
   updated_at: string;
+}
+/** Sites and the device map (migration 0014, issue #16). */
+export interface SiteTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  sort: number;
+  /** the floor plan's file name under DATA_DIR/sites/<company>/, '' when none */
+  image: string;
+  /** the floor plan's size in pixels (0 without one) */
+  image_width: number;
+  image_height: number;
+  /** '' unless the administrator set one: then the map is a tile map with this URL template */
+  tile_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A device or breaker on a site: pixels from the image's top-left corner, or lng (x) / lat (y) on a tile map. */
+export interface SitePlacementTable {
+  company_id: number;
+  site_id: number;
+  /** device | breaker */
+  kind: string;
+  ref_id: number;
+  x: number;
+  y: number;
 }

@@ -18,6 +18,7 @@ export * from './workflow.ts';
 export * from './live.ts';
 export * from './strangers.ts';
 export * from './dormitory.ts';
+export * from './sites.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -34,6 +35,7 @@ import { managersApi } from './managers.ts';
 import { messagesApi } from './messages.ts';
 import { personsApi } from './persons.ts';
 import { punchesApi } from './punches.ts';
+import { sitesApi } from './sites.ts';
 import { selfApi, workflowApi } from './workflow.ts';
 import { strangersApi } from './strangers.ts';
 
@@ -57,4 +59,5 @@ export const apiContract = {
   live: liveApi,
   strangers: strangersApi,
   dormitory: dormitoryApi,
+  sites: sitesApi,
 };

@@ -23,6 +23,7 @@ import { audit } from '../logs/logs.service.ts';
 import { alarmsRepository, breakersRepository, linesRepository, timersRepository, type BreakerRow, type LineRow } from './breakers.repository.ts';
 import { presentAlarm, presentBreaker, presentLine, presentTimer } from './breakers.presenter.ts';
 import { outcomeOf, refusalKey, type BreakersLive } from './live.service.ts';
+import { sitesRepository } from '../sites/sites.repository.ts';
 
 const DEFAULT_MXGG = 6600;
 const DEFAULT_MXGL = 3200;
@@ -192,6 +193,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         await trx.deleteFrom('breaker_timers').where('company_id', '=', tenant.companyId).where('breaker_id', '=', b.id).execute();
         await trx.deleteFrom('breaker_lines').where('company_id', '=', tenant.companyId).where('breaker_id', '=', b.id).execute();
         await breakersRepository.delete(trx, tenant.companyId, b.id);
+        await sitesRepository.forget(trx, tenant.companyId, 'breaker', b.id);
         await audit(trx, tenant, 'breaker', 'breaker.delete', { id: b.id, uuid: b.uuid, name: b.alias || b.uuid });
       });
       live.link.disconnect(b.uuid);

@@ -20,6 +20,7 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { descendantsOf } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
+import { sitesRepository } from '../sites/sites.repository.ts';
 import { picUrl } from '../persons/persons.presenter.ts';
 import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
@@ -151,6 +152,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         const d = await load(trx, tenant, id);
         const people = (await trx.selectFrom('device_persons').select('person_id').where('device_id', '=', id).execute()).map((r) => r.person_id);
         await devicesRepository.delete(trx, tenant.companyId, id);
+        await sitesRepository.forget(trx, tenant.companyId, 'device', id);
         await ledgerRepository.refreshPersonStatus(trx, tenant.companyId, people);
         await audit(trx, tenant, 'device', 'device.delete', { id, name: d.name, serial: d.serial });
       });
