@@ -179,6 +179,15 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/message/count', expect: COMPANY },
   { method: 'POST', path: '/message/read', expect: COMPANY, body: () => ({ all: true }) },
   { method: 'GET', path: '/dashboard/summary', expect: COMPANY, query: { tzOffset: 480 } },
+  // dashboard blocks (#16): attendance figures take the attendance right; devices and consoles face view or the breaker right; alarms any of them
+  { method: 'GET', path: '/dashboard/attendance', expect: RIGHT_ATTENDANCE },
+  { method: 'GET', path: '/dashboard/trend', expect: RIGHT_ATTENDANCE, query: { days: 7 } },
+  { method: 'GET', path: '/dashboard/devices', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/dashboard/alarms', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/dashboard/flow', expect: RIGHT_ATTENDANCE },
+  { method: 'GET', path: '/dashboard/recognitions', expect: RIGHT_ATTENDANCE, query: { limit: 5 } },
+  { method: 'GET', path: '/dashboard/sites', expect: COMPANY },
+  { method: 'GET', path: '/dashboard/consoles', expect: RIGHT_DEVICE },
   // rights
   { method: 'GET', path: '/manager/list', expect: RIGHT_MANAGER, query: { page: 1, pageSize: 10, keyword: 'acc' } },
   {
