@@ -14,6 +14,7 @@ import * as m0010 from './migrations/0010_health_records.ts';
 import * as m0011 from './migrations/0011_breakers.ts';
 import * as m0012 from './migrations/0012_workflow.ts';
 import * as m0013 from './migrations/0013_person_left_at.ts';
+import * as m0015 from './migrations/0015_dashboard.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0011_breakers': m0011,
   '0012_workflow': m0012,
   '0013_person_left_at': m0013,
+  '0015_dashboard': m0015,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -113,17 +113,20 @@ export const dashboardRepository = {
     return { departments, grid };
   },
 
-  /** Results per date and shown status between two dates (inclusive). */
-  trend(db: Executor, companyId: number, from: string, to: string) {
-    const s = sql<string>`coalesce(manual_status, status)`;
-    return db
+  /**
+   * Results per date and shown status between two dates (inclusive). Grouped by the index's own columns (date,
+   * status, manual status) so the groups come in index order without a sort; the caller folds the manual status.
+   */
+  async trend(db: Executor, companyId: number, from: string, to: string) {
+    const rows = await db
       .selectFrom('attendance_days')
-      .select(['date', s.as('status'), (eb) => eb.fn.countAll<number>().as('n')])
+      .select(['date', 'status', 'manual_status', (eb) => eb.fn.countAll<number>().as('n')])
       .where('company_id', '=', companyId)
       .where('date', '>=', from)
       .where('date', '<=', to)
-      .groupBy(['date', s])
+      .groupBy(['date', 'status', 'manual_status'])
       .execute();
+    return rows.map((r) => ({ date: r.date, status: r.manual_status ?? r.status, n: Number(r.n) }));
   },
 
   /** Terminals with their online flag, clock drift and whether any person's sync failed on them. */

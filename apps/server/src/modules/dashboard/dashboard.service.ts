@@ -93,13 +93,19 @@ export function dashboardService(database: Database) {
       if (missing.length) {
         const ctx = await companyContext(db, t.companyId, day.date, day.date);
         const { departments, grid } = await repo.planInputs(db, t.companyId, missing, day.date);
+        // a day's plan depends only on the rule and the person's grid cell: one plan per pair
+        const works = new Map<string, boolean>();
         for (const id of missing) {
           const rule = ctx.ruleOf(id, departments.get(id) ?? []);
           if (!rule) continue;
           const cell = grid.get(id);
-          const [plan] = plansFor(rule, [day.date], cell === undefined ? new Map() : new Map([[day.date, cell]]), ctx.holidays);
-          if (plan?.kind !== 'work') continue;
-          out[punched.has(id) ? 'present' : 'notYetDue']++;
+          const key = `${rule.id}:${cell ?? ''}`;
+          let work = works.get(key);
+          if (work === undefined) {
+            const [plan] = plansFor(rule, [day.date], cell === undefined ? new Map() : new Map([[day.date, cell]]), ctx.holidays);
+            works.set(key, (work = plan?.kind === 'work'));
+          }
+          if (work) out[punched.has(id) ? 'present' : 'notYetDue']++;
         }
       }
       const expected = Object.values(out).reduce((a, b) => a + b, 0);
@@ -116,7 +122,7 @@ export function dashboardService(database: Database) {
         const day = byDate.get(r.date);
         // an open day (today) counts as present: its lateness is the donut's business
         const b = r.status === 'pending' ? 'present' : SLICE[r.status];
-        if (day && b && b !== 'notYetDue') day[b] += Number(r.n);
+        if (day && b && b !== 'notYetDue') day[b] += r.n;
       }
       return [...byDate.values()];
     },
