@@ -59,7 +59,7 @@ export const TrendDay = Type.Object({
   leave: Type.Integer(),
 });
 export type TrendDay = Static<typeof TrendDay>;
-/** One entry per day, oldest first, today last (the day results as stored; today's open days count as present). */
+/** One entry per day, oldest first, today last: the decided day results by the donut's slices (days still open are left out). */
 export const DashboardTrend = Type.Object({ items: Type.Array(TrendDay) });
 export type DashboardTrend = Static<typeof DashboardTrend>;
 

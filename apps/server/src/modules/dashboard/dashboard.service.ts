@@ -120,8 +120,8 @@ export function dashboardService(database: Database) {
       for (let d = from; d <= to; d = addDays(d, 1)) byDate.set(d, { date: d, present: 0, late: 0, early: 0, absent: 0, leave: 0 });
       for (const r of await repo.trend(db, t.companyId, from, to)) {
         const day = byDate.get(r.date);
-        // an open day (today) counts as present: its lateness is the donut's business
-        const b = r.status === 'pending' ? 'present' : SLICE[r.status];
+        // an open day (today's, mostly) is not decided yet: the donut shows it, the trend counts decided days only
+        const b = SLICE[r.status];
         if (day && b && b !== 'notYetDue') day[b] += r.n;
       }
       return [...byDate.values()];

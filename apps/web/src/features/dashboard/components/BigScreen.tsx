@@ -59,7 +59,7 @@ function Clock() {
 
 function Panel({ title, children, style, extra }: { title: string; children: ReactNode; style?: React.CSSProperties; extra?: ReactNode }) {
   return (
-    <div style={{ ...PANEL, padding: '12px 16px', display: 'flex', flexDirection: 'column', minHeight: 0, ...style }}>
+    <div style={{ ...PANEL, padding: '12px 16px', display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0, ...style }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', marginBottom: 8 }}>
         <div style={{ fontSize: 22, fontWeight: 600, borderLeft: '4px solid #4096ff', paddingLeft: 10 }}>{title}</div>
         {extra}
@@ -169,17 +169,17 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
             padding: 24,
             boxSizing: 'border-box',
             display: 'grid',
-            gridTemplateRows: '90px 130px 1fr',
+            gridTemplateRows: '90px 130px minmax(0, 1fr)',
             gap: 16,
           }}
         >
-          <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', alignItems: 'center' }}>
-            <div style={{ fontSize: 26, fontWeight: 600 }} data-testid="bigscreen-company">
+          <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto minmax(0, 1fr)', gap: 24, alignItems: 'center' }}>
+            <div style={{ fontSize: 26, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="bigscreen-company">
               {company}
-              <span style={{ marginLeft: 12, fontSize: 14, opacity: 0.7 }}>
+              <div style={{ fontSize: 14, fontWeight: 400, opacity: 0.7 }}>
                 <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, marginRight: 6, background: live ? '#52c41a' : '#8c8c8c' }} />
                 {t(live ? 'dashboard.live.open' : 'dashboard.live.down')}
-              </span>
+              </div>
             </div>
             <div style={{ textAlign: 'center', fontSize: 40, fontWeight: 700, letterSpacing: 4 }}>
               {t('dashboard.big.title')}
@@ -188,12 +188,12 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
             <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 16 }}>
               <Clock />
               <Link to="/dashboard" onClick={(e) => e.stopPropagation()}>
-                <Button ghost icon={<RollbackOutlined />} title={t('dashboard.big.exit')} aria-label={t('dashboard.big.exit')} data-testid="bigscreen-exit" />
+                <Button icon={<RollbackOutlined />} title={t('dashboard.big.exit')} aria-label={t('dashboard.big.exit')} data-testid="bigscreen-exit" />
               </Link>
             </div>
           </div>
 
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, 1fr)', gap: 16 }}>
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 16 }}>
             {rights.attendance && <Total label={t('dashboard.big.people')} value={att.data?.people ?? '–'} />}
             {rights.attendance && (
               <Total
@@ -208,11 +208,20 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
             {flow.data?.enabled && <Total label={t('dashboard.big.insideNow')} value={flow.data.inside} color="#ffd666" />}
           </div>
 
-          <div style={{ display: 'grid', gridTemplateColumns: '560px 1fr 560px', gap: 16, minHeight: 0 }}>
-            <div style={{ display: 'grid', gridTemplateRows: '1fr 1fr', gap: 16, minHeight: 0 }}>
+          <div style={{ display: 'grid', gridTemplateColumns: '560px minmax(0, 1fr) 560px', gap: 16, minHeight: 0 }}>
+            <div
+              style={{
+                display: 'grid',
+                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
+                gridTemplateColumns: 'minmax(0, 1fr)',
+                gap: 16,
+                minHeight: 0,
+                minWidth: 0,
+              }}
+            >
               {rights.attendance && (
                 <Panel title={t('dashboard.blocks.attendance')}>
-                  <div style={{ display: 'grid', gridTemplateColumns: '1fr 170px', alignItems: 'center', height: '100%' }}>
+                  <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 210px', alignItems: 'center', gap: 8, height: '100%' }}>
                     <AttendanceDonut data={att.data} dark height={330} />
                     <div>
                       {SLICES.map((s) => (
@@ -234,15 +243,24 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
               )}
               {rights.attendance && (
                 <Panel title={t('dashboard.blocks.trend')}>
-                  <TrendChart items={trend.data?.items} dark height={320} />
+                  <TrendChart items={trend.data?.items} dark height={310} />
                 </Panel>
               )}
             </div>
-            <div style={{ display: 'grid', gridTemplateRows: '1fr 1fr', gap: 16, minHeight: 0 }}>
+            <div
+              style={{
+                display: 'grid',
+                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
+                gridTemplateColumns: 'minmax(0, 1fr)',
+                gap: 16,
+                minHeight: 0,
+                minWidth: 0,
+              }}
+            >
               {rights.attendance && (
                 <Panel title={t('dashboard.blocks.flow')}>
                   {flow.data?.enabled ? (
-                    <FlowChart flow={flow.data} dark height={330} />
+                    <FlowChart flow={flow.data} dark height={310} />
                   ) : (
                     <div style={{ fontSize: 18, opacity: 0.7, padding: 24 }}>{t('dashboard.flow.off')}</div>
                   )}
@@ -254,7 +272,16 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
                 </Panel>
               )}
             </div>
-            <div style={{ display: 'grid', gridTemplateRows: '1fr 1fr', gap: 16, minHeight: 0 }}>
+            <div
+              style={{
+                display: 'grid',
+                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
+                gridTemplateColumns: 'minmax(0, 1fr)',
+                gap: 16,
+                minHeight: 0,
+                minWidth: 0,
+              }}
+            >
               {(rights.attendance || rights.breakers) && (
                 <Panel title={t('dashboard.blocks.alarms')}>
                   <AlarmList alarms={alarms.data?.items} max={7} dark />

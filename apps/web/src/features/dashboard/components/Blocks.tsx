@@ -46,19 +46,19 @@ export function AttendanceDonut({
   const option = useMemo(
     () => ({
       tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-      legend: { bottom: 0, icon: 'circle', itemWidth: 10, itemHeight: 10, textStyle: dark ? { fontSize: 16 } : {} },
+      // no legend: the figures beside or below the donut name the slices in the same colours
       series: [
         {
           type: 'pie',
-          radius: ['52%', '74%'],
-          center: ['50%', '44%'],
+          radius: ['58%', '84%'],
+          center: ['50%', '50%'],
           avoidLabelOverlap: true,
           label: { show: false },
           data: SLICES.map((s) => ({ name: t(`dashboard.att.${s}`), value: data?.[s] ?? 0, slice: s, itemStyle: { color: colors[s] } })),
         },
       ],
     }),
-    [data, colors, t, dark],
+    [data, colors, t],
   );
   return (
     <div style={{ position: 'relative' }} data-testid="dashboard-donut">
@@ -77,7 +77,7 @@ export function AttendanceDonut({
           position: 'absolute',
           left: 0,
           right: 0,
-          top: `calc(${height * 0.44}px - ${dark ? 30 : 22}px)`,
+          top: `calc(${height * 0.5}px - ${dark ? 34 : 24}px)`,
           textAlign: 'center',
           pointerEvents: 'none',
         }}
@@ -100,8 +100,8 @@ export function TrendChart({ items, dark, height = 260, loading }: { items: Tren
     const kinds = ['present', 'late', 'early', 'absent', 'leave'] as const;
     return {
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      legend: { top: 0, textStyle: dark ? { fontSize: 14 } : {} },
-      grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
+      legend: { top: 0, type: 'scroll', textStyle: dark ? { fontSize: 14 } : {} },
+      grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: days.map((d) => d.date.slice(5)) },
       yAxis: { type: 'value', minInterval: 1 },
       series: kinds.map((k) => ({
