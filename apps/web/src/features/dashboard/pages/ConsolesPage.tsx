@@ -111,7 +111,13 @@ export default function ConsolesPage() {
           {terminals.length ? (
             <div style={GRID}>
               {terminals.map((x) => (
-                <TerminalTile key={x.id} terminal={x} canOpen={rights.openDoor} answer={answers[x.id]} />
+                <TerminalTile
+                  key={x.id}
+                  terminal={x}
+                  canOpen={rights.openDoor}
+                  answer={answers[x.id]}
+                  onAnswer={(ok) => setAnswers((a) => ({ ...a, [x.id]: ok }))}
+                />
               ))}
             </div>
           ) : (
@@ -143,7 +149,17 @@ function OnlineTag({ online }: { online: boolean }) {
   return <Tag color={online ? 'success' : 'default'}>{t(online ? 'dashboard.dev.online' : 'dashboard.dev.offline')}</Tag>;
 }
 
-function TerminalTile({ terminal: x, canOpen, answer }: { terminal: ConsoleTerminal; canOpen: boolean; answer: boolean | undefined }) {
+function TerminalTile({
+  terminal: x,
+  canOpen,
+  answer,
+  onAnswer,
+}: {
+  terminal: ConsoleTerminal;
+  canOpen: boolean;
+  answer: boolean | undefined;
+  onAnswer: (ok: boolean) => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const openDoor = useOpenDoor();
@@ -160,8 +176,13 @@ function TerminalTile({ terminal: x, canOpen, answer }: { terminal: ConsoleTermi
         message.destroy(key);
       }
       if (r.state === 'pending') void message.warning(t('device.result.noAnswer', { name: x.name }));
-      else if (r.state === 'success') void message.success(t('device.result.opened'));
-      else void message.error(t('device.result.failure', { reason: r.message || String(r.code ?? '') }));
+      else if (r.state === 'success') {
+        onAnswer(true);
+        void message.success(t('device.result.opened'));
+      } else {
+        onAnswer(false);
+        void message.error(t('device.result.failure', { reason: r.message || String(r.code ?? '') }));
+      }
     } catch {
       message.destroy(key);
       // shown by the API client
@@ -177,7 +198,7 @@ function TerminalTile({ terminal: x, canOpen, answer }: { terminal: ConsoleTermi
         <Space size={0}>
           {answer !== undefined && (
             <Tag color={answer ? 'success' : 'error'} data-testid="console-door-answer">
-              {answer ? t('device.result.opened') : t('device.result.failure', { reason: '' })}
+              {t(answer ? 'dashboard.consoles.doorOpened' : 'dashboard.consoles.doorRefused')}
             </Tag>
           )}
           <Tag>{t(x.direction === 'out' ? 'dashboard.consoles.exit' : 'dashboard.consoles.entrance')}</Tag>
@@ -255,10 +276,24 @@ function LineRow({ line: l, breaker: b, canSwitch }: { line: ConsoleLine; breake
   const { modal } = App.useApp();
   const toggle = useSwitchLine();
   const show = useShowOutcome();
+  const qc = useQueryClient();
   const switching = toggle.isPending && toggle.variables?.id === l.id;
   const send = async (oc: 0 | 1) => {
     try {
-      show(await toggle.mutateAsync({ id: l.id, oc }));
+      const r = await toggle.mutateAsync({ id: l.id, oc });
+      show(r);
+      // the breaker's answer is the line's state now: the tile shows it without waiting for the stream
+      qc.setQueryData<DashboardConsoles>(dashboardKeys.consoles, (d) =>
+        d
+          ? {
+              ...d,
+              breakers:
+                d.breakers?.map((x) =>
+                  x.id !== b.id ? x : { ...x, lines: x.lines.map((y) => (y.id === l.id ? { ...y, oc: r.oc, updated_at: new Date().toISOString() } : y)) },
+                ) ?? null,
+            }
+          : d,
+      );
     } catch {
       // refused (offline, no authority): the API client showed the server's message
     }

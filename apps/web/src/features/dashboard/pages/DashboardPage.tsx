@@ -246,17 +246,20 @@ function AdminBlock() {
           </Col>
         ))}
       </Row>
-      <Card title={t('dashboard.recentLogs')} style={{ marginTop: 16 }} extra={canSeeLog ? <Link to="/system/log">{t('dashboard.allLogs')}</Link> : null}>
-        <DataTable<LogItem>
-          rowKey="id"
-          cardTitle="description"
-          loading={summary.isPending}
-          dataSource={d?.recentLogs ?? []}
-          columns={logColumns(t, { ip: false })}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-        />
-      </Card>
+      {/* the server sends log lines only to administrators with the log right */}
+      {canSeeLog && (
+        <Card title={t('dashboard.recentLogs')} style={{ marginTop: 16 }} extra={<Link to="/system/log">{t('dashboard.allLogs')}</Link>}>
+          <DataTable<LogItem>
+            rowKey="id"
+            cardTitle="description"
+            loading={summary.isPending}
+            dataSource={d?.recentLogs ?? []}
+            columns={logColumns(t, { ip: false })}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+          />
+        </Card>
+      )}
     </>
   );
 }
