@@ -222,7 +222,8 @@ function TerminalTile({
             <div>{t('dashboard.consoles.noPunch')}</div>
           )}
           <div style={{ opacity: 0.6, marginTop: 4 }}>
-            {t('dashboard.consoles.lastSeen')}: {x.last_seen_at ? <DateTime value={x.last_seen_at} /> : t('dashboard.consoles.never')}
+            <div>{t('dashboard.consoles.lastSeen')}</div>
+            <div>{x.last_seen_at ? <DateTime value={x.last_seen_at} /> : t('dashboard.consoles.never')}</div>
           </div>
         </div>
       </div>
@@ -265,7 +266,7 @@ function BreakerTile({ breaker: b, canSwitch }: { breaker: ConsoleBreaker; canSw
         )}
       </div>
       <div style={{ fontSize: 12, opacity: 0.6, marginTop: 6 }}>
-        {t('dashboard.consoles.lastChange')}: {lastChange ? <DateTime value={lastChange} /> : t('dashboard.consoles.never')}
+        {t('dashboard.consoles.lastChange')} {lastChange ? <DateTime value={lastChange} /> : t('dashboard.consoles.never')}
       </div>
     </Card>
   );
