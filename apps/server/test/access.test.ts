@@ -182,6 +182,15 @@ const ROWS: Row[] = [
   // the live stream: a session with a company; what each event needs is filtered per event (live.routes.test.ts).
   // An unknown topic is refused before anything streams, so the row's calls end.
   { method: 'GET', path: '/events', expect: COMPANY, query: { topics: 'nonsense' }, answer: every(CODES.RULE) },
+  // dashboard blocks (#16): attendance figures take the attendance right; devices and consoles face view or the breaker right; alarms any of them
+  { method: 'GET', path: '/dashboard/attendance', expect: RIGHT_ATTENDANCE },
+  { method: 'GET', path: '/dashboard/trend', expect: RIGHT_ATTENDANCE, query: { days: 7 } },
+  { method: 'GET', path: '/dashboard/devices', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/dashboard/alarms', expect: RIGHT_DEVICE },
+  { method: 'GET', path: '/dashboard/flow', expect: RIGHT_ATTENDANCE },
+  { method: 'GET', path: '/dashboard/recognitions', expect: RIGHT_ATTENDANCE, query: { limit: 5 } },
+  { method: 'GET', path: '/dashboard/sites', expect: COMPANY },
+  { method: 'GET', path: '/dashboard/consoles', expect: RIGHT_DEVICE },
   // rights
   { method: 'GET', path: '/manager/list', expect: RIGHT_MANAGER, query: { page: 1, pageSize: 10, keyword: 'acc' } },
   {

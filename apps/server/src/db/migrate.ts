@@ -15,6 +15,7 @@ import * as m0011 from './migrations/0011_breakers.ts';
 import * as m0012 from './migrations/0012_workflow.ts';
 import * as m0013 from './migrations/0013_person_left_at.ts';
 import * as m0014 from './migrations/0014_sites.ts';
+import * as m0015 from './migrations/0015_dashboard.ts';
 import * as m0016 from './migrations/0016_dormitory.ts';
 import * as m0017 from './migrations/0017_stranger_index.ts';
 
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0012_workflow': m0012,
   '0013_person_left_at': m0013,
   '0014_sites': m0014,
+  '0015_dashboard': m0015,
   '0016_dormitory': m0016,
   '0017_stranger_index': m0017,
 };

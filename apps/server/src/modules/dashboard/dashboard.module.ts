@@ -1,7 +1,9 @@
 import { defineModule, type Core } from '../../module.ts';
 import dashboardRoutes from './dashboard.routes.ts';
+import { dashboardService } from './dashboard.service.ts';
 
-/** The dashboard's figures (spec §2 /dashboard). */
+/** The dashboard's figures, the big screens' and the device console's (spec §2 /dashboard, issue #16). */
 export function dashboardModule(core: Core) {
-  return defineModule({ name: 'dashboard', routes: (app) => dashboardRoutes(app, core) });
+  const service = dashboardService(core.database);
+  return defineModule({ name: 'dashboard', service, routes: (app) => dashboardRoutes(app, { database: core.database, service }) });
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, Card, DatePicker, Popover, Select, Space, Tag, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -18,10 +19,29 @@ import { hm, zonedToday } from '../logic.ts';
 
 type Query = DayQuery & { page: number; pageSize: number };
 
+/** `?date=YYYY-MM-DD&status=late`: what a dashboard figure opens (an unreal date or unknown status is ignored). */
+function fromUrl(params: URLSearchParams): Partial<Pick<Query, 'date' | 'status'>> {
+  const out: Partial<Pick<Query, 'date' | 'status'>> = {};
+  const date = params.get('date');
+  if (date && /^\d{4}-\d{2}-\d{2}$/.test(date) && dayjs(date).format('YYYY-MM-DD') === date) out.date = date;
+  const status = params.get('status');
+  if (status && (DAY_STATUSES as readonly string[]).includes(status)) out.status = status as DayStatus;
+  return out;
+}
+
 /** /attendance/result: one day's results, people × status (spec §4 legend); a row opens its explanation. */
 export default function DayResultPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()) }));
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()), ...fromUrl(params) }));
+  // a figure opened again while the page stays mounted (its tag) brings its own date and status
+  const urlKey = params.toString();
+  const [seenUrl, setSeenUrl] = useState(urlKey);
+  if (urlKey !== seenUrl) {
+    setSeenUrl(urlKey);
+    const f = fromUrl(params);
+    if (f.date || f.status) setQuery((q) => ({ ...q, page: 1, ...f, status: f.status }));
+  }
   const [open, setOpen] = useState<{ person_id: number; date: string }>();
   const list = useDays(query);
   const [person, setPerson] = useState<{ id: number; name: string }>();
@@ -88,6 +108,7 @@ export default function DayResultPage() {
           allowClear
           placeholder={t('att.day.fields.status')}
           style={{ width: 160 }}
+          value={query.status}
           options={DAY_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))}
           onChange={(status?: DayStatus) => setQuery((q) => ({ ...q, page: 1, status }))}
           data-testid="day-status-filter"

@@ -1,4 +1,6 @@
-// Being built (issue #16): replaced by the screen itself before this lands.
+import { BigScreen } from '../components/BigScreen.tsx';
+
+/** /maininfo: the big screen for the whole company (spec §2, issue #16). */
 export default function MainInfoPage() {
-  return null;
+  return <BigScreen />;
 }
