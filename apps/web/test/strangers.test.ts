@@ -27,6 +27,7 @@ const live = (over: Partial<LivePunch> = {}): LivePunch => ({
   department: '',
   department_ids: [],
   health: null,
+  refused: false,
   ...over,
 });
 const page = (items: Stranger[], pageSize = 2) => ({ items, total: items.length, page: 1, pageSize });

@@ -38,6 +38,8 @@ export const LivePunch = Type.Object({
   department_ids: Type.Array(Type.Integer()),
   /** the health-code colour read with the punch (green, yellow, red), null when none */
   health: Nullable(Type.String()),
+  /** a registered person the terminal refused (stranger is true too: it is no punch of theirs; the name is theirs) */
+  refused: Type.Boolean(),
 });
 export type LivePunch = Static<typeof LivePunch>;
 

@@ -1,27 +1,14 @@
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
+import { sitesRepository } from '../sites/sites.repository.ts';
 
 /**
  * The dashboard's reads (issue #16): counts and short lists over the tables other features write, every one
  * scoped to the company, and to a site's devices or breakers when a site is chosen.
  */
-
-/** The device map's tables (migration 0014_sites, the map's branch): typed here until they join db/schema.ts. */
-type SiteTables = {
-  sites: { id: number; company_id: number; name: string };
-  site_placements: { company_id: number; site_id: number; kind: string; ref_id: number; x: number; y: number };
-};
-const withSites = (db: Executor) => (db as Kysely<DB>).withTables<SiteTables>();
-
-/** A database error saying the sites table is not there (a database migrated before 0014). */
-const missingTable = (err: unknown) => {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '42P01' || /no such table/i.test(e?.message ?? '');
-};
 
 /** The devices and breakers placed on one site; what the dashboard's blocks filter on. */
 export interface SiteScope {
@@ -32,35 +19,18 @@ export interface SiteScope {
 const n = (v: unknown) => Number(v ?? 0);
 
 export const dashboardRepository = {
-  /** The company's sites (none while the device map's tables do not exist). */
-  async sites(db: Executor, companyId: number): Promise<{ id: number; name: string }[]> {
-    try {
-      return await withSites(db).selectFrom('sites').select(['id', 'name']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
-    } catch (err) {
-      if (missingTable(err)) return [];
-      throw err;
-    }
-  },
+  /** The company's sites, for the site screen's picker. */
+  sites: (db: Executor, companyId: number) =>
+    db.selectFrom('sites').select(['id', 'name']).where('company_id', '=', companyId).orderBy('sort').orderBy('name').orderBy('id').execute(),
 
-  /** The site's placements, or undefined when the company has no such site (or no sites table yet). */
+  /** The devices and breakers placed on a site (that still exist), or undefined when the company has no such site. */
   async site(db: Executor, companyId: number, siteId: number): Promise<SiteScope | undefined> {
-    try {
-      const s = await withSites(db).selectFrom('sites').select('id').where('company_id', '=', companyId).where('id', '=', siteId).executeTakeFirst();
-      if (!s) return undefined;
-      const rows = await withSites(db)
-        .selectFrom('site_placements')
-        .select(['kind', 'ref_id'])
-        .where('company_id', '=', companyId)
-        .where('site_id', '=', siteId)
-        .execute();
-      return {
-        devices: rows.filter((r) => r.kind === 'device').map((r) => r.ref_id),
-        breakers: rows.filter((r) => r.kind === 'breaker').map((r) => r.ref_id),
-      };
-    } catch (err) {
-      if (missingTable(err)) return undefined;
-      throw err;
-    }
+    if (!(await sitesRepository.get(db, companyId, siteId))) return undefined;
+    const [devices, breakers] = await Promise.all([
+      sitesRepository.refIds(db, companyId, siteId, 'device'),
+      sitesRepository.refIds(db, companyId, siteId, 'breaker'),
+    ]);
+    return { devices, breakers };
   },
 
   /** Today's stored results: the status as shown (a manual one wins) and the minutes late so far. */

@@ -232,10 +232,43 @@ test(`another company sees none of it, and a site that is not the company's is n
   for (const path of ['attendance', 'devices', 'alarms', 'flow', 'recognitions', 'consoles']) {
     assert.equal((await get(B.main, path, { site_id: 1 })).code, CODES.NOT_FOUND, `${path}: an unknown site`);
   }
-  // TODO(lead, after merging the map branch's 0014_sites): a site of A with gateIn and the breaker placed on it:
-  // - A's devices?site_id → terminals total 1 (gateIn only), breakers total 1; flow and recognitions only gateIn's punches;
-  // - a site with nothing placed: every count 0, recognitions [];
-  // - B asking for A's site id → CODES.NOT_FOUND on every route; /dashboard/sites lists A's site for A only.
+  // A site of A with gateIn and the breaker on it, and an empty one.
+  const db = t.app.database.db;
+  const site = async (name: string) =>
+    (
+      await db
+        .insertInto('sites')
+        .values({ company_id: A.id, name, sort: 0, image: '', image_width: 0, image_height: 0, tile_url: '', created_at: stamp, updated_at: stamp })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const hall = await site('Hall');
+  const empty = await site('Empty');
+  await db
+    .insertInto('site_placements')
+    .values([
+      { company_id: A.id, site_id: hall, kind: 'device', ref_id: gateIn, x: 10, y: 10 },
+      { company_id: A.id, site_id: hall, kind: 'breaker', ref_id: breakerId, x: 20, y: 20 },
+    ])
+    .execute();
+  const d = await get(A.main, 'devices', { site_id: hall });
+  assert.equal(d.data.terminals.total, 1, 'gateIn only');
+  assert.equal(d.data.breakers.total, 1);
+  const rec = await get(A.main, 'recognitions', { site_id: hall });
+  assert.ok(rec.data.items.length > 0 && rec.data.items.every((x: { device_id: number }) => x.device_id === gateIn), "only gateIn's recognitions");
+  const c = await get(A.main, 'consoles', { site_id: hall });
+  assert.deepEqual(
+    c.data.terminals.map((x: { id: number }) => x.id),
+    [gateIn],
+  );
+  const none = await get(A.main, 'devices', { site_id: empty });
+  assert.deepEqual([none.data.terminals.total, none.data.breakers.total], [0, 0]);
+  assert.deepEqual((await get(A.main, 'recognitions', { site_id: empty })).data.items, []);
+  for (const path of ['attendance', 'devices', 'alarms', 'flow', 'recognitions', 'consoles']) {
+    assert.equal((await get(B.main, path, { site_id: hall })).code, CODES.NOT_FOUND, `${path}: A's site asked by B`);
+  }
+  assert.deepEqual((await get(A.main, 'sites')).data.items.map((x: { name: string }) => x.name).sort(), ['Empty', 'Hall']);
+  assert.deepEqual((await get(B.main, 'sites')).data.items, []);
 });
 
 test(`each block follows the administrator's rights (${DIALECT})`, async () => {

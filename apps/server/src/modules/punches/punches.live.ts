@@ -60,7 +60,22 @@ export async function publishPunches(trx: Executor, keys: LiveKey[], createdAt: 
     .orderBy('p.time')
     .execute();
   if (!rows.length) return;
-  const personIds = [...new Set(rows.map((r) => r.person_id).filter((x): x is number => x !== null))];
+  // A refused person's record keeps only their number (it is no punch of theirs): the watchers still see who it was.
+  const refusedPins = [...new Set(rows.filter((r) => r.stranger === 2).map((r) => r.pin))];
+  if (refusedPins.length) {
+    const known = await trx
+      .selectFrom('persons')
+      .select(['id', 'number', 'name', 'photo', 'revision', 'company_id'])
+      .where('company_id', '=', rows[0]!.company_id)
+      .where('number', 'in', refusedPins)
+      .execute();
+    for (const r of rows) {
+      const k = r.stranger === 2 ? known.find((x) => x.number === r.pin && x.company_id === r.company_id) : undefined;
+      if (k) Object.assign(r, { person_name: k.name, person_number: k.number, face: k.photo, revision: k.revision, refusedId: k.id });
+    }
+  }
+  const who = (r: (typeof rows)[number]) => r.person_id ?? (r as { refusedId?: number }).refusedId ?? null;
+  const personIds = [...new Set(rows.map(who).filter((x): x is number => x !== null))];
   const depts = new Map<number, { id: number; name: string }[]>();
   if (personIds.length) {
     const links = await trx
@@ -72,24 +87,26 @@ export async function publishPunches(trx: Executor, keys: LiveKey[], createdAt: 
     for (const l of links) (depts.get(l.person_id) ?? depts.set(l.person_id, []).get(l.person_id)!).push({ id: l.id, name: l.name });
   }
   for (const r of rows) {
-    const mine = r.person_id === null ? [] : (depts.get(r.person_id) ?? []);
+    const personId = who(r);
+    const mine = personId === null ? [] : (depts.get(personId) ?? []);
     const event: LivePunch = {
       ...presentPunch(r),
-      face_url: r.person_id !== null && r.face ? `${API_PREFIX}${pathOf(personsApi.photo, { id: r.person_id })}?v=${r.revision ?? 0}` : '',
+      face_url: personId !== null && r.face ? `${API_PREFIX}${pathOf(personsApi.photo, { id: personId })}?v=${r.revision ?? 0}` : '',
       department: mine.map((d) => d.name).join(', '),
       department_ids: mine.map((d) => d.id),
       health: r.health,
+      refused: r.stranger === 2,
     };
     await publish(trx, r.company_id, 'punch', event, PUNCH_RIGHTS);
     const alarmTemp = Number(parseJson<{ alarmTemp?: number }>(r.device_options, {}).alarmTemp ?? DEVICE_OPTION_DEFAULTS.alarmTemp);
-    const alarm = (source: 'stranger' | 'temperature' | 'alcohol' | 'health', value: number | null) =>
+    const alarm = (source: 'stranger' | 'temperature' | 'alcohol' | 'health', value: number | null, kind: string = source) =>
       publish(
         trx,
         r.company_id,
         'alarm',
         {
           source,
-          kind: source,
+          kind,
           subject: event.name || event.number,
           device_id: r.device_id,
           breaker_id: null,
@@ -99,7 +116,7 @@ export async function publishPunches(trx: Executor, keys: LiveKey[], createdAt: 
         },
         PUNCH_RIGHTS,
       );
-    if (r.stranger) await alarm('stranger', null);
+    if (r.stranger) await alarm('stranger', null, r.stranger === 2 ? 'refused' : 'unknown');
     if (r.temperature !== null && r.temperature >= alarmTemp) await alarm('temperature', r.temperature);
     if (r.alcohol_over === 1) await alarm('alcohol', r.alcohol);
     if (r.health === 'red') await alarm('health', null);

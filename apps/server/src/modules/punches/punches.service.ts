@@ -205,6 +205,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
     async stranger(device: DeviceRow, r: StrangerRecord): Promise<number | null> {
       const pin = r.pin || '0';
       const photo = await deps.photos.save(device.company_id, device.id, pin, r.time, r.jpeg);
+      const createdAt = nowIso();
       return transaction(db, async (trx) => {
         const person = pin === '0' ? undefined : (await writer.personIds(trx, device.company_id, [pin])).get(pin);
         const row = await trx
@@ -226,16 +227,14 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
             health: null,
             photo,
             stranger: person === undefined ? STRANGER.unknown : STRANGER.refused,
-            created_at: nowIso(),
+            created_at: createdAt,
           })
           .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
           .returning('id')
           .executeTakeFirst();
         if (!row) return null;
-        // live: publish — the stored stranger is announced to the consoles here, in this transaction: a `punch`
-        // event (LivePunch) of row `row.id` for company `device.company_id`, built like an ingested punch's (its
-        // `stranger` is true, `pic_url` already set, so no `photo` event follows), rights ['attendance', 'face']
-        // (who may read /stranger/list); and, if wanted, an `alarm` with source 'stranger' and punch_id row.id.
+        // announced with its photo (no `photo` event follows) and a stranger alarm; only when new, so a retry is silent
+        await publishPunches(trx, [{ companyId: device.company_id, deviceId: device.id, pin, localTime: r.time }], createdAt);
         return row.id;
       });
     },

@@ -3,13 +3,13 @@ import { DEVICE_OPTION_DEFAULTS, HOUR_MINUTE_PATTERN, type LivePunch, type Punch
 /** Pure helpers of the guard desk and dormitory screens (issue #16), unit-tested under node --test. */
 
 /** A recognition as the guard desk shows it: a live punch, or a listed one without the live extras. */
-export type Recognition = Punch & Partial<Pick<LivePunch, 'face_url' | 'department' | 'department_ids' | 'health'>>;
+export type Recognition = Punch & Partial<Pick<LivePunch, 'face_url' | 'department' | 'department_ids' | 'health' | 'refused'>>;
 
 /** How many recognitions the history keeps. */
 export const HISTORY_MAX = 50;
 
 export type Verdict = 'pass' | 'warn' | 'alarm';
-export type Reason = 'stranger' | 'fever' | 'alcohol' | 'redCode' | 'yellowCode';
+export type Reason = 'stranger' | 'refused' | 'fever' | 'alcohol' | 'redCode' | 'yellowCode';
 
 /** The device's alarm temperature (its option, else the terminal's default). */
 export function alarmTempOf(options: Record<string, unknown> | undefined): number {
@@ -24,7 +24,9 @@ export function alarmTempOf(options: Record<string, unknown> | undefined): numbe
  */
 export function verdictOf(r: Recognition, alarmTemp: number): { verdict: Verdict; reasons: Reason[] } {
   const reasons: Reason[] = [];
-  if (r.stranger) reasons.push('stranger');
+  // a registered person the terminal refused carries their name; an unknown face is a stranger
+  if (r.refused) reasons.push('refused');
+  else if (r.stranger) reasons.push('stranger');
   if (r.temperature !== null && r.temperature >= alarmTemp) reasons.push('fever');
   if (r.alcohol_over) reasons.push('alcohol');
   const code = r.health?.toLowerCase();
