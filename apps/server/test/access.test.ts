@@ -267,7 +267,6 @@ const ROWS: Row[] = [
   // Breakers (#12): reads take the breaker right or face view, writes face edit (docs/api-breakers.md).
   { method: 'GET', path: '/breaker/list', expect: RIGHT_DEVICE },
   { method: 'GET', path: '/breaker/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
-  { method: 'GET', path: '/breaker/live', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/breaker/create', expect: RIGHT_DEVICE, body: () => ({ uuid: uniq('ACC-BRK-'), sort: 1 }) },
   {
     method: 'POST',

@@ -259,6 +259,4 @@ export const breakersApi = {
   timerUpdate: endpoint({ method: 'POST', path: '/breaker/timer/update', body: TimerUpdate, response: Timer }),
   timerDelete: endpoint({ method: 'POST', path: '/breaker/timer/delete', body: IdBody, response: Type.Null() }),
   alarms: endpoint({ method: 'GET', path: '/breaker/alarm/list', query: AlarmListQuery, response: AlarmPage }),
-  /** Server-sent events: `detail` (a BreakerDetail, as /breaker/info answers) whenever the breaker's figures change, `gone` when it was deleted. */
-  live: endpoint({ method: 'GET', path: '/breaker/live', query: IdBody, response: binary('text/event-stream') }),
 };

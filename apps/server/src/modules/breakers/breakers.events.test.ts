@@ -1,115 +1,54 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { API_PREFIX, CODES, type BreakerDetail } from '@faceadmin/shared';
+import { CODES } from '@faceadmin/shared';
 import { EmulatedBreaker } from '../../../../../tools/breaker-emulator/breaker.ts';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { openLive, type LiveClient } from '../../../test/live-client.ts';
 
 /**
- * GET /breaker/live (server-sent events for the console's device-detail page, issue #12): refusals in the envelope
- * before any event, then the breaker at once and again when its figures change, `gone` when it is deleted.
- * Waits are for events to arrive (no timed assertions); the deadline only turns a hang into a failure.
+ * Breakers on the console's live stream (GET /events, issue #16; the device-detail page's own stream folded into
+ * it): presence, line switches and alarms as `breaker`, the figures as `figures` only to consoles that ask for them,
+ * each to the breaker's company and to administrators with the breaker right or face-device view.
  */
 
 let t: TestApp;
 let A: Company;
 let B: Company;
-let base: string;
+let server: string;
 const emus: EmulatedBreaker[] = [];
+const streams: LiveClient[] = [];
 
 before(async () => {
   t = await makeApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = t.app.server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}${API_PREFIX}`;
+  server = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   A = await makeCompany(t, 'Live Co A');
   B = await makeCompany(t, 'Live Co B');
 });
 after(async () => {
+  for (const s of streams) s.close();
   for (const e of emus) await e.kill().catch(() => {});
   await t.close();
 });
 
-/** An open event stream: events as they arrive, `next(pred)` waits for the first matching one not yet taken. */
-async function openStream(token: string, id: number) {
-  const ctrl = new AbortController();
-  const res = await fetch(`${base}/breaker/live?id=${id}`, { headers: { 'X-Token': token, 'X-Lang': 'en-US' }, signal: ctrl.signal });
-  const events: { event: string; data: string }[] = [];
-  let ended = false;
-  let wake = () => {};
-  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buf = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buf += decoder.decode(chunk, { stream: true });
-          let cut: number;
-          while ((cut = buf.indexOf('\n\n')) >= 0) {
-            const block = buf.slice(0, cut);
-            buf = buf.slice(cut + 2);
-            const event = /^event: (.*)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (event && data !== undefined) events.push({ event, data });
-          }
-          wake();
-        }
-      } catch {
-        // aborted
-      }
-      ended = true;
-      wake();
-    })();
-  }
-  let taken = 0;
-  return {
-    res,
-    close: () => ctrl.abort(),
-    ended: () => ended,
-    async next(what: string, pred: (e: { event: string; data: string }) => boolean) {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        while (taken < events.length) {
-          const e = events[taken++]!;
-          if (pred(e)) return e;
-        }
-        if (ended) throw new Error(`stream ended before: ${what}`);
-        if (Date.now() > deadline) throw new Error(`gave up waiting for: ${what}`);
-        await new Promise<void>((r) => {
-          wake = r;
-          setTimeout(r, 200);
-        });
-      }
-    },
-  };
+async function live(token: string, topics?: string) {
+  const s = await openLive(server, token, topics ? { topics } : {});
+  streams.push(s);
+  return s;
 }
 
-test(`the live stream refuses in the envelope, then follows the breaker until it is deleted (${DIALECT})`, async () => {
+test(`a breaker's presence, switches and figures reach its company's watchers, and only them (${DIALECT})`, async () => {
   const reg = await call(t.app, 'POST', '/breaker/create', { token: A.main, body: { alias: 'Dorm live', uuid: `LIVE-${DIALECT}`, sort: 1, linenum: 2 } });
   assert.equal(reg.code, CODES.OK, reg.message);
   const id = reg.data.breaker.id as number;
 
-  // Another company's breaker: not found, as an envelope, and no stream.
-  const other = await openStream(B.main, id);
-  assert.match(other.res.headers.get('content-type') ?? '', /json/);
-  assert.equal(((await other.res.json()) as { code: number }).code, CODES.NOT_FOUND);
-  // No session; a sub-admin without the breaker or face-device right.
-  const none = await fetch(`${base}/breaker/live?id=${id}`);
-  assert.equal(((await none.json()) as { code: number }).code, CODES.ILLEGAL_TOKEN);
-  const sub = await makeSub(t, A, ['attendance']);
-  const refused = await openStream(sub.token, id);
-  assert.equal(((await refused.res.json()) as { code: number }).code, CODES.NO_AUTHORITY);
-  // The breaker right alone is enough to watch.
-  const watcher = await makeSub(t, A, ['breaker']);
+  const main = await live(A.main, 'breaker,figures,alarm');
+  const watcher = await live((await makeSub(t, A, ['breaker'])).token, 'breaker,figures');
+  const noFigures = await live(A.main);
+  const attendance = await live((await makeSub(t, A, ['attendance'])).token, 'breaker,figures,alarm,punch');
+  const other = await live(B.main, 'breaker,figures,alarm');
 
-  const s = await openStream(A.main, id);
-  assert.equal(s.res.status, 200);
-  const first = JSON.parse((await s.next('the breaker at once', (e) => e.event === 'detail')).data) as BreakerDetail;
-  assert.deepEqual([first.id, first.online, first.lines.length], [id, false, 2]);
-  assert.ok(!JSON.stringify(first).includes(reg.data.password), 'the password is never streamed');
-  const s2 = await openStream(watcher.token, id);
-  await s2.next('the breaker at once (second watcher)', (e) => e.event === 'detail');
-
-  // The breaker calls in: both watchers see it online with live power, without asking again.
   const emu = new EmulatedBreaker({
     url: `mqtt://127.0.0.1:${t.app.mqtt.port}`,
     uuid: `LIVE-${DIALECT}`,
@@ -122,16 +61,33 @@ test(`the live stream refuses in the envelope, then follows the breaker until it
   });
   await emu.start();
   emus.push(emu);
-  const live = (e: { event: string; data: string }) => {
-    const d = JSON.parse(e.data) as BreakerDetail;
-    return e.event === 'detail' && d.online && d.lines[0]!.power > 0;
-  };
-  await s.next('online with power', live);
-  await s2.next('online with power (second watcher)', live);
 
-  // Deleted: `gone`, and the stream ends.
-  s2.close();
-  assert.equal((await call(t.app, 'POST', '/breaker/delete', { token: A.main, body: { id } })).code, CODES.OK);
-  await s.next('gone', (e) => e.event === 'gone');
-  await s.next('the end of the stream', () => false).catch((err: Error) => assert.match(err.message, /stream ended/));
+  for (const s of [main, watcher, noFigures]) await s.waitFor('online', (e) => e.event === 'breaker' && e.data.id === id && e.data.online, 20_000);
+  const figures = await main.waitFor(
+    'power figures',
+    (e) => e.event === 'figures' && e.data.id === id && e.data.lines.some((l: { power: number }) => l.power > 0),
+    20_000,
+  );
+  assert.equal(figures.data.lines.length, 2);
+  await watcher.waitFor('power figures (breaker right)', (e) => e.event === 'figures' && e.data.id === id, 20_000);
+  assert.ok(!JSON.stringify(main.events).includes(reg.data.password), 'the password is never streamed');
+
+  // a switch from the console: the new state is announced as a line change
+  const lineId = figures.data.lines[0].id as number;
+  const sw = await call(t.app, 'POST', '/breaker/line/switch', { token: A.main, body: { id: lineId, oc: 0 } });
+  assert.equal(sw.code, CODES.OK, sw.message);
+  await main.waitFor(
+    'line switched off',
+    (e) => e.event === 'breaker' && e.data.id === id && e.data.lines.some((l: { id: number; oc: number }) => l.id === lineId && l.oc === 0),
+    20_000,
+  );
+
+  // the breaker drops off
+  await emu.kill();
+  await main.waitFor('offline', (e) => e.event === 'breaker' && e.data.id === id && !e.data.online, 20_000);
+  await main.waitFor('the offline alarm', (e) => e.event === 'alarm' && e.data.source === 'breaker' && e.data.breaker_id === id && e.data.kind === 'offline');
+
+  assert.ok(!noFigures.events.some((e) => e.event === 'figures'), 'figures only for consoles that ask');
+  assert.ok(!attendance.events.some((e) => e.event === 'breaker' || e.event === 'figures' || e.event === 'alarm'), 'no breaker events without the right');
+  assert.deepEqual(other.events, [], "another company's console hears nothing of A's breaker");
 });

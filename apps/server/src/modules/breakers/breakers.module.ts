@@ -3,7 +3,6 @@ import type { BreakerLink } from '../../gateways/breaker-events.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { clock } from '../../lib/time.ts';
 import { linesRepository } from './breakers.repository.ts';
-import breakersEvents from './breakers.events.ts';
 import breakersRoutes from './breakers.routes.ts';
 import { breakersService } from './breakers.service.ts';
 import { breakersLive } from './live.service.ts';
@@ -62,10 +61,8 @@ export function breakersModule(core: Core) {
 
   return defineModule({
     name: 'breakers',
-    routes: async (app) => {
-      await breakersRoutes(app, service);
-      await breakersEvents(app, service);
-    },
+    // live figures and states reach the console through its one stream (modules/live; live.service.ts publishes)
+    routes: (app) => breakersRoutes(app, service),
     jobs: [{ name: 'breakers.measurements', every: 60_000, exclusive: true, run: measurements }],
     /** Nothing is connected before the gateway starts: every breaker shows offline until it calls in. */
     ready: () => breakersRepository.allOffline(db),

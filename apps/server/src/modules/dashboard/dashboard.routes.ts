@@ -73,10 +73,15 @@ export default async function dashboardRoutes(app: App, deps: Pick<Core, 'databa
     return reply.ok(await service.flow(tn, await service.scope(tn, req.query.site_id)));
   });
 
-  app.get(api.recognitions.path, { config: { access: ATTENDANCE }, schema: routeSchema(api.recognitions, { tags }) }, async (req, reply) => {
-    const tn = tenantOf(req);
-    return reply.ok({ items: await service.recognitions(tn, await service.scope(tn, req.query.site_id), req.query.limit ?? 12) });
-  });
+  // the latest recognitions are what the doors saw: for the attendance right or face view (the guard desk's history)
+  app.get(
+    api.recognitions.path,
+    { config: { access: { anyOf: [{ right: 'attendance' }, { right: 'face', level: 1 }] } }, schema: routeSchema(api.recognitions, { tags }) },
+    async (req, reply) => {
+      const tn = tenantOf(req);
+      return reply.ok({ items: await service.recognitions(tn, await service.scope(tn, req.query.site_id), req.query.limit ?? 12) });
+    },
+  );
 
   app.get(api.sites.path, { config: { access: 'company' }, schema: routeSchema(api.sites, { tags }) }, async (req, reply) => {
     return reply.ok({ items: await service.sites(tenantOf(req)) });

@@ -42,7 +42,9 @@ export default async function punchesRoutes(app: App, deps: { database: Database
     return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, page, pageSize });
   });
 
-  app.get(punchesApi.photo.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(punchesApi.photo, { tags }) }, async (req, reply) => {
+  // A capture photo is what the door saw: the watchers of doors (face view) see it on their screens too.
+  const photoAccess = { anyOf: [{ right: 'attendance' as const }, { right: 'face' as const, level: 1 }] };
+  app.get(punchesApi.photo.path, { config: { access: photoAccess, cookieAuth: true }, schema: routeSchema(punchesApi.photo, { tags }) }, async (req, reply) => {
     const p = await punchesRepository.find(db, tenantOf(req).companyId, req.params.id);
     const file = p?.photo ? photos.pathOf(p.company_id, p.device_id, p.photo) : undefined;
     if (!file) throw notFound();

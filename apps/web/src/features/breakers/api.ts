@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   breakersApi,
@@ -8,7 +8,6 @@ import {
   type Breaker,
   type BreakerCreate,
   type BreakerCreated,
-  type BreakerDetail,
   type BreakerListQuery,
   type EnergyPeriod,
   type LineUpdate,
@@ -16,7 +15,8 @@ import {
   type TimerCreate,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { ApiError, call, followStream } from '../../app/request.ts';
+import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
+import { call } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 
 export const breakerKeys = {
@@ -30,69 +30,48 @@ export const breakerKeys = {
   alarms: (q: AlarmListQuery) => ['breaker', 'alarms', q] as const,
 };
 
-/** The list follows presence and power: refreshed every 5 s like the face-device list. */
-export const useBreakers = (q: BreakerListQuery) =>
-  useQuery({
+/** The list follows presence, switches, alarms and power from the live stream (at most every 2 s); polled every 5 s while it is down. */
+export function useBreakers(q: BreakerListQuery) {
+  const open = useLiveOpen();
+  useLiveInvalidate(['breaker', 'figures', 'alarm'], breakerKeys.list(q), 2000);
+  return useQuery({
     queryKey: breakerKeys.list(q),
     queryFn: () => call(breakersApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.status === 'error' ? false : 5000),
+    refetchInterval: (query) => (query.state.status === 'error' ? false : livePoll(open, 5000)),
   });
+}
 
 /**
- * One breaker with its lines, kept live by GET /breaker/live (server-sent events: the server sends the breaker
- * again whenever its figures change). While the stream is down (reconnecting after a drop) the query polls every
- * 5 s so the page never goes stale; a refusal (not found, no authority) stops both and shows as the query's error.
+ * One breaker with its lines, kept live by the console's stream: a `figures` or `breaker` event naming this breaker
+ * refetches it (at most once a second), and `reset` too. While the stream is down the query polls every 5 s so the
+ * page never goes stale; a refusal (not found, no authority) shows as the query's error and stops the polling.
  */
 export function useBreakerLive(id: number) {
   const qc = useQueryClient();
-  const [streaming, setStreaming] = useState(false);
-  const [refused, setRefused] = useState(false);
+  const streaming = useLiveOpen();
   const query = useQuery({
     queryKey: breakerKeys.info(id),
     queryFn: () => call(breakersApi.info, { id }, { inline: true }),
     enabled: id > 0,
-    refetchInterval: (q) => (q.state.status === 'error' || streaming || refused ? false : 5000),
+    refetchInterval: (q) => (q.state.status === 'error' ? false : livePoll(streaming, 5000)),
   });
-  useEffect(() => {
-    if (!(id > 0)) return;
-    const ctrl = new AbortController();
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const connect = () => {
-      const started = Date.now();
-      void followStream(
-        breakersApi.live,
-        { id },
-        (e) => {
-          if (e.event === 'detail') {
-            setStreaming(true);
-            qc.setQueryData<BreakerDetail>(breakerKeys.info(id), JSON.parse(e.data) as BreakerDetail);
-          } else if (e.event === 'gone') void qc.invalidateQueries({ queryKey: breakerKeys.info(id) });
-        },
-        { signal: ctrl.signal, silent: true },
-      )
-        // The server ends a stream after a few minutes so the session is checked again: reconnect at once.
-        .then(() => 'ended' as const)
-        .catch((err: unknown) => {
-          setStreaming(false);
-          if (err instanceof ApiError && err.kind === 'api') {
-            setRefused(true);
-            return 'refused' as const;
-          }
-          return 'dropped' as const;
-        })
-        .then((how) => {
-          if (ctrl.signal.aborted || how === 'refused') return;
-          // a dropped connection (server restarting, network) is tried again after a pause, polling meanwhile
-          retry = setTimeout(connect, how === 'ended' && Date.now() - started > 10_000 ? 0 : 3000);
-        });
-    };
-    connect();
-    return () => {
-      ctrl.abort();
-      if (retry) clearTimeout(retry);
-    };
-  }, [id, qc]);
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pending.current), []);
+  const refresh = () => {
+    if (pending.current || !(id > 0)) return;
+    pending.current = setTimeout(() => {
+      pending.current = undefined;
+      void qc.invalidateQueries({ queryKey: breakerKeys.info(id) });
+    }, 1000);
+  };
+  useLiveEvent('figures', (e) => {
+    if (e.id === id) refresh();
+  });
+  useLiveEvent('breaker', (e) => {
+    if (e.id === id) refresh();
+  });
+  useLiveEvent('reset', refresh);
   return { ...query, streaming };
 }
 

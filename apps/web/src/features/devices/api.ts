@@ -13,6 +13,7 @@ import {
   type SyncSummary,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { call } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
@@ -37,14 +38,17 @@ export const useDeviceOptions = () =>
     staleTime: 60_000,
   });
 
-/** The list follows the devices' presence: refreshed every few seconds. */
-export const useDevices = (q: DeviceListQuery) =>
-  useQuery({
+/** The list follows the devices' presence and sync from the live stream; polled every 5 s while the stream is down. */
+export function useDevices(q: DeviceListQuery) {
+  const open = useLiveOpen();
+  useLiveInvalidate(['device', 'sync', 'command'], deviceKeys.all, 1000);
+  return useQuery({
     queryKey: deviceKeys.list(q),
     queryFn: () => call(devicesApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
-    refetchInterval: 5000,
+    refetchInterval: livePoll(open, 5000),
   });
+}
 
 /** One device, refreshed every `refetchInterval` ms until a load fails (an unknown id is not asked for again and again). */
 export const useDevice = (id: number, refetchInterval?: number) =>

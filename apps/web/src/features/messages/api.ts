@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { messagesApi, TIMING, type MessageListQuery, type MessageReadBody } from '@faceadmin/shared';
+import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { call } from '../../app/request.ts';
 
 const keys = { all: ['message'] as const, count: ['message', 'count'] as const };
@@ -11,14 +12,20 @@ export const useMessages = (q: MessageListQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** Unread count for the bell, polled every 20 s (spec §9); silent so a poll never spams toasts. */
-export const useUnreadCount = (enabled: boolean) =>
-  useQuery({
+/**
+ * Unread count for the bell: refetched when the live stream says messages changed, polled every 20 s (spec §9)
+ * only while the stream is down; silent so a poll never spams toasts.
+ */
+export function useUnreadCount(enabled: boolean) {
+  const open = useLiveOpen();
+  useLiveInvalidate(enabled ? ['messages'] : [], keys.all);
+  return useQuery({
     queryKey: keys.count,
     queryFn: () => call(messagesApi.count, undefined, { silent: true }),
     enabled,
-    refetchInterval: TIMING.messagePoll,
+    refetchInterval: livePoll(open, TIMING.messagePoll),
   });
+}
 
 export function useMarkRead() {
   const qc = useQueryClient();

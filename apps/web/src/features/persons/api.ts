@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { personsApi, TIMING, type PersonCreate, type PersonExportBody, type PersonListQuery, type PersonTransferBody } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { call, download, upload } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 import { syncFollowInterval } from './logic.ts';
@@ -18,13 +19,17 @@ export const markPeopleChanged = (): void => {
   peopleChangedAt = Date.now();
 };
 
-export const usePersons = (q: PersonListQuery) =>
-  useQuery({
+/** The list follows its people's sync states from the live stream (`sync` events); while the stream is down, by polling for a while after a change. */
+export function usePersons(q: PersonListQuery) {
+  const open = useLiveOpen();
+  useLiveInvalidate(['sync'], personKeys.list(q), 1000);
+  return useQuery({
     queryKey: personKeys.list(q),
     queryFn: () => call(personsApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => syncFollowInterval(query.state.data?.items ?? [], peopleChangedAt, Date.now()),
+    refetchInterval: (query) => (open ? false : syncFollowInterval(query.state.data?.items ?? [], peopleChangedAt, Date.now())),
   });
+}
 
 /** Department tree for pickers (TreeSelect shape). */
 export const useOrgOptions = () => useQuery({ queryKey: personKeys.orgOptions, queryFn: () => call(personsApi.departmentOptions), staleTime: 30_000 });

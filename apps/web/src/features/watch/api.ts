@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { dormitoryApi, punchesApi, type DormitorySettings } from '@faceadmin/shared';
+import { dashboardApi, dormitoryApi, type DormitorySettings } from '@faceadmin/shared';
 import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { call } from '../../app/request.ts';
@@ -12,12 +12,15 @@ export const watchKeys = {
   settings: ['dormitory', 'settings'] as const,
 };
 
-/** The guard desk's starting history: the newest 30 punches; polled every 5 s while the live stream is down. */
+/**
+ * The guard desk's starting history: the newest 30 recognitions (for the attendance right or face view, as the
+ * live punch events); polled every 5 s while the live stream is down.
+ */
 export function useRecentPunches() {
   const open = useLiveOpen();
   return useQuery({
     queryKey: watchKeys.recent,
-    queryFn: () => call(punchesApi.list, { page: 1, pageSize: 30 }, { inline: true }),
+    queryFn: () => call(dashboardApi.recognitions, { limit: 30 }, { inline: true }),
     refetchInterval: livePoll(open, 5000),
   });
 }
