@@ -37,5 +37,5 @@ export function afterCommit(executor: Executor, cb: () => void): void {
 
 /** The database an executor belongs to (what per-database services, such as the live stream, are registered under). */
 export function dbOf(executor: Executor): Db | undefined {
-  return executor.isTransaction ? owners.get(executor as Transaction<DB>) : (executor as Db);
+  return executor.isTransaction ? owners.get(executor as Transaction<DB>) : executor;
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, TIME_PATTERN } from '../limits.ts';
 import { Flag, Id, IdBody, Nullable, Page, PageQuery, StringEnum } from './common.ts';
-import { binary, endpoint } from './endpoint.ts';
+import { endpoint } from './endpoint.ts';
 
 /**
  * Smart circuit breakers (spec §2 /circuitBreaker, §3 Circuit breaker / Line / Timer, §5, §9; issue #12).
