@@ -39,3 +39,17 @@ test(`npm run demo: the demo company's breakers are registered, online with live
   });
   assert.equal(demo.breakers[0]!.jobs.size, 2);
 });
+
+test(`npm run demo: the device map has a floor plan with the terminals and breakers on it, seeded once (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const sites = (await call(t.app, 'GET', '/site/list', { token })).data as { id: number; image_width: number }[];
+  assert.equal(sites.length, 1);
+  assert.ok(sites[0]!.image_width > 0, 'a floor plan');
+  const info = (await call(t.app, 'GET', '/site/info', { token, query: { id: sites[0]!.id } })).data as { placements: { kind: string }[] };
+  assert.equal(info.placements.filter((p) => p.kind === 'device').length, 3);
+  assert.equal(info.placements.filter((p) => p.kind === 'breaker').length, DEMO_BREAKERS.length);
+  // a restart of the demo keeps the site as the administrator left it
+  const again = await startDemoBreakers(t.app, `mqtt://127.0.0.1:${t.app.mqtt.port}`);
+  await again.stop();
+  assert.equal(((await call(t.app, 'GET', '/site/list', { token })).data as unknown[]).length, 1);
+});

@@ -1,4 +1,5 @@
 import { EmulatedBreaker } from '../../../../tools/breaker-emulator/breaker.ts';
+import { seedDemoSite } from './seed-sites.ts';
 import type { App } from '../app.ts';
 import { DEMO_COMPANY_NAME } from './seed-demo.ts';
 
@@ -51,6 +52,8 @@ export async function startDemoBreakers(app: App, url: string) {
       action: 'on',
     });
   }
+  // The device map: the floor plan with the terminals and these breakers placed (once; the demo's site stays as edited).
+  await seedDemoSite(app, tenant);
   const breakers = DEMO_BREAKERS.map(
     (d) => new EmulatedBreaker({ url, uuid: d.uuid, password: demoPassword(d.uuid), lines: d.lines.length, baseLoadW: [...d.loads], reportMs: 5000 }),
   );

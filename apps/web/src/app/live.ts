@@ -94,7 +94,14 @@ function connect(topics: string) {
       }
       dispatch(e.event, data, e.id);
     },
-    { signal: mine.signal, silent: true, ...(lastId ? { lastEventId: lastId } : {}) },
+    {
+      signal: mine.signal,
+      silent: true,
+      onOpen: () => {
+        if (ctrl === mine) liveState.set('open');
+      },
+      ...(lastId ? { lastEventId: lastId } : {}),
+    },
   )
     .then(() => 'ended' as const)
     .catch((err: unknown) => (err instanceof ApiError && err.kind === 'api' ? ('refused' as const) : ('dropped' as const)))

@@ -290,7 +290,7 @@ export async function followStream<E extends DownloadEndpoint>(
   entry: E,
   input: InputOf<E>,
   onEvent: (e: StreamEvent) => void,
-  opts: { signal: AbortSignal; silent?: boolean; lastEventId?: string },
+  opts: { signal: AbortSignal; silent?: boolean; lastEventId?: string; onOpen?: () => void },
 ): Promise<void> {
   const sent = getToken();
   const headers: Record<string, string> = { ...apiHeaders(sent), Accept: 'text/event-stream' };
@@ -307,6 +307,8 @@ export async function followStream<E extends DownloadEndpoint>(
     if (envelope && typeof envelope.code === 'number') settle(envelope, { silent: opts.silent }, sent);
     throw new ApiError('network', i18next.t('errors.http', { status: res.status }));
   }
+  // The server answered with the stream: it is open now, before any event (an idle company may send none for long).
+  opts.onOpen?.();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   try {

@@ -1,0 +1,400 @@
+// Browser journey of the watchers' half (issue #16 "done when"): the real server with its live stream (GET /events),
+// the built console in Debian Chromium and an emulated ZKTeco terminal (tools/zk-emulator). A person and a stranger
+// are recognised and appear on the guard desk and the dashboard at once (the stranger red, with the alarm sound);
+// the terminal goes offline on the device console and online again on the device map without a reload; the big
+// screen fills 1920×1080 and 1366×768 without scroll bars; every watchers' screen is photographed.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
+import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { facePhoto } from '../lib/faces.ts';
+import { fillPerson, menu, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath } from '../lib/journey.ts';
+import { loadLocale } from '../lib/locales.ts';
+import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
+
+// sharp is the server's dependency: the journey borrows it to draw a floor plan.
+const sharp = createRequire(path.join(ROOT, 'apps', 'server', 'package.json'))('sharp') as (input: Buffer) => { png(): { toBuffer(): Promise<Buffer> } };
+
+const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
+const SERIAL = 'E2EWATCH0001';
+const DEVICE = 'Main gate';
+const PERSON = 'Alice Chen';
+const tr = translator(loadLocale('en-US'));
+const DESKTOP = { width: 1440, height: 900 };
+/**
+ * The terminal poll the server asks for (DEVICE_POLL_SECONDS, at least 1): a silent terminal turns offline after
+ * max(3 × poll, poll + 30 s ErrorDelay) + 10 s, i.e. 41 s here, found by the presence sweep every 5 s.
+ */
+const POLL_S = 1;
+/** Generous: the offline detection above plus the sweep and a loaded machine. */
+const OFFLINE_WAIT_MS = 90_000;
+
+let server: RunningServer;
+let journey: Journey;
+const step = journeySteps(() => journey);
+/** The guard's browser: /ioconsoles, later the other screens. */
+let page: Page;
+/** A second browser (another context, signed in separately): /dashboard. */
+let dashContext: BrowserContext | undefined;
+let dash: Page;
+let terminal: Terminal | undefined;
+let siteId = 0;
+/** The measured figures, printed at the end. */
+const figures: Record<string, number> = {};
+
+const shot = (p: Page, name: string, fullPage = false) => p.screenshot({ path: path.join(SHOTS, `watchers-${name}.png`), fullPage });
+const note = (name: string, ms: number) => {
+  figures[name] = ms;
+  console.log(`[watchers] ${name}: ${ms} ms`);
+};
+
+/**
+ * Counts what the guard desk's alarm really plays: its WebAudio contexts and every oscillator started (three per
+ * ring; the desk starts none while audio is blocked).
+ */
+function audioSpy() {
+  const w = window as unknown as { __e2eAudio: { contexts: AudioContext[]; beeps: number } };
+  w.__e2eAudio = { contexts: [], beeps: 0 };
+  const Original = window.AudioContext;
+  window.AudioContext = class extends Original {
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      w.__e2eAudio.contexts.push(this);
+    }
+  };
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+    w.__e2eAudio.beeps++;
+    return start.call(this, when);
+  };
+}
+const audio = (p: Page) =>
+  p.evaluate(() => {
+    const a = (window as unknown as { __e2eAudio: { contexts: AudioContext[]; beeps: number } }).__e2eAudio;
+    const w = window as unknown as { __faGuardRings?: number };
+    return { states: a.contexts.map((c) => c.state), beeps: a.beeps, rings: w.__faGuardRings ?? 0 };
+  });
+
+/** The API as the signed-in console calls it (the session token from its cookie). */
+async function api<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<{ code: number; message?: string; data: T }> {
+  return page.evaluate(
+    async ({ method, apiPath, body }) => {
+      const token = decodeURIComponent(/Admin-Token=([^;]+)/.exec(document.cookie)?.[1] ?? '');
+      const r = await fetch(`/api/management${apiPath}`, {
+        method,
+        headers: { 'X-Token': token, 'Content-Type': 'application/json', 'X-Lang': 'en-US' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return r.json() as Promise<{ code: number; data: never }>;
+    },
+    { method, apiPath, body },
+  );
+}
+
+function startTerminal(): Terminal {
+  terminal = createTerminal({ server: server.baseUrl, sn: SERIAL, pollMs: 500, retryMs: 1000, ip: '192.168.9.10', firmware: 'ZMM220-E2E' });
+  return terminal;
+}
+
+const floorPlan = () =>
+  sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="100%" height="100%" fill="#fff"/>` +
+        `<rect x="20" y="20" width="1160" height="760" fill="none" stroke="#444" stroke-width="6"/>` +
+        `<rect x="520" y="20" width="160" height="120" fill="#e6f4ff" stroke="#444" stroke-width="4"/></svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+
+/** The big screen fills the viewport: its scaled 1920×1080 stage touches both sides or top and bottom, and nothing scrolls. */
+async function assertFills(p: Page, viewport: { width: number; height: number }) {
+  await p.setViewportSize(viewport);
+  const stage = p.getByTestId('bigscreen').locator('> div').first();
+  await p.waitForFunction(({ width, height }) => {
+    const el = document.querySelector('[data-testid=bigscreen] > div');
+    if (!el) return false;
+    const b = el.getBoundingClientRect();
+    return window.innerWidth === width && window.innerHeight === height && (Math.abs(b.width - width) <= 3 || Math.abs(b.height - height) <= 3);
+  }, viewport);
+  const box = (await stage.boundingBox())!;
+  const m = await p.evaluate(() => ({
+    innerWidth: window.innerWidth,
+    innerHeight: window.innerHeight,
+    scrollWidth: document.documentElement.scrollWidth,
+    scrollHeight: document.documentElement.scrollHeight,
+  }));
+  const fillsWidth = Math.abs(box.width - m.innerWidth) <= 3 && box.x >= -1 && box.x + box.width <= m.innerWidth + 1;
+  const fillsHeight = Math.abs(box.height - m.innerHeight) <= 3 && box.y >= -1 && box.y + box.height <= m.innerHeight + 1;
+  assert.ok(fillsWidth || fillsHeight, `the stage ${JSON.stringify(box)} fills ${m.innerWidth}×${m.innerHeight}`);
+  assert.ok(box.width <= m.innerWidth + 1 && box.height <= m.innerHeight + 1, 'the stage is inside the window');
+  assert.ok(m.scrollWidth <= m.innerWidth, `no horizontal scroll bar (${m.scrollWidth} > ${m.innerWidth})`);
+  assert.ok(m.scrollHeight <= m.innerHeight, `no vertical scroll bar (${m.scrollHeight} > ${m.innerHeight})`);
+  console.log(
+    `[watchers] /maininfo at ${m.innerWidth}×${m.innerHeight}: stage ${Math.round(box.width)}×${Math.round(box.height)} at ${Math.round(box.x)},${Math.round(box.y)}`,
+  );
+}
+
+before(async () => {
+  server = await startServer(ADMIN, { DEVICE_POLL_SECONDS: String(POLL_S) });
+  journey = await openJourney({ prefix: 'watchers-', viewport: DESKTOP });
+  page = journey.page;
+  await page.context().addInitScript(audioSpy);
+});
+
+after(async () => {
+  await dashContext?.close().catch(() => undefined);
+  await journey?.close();
+  await terminal?.stop();
+  await server?.stop();
+});
+
+step('sign in, turn the alarm ring on, add a person and register the terminal; it calls in', async () => {
+  await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Watchers Demo Ltd', phone: '+8613800000016' });
+  await page.goto(`${server.baseUrl}/company/update`);
+  await page.getByTestId('company-form').waitFor();
+  const ring = page.locator('#options_alarmRing');
+  if ((await ring.getAttribute('aria-checked')) !== 'true') await ring.click();
+  await page.getByTestId('company-submit').click();
+  await toast(page, tr('common.saved')).first().waitFor();
+
+  await menu(page, tr('route.user'), tr('route.organization'), 'organization-page');
+  await page.getByTestId('dept-add-top').click();
+  const dialog = modalOf(page, tr('org.addTop'));
+  await dialog.getByTestId('department-name').fill('Office');
+  await dialog.getByRole('button', { name: tr('common.actions.save') }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await menu(page, tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.getByTestId('person-create').click();
+  await page.getByTestId('person-form').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
+  await fillPerson(page, { name: PERSON, phone: '13800000001', department: 'Office', photo: await facePhoto(PERSON, 200) });
+  await page.getByTestId('person-save').click();
+  await page.locator('[data-testid=person-table] .ant-table-row', { hasText: PERSON }).waitFor();
+  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+
+  // The terminal is registered to the company (the add dialog is the devices journey's), then it calls in.
+  const created = await api('POST', '/device/create', { name: DEVICE, serial: SERIAL, ip: '192.168.9.10', password: '123456' });
+  assert.equal(created.code, 20000, created.message);
+  await startTerminal().start();
+  await menu(page, tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await page
+    .locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL })
+    .locator('[data-testid=device-online][data-online="1"]')
+    .waitFor({ timeout: 20_000 });
+});
+
+step('open the guard desk (/ioconsoles) and, in another browser, the dashboard: both live; the sound is enabled with one click', async () => {
+  await page.goto(`${server.baseUrl}/ioconsoles`);
+  await page.getByTestId('ioconsole-page').waitFor();
+  await page.locator('[data-testid=watch-live][data-open="1"]').waitFor();
+  await page.getByTestId('watch-current').waitFor();
+  // The desk makes its audio context at once; a browser that blocks audio until a gesture gets the button.
+  await page.waitForFunction(() => (window as unknown as { __e2eAudio: { contexts: unknown[] } }).__e2eAudio.contexts.length > 0);
+  const button = page.getByTestId('watch-enable-sound');
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { __e2eAudio: { contexts: AudioContext[] } }).__e2eAudio.contexts.some((c) => c.state === 'running') ||
+      document.querySelector('[data-testid=watch-enable-sound]') !== null,
+  );
+  const blocked = await button.isVisible();
+  if (blocked) {
+    await button.click();
+    await button.waitFor({ state: 'detached' });
+  }
+  await page.waitForFunction(() => (window as unknown as { __e2eAudio: { contexts: AudioContext[] } }).__e2eAudio.contexts.some((c) => c.state === 'running'));
+  console.log(`[watchers] the guard desk's sound: ${blocked ? 'blocked until the enable button was clicked' : 'allowed at once (no button)'}`);
+
+  dashContext = await journey.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  dash = await dashContext.newPage();
+  dash.on('pageerror', (err) => journey.pageErrors.push(`dashboard: ${err.message}`));
+  await dash.goto(`${server.baseUrl}/login`);
+  await dash.locator('#username').fill(ADMIN.username);
+  await dash.locator('#password').fill(ADMIN.password);
+  await dash.getByTestId('login-submit').click();
+  await waitForPath(dash, '/dashboard');
+  await dash.getByTestId('dashboard').waitFor();
+  await dash.getByTestId('dashboard-live').getByText(tr('dashboard.live.open')).waitFor();
+  await dash.getByText(tr('dashboard.rec.none')).waitFor();
+});
+
+step('the terminal recognises the person: on the guard desk and the dashboard at once', async () => {
+  const rings = (await audio(page)).rings;
+  const r = await terminal!.punch({ pin: '1', photo: await facePhoto('Gate capture', 90) });
+  const t0 = Date.now();
+  assert.ok(r.uploaded && r.photoReplies.every((x) => x?.startsWith('OK')), 'the server took the punch and its photo');
+  await Promise.all([
+    (async () => {
+      await page.locator('[data-testid=watch-current][data-verdict="pass"]', { hasText: PERSON }).waitFor({ timeout: 15_000 });
+      note('person on the guard desk', Date.now() - t0);
+    })(),
+    (async () => {
+      // the dashboard's grid shows recognitions with their capture photo
+      await dash.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).waitFor({ timeout: 15_000 });
+      note('person on the dashboard', Date.now() - t0);
+    })(),
+  ]);
+  await page.locator('[data-testid=watch-history-row]', { hasText: PERSON }).waitFor();
+  const capture = page.getByTestId('watch-current').locator('.fa-rec-photo img').first();
+  await capture.waitFor();
+  await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await capture.elementHandle());
+  assert.equal((await audio(page)).rings, rings, 'a recognised person does not ring');
+});
+
+step('the terminal sees a stranger: red on the guard desk with the alarm sound, and on the dashboard', async () => {
+  const before = await audio(page);
+  const r = await terminal!.stranger();
+  const t0 = Date.now();
+  assert.match(r.reply ?? '', /^OK/, 'the server took the stranger');
+  assert.match(r.name, /-1-0\.jpg$/, 'photo type 1, PIN 0');
+  await Promise.all([
+    (async () => {
+      await page.locator('[data-testid=watch-current][data-verdict="alarm"]', { hasText: tr('watch.stranger') }).waitFor({ timeout: 15_000 });
+      note('stranger on the guard desk', Date.now() - t0);
+    })(),
+    (async () => {
+      await dash.locator('[data-testid=dashboard-recognition]', { hasText: tr('dashboard.rec.stranger') }).waitFor({ timeout: 15_000 });
+      note('stranger on the dashboard', Date.now() - t0);
+    })(),
+  ]);
+  const card = page.getByTestId('watch-current');
+  assert.equal(await card.evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(239, 68, 68)', 'the stranger is shown red');
+  assert.equal(await card.locator('.fa-rec-verdict').evaluate((el) => getComputedStyle(el).color), 'rgb(239, 68, 68)');
+  await page.locator('[data-testid=watch-history-row][data-verdict="alarm"]', { hasText: tr('watch.stranger') }).waitFor();
+  // The ring: counted by the desk, and three beeps really started on a running audio context.
+  await page.waitForFunction((n) => ((window as unknown as { __faGuardRings?: number }).__faGuardRings ?? 0) > n, before.rings);
+  await page.waitForFunction((n) => (window as unknown as { __e2eAudio: { beeps: number } }).__e2eAudio.beeps >= n + 3, before.beeps);
+  const after = await audio(page);
+  console.log(`[watchers] alarm sound: ${after.rings - before.rings} ring(s), ${after.beeps - before.beeps} beeps, audio context ${after.states.join(',')}`);
+  // the dashboard's alarms list the stranger too
+  await dash
+    .getByTestId('dashboard-alarms')
+    .getByText(tr('dashboard.alarm.strangerAt', { device: DEVICE }))
+    .first()
+    .waitFor();
+  await page.waitForTimeout(3200); // the red card flashes three times: only for the picture
+  await shot(page, 'ioconsoles');
+  await shot(dash, 'dashboard', true);
+});
+
+step('/consoles: the terminal goes silent and its tile turns offline without a reload', async () => {
+  await dashContext?.close();
+  dashContext = undefined;
+  await page.goto(`${server.baseUrl}/consoles`);
+  await page.getByTestId('consoles').waitFor();
+  const tile = page.locator('[data-testid=console-terminal]', { hasText: DEVICE });
+  await tile.and(page.locator('[data-online="true"]')).waitFor();
+  // its last punch is the stranger's, from the list
+  await tile.getByText(tr('dashboard.rec.stranger')).waitFor();
+  await shot(page, 'consoles-online');
+  const reloads: string[] = [];
+  page.on('framenavigated', (f) => f === page.mainFrame() && reloads.push(f.url()));
+  await terminal!.stop();
+  const t0 = Date.now();
+  await tile.and(page.locator('[data-online="false"]')).waitFor({ timeout: OFFLINE_WAIT_MS });
+  note('terminal offline on /consoles after stopping it', Date.now() - t0);
+  assert.deepEqual(reloads, [], 'no reload');
+  await shot(page, 'consoles-offline');
+});
+
+step('/maininfo fills 1920×1080 and 1366×768 without scroll bars', async () => {
+  await page.goto(`${server.baseUrl}/maininfo`);
+  await page.getByTestId('bigscreen').waitFor();
+  await page.getByTestId('bigscreen-company').getByText('Watchers Demo Ltd').waitFor();
+  await page.getByTestId('dashboard-recognition').first().waitFor();
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 1366, height: 768 },
+  ]) {
+    await assertFills(page, viewport);
+    await page.waitForTimeout(800); // the charts redraw at the new size: only for the picture
+    await shot(page, `maininfo-${viewport.width}x${viewport.height}`);
+  }
+  await page.setViewportSize(DESKTOP);
+});
+
+step('/map: a site with a floor plan, the terminal placed on it grey; it calls in again and turns green without a reload', async () => {
+  await page.goto(`${server.baseUrl}/dashboard`);
+  await menu(page, '', tr('route.map'), 'map-page');
+  await page.getByText(tr('map.noSites')).waitFor();
+  await page.getByTestId('site-create').click();
+  const dialog = modalOf(page, tr('map.createSite'));
+  await dialog.getByTestId('site-name').fill('Head office');
+  await dialog.getByTestId('site-save').click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByTestId('site-tab').filter({ hasText: 'Head office' }).waitFor();
+  siteId = Number(new URL(page.url()).searchParams.get('site'));
+  assert.ok(siteId > 0);
+  await page.locator('input[type=file]').setInputFiles({ name: 'office.png', mimeType: 'image/png', buffer: await floorPlan() });
+  await toast(page, tr('map.planUploaded')).waitFor();
+  await page.locator('.fa-map-canvas .leaflet-image-layer').waitFor();
+  const map = page.getByTestId('site-map');
+  const box = (await map.boundingBox())!;
+  await page
+    .getByTestId('map-unplaced')
+    .filter({ hasText: DEVICE })
+    .dragTo(map, { targetPosition: { x: box.width / 2, y: box.height / 2 } });
+  await page.getByTestId('map-placed').filter({ hasText: DEVICE }).waitFor();
+  const dot = page.locator('.fa-map-pin .fa-map-dot--device');
+  await dot.and(page.locator('.fa-map-dot--offline')).waitFor();
+  assert.equal(await dot.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(191, 191, 191)', 'offline is grey');
+  await shot(page, 'map-offline');
+
+  const reloads: string[] = [];
+  page.on('framenavigated', (f) => f === page.mainFrame() && reloads.push(f.url()));
+  await startTerminal().start();
+  const t0 = Date.now();
+  await dot.and(page.locator('.fa-map-dot--online')).waitFor({ timeout: 20_000 });
+  note('marker green on /map after the terminal called in', Date.now() - t0);
+  assert.equal(await dot.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(82, 196, 26)', 'online is green');
+  assert.deepEqual(reloads, [], 'no reload');
+  await shot(page, 'map-online');
+});
+
+step('the other watchers’ screens open: /ioconsoles2, /dormitory, /dormitory2, /fullscreen, /spotconsoles, /stranger', async () => {
+  await page.goto(`${server.baseUrl}/ioconsoles2`);
+  await page.getByTestId('ioconsole-split-page').waitFor();
+  // both recognitions came in at a door without a direction: an entrance
+  await page.locator('[data-testid=watch-in-current][data-verdict="alarm"]').waitFor();
+  await page.locator('[data-testid=watch-in-history] [data-testid=watch-history-row]', { hasText: PERSON }).waitFor();
+  await shot(page, 'ioconsoles2');
+
+  await page.goto(`${server.baseUrl}/dormitory`);
+  await page.getByTestId('dormitory-page').waitFor();
+  await page.getByTestId('dorm-totals').waitFor();
+  await shot(page, 'dormitory', true);
+
+  await page.goto(`${server.baseUrl}/dormitory2`);
+  await page.getByTestId('dormitory-board-page').waitFor();
+  await page.getByTestId('board-totals').waitFor();
+  await shot(page, 'dormitory2');
+
+  await page.goto(`${server.baseUrl}/fullscreen`);
+  await page.getByTestId('bigscreen').waitFor();
+  await page.getByText(tr('dashboard.big.clickFullscreen')).waitFor();
+  await page.getByTestId('dashboard-recognition').first().waitFor();
+  await shot(page, 'fullscreen');
+
+  await page.goto(`${server.baseUrl}/spotconsoles`);
+  await page.getByTestId('spot-picker').waitFor();
+  await page.getByTestId('spot-site').click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Head office' }).click();
+  await page.getByTestId('bigscreen').getByText('Head office').waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('site'), String(siteId));
+  await page.getByTestId('bigscreen-devicemap').waitFor();
+  await shot(page, 'spotconsoles');
+
+  await page.goto(`${server.baseUrl}/stranger`);
+  await page.getByTestId('stranger-page').waitFor();
+  await page.getByTestId('stranger-card').first().waitFor();
+  await page.getByTestId('stranger-photo').first().waitFor();
+  await shot(page, 'stranger', true);
+});
+
+test('no uncaught errors in the pages; the figures', () => {
+  console.log(`[watchers] figures: ${JSON.stringify(figures)}; screenshots in ${SHOTS} (watchers-*.png)`);
+  assert.deepEqual(journey.pageErrors, []);
+});
