@@ -127,6 +127,7 @@ test(`requests drawn from each route's schemas: valid ones pass the shape check,
   const problems: string[] = [];
   let calls = 0;
   for (const entry of entries) {
+    if (process.env.FUZZ_TRACE) console.error(`fuzz: ${label(entry)} ${new Date().toISOString()}`);
     const check = isBinary(entry.response) ? undefined : answerValidator(entry.response);
     const judge = (what: string, r: Awaited<ReturnType<typeof send>>, shouldRefuse: 'shape' | 'any' | false) => {
       calls++;

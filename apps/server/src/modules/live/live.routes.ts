@@ -49,7 +49,8 @@ export default async function liveRoutes(app: App, hub: LiveHub, opts: StreamOpt
       // nginx would otherwise hold the events back in its buffer
       'X-Accel-Buffering': 'no',
     });
-    res.socket?.setNoDelay(true);
+    // events go out as they come (no Nagle delay); an injected request (tests) has no real socket
+    if (typeof res.socket?.setNoDelay === 'function') res.socket.setNoDelay(true);
     open.add(res);
     let unsubscribe = () => {};
     let stopped = false;
