@@ -42,7 +42,7 @@ test('strangers: a live stranger event in the list shape: an unknown face withou
   assert.equal(s.kind, 'unknown');
   assert.equal(s.number, '');
   assert.equal(s.person_id, null);
-  const r = fromLive(live({ number: '5001', name: 'Wang Fang', person_id: 9 }));
+  const r = fromLive(live({ number: '5001', name: 'Wang Fang', person_id: 9, refused: true }));
   assert.deepEqual([r.kind, r.name, r.number, r.person_id], ['refused', 'Wang Fang', '5001', 9]);
 });
 

@@ -26,7 +26,7 @@ export type LiveQuery = Static<typeof LiveQuery>;
 
 /**
  * A recognition or punch as it arrives: the punch record (as /attendance/list lists it) plus what the watchers'
- * screens show beside it. A stranger has person_id null. The capture photo usually follows a moment later as a
+ * screens show beside it. An unknown face has person_id null; a refused person has theirs (and `refused`). The capture photo usually follows a moment later as a
  * `photo` event naming the same id.
  */
 export const LivePunch = Type.Object({

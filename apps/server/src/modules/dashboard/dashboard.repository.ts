@@ -280,6 +280,8 @@ export const dashboardRepository = {
           .where('p.device_id', '=', id)
           .where('p.company_id', '=', companyId)
           .orderBy('p.local_time', 'desc')
+          // two records in one second (the terminal's clock has no finer grain): the one stored last
+          .orderBy('p.id', 'desc')
           .limit(1)
           .executeTakeFirst(),
       ),

@@ -91,6 +91,8 @@ export async function publishPunches(trx: Executor, keys: LiveKey[], createdAt: 
     const mine = personId === null ? [] : (depts.get(personId) ?? []);
     const event: LivePunch = {
       ...presentPunch(r),
+      // a refused person is named (their record keeps only the number): the watchers see who it was
+      person_id: personId,
       face_url: personId !== null && r.face ? `${API_PREFIX}${pathOf(personsApi.photo, { id: personId })}?v=${r.revision ?? 0}` : '',
       department: mine.map((d) => d.name).join(', '),
       department_ids: mine.map((d) => d.id),
