@@ -193,7 +193,8 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
             </div>
           </div>
 
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 16 }}>
+          {/* as many equal columns as there are totals this administrator may see */}
+          <div style={{ display: 'grid', gridAutoFlow: 'column', gridAutoColumns: 'minmax(0, 1fr)', gap: 16 }}>
             {rights.attendance && <Total label={t('dashboard.big.people')} value={att.data?.people ?? '–'} />}
             {rights.attendance && (
               <Total
@@ -228,9 +229,9 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
                         <Link
                           key={s}
                           to={att.data ? resultLink(att.data.date, s) : '/attendance/result'}
-                          style={{ display: 'flex', justifyContent: 'space-between', color: 'inherit', fontSize: 18, padding: '4px 0' }}
+                          style={{ display: 'flex', justifyContent: 'space-between', gap: 8, color: 'inherit', fontSize: 18, padding: '4px 0' }}
                         >
-                          <span>
+                          <span style={{ minWidth: 0 }}>
                             <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: colors[s], marginRight: 8 }} />
                             {t(`dashboard.att.${s}`)}
                           </span>

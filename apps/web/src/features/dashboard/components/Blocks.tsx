@@ -54,11 +54,15 @@ export function AttendanceDonut({
           center: ['50%', '50%'],
           avoidLabelOverlap: true,
           label: { show: false },
+          // nobody expected yet: an empty ring, not six equal slices of nothing
+          stillShowZeroSum: false,
+          showEmptyCircle: true,
+          emptyCircleStyle: { color: dark ? '#2a3a5a' : '#f0f0f0' },
           data: SLICES.map((s) => ({ name: t(`dashboard.att.${s}`), value: data?.[s] ?? 0, slice: s, itemStyle: { color: colors[s] } })),
         },
       ],
     }),
-    [data, colors, t],
+    [data, colors, t, dark],
   );
   return (
     <div style={{ position: 'relative' }} data-testid="dashboard-donut">
