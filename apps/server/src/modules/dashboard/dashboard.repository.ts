@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
+import { PUNCH_COLUMNS } from '../punches/punches.repository.ts';
 import { sitesRepository } from '../sites/sites.repository.ts';
 
 /**
@@ -295,25 +296,3 @@ export const dashboardRepository = {
     return parseJson<Record<string, unknown>>(r?.options ?? '{}', {});
   },
 };
-
-/** The columns presentPunch (punches.presenter.ts) reads. */
-const PUNCH_COLUMNS = [
-  'p.id',
-  'p.pin',
-  'p.person_id',
-  'p.local_time',
-  'p.time',
-  'p.status',
-  'p.verify',
-  'p.temperature',
-  'p.mask',
-  'p.alcohol',
-  'p.alcohol_over',
-  'p.photo',
-  'p.stranger',
-  'p.device_id',
-  'd.name as device_name',
-  'd.direction',
-  'u.name as person_name',
-  'u.number as person_number',
-] as const;

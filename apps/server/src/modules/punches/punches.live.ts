@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { publish } from '../live/publish.ts';
 import { presentPunch } from './punches.presenter.ts';
+import { PUNCH_COLUMNS } from './punches.repository.ts';
 
 /** Punch events are for the people who watch doors or attendance. */
 export const PUNCH_RIGHTS: readonly RightKey[] = ['attendance', 'face'];
@@ -30,31 +31,7 @@ export async function publishPunches(trx: Executor, keys: LiveKey[], createdAt: 
     .selectFrom('punches as p')
     .leftJoin('persons as u', 'u.id', 'p.person_id')
     .innerJoin('devices as d', 'd.id', 'p.device_id')
-    .select([
-      'p.id',
-      'p.company_id',
-      'p.pin',
-      'p.person_id',
-      'p.local_time',
-      'p.time',
-      'p.status',
-      'p.verify',
-      'p.temperature',
-      'p.mask',
-      'p.alcohol',
-      'p.alcohol_over',
-      'p.photo',
-      'p.stranger',
-      'p.health',
-      'p.device_id',
-      'd.name as device_name',
-      'd.direction',
-      'd.options as device_options',
-      'u.name as person_name',
-      'u.number as person_number',
-      'u.photo as face',
-      'u.revision',
-    ])
+    .select([...PUNCH_COLUMNS, 'p.company_id', 'p.health', 'd.options as device_options', 'u.photo as face', 'u.revision'])
     .where('p.created_at', '=', createdAt)
     .where((eb) => eb.or(keys.map((k) => eb.and([eb('p.device_id', '=', k.deviceId), eb('p.pin', '=', k.pin), eb('p.local_time', '=', k.localTime)]))))
     .orderBy('p.time')

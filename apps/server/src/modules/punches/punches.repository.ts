@@ -120,6 +120,28 @@ export function punchWriter() {
   };
 }
 
+/** The columns presentPunch (punches.presenter.ts) reads, over punches p, devices d and persons u (left join). */
+export const PUNCH_COLUMNS = [
+  'p.id',
+  'p.pin',
+  'p.person_id',
+  'p.local_time',
+  'p.time',
+  'p.status',
+  'p.verify',
+  'p.temperature',
+  'p.mask',
+  'p.alcohol',
+  'p.alcohol_over',
+  'p.photo',
+  'p.stranger',
+  'p.device_id',
+  'd.name as device_name',
+  'd.direction',
+  'u.name as person_name',
+  'u.number as person_number',
+] as const;
+
 export const punchesRepository = {
   /**
    * The status of the attendance day that used each punch (the attendance module writes those results; a punch
@@ -178,32 +200,7 @@ export const punchesRepository = {
       q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb(eb.fn('lower', ['p.pin']), 'like', p)]));
     }
     const [items, total] = await Promise.all([
-      q
-        .select([
-          'p.id',
-          'p.pin',
-          'p.person_id',
-          'p.local_time',
-          'p.time',
-          'p.status',
-          'p.verify',
-          'p.temperature',
-          'p.mask',
-          'p.alcohol',
-          'p.alcohol_over',
-          'p.photo',
-          'p.stranger',
-          'p.device_id',
-          'd.name as device_name',
-          'd.direction',
-          'u.name as person_name',
-          'u.number as person_number',
-        ])
-        .orderBy('p.time', 'desc')
-        .orderBy('p.id', 'desc')
-        .limit(f.limit)
-        .offset(f.offset)
-        .execute(),
+      q.select(PUNCH_COLUMNS).orderBy('p.time', 'desc').orderBy('p.id', 'desc').limit(f.limit).offset(f.offset).execute(),
       withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
     ]);
     return { items, total: Number(total.n) };
