@@ -115,7 +115,9 @@ if (process.argv[2] === 'consoles') {
     base.push((await punch()).rtt);
     await pause();
   }
-  console.log(`live: baseline upload round trip, no console open (${PUNCHES} punches): p50 ${fmt(percentile(base, 50))} ms, p99 ${fmt(percentile(base, 99))} ms`);
+  console.log(
+    `live: baseline upload round trip, no console open (${PUNCHES} punches): p50 ${fmt(percentile(base, 50))} ms, p99 ${fmt(percentile(base, 99))} ms`,
+  );
 
   for (const n of STREAMS) {
     global.gc?.();
