@@ -71,7 +71,11 @@ test(`punches from a terminal become a day result that explains itself: late 7 m
   assert.ok(d.punches.every((p: { used: boolean; device: string }) => p.used && p.device === 'Gate'));
   const late = d.why.find((w: { key: string }) => w.key === 'att.why.late');
   assert.ok(late, JSON.stringify(d.why));
-  const list = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY } });
+  // /day/info explains from a fresh computation; the list reads the stored result, which the job writes within a second
+  const list = await until('the stored result listed as late', async () => {
+    const r = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY } });
+    return r.data.items.some((x: { status: string }) => x.status === 'late') ? r : undefined;
+  });
   assert.deepEqual(
     list.data.items.map((r: { number: string; status: string }) => [r.number, r.status]),
     [['501', 'late']],
