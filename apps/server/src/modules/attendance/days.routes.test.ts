@@ -77,7 +77,7 @@ test(`punches from a terminal become a day result that explains itself: late 7 m
     return r.data.items.some((x: { status: string }) => x.status === 'late') ? r : undefined;
   });
   assert.deepEqual(
-    list.data.items.map((r: { number: string; status: string }) => [r.number, r.status]),
+    list!.data.items.map((r: { number: string; status: string }) => [r.number, r.status]),
     [['501', 'late']],
   );
   assert.equal((await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: DAY, status: 'normal' } })).data.total, 0);
