@@ -482,7 +482,9 @@ export class EmulatedBreaker extends EventEmitter {
           throw Object.assign(new Error('limits must be positive numbers'), { code: ERR.invalid });
         if (typeof pl === 'number') this.lines[i]!.powerLimit = pl;
         if (typeof cl === 'number') this.lines[i]!.currentLimit = cl;
+        // The limits are part of the line's status: a change is republished and notified (§4, §5).
         this.publishStatus(i);
+        this.notifyStatus([i]);
         return { restart_required: false };
       }
       case 'Schedule.List':

@@ -58,6 +58,8 @@ export async function startMosquitto(bin: string): Promise<Mosquitto> {
       `password_file ${passwd}`,
       `acl_file ${acl}`,
       'persistence false',
+      // Request/reply frames are small: without this, Nagle's algorithm holds each for a delayed ACK (~40 ms).
+      'set_tcp_nodelay true',
       'log_dest none',
       // As root, Mosquitto would drop to the mosquitto user and could not reread files the server wrote 0600.
       ...(process.getuid?.() === 0 ? ['user root'] : []),

@@ -103,16 +103,21 @@ test('requests and replies: switch, self-check, schedules', () => {
 
 test('the per-device budget drops a flood and asks to disconnect after 10 s of it', () => {
   let now = 0;
-  const b = new DeviceBudget(5, () => now);
+  const b = new DeviceBudget(20, () => now);
   let ok = 0;
-  for (let i = 0; i < 50; i++) if (b.take('A') === 'ok') ok++;
-  assert.equal(ok, 10, 'a burst of twice the rate');
+  for (let i = 0; i < 100; i++) if (b.take('A') === 'ok') ok++;
+  assert.equal(ok, 40, 'a burst of twice the rate');
   assert.equal(b.take('B'), 'ok', 'another device is unaffected');
   now = 1000;
   assert.equal(b.take('A'), 'ok', 'refilled');
   let kickedAt = 0;
-  for (; now < 20_000 && !kickedAt; now += 10) if (b.take('A') === 'kick') kickedAt = now;
-  assert.ok(kickedAt >= 11_000 && kickedAt < 11_100, `kicked at ${kickedAt}`);
+  let firstDrop = 0;
+  for (; now < 20_000 && !kickedAt; now += 10) {
+    const v = b.take('A');
+    if (v !== 'ok' && !firstDrop) firstDrop = now;
+    if (v === 'kick') kickedAt = now;
+  }
+  assert.ok(kickedAt - firstDrop >= 10_000 && kickedAt - firstDrop < 10_100, `kicked ${kickedAt - firstDrop} ms after the first drop`);
 });
 
 test('Mosquitto $7$ hashes are PBKDF2-SHA512 as mosquitto_passwd writes them', () => {

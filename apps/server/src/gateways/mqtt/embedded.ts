@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { BreakerEvents, BreakerLink, BreakerOp } from '../breaker-events.ts';
 import { isUuid, mayPublish, maySubscribe, requestTopic } from './codec.ts';
-import { DeviceBudget, dispatch, newStats, Rpc, type GatewayStats, type TransportLog } from './transport.ts';
+import { admit, DeviceBudget, dispatch, newStats, Rpc, type GatewayStats, type TransportLog } from './transport.ts';
 
 export interface MqttGateway extends BreakerLink {
   /** The port the embedded broker listens on (null for an external broker). */
@@ -89,13 +89,12 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
     if (!client) return;
     const uuid = uuidOf.get(client);
     if (!uuid) return;
-    const verdict = budget.take(uuid);
+    const { verdict, decoded } = admit({ rpc, budget, stats }, uuid, packet.topic, packet.payload);
     if (verdict !== 'ok') {
-      stats.dropped.flood++;
       if (verdict === 'kick') client.close();
       return;
     }
-    dispatch(deps, packet.topic, packet.payload);
+    dispatch(deps, packet.topic, packet.payload, decoded);
   });
   // A breaker counts as connected once it listens for requests (its SUBSCRIBE to `fa/<uuid>/rpc`), so the
   // server's first request after a connect is never lost.

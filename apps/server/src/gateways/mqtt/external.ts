@@ -4,7 +4,7 @@ import mqtt from 'mqtt';
 import type { BreakerEvents, BreakerOp } from '../breaker-events.ts';
 import { parseTopic, SERVER_SUBSCRIPTIONS, TOPIC_ROOT } from './codec.ts';
 import type { MqttGateway } from './embedded.ts';
-import { DeviceBudget, dispatch, mosquittoHash, newStats, Rpc, type TransportLog } from './transport.ts';
+import { admit, DeviceBudget, dispatch, mosquittoHash, newStats, Rpc, type TransportLog } from './transport.ts';
 
 export interface ExternalOptions {
   url: string;
@@ -82,21 +82,22 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
     clean: true,
   });
   client.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt broker connection error'));
+  // Requests and their acknowledgements are small frames: Nagle's algorithm must not hold them (as on the embedded broker).
+  const noDelay = () => (client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
+  noDelay();
+  client.on('connect', noDelay);
   const deps = { events: o.events, rpc, stats, log: o.log, onlineFromTopic: true };
   client.on('message', (topic, payload) => {
     const t = parseTopic(topic);
     if (!t) return;
-    const verdict = budget.take(t.uuid);
-    if (verdict !== 'ok') {
-      stats.dropped.flood++;
-      return;
-    }
+    const { verdict, decoded } = admit({ rpc, budget, stats }, t.uuid, topic, payload);
+    if (verdict !== 'ok') return;
     if (t.kind === 'online') {
       const text = payload.toString().trim();
       if (text === 'true') online.add(t.uuid);
       else if (text === 'false') online.delete(t.uuid);
     }
-    dispatch(deps, topic, payload);
+    dispatch(deps, topic, payload, decoded);
   });
   await client.subscribeAsync(SERVER_SUBSCRIPTIONS, { qos: 1 });
 

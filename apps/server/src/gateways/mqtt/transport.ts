@@ -1,6 +1,7 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
+import { BREAKER_LIMITS } from '@faceadmin/shared';
 import type { BreakerEvents, BreakerOp, OpResult } from '../breaker-events.ts';
-import { decodeInbound, decodeResult, encodeRequest } from './codec.ts';
+import { decodeInbound, decodeResult, encodeRequest, parseTopic, type Inbound } from './codec.ts';
 
 /** What both brokers share: request/reply correlation, the per-device budget, and the inbound dispatch. */
 
@@ -15,10 +16,23 @@ export interface GatewayStats {
   received: number;
   dropped: { invalid: number; flood: number };
   refused: { connect: number; publish: number; subscribe: number };
+  /** messages that did not count against the budget: replies to the server's requests, the status they caused */
+  exempt: { replies: number; caused: number };
 }
-export const newStats = (): GatewayStats => ({ received: 0, dropped: { invalid: 0, flood: 0 }, refused: { connect: 0, publish: 0, subscribe: 0 } });
+export const newStats = (): GatewayStats => ({
+  received: 0,
+  dropped: { invalid: 0, flood: 0 },
+  refused: { connect: 0, publish: 0, subscribe: 0 },
+  exempt: { replies: 0, caused: 0 },
+});
 
-/** A token bucket per device: `rate` messages a second, bursts of twice that. */
+/**
+ * What a breaker publishes on its own when it connects (docs/breaker-protocol.md §7): `online`, the retained
+ * status of each line, one `NotifyStatus`. The burst is never smaller, whatever MQTT_RATE says.
+ */
+export const CONNECT_MESSAGES = 1 + BREAKER_LIMITS.linesMax + 1;
+
+/** A token bucket per device: `rate` messages a second, bursts of twice that (at least a connect's messages). */
 export class DeviceBudget {
   private readonly buckets = new Map<string, { tokens: number; at: number; since: number; lastDrop: number }>();
   private readonly rate: number;
@@ -30,7 +44,7 @@ export class DeviceBudget {
   /** 'ok', 'drop' (over budget), or 'kick' (dropping for 10 s with no quiet second between). */
   take(uuid: string): 'ok' | 'drop' | 'kick' {
     const now = this.now();
-    const cap = this.rate * 2;
+    const cap = Math.max(this.rate * 2, CONNECT_MESSAGES);
     let b = this.buckets.get(uuid);
     if (!b) {
       b = { tokens: cap, at: now, since: 0, lastDrop: -Infinity };
@@ -51,10 +65,37 @@ export class DeviceBudget {
   }
 }
 
+/**
+ * How long after the server's last request to a breaker is settled (answered, timed out) the status messages
+ * that request caused may still arrive free of the budget.
+ */
+export const CAUSED_WINDOW_MS = 2000;
+
+/**
+ * The status messages (retained `status/switch:<n>`, `NotifyStatus`, `NotifyEvent`) a request makes a breaker
+ * send by the protocol (docs/breaker-protocol.md §3): a switch republishes and notifies the line's status (and
+ * `alarm_cleared` when it closes a tripped line); a self-check does so twice (off, then the running check);
+ * new limits are a status change. Nothing else changes a status.
+ */
+export function causedBy(op: BreakerOp): number {
+  if (op.op === 'switch') return op.toggleAfter ? 4 : 3;
+  if (op.op === 'limits') return 2;
+  return 0;
+}
+
 /** Requests in flight by breaker and id; each resolves with the reply, or `timeout`. */
 export class Rpc {
   private next = 1;
   private readonly pending = new Map<string, { op: BreakerOp; resolve: (r: OpResult) => void; timer: NodeJS.Timeout }>();
+  /**
+   * Per breaker: requests in flight, the status messages they may still cause (credits), and until when a settled
+   * one's may arrive. Credits come only from the server's own requests, so a breaker cannot earn them.
+   */
+  private readonly windows = new Map<string, { open: number; credits: number; until: number }>();
+  private readonly now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
   send(uuid: string, op: BreakerOp, timeoutMs: number, publish: (topic: string, payload: string) => void): Promise<OpResult> {
     const id = this.next++;
     if (this.next > 2_000_000_000) this.next = 1;
@@ -63,17 +104,52 @@ export class Rpc {
       const key = `${uuid}#${id}`;
       const timer = setTimeout(() => {
         this.pending.delete(key);
+        this.settled(uuid);
         resolve({ ok: false, reason: 'timeout' });
       }, timeoutMs);
       this.pending.set(key, { op, resolve, timer });
+      const w = this.windows.get(uuid) ?? { open: 0, credits: 0, until: 0 };
+      w.open++;
+      w.credits += causedBy(op);
+      this.windows.set(uuid, w);
       try {
         publish(topic, payload);
       } catch {
         clearTimeout(timer);
         this.pending.delete(key);
+        this.settled(uuid);
         resolve({ ok: false, reason: 'offline' });
       }
     });
+  }
+  private settled(uuid: string) {
+    const w = this.windows.get(uuid);
+    if (!w) return;
+    w.open = Math.max(0, w.open - 1);
+    w.until = this.now() + CAUSED_WINDOW_MS;
+  }
+  /** Whether the server waits for any reply of this breaker (cheap: checked before a reply is decoded). */
+  expecting(uuid: string): boolean {
+    return (this.windows.get(uuid)?.open ?? 0) > 0;
+  }
+  /** Whether `id` is a request of the server to this breaker still waiting for its reply. */
+  awaits(uuid: string, id: number): boolean {
+    return this.pending.has(`${uuid}#${id}`);
+  }
+  /**
+   * A status message of this breaker while a request is in flight or within CAUSED_WINDOW_MS after: true (and one
+   * credit spent) when it may be one the request caused. Once the window closes, unspent credits are gone.
+   */
+  caused(uuid: string): boolean {
+    const w = this.windows.get(uuid);
+    if (!w) return false;
+    if (w.open === 0 && this.now() > w.until) {
+      this.windows.delete(uuid);
+      return false;
+    }
+    if (w.credits <= 0) return false;
+    w.credits--;
+    return true;
   }
   reply(uuid: string, id: number, body: { result?: unknown; error?: { code: number; message: string } }) {
     const key = `${uuid}#${id}`;
@@ -81,6 +157,7 @@ export class Rpc {
     if (!p) return;
     this.pending.delete(key);
     clearTimeout(p.timer);
+    this.settled(uuid);
     p.resolve(decodeResult(p.op, body));
   }
   /** The breaker went away: its requests fail at once rather than at their timeout. */
@@ -91,6 +168,7 @@ export class Rpc {
       clearTimeout(p.timer);
       p.resolve({ ok: false, reason: 'offline' });
     }
+    this.windows.delete(uuid);
   }
   close() {
     for (const p of this.pending.values()) {
@@ -98,7 +176,45 @@ export class Rpc {
       p.resolve({ ok: false, reason: 'offline' });
     }
     this.pending.clear();
+    this.windows.clear();
   }
+}
+
+/**
+ * Whether one message a breaker published under its prefix reaches the server (docs/breaker-protocol.md §1
+ * "Floods"). Free of the budget: a reply whose id is a request the server is waiting for (once: the reply settles
+ * it), and the status messages that request causes (causedBy, within CAUSED_WINDOW_MS). Everything else spends
+ * the device's budget: 'drop' over it, 'kick' after 10 s of flooding. `decoded`: the reply, already read.
+ */
+export function admit(
+  deps: { rpc: Rpc; budget: DeviceBudget; stats: GatewayStats },
+  uuid: string,
+  topic: string,
+  payload: Buffer | string,
+): { verdict: 'ok' | 'drop' | 'kick'; decoded?: Inbound } {
+  const t = parseTopic(topic);
+  if (t && t.uuid === uuid) {
+    if (t.kind === 'reply' && deps.rpc.expecting(uuid)) {
+      const decoded = decodeInbound(topic, payload, Date.now());
+      if (decoded.kind === 'reply' && deps.rpc.awaits(uuid, decoded.id)) {
+        deps.stats.exempt.replies++;
+        return { verdict: 'ok', decoded };
+      }
+      const verdict = spend(deps, uuid);
+      return verdict === 'ok' ? { verdict, decoded } : { verdict };
+    }
+    if ((t.kind === 'status' || t.kind === 'events') && deps.rpc.caused(uuid)) {
+      deps.stats.exempt.caused++;
+      return { verdict: 'ok' };
+    }
+  }
+  return { verdict: spend(deps, uuid) };
+}
+
+function spend(deps: { budget: DeviceBudget; stats: GatewayStats }, uuid: string) {
+  const verdict = deps.budget.take(uuid);
+  if (verdict !== 'ok') deps.stats.dropped.flood++;
+  return verdict;
 }
 
 /**
@@ -109,10 +225,11 @@ export function dispatch(
   deps: { events: BreakerEvents; rpc: Rpc; stats: GatewayStats; log: TransportLog; onlineFromTopic: boolean },
   topic: string,
   payload: Buffer | string,
+  decoded?: Inbound,
 ): void {
   const { events, stats } = deps;
   stats.received++;
-  const m = decodeInbound(topic, payload, Date.now());
+  const m = decoded ?? decodeInbound(topic, payload, Date.now());
   const fail = (err: unknown) => deps.log.error({ err, topic }, 'breaker message failed');
   switch (m.kind) {
     case 'invalid':
