@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_RIGHTS, NO_RIGHTS, type Timer } from '@faceadmin/shared';
 import { parseEventStream } from '../src/app/eventStream.ts';
+import { decideAccess } from '../src/app/routes/access.ts';
 import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 import {
   ampsToMxgl,
@@ -19,14 +20,18 @@ import {
   type TimerValues,
 } from '../src/features/breakers/logic.ts';
 
-test('spec §6: the breaker menu is not tied to a right; its detail pages are hidden and /circuitBreaker/index is not taken for an id', () => {
+const BREAKER_PATHS = ['/circuitBreaker', '/circuitBreaker/index', '/circuitBreaker/:id', '/circuitBreakerLine/:id'];
+
+test("issue #18: the breaker menu follows the server's rule (the breaker right or face-device view); its detail pages are hidden and /circuitBreaker/index is not taken for an id", () => {
   for (const rights of [
-    { ...NO_RIGHTS, is_admin: 1 },
-    { ...ALL_RIGHTS, is_admin: 0 },
+    { ...NO_RIGHTS, breaker: 1, is_admin: 1 },
+    { ...NO_RIGHTS, face: 1, is_admin: 1 },
+    { ...NO_RIGHTS, face: 2, is_admin: 1 },
+    { ...ALL_RIGHTS, is_admin: 1 },
   ]) {
     const routes = filterRoutes(ROUTE_TABLE, rights, 'normal');
     const paths = flattenRoutes(routes).map((r) => r.path);
-    for (const p of ['/circuitBreaker', '/circuitBreaker/index', '/circuitBreaker/:id', '/circuitBreakerLine/:id']) assert.ok(paths.includes(p), p);
+    for (const p of [...BREAKER_PATHS, '/map']) assert.ok(paths.includes(p), `${p} with ${JSON.stringify(rights)}`);
     assert.equal(routes.find((r) => r.path === '/circuitBreaker')?.redirect, '/circuitBreaker/index');
   }
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/index')?.page, 'breakerList');
@@ -34,6 +39,21 @@ test('spec §6: the breaker menu is not tied to a right; its detail pages are hi
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/12')?.hidden, true);
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.page, 'breakerLine');
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.hidden, true);
+});
+
+test('issue #18: without the breaker right and face-device view no breaker menu, no map, and their paths lead to /404, not "No authority"', () => {
+  for (const rights of [
+    { ...ALL_RIGHTS, breaker: 0, face: 0, is_admin: 1 },
+    { ...NO_RIGHTS, attendance: 1, is_admin: 1 },
+    { ...NO_RIGHTS, is_admin: 1 },
+    { ...ALL_RIGHTS, is_admin: 0 },
+  ]) {
+    const routes = filterRoutes(ROUTE_TABLE, rights, 'normal');
+    const paths = flattenRoutes(routes).map((r) => r.path);
+    for (const p of [...BREAKER_PATHS, '/map']) assert.ok(!paths.includes(p), `${p} with ${JSON.stringify(rights)}`);
+    for (const path of ['/circuitBreaker/index', '/circuitBreaker/3', '/circuitBreakerLine/4', '/map', '/circuitBreaker'])
+      assert.deepEqual(decideAccess({ search: '', token: 't', company: 5, routes, path }), { kind: 'redirect', to: '/404' }, path);
+  }
 });
 
 test('the overcurrent limit: mxgl is in units of 10 mA, the form takes amperes', () => {
