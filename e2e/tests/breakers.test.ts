@@ -137,6 +137,7 @@ step('switching line 1 off asks first, naming the line and the breaker; Cancel l
   await lineSwitch(0).click();
   await confirm.waitFor();
   assert.ok((await confirm.innerText()).includes(tr('breaker.powerOff.content')));
+  await page.waitForTimeout(400); // the dialog zooms in: only for the picture
   await journey.screenshot('switch-off-confirm', false);
   await confirm.getByTestId('power-off-cancel').click();
   await confirm.waitFor({ state: 'detached' });
