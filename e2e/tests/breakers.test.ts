@@ -47,7 +47,7 @@ after(async () => {
   await server?.stop();
 });
 
-step('sign in, turn the alarm ring on, open the breaker list from the menu (not tied to a right)', async () => {
+step('sign in, turn the alarm ring on, open the breaker list from the menu', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme Dorms Ltd', phone: '+8613800000012' });
   await page.goto(`${server.baseUrl}/company/update`);
   await page.getByTestId('company-form').waitFor();
@@ -132,20 +132,35 @@ step('the device detail follows the breaker live (server-sent events): lines wit
   await journey.screenshot('detail');
 });
 
-step('switch line 1 off and on: the breaker confirms each and the page shows it', async () => {
+step('switching line 1 off asks first, naming the line and the breaker; Cancel leaves it on; confirmed, the breaker switches it off, then on', async () => {
+  const confirm = page.locator('.ant-modal-confirm', { hasText: tr('breaker.powerOff.title', { line: 'L1', breaker: ALIAS }) });
   await lineSwitch(0).click();
+  await confirm.waitFor();
+  assert.ok((await confirm.innerText()).includes(tr('breaker.powerOff.content')));
+  await page.waitForTimeout(400); // the dialog zooms in: only for the picture
+  await journey.screenshot('switch-off-confirm', false);
+  await confirm.getByTestId('power-off-cancel').click();
+  await confirm.waitFor({ state: 'detached' });
+  await page.waitForTimeout(500);
+  assert.equal(emu!.lines[0]!.on, true, 'cancelled: the breaker was not told anything');
+  assert.equal(await lineSwitch(0).getAttribute('data-oc'), '1');
+  await lineSwitch(0).click();
+  await confirm.waitFor();
+  await confirm.getByTestId('power-off-ok').click();
   await toast(page, 'The breaker confirmed: the line is off').waitFor();
   assert.equal(emu!.lines[0]!.on, false);
   await lineRow(0).locator('[data-testid=line-switch][data-oc="0"]').waitFor();
+  // switching on cuts nothing: no question
   await lineSwitch(0).click();
   await toast(page, 'The breaker confirmed: the line is on').waitFor();
   assert.equal(emu!.lines[0]!.on, true);
   await lineRow(0).locator('[data-testid=line-switch][data-oc="1"]').waitFor();
+  assert.equal(await page.locator('.ant-modal-confirm').count(), 0);
 });
 
-step('self-check asks first (spec §9), then the line drops for its duration and comes back; the check passes', async () => {
+step('self-check asks first (spec §9), naming the configured length, then the line drops for it and comes back; the check passes', async () => {
   await lineRow(1).getByTestId('line-selfcheck-run').click();
-  const confirm = page.locator('.ant-modal-confirm', { hasText: tr('breaker.selfCheck.confirm', { seconds: 10 }) });
+  const confirm = page.locator('.ant-modal-confirm', { hasText: tr('breaker.selfCheck.confirm', { count: SELF_CHECK_S }) });
   await confirm.waitFor();
   await page.getByTestId('selfcheck-ok').click();
   await lineRow(1).locator('[data-testid=line-switch][data-oc="0"]').waitFor();
@@ -167,42 +182,48 @@ function twoMinutesAhead(): { time: string; at: number } {
   return { time: `${p.hour}:${p.minute}`, at };
 }
 
-step('a weekly timer on line 2 is written to the breaker, and the breaker runs it at its minute', async () => {
-  await page.getByTestId('timer-create').click();
-  const dialog = modalOf(page, tr('breaker.timer.create'));
-  // every day of the week, so the journey runs whatever the day
-  for (const d of ['d6', 'd0'])
-    await dialog
-      .getByTestId('timer-weekdays')
-      .getByText(tr(`breaker.weekdays.${d}`), { exact: true })
-      .click();
-  const { time, at } = twoMinutesAhead();
-  const input = dialog.locator('#time');
-  await input.click();
-  await input.fill(time);
-  await input.press('Enter');
-  await dialog.getByTestId('timer-lines').getByText('L1', { exact: true }).first().click();
-  await dialog.getByTestId('timer-action').getByText(tr('breaker.timer.actions.off'), { exact: true }).click();
-  await dialog.getByTestId('timer-save').click();
-  await dialog.waitFor({ state: 'hidden' });
-  const row = page.locator('[data-testid=timer-table] .ant-table-row', { hasText: time });
-  await row.locator('[data-testid=timer-sync][data-sync="synced"]').waitFor();
-  assert.equal(emu!.jobs.size, 1);
-  const job = [...emu!.jobs.values()][0]!;
-  // every weekday as picked (the live updates arriving meanwhile must not reset the dialog)
-  assert.match(job.timespec, / 0,1,2,3,4,5,6$/);
-  assert.deepEqual(
-    job.calls.map((c) => [c.params.id, c.params.on]),
-    [[1, false]],
-  );
-  await journey.screenshot('timer', false);
-  // The breaker's clock reaches the timer's minute: it switches line 2 off by itself; the page follows.
-  shift = Math.floor(at / 60_000) * 60_000 + 1000 - Date.now();
-  emu!.tick();
-  assert.equal(emu!.lines[1]!.on, false);
-  await lineRow(1).locator('[data-testid=line-switch][data-oc="0"]').waitFor();
-  shift = 0;
-});
+step(
+  'a weekly timer switching line 2 off asks first (naming the line and the breaker), is written to the breaker, and the breaker runs it at its minute',
+  async () => {
+    await page.getByTestId('timer-create').click();
+    const dialog = modalOf(page, tr('breaker.timer.create'));
+    // every day of the week, so the journey runs whatever the day
+    for (const d of ['d6', 'd0'])
+      await dialog
+        .getByTestId('timer-weekdays')
+        .getByText(tr(`breaker.weekdays.${d}`), { exact: true })
+        .click();
+    const { time, at } = twoMinutesAhead();
+    const input = dialog.locator('#time');
+    await input.click();
+    await input.fill(time);
+    await input.press('Enter');
+    await dialog.getByTestId('timer-lines').getByText('L1', { exact: true }).first().click();
+    await dialog.getByTestId('timer-action').getByText(tr('breaker.timer.actions.off'), { exact: true }).click();
+    await dialog.getByTestId('timer-save').click();
+    const confirm = page.locator('.ant-modal-confirm', { hasText: tr('breaker.powerOff.timerTitle', { line: 'L2', breaker: ALIAS }) });
+    await confirm.waitFor();
+    await confirm.getByTestId('power-off-ok').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.locator('[data-testid=timer-table] .ant-table-row', { hasText: time });
+    await row.locator('[data-testid=timer-sync][data-sync="synced"]').waitFor();
+    assert.equal(emu!.jobs.size, 1);
+    const job = [...emu!.jobs.values()][0]!;
+    // every weekday as picked (the live updates arriving meanwhile must not reset the dialog)
+    assert.match(job.timespec, / 0,1,2,3,4,5,6$/);
+    assert.deepEqual(
+      job.calls.map((c) => [c.params.id, c.params.on]),
+      [[1, false]],
+    );
+    await journey.screenshot('timer', false);
+    // The breaker's clock reaches the timer's minute: it switches line 2 off by itself; the page follows.
+    shift = Math.floor(at / 60_000) * 60_000 + 1000 - Date.now();
+    emu!.tick();
+    assert.equal(emu!.lines[1]!.on, false);
+    await lineRow(1).locator('[data-testid=line-switch][data-oc="0"]').waitFor();
+    shift = 0;
+  },
+);
 
 step('an overcurrent trips line 1: the alarm shows on the line, in the history and in the bell, and rings', async () => {
   // a gesture first: browsers only start audio after one (the ring is counted either way)
@@ -252,44 +273,54 @@ step('line detail: §5 name and limits required; limits are written to the break
   await journey.screenshot('line');
 });
 
-step("sub-admins: the breaker right reads without the write controls; without it the pages show the server's refusal", async () => {
-  const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value);
-  for (const [username, rights] of [
-    ['breakerview', ['breaker']],
-    ['attonly', ['attendance']],
-  ] as const) {
-    const r = (await fetch(`${server.baseUrl}${API_PREFIX}/manager/create`, {
-      method: 'POST',
-      headers: { 'X-Token': token, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' }),
-    }).then((x) => x.json())) as { code: number; message: string };
-    assert.equal(r.code, 20000, r.message);
-  }
-  const as = async (username: string) => {
-    const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-    const p = await ctx.newPage();
-    await p.goto(`${server.baseUrl}/login`);
-    await p.locator('#username').fill(username);
-    await p.locator('#password').fill('secret1');
-    await p.getByTestId('login-submit').click();
-    await p.waitForURL((u) => u.pathname !== '/login');
-    await p.goto(`${server.baseUrl}/circuitBreaker/index`);
-    return { p, ctx };
-  };
-  const viewer = await as('breakerview');
-  await viewer.p.locator('[data-testid=breaker-table] .ant-table-row', { hasText: UUID }).waitFor();
-  assert.equal(await viewer.p.getByTestId('breaker-create').count(), 0, 'no add button without face-device edit');
-  await viewer.p.getByTestId('breaker-open').first().click();
-  await viewer.p.locator('[data-testid=breaker-live]', { hasText: tr('breaker.live.on') }).waitFor();
-  assert.equal(await viewer.p.locator('[data-testid=line-switch].ant-switch-disabled').count(), 2, 'switches are read-only');
-  assert.equal(await viewer.p.getByTestId('timer-create').count(), 0);
-  await viewer.ctx.close();
-  const outsider = await as('attonly');
-  await outsider.p.getByText('No authority').first().waitFor();
-  await outsider.p.getByTestId('error-retry').first().waitFor();
-  await outsider.p.screenshot({ path: `${SHOTS}/breakers-refused.png` });
-  await outsider.ctx.close();
-});
+step(
+  'sub-admins: the breaker right reads without the write controls; without it (and without face-device view) no breaker menu and no map, and the paths lead to 404',
+  async () => {
+    const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value);
+    for (const [username, rights] of [
+      ['breakerview', ['breaker']],
+      ['attonly', ['attendance']],
+    ] as const) {
+      const r = (await fetch(`${server.baseUrl}${API_PREFIX}/manager/create`, {
+        method: 'POST',
+        headers: { 'X-Token': token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' }),
+      }).then((x) => x.json())) as { code: number; message: string };
+      assert.equal(r.code, 20000, r.message);
+    }
+    const as = async (username: string) => {
+      const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+      const p = await ctx.newPage();
+      await p.goto(`${server.baseUrl}/login`);
+      await p.locator('#username').fill(username);
+      await p.locator('#password').fill('secret1');
+      await p.getByTestId('login-submit').click();
+      await p.waitForURL((u) => u.pathname !== '/login');
+      await p.goto(`${server.baseUrl}/circuitBreaker/index`);
+      return { p, ctx };
+    };
+    const viewer = await as('breakerview');
+    await viewer.p.locator('[data-testid=breaker-table] .ant-table-row', { hasText: UUID }).waitFor();
+    assert.equal(await viewer.p.getByTestId('breaker-create').count(), 0, 'no add button without face-device edit');
+    await viewer.p.getByTestId('breaker-open').first().click();
+    await viewer.p.locator('[data-testid=breaker-live]', { hasText: tr('breaker.live.on') }).waitFor();
+    assert.equal(await viewer.p.locator('[data-testid=line-switch].ant-switch-disabled').count(), 2, 'switches are read-only');
+    assert.equal(await viewer.p.getByTestId('timer-create').count(), 0);
+    await viewer.ctx.close();
+    const outsider = await as('attonly');
+    await outsider.p.waitForURL((u) => u.pathname === '/404');
+    await outsider.p.goto(`${server.baseUrl}/dashboard`);
+    const sidebar = outsider.p.getByTestId('sidebar');
+    await sidebar.getByText(tr('route.attendance'), { exact: true }).first().waitFor();
+    assert.equal(await sidebar.getByText(tr('route.circuitBreaker'), { exact: true }).count(), 0, 'no breaker menu');
+    assert.equal(await sidebar.getByText(tr('route.map'), { exact: true }).count(), 0, 'no map');
+    await outsider.p.goto(`${server.baseUrl}/map`);
+    await outsider.p.waitForURL((u) => u.pathname === '/404');
+    assert.equal(await outsider.p.getByText('No authority').count(), 0);
+    await outsider.p.screenshot({ path: `${SHOTS}/breakers-refused.png` });
+    await outsider.ctx.close();
+  },
+);
 
 step('the power chart draws the readings of the last minutes (not yet folded by the minute job)', async () => {
   await page.getByRole('button', { name: tr('breaker.line.back') }).click();

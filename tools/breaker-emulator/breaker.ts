@@ -19,6 +19,8 @@ export interface BreakerOptions {
   now?: () => number;
   /** base load per line, W (default: drawn 150..1200) */
   baseLoadW?: number[];
+  /** meter reading per line at start, Wh (default: drawn 0..50,000); the demo continues its recorded series */
+  energyWh?: number[];
   maxJobs?: number;
   keepalive?: number;
   /** reconnect after a lost connection (default 1000 ms; 0: never) */
@@ -114,7 +116,7 @@ export class EmulatedBreaker extends EventEmitter {
   private lastTick: number;
   private lastReport = 0;
   private lastMinute = '';
-  private readonly o: Required<Omit<BreakerOptions, 'baseLoadW'>>;
+  private readonly o: Required<Omit<BreakerOptions, 'baseLoadW' | 'energyWh'>>;
   private readonly prefix: string;
   private readonly started: number;
   connected = false;
@@ -142,7 +144,7 @@ export class EmulatedBreaker extends EventEmitter {
       power: 0,
       voltage: 220,
       current: 0,
-      energyWh: Math.round(Math.random() * 50_000),
+      energyWh: opts.energyWh?.[i] ?? Math.round(Math.random() * 50_000),
       temperature: 30,
       leakage: 0.3,
       errors: new Set<string>(),

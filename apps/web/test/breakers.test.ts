@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import i18next from 'i18next';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
 import { ALL_RIGHTS, NO_RIGHTS, type Timer } from '@faceadmin/shared';
 import { parseEventStream } from '../src/app/eventStream.ts';
+import { decideAccess } from '../src/app/routes/access.ts';
 import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 import {
   ampsToMxgl,
@@ -11,22 +16,28 @@ import {
   formatPower,
   mxglToAmps,
   newBreakerAlarms,
+  powerOffText,
   powerSeries,
   timerBody,
+  timerCutsPower,
   timerToValues,
   UUID_RE,
   weekdaysText,
   type TimerValues,
 } from '../src/features/breakers/logic.ts';
 
-test('spec §6: the breaker menu is not tied to a right; its detail pages are hidden and /circuitBreaker/index is not taken for an id', () => {
+const BREAKER_PATHS = ['/circuitBreaker', '/circuitBreaker/index', '/circuitBreaker/:id', '/circuitBreakerLine/:id'];
+
+test("issue #18: the breaker menu follows the server's rule (the breaker right or face-device view); its detail pages are hidden and /circuitBreaker/index is not taken for an id", () => {
   for (const rights of [
-    { ...NO_RIGHTS, is_admin: 1 },
-    { ...ALL_RIGHTS, is_admin: 0 },
+    { ...NO_RIGHTS, breaker: 1, is_admin: 1 },
+    { ...NO_RIGHTS, face: 1, is_admin: 1 },
+    { ...NO_RIGHTS, face: 2, is_admin: 1 },
+    { ...ALL_RIGHTS, is_admin: 1 },
   ]) {
     const routes = filterRoutes(ROUTE_TABLE, rights, 'normal');
     const paths = flattenRoutes(routes).map((r) => r.path);
-    for (const p of ['/circuitBreaker', '/circuitBreaker/index', '/circuitBreaker/:id', '/circuitBreakerLine/:id']) assert.ok(paths.includes(p), p);
+    for (const p of [...BREAKER_PATHS, '/map']) assert.ok(paths.includes(p), `${p} with ${JSON.stringify(rights)}`);
     assert.equal(routes.find((r) => r.path === '/circuitBreaker')?.redirect, '/circuitBreaker/index');
   }
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/index')?.page, 'breakerList');
@@ -34,6 +45,21 @@ test('spec §6: the breaker menu is not tied to a right; its detail pages are hi
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreaker/12')?.hidden, true);
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.page, 'breakerLine');
   assert.equal(findRoute(ROUTE_TABLE, '/circuitBreakerLine/7')?.hidden, true);
+});
+
+test('issue #18: without the breaker right and face-device view no breaker menu, no map, and their paths lead to /404, not "No authority"', () => {
+  for (const rights of [
+    { ...ALL_RIGHTS, breaker: 0, face: 0, is_admin: 1 },
+    { ...NO_RIGHTS, attendance: 1, is_admin: 1 },
+    { ...NO_RIGHTS, is_admin: 1 },
+    { ...ALL_RIGHTS, is_admin: 0 },
+  ]) {
+    const routes = filterRoutes(ROUTE_TABLE, rights, 'normal');
+    const paths = flattenRoutes(routes).map((r) => r.path);
+    for (const p of [...BREAKER_PATHS, '/map']) assert.ok(!paths.includes(p), `${p} with ${JSON.stringify(rights)}`);
+    for (const path of ['/circuitBreaker/index', '/circuitBreaker/3', '/circuitBreakerLine/4', '/map', '/circuitBreaker'])
+      assert.deepEqual(decideAccess({ search: '', token: 't', company: 5, routes, path }), { kind: 'redirect', to: '/404' }, path);
+  }
 });
 
 test('the overcurrent limit: mxgl is in units of 10 mA, the form takes amperes', () => {
@@ -158,4 +184,64 @@ test('server-sent events: complete events out, the unfinished tail kept; comment
   ]);
   assert.equal(b.rest, '');
   assert.deepEqual(parseEventStream('data: a\r\ndata: b\r\n\r\n').events, [{ event: 'message', data: 'a\nb' }], 'CRLF and multi-line data');
+});
+
+const LOCALES = path.resolve(import.meta.dirname, '..', 'src', 'locales');
+type Tree = { [k: string]: string | Tree };
+const resources = (folder: string): Tree =>
+  Object.fromEntries(
+    readdirSync(path.join(LOCALES, folder))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => [path.basename(f, '.json'), JSON.parse(readFileSync(path.join(LOCALES, folder, f), 'utf8')) as Tree]),
+  );
+const i18n = i18next.createInstance();
+await i18n.init({
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: resources(LOCALE_FOLDER[l]) }])),
+  lng: 'en-US',
+  fallbackLng: false,
+  interpolation: { escapeValue: false },
+});
+
+test('issue #18: switching power off asks first, naming the line(s) and the breaker, in every language', () => {
+  const en = i18n.getFixedT('en-US');
+  assert.deepEqual(powerOffText(en, 'en-US', { kind: 'now', breaker: 'Dormitory B', lines: ['L1'] }), {
+    title: 'Switch off line "L1" of "Dormitory B"?',
+    content: 'Everything on this line loses power until it is switched on again.',
+    ok: 'Switch off',
+  });
+  assert.equal(
+    powerOffText(en, 'en-US', { kind: 'now', breaker: 'Dorm', lines: ['L1', 'L2', 'Heater'] }).title,
+    'Switch off lines "L1", "L2", and "Heater" of "Dorm"?',
+  );
+  const timer = powerOffText(en, 'en-US', { kind: 'timer', breaker: 'Dorm', lines: ['L2'] });
+  assert.equal(timer.title, 'Save a timer that switches off line "L2" of "Dorm"?');
+  assert.equal(timer.ok, 'Save timer');
+  for (const lang of LANGUAGES) {
+    const t = i18n.getFixedT(lang);
+    for (const kind of ['now', 'timer'] as const)
+      for (const lines of [['照明 L1'], ['L1', 'L2']]) {
+        const x = powerOffText(t, LOCALE_FOLDER[lang], { kind, breaker: 'BRK-9', lines });
+        for (const name of [...lines, 'BRK-9']) assert.ok(x.title.includes(name), `${lang} ${kind}: ${x.title} names ${name}`);
+        for (const text of Object.values(x)) assert.doesNotMatch(text, /\{\{|breaker\.powerOff/, `${lang}: ${text}`);
+      }
+  }
+});
+
+test('issue #18: the self-check confirmation names the configured length', () => {
+  assert.match(i18n.getFixedT('en-US')('breaker.selfCheck.confirm', { count: 3 }), /for 3 seconds/);
+  assert.match(i18n.getFixedT('en-US')('breaker.selfCheck.confirm', { count: 1 }), /for 1 second,/);
+  for (const lang of LANGUAGES) assert.ok(i18n.getFixedT(lang)('breaker.selfCheck.confirm', { count: 25 }).includes('25'), lang);
+});
+
+test('issue #18: a timer asks before it cuts power: new or newly enabled off timers, or more lines; not on-timers or unchanged ones', () => {
+  const was = { action: 'off' as const, enabled: true, line_ids: [1, 2] };
+  assert.equal(timerCutsPower(undefined, { action: 'off', enabled: 1, line_ids: [1] }), true, 'a new off timer');
+  assert.equal(timerCutsPower(undefined, { action: 'off', line_ids: [1] }), true, 'enabled by default');
+  assert.equal(timerCutsPower(undefined, { action: 'on', enabled: 1, line_ids: [1] }), false);
+  assert.equal(timerCutsPower(undefined, { action: 'off', enabled: 0, line_ids: [1] }), false, 'a disabled one cuts nothing yet');
+  assert.equal(timerCutsPower({ ...was, enabled: false }, { action: 'off', enabled: 1, line_ids: [1, 2] }), true, 'enabled now');
+  assert.equal(timerCutsPower({ ...was, action: 'on' }, { action: 'off', enabled: 1, line_ids: [1, 2] }), true, 'turned into an off timer');
+  assert.equal(timerCutsPower(was, { action: 'off', enabled: 1, line_ids: [2, 1] }), false, 'already confirmed');
+  assert.equal(timerCutsPower(was, { action: 'off', enabled: 1, line_ids: [1] }), false, 'fewer lines');
+  assert.equal(timerCutsPower(was, { action: 'off', enabled: 1, line_ids: [1, 3] }), true, 'a line more');
 });

@@ -24,7 +24,7 @@ export const BREAKER_LIMITS = {
   timersMax: 20,
   devicePasswordMin: 8,
   devicePasswordMax: 64,
-  /** spec §9: a self-check cuts the line's power for 10 s. */
+  /** spec §9: a self-check cuts the line's power for 10 s (the default; the server's BREAKER_SELF_CHECK_SECONDS, answered as `selfcheck_seconds`). */
   selfCheckSeconds: 10,
 } as const;
 
@@ -98,7 +98,9 @@ export const Breaker = Type.Object({
   created_at: Type.String(),
 });
 export type Breaker = Static<typeof Breaker>;
-export const BreakerDetail = Type.Object({ ...Breaker.properties, lines: Type.Array(BreakerLine) });
+/** How long a self-check cuts a line's power on this server (BREAKER_SELF_CHECK_SECONDS), for the confirmation. */
+const selfcheck_seconds = Type.Integer({ minimum: 1 });
+export const BreakerDetail = Type.Object({ ...Breaker.properties, lines: Type.Array(BreakerLine), selfcheck_seconds });
 export type BreakerDetail = Static<typeof BreakerDetail>;
 
 const uuid = Type.String({ minLength: 4, maxLength: BREAKER_LIMITS.uuidMax, pattern: BREAKER_LIMITS.uuidPattern });
@@ -143,7 +145,13 @@ export const BreakerListQuery = Type.Object({
 export type BreakerListQuery = Static<typeof BreakerListQuery>;
 export const BreakerPage = Page(Breaker);
 
-export const LineInfo = Type.Object({ ...BreakerLine.properties, breaker_alias: Type.String(), breaker_uuid: Type.String(), breaker_online: Type.Boolean() });
+export const LineInfo = Type.Object({
+  ...BreakerLine.properties,
+  breaker_alias: Type.String(),
+  breaker_uuid: Type.String(),
+  breaker_online: Type.Boolean(),
+  selfcheck_seconds,
+});
 export type LineInfo = Static<typeof LineInfo>;
 /** spec §5: name, overcurrent limit (mxgl) and max power (mxgg) are required. */
 export const LineUpdate = Type.Object({

@@ -54,11 +54,17 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
   async function detail(tenant: Tenant, b: BreakerRow) {
     const figures = await breakersRepository.figures(db, tenant.companyId, [b.id]);
     const lines = await linesRepository.ofBreaker(db, tenant.companyId, b.id);
-    return { ...presentBreaker(b, figures.get(b.id)), lines: lines.map((l) => presentLine(l, Boolean(b.online))) };
+    return { ...presentBreaker(b, figures.get(b.id)), lines: lines.map((l) => presentLine(l, Boolean(b.online))), selfcheck_seconds: live.selfCheckSeconds };
   }
   async function lineInfo(tenant: Tenant, id: number) {
     const { line, breaker } = await loadLine(tenant, id);
-    return { ...presentLine(line, Boolean(breaker.online)), breaker_alias: breaker.alias, breaker_uuid: breaker.uuid, breaker_online: Boolean(breaker.online) };
+    return {
+      ...presentLine(line, Boolean(breaker.online)),
+      breaker_alias: breaker.alias,
+      breaker_uuid: breaker.uuid,
+      breaker_online: Boolean(breaker.online),
+      selfcheck_seconds: live.selfCheckSeconds,
+    };
   }
 
   async function credentialsChanged(uuid: string) {

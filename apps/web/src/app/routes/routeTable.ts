@@ -75,13 +75,19 @@ export interface RouteNode {
   affix?: boolean;
   /** Where a section's own path goes (e.g. /system → /system/log). */
   redirect?: string;
-  /** spec §6: the rights-object key this route needs (non-zero), only when is_admin is non-zero. */
-  right?: RightKey;
+  /**
+   * spec §6: the rights-object key this route needs (non-zero), only when is_admin is non-zero; `{ anyOf }`: any one
+   * of them suffices (the server's rule for breaker reads: the breaker right or face-device view).
+   */
+  right?: RightKey | { anyOf: readonly RightKey[] };
   /** Hidden in LAN mode (spec §2: e.g. the visitor log, workflow, the message bell). */
   notInLan?: boolean;
   page?: PageKey;
   children?: RouteNode[];
 }
+
+/** Breaker reads on the server (breakers.routes.ts, sites.routes.ts): the breaker right or face-device view. */
+export const BREAKER_READ = { anyOf: ['breaker', 'face'] } as const satisfies RouteNode['right'];
 
 /**
  * The console's route table (spec §2 "Routes added according to the rights object").
@@ -104,7 +110,8 @@ export const ROUTE_TABLE: RouteNode[] = [
   { path: '/fullscreen', titleKey: 'route.fullscreen', hidden: true, page: 'fullscreen' },
   { path: '/spotconsoles', titleKey: 'route.spotconsoles', hidden: true, page: 'spotconsoles' },
   // spec §2 "Other routes": the device map (in the menu) and strangers (hidden, reached from the dashboard and consoles).
-  { path: '/map', titleKey: 'route.map', icon: 'map', page: 'map' },
+  // The map shows face devices and breakers; the server reads it with face-device view or the breaker right (sites.routes.ts).
+  { path: '/map', titleKey: 'route.map', icon: 'map', right: BREAKER_READ, page: 'map' },
   { path: '/stranger', titleKey: 'route.stranger', hidden: true, page: 'stranger' },
   // spec §2: people and departments, added when rights.person is non-zero (writing needs person ≥ 2, checked per button).
   {
@@ -146,18 +153,19 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
     ],
   },
-  // spec §2/§6: smart circuit breakers; the menu is not tied to a right (the server decides: the breaker right or
-  // face-device view reads, face-device edit writes; the pages show its refusal). Detail pages are hidden.
+  // spec §2/§6: smart circuit breakers. spec §6 says "the circuit-breaker menu is not tied to a right in the route
+  // list"; it is tied here to the server's own rule (the breaker right or face-device view reads, face-device edit
+  // writes), so a sub-administrator never follows a menu entry to "No authority" (issue #18). Detail pages are hidden.
   {
     path: '/circuitBreaker',
     titleKey: 'route.circuitBreaker',
     icon: 'breaker',
     redirect: '/circuitBreaker/index',
     children: [
-      { path: '/circuitBreaker/index', titleKey: 'route.circuitBreakerList', icon: 'breakerList', page: 'breakerList' },
-      { path: '/circuitBreaker/:id', titleKey: 'route.circuitBreakerDetail', hidden: true, page: 'breakerDetail' },
+      { path: '/circuitBreaker/index', titleKey: 'route.circuitBreakerList', icon: 'breakerList', right: BREAKER_READ, page: 'breakerList' },
+      { path: '/circuitBreaker/:id', titleKey: 'route.circuitBreakerDetail', right: BREAKER_READ, hidden: true, page: 'breakerDetail' },
       // spec §2 names the line page /circuitBreakerLine/{id}; listed here so its breadcrumb reads "Circuit breakers / Line detail"
-      { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', hidden: true, page: 'breakerLine' },
+      { path: '/circuitBreakerLine/:id', titleKey: 'route.circuitBreakerLine', right: BREAKER_READ, hidden: true, page: 'breakerLine' },
     ],
   },
   // spec §2: approvals, added when rights.workflow = 1 and not in LAN mode; the {id} pages are reached from the index (issue #11).
@@ -230,12 +238,14 @@ function allows(node: RouteNode, rights: Rights, runMode: RunMode): boolean {
   if (node.notInLan && runMode === 'lan') return false;
   if (node.right) {
     if (!rights.is_admin) return false;
-    // spec §6: workflow needs exactly 1; the others any non-zero value.
-    if (node.right === 'workflow') return rights.workflow === 1;
-    return rights[node.right] !== 0;
+    const keys = typeof node.right === 'string' ? [node.right] : node.right.anyOf;
+    return keys.some((k) => holds(rights, k));
   }
   return true;
 }
+
+/** spec §6: workflow needs exactly 1; the others any non-zero value. */
+const holds = (rights: Rights, key: RightKey): boolean => (key === 'workflow' ? rights.workflow === 1 : rights[key] !== 0);
 
 /** The routes this user may reach, with section redirects pointing at a reachable child. */
 export function filterRoutes(table: RouteNode[], rights: Rights, runMode: RunMode): RouteNode[] {

@@ -10,6 +10,7 @@ import {
   type TimerCreate,
   type TimerType,
 } from '@faceadmin/shared';
+import type { TFunction } from 'i18next';
 
 /** spec §3 Line: mxgl is in units of 10 mA; the console shows and takes amperes. */
 export const mxglToAmps = (mxgl: number): number => Math.round(mxgl) / 100;
@@ -131,4 +132,53 @@ export function energySeries(items: readonly EnergyItem[] | undefined) {
  */
 export function connectionFacts(uuid: string, password: string, broker: BrokerAddress, consoleHost: string) {
   return { host: broker.host ?? consoleHost, port: broker.port, tls: broker.tls, username: uuid, password, prefix: `fa/${uuid}` };
+}
+
+/**
+ * What cuts power, to be confirmed first (issue #18: switching power off asked nothing while the harmless self-check
+ * asked): `now` a line switched off at once (the line and device consoles); `timer` a timer that will switch lines
+ * off at its time (created, enabled, or given more lines).
+ */
+export interface PowerOff {
+  kind: 'now' | 'timer';
+  /** The breaker's name as the page shows it (alias, else uuid). */
+  breaker: string;
+  /** The lines' titles (a line without a title: `#addr`). */
+  lines: readonly string[];
+}
+
+/**
+ * The confirmation's title, body and button, naming the line(s) and the breaker. `locale` is the BCP 47 locale of
+ * the console's language (LOCALE_FOLDER): several lines are listed as that language lists them, each quoted as the
+ * titles quote (English "…", Chinese and Japanese 「…」).
+ */
+export function powerOffText(t: TFunction, locale: string, p: PowerOff): { title: string; content: string; ok: string } {
+  const many = p.lines.length > 1;
+  const quoted = p.lines.map((name) => (locale.startsWith('en') ? `"${name}"` : `「${name}」`));
+  const lines = new Intl.ListFormat(locale, { type: 'conjunction' }).format(quoted);
+  const vars = { breaker: p.breaker, line: p.lines[0] ?? '', lines };
+  if (p.kind === 'timer')
+    return {
+      title: t(many ? 'breaker.powerOff.timerTitleLines' : 'breaker.powerOff.timerTitle', vars),
+      content: t(many ? 'breaker.powerOff.timerContentLines' : 'breaker.powerOff.timerContent'),
+      ok: t('breaker.powerOff.timerOk'),
+    };
+  return {
+    title: t(many ? 'breaker.powerOff.titleLines' : 'breaker.powerOff.title', vars),
+    content: t(many ? 'breaker.powerOff.contentLines' : 'breaker.powerOff.content'),
+    ok: t('breaker.powerOff.ok'),
+  };
+}
+
+/**
+ * Whether saving a timer cuts power the administrator has not confirmed yet: the saved timer switches off and is
+ * enabled, and the timer as it was did not already switch all of these lines off.
+ */
+export function timerCutsPower(
+  before: Pick<Timer, 'action' | 'enabled' | 'line_ids'> | undefined,
+  after: { action: string; enabled?: number | boolean | undefined; line_ids: readonly number[] },
+): boolean {
+  if (after.action !== 'off' || after.enabled === 0 || after.enabled === false) return false;
+  if (!before || before.action !== 'off' || !before.enabled) return true;
+  return after.line_ids.some((id) => !before.line_ids.includes(id));
 }

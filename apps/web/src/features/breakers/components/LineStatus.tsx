@@ -1,8 +1,9 @@
 import { App, Button, Space, Switch, Tag, Tooltip } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { BREAKER_LIMITS, type AlarmType, type BreakerLine, type CommandOutcome, type SelfCheckState } from '@faceadmin/shared';
+import { type AlarmType, type BreakerLine, type CommandOutcome, type SelfCheckState } from '@faceadmin/shared';
 import { useSelfCheck, useSwitchLine } from '../api.ts';
+import { useConfirmPowerOff } from '../confirmPowerOff.ts';
 
 /** The active alarm of a line (or "normal"). */
 export function AlarmTag({ alarm }: { alarm: AlarmType | null }) {
@@ -42,11 +43,27 @@ export function useShowOutcome() {
 
 /**
  * A line's switch and self-check. The switch waits for the breaker's confirmation; an offline breaker is refused by
- * the server with its message (shown by the API client). The self-check asks first: spec §9, the line loses power.
+ * the server with its message (shown by the API client). Switching off and the self-check ask first, naming the line
+ * and the breaker (the line loses power; spec §9, issue #18); the self-check names its configured length.
  */
-export function LineControls({ line, canEdit, compact }: { line: BreakerLine; canEdit: boolean; compact?: boolean }) {
+export function LineControls({
+  line,
+  breaker,
+  selfCheckSeconds,
+  canEdit,
+  compact,
+}: {
+  line: BreakerLine;
+  /** The breaker's name as the page shows it. */
+  breaker: string;
+  /** BREAKER_SELF_CHECK_SECONDS as the server answers it. */
+  selfCheckSeconds: number;
+  canEdit: boolean;
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
+  const confirmOff = useConfirmPowerOff();
   const toggle = useSwitchLine();
   const check = useSelfCheck();
   const show = useShowOutcome();
@@ -60,10 +77,14 @@ export function LineControls({ line, canEdit, compact }: { line: BreakerLine; ca
       // refused (offline, no authority): the API client showed the server's message
     }
   };
+  const onSwitch = (on: boolean) => {
+    if (on) return void doSwitch(true);
+    confirmOff({ kind: 'now', breaker, lines: [line.title || `#${line.addr}`] }, () => doSwitch(false));
+  };
   const doCheck = () =>
     modal.confirm({
-      title: t('breaker.selfCheck.confirmTitle', { line: line.title }),
-      content: t('breaker.selfCheck.confirm', { seconds: BREAKER_LIMITS.selfCheckSeconds }),
+      title: t('breaker.selfCheck.confirmTitle', { line: line.title || `#${line.addr}`, breaker }),
+      content: t('breaker.selfCheck.confirm', { count: selfCheckSeconds }),
       okText: t('breaker.selfCheck.start'),
       okButtonProps: { danger: true, ...({ 'data-testid': 'selfcheck-ok' } as Record<string, string>) },
       cancelText: t('common.actions.cancel'),
@@ -85,7 +106,7 @@ export function LineControls({ line, canEdit, compact }: { line: BreakerLine; ca
           disabled={!canEdit || line.selfcheck === 'running'}
           checkedChildren={t('breaker.switch.on')}
           unCheckedChildren={t('breaker.switch.off')}
-          onChange={(on) => void doSwitch(on)}
+          onChange={onSwitch}
           data-testid="line-switch"
           data-oc={String(line.oc)}
         />

@@ -9,12 +9,16 @@ import { ApiError } from '../../../app/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDeleteTimer, useSaveTimer, useTimers } from '../api.ts';
-import { emptyTimer, timerBody, timerToValues, WEEK_ORDER, weekdayNames, weekdaysText, type TimerValues } from '../logic.ts';
+import { useConfirmPowerOff } from '../confirmPowerOff.ts';
+import { emptyTimer, timerBody, timerCutsPower, timerToValues, WEEK_ORDER, weekdayNames, weekdaysText, type TimerValues } from '../logic.ts';
 
 const SYNC_COLOR: Record<TimerSyncState, string> = { pending: 'processing', synced: 'success', failed: 'error' };
 
-/** spec §3 Timer: a breaker's timers (kept on the breaker itself), with their update time and whether it holds them. */
-export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; lines: BreakerLine[]; canEdit: boolean }) {
+/**
+ * spec §3 Timer: a breaker's timers (kept on the breaker itself), with their update time and whether it holds them.
+ * `breaker` is the breaker's name as the page shows it (a timer that cuts power names it when it asks first).
+ */
+export function TimerPanel({ breakerId, breaker, lines, canEdit }: { breakerId: number; breaker: string; lines: BreakerLine[]; canEdit: boolean }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const timers = useTimers(breakerId);
@@ -135,6 +139,7 @@ export function TimerPanel({ breakerId, lines, canEdit }: { breakerId: number; l
       />
       <TimerDialog
         breakerId={breakerId}
+        breaker={breaker}
         lines={lines}
         open={dialog.open}
         timer={dialog.timer}
@@ -149,6 +154,7 @@ type FormValues = Omit<TimerValues, 'time' | 'day'> & { time: Dayjs | null; day:
 
 function TimerDialog({
   breakerId,
+  breaker,
   lines,
   open,
   timer,
@@ -156,6 +162,7 @@ function TimerDialog({
   onClose,
 }: {
   breakerId: number;
+  breaker: string;
   lines: BreakerLine[];
   open: boolean;
   timer: Timer | undefined;
@@ -166,6 +173,7 @@ function TimerDialog({
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const save = useSaveTimer();
+  const confirmOff = useConfirmPowerOff();
   const type = Form.useWatch('type', form);
   const names = weekdayNames(t);
 
@@ -189,17 +197,27 @@ function TimerDialog({
       form.setFields([{ name: r.field, errors: [t('common.validation.required')] }]);
       return;
     }
-    try {
-      await save.mutateAsync({ id: timer?.id, body: { breaker_id: breakerId, ...r.body } });
-      message.success(t('common.saved'));
-      onClose();
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split('/')[0];
-      if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field && field in form.getFieldsValue())
-        form.setFields([{ name: field as keyof FormValues, errors: [e.message] }]);
-      message.error(e.message);
-    }
+    const body = r.body;
+    const send = async () => {
+      try {
+        await save.mutateAsync({ id: timer?.id, body: { breaker_id: breakerId, ...body } });
+        message.success(t('common.saved'));
+        onClose();
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split('/')[0];
+        if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field && field in form.getFieldsValue())
+          form.setFields([{ name: field as keyof FormValues, errors: [e.message] }]);
+        message.error(e.message);
+      }
+    };
+    // A timer that will cut power (new, enabled, or given more lines) asks first, naming its lines and the breaker.
+    if (!timerCutsPower(timer, body)) return send();
+    const titles = body.line_ids.map((id) => {
+      const l = lines.find((x) => x.id === id);
+      return l ? l.title || `#${l.addr}` : `#${id}`;
+    });
+    confirmOff({ kind: 'timer', breaker, lines: titles }, send);
   };
 
   return (

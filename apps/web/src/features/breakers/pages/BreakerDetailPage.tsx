@@ -58,7 +58,11 @@ export default function BreakerDetailPage() {
         </div>
       ),
     },
-    { title: t('breaker.line.switch'), key: 'switch', render: (_, l) => <LineControls line={l} canEdit={canEdit} /> },
+    {
+      title: t('breaker.line.switch'),
+      key: 'switch',
+      render: (_, l) => <LineControls line={l} breaker={b.alias || b.uuid} selfCheckSeconds={b.selfcheck_seconds} canEdit={canEdit} />,
+    },
     { title: t('breaker.line.power'), key: 'power', render: (_, l) => <span data-testid="line-power">{formatPower(l.power)}</span> },
     { title: t('breaker.line.current'), key: 'current', render: (_, l) => formatNumber(l.current, 2, 'A') },
     { title: t('breaker.line.voltage'), key: 'voltage', render: (_, l) => formatNumber(l.voltage, 1, 'V') },
@@ -143,7 +147,7 @@ export default function BreakerDetailPage() {
         />
       </Card>
       <PowerChart breakerId={b.id} />
-      <TimerPanel breakerId={b.id} lines={b.lines} canEdit={canEdit} />
+      <TimerPanel breakerId={b.id} breaker={b.alias || b.uuid} lines={b.lines} canEdit={canEdit} />
       <AlarmTable breakerId={b.id} />
     </Space>
   );

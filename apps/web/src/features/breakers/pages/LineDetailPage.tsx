@@ -69,7 +69,7 @@ export default function LineDetailPage() {
       >
         <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
           <Descriptions.Item label={t('breaker.line.switch')}>
-            <LineControls line={cur} canEdit={canEdit} />
+            <LineControls line={cur} breaker={l.breaker_alias || l.breaker_uuid} selfCheckSeconds={l.selfcheck_seconds} canEdit={canEdit} />
           </Descriptions.Item>
           <Descriptions.Item label={t('breaker.line.power')}>
             <span data-testid="line-power">{formatPower(cur.power)}</span>

@@ -9,6 +9,7 @@ import { useLiveEvent, useLiveOpen } from '../../../app/live.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useSwitchLine } from '../../breakers/api.ts';
+import { useConfirmPowerOff } from '../../breakers/confirmPowerOff.ts';
 import { useShowOutcome } from '../../breakers/components/LineStatus.tsx';
 import { awaitCommand, useOpenDoor } from '../../devices/api.ts';
 import { dashboardKeys, useConsoles, useDashboardRights } from '../api.ts';
@@ -274,7 +275,7 @@ function BreakerTile({ breaker: b, canSwitch }: { breaker: ConsoleBreaker; canSw
 
 function LineRow({ line: l, breaker: b, canSwitch }: { line: ConsoleLine; breaker: ConsoleBreaker; canSwitch: boolean }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirmOff = useConfirmPowerOff();
   const toggle = useSwitchLine();
   const show = useShowOutcome();
   const qc = useQueryClient();
@@ -301,15 +302,8 @@ function LineRow({ line: l, breaker: b, canSwitch }: { line: ConsoleLine; breake
   };
   const onChange = (on: boolean) => {
     if (on) return void send(1);
-    // spec: switching a line off cuts its power: ask first, naming the line and the breaker
-    modal.confirm({
-      title: t('dashboard.consoles.confirmOffTitle', { line: l.title || `#${l.addr}`, breaker: b.name }),
-      content: t('dashboard.consoles.confirmOff'),
-      okText: t('dashboard.consoles.switchOff'),
-      okButtonProps: { danger: true, ...({ 'data-testid': 'console-switch-off-ok' } as Record<string, string>) },
-      cancelText: t('common.actions.cancel'),
-      onOk: () => send(0),
-    });
+    // switching a line off cuts its power: the one confirmation of the breakers feature, naming the line and the breaker
+    confirmOff({ kind: 'now', breaker: b.name, lines: [l.title || `#${l.addr}`] }, () => send(0));
   };
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '3px 0' }} data-testid="console-line">
