@@ -12,8 +12,10 @@ import {
   ampsToMxgl,
   connectionFacts,
   emptyTimer,
+  energyMonths,
   energySeries,
   formatPower,
+  lineEnergyOfMonth,
   mxglToAmps,
   newBreakerAlarms,
   powerOffText,
@@ -172,6 +174,48 @@ test('chart series: labels through the given formatter, figures rounded', () => 
     ]),
     { labels: ['2026-11-22', '2026-11-23'], kwh: [1.235, 0.5], total: 1.73 },
   );
+});
+
+test("chart series keep time even: a bucket without readings is a gap, not the next point moved up; month labels are the server's own dates", () => {
+  const day = powerSeries(
+    {
+      range: 'day',
+      step_s: 300,
+      points: [
+        { t: '2026-11-23T10:00:00.000Z', avg: 100, max: 120 },
+        { t: '2026-11-23T10:15:00.000Z', avg: 200, max: 250 },
+      ],
+    },
+    (iso) => iso.slice(11, 16),
+  );
+  assert.deepEqual(day, { labels: ['10:00', '10:05', '10:10', '10:15'], avg: [100, null, null, 200], max: [120, null, null, 250] });
+  // 'YYYY-MM-DD' is the company's day already: never shifted through the browser's zone
+  const month = powerSeries(
+    {
+      range: 'month',
+      step_s: 86400,
+      points: [
+        { t: '2026-10-31', avg: 1, max: 2 },
+        { t: '2026-11-02', avg: 3, max: 4 },
+      ],
+    },
+    () => 'unused',
+  );
+  assert.deepEqual(month, { labels: ['10-31', '11-01', '11-02'], avg: [1, null, 3], max: [2, null, 4] });
+});
+
+test("a month of energy by line: each line's kWh in the month picked, none where a line has no readings; months newest first", () => {
+  const lists = [
+    [
+      { period: '2026-10', kwh: 12.3456 },
+      { period: '2026-11', kwh: 4 },
+    ],
+    [{ period: '2026-11', kwh: 1.5 }],
+    undefined,
+  ];
+  assert.deepEqual(energyMonths(lists), ['2026-11', '2026-10']);
+  assert.deepEqual(lineEnergyOfMonth(lists, '2026-11'), [4, 1.5, null]);
+  assert.deepEqual(lineEnergyOfMonth(lists, '2026-10'), [12.346, null, null]);
 });
 
 test('server-sent events: complete events out, the unfinished tail kept; comments and retry carry none', () => {

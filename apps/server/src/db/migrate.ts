@@ -18,6 +18,7 @@ import * as m0014 from './migrations/0014_sites.ts';
 import * as m0015 from './migrations/0015_dashboard.ts';
 import * as m0016 from './migrations/0016_dormitory.ts';
 import * as m0017 from './migrations/0017_stranger_index.ts';
+import * as m0018 from './migrations/0018_breaker_doubles.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0015_dashboard': m0015,
   '0016_dormitory': m0016,
   '0017_stranger_index': m0017,
+  '0018_breaker_doubles': m0018,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -240,6 +240,10 @@ export const AlarmPage = Page(BreakerAlarm);
 /** Power series of a breaker (all its lines) or one line: `day` = last 24 h in 5-minute steps, `month` = last 30 days by day. */
 export const PowerQuery = Type.Object({ id: Id, line_id: Type.Optional(Id), range: Type.Enum([...POWER_RANGES]) });
 export type PowerQuery = Static<typeof PowerQuery>;
+/**
+ * One bucket (docs/api-breakers.md, "Power and energy"): `t` its start (day: UTC ISO; month: the company's date),
+ * `avg` the mean and `max` the highest of its one-minute totals (W), so 0 ≤ avg ≤ max.
+ */
 export const PowerPoint = Type.Object({ t: Type.String(), avg: Type.Number(), max: Type.Number() });
 export const PowerSeries = Type.Object({ range: StringEnum(POWER_RANGES), step_s: Type.Integer(), points: Type.Array(PowerPoint) });
 export type PowerSeries = Static<typeof PowerSeries>;

@@ -133,42 +133,103 @@ export const linesRepository = {
     await db.deleteFrom('breaker_samples').where('at', '<', samplesBefore).execute();
     await db.deleteFrom('breaker_minutes').where('minute', '<', minutesBefore).execute();
   },
-  /** Per-minute figures straight from the raw readings since `from` (an instant): the minutes not folded yet. */
+  /**
+   * Per-line, per-minute figures straight from the raw readings since `from` (an instant): the minutes the job has
+   * not folded yet (average power, the meter at the minute's end). The caller sums the lines of a minute, exactly as
+   * it does with folded minutes.
+   */
   recentMinutes: (db: Executor, lineIds: number[], from: string) => {
     const minute = sql<string>`substr(at, 1, 16)`;
     return lineIds.length
       ? db
           .selectFrom('breaker_samples')
-          .select((eb) => ['line_id', minute.as('minute'), eb.fn.avg<number>('power').as('avg_w'), eb.fn.max<number>('power').as('max_w')])
+          .select((eb) => ['line_id', minute.as('minute'), eb.fn.avg<number>('power').as('avg_w'), eb.fn.max<number>('energy_wh').as('last_wh')])
           .where('line_id', 'in', lineIds)
           .where('at', '>=', from)
           .groupBy(['line_id', minute])
           .execute()
       : Promise.resolve([]);
   },
-  minutes: (db: Executor, lineIds: number[], from: string) =>
+  /** The last folded minute of these lines since `from`, or undefined: raw readings after it are not folded yet. */
+  lastMinute: async (db: Executor, lineIds: number[], from: string) => {
+    if (!lineIds.length) return undefined;
+    const r = await db
+      .selectFrom('breaker_minutes')
+      .select((eb) => eb.fn.max<string>('minute').as('m'))
+      .where('line_id', 'in', lineIds)
+      .where('minute', '>=', from)
+      .executeTakeFirst();
+    return r?.m ?? undefined;
+  },
+  /**
+   * The lines' total power per folded minute since `from` ('YYYY-MM-DDTHH:mm'): the sum of the lines' one-minute
+   * averages (a line without readings in a minute adds nothing to it).
+   */
+  minuteTotals: (db: Executor, lineIds: number[], from: string) =>
     lineIds.length
-      ? db.selectFrom('breaker_minutes').select(['line_id', 'minute', 'avg_w', 'max_w']).where('line_id', 'in', lineIds).where('minute', '>=', from).execute()
+      ? db
+          .selectFrom('breaker_minutes')
+          .select((eb) => ['minute', eb.fn.sum<number>(sql`cast(avg_w as double precision)`).as('w')])
+          .where('line_id', 'in', lineIds)
+          .where('minute', '>=', from)
+          .groupBy('minute')
+          .orderBy('minute')
+          .execute()
       : Promise.resolve([]),
-  /** Hourly figures ('YYYY-MM-DDTHH'): summed average power over the lines, peak, minutes present, last meter reading. */
-  async hours(db: Executor, lineIds: number[], from: string) {
+  /**
+   * The same minute totals gathered by quarter hour ('YYYY-MM-DDTHH' and quarter 0…3; every zone's offset is a whole
+   * number of quarter hours, so a quarter never straddles a local day): their sum, highest and count.
+   */
+  async quarterTotals(db: Executor, lineIds: number[], from: string) {
     if (!lineIds.length) return [];
+    const perMinute = db
+      .selectFrom('breaker_minutes')
+      .select((eb) => ['minute', eb.fn.sum<number>(sql`cast(avg_w as double precision)`).as('w')])
+      .where('line_id', 'in', lineIds)
+      .where('minute', '>=', from)
+      .groupBy('minute');
+    const hour = sql<string>`substr(m.minute, 1, 13)`;
+    const quarter = sql<number>`cast(substr(m.minute, 15, 2) as integer) / 15`;
+    return db
+      .selectFrom(perMinute.as('m'))
+      .select((eb) => [
+        hour.as('hour'),
+        quarter.as('quarter'),
+        eb.fn.sum<number>('m.w').as('sum_w'),
+        eb.fn.max<number>('m.w').as('max_w'),
+        eb.fn.countAll<number>().as('minutes'),
+      ])
+      .groupBy([hour, quarter])
+      .execute();
+  },
+  /** One line's meter by quarter hour since `from`: the first and last minute's reading (Wh) of each quarter. */
+  async meterQuarters(db: Executor, lineId: number, from: string) {
     const hour = sql<string>`substr(minute, 1, 13)`;
+    const quarter = sql<number>`cast(substr(minute, 15, 2) as integer) / 15`;
     return db
       .selectFrom('breaker_minutes')
       .select((eb) => [
         hour.as('hour'),
-        eb.fn.sum<number>('avg_w').as('sum_w'),
-        eb.fn.max<number>('max_w').as('max_w'),
-        eb.fn.count<number>('minute').distinct().as('minutes'),
-        eb.fn.max<number>('energy_wh').as('meter'),
-        eb.fn.min<number>('energy_wh').as('meter_min'),
+        quarter.as('quarter'),
+        eb.fn.min<number>(sql`cast(energy_wh as double precision)`).as('first_wh'),
+        eb.fn.max<number>(sql`cast(energy_wh as double precision)`).as('last_wh'),
       ])
-      .where('line_id', 'in', lineIds)
+      .where('line_id', '=', lineId)
       .where('minute', '>=', from)
-      .groupBy(hour)
-      .orderBy(hour)
+      .groupBy([hour, quarter])
       .execute();
+  },
+  /** A line's last meter reading (Wh) before the minute `before`, or undefined. */
+  meterBefore: async (db: Executor, lineId: number, before: string) => {
+    const r = await db
+      .selectFrom('breaker_minutes')
+      .select('energy_wh')
+      .where('line_id', '=', lineId)
+      .where('minute', '<', before)
+      .orderBy('minute', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return r ? Number(r.energy_wh) : undefined;
   },
 };
 

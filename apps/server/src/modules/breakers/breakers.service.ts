@@ -17,7 +17,7 @@ import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
 import { hashPassword, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
-import { clock, nowIso, zoneOffsetMs } from '../../lib/time.ts';
+import { clock, nowIso, zonedToUtcMs, zoneOffsetMs } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { alarmsRepository, breakersRepository, linesRepository, timersRepository, type BreakerRow, type LineRow } from './breakers.repository.ts';
@@ -345,7 +345,13 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       return { items: r.items.map(presentAlarm), total: r.total };
     },
 
-    /** Power of a breaker (its lines, main lines left out when there are others) or one line. */
+    /**
+     * Power of a breaker (its lines, main lines left out when there are others) or one line (docs/api-breakers.md,
+     * "Power and energy"). Every bucket is built from one series, the total power minute by minute (the sum of the
+     * lines' one-minute averages): its average is the mean of those minute totals, its peak the highest of them, so
+     * the peak is never below the average. `day`: the last 24 h in 5-minute buckets up to the current minute;
+     * `month`: the last 30 days of the company's zone, by day.
+     */
     async power(tenant: Tenant, q: { id: number; line_id?: number | undefined; range: 'day' | 'month' }, zone: string): Promise<PowerSeries> {
       const b = await loadBreaker(tenant, q.id);
       const lines = await linesRepository.ofBreaker(db, tenant.companyId, b.id);
@@ -358,75 +364,110 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         ids = (others.length ? others : lines).map((l) => l.id);
       }
       const now = clock.now();
+      const step = q.range === 'day' ? 300_000 : 86400_000;
+      const start = q.range === 'day' ? Math.floor((now - 24 * 3600_000) / step) * step : localDayStart(now, zone, 29);
+      const from = new Date(start).toISOString().slice(0, 16);
+      const buckets = new Map<string, Bucket>();
+      const key =
+        q.range === 'day'
+          ? (at: number) => new Date(Math.floor(at / step) * step).toISOString()
+          : (at: number) => new Date(at + zoneOffsetMs(zone, at)).toISOString().slice(0, 10);
       if (q.range === 'day') {
-        const step = 300_000;
-        const start = Math.floor((now - 24 * 3600_000) / step) * step;
-        const rows = await linesRepository.minutes(db, ids, new Date(start).toISOString().slice(0, 16));
-        // The minutes the measurements job has not folded yet come from the raw readings: a breaker that just
-        // called in is on the chart at once, not a minute or two later.
-        const folded = rows.reduce((m, r) => (r.minute > m ? r.minute : m), '');
-        const since = folded ? new Date(Date.parse(`${folded}:00Z`) + 60_000) : new Date(start);
-        await live.flush();
-        rows.push(...(await linesRepository.recentMinutes(db, ids, since.toISOString())));
-        const byMinute = new Map<string, { sum: number; max: number }>();
-        for (const r of rows) {
-          const m = byMinute.get(r.minute) ?? { sum: 0, max: 0 };
-          m.sum += Number(r.avg_w);
-          m.max = Math.max(m.max, Number(r.max_w));
-          byMinute.set(r.minute, m);
+        for (const m of await linesRepository.minuteTotals(db, ids, from)) addTo(buckets, key(minuteMs(m.minute)), Number(m.w), 1, Number(m.w));
+      } else {
+        for (const s of await linesRepository.quarterTotals(db, ids, from)) {
+          const at = Date.parse(`${s.hour}:00:00Z`) + Number(s.quarter) * 900_000;
+          addTo(buckets, key(at), Number(s.sum_w), Number(s.minutes), Number(s.max_w));
         }
-        const buckets = new Map<number, { sum: number; n: number; max: number }>();
-        for (const [minute, m] of byMinute) {
-          const at = Math.floor(Date.parse(`${minute}:00Z`) / step) * step;
-          const bk = buckets.get(at) ?? { sum: 0, n: 0, max: 0 };
-          bk.sum += m.sum;
-          bk.n++;
-          bk.max = Math.max(bk.max, m.max);
-          buckets.set(at, bk);
-        }
-        const points = [...buckets]
-          .sort(([a], [c]) => a - c)
-          .map(([at, bk]) => ({ t: new Date(at).toISOString(), avg: Math.round((bk.sum / bk.n) * 10) / 10, max: Math.round(bk.max * 10) / 10 }));
-        return { range: 'day', step_s: 300, points };
       }
-      const hours = await linesRepository.hours(db, ids, new Date(now - 31 * 86400_000).toISOString().slice(0, 13));
-      const days = new Map<string, { sum: number; n: number; max: number }>();
-      for (const h of hours) {
-        const at = Date.parse(`${h.hour}:00:00Z`);
-        const day = new Date(at + zoneOffsetMs(zone, at)).toISOString().slice(0, 10);
-        const d = days.get(day) ?? { sum: 0, n: 0, max: 0 };
-        d.sum += Number(h.sum_w) / Math.max(1, Number(h.minutes));
-        d.n++;
-        d.max = Math.max(d.max, Number(h.max_w));
-        days.set(day, d);
-      }
-      const points = [...days]
+      // The minutes the measurements job has not folded yet come from the raw readings (a breaker that just called
+      // in is on the chart at once), summed over the lines minute by minute like the folded ones.
+      for (const [minute, w] of await unfoldedTotals(ids, from)) addTo(buckets, key(minuteMs(minute)), w, 1, w);
+      const points = [...buckets]
         .sort(([a], [c]) => a.localeCompare(c))
-        .slice(-30)
-        .map(([day, d]) => ({ t: day, avg: Math.round((d.sum / d.n) * 10) / 10, max: Math.round(d.max * 10) / 10 }));
-      return { range: 'month', step_s: 86400, points };
+        .map(([t, bk]) => {
+          const max = round1(bk.max);
+          // the mean of figures is never above their highest; min() only keeps float noise from showing
+          return { t, avg: Math.min(round1(bk.sum / bk.n), max), max };
+        });
+      return { range: q.range, step_s: step / 1000, points };
     },
 
-    /** A line's energy per day (30 days) or month (12 months), from its meter readings, in the company's zone. */
+    /**
+     * A line's energy per day (the last 30) or month (the last 12) in the company's zone, from its meter: a period's
+     * energy is the meter at the end of its last minute with readings less the meter at the end of the last minute
+     * before the period (docs/api-breakers.md, "Power and energy").
+     */
     async energy(tenant: Tenant, id: number, by: 'day' | 'month', zone: string): Promise<EnergyItem[]> {
       const { line } = await loadLine(tenant, id);
-      const back = by === 'day' ? 31 : 366;
-      const hours = await linesRepository.hours(db, [line.id], new Date(clock.now() - back * 86400_000).toISOString().slice(0, 13));
-      const periods = new Map<string, { first: number; last: number }>();
-      let prevLast: number | null = null;
-      for (const h of hours) {
-        const at = Date.parse(`${h.hour}:00:00Z`);
-        const local = new Date(at + zoneOffsetMs(zone, at)).toISOString();
-        const key = by === 'day' ? local.slice(0, 10) : local.slice(0, 7);
-        const meter = Number(h.meter);
-        const p = periods.get(key) ?? { first: prevLast ?? Number(h.meter_min), last: meter };
-        p.last = meter;
-        periods.set(key, p);
-        prevLast = meter;
+      const now = clock.now();
+      const start = by === 'day' ? localDayStart(now, zone, 29) : localMonthStart(now, zone, 11);
+      const from = new Date(start).toISOString().slice(0, 16);
+      const [before, quarters] = await Promise.all([linesRepository.meterBefore(db, line.id, from), linesRepository.meterQuarters(db, line.id, from)]);
+      const readings = quarters.map((r) => ({
+        at: Date.parse(`${r.hour}:00:00Z`) + Number(r.quarter) * 900_000,
+        first: Number(r.first_wh),
+        last: Number(r.last_wh),
+      }));
+      // the minutes not folded yet, from the raw readings (as the power chart does); like a folded minute, each
+      // holds the meter at its end
+      for (const r of (await unfolded([line.id], from)).rows) readings.push({ at: minuteMs(r.minute), first: Number(r.last_wh), last: Number(r.last_wh) });
+      const periods = new Map<string, number>();
+      let prev = before;
+      for (const s of readings.sort((a, c) => a.at - c.at)) {
+        const local = new Date(s.at + zoneOffsetMs(zone, s.at)).toISOString();
+        const period = by === 'day' ? local.slice(0, 10) : local.slice(0, 7);
+        // A line's first readings count from its first minute; a meter that went back (reset, replaced) counts
+        // nothing for that quarter hour and counts on from its new reading.
+        const wh = prev === undefined ? s.last - s.first : Math.max(0, s.last - prev);
+        periods.set(period, (periods.get(period) ?? 0) + wh);
+        prev = s.last;
       }
-      return [...periods].slice(by === 'day' ? -30 : -12).map(([period, p]) => ({ period, kwh: Math.max(0, Math.round(p.last - p.first)) / 1000 }));
+      return [...periods].map(([period, wh]) => ({ period, kwh: Math.round(wh) / 1000 }));
     },
   };
+
+  /** The lines' raw readings per line and minute after their last folded minute (since `from` at the earliest). */
+  async function unfolded(ids: number[], from: string) {
+    if (!ids.length) return { rows: [] };
+    await live.flush();
+    const folded = await linesRepository.lastMinute(db, ids, from);
+    const since = folded ? new Date(minuteMs(folded) + 60_000).toISOString() : `${from}:00.000Z`;
+    return { rows: await linesRepository.recentMinutes(db, ids, since) };
+  }
+  /** Per minute ('YYYY-MM-DDTHH:mm'), the lines' total power from the readings not folded yet. */
+  async function unfoldedTotals(ids: number[], from: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const r of (await unfolded(ids, from)).rows) out.set(r.minute, (out.get(r.minute) ?? 0) + Number(r.avg_w));
+    return out;
+  }
+}
+
+interface Bucket {
+  sum: number;
+  n: number;
+  max: number;
+}
+function addTo(buckets: Map<string, Bucket>, key: string, sum: number, n: number, max: number) {
+  const b = buckets.get(key);
+  if (b) {
+    b.sum += sum;
+    b.n += n;
+    b.max = Math.max(b.max, max);
+  } else buckets.set(key, { sum, n, max });
+}
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const minuteMs = (minute: string) => Date.parse(`${minute}:00Z`);
+/** The instant the local day `daysBack` days before today (in the zone) began. */
+function localDayStart(now: number, zone: string, daysBack: number): number {
+  const today = Date.parse(new Date(now + zoneOffsetMs(zone, now)).toISOString().slice(0, 10));
+  return zonedToUtcMs(new Date(today - daysBack * 86400_000).toISOString().slice(0, 10), zone);
+}
+/** The instant the local month `monthsBack` months before this one (in the zone) began. */
+function localMonthStart(now: number, zone: string, monthsBack: number): number {
+  const local = new Date(now + zoneOffsetMs(zone, now));
+  const first = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - monthsBack, 1));
+  return zonedToUtcMs(first.toISOString().slice(0, 10), zone);
 }
 export type BreakersService = ReturnType<typeof breakersService>;
 

@@ -106,15 +106,43 @@ export function newBreakerAlarms(items: readonly Pick<MessageItem, 'id' | 'type'
   return { ring: items.some((x) => x.id > seen && x.type === 'breakerAlarm'), seen: newest };
 }
 
-/** Chart series of a power query: labels in the company's zone (`label` formats an instant) and the two curves. */
+/**
+ * The chart's points on an even axis: every 5-minute bucket (day) or day (month) from the first point to the last,
+ * a bucket without readings as a gap (null), not drawn next to its neighbours as if no time had passed. Labels: the
+ * bucket's local time (day, via `label`) or the server's local date as it is (month: 'YYYY-MM-DD' already in the
+ * company's zone).
+ */
 export function powerSeries(series: PowerSeries | undefined, label: (iso: string) => string) {
   const points = series?.points ?? [];
-  return {
-    labels: points.map((p) => label(p.t)),
-    avg: points.map((p) => Math.round(p.avg * 10) / 10),
-    max: points.map((p) => Math.round(p.max * 10) / 10),
-  };
+  const labels: string[] = [];
+  const avg: (number | null)[] = [];
+  const max: (number | null)[] = [];
+  if (!points.length || !series) return { labels, avg, max };
+  const month = series.range === 'month';
+  const at = (t: string) => Date.parse(month ? `${t}T00:00:00Z` : t);
+  const step = series.step_s * 1000;
+  const byAt = new Map(points.map((p) => [at(p.t), p]));
+  const last = at(points.at(-1)!.t);
+  for (let x = at(points[0]!.t); x <= last; x += step) {
+    const p = byAt.get(x);
+    labels.push(month ? new Date(x).toISOString().slice(5, 10) : label(new Date(x).toISOString()));
+    avg.push(p ? Math.round(p.avg * 10) / 10 : null);
+    max.push(p ? Math.round(p.max * 10) / 10 : null);
+  }
+  return { labels, avg, max };
 }
+
+/** One month's energy of each line (kWh, null: no readings), from each line's monthly list. */
+export function lineEnergyOfMonth(lists: readonly (readonly EnergyItem[] | undefined)[], month: string): (number | null)[] {
+  return lists.map((items) => {
+    const e = items?.find((i) => i.period === month);
+    return e ? Math.round(e.kwh * 1000) / 1000 : null;
+  });
+}
+
+/** The months any line has readings in, newest first. */
+export const energyMonths = (lists: readonly (readonly EnergyItem[] | undefined)[]): string[] =>
+  [...new Set(lists.flatMap((items) => (items ?? []).map((i) => i.period)))].sort().reverse();
 
 /** kWh per period, rounded for the chart's labels; the total beside it. */
 export function energySeries(items: readonly EnergyItem[] | undefined) {

@@ -14,12 +14,13 @@ export function PowerChart({ breakerId, lineId }: { breakerId: number; lineId?: 
   const [range, setRange] = useState<PowerRange>('day');
   const q = usePower(breakerId, lineId, range);
   const option = useMemo(() => {
-    // day: HH:mm; month: MM-DD, in the company's zone
-    const s = powerSeries(q.data, (iso) => (range === 'day' ? formatDateTime(iso).slice(11, 16) : formatDateTime(iso).slice(5, 10)));
+    // day: HH:mm in the company's zone; month: MM-DD (the server's dates are already the company's days)
+    const s = powerSeries(q.data, (iso) => formatDateTime(iso).slice(11, 16));
     // A curve of a few points (a breaker registered minutes ago) shows its points, or one point would draw nothing.
     const few = s.labels.length < 24;
     return {
-      tooltip: { trigger: 'axis' },
+      // average: the mean of the bucket's one-minute totals; peak: the highest of them (docs/api-breakers.md)
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v} W` : '–') },
       legend: { data: [t('breaker.chart.avg'), t('breaker.chart.max')], top: 0 },
       grid: { left: 48, right: 16, top: 32, bottom: 28 },
       xAxis: { type: 'category', data: s.labels, boundaryGap: range === 'month' },

@@ -10,11 +10,12 @@ import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useBreakerLive, useBreakerRights } from '../api.ts';
 import { AlarmTable } from '../components/AlarmTable.tsx';
 import { AlarmTag, LineControls, SelfCheckTag } from '../components/LineStatus.tsx';
+import { LineEnergyChart } from '../components/LineEnergyChart.tsx';
 import { PowerChart } from '../components/PowerChart.tsx';
 import { TimerPanel } from '../components/TimerPanel.tsx';
 import { formatNumber, formatPower } from '../logic.ts';
 
-/** /circuitBreaker/:id: one breaker's lines with live figures, switching, self-check, power chart, timers and alarms. */
+/** /circuitBreaker/:id: one breaker's lines with live figures, switching, self-check, power chart, a month's energy by line, timers and alarms. */
 export default function BreakerDetailPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
@@ -147,6 +148,7 @@ export default function BreakerDetailPage() {
         />
       </Card>
       <PowerChart breakerId={b.id} />
+      {b.lines.length > 0 && <LineEnergyChart lines={b.lines} />}
       <TimerPanel breakerId={b.id} breaker={b.alias || b.uuid} lines={b.lines} canEdit={canEdit} />
       <AlarmTable breakerId={b.id} />
     </Space>

@@ -200,11 +200,11 @@ function EnergyChart({ lineId }: { lineId: number }) {
   const s = useMemo(() => energySeries(q.data), [q.data]);
   const option = useMemo(
     () => ({
-      tooltip: { trigger: 'axis' },
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v} kWh` : '–') },
       grid: { left: 48, right: 16, top: 24, bottom: 28 },
       xAxis: { type: 'category', data: by === 'day' ? s.labels.map((x) => x.slice(5)) : s.labels },
       yAxis: { type: 'value', name: 'kWh' },
-      series: [{ name: t('breaker.chart.energy'), type: 'bar', data: s.kwh, itemStyle: { color: '#13a8a8' } }],
+      series: [{ name: t('breaker.chart.energy'), type: 'bar', data: s.kwh }],
     }),
     [s, by, t],
   );
