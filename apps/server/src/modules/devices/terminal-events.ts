@@ -4,6 +4,7 @@ import type { TerminalEvents } from '../../gateways/terminal-events.ts';
 import { transaction } from '../../db/transaction.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
+import { publish } from '../live/publish.ts';
 import { notify } from '../messages/messages.service.ts';
 import { personsRepository } from '../persons/persons.repository.ts';
 import type { HealthService } from '../punches/health.service.ts';
@@ -32,9 +33,13 @@ export function terminalEvents(deps: {
   /** Merges protocol facts into the stored JSON; the cached row is dropped so gateways re-read it. */
   const saveFacts = async (d: DeviceRow, facts: Record<string, unknown>, extra: Partial<DeviceRow> = {}) => {
     const info = JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), ...facts });
-    await devicesRepository.update(db, d.company_id, d.id, { ...extra, info, reported_at: nowIso() });
+    const at = nowIso();
+    await devicesRepository.update(db, d.company_id, d.id, { ...extra, info, reported_at: at });
     deviceCache.forget(d.serial);
+    await reported(d, at);
   };
+  /** What the terminal says of itself changed (firmware, counts, settings): the device list and page refetch it. */
+  const reported = (d: DeviceRow, at: string) => publish(db, d.company_id, 'device', { id: d.id, name: d.name, online: true, at }, ['face']);
 
   return {
     async seen(serial, ip) {
@@ -70,9 +75,11 @@ export function terminalEvents(deps: {
       }
       if (info.facts) return saveFacts(d, info.facts, patch);
       if (!Object.keys(patch).length) return;
+      const changed = (patch.firmware !== undefined && patch.firmware !== d.firmware) || (patch.user_count !== undefined && patch.user_count !== d.user_count);
       await devicesRepository.update(db, d.company_id, d.id, patch);
-      // The cached row follows (no re-read): counts come with every poll on some firmware.
+      // The cached row follows (no re-read): counts come with every poll on some firmware, so only a change is announced.
       Object.assign(d, patch);
+      if (changed) await reported(d, nowIso());
     },
 
     // Planning also gives up on commands the terminal never answered.

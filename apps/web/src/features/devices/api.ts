@@ -13,7 +13,7 @@ import {
   type SyncSummary,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
+import { useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { call } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
@@ -38,7 +38,10 @@ export const useDeviceOptions = () =>
     staleTime: 60_000,
   });
 
-/** The list follows the devices' presence and sync from the live stream; polled every 5 s while the stream is down. */
+/**
+ * The list follows the devices' presence, reports and sync from the live stream; polled every 5 s while the stream
+ * is down (and every 30 s regardless: the clock drift and a few counts change without an event).
+ */
 export function useDevices(q: DeviceListQuery) {
   const open = useLiveOpen();
   useLiveInvalidate(['device', 'sync', 'command'], deviceKeys.all, 1000);
@@ -46,7 +49,7 @@ export function useDevices(q: DeviceListQuery) {
     queryKey: deviceKeys.list(q),
     queryFn: () => call(devicesApi.list, q, { inline: true }),
     placeholderData: keepPreviousData,
-    refetchInterval: livePoll(open, 5000),
+    refetchInterval: open ? 30_000 : 5000,
   });
 }
 
