@@ -57,6 +57,8 @@ export async function startMosquitto(bin: string): Promise<Mosquitto> {
       'allow_anonymous false',
       `password_file ${passwd}`,
       `acl_file ${acl}`,
+      // docs/breaker-protocol.md §1: a device's client id is its user name (its uuid), whatever it sends.
+      'use_username_as_clientid true',
       'persistence false',
       'log_dest none',
       // As root, Mosquitto would drop to the mosquitto user and could not reread files the server wrote 0600.
