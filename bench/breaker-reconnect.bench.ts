@@ -9,7 +9,7 @@
  * Printed: online after 10 / 20 / 30 s, the time until all are online, the server's CPU and its memory growth
  * (peak RSS above the RSS just before the burst). Target: 1,000 online within 30 s, memory growth < 200 MB.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,9 +26,13 @@ const LIMIT_MS = Number(process.env.BENCH_RECONNECT_LIMIT_MS ?? 60_000);
 const LINES = 2;
 const PASSWORD = 'bench-breaker-secret-0123456789';
 const node = process.execPath;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-bench-reconnect-'));
+// The registration runs in a process of its own (`prepare`), so the server measured is a fresh process: restarted.
+const preparing = process.argv[2] === 'prepare';
+const dataDir = preparing ? process.argv[3]! : fs.mkdtempSync(path.join(os.tmpdir(), 'fa-bench-reconnect-'));
 const env = {
   DATA_DIR: dataDir,
+  // the console users' cost (not the breakers'): registering breakers fast on a server before this change too
+  SCRYPT_LOG2N: '10',
   LOG_LEVEL: 'silent',
   ADMIN_USERNAME: 'bench',
   ADMIN_PASSWORD: 'bench123',
@@ -76,8 +80,12 @@ const online = async (app: App, prefix: string) =>
     ).n,
   );
 
+if (!preparing) {
+  const r = spawnSync(node, [import.meta.filename, 'prepare', dataDir], { stdio: 'inherit', env: process.env });
+  if (r.status !== 0) throw new Error(`prepare exited ${r.status}`);
+}
 // 1. Register both fleets and connect them once (limits synced, as a running site), then stop them.
-{
+if (preparing) {
   const app = await start();
   const inject = (p: string, token: string, payload: object) => app.inject({ method: 'POST', url: API_PREFIX + p, headers: { 'x-token': token }, payload });
   const token = (await inject('/user/login', '', { username: 'bench', password: 'bench123' })).json().data.token as string;
@@ -100,12 +108,13 @@ const online = async (app: App, prefix: string) =>
   await app.close();
 }
 // The baseline fleet's stored hash: scrypt at the user-password cost, as before.
-{
+if (preparing) {
   const config = loadConfig(env);
   const database = openDatabase(config);
   const old = await hashPassword(PASSWORD, 17);
   await database.db.updateTable('breakers').set({ password_hash: old }).where('uuid', 'like', 'OLD-%').execute();
   await database.close();
+  process.exit(0);
 }
 
 interface Run {
@@ -144,20 +153,27 @@ async function burst(label: string, prefix: string, n: number): Promise<Run> {
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
   await stopFleet(f.child);
-  await app.close();
+  // A server still deep in password hashes may take long to close: the figures are taken already.
+  await Promise.race([app.close(), new Promise((r) => setTimeout(r, 20_000).unref())]);
   return { label, n, at, allMs, cpuPct: ((cpu.user + cpu.system) / 1e6 / s) * 100, growthMb: (peak - base) / 1024 / 1024 };
 }
 
-const runs = [
-  await burst(`baseline: ${BASE_N} breakers, scrypt-stored (N=2^17), as before`, 'OLD', BASE_N),
-  await burst(`server: ${N} breakers, HMAC-stored secrets`, 'FLEET', N),
-];
 console.log(`\nA fleet dialling at once after a server restart (${LINES} lines each; ${os.cpus().length} cores; cap ${LIMIT_MS / 1000} s)\n`);
-for (const r of runs)
+const print = (r: Run) =>
   console.log(
     `  ${r.label.padEnd(58)} online @10 s ${String(r.at[10] ?? '-').padStart(5)}  @20 s ${String(r.at[20] ?? '-').padStart(5)}  @30 s ${String(r.at[30] ?? '-').padStart(5)}   all ${r.allMs === null ? `not within ${LIMIT_MS / 1000} s` : `${fmt(r.allMs / 1000)} s`}   CPU ${fmt(r.cpuPct, 0).padStart(3)} %   memory +${fmt(r.growthMb, 0)} MB`,
   );
-const target = runs[1]!;
+const runs: Run[] = [];
+for (const [label, prefix, n] of [
+  // the server first, so its memory is measured from a process the baseline's scrypt buffers never grew
+  [`server: ${N} breakers, HMAC-stored secrets`, 'FLEET', N],
+  [`baseline: ${BASE_N} breakers, scrypt-stored (N=2^17), as before`, 'OLD', BASE_N],
+] as const) {
+  const r = await burst(label, prefix, n);
+  print(r);
+  runs.push(r);
+}
+const target = runs[0]!;
 const pass = target.allMs !== null && target.allMs <= 30_000 && target.growthMb < 200;
 console.log(`\n  target (all ${N} online within 30 s, memory growth < 200 MB): ${pass ? 'met' : 'NOT met'}\n`);
 fs.rmSync(dataDir, { recursive: true, force: true });
