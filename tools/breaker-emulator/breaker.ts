@@ -27,6 +27,8 @@ export interface BreakerOptions {
   reconnectMs?: number;
   /** publish retained `status/switch:<n>` on changes (default true) */
   retainStatus?: boolean;
+  /** the MQTT client id: the uuid, as docs/breaker-protocol.md §1 requires (tests of the broker's rule set another) */
+  clientId?: string;
 }
 
 export interface Job {
@@ -116,7 +118,7 @@ export class EmulatedBreaker extends EventEmitter {
   private lastTick: number;
   private lastReport = 0;
   private lastMinute = '';
-  private readonly o: Required<Omit<BreakerOptions, 'baseLoadW' | 'energyWh'>>;
+  private readonly o: Required<Omit<BreakerOptions, 'baseLoadW' | 'energyWh' | 'clientId'>> & { clientId?: string };
   private readonly prefix: string;
   private readonly started: number;
   connected = false;
@@ -160,7 +162,7 @@ export class EmulatedBreaker extends EventEmitter {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const client = mqtt.connect(this.o.url, {
-        clientId: `${this.uuid}-${Math.random().toString(36).slice(2, 6)}`,
+        clientId: this.o.clientId ?? this.uuid,
         username: this.uuid,
         password: this.o.password,
         keepalive: this.o.keepalive,

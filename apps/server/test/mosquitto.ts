@@ -57,6 +57,8 @@ export async function startMosquitto(bin: string): Promise<Mosquitto> {
       'allow_anonymous false',
       `password_file ${passwd}`,
       `acl_file ${acl}`,
+      // docs/breaker-protocol.md §1: a device's client id is its user name (its uuid), whatever it sends.
+      'use_username_as_clientid true',
       'persistence false',
       // Request/reply frames are small: without this, Nagle's algorithm holds each for a delayed ACK (~40 ms).
       'set_tcp_nodelay true',

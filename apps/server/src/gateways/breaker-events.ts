@@ -85,8 +85,8 @@ export const BREAKER_ERRORS = { invalid: -103, notFound: -105, full: -109, tripp
 
 /** Inbound: every call resolves once its effect is committed (or deliberately dropped). */
 export interface BreakerEvents {
-  /** A CONNECT: true when `uuid` is a registered breaker and the password is its own. */
-  authenticate(uuid: string, password: string): Promise<boolean>;
+  /** A CONNECT: true when `uuid` is a registered breaker and the password is its own (`alive`: the client is still there). */
+  authenticate(uuid: string, password: string, alive?: () => boolean): Promise<boolean>;
   /** The breaker connected (or said `online: true`). */
   connected(uuid: string): Promise<void>;
   /** The breaker is gone (clean disconnect, its last will, or the broker's keep-alive). */

@@ -42,7 +42,15 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
       stats.refused.connect++;
       return done(Object.assign(new Error('not authorized'), { returnCode: 5 }), false);
     }
-    o.events.authenticate(username, pw).then(
+    // §1: the client id is the uuid. MQTT closes an older session with the same client id, so a breaker with
+    // its own credentials and another's uuid as client id would knock that one off: refused (identifier rejected).
+    if (client.id !== username) {
+      stats.refused.connect++;
+      o.log.warn({ uuid: username, clientId: client.id.slice(0, 64) }, 'breaker refused: its MQTT client id is not its uuid');
+      return done(Object.assign(new Error('client id is not the uuid'), { returnCode: 2 }), false);
+    }
+    const alive = () => !client.closed;
+    o.events.authenticate(username, pw, alive).then(
       (ok) => {
         if (!ok) {
           stats.refused.connect++;

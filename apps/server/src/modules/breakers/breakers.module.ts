@@ -2,6 +2,7 @@ import type { BrokerAddress } from '@faceadmin/shared';
 import type { BreakerLink } from '../../gateways/breaker-events.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { clock } from '../../lib/time.ts';
+import { deviceSecrets, loadDeviceKey } from '../../lib/device-secret.ts';
 import { linesRepository } from './breakers.repository.ts';
 import breakersRoutes from './breakers.routes.ts';
 import { breakersService } from './breakers.service.ts';
@@ -35,13 +36,13 @@ export function breakersModule(core: Core) {
     database: core.database,
     log: core.log,
     selfCheckSeconds: core.config.breakers.selfCheckSeconds,
-    hashCheck: (uuid, password) => service.authenticate(uuid, password),
+    hashCheck: (uuid, password, alive) => service.authenticate(uuid, password, alive),
   });
   let listening: number | null = null;
   const service = breakersService({
     database: core.database,
     live,
-    scryptLog2N: core.config.scryptLog2N,
+    secrets: deviceSecrets(loadDeviceKey(core.config.dataDir)),
     broker: () => brokerAddress(core.config.mqtt, listening),
   });
 

@@ -15,7 +15,7 @@ import {
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
-import { hashPassword, sha256, verifyPassword } from '../../lib/crypto.ts';
+import type { DeviceSecrets } from '../../lib/device-secret.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { clock, nowIso, zonedToUtcMs, zoneOffsetMs } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
@@ -32,11 +32,9 @@ const CONNECT_FAILURES = 5;
 const CONNECT_LOCK_MS = 60_000;
 
 /** The rules of breakers, lines, timers and alarms (spec §3, §5; issue #12). Commands go through `live`. */
-export function breakersService(deps: { database: Database; live: BreakersLive; scryptLog2N: number; broker: () => BrokerAddress }) {
+export function breakersService(deps: { database: Database; live: BreakersLive; secrets: DeviceSecrets; broker: () => BrokerAddress }) {
   const { db } = deps.database;
   const { live } = deps;
-  /** uuid → sha256 of the password last verified, so reconnects skip scrypt (dropped when the password changes). */
-  const verified = new Map<string, string>();
   /** uuid → failed CONNECTs in the current minute (docs/breaker-protocol.md §1). */
   const failures = new Map<string, { n: number; at: number }>();
 
@@ -68,7 +66,6 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
   }
 
   async function credentialsChanged(uuid: string) {
-    verified.delete(uuid);
     live.forget(uuid);
     await live.link.credentialsChanged();
   }
@@ -104,25 +101,31 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
   }
 
   return {
-    /** The gateway's CONNECT check: the breaker's own password (scrypt), reconnects remembered. */
-    async authenticate(uuid: string, password: string): Promise<boolean> {
-      const digest = sha256(`${uuid}\n${password}`);
-      if (verified.get(uuid) === digest) return true;
+    /**
+     * The gateway's CONNECT check: the breaker's own password, one HMAC against the stored hash (no result is
+     * kept: every CONNECT is checked, a new password counts at once). An old scrypt hash is checked once and
+     * replaced by the HMAC form. `alive` false: the client left before its turn, nothing is checked.
+     */
+    async authenticate(uuid: string, password: string, alive?: () => boolean): Promise<boolean> {
       // Guessing costs the guesser, not the server: after 5 failures a uuid is refused unchecked for a minute.
       const now = clock.now();
       const f = failures.get(uuid);
       if (f && f.n >= CONNECT_FAILURES && now - f.at < CONNECT_LOCK_MS) return false;
       const b = await breakersRepository.findByUuid(db, uuid);
-      const ok = b ? await verifyPassword(password, b.password_hash) : false;
-      if (ok) {
-        verified.set(uuid, digest);
-        failures.delete(uuid);
-      } else if (b) {
-        const n = f && now - f.at < CONNECT_LOCK_MS ? f.n + 1 : 1;
-        failures.set(uuid, { n, at: now });
-        if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+      if (!b) return false;
+      const v = await deps.secrets.verify(password, b.password_hash, alive);
+      if (v.result === 'abandoned') return false;
+      if (v.result === 'upgrade') {
+        await db.updateTable('breakers').set({ password_hash: v.stored }).where('id', '=', b.id).where('password_hash', '=', b.password_hash).execute();
       }
-      return ok;
+      if (v.result === 'ok' || v.result === 'upgrade') {
+        failures.delete(uuid);
+        return true;
+      }
+      const n = f && now - f.at < CONNECT_LOCK_MS ? f.n + 1 : 1;
+      failures.set(uuid, { n, at: now });
+      if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+      return false;
     },
 
     async list(tenant: Tenant, f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number }) {
@@ -138,7 +141,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
 
     async create(tenant: Tenant, input: BreakerCreate) {
       const password = input.password ?? newPassword();
-      const hash = await hashPassword(password, deps.scryptLog2N);
+      const hash = deps.secrets.hash(password);
       const brokerHash = live.link.brokerHash(password);
       const linenum = input.linenum ?? 1;
       const id = await transaction(db, async (trx) => {
@@ -209,7 +212,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     async setPassword(tenant: Tenant, id: number, given: string | undefined) {
       const b = await loadBreaker(tenant, id);
       const password = given ?? newPassword();
-      const hash = await hashPassword(password, deps.scryptLog2N);
+      const hash = deps.secrets.hash(password);
       await transaction(db, async (trx) => {
         await breakersRepository.update(trx, tenant.companyId, b.id, {
           password_hash: hash,

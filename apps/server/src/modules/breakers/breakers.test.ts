@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { CODES, type BreakerDetail, type BreakerAlarm, type Timer, type MessageItem } from '@faceadmin/shared';
 import { EmulatedBreaker } from '../../../../../tools/breaker-emulator/breaker.ts';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { hashPassword } from '../../lib/crypto.ts';
 import { findMosquitto, startMosquitto, type Mosquitto } from '../../../test/mosquitto.ts';
 
 /**
@@ -51,7 +52,7 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
     });
 
     /** Starts an emulator; on Mosquitto the password file may still be reloading, so a refusal is retried a few times. */
-    async function emulator(uuid: string, password: string, o: { lines?: number; retries?: number } = {}) {
+    async function emulator(uuid: string, password: string, o: { lines?: number; retries?: number; clientId?: string } = {}) {
       for (let attempt = 0; ; attempt++) {
         const e = new EmulatedBreaker({
           url,
@@ -63,6 +64,7 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
           reconnectMs: 0,
           now: () => Date.now() + shift,
           baseLoadW: [800, 400],
+          ...(o.clientId ? { clientId: o.clientId } : {}),
         });
         try {
           await e.start();
@@ -228,6 +230,59 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       const e2 = await emulator(uid('BRK-A2'), other.password);
       await waitFor('second breaker online', async () => (await info(A, other.breaker.id)).online);
       await e2.stop();
+    });
+
+    test('a breaker with its own credentials and another breaker’s uuid as client id cannot take that one’s session', async () => {
+      const a = await register(A, uid('BRK-TA'));
+      const aEmu = await emulator(uid('BRK-TA'), a.password);
+      await waitFor('A online', async () => (await info(A, a.breaker.id)).online);
+      const b = await register(A, uid('BRK-TB'));
+      const refusedBefore = t.app.mqtt.stats.refused.connect;
+      if (broker === 'embedded') {
+        // Refused at CONNECT (identifier rejected), before its password is even checked.
+        await assert.rejects(emulator(uid('BRK-TB'), b.password, { retries: 0, clientId: uid('BRK-TA') }), /identifier rejected/i);
+        assert.equal(t.app.mqtt.stats.refused.connect, refusedBefore + 1);
+      } else {
+        // Mosquitto (use_username_as_clientid): the session is B's own whatever client id B sends.
+        const bEmu = await emulator(uid('BRK-TB'), b.password, { clientId: uid('BRK-TA') });
+        await waitFor('B online as itself', async () => (await info(A, b.breaker.id)).online);
+        await bEmu.stop();
+      }
+      // A's session was never closed: still connected, and a switch still reaches it.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(aEmu.connected, true, 'A stays connected');
+      assert.equal((await info(A, a.breaker.id)).online, true);
+      const line = (await info(A, a.breaker.id)).lines[0]!;
+      const sw = await call(t.app, 'POST', '/breaker/line/switch', { token: A.main, body: { id: line.id, oc: 0 } });
+      assert.equal(sw.data.outcome, 'success', sw.message);
+      assert.equal(aEmu.lines[0]!.on, false);
+      await aEmu.stop();
+    });
+
+    test('a breaker registered with the old scrypt hash signs in once with it, then holds the fast HMAC form', async () => {
+      const reg = await register(A, uid('BRK-OLD'));
+      const old = await hashPassword(reg.password, 10);
+      const db = t.app.database.db;
+      await db.updateTable('breakers').set({ password_hash: old }).where('id', '=', reg.breaker.id).execute();
+      const stored = async () =>
+        (await db.selectFrom('breakers').select('password_hash').where('id', '=', reg.breaker.id).executeTakeFirstOrThrow()).password_hash;
+      if (broker === 'embedded') {
+        await assert.rejects(emulator(uid('BRK-OLD'), 'not-its-password', { retries: 0 }));
+        assert.equal(await stored(), old, 'a wrong password upgrades nothing');
+        const e = await emulator(uid('BRK-OLD'), reg.password);
+        await waitFor('online', async () => (await info(A, reg.breaker.id)).online);
+        assert.match(await stored(), /^hmac-sha256\$/);
+        await e.stop();
+        await waitFor('offline', async () => !(await info(A, reg.breaker.id)).online);
+        const again = await emulator(uid('BRK-OLD'), reg.password);
+        await waitFor('online again', async () => (await info(A, reg.breaker.id)).online);
+        await again.stop();
+      } else {
+        // Mosquitto checks its own $7$ hash (broker_hash), untouched by the server's form.
+        const e = await emulator(uid('BRK-OLD'), reg.password);
+        await waitFor('online', async () => (await info(A, reg.breaker.id)).online);
+        await e.stop();
+      }
     });
 
     test('a breaker cannot publish or subscribe outside its prefix; malformed JSON and floods are dropped while others keep working', async () => {

@@ -106,7 +106,7 @@ export function breakersLive(deps: {
   database: Database;
   log: LiveLog;
   selfCheckSeconds: number;
-  hashCheck: (uuid: string, password: string) => Promise<boolean>;
+  hashCheck: (uuid: string, password: string, alive?: () => boolean) => Promise<boolean>;
 }) {
   const { db } = deps.database;
   let link: BreakerLink = NO_LINK;
