@@ -327,6 +327,11 @@ step('the power chart draws the readings of the last minutes (not yet folded by 
   await page.getByTestId('breaker-detail-page').waitFor();
   await page.getByTestId('power-chart').locator('canvas').first().waitFor({ timeout: 20_000 });
   assert.equal(await page.getByTestId('power-empty').count(), 0);
+  // a month's energy per line (issue #18): bars for the month, the month picker and the month's total
+  const energy = page.getByTestId('line-energy-chart');
+  await energy.locator('canvas').first().waitFor({ timeout: 20_000 });
+  await energy.getByTestId('line-energy-month').waitFor();
+  await energy.getByText(tr('breaker.chart.byLineTotal', { kwh: 'X' }).split('X')[0]!).waitFor();
   await page.waitForTimeout(1500); // the series animates in: only for the picture
   await journey.screenshot('detail-chart');
 });
