@@ -192,3 +192,55 @@ test(`an administrator's result for a day stands until removed, recalculation le
   assert.equal(removed.data.status, 'normal');
   assert.equal(removed.data.manual, false);
 });
+
+test(`a result set by hand on a day not computed yet creates the day; the computed figures follow; no rule is accepted too (${DIALECT})`, async () => {
+  const EARLY = '2026-10-12'; // a Monday (a working day under the rule) of last month: saving the rule queued this month only
+  const listed = async (date: string, who: number) =>
+    (await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date } })).data.items.find((i: { person_id: number }) => i.person_id === who);
+  assert.equal(await listed(EARLY, person), undefined, 'no stored result yet');
+  const set = await call(t.app, 'POST', '/attendance/day/manual', {
+    token: A.main,
+    body: { person_id: person, date: EARLY, status: 'leave', reason: 'Paper form' },
+  });
+  assert.equal(set.code, CODES.OK, set.message);
+  assert.equal(set.data.status, 'leave');
+  assert.equal(set.data.manual, true);
+  const computed = await until('the computed status follows', async () => {
+    const r = await listed(EARLY, person);
+    return r && r.computed_status !== 'pending' ? r : undefined;
+  });
+  assert.equal(computed.status, 'leave', 'the manual status stays shown');
+  assert.equal(computed.computed_status, 'absent', 'no punches on a working day');
+  assert.equal(computed.rule, 'Office');
+  // another company's person: not found, and nothing is created
+  assert.equal(
+    (await call(t.app, 'POST', '/attendance/day/manual', { token: B.main, body: { person_id: person, date: '2026-10-14', status: 'absent', reason: 'x' } }))
+      .code,
+    CODES.NOT_FOUND,
+  );
+  assert.notEqual((await listed('2026-10-14', person))?.manual, true, 'nothing set by the other company');
+  // a person no rule covers: the manual result is kept (as it is when a person leaves a rule); the computed one stays pending
+  const pic = (await upload(t, '/person/upload', A.main, { name: 'g.jpg', data: await picture() })).data.pic;
+  const visitors = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Visitors' } })).data.id;
+  const made = await call(t.app, 'POST', '/person/create', {
+    token: A.main,
+    body: { number: '502', name: 'Qian Yu', phone: '138', organizations: [visitors], pic },
+  });
+  assert.equal(made.code, CODES.OK, made.message);
+  const loner = made.data.id;
+  const free = await call(t.app, 'POST', '/attendance/day/manual', {
+    token: A.main,
+    body: { person_id: loner, date: EARLY, status: 'out', reason: 'Client visit' },
+  });
+  assert.equal(free.code, CODES.OK, free.message);
+  assert.equal(free.data.status, 'out');
+  assert.equal(free.data.computed_status, 'pending');
+  assert.equal(free.data.rule, null);
+  // removing a result that does not exist: not found
+  assert.equal(
+    (await call(t.app, 'POST', '/attendance/day/manual', { token: A.main, body: { person_id: loner, date: '2026-10-15', status: null, reason: '' } })).code,
+    CODES.NOT_FOUND,
+  );
+  await until('recomputed', async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0);
+  assert.equal((await listed(EARLY, loner))?.status, 'out', 'the recompute leaves it');
+});

@@ -178,29 +178,55 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       };
     },
 
-    /** Sets (or with a null status removes) an administrator's result for a person-day; the computed one stays beside it. */
+    /**
+     * Sets (or with a null status removes) an administrator's result for a person-day; the computed one stays beside it.
+     * A day with no stored result yet is created with the manual status (computed status `pending`) and queued, so the
+     * recompute fills the computed fields; a person no rule covers keeps it as set (as when a person leaves a rule).
+     */
     async setManual(tenant: Tenant, input: ManualDayBody): Promise<DayRow> {
       if (input.status !== null && !input.reason.trim()) throw invalid('reason', 'reasons.required');
       await transaction(db, async (trx) => {
-        const row = await trx
-          .selectFrom('attendance_days as a')
-          .innerJoin('persons as p', 'p.id', 'a.person_id')
-          .select(['p.name', 'a.manual_status'])
-          .where('a.company_id', '=', tenant.companyId)
-          .where('a.person_id', '=', input.person_id)
-          .where('a.date', '=', input.date)
+        const who = await trx
+          .selectFrom('persons')
+          .select('name')
+          .where('company_id', '=', tenant.companyId)
+          .where('id', '=', input.person_id)
           .executeTakeFirst();
-        if (!row) throw notFound();
+        if (!who) throw notFound();
+        const row = await trx
+          .selectFrom('attendance_days')
+          .select('manual_status')
+          .where('company_id', '=', tenant.companyId)
+          .where('person_id', '=', input.person_id)
+          .where('date', '=', input.date)
+          .executeTakeFirst();
+        if (!row) {
+          if (input.status === null) throw notFound(); // nothing to remove
+          await trx
+            .insertInto('attendance_days')
+            .values({
+              company_id: tenant.companyId,
+              person_id: input.person_id,
+              date: input.date,
+              rule_id: null,
+              status: 'pending',
+              manual_status: null,
+              manual_reason: null,
+              computed_at: nowIso(),
+            })
+            .execute();
+          await markDirty(trx, tenant.companyId, [input.person_id], { from: input.date, to: input.date });
+        }
         await trx
           .updateTable('attendance_days')
           .set({ manual_status: input.status, manual_reason: input.status === null ? null : input.reason.trim() })
           .where('person_id', '=', input.person_id)
           .where('date', '=', input.date)
           .execute();
-        if (input.status === null) await audit(trx, tenant, 'attendance', 'attendance.manual.remove', { name: row.name, date: input.date });
+        if (input.status === null) await audit(trx, tenant, 'attendance', 'attendance.manual.remove', { name: who.name, date: input.date });
         else
           await audit(trx, tenant, 'attendance', 'attendance.manual.set', {
-            name: row.name,
+            name: who.name,
             date: input.date,
             status: input.status,
             reason: input.reason.trim(),
