@@ -15,6 +15,7 @@ import {
   hm,
   LEGEND,
   legendOf,
+  openingDay,
   progressOf,
   ruleToForm,
   statusText,
@@ -273,4 +274,18 @@ test("a calendar day's punches read in the company's zone, a night shift's check
   assert.equal(clockOf('2026-10-05T01:07:00.000Z', '2026-10-05', inShanghai), '09:07');
   assert.equal(clockOf('2026-10-05T22:05:00.000Z', '2026-10-05', inShanghai), '06:05 (+1)');
   assert.equal(clockOf(null, '2026-10-05', inShanghai), '--');
+});
+
+test('the day view opens on the latest day that has results, today when none (or the answer failed), nothing while asking', () => {
+  assert.equal(openingDay({ date: '2026-11-20' }, '2026-11-26'), '2026-11-20');
+  assert.equal(openingDay({ date: null }, '2026-11-26'), '2026-11-26');
+  assert.equal(openingDay({ date: '2026-12-01' }, '2026-11-26'), '2026-11-26', 'never a day after today');
+  assert.equal(openingDay(undefined, '2026-11-26'), undefined);
+  assert.equal(openingDay(undefined, '2026-11-26', true), '2026-11-26');
+});
+
+test('times in the rule form are 24-hour in every language (no AM/PM field)', () => {
+  const src = readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'features', 'attendance', 'components', 'TimeInputs.tsx'), 'utf8');
+  assert.ok(!/type="time"/.test(src), "the browser's time field follows the language's 12-hour clock");
+  assert.match(src, /format="HH:mm"/);
 });

@@ -1,7 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ScheduleCell, ScheduleGrid } from '@faceadmin/shared';
-import { applyCycle, cellKey, draftBody, draftSize, emptyDraft, rectangle, setCells, shownCell } from '../src/features/attendance/schedule/logic.ts';
+import {
+  applyCycle,
+  cellKey,
+  draftBody,
+  draftSize,
+  emptyDraft,
+  isAdditive,
+  rectangle,
+  selectionHintKey,
+  setCells,
+  shownCell,
+} from '../src/features/attendance/schedule/logic.ts';
 
 /** The schedule editor's draft (issue #10 freeSchedule): what the grid previews is what the server will write. */
 const grid: Pick<ScheduleGrid, 'cycles' | 'running'> = {
@@ -63,4 +76,28 @@ test('dragging selects the rectangle between two corners, in either direction', 
     cellKey(3, '2026-11-02'),
     cellKey(3, '2026-11-03'),
   ]);
+});
+
+test('on a touch screen a tap adds to the selection (no Ctrl there) and the hint says so; with a mouse Ctrl/Cmd adds', () => {
+  const plain = { ctrlKey: false, metaKey: false };
+  assert.equal(isAdditive(plain, false), false);
+  assert.equal(isAdditive({ ...plain, ctrlKey: true }, false), true);
+  assert.equal(isAdditive({ ...plain, metaKey: true }, false), true);
+  assert.equal(isAdditive(plain, true), true);
+  assert.equal(selectionHintKey(false), 'schedule.hint');
+  assert.equal(selectionHintKey(true), 'schedule.hintTouch');
+});
+
+test('the legend names rest days with the word the cells show, in every language; the touch hint mentions no Ctrl', () => {
+  const page = readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'features', 'attendance', 'schedule', 'pages', 'FreeSchedulePage.tsx'), 'utf8');
+  const legend = /data-testid="schedule-legend-rest">\s*\{t\('([\w.]+)'\)\}/.exec(page);
+  const cell = /cell\.source === 'none' \? '' : t\('([\w.]+)'\)/.exec(page);
+  assert.ok(legend && cell);
+  assert.equal(legend[1], cell[1]);
+  for (const lang of ['en-US', 'zh-CN', 'zh-TW', 'ja']) {
+    const strings = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'locales', lang, 'schedule.json'), 'utf8'));
+    assert.doesNotMatch(strings.hintTouch, /ctrl/i, lang);
+  }
+  const en = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'locales', 'en-US', 'schedule.json'), 'utf8'));
+  assert.equal(en.restShort, en.rest, 'English says "Rest" in the cells and the assign button alike');
 });

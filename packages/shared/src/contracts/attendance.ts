@@ -199,6 +199,9 @@ export const DayQuery = Type.Object({
 });
 export type DayQuery = Static<typeof DayQuery>;
 export const DayPage = Page(DayRow);
+/** The latest date up to today (the company's zone) that has results, or null: where the day view opens (#17). */
+export const LatestDay = Type.Object({ date: Nullable(Type.String()) });
+export type LatestDay = Static<typeof LatestDay>;
 export const DayKey = Type.Object({ person_id: Id, date: Type.String({ format: 'date' }) });
 export const DayShift = Type.Object({
   shift_id: Type.Integer(),
@@ -436,6 +439,7 @@ export const attendanceApi = {
   updateHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/update', body: HolidayUpdate, response: Holiday }),
   deleteHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/delete', body: IdBody, response: Type.Null() }),
   days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
+  latestDay: endpoint({ method: 'GET', path: '/attendance/day/latest', response: LatestDay }),
   month: endpoint({ method: 'GET', path: '/attendance/report/month', query: MonthQuery, response: MonthPage }),
   day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
   personMonth: endpoint({ method: 'GET', path: '/attendance/report/person', query: PersonMonthQuery, response: PersonMonth }),

@@ -45,6 +45,9 @@ export default async function attendanceRoutes(
     await holidays.remove(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
+  app.get(attendanceApi.latestDay.path, { config, schema: routeSchema(attendanceApi.latestDay, { tags }) }, async (req, reply) =>
+    reply.ok(await days.latest(tenantOf(req))),
+  );
   app.get(attendanceApi.days.path, { config, schema: routeSchema(attendanceApi.days, { tags }) }, async (req, reply) =>
     reply.ok(await days.list(tenantOf(req), req.query)),
   );

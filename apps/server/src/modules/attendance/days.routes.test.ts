@@ -244,3 +244,22 @@ test(`a result set by hand on a day not computed yet creates the day; the comput
   await until('recomputed', async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0);
   assert.equal((await listed(EARLY, loner))?.status, 'out', 'the recompute leaves it');
 });
+
+test(`the day view opens on the latest day up to today that has results; a company with none gets null (${DIALECT})`, async () => {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+  // a result set by hand in the future does not count
+  const future = `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`;
+  assert.equal(
+    (await call(t.app, 'POST', '/attendance/day/manual', { token: A.main, body: { person_id: person, date: future, status: 'leave', reason: 'Planned' } }))
+      .code,
+    CODES.OK,
+  );
+  const a = await call(t.app, 'GET', '/attendance/day/latest', { token: A.main });
+  assert.equal(a.code, CODES.OK, a.message);
+  assert.ok(a.data.date >= DAY && a.data.date <= today, `latest ${a.data.date}`);
+  const listed = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: a.data.date } });
+  assert.ok(listed.data.total > 0, 'that day has results');
+  const b = await call(t.app, 'GET', '/attendance/day/latest', { token: B.main });
+  assert.equal(b.code, CODES.OK);
+  assert.equal(b.data.date, null);
+});

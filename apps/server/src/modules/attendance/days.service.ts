@@ -68,6 +68,18 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       return { items: rows.map(dayRow), total, page, pageSize };
     },
 
+    /** The latest date up to today (the company's zone) with a stored result, or null: where the day view opens. */
+    async latest(tenant: Tenant): Promise<{ date: string | null }> {
+      const today = localDate(Date.now(), zoneOf(tenant));
+      const r = await db
+        .selectFrom('attendance_days')
+        .select((eb) => eb.fn.max('date').as('date'))
+        .where('company_id', '=', tenant.companyId)
+        .where('date', '<=', today)
+        .executeTakeFirst();
+      return { date: r?.date ?? null };
+    },
+
     /** Per person over a month, from the stored results (manual ones as set): one grouped query a page. */
     async month(tenant: Tenant, q: MonthQuery) {
       const { page, pageSize, offset } = pageOf(q);

@@ -54,11 +54,16 @@ export const useDeleteHoliday = () => useInvalidatingMutation((id: number) => ca
 export const useMonthReport = (q: MonthQuery) =>
   useQuery({ queryKey: ['att', 'month', q], queryFn: () => call(attendanceApi.month, q, { inline: true }), placeholderData: keepPreviousData });
 
-export const useDays = (q: DayQuery) =>
+/** The latest day up to today that has results (where the day view opens); asked only when `enabled`. */
+export const useLatestDay = (enabled: boolean) =>
+  useQuery({ queryKey: ['att', 'days', 'latest'], queryFn: () => call(attendanceApi.latestDay, undefined, { inline: true }), enabled, staleTime: 0 });
+
+export const useDays = (q: DayQuery, enabled = true) =>
   // results follow new punches by themselves: the view follows them too
   useQuery({
     queryKey: attKeys.dayList(q),
     queryFn: () => call(attendanceApi.days, q, { inline: true }),
+    enabled,
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });

@@ -302,6 +302,16 @@ export function zonedToday(zone: string, addDays = 0, now = Date.now()): string 
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(now + addDays * 86_400_000));
 }
 
+/**
+ * The day the day view opens on when no link names one: the latest day up to today that has results (the server's
+ * answer), or today when there are none; undefined while the answer is still coming.
+ */
+export function openingDay(latest: { date: string | null } | undefined, today: string, failed = false): string | undefined {
+  if (failed) return today;
+  if (!latest) return undefined;
+  return latest.date && latest.date <= today ? latest.date : today;
+}
+
 /** "Attendance update" progress: how much of what was queued is done (0–100); nothing queued is done. */
 export function progressOf(queued: number, pending: number): number {
   if (queued <= 0) return 100;

@@ -10,14 +10,16 @@ import { displayTimeZone } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination } from '../../../ui/paging.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { useDays, useExportDays } from '../api.ts';
+import { useDays, useExportDays, useLatestDay } from '../api.ts';
 import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
 import { DayDrawer } from '../components/DayDrawer.tsx';
 import { RecalculateButton } from '../components/RecalculateButton.tsx';
 import { Legend, StatusTag } from '../components/StatusTag.tsx';
-import { hm, zonedToday } from '../logic.ts';
+import { hm, openingDay, zonedToday } from '../logic.ts';
 
 type Query = DayQuery & { page: number; pageSize: number };
+/** The filters; no date yet means "the latest day with results" (asked from the server). */
+type Filters = Omit<Query, 'date'> & { date?: string };
 
 /** `?date=YYYY-MM-DD&status=late`: what a dashboard figure opens (an unreal date or unknown status is ignored). */
 function fromUrl(params: URLSearchParams): Partial<Pick<Query, 'date' | 'status'>> {
@@ -33,7 +35,14 @@ function fromUrl(params: URLSearchParams): Partial<Pick<Query, 'date' | 'status'
 export default function DayResultPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const [query, setQuery] = useState<Query>(() => ({ page: 1, pageSize: 20, date: zonedToday(displayTimeZone()), ...fromUrl(params) }));
+  const today = zonedToday(displayTimeZone());
+  const [filters, setQuery] = useState<Filters>(() => ({ page: 1, pageSize: 20, ...fromUrl(params) }));
+  // with no date from a link the view opens on the latest day that has results (today when none); today is a click away
+  const latest = useLatestDay(!filters.date);
+  const date = filters.date ?? openingDay(latest.data, today, latest.isError);
+  // pinned once known, so results arriving for a later day do not move the view under the reader
+  if (!filters.date && date) setQuery((q) => ({ ...q, date }));
+  const query: Query = { ...filters, date: date ?? today };
   // a figure opened again while the page stays mounted (its tag) brings its own date and status
   const urlKey = params.toString();
   const [seenUrl, setSeenUrl] = useState(urlKey);
@@ -43,7 +52,7 @@ export default function DayResultPage() {
     if (f.date || f.status) setQuery((q) => ({ ...q, page: 1, ...f, status: f.status }));
   }
   const [open, setOpen] = useState<{ person_id: number; date: string }>();
-  const list = useDays(query);
+  const list = useDays(query, date !== undefined);
   const [person, setPerson] = useState<{ id: number; name: string }>();
   const exportDays = useExportDays();
   // the export's range: the shown day's month up to the shown day, unless chosen otherwise
@@ -97,6 +106,9 @@ export default function DayResultPage() {
           onChange={(d) => d && setQuery((q) => ({ ...q, page: 1, date: d.format('YYYY-MM-DD') }))}
           data-testid="day-date"
         />
+        <Button disabled={query.date === today} onClick={() => setQuery((q) => ({ ...q, page: 1, date: today }))} data-testid="day-today">
+          {t('att.day.today')}
+        </Button>
         <DepartmentSelect
           allowClear
           placeholder={t('att.day.department')}
@@ -159,7 +171,7 @@ export default function DayResultPage() {
         scroll={{ x: 'max-content' }}
         data-testid="day-table"
         onRow={(r) => ({ onClick: () => setOpen({ person_id: r.person_id, date: r.date }), style: { cursor: 'pointer' } })}
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
+        pagination={pagination(filters, setQuery, list.data?.total, t, [20, 50, 100])}
       />
       <DayDrawer day={open} onClose={() => setOpen(undefined)} />
       <PersonMonthDrawer person={person} month={query.date.slice(0, 7)} onClose={() => setPerson(undefined)} />

@@ -115,3 +115,12 @@ export function selectionPeople(keys: Iterable<string>): { personIds: number[]; 
   }
   return { personIds: [...people], firstDate: first };
 }
+
+/** A touch screen's primary pointer (no Ctrl key there, and a drag scrolls the grid). */
+export const isTouchScreen = (): boolean => typeof window !== 'undefined' && !!window.matchMedia?.('(pointer: coarse)').matches;
+
+/** Whether a press on a day adds to (or takes from) the selection: Ctrl/Cmd, or any tap on a touch screen. */
+export const isAdditive = (e: { ctrlKey: boolean; metaKey: boolean }, touch: boolean): boolean => touch || e.ctrlKey || e.metaKey;
+
+/** The grid's hint: what works with a mouse and keyboard, or on a touch screen. */
+export const selectionHintKey = (touch: boolean) => (touch ? 'schedule.hintTouch' : 'schedule.hint');

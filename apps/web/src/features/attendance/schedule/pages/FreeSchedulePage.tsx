@@ -17,8 +17,11 @@ import {
   draftSize,
   emptyDraft,
   isDirty,
+  isAdditive,
+  isTouchScreen,
   isWeekend,
   rectangle,
+  selectionHintKey,
   selectionPeople,
   setCells,
   shiftColour,
@@ -139,6 +142,8 @@ export default function FreeSchedulePage() {
   const shiftName = (k: string) => (k ? (data?.shifts.find((s) => s.key === k)?.name ?? '?') : t('schedule.rest'));
 
   // Selecting: press and drag a rectangle; Ctrl/Cmd adds to what is selected; Shift extends from the last press.
+  // On a touch screen (no Ctrl, and a drag scrolls) a tap adds a day to the selection or takes it out.
+  const [touch] = useState(isTouchScreen);
   const drag = useRef<{ anchor: { person: number; day: number }; base: Set<string> } | null>(null);
   const lastAnchor = useRef<{ person: number; day: number } | null>(null);
   useEffect(() => {
@@ -150,7 +155,7 @@ export default function FreeSchedulePage() {
   }, []);
   const press = (e: MouseEvent, person: number, day: number) => {
     e.preventDefault();
-    const additive = e.ctrlKey || e.metaKey;
+    const additive = isAdditive(e, touch);
     const anchor = e.shiftKey && lastAnchor.current ? lastAnchor.current : { person, day };
     const base = additive ? new Set(selected) : new Set<string>();
     drag.current = { anchor, base };
@@ -315,13 +320,16 @@ export default function FreeSchedulePage() {
                 {s.name} {s.start}–{s.end}
               </Tag>
             ))}
-            <Tag style={{ background: REST, color: '#262626' }}>{t('schedule.rest')}</Tag>
+            {/* the word the rest cells show (legend and cells say the same) */}
+            <Tag style={{ background: REST, color: '#262626' }} data-testid="schedule-legend-rest">
+              {t('schedule.restShort')}
+            </Tag>
             <Tag style={{ background: `${shiftColour(0)}40` }}>{t('schedule.legendCycle')}</Tag>
             <Tag style={{ borderStyle: 'dashed' }}>{t('schedule.legendUnsaved')}</Tag>
             <Tag style={{ background: '#fff7e6' }}>{t('schedule.legendWeekend')}</Tag>
           </Space>
           <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginBottom: 8 }}>
-            {t('schedule.hint')}
+            {t(selectionHintKey(touch))}
           </Typography.Paragraph>
           {people.length ? (
             <div style={{ overflow: 'auto', maxHeight: '65vh', border: '1px solid #f0f0f0', borderRadius: 6 }} data-testid="schedule-grid" data-month={month}>
