@@ -131,6 +131,7 @@ const RULE: Rule = {
   late_absent_after_min: null,
   half_day_below_min: 240,
   absent_below_min: 60,
+  alarm_temp: 37.5,
   shifts: [
     {
       id: 11,
@@ -288,4 +289,9 @@ test('times in the rule form are 24-hour in every language (no AM/PM field)', ()
   const src = readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'features', 'attendance', 'components', 'TimeInputs.tsx'), 'utf8');
   assert.ok(!/type="time"/.test(src), "the browser's time field follows the language's 12-hour clock");
   assert.match(src, /format="HH:mm"/);
+});
+
+test("the rule form carries the temperature model's alarm; a new rule starts at the device default 37.3", () => {
+  assert.equal(emptyRule('Day').alarm_temp, 37.3);
+  assert.equal(formToInput(ruleToForm({ ...RULE, model: 'temperature' })).alarm_temp, 37.5);
 });

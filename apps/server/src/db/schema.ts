@@ -315,6 +315,8 @@ export interface AttendanceRuleTable {
   late_absent_after_min: number | null;
   half_day_below_min: number | null;
   absent_below_min: number | null;
+  /** under the temperature model, a punch at or above it is refused (migration 0019, #17) */
+  alarm_temp: Generated<number>;
   weekdays: Generated<string>;
   day_boundary: Generated<string>;
   required_min: Generated<number>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DATE_PATTERN, LIMITS, TIME_PATTERN } from '../limits.ts';
+import { DEVICE_OPTION_RANGES } from '../devices.ts';
 import { Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
 
@@ -60,6 +61,8 @@ export const RuleInput = Type.Object({
   late_absent_after_min: Type.Optional(Nullable(Minutes(720))),
   half_day_below_min: Type.Optional(Nullable(Minutes(1440))),
   absent_below_min: Type.Optional(Nullable(Minutes(1440))),
+  /** the temperature model's alarm (℃): a punch at or above it is not valid; the device's default 37.3 (#17) */
+  alarm_temp: Type.Optional(Type.Number({ minimum: DEVICE_OPTION_RANGES.alarmTemp[0], maximum: DEVICE_OPTION_RANGES.alarmTemp[1] })),
   shifts: Type.Array(ShiftInput, { maxItems: ATTENDANCE_LIMITS.shiftsPerRuleMax }),
   /** fixed mode: weekday (0 = Sunday … 6 = Saturday) → the keys of that day's shifts (1 to 3; none: rest) */
   weekdays: Type.Optional(
@@ -108,6 +111,7 @@ export const Rule = Type.Object({
   late_absent_after_min: Nullable(Type.Integer()),
   half_day_below_min: Nullable(Type.Integer()),
   absent_below_min: Nullable(Type.Integer()),
+  alarm_temp: Type.Number(),
   shifts: Type.Array(Shift),
   weekdays: Type.Record(Type.String(), Type.Array(Type.String())),
   day_boundary: Type.String(),
@@ -231,6 +235,8 @@ export const DayDetail = Type.Object({
   why: Type.Array(WhyLine),
   shifts: Type.Array(DayShift),
   punches: Type.Array(DayPunch),
+  /** under the temperature model: a punch of the day was at or above the rule's alarm and refused (#17) */
+  temperature_alarm: Type.Boolean(),
 });
 export type DayDetail = Static<typeof DayDetail>;
 

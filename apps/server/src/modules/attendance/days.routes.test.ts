@@ -263,3 +263,52 @@ test(`the day view opens on the latest day up to today that has results; a compa
   assert.equal(b.code, CODES.OK);
   assert.equal(b.data.date, null);
 });
+
+test(`under the temperature model a punch at or above the rule's alarm is refused and explained, the next one counts, the day is flagged (${DIALECT})`, async () => {
+  const HOT = '2026-11-09'; // a Monday (the rule's working day by now)
+  const current = (await call(t.app, 'GET', '/attendance/rule/info', { token: A.main, query: { id: ruleId } })).data;
+  assert.equal(current.alarm_temp, 37.3, "the device's default alarm");
+  const shift = { ...current.shifts[0] };
+  delete shift.id;
+  const r = await call(t.app, 'POST', '/attendance/rule/update', {
+    token: A.main,
+    body: {
+      ...rule(10),
+      id: ruleId,
+      model: 'temperature',
+      alarm_temp: 37.3,
+      shifts: [shift],
+      weekdays: { 0: [], 1: [shift.key], 2: [], 3: [], 4: [], 5: [], 6: [] },
+      department_ids: current.departments.map((x: { id: number }) => x.id),
+    },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.alarm_temp, 37.3);
+  const gate = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Gate 2', serial: 'DAYS002', ip: '10.0.0.2', password: 'pw', attendance_scope: 'all' },
+  });
+  assert.equal(gate.code, CODES.OK, gate.message);
+  const term = terminal(server, 'DAYS002');
+  await term.start();
+  await until('person on the terminal', () => term.users.has('501'));
+  assert.match((await term.punch({ pin: '501', time: `${HOT} 08:50:00`, temperature: 37.8 })).reply ?? '', /^OK/);
+  assert.match((await term.punch({ pin: '501', time: `${HOT} 08:55:00`, temperature: 36.5 })).reply ?? '', /^OK/);
+  assert.match((await term.punch({ pin: '501', time: `${HOT} 18:05:00`, temperature: 36.6 })).reply ?? '', /^OK/);
+  await call(t.app, 'POST', '/attendance/recalculate', { token: A.main, body: { from: HOT, to: HOT } });
+  const d = await until('the day computed', async () => {
+    const x = await call(t.app, 'GET', '/attendance/day/info', { token: A.main, lang: 'en-US', query: { person_id: person, date: HOT } });
+    return x.code === CODES.OK && x.data.punches.length === 3 ? x.data : undefined;
+  });
+  assert.equal(d.status, 'normal', JSON.stringify(d.why));
+  assert.equal(d.temperature_alarm, true);
+  assert.equal(d.shifts[0].check_in, `${HOT}T00:55:00.000Z`, 'the next normal punch is the check-in');
+  const hot = d.punches.find((p: { time: string }) => p.time === `${HOT}T00:50:00.000Z`);
+  assert.equal(hot.used, false);
+  assert.equal(hot.ignored, 'invalidModel');
+  assert.equal(hot.detail.key, 'att.why.ignored.temperature');
+  assert.equal(hot.detail.params.temperature, 37.8);
+  assert.equal(hot.detail.params.alarm, 37.3);
+  // a day without a hot punch is not flagged
+  assert.equal((await call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: person, date: DAY } })).data.temperature_alarm, false);
+});

@@ -159,6 +159,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         ),
         manual_reason: r.manual_reason,
         computed_at: r.computed_at,
+        temperature_alarm: live?.temperatureAlarm === true,
         why: detail.why,
         shifts: detail.shifts.map((s) => {
           const def = shifts.find((x) => x.id === s.shiftId);

@@ -11,6 +11,7 @@ export interface StoredRule {
   late_absent_after_min: number | null;
   half_day_below_min: number | null;
   absent_below_min: number | null;
+  alarm_temp: number;
   /** JSON {"0".."6": shift ids} */
   weekdays: string;
   day_boundary: string;

@@ -143,6 +143,8 @@ function punchIn(p: StoredPunch, rule: StoredRule, directions: Map<number, strin
   if (rule.use_direction === 1) out.direction = directions.get(p.device_id) === 'out' ? 'out' : 'in';
   if (rule.model !== 'default') {
     out.temperature = p.temperature ?? null;
+    // the rule's alarm (#17): at or above it the punch is refused under the temperature model
+    out.temperatureAlarm = rule.alarm_temp;
     // The reading was judged against the device's threshold when it was taken (stored as a flag).
     out.alcohol = p.alcohol_over ?? null;
     out.alcoholThreshold = p.alcohol_over == null ? null : 1;

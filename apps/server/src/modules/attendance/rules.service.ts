@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, type Rule, type RuleInput, type RuleUpdate } from '@faceadmin/shared';
+import { DEFAULT_TIME_ZONE, DEVICE_OPTION_DEFAULTS, type Rule, type RuleInput, type RuleUpdate } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -115,6 +115,7 @@ export function rulesService(database: Database) {
         late_absent_after_min: r.late_absent_after_min,
         half_day_below_min: r.half_day_below_min,
         absent_below_min: r.absent_below_min,
+        alarm_temp: r.alarm_temp,
         shifts: shifts.filter((s) => s.rule_id === r.id).map((s) => presentShift(s)),
         weekdays: Object.fromEntries(Object.entries(weekdays).map(([d, list]) => [d, list.map(key)])),
         day_boundary: r.day_boundary,
@@ -228,6 +229,7 @@ export function rulesService(database: Database) {
         late_absent_after_min: input.late_absent_after_min ?? null,
         half_day_below_min: input.half_day_below_min ?? null,
         absent_below_min: input.absent_below_min ?? null,
+        alarm_temp: input.alarm_temp ?? DEVICE_OPTION_DEFAULTS.alarmTemp,
         day_boundary: input.day_boundary ?? '05:00',
         required_min: input.required_min ?? 480,
         start_date: input.start_date ?? null,

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { DayStatus, Rule, RuleInput, WhyLine } from '@faceadmin/shared';
+import { DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type RuleInput, type WhyLine } from '@faceadmin/shared';
 
 /** Pure helpers of the attendance screens (legend, explanations, the rule form), unit-tested under node --test. */
 
@@ -118,6 +118,8 @@ export interface RuleForm {
   late_absent_after_min: number | null;
   half_day_below_min: number | null;
   absent_below_min: number | null;
+  /** the temperature model's alarm (℃) */
+  alarm_temp: number;
   shifts: ShiftForm[];
   weekdays: Record<string, string[]>;
   day_boundary: string;
@@ -162,6 +164,7 @@ export function emptyRule(firstShiftName: string): RuleForm {
     late_absent_after_min: null,
     half_day_below_min: null,
     absent_below_min: null,
+    alarm_temp: DEVICE_OPTION_DEFAULTS.alarmTemp,
     shifts: [shift],
     // Monday to Friday on the first shift
     weekdays: { 0: [], 1: [shift.key], 2: [shift.key], 3: [shift.key], 4: [shift.key], 5: [shift.key], 6: [] },
@@ -186,6 +189,7 @@ export function ruleToForm(r: Rule): RuleForm {
     late_absent_after_min: r.late_absent_after_min,
     half_day_below_min: r.half_day_below_min,
     absent_below_min: r.absent_below_min,
+    alarm_temp: r.alarm_temp,
     shifts: r.shifts.map((s) => ({
       key: s.key,
       name: s.name,
@@ -229,6 +233,7 @@ export function formToInput(f: RuleForm): RuleInput {
     late_absent_after_min: orNull(f.late_absent_after_min),
     half_day_below_min: orNull(f.half_day_below_min),
     absent_below_min: orNull(f.absent_below_min),
+    alarm_temp: f.alarm_temp ?? DEVICE_OPTION_DEFAULTS.alarmTemp,
     shifts: shifts.map((s) => ({
       key: s.key,
       name: s.name.trim(),

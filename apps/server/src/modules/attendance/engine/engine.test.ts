@@ -557,8 +557,13 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
     },
   ],
   [
-    'temperature exactly at the alarm is not over it',
+    'temperature exactly at the alarm is refused too (at or above, as the live alarm says, #17)',
     { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 37.3, temperatureAlarm: 37.3 }, d('18:00')] },
+    { status: 'missingIn', min: [0, 0, 0, 0], why: [['att.why.missingIn']], ignored: [[1, 'invalidModel', 'att.why.ignored.temperature']] },
+  ],
+  [
+    'just below the alarm is valid',
+    { rule: rule({ model: 'temperature' }), punches: [{ t: d('08:58'), temperature: 37.2, temperatureAlarm: 37.3 }, d('18:00')] },
     { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.onTime', { checkIn: '08:58' }]], ignored: [] },
   ],
   [
@@ -936,4 +941,15 @@ test('every why key the engine emits has an English text, and describe() renders
     describe(run({ punches: [d('09:07'), d('18:00')] })[0]!, [OFFICE]),
     /^2026-01-05: late \(late 7, early 0, worked 473, overtime 0 min\)\n {2}Day: late, in #1, out #2/,
   );
+});
+
+test('a day with a punch refused for its temperature is flagged with a temperature alarm; other days are not (#17)', () => {
+  const hot = run({
+    rule: rule({ model: 'temperature' }),
+    punches: [{ t: d('08:58'), temperature: 37.8, temperatureAlarm: 37.3 }, { t: d('09:00'), temperature: 36.6, temperatureAlarm: 37.3 }, d('18:00')],
+  })[0]!;
+  assert.equal(hot.temperatureAlarm, true);
+  assert.equal(hot.status, 'normal', 'the next normal punch is the check-in');
+  const fine = run({ rule: rule({ model: 'temperature' }), punches: [{ t: d('09:00'), temperature: 36.6, temperatureAlarm: 37.3 }, d('18:00')] })[0]!;
+  assert.equal(fine.temperatureAlarm, undefined);
 });

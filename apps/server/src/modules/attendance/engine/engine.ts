@@ -100,7 +100,7 @@ const why = (key: WhyKey, params?: Why['params']): Why => (params ? { key, param
 
 /** Why a punch is not valid under the rule's model (its time is added where the day is known), or undefined. */
 function invalidity(model: RuleDef['model'], p: PunchIn): Why | undefined {
-  if (model === 'temperature' && p.temperature != null && p.temperatureAlarm != null && p.temperature > p.temperatureAlarm)
+  if (model === 'temperature' && p.temperature != null && p.temperatureAlarm != null && p.temperature >= p.temperatureAlarm)
     return why('att.why.ignored.temperature', { temperature: p.temperature, alarm: p.temperatureAlarm });
   if (model === 'alcohol' && p.alcohol != null && p.alcoholThreshold != null && p.alcohol >= p.alcoholThreshold)
     return why('att.why.ignored.alcohol', { alcohol: p.alcohol, threshold: p.alcoholThreshold });
@@ -359,6 +359,8 @@ export function computeRange(input: PersonRange): DayResult[] {
     }
     r.used = used.sort((a, b) => a.at - b.at).map((p) => p.id);
     r.ignored = ignored.sort((a, b) => a.p.at - b.p.at).map(({ p, reason, detail }) => ({ punchId: p.id, reason, detail }));
+    // the day's temperature alarm: a punch of the day refused for its temperature (#17)
+    if (ignored.some((i) => i.detail.key === 'att.why.ignored.temperature')) r.temperatureAlarm = true;
     return r;
 
     function notNeeded(list: P[], ci: P | undefined, co: P | undefined) {

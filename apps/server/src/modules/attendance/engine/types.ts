@@ -49,7 +49,7 @@ export interface PunchIn {
   deviceId: number;
   direction?: 'in' | 'out';
   temperature?: number | null;
-  temperatureAlarm?: number | null; // over alarm → invalid under 'temperature'
+  temperatureAlarm?: number | null; // at or over the alarm → invalid under 'temperature'
   alcohol?: number | null;
   alcoholThreshold?: number | null; // at or over → invalid under 'alcohol'
   health?: 'green' | 'yellow' | 'red' | null; // not green → invalid under 'health'
@@ -114,6 +114,8 @@ export interface DayResult {
   /** Approved leave / out-of-office minutes within the day's shifts (deducted breaks excluded; added to the brief's shape). */
   leaveMin?: number;
   outMin?: number;
+  /** Under the temperature model: a punch of the day was at or over the alarm (and refused). */
+  temperatureAlarm?: boolean;
   why: Why[]; // the arithmetic, e.g. { key: 'att.why.late', params: { checkIn: '09:07', start: '09:00', grace: 5, late: 7 } }
 }
 export type IgnoreReason = 'duplicate' | 'outsideWindows' | 'invalidModel' | 'notNeeded';

@@ -44,7 +44,7 @@
  *   att.why.ignored.duplicate        within the filter seconds of a kept punch
  *   att.why.ignored.outsideWindows   in no shift's punch window
  *   att.why.ignored.betweenWindows   inside a shift, but between its check-in and check-out windows
- *   att.why.ignored.temperature      temperature over the device's alarm
+ *   att.why.ignored.temperature      temperature at or over the rule's alarm
  *   att.why.ignored.alcohol          breath alcohol at or over the device's threshold
  *   att.why.ignored.health           health code not green
  *   att.why.ignored.notNeeded        a valid punch in a window, neither the check-in nor the check-out
@@ -95,7 +95,7 @@ export const WHY_EN = {
   'att.why.ignored.duplicate': 'Punch {{time}} within {{seconds}} s of the punch {{kept}}: counted once',
   'att.why.ignored.outsideWindows': 'Punch {{time}} is in no punch window',
   'att.why.ignored.betweenWindows': 'Punch {{time}} is between the check-in window (until {{inTo}}) and the check-out window (from {{outFrom}})',
-  'att.why.ignored.temperature': 'Punch {{time}}: temperature {{temperature}} over the alarm {{alarm}} → not valid',
+  'att.why.ignored.temperature': 'Punch {{time}}: temperature {{temperature}} at or over the alarm {{alarm}} → not valid',
   'att.why.ignored.alcohol': 'Punch {{time}}: alcohol {{alcohol}} at or over the threshold {{threshold}} → not valid',
   'att.why.ignored.health': 'Punch {{time}}: health code {{color}} → not valid',
   'att.why.ignored.notNeeded': 'Punch {{time}} is neither the check-in nor the check-out',

@@ -85,6 +85,11 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
               <Space>
                 <StatusTag row={d} />
                 {d.manual && <Tag>{t('att.day.manual')}</Tag>}
+                {d.temperature_alarm && (
+                  <Tag color="red" data-testid="day-temperature-alarm">
+                    {t('att.day.temperatureAlarm')}
+                  </Tag>
+                )}
                 {polling && <Spin size="small" />}
               </Space>
             </Descriptions.Item>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Checkbox, Col, Divider, Drawer, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ATTENDANCE_LIMITS, ATTENDANCE_MODELS, RULE_MODES, type Rule } from '@faceadmin/shared';
+import { ATTENDANCE_LIMITS, ATTENDANCE_MODELS, DEVICE_OPTION_RANGES, RULE_MODES, type Rule } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
@@ -33,6 +33,7 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
   // preserve: the shifts' and cycles' keys have no field of their own, and a hidden mode's lists stay in the store
   const watch = { form, preserve: true };
   const mode = Form.useWatch('mode', watch) ?? 'fixed';
+  const model = Form.useWatch('model', watch) ?? 'default';
   const shifts = Form.useWatch('shifts', watch) ?? [];
   const cycles = Form.useWatch('cycles', watch) ?? [];
   const cycleKey = Form.useWatch('cycle_key', watch);
@@ -102,6 +103,21 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
               <Select options={ATTENDANCE_MODELS.map((m) => ({ value: m, label: t(`att.model.${m}`) }))} data-testid="rule-model" />
             </Form.Item>
           </Col>
+          {model === 'temperature' && (
+            <Col xs={24} md={12}>
+              <Form.Item name="alarm_temp" label={t('att.rule.fields.alarmTemp')} extra={t('att.rule.help.alarmTemp')} rules={[required]}>
+                <InputNumber
+                  min={DEVICE_OPTION_RANGES.alarmTemp[0]}
+                  max={DEVICE_OPTION_RANGES.alarmTemp[1]}
+                  step={0.1}
+                  precision={1}
+                  suffix="℃"
+                  style={{ width: 140 }}
+                  data-testid="rule-alarm-temp"
+                />
+              </Form.Item>
+            </Col>
+          )}
           <Col span={24}>
             <Form.Item name="mode" label={t('att.rule.fields.mode')} extra={t(`att.rule.help.mode.${mode}`)}>
               <Radio.Group
