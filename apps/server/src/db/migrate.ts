@@ -19,6 +19,7 @@ import * as m0015 from './migrations/0015_dashboard.ts';
 import * as m0016 from './migrations/0016_dormitory.ts';
 import * as m0017 from './migrations/0017_stranger_index.ts';
 import * as m0018 from './migrations/0018_breaker_doubles.ts';
+import * as m0019 from './migrations/0019_person_joined_on.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0016_dormitory': m0016,
   '0017_stranger_index': m0017,
   '0018_breaker_doubles': m0018,
+  '0019_person_joined_on': m0019,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
