@@ -143,6 +143,7 @@ const person: Person = {
   address: '',
   workStatus: 1,
   notify: 0,
+  joined_on: null,
   access: { from: '2026-01-01', to: null, periods: [{ start: '08:00', end: '18:00' }] },
   has_door_password: true,
   remote_open: 0,

@@ -61,6 +61,7 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
     one: 'Duration: 1 day (8 h of working time)',
     two: 'Duration: 2 days (8 h of working time)',
   },
+  'workflow.form.durationShort': { params: { hours: '10' }, one: '1 day · 10 h', two: '2 days · 10 h' },
   'breaker.selfCheck.confirm': {
     one: 'The line loses power for 1 second, then the breaker switches it on again. Anything on it turns off meanwhile.',
     two: 'The line loses power for 2 seconds, then the breaker switches it on again. Anything on it turns off meanwhile.',

@@ -145,6 +145,8 @@ export interface PersonTable {
   work_status: number;
   /** when the person was marked as left (null while working): attendance gives no results after that day */
   left_at: string | null;
+  /** hire date 'YYYY-MM-DD' (null: not known): attendance gives no results before it */
+  joined_on: string | null;
   notify: number;
   access_from: string | null;
   access_to: string | null;

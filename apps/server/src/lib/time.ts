@@ -23,6 +23,11 @@ export function wallClockMs(s: string): number {
   return Date.UTC(y, mo - 1, d, h, mi, se);
 }
 
+/** Whether a 'YYYY-MM-DD' is a real calendar date (2026-02-30 is not). */
+export function isCalendarDate(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(wallClockMs(`${s} 00:00:00`));
+}
+
 /** Device-local time → the UTC instant (ms), with the terminal's offset in minutes east of UTC. */
 export function localToUtcMs(local: string, tzOffsetMinutes: number): number {
   return wallClockMs(local) - tzOffsetMinutes * 60_000;

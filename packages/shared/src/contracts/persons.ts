@@ -33,6 +33,8 @@ export const Person = Type.Object({
   address: Type.String(),
   workStatus: Type.Integer(),
   notify: Type.Integer(),
+  /** hire date 'YYYY-MM-DD', null when not known: attendance gives no results before it */
+  joined_on: Nullable(Type.String()),
   access: PersonAccess,
   has_door_password: Type.Boolean(),
   remote_open: Type.Integer(),
@@ -61,6 +63,8 @@ const fields = {
   address: Type.Optional(Type.String({ maxLength: 200 })),
   workStatus: Type.Optional(Flag),
   notify: Type.Optional(Flag),
+  /** hire date, a real calendar date; omitted keeps it, null clears it */
+  joined_on: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
   access: Type.Optional(AccessInput),
   /** Write-only. Omitted keeps the current one; '' clears it. */
   door_password: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: DOOR_PASSWORD_PATTERN })])),

@@ -494,6 +494,8 @@ export const SelfPerson = Type.Object({
   name: Type.String(),
   number: Type.String(),
   company: Ref,
+  /** the company's IANA time zone: the self-service page takes and shows times in it, whatever the phone's */
+  time_zone: Type.String(),
   departments: Type.Array(Ref),
   /** other companies where this phone belongs to someone (sign in again with company_id) */
   companies: Type.Array(Ref),

@@ -53,6 +53,22 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
           .where('date', '>', localDate(Date.parse(p.left_at), zone))
           .where('manual_status', 'is', null)
           .execute();
+    // Nor any before the hire date.
+    const hired = await trx
+      .selectFrom('persons')
+      .select(['id', 'joined_on'])
+      .where('company_id', '=', e.companyId)
+      .where('id', 'in', e.personIds)
+      .where('joined_on', 'is not', null)
+      .execute();
+    for (const p of hired)
+      await trx
+        .deleteFrom('attendance_days')
+        .where('company_id', '=', e.companyId)
+        .where('person_id', '=', p.id)
+        .where('date', '<', p.joined_on!)
+        .where('manual_status', 'is', null)
+        .execute();
   });
   return defineModule({
     name: 'attendance',

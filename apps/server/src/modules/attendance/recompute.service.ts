@@ -189,7 +189,12 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const startIso = new Date(zonedToUtcMs(addDays(from, -1), ctx.zone)).toISOString();
     const endIso = new Date(zonedToUtcMs(addDays(to, 3), ctx.zone)).toISOString();
     const people = await perPerson(ids, (part) =>
-      db.selectFrom('persons').select(['id as person_id', 'work_status', 'left_at']).where('company_id', '=', companyId).where('id', 'in', part).execute(),
+      db
+        .selectFrom('persons')
+        .select(['id as person_id', 'work_status', 'left_at', 'joined_on'])
+        .where('company_id', '=', companyId)
+        .where('id', 'in', part)
+        .execute(),
     );
     const depts = await perPerson(ids, (part) =>
       db.selectFrom('person_departments').select(['person_id', 'department_id']).where('person_id', 'in', part).execute(),
@@ -246,11 +251,14 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
               (depts.get(row.person_id) ?? []).map((d) => d.department_id),
             )
           : undefined;
-      if (!rule || (leftOn && leftOn < row.from_date)) {
+      // Nor any before the hire date.
+      const joinedOn = who?.joined_on ?? null;
+      if (!rule || (leftOn && leftOn < row.from_date) || (joinedOn && joinedOn > row.to_date)) {
         cleared.push(row);
         continue;
       }
       if (leftOn && leftOn < row.to_date) cleared.push({ ...row, from_date: addDays(leftOn, 1) });
+      if (joinedOn && joinedOn > row.from_date) cleared.push({ ...row, to_date: addDays(joinedOn, -1) });
       const own = grids.get(row.person_id);
       const key = own ? '' : `${rule.id}/${row.from_date}/${row.to_date}`;
       let plans = own ? undefined : shared.get(key);
@@ -279,6 +287,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         filterSeconds: ctx.filterSeconds,
         now,
         leftOn,
+        joinedOn,
         // Only figures and the punches used are stored; a dry run (explain) wants the whole explanation.
         lean: !dryRun,
       });

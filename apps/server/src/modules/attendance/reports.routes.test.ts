@@ -207,3 +207,47 @@ test(`a punch record is found by a PIN with letters in any case, on either datab
     );
   }
 });
+
+test(`someone hired mid-month has no results (no absences) before the hire date and normal ones from it (#17) (${DIALECT})`, async () => {
+  const db = t.app.database.db;
+  const r = await call(t.app, 'POST', '/person/create', {
+    token: A.main,
+    body: { number: '503', name: 'Sun Li', phone: '139', organizations: [dept], pic, joined_on: '2026-10-14' },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  const hired = r.data.id as number;
+  const device = (await db.selectFrom('devices').select('id').where('company_id', '=', A.id).executeTakeFirstOrThrow()).id;
+  const punch = (local: string): PunchInsert => plainPunch({ companyId: A.id, deviceId: device, personId: hired, pin: '503', local, zone: ZONE });
+  // punches before the hire date (a trial day) count for nothing
+  const rows = [punch('2026-10-12 08:55:00'), punch('2026-10-12 18:01:00'), punch('2026-10-15 08:55:00'), punch('2026-10-15 18:01:00')];
+  await db.transaction().execute((trx) => punchWriter().insertIgnore(trx, rows));
+  await t.app.modules.attendance.recompute.person(A.id, hired, '2026-10-01', '2026-10-31');
+  const days = await db.selectFrom('attendance_days').select(['date', 'status']).where('person_id', '=', hired).orderBy('date').execute();
+  assert.equal(days[0]?.date, '2026-10-14', 'nothing before the hire date');
+  assert.deepEqual(
+    days.map((d) => d.date),
+    datesBetween('2026-10-14', '2026-10-31'),
+  );
+  const status = new Map(days.map((d) => [d.date, d.status]));
+  assert.equal(status.get('2026-10-14'), 'absent', 'the hire day itself is a working day like any other');
+  assert.equal(status.get('2026-10-15'), 'normal');
+  const month = await call(t.app, 'GET', '/attendance/report/person', { token: A.main, query: { person_id: hired, month: '2026-10' } });
+  assert.equal(month.code, CODES.OK, month.message);
+  const absentDays = (month.data.days as any[]).filter((d) => d.status === 'absent').map((d) => d.date);
+  assert.ok(
+    absentDays.every((d: string) => d >= '2026-10-14'),
+    `absent before hire: ${absentDays.join(', ')}`,
+  );
+
+  // an earlier hire date recomputed: the days come back; a later one clears the days before it at once
+  const save = (joined_on: string) =>
+    call(t.app, 'POST', '/person/update', { token: A.main, body: { id: hired, name: 'Sun Li', phone: '139', organizations: [dept], pic, joined_on } });
+  assert.equal((await save('2026-10-16')).code, CODES.OK);
+  const after16 = await db.selectFrom('attendance_days').select('date').where('person_id', '=', hired).orderBy('date').executeTakeFirst();
+  assert.equal(after16?.date, '2026-10-16', 'the save itself removes the results before the new date');
+  assert.equal((await save('2026-10-01')).code, CODES.OK);
+  await t.app.modules.attendance.recompute.person(A.id, hired, '2026-10-01', '2026-10-31');
+  const all = await db.selectFrom('attendance_days').select(['date', 'status']).where('person_id', '=', hired).orderBy('date').execute();
+  assert.equal(all.length, 31);
+  assert.equal(all.find((d) => d.date === '2026-10-12')?.status, 'normal');
+});

@@ -13,7 +13,7 @@ import type { Database, Executor } from '../../db/database.ts';
 import { CATALOGS, t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
 import { checkXlsx, readZip } from '../../lib/zip.ts';
-import { nowIso } from '../../lib/time.ts';
+import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
 import { departmentPaths } from '../departments/departments.service.ts';
@@ -37,6 +37,7 @@ export const COLUMNS = [
   'workStatus',
   'user_pri',
   'door_password',
+  'joined_on',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 const REQUIRED: Column[] = ['name', 'phone', 'organizations'];
@@ -53,6 +54,7 @@ const ALIASES: Partial<Record<Column, string[]>> = {
   organizations: ['部门', '所属部门', '部門', '所屬部門', '部署', '所属', 'department', 'dept'],
   rfid: ['卡号', '卡號', 'カード番号', 'card', 'card no', 'rfid'],
   idcard: ['身份证', '身份证号', '身分證', '身分證號', 'id card'],
+  joined_on: ['入职时间', '入职日期', '入職日期', '到職日', '入社日', 'hire date', 'date of joining', 'joined', 'entry date'],
   workStatus: ['状态', '在职状态', '狀態', '在職狀態', '在職状態', 'status'],
 };
 
@@ -137,6 +139,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
         t(lang, 'values.working'),
         0,
         '',
+        '',
       ]);
       ws.columns.forEach((c) => (c.width = 18));
       const help = wb.addWorksheet(t(lang, 'import.sheetDepartments'));
@@ -204,6 +207,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
         if (values.door_password && !new RegExp(DOOR_PASSWORD_PATTERN).test(values.door_password)) err(r, 'door_password', 'reasons.pattern');
         if (values.address.length > 200) err(r, 'address', 'reasons.maxLength', { limit: 200 });
         if (values.description.length > LIMITS.longTextMax) err(r, 'description', 'reasons.maxLength', { limit: LIMITS.longTextMax });
+        if (values.joined_on && !isCalendarDate(values.joined_on)) err(r, 'joined_on', 'reasons.calendarDate');
         const work = workStatusOf(values.workStatus);
         if (work === undefined) err(r, 'workStatus', 'reasons.enum');
         const pri = values.user_pri === '' ? 0 : Number(values.user_pri);
@@ -236,6 +240,8 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
             work_status: work!,
             user_pri: pri,
             ...(values.door_password ? { door_password: values.door_password } : {}),
+            // a file without the column keeps the hire dates; an empty cell clears one
+            ...(colOf.has('joined_on') ? { joined_on: values.joined_on || null } : {}),
           },
         });
       }
@@ -285,6 +291,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
                 work_status: g.cols.work_status ?? WORK_STATUS.working,
                 door_password: g.cols.door_password ?? '',
                 user_pri: g.cols.user_pri ?? 0,
+                joined_on: g.cols.joined_on ?? null,
                 created_at: now,
               }),
             );

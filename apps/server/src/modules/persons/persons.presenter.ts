@@ -26,6 +26,7 @@ export function presentPerson(row: PersonRow, orgs: { id: number; name: string }
     address: row.address,
     workStatus: row.work_status,
     notify: row.notify,
+    joined_on: row.joined_on,
     access: { from: row.access_from, to: row.access_to, periods: parseJson(row.access_periods, []) },
     has_door_password: row.door_password !== '',
     remote_open: row.remote_open,

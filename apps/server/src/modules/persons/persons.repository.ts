@@ -21,6 +21,7 @@ export function newPersonRow(f: Pick<PersonInsert, 'number' | 'name' | 'phone' |
     address: '',
     work_status: 1,
     notify: 0,
+    joined_on: null,
     access_from: null,
     access_to: null,
     access_periods: '[]',

@@ -372,3 +372,53 @@ test('the template downloads as xlsx with translated headers', async () => {
   assert.equal(wb.worksheets[0]!.getRow(1).getCell(2).value, '名前');
   assert.ok(wb.worksheets[1]!.getColumn(1).values.includes('HQ/R&D'), 'department paths listed');
 });
+
+test('a hire date is a real calendar date, kept, cleared, and carried by import and export (#17)', async () => {
+  const created = await person({ number: 'H1', joined_on: '2026-10-14' });
+  assert.equal(created.code, CODES.OK, created.message);
+  assert.equal(created.data.joined_on, '2026-10-14');
+  const id = created.data.id as number;
+  const bad = await person({ number: 'H2', joined_on: '2026-02-30' });
+  assert.equal(bad.code, CODES.RULE, bad.message);
+  assert.match(bad.message, /^Hire date/, 'the error names the field');
+  assert.equal((await person({ number: 'H2', joined_on: '2026-10' })).code, CODES.VALIDATION);
+  const upd = (body: Record<string, unknown>) =>
+    call(t.app, 'POST', '/person/update', { token: A.main, body: { id, name: 'Li Lei', phone: '1', organizations: [rnd], pic: created.data.pic, ...body } });
+  assert.equal((await upd({})).data.joined_on, '2026-10-14', 'omitted keeps it');
+  assert.equal((await upd({ joined_on: '2027-02-29' })).code, CODES.RULE, 'not a leap year');
+  assert.equal((await upd({ joined_on: null })).data.joined_on, null, 'null clears it');
+
+  // import: the column is read (a date cell or text), an impossible date is reported by row and field
+  const date = new Date(Date.UTC(2026, 9, 20));
+  const file = await xlsx([
+    [...HEAD, 'Hire date'],
+    ['H3', 'Hana', '139', 'HQ', '', '', '2026-10-14'],
+    ['H4', 'Ivo', '139', 'HQ', '', '', date],
+    ['H5', 'Jan', '139', 'HQ', '', '', '2026-04-31'],
+  ]);
+  const r = await upload(t, '/person/import', A.main, { name: 'p.xlsx', data: file });
+  assert.equal(r.data.created, 2, JSON.stringify(r.data));
+  assert.deepEqual(
+    r.data.errors.map((e: any) => [e.row, e.field]),
+    [[4, 'Hire date']],
+  );
+  const listed = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'H', pageSize: 100 } })).data.items as any[];
+  const on = (n: string) => listed.find((p) => p.number === n)?.joined_on;
+  assert.equal(on('H3'), '2026-10-14');
+  assert.equal(on('H4'), '2026-10-20');
+  // a file without the column keeps the dates
+  await upload(t, '/person/import', A.main, { name: 'p.xlsx', data: await xlsx([HEAD, ['H3', 'Hana', '139', 'HQ', '', '']]) });
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'Hana' } })).data.items[0].joined_on, '2026-10-14');
+
+  // export: a "Hire date" column that re-imports
+  const res = await t.app.inject({ method: 'POST', url: `${API}/person/exportPerson`, headers: { 'x-token': A.main, 'x-lang': 'en-US' }, payload: {} });
+  assert.equal(res.statusCode, 200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  const head = (ws.getRow(1).values as unknown[]).slice(1);
+  const col = head.indexOf('Hire date') + 1;
+  assert.ok(col > 0, `headers: ${head.join(', ')}`);
+  const row = Array.from({ length: ws.rowCount }, (_, i) => ws.getRow(i + 1)).find((x) => x.getCell(1).value === 'H3')!;
+  assert.equal(row.getCell(col).value, '2026-10-14');
+});

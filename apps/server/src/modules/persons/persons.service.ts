@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/database.ts';
 import { API_PREFIX } from '../../lib/api.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { nowIso } from '../../lib/time.ts';
+import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
@@ -44,6 +44,8 @@ export function personColumns(input: Input, existing: PersonRow | undefined): Pa
   const isAdmin = input.is_admin ?? existing?.is_admin ?? 0;
   const adminPassword = input.admin_password !== undefined ? input.admin_password : (existing?.admin_password ?? '');
   if (isAdmin && !adminPassword) throw invalid('admin_password', 'reasons.required');
+  const joinedOn = input.joined_on !== undefined ? input.joined_on : (existing?.joined_on ?? null);
+  if (joinedOn && !isCalendarDate(joinedOn)) throw invalid('joined_on', 'reasons.calendarDate');
   const name = input.name.trim();
   if (!name) throw invalid('name', 'reasons.required');
   return {
@@ -56,6 +58,7 @@ export function personColumns(input: Input, existing: PersonRow | undefined): Pa
     address: input.address ?? existing?.address ?? '',
     work_status: input.workStatus ?? existing?.work_status ?? WORK_STATUS.working,
     notify: input.notify ?? existing?.notify ?? 0,
+    joined_on: joinedOn,
     access_from: from,
     access_to: to,
     access_periods: JSON.stringify(periods),

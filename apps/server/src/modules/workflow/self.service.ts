@@ -47,6 +47,7 @@ export function selfService(deps: { database: Database; sms: SmsSender | null; c
       name: person.name,
       number: person.number,
       company: { id: companyId, name: company.name },
+      time_zone: company.time_zone,
       departments,
       companies: [...new Map(others.map((o) => [o.company_id, { id: o.company_id, name: o.company_name }])).values()],
       pending_tasks: 0,

@@ -281,6 +281,12 @@ test('people sign in with their phone and an SMS code, or a one-time link; their
   const info = ok(await self('GET', '/self/info', alice));
   assert.equal(info.name, 'Alice');
   assert.deepEqual(info.departments, [{ id: ids.sales, name: 'Sales' }]);
+  // #17 item 7: the page takes and shows times in the company's zone, so the session info carries it
+  const zone = (await t.app.database.db.selectFrom('companies').select('time_zone').where('id', '=', A.id).executeTakeFirstOrThrow()).time_zone;
+  assert.equal(info.time_zone, zone);
+  await t.app.database.db.updateTable('companies').set({ time_zone: 'America/Los_Angeles' }).where('id', '=', A.id).execute();
+  assert.equal(ok(await self('GET', '/self/info', alice)).time_zone, 'America/Los_Angeles');
+  await t.app.database.db.updateTable('companies').set({ time_zone: zone }).where('id', '=', A.id).execute();
   // A wrong code, and a number on nobody's record, get the same answer.
   const wrong = await call(t.app, 'POST', '/self/login', { lang: 'en-US', body: { phone: phones.alice, code: '000000' } });
   assert.equal(wrong.code, CODES.RULE);

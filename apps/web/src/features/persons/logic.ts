@@ -37,6 +37,8 @@ export interface PersonFormValues {
   idcard?: string;
   address?: string;
   workStatus: number;
+  /** hire date 'YYYY-MM-DD' */
+  joined_on?: string | null;
   notify: boolean;
   accessFrom?: string | null;
   accessTo?: string | null;
@@ -77,6 +79,7 @@ export function personToValues(p: Person): PersonFormValues {
     idcard: p.idcard,
     address: p.address,
     workStatus: p.workStatus,
+    joined_on: p.joined_on,
     notify: Boolean(p.notify),
     accessFrom: p.access.from,
     accessTo: p.access.to,
@@ -104,6 +107,7 @@ export function valuesToBody(v: PersonFormValues, existing?: Person): PersonCrea
     idcard: trim(v.idcard),
     address: trim(v.address),
     workStatus: v.workStatus,
+    joined_on: v.joined_on || null,
     notify: v.notify ? 1 : 0,
     access: {
       from: v.accessFrom || null,

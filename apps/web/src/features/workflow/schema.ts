@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import {
   FIELD_KEY_PATTERN,
   WORKFLOW_LIMITS,
@@ -10,6 +11,7 @@ import {
   type Language,
   type LocalText,
 } from '@faceadmin/shared';
+import { isoToPicker, pickerToIso } from '../../ui/format.ts';
 
 /**
  * The form schema of an approval app (issue #11) as the designer and the applicant's form use it: pure, so the
@@ -111,22 +113,30 @@ export function schemaProblems(schema: FormSchema): SchemaProblem[] {
 /** What an antd Form holds for a field: dates as dayjs, ranges as a pair. */
 export type UiValue = string | number | string[] | number[] | Dayjs | [Dayjs, Dayjs] | null | undefined;
 
-/** The application's stored values → the antd Form's initial values. */
-export function toUiValues(schema: FormSchema, values: FormValues): Record<string, UiValue> {
+/**
+ * The application's stored values → the antd Form's initial values. With `zone` the pickers show the instants'
+ * wall time in that zone (the self-service page: the company's), else in the browser's.
+ */
+export function toUiValues(schema: FormSchema, values: FormValues, zone?: string): Record<string, UiValue> {
   const out: Record<string, UiValue> = {};
+  const pick = (iso: string) => (zone ? isoToPicker(iso, zone) : dayjs(iso));
   for (const f of schema.fields) {
     const v = values[f.key];
     if (v === undefined || v === null) continue;
-    if ((f.type === 'date' || f.type === 'datetime') && typeof v === 'string') out[f.key] = dayjs(v);
-    else if (f.type === 'daterange' && typeof v === 'object' && !Array.isArray(v)) out[f.key] = [dayjs(v.from), dayjs(v.to)];
+    if ((f.type === 'date' || f.type === 'datetime') && typeof v === 'string') out[f.key] = f.type === 'date' ? dayjs(v) : pick(v);
+    else if (f.type === 'daterange' && typeof v === 'object' && !Array.isArray(v)) out[f.key] = [pick(v.from), pick(v.to)];
     else out[f.key] = v as UiValue;
   }
   return out;
 }
 
-/** The antd Form's values → what the API takes: empty fields left out, dates as the contract spells them. */
-export function fromUiValues(schema: FormSchema, ui: Record<string, unknown>): FormValues {
+/**
+ * The antd Form's values → what the API takes: empty fields left out, dates as the contract spells them. With
+ * `zone` a picked date and time is that wall time in that zone, else in the browser's.
+ */
+export function fromUiValues(schema: FormSchema, ui: Record<string, unknown>, zone?: string): FormValues {
   const out: FormValues = {};
+  const iso = (d: Dayjs) => (zone ? pickerToIso(d, zone) : d.toISOString());
   for (const f of schema.fields) {
     if (f.type === 'description') continue;
     const v = ui[f.key];
@@ -137,11 +147,11 @@ export function fromUiValues(schema: FormSchema, ui: Record<string, unknown>): F
         value = dayjs.isDayjs(v) ? v.format('YYYY-MM-DD') : String(v);
         break;
       case 'datetime':
-        value = dayjs.isDayjs(v) ? v.toISOString() : String(v);
+        value = dayjs.isDayjs(v) ? iso(v) : String(v);
         break;
       case 'daterange': {
         const [a, b] = v as [Dayjs | null, Dayjs | null];
-        if (a && b) value = { from: a.toISOString(), to: b.toISOString() };
+        if (a && b) value = { from: iso(a), to: iso(b) };
         break;
       }
       case 'number':
@@ -184,4 +194,9 @@ export function valueText(
     default:
       return Array.isArray(v) ? v.join(', ') : String(v);
   }
+}
+
+/** A duration with its units, as lists show it: "1 day · 10 h" (days and working hours of the same period). */
+export function durationText(t: TFunction, d: { days: number; hours: number }): string {
+  return t('workflow.form.durationShort', { count: d.days, hours: d.hours });
 }

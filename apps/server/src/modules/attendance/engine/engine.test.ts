@@ -48,6 +48,7 @@ interface Case {
   filterSeconds?: number;
   now?: string;
   leftOn?: string;
+  joinedOn?: string;
   before?: DayPlan;
   after?: DayPlan;
 }
@@ -70,6 +71,7 @@ function input(c: Case): PersonRange {
     now: at(c.now ?? '2030-01-01 00:00', zone),
   };
   if (c.leftOn) input.leftOn = c.leftOn;
+  if (c.joinedOn) input.joinedOn = c.joinedOn;
   if (c.before) input.before = c.before;
   if (c.after) input.after = c.after;
   return input;
@@ -877,6 +879,20 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   [
     'no results after the leaving date',
     { days: [work(D), work(D1), work('2026-01-07')], leftOn: D1, punches: [d('09:00'), d('18:00')] },
+    [
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked']] },
+      { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']] },
+    ],
+  ],
+  // — hire date (#17) —
+  [
+    'no results before the hire date; punches before it count for nothing',
+    {
+      days: [work(D), work(D1), work('2026-01-07')],
+      joinedOn: D1,
+      before: work('2026-01-04'),
+      punches: [d('09:00'), d('18:00'), `${D1} 08:58`, `${D1} 18:03`],
+    },
     [
       { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked']] },
       { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']] },

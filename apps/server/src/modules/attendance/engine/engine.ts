@@ -135,15 +135,17 @@ function pair(ins: P[], outs: P[], nearerEnd: (p: P) => boolean): { ci?: P; co?:
 
 export function computeRange(input: PersonRange): DayResult[] {
   const { zone, rule } = input;
-  const days = input.leftOn ? input.days.filter((d) => d.date <= input.leftOn!) : input.days;
+  const { leftOn, joinedOn } = input;
+  // Before the hire date and after the leaving day there are no results, and no shift there claims punches.
+  const days = input.days.filter((d) => (!leftOn || d.date <= leftOn) && (!joinedOn || d.date >= joinedOn));
   if (!days.length) return [];
-  const cut = days.length < input.days.length;
+  const cut = !!leftOn && input.days.some((d) => d.date > leftOn);
   const free = rule.mode === 'free';
   const boundary = free && rule.free ? hmMin(rule.free.dayBoundary) : 0;
 
   // Plans with their bounds and shift instances.
   const planned: { plan: DayPlan; context: boolean }[] = [
-    ...(input.before ? [{ plan: input.before, context: true }] : []),
+    ...(input.before && !(joinedOn && input.before.date < joinedOn) ? [{ plan: input.before, context: true }] : []),
     ...days.map((plan) => ({ plan, context: false })),
     ...(input.after && !cut ? [{ plan: input.after, context: true }] : []),
   ];

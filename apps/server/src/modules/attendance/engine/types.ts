@@ -70,6 +70,7 @@ export interface PersonRange {
   filterSeconds: number; // punches closer than this to the previous kept one count once (the first)
   now: number; // a day is 'pending' until its last punch window has closed
   leftOn?: string | null; // 'YYYY-MM-DD': no results after it
+  joinedOn?: string | null; // 'YYYY-MM-DD' (hire date): no results before it
   /**
    * The plans of the dates just before the first and just after the last day (added to the brief's shape).
    * They produce no result; their shifts only claim their own punches, so that recalculating one day does not

@@ -23,7 +23,7 @@ interface Props {
   onClose: () => void;
 }
 
-type Values = PersonFormValues & { accessRange?: [Dayjs | null, Dayjs | null] | null };
+type Values = Omit<PersonFormValues, 'joined_on'> & { accessRange?: [Dayjs | null, Dayjs | null] | null; joined_on?: Dayjs | null };
 
 const PHONE = /^[0-9+()\- ]{1,20}$/;
 const IDCARD = /^$|^[0-9A-Za-z]{6,20}$/;
@@ -49,6 +49,7 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
       const v = personToValues(person);
       form.setFieldsValue({
         ...v,
+        joined_on: v.joined_on ? dayjs(v.joined_on) : null,
         accessRange: v.accessFrom || v.accessTo ? [v.accessFrom ? dayjs(v.accessFrom) : null, v.accessTo ? dayjs(v.accessTo) : null] : null,
       });
       // The drawer loads the opened person into antd's form store (outside React) and its picture with it.
@@ -56,7 +57,7 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
       setPicUrl(person.pic_url);
       return;
     }
-    form.setFieldsValue(emptyPersonValues('', departmentId));
+    form.setFieldsValue({ ...emptyPersonValues('', departmentId), joined_on: null });
     setPicUrl(undefined);
     // spec: the number is proposed by the server for a new person
     let live = true;
@@ -90,7 +91,12 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
       return; // the form shows what is wrong
     }
     const range = v.accessRange ?? null;
-    const values: PersonFormValues = { ...v, accessFrom: range?.[0]?.format(DATE) ?? null, accessTo: range?.[1]?.format(DATE) ?? null };
+    const values: PersonFormValues = {
+      ...v,
+      joined_on: v.joined_on?.format(DATE) ?? null,
+      accessFrom: range?.[0]?.format(DATE) ?? null,
+      accessTo: range?.[1]?.format(DATE) ?? null,
+    };
     try {
       await save.mutateAsync({ id: person?.id, body: valuesToBody(values, person) });
       message.success(t('common.saved'));
@@ -207,6 +213,11 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
                   { value: WORK_STATUS.left, label: t('person.workStatus.left') },
                 ]}
               />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="joined_on" label={t('person.fields.joinedOn')} extra={t('person.joinedOnHint')}>
+              <DatePicker data-testid="person-joined-on" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { WORKFLOW_LIMITS, type Duration, type FormField, type FormSchema, type Language, type WorkflowFile } from '@faceadmin/shared';
 import { textOf } from '../schema.ts';
+import { pickerToIso } from '../../../ui/format.ts';
 
 export interface RendererProps {
   schema: FormSchema;
@@ -20,10 +21,12 @@ export interface RendererProps {
   disabled?: boolean;
   /** uploads a picture or attachment (console or self-service); none in the designer's preview */
   uploadFile?: ((kind: 'picture' | 'attachment', file: File) => Promise<WorkflowFile>) | undefined;
+  /** the zone the pickers' times are read in (the self-service page: the company's); the browser's when omitted */
+  zone?: string | undefined;
 }
 
 /** An application form as the applicant sees it: the app's schema rendered with antd Form, one item per field. */
-export function FormRenderer({ schema, lang, form, durationOf, personInput, departmentInput, initialValues, disabled, uploadFile }: RendererProps) {
+export function FormRenderer({ schema, lang, form, durationOf, personInput, departmentInput, initialValues, disabled, uploadFile, zone }: RendererProps) {
   return (
     <Form form={form} layout="vertical" initialValues={initialValues} disabled={disabled} data-testid="apply-form">
       {schema.fields.map((f) => (
@@ -35,6 +38,7 @@ export function FormRenderer({ schema, lang, form, durationOf, personInput, depa
           personInput={personInput}
           departmentInput={departmentInput}
           uploadFile={uploadFile}
+          zone={zone}
         />
       ))}
     </Form>
@@ -48,7 +52,8 @@ function FieldItem({
   personInput,
   departmentInput,
   uploadFile,
-}: { field: FormField; lang: Language } & Pick<RendererProps, 'durationOf' | 'personInput' | 'departmentInput' | 'uploadFile'>) {
+  zone,
+}: { field: FormField; lang: Language } & Pick<RendererProps, 'durationOf' | 'personInput' | 'departmentInput' | 'uploadFile' | 'zone'>) {
   const { t } = useTranslation();
   const label = textOf(f.label, lang, f.key);
   const placeholder = textOf(f.placeholder, lang) || undefined;
@@ -93,7 +98,7 @@ function FieldItem({
           <Form.Item name={f.key} label={label} rules={rules} data-testid={`field-${f.key}`}>
             <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
           </Form.Item>
-          <RangeDuration name={f.key} unit={f.unit ?? 'day'} durationOf={durationOf} />
+          <RangeDuration name={f.key} unit={f.unit ?? 'day'} durationOf={durationOf} zone={zone} />
         </>
       );
     case 'person':
@@ -119,11 +124,22 @@ function FieldItem({
 }
 
 /** The picked period's duration in the applicant's working time, asked of the server as the range changes. */
-function RangeDuration({ name, unit, durationOf }: { name: string; unit: 'day' | 'hour'; durationOf: RendererProps['durationOf'] }) {
+function RangeDuration({
+  name,
+  unit,
+  durationOf,
+  zone,
+}: {
+  name: string;
+  unit: 'day' | 'hour';
+  durationOf: RendererProps['durationOf'];
+  zone?: string | undefined;
+}) {
   const { t } = useTranslation();
   const value = Form.useWatch(name) as [Dayjs | null, Dayjs | null] | undefined;
-  const from = value?.[0]?.toISOString();
-  const to = value?.[1]?.toISOString();
+  const iso = (d: Dayjs | null | undefined) => (d ? (zone ? pickerToIso(d, zone) : d.toISOString()) : undefined);
+  const from = iso(value?.[0]);
+  const to = iso(value?.[1]);
   const [duration, setDuration] = useState<{ key: string; d: Duration | null }>();
   useEffect(() => {
     if (!durationOf || !from || !to) return;

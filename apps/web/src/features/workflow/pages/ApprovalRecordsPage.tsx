@@ -7,6 +7,7 @@ import { APPROVAL_STATUSES, type ApplicationQuery, type ApplicationRow } from '@
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
+import { durationText } from '../schema.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { ExportButton } from '../../../ui/ExportButton.tsx';
@@ -51,9 +52,7 @@ export default function ApprovalRecordsPage() {
         r.period ? (
           <span>
             {formatDateTime(r.period.from)} – {formatDateTime(r.period.to)}
-            {r.duration && (
-              <Typography.Text type="secondary"> ({t('workflow.form.durationShort', { days: r.duration.days, hours: r.duration.hours })})</Typography.Text>
-            )}
+            {r.duration && <Typography.Text type="secondary"> ({durationText(t, r.duration)})</Typography.Text>}
           </span>
         ) : (
           ''

@@ -7,12 +7,12 @@ import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type Applica
 import { setLanguage, useLanguage } from '../../../app/i18n.ts';
 import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
 import { call, ApiError } from '../../../app/request.ts';
-import { browserTimeZone, formatDateTime, setDisplayTimeZone } from '../../../ui/format.ts';
+import { displayTimeZone, formatDateTime, setDisplayTimeZone } from '../../../ui/format.ts';
 import { AppIcon } from '../components/AppIcon.tsx';
 import { DepartmentPick, PersonPick, type PickSource } from '../components/Pickers.tsx';
 import { FormRenderer } from '../components/FormRenderer.tsx';
 import { StatusTag, TimelineView, ValuesView } from '../components/Timeline.tsx';
-import { fromUiValues } from '../schema.ts';
+import { durationText, fromUiValues } from '../schema.ts';
 import { selfCall, selfTokenStore, selfUpload, useSelfToken } from './selfClient.ts';
 
 /**
@@ -26,8 +26,6 @@ export default function SelfServicePage() {
   useEffect(() => {
     document.title = t('workflow.self.title');
   }, [t]);
-  // the phone shows times in its own zone, the zone its date pickers fill in
-  useEffect(() => setDisplayTimeZone(browserTimeZone()), []);
   return (
     <div style={{ minHeight: '100vh', background: '#f5f6f8' }}>
       <div style={{ maxWidth: 520, margin: '0 auto', minHeight: '100vh', background: '#f5f6f8' }} data-testid="self-page">
@@ -185,6 +183,9 @@ function SignedIn() {
   if (me.error || !me.data)
     return <Result status="warning" title={me.error?.message} extra={<Button onClick={() => selfTokenStore.set('')}>{t('workflow.self.signIn')}</Button>} />;
   const p = me.data;
+  // Times are the company's (issue #17 item 7): a leave entered as 09:00–18:00 is 09:00–18:00 in the console, whatever
+  // the phone's zone. Set before the tabs render, which show every time in it.
+  if (displayTimeZone() !== p.time_zone) setDisplayTimeZone(p.time_zone);
   const opened = (id: number) => {
     setDetail(id);
     void qc.invalidateQueries({ queryKey: ['self', 'info'] });
@@ -216,7 +217,7 @@ function SignedIn() {
         </Space>
       </div>
       <div style={{ padding: '12px 12px 84px' }}>
-        {tab === 'apply' && <ApplyTab onApplied={(id) => (setTab('mine'), opened(id))} />}
+        {tab === 'apply' && <ApplyTab zone={p.time_zone} onApplied={(id) => (setTab('mine'), opened(id))} />}
         {tab === 'mine' && <MineTab onOpen={opened} />}
         {tab === 'tasks' && <TasksTab onOpen={opened} />}
         {tab === 'inbox' && <InboxTab onOpen={opened} />}
@@ -277,7 +278,7 @@ function SignedIn() {
   );
 }
 
-function ApplyTab({ onApplied }: { onApplied: (id: number) => void }) {
+function ApplyTab({ zone, onApplied }: { zone: string; onApplied: (id: number) => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const lang = useLanguage();
@@ -289,7 +290,7 @@ function ApplyTab({ onApplied }: { onApplied: (id: number) => void }) {
   const apply = useMutation({
     mutationFn: async () => {
       const raw = (await form.validateFields()) as Record<string, unknown>;
-      return selfCall(selfApi.apply, { app_id: app!.id, values: fromUiValues(app!.form, raw) });
+      return selfCall(selfApi.apply, { app_id: app!.id, values: fromUiValues(app!.form, raw, zone) });
     },
     onSuccess: (d) => {
       message.success(t('workflow.apply.submitted'));
@@ -327,6 +328,7 @@ function ApplyTab({ onApplied }: { onApplied: (id: number) => void }) {
           lang={lang}
           form={form}
           durationOf={(from, to) => selfCall(selfApi.duration, { from, to })}
+          zone={zone}
           uploadFile={selfUpload}
           personInput={() => <PersonPick source={selfSource} initial={[]} />}
           departmentInput={() => <DepartmentPick source={selfSource} multiple />}
@@ -377,7 +379,7 @@ function RowCard({ row, onOpen, extra }: { row: ApplicationRow; onOpen: () => vo
       <div style={{ fontSize: 13, color: '#595959' }}>
         {row.applicant.name}
         {row.period && ` · ${formatDateTime(row.period.from)} – ${formatDateTime(row.period.to)}`}
-        {row.duration && ` (${t('workflow.form.durationShort', { days: row.duration.days, hours: row.duration.hours })})`}
+        {row.duration && ` · ${durationText(t, row.duration)}`}
       </div>
       <div style={{ fontSize: 12, color: '#8c8c8c' }}>
         {row.order_no} · {formatDateTime(row.created_at)}
