@@ -288,7 +288,7 @@ test('the day view opens on the latest day that has results, today when none (or
 test('times in the rule form are 24-hour in every language (no AM/PM field)', () => {
   const src = readFileSync(path.resolve(import.meta.dirname, '..', 'src', 'features', 'attendance', 'components', 'TimeInputs.tsx'), 'utf8');
   assert.ok(!/type="time"/.test(src), "the browser's time field follows the language's 12-hour clock");
-  assert.match(src, /format="HH:mm"/);
+  assert.match(src, /placeholder="HH:mm"/);
 });
 
 test("the rule form carries the temperature model's alarm; a new rule starts at the device default 37.3", () => {

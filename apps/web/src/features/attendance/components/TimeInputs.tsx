@@ -1,19 +1,18 @@
-import { DatePicker, TimePicker } from 'antd';
+import { DatePicker, Input } from 'antd';
 import dayjs from 'dayjs';
 
-/**
- * A wall-clock time `HH:mm`, always shown 24-hour whatever the language (the browser's own time field showed
- * "09:00 AM" in English): typed or picked, the value is `HH:mm`.
- */
+/** A wall-clock time `HH:mm`, always 24-hour whatever the language (issue #17: the browser's field showed "09:00 AM"). */
 export function HmInput({ value, onChange, ...rest }: { value?: string; onChange?: (v: string) => void; 'data-testid'?: string; id?: string }) {
+  // A text field in 24-hour HH:mm, not the browser's time field (it follows the language's 12-hour clock: "09:00 AM")
+  // nor a picker popup (a typed time was lost when the popup closed on a click elsewhere). The server checks the value.
   return (
-    <TimePicker
-      format="HH:mm"
-      needConfirm={false}
-      allowClear={false}
-      value={value ? dayjs(`2000-01-01T${value}`) : null}
-      onChange={(d) => onChange?.(d ? d.format('HH:mm') : '')}
-      style={{ width: 110 }}
+    <Input
+      value={value ?? ''}
+      placeholder="HH:mm"
+      maxLength={5}
+      inputMode="numeric"
+      onChange={(e) => onChange?.(e.target.value)}
+      style={{ width: 90 }}
       {...rest}
     />
   );
