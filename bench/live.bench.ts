@@ -9,6 +9,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { API_PREFIX } from '../apps/server/src/lib/api.ts';
+import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
 import { benchServer, fmt, percentile } from './lib.ts';
 
 const PUNCHES = Number(process.env.BENCH_PUNCHES ?? 200);
@@ -65,27 +66,7 @@ if (process.argv[2] === 'consoles') {
     .values(
       people.map((number) => ({
         company_id: s.companyId,
-        number,
-        name: `Person ${number}`,
-        phone: '',
-        description: '',
-        photo: '',
-        rfid: '',
-        idcard: '',
-        address: '',
-        work_status: 1,
-        notify: 0,
-        access_periods: '[]',
-        door_password: '',
-        remote_open: 0,
-        is_admin: 0,
-        admin_password: '',
-        feature_rights: '[]',
-        user_pri: 0,
-        sync_status: 0,
-        revision: 1,
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
+        ...newPersonRow({ number, name: `Person ${number}`, phone: '', created_at: new Date().toISOString() }),
       })),
     )
     .execute();
