@@ -354,12 +354,23 @@ step('switching company says "Company switching success" once the app has reload
 
   // back to the demo company through the overflow menu
   await page.evaluate(() => ((window as unknown as { beforeSwitch: boolean }).beforeSwitch = true));
-  await openMenu();
-  await page
-    .locator('.ant-dropdown:visible')
-    .getByRole('menuitem', { name: tr('layout.company.switch') })
-    .click();
-  await page.getByRole('menuitem', { name: /Demo Technology/ }).click();
+  // The overflow menu may close while the new company's dashboard is still loading (its blocks re-render the
+  // shell): open it again until the company list shows, a few times at most.
+  const demoCompany = page.getByRole('menuitem', { name: /Demo Technology/ });
+  for (let attempt = 0; ; attempt++) {
+    await openMenu();
+    await page
+      .locator('.ant-dropdown:visible')
+      .getByRole('menuitem', { name: tr('layout.company.switch') })
+      .click();
+    const shown = await demoCompany
+      .waitFor({ timeout: 5000 })
+      .then(() => true)
+      .catch(() => false);
+    if (shown || attempt >= 2) break;
+    await page.keyboard.press('Escape');
+  }
+  await demoCompany.click();
   await page.waitForFunction(() => !(window as unknown as { beforeSwitch?: boolean }).beforeSwitch);
   await waitForPath('/dashboard');
   await toast(tr('layout.company.switchSuccess')).waitFor();
