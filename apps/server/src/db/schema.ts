@@ -410,6 +410,8 @@ export interface AttendanceDirtyTable {
   from_date: string;
   to_date: string;
   queued_at: string;
+  /** bumped by every change that widens or renews the row: a batch removes the row only if it is unchanged (0027) */
+  seq: Generated<number>;
 }
 
 export interface WorkflowAppTable {

@@ -5,21 +5,45 @@ import type { DB } from './schema.ts';
 const callbacks = new WeakMap<Transaction<DB>, (() => void)[]>();
 const owners = new WeakMap<Transaction<DB>, Db>();
 
+/** PostgreSQL's "deadlock detected" and "could not serialize access": the transaction was rolled back and may run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+/** Attempts before the failure is passed on (each waits a little longer, with jitter, so the pair does not meet again). */
+const ATTEMPTS = 6;
+
+export function isRetryable(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && RETRYABLE.has(String((e as { code?: unknown }).code));
+}
+
+/** Retries seen since start (the operator's figure until metrics are served; tests read it). */
+export const transactionRetries = { count: 0 };
+
 /**
  * Every multi-step write runs here: `fn` gets the transaction, and what was registered with `afterCommit`
  * inside it runs once it has committed (never after a rollback). That is where work others must see only
  * once it is durable gets signalled: a dialled device woken for its new commands, and later attendance
  * recalculation and the console's live stream.
+ *
+ * A deadlock or serialization failure (PostgreSQL rolled the whole transaction back) runs `fn` again from the
+ * start, up to 6 times, so concurrent writers never turn into an error answer or dropped work; `fn` must therefore
+ * do nothing outside the database that it would regret doing twice (register such work with `afterCommit`).
  */
 export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  const pending: (() => void)[] = [];
-  const result = await db.transaction().execute((trx) => {
-    callbacks.set(trx, pending);
-    owners.set(trx, db);
-    return fn(trx);
-  });
-  for (const cb of pending) cb();
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const pending: (() => void)[] = [];
+    try {
+      const result = await db.transaction().execute((trx) => {
+        callbacks.set(trx, pending);
+        owners.set(trx, db);
+        return fn(trx);
+      });
+      for (const cb of pending) cb();
+      return result;
+    } catch (e) {
+      if (!isRetryable(e) || attempt >= ATTEMPTS) throw e;
+      transactionRetries.count++;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
 }
 
 /**

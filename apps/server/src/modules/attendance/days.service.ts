@@ -206,6 +206,9 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           .where('id', '=', input.person_id)
           .executeTakeFirst();
         if (!who) throw notFound();
+        // The queue row first, as every writer takes it (docs/attendance.md "Locks"): the recompute holds it while it
+        // writes the person's days, so taking the day row first could deadlock with it on PostgreSQL.
+        await markDirty(trx, tenant.companyId, [input.person_id], { from: input.date, to: input.date });
         const row = await trx
           .selectFrom('attendance_days')
           .select('manual_status')
@@ -228,7 +231,6 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
               computed_at: nowIso(),
             })
             .execute();
-          await markDirty(trx, tenant.companyId, [input.person_id], { from: input.date, to: input.date });
         }
         await trx
           .updateTable('attendance_days')

@@ -11,11 +11,17 @@ export interface DirtyRange {
 
 /**
  * Queues person-days for recomputation, in the writer's transaction (so a rolled-back change queues nothing):
- * each person's pending range widens to cover the new one.
+ * each person's pending range widens to cover the new one, and its `seq` moves on (a batch that read the row before
+ * leaves it queued).
+ *
+ * Lock order (docs/attendance.md "Locks"): rows are marked in ascending person order, and a writer marks before it
+ * touches the person's day results. The recompute claims the same rows in the same order, so two writers never
+ * wait on each other in a circle on PostgreSQL.
  */
 export async function markDirty(db: Executor, companyId: number, personIds: number[], range: DirtyRange): Promise<void> {
   const at = nowIso();
-  for (const part of chunks([...new Set(personIds)], 500)) {
+  const ids = [...new Set(personIds)].sort((a, b) => a - b);
+  for (const part of chunks(ids, 500)) {
     if (!part.length) continue;
     await db
       .insertInto('attendance_dirty')
@@ -25,8 +31,14 @@ export async function markDirty(db: Executor, companyId: number, personIds: numb
           from_date: sql<string>`case when excluded.from_date < attendance_dirty.from_date then excluded.from_date else attendance_dirty.from_date end`,
           to_date: sql<string>`case when excluded.to_date > attendance_dirty.to_date then excluded.to_date else attendance_dirty.to_date end`,
           queued_at: at,
+          seq: sql<number>`attendance_dirty.seq + 1`,
         }),
       )
       .execute();
   }
+}
+
+/** Several people each with a range of their own, marked one by one in ascending person order (the lock order). */
+export async function markDirtyRanges(db: Executor, companyId: number, ranges: Map<number, DirtyRange>): Promise<void> {
+  for (const [personId, range] of [...ranges].sort((a, b) => a[0] - b[0])) await markDirty(db, companyId, [personId], range);
 }

@@ -3,7 +3,7 @@ import { CompiledQuery, type Insertable } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Dialect, Executor } from '../../db/database.ts';
 import type { AttendanceDayTable } from '../../db/schema.ts';
-import { transaction } from '../../db/transaction.ts';
+import { isRetryable, transaction } from '../../db/transaction.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoToMs, nowIso, zonedToUtcMs } from '../../lib/time.ts';
@@ -54,6 +54,8 @@ interface DirtyRow {
   from_date: string;
   to_date: string;
   queued_at: string;
+  /** the queue row's change counter when read; null for a computation asked for directly (no queue row) */
+  seq: number | null;
 }
 
 /** Everything of one company the engine needs besides each person's own rows, read once per batch. */
@@ -313,9 +315,24 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       }
     }
     if (dryRun) return { days: upserts.length, results: computed };
+    let written = 0;
     await transaction(db, async (trx) => {
+      // Claim the queue rows first, in person order (the lock order every writer follows, dirty.ts). On PostgreSQL a
+      // row another transaction is marking right now is skipped, not waited for: it stays queued for the next round.
+      // Only people whose row is still there are written: a row gone means another worker wrote newer results.
+      const queued = rows.filter((r) => r.seq !== null);
+      const claimed = new Map<number, number>();
+      for (const part of chunks(queued.map((r) => r.person_id).sort((a, b) => a - b))) {
+        let q = trx.selectFrom('attendance_dirty').select(['person_id', 'seq']).where('person_id', 'in', part).orderBy('person_id');
+        if (deps.database.dialect === 'postgres') q = q.forUpdate().skipLocked();
+        for (const r of await q.execute()) claimed.set(r.person_id, r.seq);
+      }
+      const mine = (personId: number, seq: number | null) => seq === null || claimed.has(personId);
+      const clear = cleared.filter((c) => mine(c.person_id, c.seq));
+      const seqOf = new Map(rows.map((r) => [r.person_id, r.seq]));
+      const ups = upserts.filter((u) => mine(u.person_id, seqOf.get(u.person_id) ?? null));
       // No rule (or left): no results for those days (a manual result stays).
-      for (const c of cleared)
+      for (const c of clear)
         await trx
           .deleteFrom('attendance_days')
           .where('person_id', '=', c.person_id)
@@ -323,12 +340,15 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           .where('date', '<=', c.to_date)
           .where('manual_status', 'is', null)
           .execute();
-      for (const part of statementSizes(upserts)) await upsertDays(trx, deps.database.dialect, part);
+      // In (person, date) order, so two batches touching the same days lock them in one order.
+      ups.sort((a, b) => a.person_id - b.person_id || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+      for (const part of statementSizes(ups)) await upsertDays(trx, deps.database.dialect, part);
+      written = ups.length;
       // The watchers' screens follow: a few days listed (a punch's day), a batch only as "refetch".
-      if (upserts.length || cleared.length) {
+      if (ups.length || clear.length) {
         const days =
-          upserts.length <= LIVE_DAYS_MAX && !cleared.length
-            ? upserts.map((u) => ({
+          ups.length <= LIVE_DAYS_MAX && !clear.length
+            ? ups.map((u) => ({
                 person_id: u.person_id,
                 date: u.date,
                 status: u.status as DayStatus,
@@ -338,29 +358,56 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
             : null;
         await publish(trx, companyId, 'day', { days }, ['attendance']);
       }
-      // Done, unless a change widened a person's range meanwhile (its queued_at moved on: it stays queued).
-      for (const part of chunks(rows))
+      // Done, unless a change widened a person's range meanwhile (its seq moved on: it stays queued).
+      const done = queued.filter((r) => claimed.get(r.person_id) === r.seq);
+      for (const part of chunks(done))
         await trx
           .deleteFrom('attendance_dirty')
           .where((eb) =>
             eb(
-              eb.refTuple('person_id', 'queued_at'),
+              eb.refTuple('person_id', 'seq'),
               'in',
-              part.map((r) => eb.tuple(r.person_id, r.queued_at)),
+              part.map((r) => eb.tuple(r.person_id, r.seq!)),
             ),
           )
           .execute();
     });
-    return { days: upserts.length, results: computed };
+    return { days: written, results: computed };
+  }
+
+  /**
+   * One company's batch. Deadlocks and serialization failures are retried inside transaction(); a batch that still
+   * fails is worked person by person, so one person whose inputs cannot be computed does not hold back the others.
+   * That person's queue row goes (logged) only if nobody widened it meanwhile: a mark set since is never dropped.
+   */
+  async function batch(companyId: number, list: DirtyRow[]): Promise<number> {
+    try {
+      return (await company(companyId, list)).days;
+    } catch (e) {
+      if (isRetryable(e)) {
+        // Still contended after every retry: the rows stay queued for the next round.
+        deps.log.warn({ err: e, companyId, people: list.length }, 'attendance recompute contended; left queued');
+        return 0;
+      }
+      if (list.length > 1) {
+        let days = 0;
+        for (const r of list) days += await batch(companyId, [r]);
+        return days;
+      }
+      const r = list[0]!;
+      deps.log.error({ err: e, companyId, personId: r.person_id }, 'attendance recompute failed');
+      await db.deleteFrom('attendance_dirty').where('person_id', '=', r.person_id).where('seq', '=', r.seq!).execute();
+      return 0;
+    }
   }
 
   return {
     /** Recomputes one person's range now (tests, and the single-punch path). */
     person: async (companyId: number, personId: number, from: string, to: string) =>
-      (await company(companyId, [{ company_id: companyId, person_id: personId, from_date: from, to_date: to, queued_at: '' }])).days,
+      (await company(companyId, [{ company_id: companyId, person_id: personId, from_date: from, to_date: to, queued_at: '', seq: null }])).days,
     /** One person-day computed now from the stored inputs, with its whole explanation; nothing is written. */
     async explain(companyId: number, personId: number, date: string): Promise<DayResult | undefined> {
-      const r = await company(companyId, [{ company_id: companyId, person_id: personId, from_date: date, to_date: date, queued_at: '' }], true);
+      const r = await company(companyId, [{ company_id: companyId, person_id: personId, from_date: date, to_date: date, queued_at: '', seq: null }], true);
       return r.results.get(personId)?.[0];
     },
     /**
@@ -373,13 +420,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       let days = 0;
       for (const [companyId, list] of byCompany) {
         if (signal?.aborted) break;
-        try {
-          days += (await company(companyId, list)).days;
-        } catch (e) {
-          deps.log.error({ err: e, companyId }, 'attendance recompute failed');
-          // A batch that cannot be computed must not block the queue: its rows go, the error is logged.
-          for (const part of chunks(list.map((r) => r.person_id))) await db.deleteFrom('attendance_dirty').where('person_id', 'in', part).execute();
-        }
+        days += await batch(companyId, list);
       }
       return { people: rows.length, days };
     },
@@ -404,7 +445,9 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           to: was && was.to > day ? was.to : day,
         });
       }
-      for (const v of byPerson.values()) await markDirty(trx, v.companyId, [v.personId], { from: v.from, to: v.to });
+      // in ascending person order, as every writer marks (dirty.ts)
+      for (const v of [...byPerson.values()].sort((a, b) => a.personId - b.personId))
+        await markDirty(trx, v.companyId, [v.personId], { from: v.from, to: v.to });
     },
   };
 }

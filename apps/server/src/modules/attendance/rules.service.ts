@@ -7,7 +7,7 @@ import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
-import { markDirty, type DirtyRange } from './dirty.ts';
+import { markDirty, markDirtyRanges, type DirtyRange } from './dirty.ts';
 
 type ShiftRow = Awaited<ReturnType<typeof shiftsOf>>[number];
 const shiftsOf = (db: Executor, ruleIds: number[]) =>
@@ -67,7 +67,7 @@ async function clearCycleCells(trx: Executor, companyId: number, cycleIds: numbe
     const s = span.get(r.person_id);
     span.set(r.person_id, s ? { from: r.date < s.from ? r.date : s.from, to: r.date > s.to ? r.date : s.to } : { from: r.date, to: r.date });
   }
-  for (const [personId, range] of span) await markDirty(trx, companyId, [personId], range);
+  await markDirtyRanges(trx, companyId, span);
 }
 
 /** Today and the days of this month before it, in the company's zone: what a rule change recomputes. */

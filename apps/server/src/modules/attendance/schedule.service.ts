@@ -8,7 +8,7 @@ import { parseJson } from '../../lib/json.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
-import { markDirty } from './dirty.ts';
+import { markDirtyRanges, type DirtyRange } from './dirty.ts';
 import { addDays, datesBetween } from './plans.ts';
 import { coveredPeople, presentShift, withDescendants } from './rules.service.ts';
 
@@ -266,17 +266,13 @@ export function scheduleService(database: Database) {
             )
             .execute();
 
-        // Queue exactly the changed days: people with the same first and last changed date share one statement.
-        const ranges = new Map<string, number[]>();
+        // Queue exactly the changed days, person by person in the lock order (dirty.ts).
+        const ranges = new Map<number, DirtyRange>();
         for (const [p, dates] of changed) {
           dates.sort();
-          const r = `${dates[0]}|${dates.at(-1)}`;
-          (ranges.get(r) ?? ranges.set(r, []).get(r)!).push(p);
+          ranges.set(p, { from: dates[0]!, to: dates.at(-1)! });
         }
-        for (const [r, ids] of ranges) {
-          const [f, t] = r.split('|') as [string, string];
-          await markDirty(trx, companyId, ids, { from: f, to: t });
-        }
+        await markDirtyRanges(trx, companyId, ranges);
         const count = [...changed.values()].reduce((n, d) => n + d.length, 0);
         if (count) await audit(trx, tenant, 'attendance', 'attendance.schedule.save', { id: rule.id, name: rule.name, month: body.month, count });
         return { hash: gridHash(await gridRows(trx, companyId, members, from, to)), changed: count };
