@@ -39,7 +39,8 @@ before(async () => {
     .values(
       Array.from(
         { length: PEOPLE },
-        (_, i) => ({ company_id: A.id, number: `Q${i + 1}`, name: `Worker ${i + 1}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }) as never,
+        (_, i) =>
+          ({ company_id: A.id, number: `Q${i + 1}`, name: `Worker ${i + 1}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }) as never,
       ),
     )
     .returning('id')
