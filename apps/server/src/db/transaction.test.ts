@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts';
 import { freshDatabase } from '../../test/helpers.ts';
 import { openDatabase, type Database } from './database.ts';
 import { migrate } from './migrate.ts';
-import { afterCommit, transaction } from './transaction.ts';
+import { afterCommit, transaction, transactionRetries } from './transaction.ts';
 
 let database: Database;
 let drop: () => Promise<void>;
@@ -80,3 +80,37 @@ test('afterCommit on the database itself runs at once; on a transaction opened e
     /needs a transaction opened with transaction\(\)/,
   );
 });
+
+test(
+  'a deadlock on PostgreSQL runs the losing transaction again: both writes land, its afterCommit once',
+  { skip: !process.env.TEST_DATABASE_URL && 'PostgreSQL only' },
+  async () => {
+    await insert(database.db);
+    await insert(database.db);
+    const [a, b] = (await database.db.selectFrom('companies').select('id').orderBy('id', 'desc').limit(2).execute()).map((r) => r.id);
+    // Two writers lock the same two rows in opposite orders; each waits at the barrier holding its first lock.
+    let arrived = 0;
+    let open!: () => void;
+    const barrier = new Promise<void>((r) => (open = r));
+    const meet = async () => {
+      if (++arrived === 2) open();
+      await barrier;
+    };
+    const before = transactionRetries.count;
+    const committed: string[] = [];
+    const writer = (first: number, second: number, name: string) =>
+      transaction(database.db, async (trx) => {
+        await trx.updateTable('companies').set({ address: name }).where('id', '=', first).execute();
+        await meet();
+        // PostgreSQL checks for a deadlock after deadlock_timeout (1 s by default); the second statement waits here.
+        await trx.updateTable('companies').set({ address: name }).where('id', '=', second).execute();
+        afterCommit(trx, () => committed.push(name));
+      });
+    await Promise.all([writer(a!, b!, 'left'), writer(b!, a!, 'right')]);
+    assert.equal(transactionRetries.count - before, 1, 'one of them was chosen as the deadlock victim and ran again');
+    assert.deepEqual(committed.sort(), ['left', 'right'], 'each committed once');
+    const rows = await database.db.selectFrom('companies').select('address').where('id', 'in', [a!, b!]).execute();
+    // The retried writer ran last, so its name is on both rows.
+    assert.equal(new Set(rows.map((r) => r.address)).size, 1);
+  },
+);
