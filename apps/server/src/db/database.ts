@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite-adapter.ts';
@@ -15,6 +16,8 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL only: the pool, for what needs one connection of its own (session-level advisory locks). */
   pgPool?: pg.Pool;
+  /** SQLite only: a read-only connection for bulk reads of committed data (sqlite-adapter.ts `reader`). */
+  sqliteReader?: () => DatabaseSync | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string | und
   return {
     db,
     dialect: 'sqlite',
+    sqliteReader: () => sqlite.reader(),
     async close() {
       await db.destroy();
       await sqlite.stopped();

@@ -6,7 +6,7 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * Adapts node:sqlite to the better-sqlite3 shape Kysely's SqliteDialect expects,
  * so no native addon is needed (stack rule: no ABI-bound addons).
  */
-export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; stopped(): Promise<void> } {
+export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; reader(): DatabaseSync | undefined; stopped(): Promise<void> } {
   const db = new DatabaseSync(file);
   if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA foreign_keys = ON');
@@ -31,10 +31,27 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; 
     if (cache.size > 500) cache.delete(cache.keys().next().value!);
     return e;
   };
+  let readOnly: DatabaseSync | undefined;
   return {
     raw: db,
+    /**
+     * A second, read-only connection for bulk reads outside any transaction (the attendance recompute): it sees only
+     * committed data (a read on `raw` could see the open transaction of another request sharing the connection),
+     * and node:sqlite statements on it may return arrays instead of objects. Opened on first use; none in memory.
+     */
+    reader() {
+      if (file === ':memory:') return undefined;
+      if (!readOnly) {
+        readOnly = new DatabaseSync(file, { readOnly: true });
+        readOnly.exec('PRAGMA busy_timeout = 5000');
+        readOnly.exec('PRAGMA cache_size = -65536');
+        readOnly.exec('PRAGMA mmap_size = 1073741824');
+      }
+      return readOnly;
+    },
     close: () => {
       checkpoints?.stop();
+      readOnly?.close();
       db.close();
     },
     /** Resolves once the checkpoint worker has closed its connection too (files may be removed after that). */

@@ -137,20 +137,26 @@ async function upsertDays(ex: Executor, dialect: Dialect, rows: Insertable<Atten
   await ex.executeQuery(CompiledQuery.raw(text, params));
 }
 
-type StoredPunch = { id: number; time: string; device_id: number; temperature?: number | null; alcohol_over?: number | null; health?: string | null };
+/**
+ * A stored punch as read for the engine, as a row array (id, time, device, then the model's readings when a rule
+ * judges them): a month for 10,000 people is 1.24 M of them, and arrays cost less to make than objects.
+ */
+type StoredPunch = [id: number, time: string, deviceId: number, temperature?: number | null, alcoholOver?: number | null, health?: string | null];
+const PUNCH_READ = 'select id, time, device_id from punches where person_id = ? and company_id = ? and time >= ? and time < ? order by time';
+const PUNCH_READ_MODEL = PUNCH_READ.replace('device_id from', 'device_id, temperature, alcohol_over, health from');
 
-/** A stored punch as the engine reads it, with only what the person's rule looks at (a month is 1.24 M of them). */
+/** A stored punch as the engine reads it, with only what the person's rule looks at. */
 function punchIn(p: StoredPunch, rule: StoredRule, directions: Map<number, string>): PunchIn {
-  const out: PunchIn = { id: p.id, at: isoToMs(p.time), deviceId: p.device_id };
-  if (rule.use_direction === 1) out.direction = directions.get(p.device_id) === 'out' ? 'out' : 'in';
+  const out: PunchIn = { id: p[0], at: isoToMs(p[1]), deviceId: p[2] };
+  if (rule.use_direction === 1) out.direction = directions.get(p[2]) === 'out' ? 'out' : 'in';
   if (rule.model !== 'default') {
-    out.temperature = p.temperature ?? null;
+    out.temperature = p[3] ?? null;
     // the rule's alarm (#17): at or above it the punch is refused under the temperature model
     out.temperatureAlarm = rule.alarm_temp;
     // The reading was judged against the device's threshold when it was taken (stored as a flag).
-    out.alcohol = p.alcohol_over ?? null;
-    out.alcoholThreshold = p.alcohol_over == null ? null : 1;
-    out.health = (p.health ?? null) as PunchIn['health'];
+    out.alcohol = p[4] ?? null;
+    out.alcoholThreshold = p[4] == null ? null : 1;
+    out.health = (p[5] ?? null) as PunchIn['health'];
   }
   return out;
 }
@@ -218,19 +224,38 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     // The model's readings are read only when one of the company's rules judges them.
     const readings = ctx.rules.some((r) => r.model !== 'default');
     const punches = new Map<number, StoredPunch[]>();
-    for (const id of ids)
-      punches.set(
-        id,
-        await db
-          .selectFrom('punches')
-          .select(readings ? ['id', 'time', 'device_id', 'temperature', 'alcohol_over', 'health'] : ['id', 'time', 'device_id'])
-          .where('person_id', '=', id)
-          .where('company_id', '=', companyId)
-          .where('time', '>=', startIso)
-          .where('time', '<', endIso)
-          .orderBy('time')
-          .execute(),
-      );
+    // On SQLite through the read-only connection, one prepared statement returning arrays (committed data only);
+    // building the query 10,000 times cost more than running it.
+    const reader = deps.database.sqliteReader?.();
+    if (reader) {
+      const read = reader.prepare(readings ? PUNCH_READ_MODEL : PUNCH_READ);
+      read.setReturnArrays(true);
+      for (const id of ids) punches.set(id, read.all(id, companyId, startIso, endIso) as unknown as StoredPunch[]);
+    } else
+      for (const id of ids)
+        punches.set(
+          id,
+          (
+            await db
+              .selectFrom('punches')
+              .select(readings ? ['id', 'time', 'device_id', 'temperature', 'alcohol_over', 'health'] : ['id', 'time', 'device_id'])
+              .where('person_id', '=', id)
+              .where('company_id', '=', companyId)
+              .where('time', '>=', startIso)
+              .where('time', '<', endIso)
+              .orderBy('time')
+              .execute()
+          ).map(
+            (p: {
+              id: number;
+              time: string;
+              device_id: number;
+              temperature?: number | null;
+              alcohol_over?: number | null;
+              health?: string | null;
+            }): StoredPunch => (readings ? [p.id, p.time, p.device_id, p.temperature, p.alcohol_over, p.health] : [p.id, p.time, p.device_id]),
+          ),
+        );
     const absences = await perPerson(ids, (part) =>
       db.selectFrom('attendance_absences').selectAll().where('person_id', 'in', part).where('to_at', '>=', startIso).where('from_at', '<', endIso).execute(),
     );
