@@ -6,6 +6,7 @@ import attendanceRoutes from './attendance.routes.ts';
 import { daysService } from './days.service.ts';
 import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
+import { periodsService } from './periods.service.ts';
 import { localDate, recomputeService } from './recompute.service.ts';
 import { reportsService } from './reports.service.ts';
 import { rulesService } from './rules.service.ts';
@@ -29,6 +30,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const days = daysService(core.database, recompute);
   const schedule = scheduleService(core.database);
   const reports = reportsService(core.database);
+  const periods = periodsService(core.database);
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
@@ -78,7 +80,8 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     days,
     schedule,
     reports,
-    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule, reports }),
+    periods,
+    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule, reports, periods }),
     jobs: [
       {
         name: 'attendance.recompute',
