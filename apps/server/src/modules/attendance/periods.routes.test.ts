@@ -124,8 +124,12 @@ test(`a rule edit from a date leaves earlier days as they were computed (${DIALE
   assert.equal(later?.status, 'normal');
   // Another company cannot see or edit it.
   assert.equal(
-    (await call(t.app, 'POST', '/attendance/rule/update', { token: B.main, body: { ...office('X', '09:00', '18:00', []), id: ruleId, effective_from: CHANGE } }))
-      .code,
+    (
+      await call(t.app, 'POST', '/attendance/rule/update', {
+        token: B.main,
+        body: { ...office('X', '09:00', '18:00', []), id: ruleId, effective_from: CHANGE },
+      })
+    ).code,
     CODES.NOT_FOUND,
   );
 });

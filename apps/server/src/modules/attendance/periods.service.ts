@@ -43,7 +43,12 @@ export function periodsService(database: Database) {
   });
   return {
     async list(tenant: Tenant) {
-      const rows = await db.selectFrom('attendance_closed_periods').selectAll().where('company_id', '=', tenant.companyId).orderBy('from_date', 'desc').execute();
+      const rows = await db
+        .selectFrom('attendance_closed_periods')
+        .selectAll()
+        .where('company_id', '=', tenant.companyId)
+        .orderBy('from_date', 'desc')
+        .execute();
       return { items: rows.map(present), total: rows.length };
     },
     async close(tenant: Tenant, input: { from: string; to: string }): Promise<ClosedPeriod> {
@@ -64,7 +69,12 @@ export function periodsService(database: Database) {
     /** Reopened days may be edited and are recalculated again from the next change (or "update attendance") on. */
     async reopen(tenant: Tenant, id: number): Promise<void> {
       await transaction(db, async (trx) => {
-        const p = await trx.selectFrom('attendance_closed_periods').selectAll().where('company_id', '=', tenant.companyId).where('id', '=', id).executeTakeFirst();
+        const p = await trx
+          .selectFrom('attendance_closed_periods')
+          .selectAll()
+          .where('company_id', '=', tenant.companyId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (!p) throw notFound();
         await trx.deleteFrom('attendance_closed_periods').where('id', '=', id).execute();
         await audit(trx, tenant, 'attendance', 'attendance.period.reopen', { id, from: p.from_date, to: p.to_date });

@@ -92,7 +92,14 @@ async function keepVersion(trx: Executor, companyId: number, ruleId: number, fro
   await trx.deleteFrom('attendance_rule_versions').where('rule_id', '=', ruleId).where('effective_from', '>=', from).execute();
   await trx
     .insertInto('attendance_rule_versions')
-    .values({ company_id: companyId, rule_id: ruleId, effective_from: from, rule: JSON.stringify(rule), members: JSON.stringify(members), created_at: nowIso() })
+    .values({
+      company_id: companyId,
+      rule_id: ruleId,
+      effective_from: from,
+      rule: JSON.stringify(rule),
+      members: JSON.stringify(members),
+      created_at: nowIso(),
+    })
     .execute();
 }
 

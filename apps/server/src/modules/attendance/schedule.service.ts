@@ -258,7 +258,7 @@ export function scheduleService(database: Database) {
         // A closed period's cells are not edited (#17): refused, naming the period.
         const dates = [...changed.values()].flat().sort();
         if (dates.length) {
-          const closed = await closedPeriods(trx, companyId, dates[0]!, dates.at(-1)!);
+          const closed = await closedPeriods(trx, companyId, dates[0], dates.at(-1));
           const hit = closed.find((c) => dates.some((d) => isClosed([c], d)));
           if (hit) throw conflict('errors.periodClosed', { from: hit.from_date, to: hit.to_date });
         }
