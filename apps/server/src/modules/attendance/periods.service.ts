@@ -1,5 +1,7 @@
 import type { ClosedPeriod } from '@faceadmin/shared';
+import type { ExpressionBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -21,6 +23,10 @@ export function closedPeriods(ex: Executor, companyId: number, from?: string, to
 
 /** Whether a date lies in one of these closed ranges. */
 export const isClosed = (closed: readonly ClosedRange[], date: string) => closed.some((c) => c.from_date <= date && date <= c.to_date);
+
+/** A filter on `date` leaving out the days of these closed ranges (a delete of results keeps them). */
+export const outside = (closed: readonly ClosedRange[]) => (eb: ExpressionBuilder<DB, 'attendance_days'>) =>
+  eb.and(closed.map((c) => eb.or([eb('date', '<', c.from_date), eb('date', '>', c.to_date)])));
 
 /**
  * A write that would touch [from, to] of a company's local dates is refused while any of those days is closed;
