@@ -199,3 +199,44 @@ test(`a closed month is neither recalculated nor edited until it is reopened, an
   });
   assert.equal(set.code, CODES.OK, set.message);
 });
+
+test(`a closed period's schedule cells are not edited, and its absences are not removed by hand (${DIALECT})`, async () => {
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Line 4' } })).data.id as number;
+  const person = (
+    await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: 'P4', name: 'Person 4', phone: '139', organizations: [dept], pic } })
+  ).data.id as number;
+  const rule = await call(t.app, 'POST', '/attendance/rule/create', {
+    token: A.main,
+    body: {
+      name: 'Line rule 4',
+      mode: 'shift',
+      shifts: [{ key: 'd', name: 'Day', start: '08:00', end: '20:00' }],
+      person_ids: [],
+      department_ids: [dept],
+    },
+  });
+  assert.equal(rule.code, CODES.OK, rule.message);
+  const leave = await call(t.app, 'POST', '/attendance/absence/create', {
+    token: A.main,
+    body: { person_id: person, kind: 'leave', from: '2026-09-10T09:00:00+08:00', to: '2026-09-10T12:00:00+08:00', reason: 'Dentist' },
+  });
+  assert.equal(leave.code, CODES.OK, leave.message);
+  const closed = await call(t.app, 'POST', '/attendance/period/close', { token: A.main, body: { from: '2026-09-01', to: '2026-09-30' } });
+  assert.equal(closed.code, CODES.OK, closed.message);
+  const grid = await call(t.app, 'GET', '/attendance/schedule', { token: A.main, query: { rule_id: rule.data.id, month: '2026-09' } });
+  assert.equal(grid.code, CODES.OK, grid.message);
+  const save = (date: string) =>
+    call(t.app, 'POST', '/attendance/schedule/save', {
+      token: A.main,
+      lang: 'en-US',
+      body: { rule_id: rule.data.id, month: date.slice(0, 7), hash: grid.data.hash, cells: [{ person_id: person, date, shift_key: rule.data.shifts[0].key }] },
+    });
+  const refused = await save('2026-09-10');
+  assert.equal(refused.code, CODES.CONFLICT);
+  assert.match(refused.message, /2026-09-01/);
+  assert.equal((await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, body: { id: leave.data.id } })).code, CODES.CONFLICT);
+  assert.equal((await call(t.app, 'POST', '/attendance/period/reopen', { token: A.main, body: { id: closed.data.id } })).code, CODES.OK);
+  const saved = await save('2026-09-10');
+  assert.equal(saved.code, CODES.OK, saved.message);
+  assert.equal((await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, body: { id: leave.data.id } })).code, CODES.OK);
+});
