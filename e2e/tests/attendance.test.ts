@@ -333,6 +333,8 @@ step('a larger grace, then "attendance update": the result follows', async () =>
   await drawer().waitFor();
   assert.equal(await page.locator('#shifts_0_late_grace_min').inputValue(), '5');
   await page.locator('#shifts_0_late_grace_min').fill('10');
+  // an edit applies from today unless told otherwise (#17): from the punched day on
+  await typeDate(page.getByTestId('rule-effective-from'), DAY);
   await saveRule();
 
   await openDay(DAY);

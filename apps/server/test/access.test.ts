@@ -410,6 +410,16 @@ const ROWS: Row[] = [
     body: () => ({ rule_id: 999999, month: '2026-11', hash: 'abc', cells: [] }),
     answer: every(CODES.NOT_FOUND),
   },
+  // closed periods (#17, attendance right): a backward range is refused after the access check
+  { method: 'GET', path: '/attendance/period/list', expect: RIGHT_ATTENDANCE },
+  {
+    method: 'POST',
+    path: '/attendance/period/close',
+    expect: RIGHT_ATTENDANCE,
+    body: () => ({ from: '2026-02-02', to: '2026-02-01' }),
+    answer: every(CODES.RULE),
+  },
+  { method: 'POST', path: '/attendance/period/reopen', expect: RIGHT_ATTENDANCE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   // approvals (workflow right; spec §6)
   { method: 'GET', path: '/workflow/app/list', expect: RIGHT_WORKFLOW },
   { method: 'GET', path: '/workflow/app/info', expect: RIGHT_WORKFLOW, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },

@@ -173,6 +173,7 @@ const RULE: Rule = {
   departments: [{ id: 2, name: 'Office' }],
   member_count: 9,
   updated_at: '2026-11-01T00:00:00.000Z',
+  versions: [],
 };
 
 test('editing a rule and saving it unchanged sends what it was', () => {

@@ -357,6 +357,27 @@ export interface AttendanceRuleMemberTable {
   kind: string;
   ref_id: number;
 }
+/** A rule as it was from a date on (migration 0023, #17): see docs/attendance.md "Rule history". */
+export interface AttendanceRuleVersionTable {
+  id: Generated<number>;
+  company_id: number;
+  rule_id: number;
+  effective_from: string;
+  /** JSON of the rule as the recompute loads it (row, shifts, cycles) */
+  rule: string;
+  /** JSON [{kind, ref_id}] */
+  members: string;
+  created_at: string;
+}
+/** Days that are never recalculated nor edited until reopened (migration 0023, #17). */
+export interface AttendanceClosedPeriodTable {
+  id: Generated<number>;
+  company_id: number;
+  from_date: string;
+  to_date: string;
+  closed_by: string;
+  closed_at: string;
+}
 export interface AttendanceScheduleTable {
   company_id: number;
   person_id: number;
@@ -560,6 +581,8 @@ export interface DB {
   attendance_shifts: AttendanceShiftTable;
   attendance_cycles: AttendanceCycleTable;
   attendance_rule_members: AttendanceRuleMemberTable;
+  attendance_rule_versions: AttendanceRuleVersionTable;
+  attendance_closed_periods: AttendanceClosedPeriodTable;
   attendance_schedule: AttendanceScheduleTable;
   attendance_holidays: AttendanceHolidayTable;
   attendance_absences: AttendanceAbsenceTable;

@@ -78,6 +78,11 @@ export const RuleInput = Type.Object({
   start_index: Type.Optional(Type.Integer({ minimum: 0, maximum: ATTENDANCE_LIMITS.cycleDaysMax - 1 })),
   person_ids: Type.Array(Id, { maxItems: 20_000, uniqueItems: true }),
   department_ids: Type.Array(Id, { maxItems: 2_000, uniqueItems: true }),
+  /**
+   * The first date (company zone) the definition and members apply on (#17); earlier days keep the rule they had.
+   * Edits default to today; a new rule without it covers earlier days too. Refused inside a closed period.
+   */
+  effective_from: Type.Optional(Type.String({ format: 'date' })),
 });
 export type RuleInput = Static<typeof RuleInput>;
 export const RuleUpdate = Type.Object({ id: Id, ...RuleInput.properties });
@@ -100,6 +105,10 @@ export const Shift = Type.Object({
 export type Shift = Static<typeof Shift>;
 export const Cycle = Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String(), days: Type.Array(Type.String()) });
 export type Cycle = Static<typeof Cycle>;
+
+/** One of a rule's versions: its definition and members from `effective_from` on (null: since always). */
+export const RuleVersion = Type.Object({ id: Type.Integer(), effective_from: Nullable(Type.String()), created_at: Type.String() });
+export type RuleVersion = Static<typeof RuleVersion>;
 
 export const Rule = Type.Object({
   id: Type.Integer(),
@@ -125,6 +134,8 @@ export const Rule = Type.Object({
   /** people the rule covers (directly or through a department), working ones */
   member_count: Type.Integer(),
   updated_at: Type.String(),
+  /** the rule's history, newest first; empty when it never changed with a date (it applies on every date) */
+  versions: Type.Array(RuleVersion),
 });
 export type Rule = Static<typeof Rule>;
 export const RuleList = Type.Object({ items: Type.Array(Rule), total: Type.Integer() });
@@ -434,6 +445,19 @@ export const MonthExportBody = Type.Object({
 });
 export type MonthExportBody = Static<typeof MonthExportBody>;
 
+/** A closed period (#17): its days are neither recalculated nor edited until it is reopened. */
+export const ClosedPeriod = Type.Object({
+  id: Type.Integer(),
+  from: Type.String(),
+  to: Type.String(),
+  closed_by: Type.String(),
+  closed_at: Type.String(),
+});
+export type ClosedPeriod = Static<typeof ClosedPeriod>;
+export const ClosedPeriodList = Type.Object({ items: Type.Array(ClosedPeriod), total: Type.Integer() });
+export const ClosePeriodBody = Type.Object({ from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) });
+export type ClosePeriodBody = Static<typeof ClosePeriodBody>;
+
 export const attendanceApi = {
   rules: endpoint({ method: 'GET', path: '/attendance/rule/list', response: RuleList }),
   rule: endpoint({ method: 'GET', path: '/attendance/rule/info', query: IdBody, response: Rule }),
@@ -459,4 +483,7 @@ export const attendanceApi = {
   deleteAbsence: endpoint({ method: 'POST', path: '/attendance/absence/delete', body: IdBody, response: Type.Null() }),
   schedule: endpoint({ method: 'GET', path: '/attendance/schedule', query: ScheduleQuery, response: ScheduleGrid }),
   saveSchedule: endpoint({ method: 'POST', path: '/attendance/schedule/save', body: ScheduleSave, response: ScheduleSaved }),
+  periods: endpoint({ method: 'GET', path: '/attendance/period/list', response: ClosedPeriodList }),
+  closePeriod: endpoint({ method: 'POST', path: '/attendance/period/close', body: ClosePeriodBody, response: ClosedPeriod }),
+  reopenPeriod: endpoint({ method: 'POST', path: '/attendance/period/reopen', body: IdBody, response: Type.Null() }),
 };

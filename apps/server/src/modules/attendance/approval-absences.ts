@@ -2,7 +2,8 @@ import type { Executor } from '../../db/database.ts';
 import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import type { ShiftDef } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
-import { addDays, datesBetween, plansFor } from './plans.ts';
+import { assertOpen } from './periods.service.ts';
+import { addDays, datesBetween, plansFor, type StoredRule } from './plans.ts';
 import { companyContext, localDate } from './recompute.service.ts';
 
 /** What an approved application puts into attendance (issue #11): leave, out of office, or a supplementary punch. */
@@ -28,6 +29,8 @@ export async function writeApprovalAbsences(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const a of items) {
+    // a closed period's days are not edited (#17): the approval that would touch them is refused
+    await assertOpen(trx, companyId, localDate(a.from, zone), localDate(a.to, zone));
     const made = await trx
       .insertInto('attendance_absences')
       .values({
@@ -59,6 +62,7 @@ export async function removeApprovalAbsences(trx: Executor, companyId: number, z
     .where('application_id', '=', applicationId)
     .execute();
   if (!rows.length) return 0;
+  for (const a of rows) await assertOpen(trx, companyId, localDate(Date.parse(a.from_at), zone), localDate(Date.parse(a.to_at), zone));
   await trx.deleteFrom('attendance_absences').where('company_id', '=', companyId).where('application_id', '=', applicationId).execute();
   for (const a of rows) {
     await markDirty(trx, companyId, [a.person_id], {
@@ -117,12 +121,13 @@ export async function workingDuration(
   const dates = datesBetween(first, last);
   if (dates.length > 400) return { days: 0, hours: 0 };
   const ctx = await companyContext(ex, companyId, first, last);
-  let rule;
+  let runs: { from: string; to: string; rule: StoredRule | undefined }[] = [{ from: first, to: last, rule: undefined }];
   let grid = new Map<string, number>();
   if (personId) {
     const depts = (await ex.selectFrom('person_departments').select('department_id').where('person_id', '=', personId).execute()).map((d) => d.department_id);
-    rule = ctx.ruleOf(personId, depts);
-    if (rule?.mode === 'shift') {
+    // the rule in force on each day (#17: rule history)
+    runs = ctx.runsOf(personId, depts, first, last);
+    if (runs.some((r) => r.rule?.mode === 'shift')) {
       const rows = await ex
         .selectFrom('attendance_schedule')
         .select(['date', 'shift_id'])
@@ -133,15 +138,17 @@ export async function workingDuration(
       grid = new Map(rows.map((r) => [r.date, r.shift_id]));
     }
   }
-  const plans = rule
-    ? plansFor(rule, dates, grid, ctx.holidays)
-    : dates.map((date) => {
-        const wd = new Date(`${date}T00:00:00Z`).getUTCDay();
-        const holiday = ctx.holidays.find((h) => !h.rule_ids.length && h.from_date <= date && date <= h.to_date);
-        if (holiday?.kind === 'holiday') return { date, kind: 'holiday' as const, shifts: [] };
-        const work = holiday?.kind === 'workday' || (wd !== 0 && wd !== 6);
-        return { date, kind: work ? ('work' as const) : ('rest' as const), shifts: [] as ShiftDef[] };
-      });
+  const plans = runs.flatMap(({ from: a, to: b, rule }) =>
+    rule
+      ? plansFor(rule, datesBetween(a, b), grid, ctx.holidays)
+      : datesBetween(a, b).map((date) => {
+          const wd = new Date(`${date}T00:00:00Z`).getUTCDay();
+          const holiday = ctx.holidays.find((h) => !h.rule_ids.length && h.from_date <= date && date <= h.to_date);
+          if (holiday?.kind === 'holiday') return { date, kind: 'holiday' as const, shifts: [] as ShiftDef[] };
+          const work = holiday?.kind === 'workday' || (wd !== 0 && wd !== 6);
+          return { date, kind: work ? ('work' as const) : ('rest' as const), shifts: [] as ShiftDef[] };
+        }),
+  );
   let minutes = 0;
   let days = 0;
   for (const plan of plans) {

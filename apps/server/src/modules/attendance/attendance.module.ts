@@ -6,6 +6,7 @@ import attendanceRoutes from './attendance.routes.ts';
 import { daysService } from './days.service.ts';
 import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
+import { closedPeriods, outside, periodsService } from './periods.service.ts';
 import { localDate, recomputeService } from './recompute.service.ts';
 import { reportsService } from './reports.service.ts';
 import { rulesService } from './rules.service.ts';
@@ -29,6 +30,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const days = daysService(core.database, recompute);
   const schedule = scheduleService(core.database);
   const reports = reportsService(core.database);
+  const periods = periodsService(core.database);
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
@@ -36,6 +38,8 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     const zone = (await trx.selectFrom('companies').select('time_zone').where('id', '=', e.companyId).executeTakeFirst())?.time_zone ?? DEFAULT_TIME_ZONE;
     const today = localDate(Date.now(), zone);
     await markDirty(trx, e.companyId, e.personIds, { from: `${today.slice(0, 8)}01`, to: today });
+    // A closed period's results stay as they are (#17).
+    const closed = await closedPeriods(trx, e.companyId);
     // Someone who left has no results after that day: stored ones (an update may have computed days ahead) go now.
     const leavers = await trx
       .selectFrom('persons')
@@ -52,6 +56,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
           .where('person_id', '=', p.id)
           .where('date', '>', localDate(Date.parse(p.left_at), zone))
           .where('manual_status', 'is', null)
+          .where(outside(closed))
           .execute();
     // Nor any before the hire date.
     const hired = await trx
@@ -68,6 +73,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
         .where('person_id', '=', p.id)
         .where('date', '<', p.joined_on!)
         .where('manual_status', 'is', null)
+        .where(outside(closed))
         .execute();
   });
   return defineModule({
@@ -78,7 +84,8 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
     days,
     schedule,
     reports,
-    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule, reports }),
+    periods,
+    routes: (app) => attendanceRoutes(app, { rules, holidays, days, schedule, reports, periods }),
     jobs: [
       {
         name: 'attendance.recompute',

@@ -5,17 +5,18 @@ import { routeSchema } from '../../plugins/envelope.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import type { DaysService } from './days.service.ts';
 import type { HolidaysService } from './holidays.service.ts';
+import type { PeriodsService } from './periods.service.ts';
 import type { ReportsService } from './reports.service.ts';
 import type { RulesService } from './rules.service.ts';
 import type { ScheduleService } from './schedule.service.ts';
 
 export default async function attendanceRoutes(
   app: App,
-  deps: { rules: RulesService; holidays: HolidaysService; days: DaysService; schedule: ScheduleService; reports: ReportsService },
+  deps: { rules: RulesService; holidays: HolidaysService; days: DaysService; schedule: ScheduleService; reports: ReportsService; periods: PeriodsService },
 ) {
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
-  const { rules, holidays, days, schedule, reports } = deps;
+  const { rules, holidays, days, schedule, reports, periods } = deps;
   app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
     reply.ok(await rules.list(tenantOf(req))),
   );
@@ -91,4 +92,15 @@ export default async function attendanceRoutes(
   app.post(attendanceApi.exportMonth.path, { config, schema: routeSchema(attendanceApi.exportMonth, { tags }) }, async (req, reply) =>
     sendXlsx(reply, `attendance-${req.body.month}.xlsx`, await reports.exportMonth(tenantOf(req), req.body, req.lang)),
   );
+  // Closed periods (#17): days neither recalculated nor edited until reopened.
+  app.get(attendanceApi.periods.path, { config, schema: routeSchema(attendanceApi.periods, { tags }) }, async (req, reply) =>
+    reply.ok(await periods.list(tenantOf(req))),
+  );
+  app.post(attendanceApi.closePeriod.path, { config, schema: routeSchema(attendanceApi.closePeriod, { tags }) }, async (req, reply) =>
+    reply.ok(await periods.close(tenantOf(req), req.body)),
+  );
+  app.post(attendanceApi.reopenPeriod.path, { config, schema: routeSchema(attendanceApi.reopenPeriod, { tags }) }, async (req, reply) => {
+    await periods.reopen(tenantOf(req), req.body.id);
+    return reply.ok(null);
+  });
 }

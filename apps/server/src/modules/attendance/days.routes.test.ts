@@ -116,6 +116,8 @@ test(`changing the rule's grace changes the result, with no button pressed (${DI
       shifts: [shift],
       weekdays: { 0: [], 1: [shift.key], 2: [], 3: [], 4: [], 5: [], 6: [] },
       department_ids: current.departments.map((x: { id: number }) => x.id),
+      // an edit applies from its date (#17; default today): from the month of the punched days on
+      effective_from: '2026-11-01',
     },
   });
   assert.equal(r.code, CODES.OK, r.message);
@@ -280,6 +282,8 @@ test(`under the temperature model a punch at or above the rule's alarm is refuse
       shifts: [shift],
       weekdays: { 0: [], 1: [shift.key], 2: [], 3: [], 4: [], 5: [], 6: [] },
       department_ids: current.departments.map((x: { id: number }) => x.id),
+      // an edit applies from its date (#17; default today): from the month of the punched days on
+      effective_from: '2026-11-01',
     },
   });
   assert.equal(r.code, CODES.OK, r.message);

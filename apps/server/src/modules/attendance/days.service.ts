@@ -18,6 +18,7 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
+import { assertOpen } from './periods.service.ts';
 import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
@@ -206,6 +207,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           .where('id', '=', input.person_id)
           .executeTakeFirst();
         if (!who) throw notFound();
+        await assertOpen(trx, tenant.companyId, input.date, input.date);
         // The queue row first, as every writer takes it (docs/attendance.md "Locks"): the recompute holds it while it
         // writes the person's days, so taking the day row first could deadlock with it on PostgreSQL.
         await markDirty(trx, tenant.companyId, [input.person_id], { from: input.date, to: input.date });
@@ -260,6 +262,8 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       if (from > to) throw invalid('to', 'reasons.dateOrder');
       if ((Date.parse(to) - Date.parse(from)) / 86_400_000 >= RECALC_MAX_DAYS) throw invalid('to', 'reasons.rangeTooLong', { limit: RECALC_MAX_DAYS });
       await transaction(db, async (trx) => {
+        // closed days are not recalculated (#17): a range touching them is refused, naming the period
+        await assertOpen(trx, tenant.companyId, from, to);
         // working people, and those who left within the range (their days up to leaving are corrected too)
         const fromIso = new Date(zonedToUtcMs(from, zoneOf(tenant))).toISOString();
         const people = (
@@ -325,6 +329,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           .where('id', '=', input.person_id)
           .executeTakeFirst();
         if (!p) throw notFound();
+        await assertOpen(trx, tenant.companyId, localDate(from, zone), localDate(to, zone));
         const made = await trx
           .insertInto('attendance_absences')
           .values({
@@ -365,6 +370,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         if (!a) throw notFound();
         // An approved application's absence goes with the application (withdrawn or cancelled there), never alone.
         if (a.application_id !== null) throw badInput('errors.absenceFromApproval');
+        await assertOpen(trx, tenant.companyId, localDate(Date.parse(a.from_at), zone), localDate(Date.parse(a.to_at), zone));
         await trx.deleteFrom('attendance_absences').where('id', '=', id).execute();
         await markDirty(trx, tenant.companyId, [a.person_id], {
           from: addDays(localDate(Date.parse(a.from_at), zone), -1),

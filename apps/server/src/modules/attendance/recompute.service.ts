@@ -11,6 +11,7 @@ import { computeRange, type AbsenceIn, type DayPlan, type DayResult, type PunchI
 import { markDirty } from './dirty.ts';
 import { addDays, datesBetween, plansFor, ruleDef, type StoredHoliday, type StoredRule } from './plans.ts';
 import { publish } from '../live/publish.ts';
+import { closedPeriods, isClosed, type ClosedRange } from './periods.service.ts';
 
 const DAY = 86_400_000;
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -24,7 +25,7 @@ export function localDate(ms: number, zone: string): string {
 /** At most this many day results are listed in one `day` event; more are announced as a batch to refetch. */
 const LIVE_DAYS_MAX = 50;
 
-async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | undefined> {
+export async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | undefined> {
   const r = await ex.selectFrom('attendance_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
   if (!r) return undefined;
   const shifts = await ex.selectFrom('attendance_shifts').selectAll().where('rule_id', '=', ruleId).orderBy('sort').execute();
@@ -48,6 +49,20 @@ async function loadRule(ex: Executor, ruleId: number): Promise<StoredRule | unde
   };
 }
 
+/** The parts of a row's range outside closed periods. */
+function openParts(row: DirtyRow, closed: readonly ClosedRange[]): DirtyRow[] {
+  let parts = [row];
+  for (const c of closed)
+    parts = parts.flatMap((p) => {
+      if (c.to_date < p.from_date || c.from_date > p.to_date) return [p];
+      const out: DirtyRow[] = [];
+      if (p.from_date < c.from_date) out.push({ ...p, to_date: addDays(c.from_date, -1) });
+      if (c.to_date < p.to_date) out.push({ ...p, from_date: addDays(c.to_date, 1) });
+      return out;
+    });
+  return parts;
+}
+
 interface DirtyRow {
   person_id: number;
   company_id: number;
@@ -68,8 +83,7 @@ export async function companyContext(ex: Executor, companyId: number, from: stri
     if (rule) rules.set(r.id, rule);
   }
   const members = await ex.selectFrom('attendance_rule_members').select(['rule_id', 'kind', 'ref_id']).where('company_id', '=', companyId).execute();
-  const direct = new Map(members.filter((m) => m.kind === 'person').map((m) => [m.ref_id, m.rule_id]));
-  const byDept = new Map(members.filter((m) => m.kind === 'department').map((m) => [m.ref_id, m.rule_id]));
+  const epochs = await ruleEpochs(ex, companyId, rules, members);
   const parents = new Map(
     (await ex.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute()).map((d) => [d.id, d.parent_id]),
   );
@@ -82,19 +96,115 @@ export async function companyContext(ex: Executor, companyId: number, from: stri
       .where('from_date', '<=', addDays(to, 1))
       .execute()
   ).map((h) => ({ ...h, rule_ids: parseJson<number[]>(h.rule_ids, []) }));
-  /** The rule a person is under: named directly, else through their department or one above it. */
-  const ruleOf = (personId: number, departments: number[]): StoredRule | undefined => {
-    const d = direct.get(personId);
-    if (d !== undefined) return rules.get(d);
+  /** The rule (the version in force) a person is under in an epoch: named directly, else through their department or one above it. */
+  const inEpoch = (e: Epoch, personId: number, departments: number[]): StoredRule | undefined => {
+    const d = e.direct.get(personId);
+    if (d !== undefined) return e.rules.get(d);
     for (const start of departments) {
       for (let id: number | undefined = start, hops = 0; id && hops < 100; id = parents.get(id), hops++) {
-        const r = byDept.get(id);
-        if (r !== undefined) return rules.get(r);
+        const r = e.byDept.get(id);
+        if (r !== undefined) return e.rules.get(r);
       }
     }
     return undefined;
   };
-  return { zone: company?.time_zone ?? DEFAULT_TIME_ZONE, filterSeconds: company?.filter_seconds ?? 0, holidays, ruleOf, rules: [...rules.values()] };
+  const epochAt = (date: string) => {
+    let i = epochs.length - 1;
+    while (i > 0 && epochs[i]!.from > date) i--;
+    return i;
+  };
+  /** The rule a person is under on a date (its version then). */
+  const ruleOf = (personId: number, departments: number[], date: string): StoredRule | undefined => inEpoch(epochs[epochAt(date)]!, personId, departments);
+  /** A range cut into runs of days under the same rule version (one run when the company has no rule history). */
+  const runsOf = (personId: number, departments: number[], from: string, to: string): RuleRun[] => {
+    if (epochs.length === 1) return [{ from, to, rule: inEpoch(epochs[0]!, personId, departments) }];
+    const out: RuleRun[] = [];
+    for (let i = epochAt(from); i < epochs.length && epochs[i]!.from <= to; i++) {
+      const rule = inEpoch(epochs[i]!, personId, departments);
+      const start = i === 0 || epochs[i]!.from < from ? from : epochs[i]!.from;
+      const end = i + 1 < epochs.length && addDays(epochs[i + 1]!.from, -1) < to ? addDays(epochs[i + 1]!.from, -1) : to;
+      const last = out[out.length - 1];
+      if (last && last.rule === rule) last.to = end;
+      else out.push({ from: start, to: end, rule });
+    }
+    return out;
+  };
+  const all = new Set(epochs.flatMap((e) => [...e.rules.values()]));
+  // Closed periods (#17): their days keep their stored results.
+  const closed = await closedPeriods(ex, companyId, addDays(from, -1), addDays(to, 1));
+  return {
+    zone: company?.time_zone ?? DEFAULT_TIME_ZONE,
+    filterSeconds: company?.filter_seconds ?? 0,
+    holidays,
+    ruleOf,
+    runsOf,
+    rules: [...all],
+    closed,
+  };
+}
+
+/** Days from `from` to `to` under one rule version (none: no rule then). */
+interface RuleRun {
+  from: string;
+  to: string;
+  rule: StoredRule | undefined;
+}
+/** From `from` on (until the next epoch), these rule versions and memberships are in force. */
+interface Epoch {
+  from: string;
+  rules: Map<number, StoredRule>;
+  direct: Map<number, number>;
+  byDept: Map<number, number>;
+}
+type Member = { rule_id: number; kind: string; ref_id: number };
+
+/**
+ * The company's rule history as epochs (#17): a rule without versions applies on every date as it is now; a rule
+ * with versions applies from its first version's date, each version until the next. Without any history there is
+ * one epoch, read as before.
+ */
+async function ruleEpochs(ex: Executor, companyId: number, current: Map<number, StoredRule>, members: Member[]): Promise<Epoch[]> {
+  const epoch = (from: string, rules: Map<number, StoredRule>, list: Member[]): Epoch => ({
+    from,
+    rules,
+    direct: new Map(list.filter((m) => m.kind === 'person' && rules.has(m.rule_id)).map((m) => [m.ref_id, m.rule_id])),
+    byDept: new Map(list.filter((m) => m.kind === 'department' && rules.has(m.rule_id)).map((m) => [m.ref_id, m.rule_id])),
+  });
+  const rows = await ex
+    .selectFrom('attendance_rule_versions')
+    .select(['rule_id', 'effective_from', 'rule', 'members'])
+    .where('company_id', '=', companyId)
+    .orderBy('effective_from')
+    .execute();
+  if (!rows.length) return [epoch('', current, members)];
+  const versions = new Map<number, { from: string; rule: StoredRule; members: Member[] }[]>();
+  for (const r of rows) {
+    if (!current.has(r.rule_id)) continue;
+    // The snapshot is the rule as loadRule read it then; its id is the rule's.
+    const rule = { ...parseJson<StoredRule>(r.rule, current.get(r.rule_id)!), id: r.rule_id };
+    const list = parseJson<{ kind: string; ref_id: number }[]>(r.members, []).map((m) => ({ ...m, rule_id: r.rule_id }));
+    (versions.get(r.rule_id) ?? versions.set(r.rule_id, []).get(r.rule_id)!).push({ from: r.effective_from, rule, members: list });
+  }
+  const starts = ['', ...new Set(rows.map((r) => r.effective_from))].sort();
+  const out: Epoch[] = [];
+  for (const from of starts) {
+    const rules = new Map<number, StoredRule>();
+    const list: Member[] = [];
+    for (const [id, rule] of current) {
+      const vs = versions.get(id);
+      if (!vs) {
+        rules.set(id, rule);
+        continue;
+      }
+      let v: (typeof vs)[number] | undefined;
+      for (const x of vs) if (x.from <= from) v = x;
+      if (!v) continue; // not in force yet
+      rules.set(id, v.rule);
+      list.push(...v.members);
+    }
+    out.push(epoch(from, rules, [...list, ...members.filter((m) => !versions.has(m.rule_id))]));
+  }
+  return out;
 }
 
 const DAY_COLUMNS = [
@@ -261,85 +371,98 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     );
     const at = nowIso();
     const now = clock.now();
-    const upserts: Insertable<AttendanceDayTable>[] = [];
+    let upserts: Insertable<AttendanceDayTable>[] = [];
     /** Dates whose results go (a manual result stays): no rule, or after the person left. */
-    const cleared: DirtyRow[] = [];
+    let cleared: DirtyRow[] = [];
     const computed = new Map<number, DayResult[]>();
     // Without grid rows a person's plans depend only on the rule and the dates: computed once per batch.
-    const shared = new Map<string, DayPlan[]>();
-    for (const row of rows) {
-      const who = people.get(row.person_id)?.[0];
+    const shared = new Map<StoredRule, Map<string, DayPlan[]>>();
+    for (const whole of rows) {
+      const who = people.get(whole.person_id)?.[0];
       // Someone who left keeps the results up to the day they left (in the company's zone), none after it.
       const leftOn = who && who.work_status !== 1 && who.left_at ? localDate(isoToMs(who.left_at), ctx.zone) : null;
-      const rule =
+      // The range in runs of days under the same rule version (#17: an edit applies from its date on).
+      const runs =
         who && (who.work_status === 1 || leftOn)
-          ? ctx.ruleOf(
-              row.person_id,
-              (depts.get(row.person_id) ?? []).map((d) => d.department_id),
+          ? ctx.runsOf(
+              whole.person_id,
+              (depts.get(whole.person_id) ?? []).map((d) => d.department_id),
+              whole.from_date,
+              whole.to_date,
             )
-          : undefined;
-      // Nor any before the hire date.
-      const joinedOn = who?.joined_on ?? null;
-      if (!rule || (leftOn && leftOn < row.from_date) || (joinedOn && joinedOn > row.to_date)) {
-        cleared.push(row);
-        continue;
-      }
-      if (leftOn && leftOn < row.to_date) cleared.push({ ...row, from_date: addDays(leftOn, 1) });
-      if (joinedOn && joinedOn > row.from_date) cleared.push({ ...row, to_date: addDays(joinedOn, -1) });
-      const own = grids.get(row.person_id);
-      const key = own ? '' : `${rule.id}/${row.from_date}/${row.to_date}`;
-      let plans = own ? undefined : shared.get(key);
-      if (!plans) {
-        const dates = [addDays(row.from_date, -1), ...datesBetween(row.from_date, row.to_date), addDays(row.to_date, 1)];
-        plans = plansFor(rule, dates, new Map((own ?? []).map((g) => [g.date, g.shift_id])), ctx.holidays);
-        if (!own) shared.set(key, plans);
-      }
-      const before = plans[0]!;
-      const after = plans[plans.length - 1]!;
-      const rest = plans.slice(1, -1);
-      const results: DayResult[] = computeRange({
-        zone: ctx.zone,
-        rule: ruleDef(rule),
-        days: rest,
-        before,
-        after,
-        punches: (punches.get(row.person_id) ?? []).map((p) => punchIn(p, rule, directions)),
-        absences: (absences.get(row.person_id) ?? []).map((a): AbsenceIn => ({
-          id: a.id,
-          kind: a.kind as AbsenceIn['kind'],
-          from: isoToMs(a.from_at),
-          to: isoToMs(a.to_at),
-          label: a.reason,
-        })),
-        filterSeconds: ctx.filterSeconds,
-        now,
-        leftOn,
-        joinedOn,
-        // Only figures and the punches used are stored; a dry run (explain) wants the whole explanation.
-        lean: !dryRun,
-      });
-      computed.set(row.person_id, results);
-      for (const r of results) {
-        upserts.push({
-          company_id: companyId,
-          person_id: row.person_id,
-          date: r.date,
-          rule_id: rule.id,
-          status: r.status,
-          late_min: r.lateMin,
-          early_min: r.earlyMin,
-          worked_min: r.workedMin,
-          overtime_min: r.overtimeMin,
-          // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
-          // which keeps a month for 10,000 people a few MB instead of hundreds.
-          detail: JSON.stringify({ used: r.used }),
-          manual_status: null,
-          manual_reason: null,
-          computed_at: at,
+          : [{ from: whole.from_date, to: whole.to_date, rule: undefined }];
+      for (const run of runs) {
+        const row = { ...whole, from_date: run.from, to_date: run.to };
+        const rule = run.rule;
+        // Nor any before the hire date.
+        const joinedOn = who?.joined_on ?? null;
+        if (!rule || (leftOn && leftOn < row.from_date) || (joinedOn && joinedOn > row.to_date)) {
+          cleared.push(row);
+          continue;
+        }
+        if (leftOn && leftOn < row.to_date) cleared.push({ ...row, from_date: addDays(leftOn, 1) });
+        if (joinedOn && joinedOn > row.from_date) cleared.push({ ...row, to_date: addDays(joinedOn, -1) });
+        const own = grids.get(row.person_id);
+        const key = `${row.from_date}/${row.to_date}`;
+        const cache = shared.get(rule) ?? shared.set(rule, new Map()).get(rule)!;
+        let plans = own ? undefined : cache.get(key);
+        if (!plans) {
+          const dates = [addDays(row.from_date, -1), ...datesBetween(row.from_date, row.to_date), addDays(row.to_date, 1)];
+          plans = plansFor(rule, dates, new Map((own ?? []).map((g) => [g.date, g.shift_id])), ctx.holidays);
+          if (!own) cache.set(key, plans);
+        }
+        const before = plans[0]!;
+        const after = plans[plans.length - 1]!;
+        const rest = plans.slice(1, -1);
+        const results: DayResult[] = computeRange({
+          zone: ctx.zone,
+          rule: ruleDef(rule),
+          days: rest,
+          before,
+          after,
+          punches: (punches.get(row.person_id) ?? []).map((p) => punchIn(p, rule, directions)),
+          absences: (absences.get(row.person_id) ?? []).map((a): AbsenceIn => ({
+            id: a.id,
+            kind: a.kind as AbsenceIn['kind'],
+            from: isoToMs(a.from_at),
+            to: isoToMs(a.to_at),
+            label: a.reason,
+          })),
+          filterSeconds: ctx.filterSeconds,
+          now,
+          leftOn,
+          joinedOn,
+          // Only figures and the punches used are stored; a dry run (explain) wants the whole explanation.
+          lean: !dryRun,
         });
+        computed.set(row.person_id, [...(computed.get(row.person_id) ?? []), ...results]);
+        for (const r of results) {
+          upserts.push({
+            company_id: companyId,
+            person_id: row.person_id,
+            date: r.date,
+            rule_id: rule.id,
+            status: r.status,
+            late_min: r.lateMin,
+            early_min: r.earlyMin,
+            worked_min: r.workedMin,
+            overtime_min: r.overtimeMin,
+            // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
+            // which keeps a month for 10,000 people a few MB instead of hundreds.
+            detail: JSON.stringify({ used: r.used }),
+            manual_status: null,
+            manual_reason: null,
+            computed_at: at,
+          });
+        }
       }
     }
     if (dryRun) return { days: upserts.length, results: computed };
+    // Closed periods (#17): their days are neither written nor cleared; the stored results stay as they are.
+    if (ctx.closed.length) {
+      upserts = upserts.filter((u) => !isClosed(ctx.closed, u.date));
+      cleared = cleared.flatMap((c) => openParts(c, ctx.closed));
+    }
     let written = 0;
     await transaction(db, async (trx) => {
       // Claim the queue rows first, in person order (the lock order every writer follows, dirty.ts). On PostgreSQL a

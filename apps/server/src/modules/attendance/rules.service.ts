@@ -8,6 +8,8 @@ import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { markDirty, markDirtyRanges, type DirtyRange } from './dirty.ts';
+import { assertOpen } from './periods.service.ts';
+import { loadRule } from './recompute.service.ts';
 
 type ShiftRow = Awaited<ReturnType<typeof shiftsOf>>[number];
 const shiftsOf = (db: Executor, ruleIds: number[]) =>
@@ -72,8 +74,33 @@ async function clearCycleCells(trx: Executor, companyId: number, cycleIds: numbe
 
 /** Today and the days of this month before it, in the company's zone: what a rule change recomputes. */
 function monthToDate(zone = DEFAULT_TIME_ZONE): DirtyRange {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+  const today = todayIn(zone);
   return { from: `${today.slice(0, 8)}01`, to: today };
+}
+const todayIn = (zone = DEFAULT_TIME_ZONE) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+
+/** A version's date for "since always": the rule as it was before its first dated edit. */
+const SINCE_ALWAYS = '0000-01-01';
+
+/**
+ * Keeps the rule as it is now (as the recompute loads it, whatever its columns, with its members) as its version
+ * from `from` on; versions from that date on are replaced (#17).
+ */
+async function keepVersion(trx: Executor, companyId: number, ruleId: number, from: string) {
+  const rule = await loadRule(trx, ruleId);
+  const members = await trx.selectFrom('attendance_rule_members').select(['kind', 'ref_id']).where('rule_id', '=', ruleId).execute();
+  await trx.deleteFrom('attendance_rule_versions').where('rule_id', '=', ruleId).where('effective_from', '>=', from).execute();
+  await trx
+    .insertInto('attendance_rule_versions')
+    .values({
+      company_id: companyId,
+      rule_id: ruleId,
+      effective_from: from,
+      rule: JSON.stringify(rule),
+      members: JSON.stringify(members),
+      created_at: nowIso(),
+    })
+    .execute();
 }
 
 export function rulesService(database: Database) {
@@ -84,6 +111,14 @@ export function rulesService(database: Database) {
     const shifts = await shiftsOf(db, ids);
     const cycles = ids.length ? await db.selectFrom('attendance_cycles').selectAll().where('rule_id', 'in', ids).orderBy('id').execute() : [];
     const members = ids.length ? await db.selectFrom('attendance_rule_members').selectAll().where('rule_id', 'in', ids).execute() : [];
+    const versions = ids.length
+      ? await db
+          .selectFrom('attendance_rule_versions')
+          .select(['id', 'rule_id', 'effective_from', 'created_at'])
+          .where('rule_id', 'in', ids)
+          .orderBy('effective_from', 'desc')
+          .execute()
+      : [];
     const personIds = [...new Set(members.filter((m) => m.kind === 'person').map((m) => m.ref_id))];
     const deptIds = [...new Set(members.filter((m) => m.kind === 'department').map((m) => m.ref_id))];
     const names = new Map<string, string>();
@@ -130,6 +165,9 @@ export function rulesService(database: Database) {
         departments: refs('department'),
         member_count: new Set([...covered.direct, ...covered.viaDept]).size,
         updated_at: r.updated_at,
+        versions: versions
+          .filter((v) => v.rule_id === r.id)
+          .map((v) => ({ id: v.id, effective_from: v.effective_from === SINCE_ALWAYS ? null : v.effective_from, created_at: v.created_at })),
       });
     }
     return out;
@@ -218,6 +256,13 @@ export function rulesService(database: Database) {
         if (!(await loadRules(trx, tenant.companyId, id)).length) throw notFound();
         before = await membersOf(trx, tenant.companyId, id);
       }
+      // #17: an edit applies from its date (default today); a new rule without one covers earlier days too.
+      const today = todayIn(tenant.timeZone);
+      const effective = input.effective_from ?? (id === null ? null : today);
+      if (effective) await assertOpen(trx, tenant.companyId, effective, effective > today ? effective : today);
+      // The rule as it was is kept as history before its first dated edit (it applied "since always").
+      if (id !== null && !(await trx.selectFrom('attendance_rule_versions').select('id').where('rule_id', '=', id).executeTakeFirst()))
+        await keepVersion(trx, tenant.companyId, id, SINCE_ALWAYS);
       const covered = await checkConflicts(trx, tenant, input, id ?? 0);
       const now = nowIso();
       const row = {
@@ -319,11 +364,14 @@ export function rulesService(database: Database) {
       ];
       for (const part of chunks(members, 500)) if (part.length) await trx.insertInto('attendance_rule_members').values(part).execute();
 
-      // Everyone the rule covered or covers now is recomputed for this month so far.
+      if (effective) await keepVersion(trx, tenant.companyId, rid, effective);
+      // Everyone the rule covered or covers now is recomputed from the effective date (else this month so far).
       const affected = [...new Set([...before, ...covered.direct, ...covered.viaDept])];
-      await markDirty(trx, tenant.companyId, affected, monthToDate(tenant.timeZone));
-      if (id === null) await audit(trx, tenant, 'attendance', 'attendance.rule.create', { id: rid, name: row.name });
-      else await audit(trx, tenant, 'attendance', 'attendance.rule.update', { id: rid, name: row.name });
+      if (!effective) await markDirty(trx, tenant.companyId, affected, monthToDate(tenant.timeZone));
+      else if (effective <= today) await markDirty(trx, tenant.companyId, affected, { from: effective, to: today });
+      const from = effective ? { effective_from: effective } : {};
+      if (id === null) await audit(trx, tenant, 'attendance', 'attendance.rule.create', { id: rid, name: row.name, ...from });
+      else await audit(trx, tenant, 'attendance', 'attendance.rule.update', { id: rid, name: row.name, ...from });
       return rid;
     });
     return (await present(await loadRules(db, tenant.companyId, ruleId), tenant.companyId))[0]!;

@@ -281,7 +281,7 @@ test(`applying a cycle template to people from a date; deleting the template cle
 
   // The rule is saved without the "Nights" template: every cell it wrote (rest days too) is cleared, hand-set ones stay.
   await clearQueue();
-  const { id: _id, persons: _p, departments, member_count: _m, updated_at: _u, weekdays: _w, cycles, shifts, ...rest } = rule;
+  const { id: _id, persons: _p, departments, member_count: _m, updated_at: _u, versions: _v, weekdays: _w, cycles, shifts, ...rest } = rule;
   const update = await call(t.app, 'POST', '/attendance/rule/update', {
     token: A.main,
     body: {

@@ -9,6 +9,7 @@ import { pageOf } from '../../lib/schemas.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { markDirtyRanges, type DirtyRange } from './dirty.ts';
+import { closedPeriods, isClosed } from './periods.service.ts';
 import { addDays, datesBetween } from './plans.ts';
 import { coveredPeople, presentShift, withDescendants } from './rules.service.ts';
 
@@ -253,6 +254,13 @@ export function scheduleService(database: Database) {
             upserts.push({ person_id: p, date, ...want });
           }
           (changed.get(p) ?? changed.set(p, []).get(p)!).push(date);
+        }
+        // A closed period's cells are not edited (#17): refused, naming the period.
+        const dates = [...changed.values()].flat().sort();
+        if (dates.length) {
+          const closed = await closedPeriods(trx, companyId, dates[0], dates.at(-1));
+          const hit = closed.find((c) => dates.some((d) => isClosed([c], d)));
+          if (hit) throw conflict('errors.periodClosed', { from: hit.from_date, to: hit.to_date });
         }
         for (const [p, dates] of clears)
           for (const part of chunks(dates))

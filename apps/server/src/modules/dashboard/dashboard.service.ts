@@ -96,7 +96,7 @@ export function dashboardService(database: Database) {
         // a day's plan depends only on the rule and the person's grid cell: one plan per pair
         const works = new Map<string, boolean>();
         for (const id of missing) {
-          const rule = ctx.ruleOf(id, departments.get(id) ?? []);
+          const rule = ctx.ruleOf(id, departments.get(id) ?? [], day.date);
           if (!rule) continue;
           const cell = grid.get(id);
           const key = `${rule.id}:${cell ?? ''}`;

@@ -4,6 +4,7 @@ import {
   attendanceApi,
   TIMING,
   type AbsenceInput,
+  type ClosePeriodBody,
   type DayExportBody,
   type DayQuery,
   type HolidayInput,
@@ -133,3 +134,10 @@ export const useExportMonth = () =>
   useExportWithProgress((body: MonthExportBody, onProgress) =>
     download(attendanceApi.exportMonth, `attendance-${body.month}.xlsx`, { body, timeout: TIMING.exportTimeout, onProgress }),
   );
+
+/** Closed periods (#17): their days are neither recalculated nor edited until reopened. */
+export const usePeriods = (enabled = true) =>
+  useQuery({ queryKey: ['att', 'periods'], queryFn: () => call(attendanceApi.periods, undefined, { inline: true }), enabled });
+export const useClosePeriod = () =>
+  useInvalidatingMutation((body: ClosePeriodBody) => call(attendanceApi.closePeriod, body, { inline: true }), [['att', 'periods']], { on: 'success' });
+export const useReopenPeriod = () => useInvalidatingMutation((id: number) => call(attendanceApi.reopenPeriod, { id }), [['att', 'periods']], { on: 'success' });

@@ -130,6 +130,8 @@ export interface RuleForm {
   start_index: number;
   person_ids: number[];
   department_ids: number[];
+  /** #17: the date the edit applies from (sent beside the rule, not part of it) */
+  effective_from?: string | null;
 }
 
 let keySeq = 0;

@@ -7,7 +7,20 @@ import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useSaveRule } from '../api.ts';
-import { crossesMidnight, emptyRule, formToInput, newKey, newShift, ruleToForm, WEEKDAYS, type CycleForm, type RuleForm, type ShiftForm } from '../logic.ts';
+import {
+  crossesMidnight,
+  emptyRule,
+  formToInput,
+  newKey,
+  newShift,
+  ruleToForm,
+  WEEKDAYS,
+  zonedToday,
+  type CycleForm,
+  type RuleForm,
+  type ShiftForm,
+} from '../logic.ts';
+import { displayTimeZone } from '../../../ui/format.ts';
 import { MemberPicker } from './MemberPicker.tsx';
 import { DateInput, HmInput } from './TimeInputs.tsx';
 
@@ -42,6 +55,8 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
     if (!open) return;
     form.resetFields();
     form.setFieldsValue(rule ? ruleToForm(rule) : emptyRule(t('att.rule.shiftName', { n: 1 })));
+    // #17: an edit applies from today (company zone) unless told otherwise; a new rule from the start unless dated
+    form.setFieldValue('effective_from', rule ? zonedToday(displayTimeZone()) : null);
     // a new opening starts without the last refusal
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setError(undefined);
@@ -58,7 +73,8 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
     }
     setError(undefined);
     try {
-      await save.mutateAsync({ id: rule?.id, body: formToInput(v) });
+      const effective = form.getFieldValue('effective_from') as string | null;
+      await save.mutateAsync({ id: rule?.id, body: { ...formToInput(v), ...(effective ? { effective_from: effective } : {}) } });
       message.success(t('common.saved'));
       onClose();
     } catch (e) {
@@ -508,6 +524,29 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
         <Form.Item name="person_ids" label={t('att.rule.fields.people')}>
           <MemberPicker initial={rule?.persons ?? []} />
         </Form.Item>
+
+        <Divider titlePlacement="start">{t('att.rule.sections.history')}</Divider>
+        <Form.Item
+          name="effective_from"
+          label={t('att.rule.fields.effectiveFrom')}
+          extra={rule ? t('att.rule.help.effectiveFrom') : t('att.rule.help.effectiveFromNew')}
+          rules={rule ? [required] : []}
+        >
+          <DateInput allowClear={!rule} data-testid="rule-effective-from" />
+        </Form.Item>
+        {rule && (
+          <div data-testid="rule-history">
+            {rule.versions.length ? (
+              <Space size={[4, 4]} wrap>
+                {rule.versions.map((v) => (
+                  <Tag key={v.id}>{v.effective_from ? t('att.rule.versionFrom', { date: v.effective_from }) : t('att.rule.sinceAlways')}</Tag>
+                ))}
+              </Space>
+            ) : (
+              <Typography.Text type="secondary">{t('att.rule.noHistory')}</Typography.Text>
+            )}
+          </div>
+        )}
       </Form>
     </Drawer>
   );

@@ -13,6 +13,7 @@ import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx'
 import { useDays, useExportDays, useLatestDay } from '../api.ts';
 import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
 import { DayDrawer } from '../components/DayDrawer.tsx';
+import { ClosedPeriodsButton } from '../components/ClosedPeriodsButton.tsx';
 import { RecalculateButton } from '../components/RecalculateButton.tsx';
 import { Legend, StatusTag } from '../components/StatusTag.tsx';
 import { hm, openingDay, zonedToday } from '../logic.ts';
@@ -98,7 +99,16 @@ export default function DayResultPage() {
   ];
 
   return (
-    <Card title={t('route.attendanceResult')} data-testid="day-result-page" extra={<RecalculateButton />}>
+    <Card
+      title={t('route.attendanceResult')}
+      data-testid="day-result-page"
+      extra={
+        <Space wrap>
+          <ClosedPeriodsButton />
+          <RecalculateButton />
+        </Space>
+      }
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <DatePicker
           value={dayjs(query.date)}

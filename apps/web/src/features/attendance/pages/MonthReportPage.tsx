@@ -11,6 +11,7 @@ import { pagination } from '../../../ui/paging.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useExportMonth, useMonthReport } from '../api.ts';
 import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
+import { ClosedPeriodsButton } from '../components/ClosedPeriodsButton.tsx';
 import { RecalculateButton } from '../components/RecalculateButton.tsx';
 import { hm, zonedToday } from '../logic.ts';
 
@@ -50,7 +51,16 @@ export default function MonthReportPage() {
     { title: t('att.day.fields.overtime'), dataIndex: 'overtime_min', key: 'overtime', render: (v: number) => hm(v, true) },
   ];
   return (
-    <Card title={t('route.attendanceReport')} data-testid="month-report-page" extra={<RecalculateButton />}>
+    <Card
+      title={t('route.attendanceReport')}
+      data-testid="month-report-page"
+      extra={
+        <Space wrap>
+          <ClosedPeriodsButton />
+          <RecalculateButton />
+        </Space>
+      }
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <DatePicker
           picker="month"
