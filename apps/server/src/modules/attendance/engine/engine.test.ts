@@ -670,12 +670,26 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   [
     'a 4-hour shift with 2 hours of leave and no punch: a half day, not an absence',
     { days: [work(D, shift('08:00', '12:00'))], absences: [{ id: 3, kind: 'leave', from: d('08:00'), to: d('10:00'), leaveType: 'sick' }] },
-    { status: 'halfDay', min: [0, 0, 0, 0], why: [['att.why.partialHalfDay', { covered: 120, absent: 120 }]], leaveMin: 120, absentMin: 120, leaveKinds: { sick: 120 } },
+    {
+      status: 'halfDay',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialHalfDay', { covered: 120, absent: 120 }]],
+      leaveMin: 120,
+      absentMin: 120,
+      leaveKinds: { sick: 120 },
+    },
   ],
   [
     'a morning of leave (180 of 480 min) and no punch: below half the day → absent, only the rest absent',
     { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('13:00') }] },
-    { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.partialAbsent', { covered: 180, absent: 300, limit: 240 }]], leaveMin: 180, absentMin: 300, leaveKinds: { other: 180 } },
+    {
+      status: 'absent',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialAbsent', { covered: 180, absent: 300, limit: 240 }]],
+      leaveMin: 180,
+      absentMin: 300,
+      leaveKinds: { other: 180 },
+    },
   ],
   [
     "the rule's absent threshold decides: 240 covered, absent below 300 → absent",
@@ -690,7 +704,15 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   [
     'two shifts, the morning on leave, no punch in the afternoon: a half day',
     { days: [work(D, ...TWO)], absences: [{ id: 3, kind: 'leave', from: d('08:00'), to: d('12:00'), leaveType: 'personal' }] },
-    { status: 'halfDay', min: [0, 0, 0, 0], why: [['att.why.partialHalfDay']], shifts: ['leave', 'absent'], leaveMin: 240, absentMin: 240, leaveKinds: { personal: 240 } },
+    {
+      status: 'halfDay',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialHalfDay']],
+      shifts: ['leave', 'absent'],
+      leaveMin: 240,
+      absentMin: 240,
+      leaveKinds: { personal: 240 },
+    },
   ],
   [
     'half-day leave and the other half punched: leave minutes and no absent minutes',
