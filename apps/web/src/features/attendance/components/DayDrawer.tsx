@@ -28,6 +28,7 @@ import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useRefreshDayList, useSetManual } from '../api.ts';
 import { crossesMidnight, hm, whyText, zonedIso } from '../logic.ts';
+import { LeaveTime } from './LeaveFigures.tsx';
 import { StatusTag } from './StatusTag.tsx';
 
 type Kind = (typeof ABSENCE_KINDS)[number];
@@ -96,6 +97,17 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
             <Descriptions.Item label={t('att.day.fields.rule')}>{d.rule ?? '—'}</Descriptions.Item>
             <Descriptions.Item label={t('att.day.fields.worked')}>{hm(d.worked_min)}</Descriptions.Item>
             <Descriptions.Item label={t('att.day.fields.overtime')}>{hm(d.overtime_min)}</Descriptions.Item>
+            {(d.leave_min > 0 || d.out_min > 0 || d.absent_min > 0) && (
+              <>
+                <Descriptions.Item label={t('att.day.fields.leave')}>
+                  <LeaveTime minutes={d.leave_min} kinds={d.leave_kinds} />
+                </Descriptions.Item>
+                <Descriptions.Item label={t('att.day.fields.out')}>{hm(d.out_min, true)}</Descriptions.Item>
+                <Descriptions.Item label={t('att.day.fields.absent')}>
+                  <span data-testid="day-absent-min">{hm(d.absent_min, true)}</span>
+                </Descriptions.Item>
+              </>
+            )}
             {d.manual && d.manual_reason && (
               <Descriptions.Item label={t('att.day.fields.manualReason')} span={2}>
                 {d.manual_reason}
