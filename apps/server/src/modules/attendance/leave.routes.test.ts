@@ -139,12 +139,15 @@ test(`the month report and a person's month carry leave, out and absent minutes,
   assert.equal(other.total, 0);
 });
 
-async function xlsx(url: string, payload: object) {
+async function workbook(url: string, payload: object) {
   const r = await t.app.inject({ method: 'POST', url: `/api/management${url}`, headers: { 'x-token': A.main, 'x-lang': 'en-US' }, payload });
   assert.equal(r.statusCode, 200, r.body.slice(0, 300));
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(r.rawPayload as unknown as ArrayBuffer);
-  const sheet = wb.worksheets[0]!;
+  return wb.worksheets[0]!;
+}
+async function xlsx(url: string, payload: object) {
+  const sheet = await workbook(url, payload);
   return Array.from({ length: sheet.rowCount }, (_, i) => (sheet.getRow(i + 1).values as unknown[]).slice(1));
 }
 
@@ -173,6 +176,9 @@ test(`the month export is the payroll sheet: title, legend, department, a day gr
   assert.equal(w[col('Leave (min)')], 240);
   assert.equal(w[col('Absent (min)')], 21 * 480 + 240);
   assert.equal(w[col('Out of office (min)')], 0);
+  // Number, name and department stay in view beside the grid, and the title rows and header above it.
+  const view = (await workbook('/attendance/report/export', { month: '2026-10' })).views[0];
+  assert.deepEqual([view?.state, view && 'xSplit' in view ? view.xSplit : null, view && 'ySplit' in view ? view.ySplit : null], ['frozen', 3, 3]);
 });
 
 test(`the day export carries leave, out and absent minutes and a column per leave type (${DIALECT})`, async () => {

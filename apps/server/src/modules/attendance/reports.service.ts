@@ -316,7 +316,7 @@ export function reportsService(database: Database) {
           after = { number: page[page.length - 1]!.number, id: page[page.length - 1]!.id };
         }
       }
-      return xlsxStream(t(lang, 'att.monthSheet'), columns, batches(), preface);
+      return xlsxStream(t(lang, 'att.monthSheet'), columns, batches(), { preface, freezeColumns: 3 });
     },
   };
 }
