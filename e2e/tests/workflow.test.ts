@@ -526,7 +526,10 @@ step("the month report counts Eve's leave days, and her calendar shows them", as
   await until('Eve in the report with her leave', async () => {
     if (!(await row.count())) return false;
     const cells = await row.first().locator('td').allInnerTexts();
-    return Number(cells[8]) === expected; // number, name, working, present, late, early, missing, absent, leave
+    // number, name, department, one cell per day of the month, working, present, late, early, missing, absent,
+    // absent time, leave (days)
+    const days = new Date(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0).getDate();
+    return Number(cells[3 + days + 7]) === expected;
   });
   await row.first().getByTestId('month-calendar-open').click();
   const cell = page.getByTestId('person-month').locator(`[data-testid=calendar-day][data-date="${ymd(MONDAY)}"]`);

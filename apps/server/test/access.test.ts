@@ -373,6 +373,7 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/attendance/holiday/delete', expect: RIGHT_ATTENDANCE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/attendance/day/list', expect: RIGHT_ATTENDANCE, query: { date: '2026-11-16' } },
   { method: 'GET', path: '/attendance/day/latest', expect: RIGHT_ATTENDANCE },
+  { method: 'GET', path: '/attendance/leave/types', expect: RIGHT_ATTENDANCE },
   { method: 'GET', path: '/attendance/report/month', expect: RIGHT_ATTENDANCE, query: { month: '2026-11' } },
   {
     method: 'GET',

@@ -23,6 +23,7 @@ import * as m0019 from './migrations/0019_rule_alarm_temp.ts';
 import * as m0020 from './migrations/0020_person_joined_on.ts';
 import * as m0023 from './migrations/0023_rule_history_periods.ts';
 import * as m0027 from './migrations/0027_dirty_seq.ts';
+import * as m0024 from './migrations/0024_day_leave_minutes.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0020_person_joined_on': m0020,
   '0023_rule_history_periods': m0023,
   '0027_dirty_seq': m0027,
+  '0024_day_leave_minutes': m0024,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

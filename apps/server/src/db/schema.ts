@@ -409,6 +409,8 @@ export interface AttendanceAbsenceTable {
   created_at: string;
   /** the approved application that wrote it (source 'approval') */
   application_id: Generated<number | null>;
+  /** a leave's type (the leave app's option value; migration 0024, #17) */
+  leave_type: Generated<string | null>;
 }
 export interface AttendanceDayTable {
   company_id: number;
@@ -420,6 +422,11 @@ export interface AttendanceDayTable {
   early_min: Generated<number>;
   worked_min: Generated<number>;
   overtime_min: Generated<number>;
+  /** approved leave / out-of-office / absent minutes, and leave minutes by type as JSON (migration 0024, #17) */
+  leave_min: Generated<number>;
+  out_min: Generated<number>;
+  absent_min: Generated<number>;
+  leave_kinds: Generated<string>;
   detail: Generated<string>;
   manual_status: string | null;
   manual_reason: string | null;

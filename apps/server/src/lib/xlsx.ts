@@ -16,14 +16,27 @@ export interface XlsxColumn {
  * envelope, not a broken download. A failure later destroys the stream (the client sees a broken download,
  * never a truncated file that looks whole).
  */
-export async function xlsxStream(sheet: string, columns: XlsxColumn[], batches: AsyncIterable<Record<string, ExcelJS.CellValue>[]>): Promise<PassThrough> {
+export async function xlsxStream(
+  sheet: string,
+  columns: XlsxColumn[],
+  batches: AsyncIterable<Record<string, ExcelJS.CellValue>[]>,
+  /** rows written above the header (a report's title and legend), and leading columns kept in view when scrolling */
+  layout: { preface?: ExcelJS.CellValue[][]; freezeColumns?: number } = {},
+): Promise<PassThrough> {
+  const preface = layout.preface ?? [];
   const it = batches[Symbol.asyncIterator]();
   const first = await it.next();
   const out = new PassThrough();
   (async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-    const ws = wb.addWorksheet(sheet);
-    ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
+    const ws = layout.freezeColumns
+      ? wb.addWorksheet(sheet, { views: [{ state: 'frozen', xSplit: layout.freezeColumns, ySplit: preface.length + 1 }] })
+      : wb.addWorksheet(sheet);
+    if (preface.length) {
+      ws.columns = columns.map((c) => ({ key: c.key, width: c.width ?? 18 }));
+      for (const line of preface) ws.addRow(line).commit();
+      ws.addRow(columns.map((c) => c.header)).commit();
+    } else ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
     for (let next = first; !next.done; next = await it.next()) for (const r of next.value) ws.addRow(r).commit();
     ws.commit();
     await wb.commit();

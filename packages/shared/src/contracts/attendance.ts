@@ -189,6 +189,60 @@ export const ABSENCE_KINDS = ['leave', 'out', 'supplement'] as const;
 export const WhyLine = Type.Object({ key: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))) });
 export type WhyLine = Static<typeof WhyLine>;
 
+/**
+ * Leave in the figures (#17): approved leave, out-of-office and absent minutes of a day, and its leave minutes by
+ * leave type (the leave app's option value, e.g. 'annual'; LEAVE_OTHER for leave recorded without a type).
+ */
+export const LEAVE_OTHER = 'other';
+export const LeaveKinds = Type.Record(Type.String(), Type.Integer());
+export type LeaveKinds = Static<typeof LeaveKinds>;
+const LeaveFigures = {
+  leave_min: Type.Integer(),
+  out_min: Type.Integer(),
+  absent_min: Type.Integer(),
+  leave_kinds: LeaveKinds,
+};
+/** A company's leave type with its label in the reader's language (the report's columns, #17). */
+export const LeaveType = Type.Object({ value: Type.String(), label: Type.String() });
+export type LeaveType = Static<typeof LeaveType>;
+export const LeaveTypeList = Type.Object({ items: Type.Array(LeaveType) });
+export type LeaveTypeList = Static<typeof LeaveTypeList>;
+
+/**
+ * The minutes a day's cell of the month grid shows beside its status symbol (#17): late/early minutes for late,
+ * early, both; absent minutes for absent and half day; leave or out minutes for leave and out; nothing while
+ * pending; else the worked minutes (overtime on a rest day or holiday).
+ */
+export function gridMinutes(d: {
+  status: DayStatus;
+  late_min: number;
+  early_min: number;
+  worked_min: number;
+  leave_min: number;
+  out_min: number;
+  absent_min: number;
+}): number {
+  switch (d.status) {
+    case 'late':
+      return d.late_min;
+    case 'early':
+      return d.early_min;
+    case 'lateEarly':
+      return d.late_min + d.early_min;
+    case 'absent':
+    case 'halfDay':
+      return d.absent_min;
+    case 'leave':
+      return d.leave_min;
+    case 'out':
+      return d.out_min;
+    case 'pending':
+      return 0;
+    default:
+      return d.worked_min;
+  }
+}
+
 export const DayRow = Type.Object({
   person_id: Type.Integer(),
   number: Type.String(),
@@ -199,6 +253,7 @@ export const DayRow = Type.Object({
   early_min: Type.Integer(),
   worked_min: Type.Integer(),
   overtime_min: Type.Integer(),
+  ...LeaveFigures,
   /** set by an administrator: it stands until removed (the computed status is in `computed_status`) */
   manual: Type.Boolean(),
   computed_status: StringEnum(DAY_STATUSES),
@@ -271,6 +326,8 @@ export const AbsenceInput = Type.Object({
   from: Type.String({ format: 'date-time' }),
   to: Type.String({ format: 'date-time' }),
   reason: Type.String({ minLength: 1, maxLength: 200 }),
+  /** a leave's type (the leave app's option value, #17); only with kind 'leave' */
+  leave_type: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
 });
 export type AbsenceInput = Static<typeof AbsenceInput>;
 export const Absence = Type.Object({
@@ -283,6 +340,7 @@ export const Absence = Type.Object({
   reason: Type.String(),
   source: Type.String(),
   created_at: Type.String(),
+  leave_type: Nullable(Type.String()),
 });
 export const AbsenceQuery = Type.Object({ person_id: Type.Optional(Id), from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) });
 export const AbsenceList = Type.Object({ items: Type.Array(Absence), total: Type.Integer() });
@@ -306,6 +364,15 @@ export const MonthRow = Type.Object({
   out_days: Type.Integer(),
   worked_min: Type.Integer(),
   overtime_min: Type.Integer(),
+  /** the month's leave / out-of-office / absent minutes and leave minutes by type (#17) */
+  leave_min: Type.Integer(),
+  out_min: Type.Integer(),
+  absent_min: Type.Integer(),
+  leave_kinds: LeaveKinds,
+  /** the person's departments, by name (#17) */
+  department: Type.String(),
+  /** the per-day grid (the report page and its export; not in a person's calendar totals) */
+  days: Type.Optional(Type.Array(Type.Object({ date: Type.String(), status: StringEnum(DAY_STATUSES), minutes: Type.Integer() }))),
 });
 export type MonthRow = Static<typeof MonthRow>;
 export const MonthQuery = Type.Object({
@@ -315,7 +382,9 @@ export const MonthQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: LIMITS.textMax })),
 });
 export type MonthQuery = Static<typeof MonthQuery>;
-export const MonthPage = Page(MonthRow);
+/** The month report's page, with the company's leave types (its leave columns, in the reader's language). */
+export const MonthPage = Type.Object({ ...Page(MonthRow).properties, leave_types: Type.Array(LeaveType) });
+export type MonthPage = Static<typeof MonthPage>;
 
 /**
  * The free scheduling grid (spec §2 /attendance/freeSchedule, §3 "Schedule state", §4 hashes): a shift-mode rule's
@@ -405,6 +474,7 @@ export const CalendarDay = Type.Object({
   early_min: Type.Integer(),
   worked_min: Type.Integer(),
   overtime_min: Type.Integer(),
+  ...LeaveFigures,
   rule: Nullable(Type.String()),
   /** the first and the last punch the day counted (instants; a night shift's check-out is on the next date) */
   check_in: Nullable(Type.String()),
@@ -470,6 +540,7 @@ export const attendanceApi = {
   deleteHoliday: endpoint({ method: 'POST', path: '/attendance/holiday/delete', body: IdBody, response: Type.Null() }),
   days: endpoint({ method: 'GET', path: '/attendance/day/list', query: DayQuery, response: DayPage }),
   latestDay: endpoint({ method: 'GET', path: '/attendance/day/latest', response: LatestDay }),
+  leaveTypes: endpoint({ method: 'GET', path: '/attendance/leave/types', response: LeaveTypeList }),
   month: endpoint({ method: 'GET', path: '/attendance/report/month', query: MonthQuery, response: MonthPage }),
   day: endpoint({ method: 'GET', path: '/attendance/day/info', query: DayKey, response: DayDetail }),
   personMonth: endpoint({ method: 'GET', path: '/attendance/report/person', query: PersonMonthQuery, response: PersonMonth }),

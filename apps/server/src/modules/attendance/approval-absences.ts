@@ -13,6 +13,8 @@ export interface ApprovalAbsence {
   from: number;
   to: number;
   reason: string;
+  /** a leave's type (the leave form's leave_type value): the day's leave minutes are keyed by it (#17) */
+  leaveType?: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function writeApprovalAbsences(
         created_by: null,
         created_at: nowIso(),
         application_id: applicationId,
+        ...(a.kind === 'leave' && a.leaveType ? { leave_type: a.leaveType } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -53,7 +53,10 @@ export default async function attendanceRoutes(
     reply.ok(await days.list(tenantOf(req), req.query)),
   );
   app.get(attendanceApi.month.path, { config, schema: routeSchema(attendanceApi.month, { tags }) }, async (req, reply) =>
-    reply.ok(await days.month(tenantOf(req), req.query)),
+    reply.ok(await days.month(tenantOf(req), req.query, req.lang)),
+  );
+  app.get(attendanceApi.leaveTypes.path, { config, schema: routeSchema(attendanceApi.leaveTypes, { tags }) }, async (req, reply) =>
+    reply.ok(await days.leaveTypes(tenantOf(req), req.lang)),
   );
   app.get(attendanceApi.day.path, { config, schema: routeSchema(attendanceApi.day, { tags }) }, async (req, reply) =>
     reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),

@@ -5,7 +5,9 @@ import {
   type DayQuery,
   type DayRow,
   type DayStatus,
+  type Language,
   type ManualDayBody,
+  type MonthPage,
   type MonthQuery,
 } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
@@ -19,7 +21,8 @@ import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markDirty } from './dirty.ts';
 import { assertOpen } from './periods.service.ts';
-import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
+import { leaveTypes } from './leave-types.ts';
+import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
 
@@ -44,6 +47,10 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     early_min: number;
     worked_min: number;
     overtime_min: number;
+    leave_min: number;
+    out_min: number;
+    absent_min: number;
+    leave_kinds: string;
     rule: string | null;
   }): DayRow => ({
     person_id: r.person_id,
@@ -57,6 +64,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     early_min: r.early_min,
     worked_min: r.worked_min,
     overtime_min: r.overtime_min,
+    ...leaveFigures(r),
     rule: r.rule,
   });
 
@@ -67,6 +75,11 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       const rows = await query.select(DAY_FIGURES).orderBy('p.number').limit(pageSize).offset(offset).execute();
       return { items: rows.map(dayRow), total, page, pageSize };
+    },
+
+    /** The company's leave types in the reader's language (the leave columns' labels, #17). */
+    async leaveTypes(tenant: Tenant, lang: Language) {
+      return { items: await leaveTypes(db, tenant.companyId, lang) };
     },
 
     /** The latest date up to today (the company's zone) with a stored result, or null: where the day view opens. */
@@ -82,7 +95,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     },
 
     /** Per person over a month, from the stored results (manual ones as set): one grouped query a page. */
-    async month(tenant: Tenant, q: MonthQuery) {
+    async month(tenant: Tenant, q: MonthQuery, lang: Language): Promise<MonthPage> {
       const { page, pageSize, offset } = pageOf(q);
       const { first, last } = monthBounds(q.month);
       // The page of people first (by number, those with results this month: one index probe each), then the
@@ -90,8 +103,9 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       const people = peopleWithResults(db, tenant.companyId, first, last, q);
       const total = Number((await people.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       const pageIds = (await people.select('p.id').orderBy('p.number').limit(pageSize).offset(offset).execute()).map((r) => r.id);
-      const items = await monthSums(db, pageIds, first, last);
-      return { items, total, page, pageSize };
+      const grid = await monthGrid(db, pageIds, first, last);
+      const items = (await monthSums(db, pageIds, first, last)).map((r) => ({ ...r, days: grid.get(r.person_id) ?? [] }));
+      return { items, total, page, pageSize, leave_types: await leaveTypes(db, tenant.companyId, lang) };
     },
 
     /** One person-day with everything that explains it: the shifts, the punches used and ignored (and why), the arithmetic. */
@@ -110,6 +124,10 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           'a.early_min',
           'a.worked_min',
           'a.overtime_min',
+          'a.leave_min',
+          'a.out_min',
+          'a.absent_min',
+          'a.leave_kinds',
           'a.detail',
           'a.computed_at',
           'r.name as rule',
@@ -155,6 +173,10 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
                 early_min: live.earlyMin,
                 worked_min: live.workedMin,
                 overtime_min: live.overtimeMin,
+                leave_min: live.leaveMin ?? 0,
+                out_min: live.outMin ?? 0,
+                absent_min: live.absentMin ?? 0,
+                leave_kinds: JSON.stringify(live.leaveKinds ?? {}),
               }
             : r,
         ),
@@ -293,7 +315,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       let query = db
         .selectFrom('attendance_absences as a')
         .innerJoin('persons as p', 'p.id', 'a.person_id')
-        .select(['a.id', 'a.person_id', 'p.name', 'a.kind', 'a.from_at', 'a.to_at', 'a.reason', 'a.source', 'a.created_at'])
+        .select(['a.id', 'a.person_id', 'p.name', 'a.kind', 'a.from_at', 'a.to_at', 'a.reason', 'a.source', 'a.created_at', 'a.leave_type'])
         .where('a.company_id', '=', tenant.companyId)
         .where('a.to_at', '>=', new Date(Date.parse(`${q.from}T00:00:00Z`) - 86_400_000).toISOString())
         .where('a.from_at', '<', new Date(Date.parse(`${addDays(q.to, 1)}T00:00:00Z`) + 86_400_000).toISOString());
@@ -311,6 +333,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         reason: a.reason,
         source: a.source,
         created_at: a.created_at,
+        leave_type: a.leave_type,
       }));
       return { items, total: items.length };
     },
@@ -320,6 +343,8 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       const to = input.kind === 'supplement' ? from : Date.parse(input.to);
       if (to <= from && input.kind !== 'supplement') throw invalid('to', 'reasons.dateOrder');
       if (to - from > 62 * 86_400_000) throw invalid('to', 'reasons.rangeTooLong', { limit: 62 });
+      const leaveType = input.leave_type?.trim();
+      if (leaveType && input.kind !== 'leave') throw invalid('leave_type', 'reasons.leaveTypeOnlyLeave');
       const zone = zoneOf(tenant);
       const id = await transaction(db, async (trx) => {
         const p = await trx
@@ -342,6 +367,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
             source: 'manual',
             created_by: tenant.adminId,
             created_at: nowIso(),
+            ...(leaveType ? { leave_type: leaveType } : {}),
           })
           .returning('id')
           .executeTakeFirstOrThrow();

@@ -217,12 +217,29 @@ const DAY_COLUMNS = [
   'early_min',
   'worked_min',
   'overtime_min',
+  'leave_min',
+  'out_min',
+  'absent_min',
+  'leave_kinds',
   'detail',
   'manual_status',
   'manual_reason',
   'computed_at',
 ] as const satisfies readonly (keyof AttendanceDayTable)[];
-const DAY_UPDATES = ['rule_id', 'status', 'late_min', 'early_min', 'worked_min', 'overtime_min', 'detail', 'computed_at'] as const;
+const DAY_UPDATES = [
+  'rule_id',
+  'status',
+  'late_min',
+  'early_min',
+  'worked_min',
+  'overtime_min',
+  'leave_min',
+  'out_min',
+  'absent_min',
+  'leave_kinds',
+  'detail',
+  'computed_at',
+] as const;
 
 /**
  * Day results written (or replaced; a manual result's columns are left alone) with one multi-row statement.
@@ -427,6 +444,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
             from: isoToMs(a.from_at),
             to: isoToMs(a.to_at),
             label: a.reason,
+            ...(a.leave_type ? { leaveType: a.leave_type } : {}),
           })),
           filterSeconds: ctx.filterSeconds,
           now,
@@ -447,6 +465,10 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
             early_min: r.earlyMin,
             worked_min: r.workedMin,
             overtime_min: r.overtimeMin,
+            leave_min: r.leaveMin ?? 0,
+            out_min: r.outMin ?? 0,
+            absent_min: r.absentMin ?? 0,
+            leave_kinds: JSON.stringify(r.leaveKinds ?? {}),
             // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
             // which keeps a month for 10,000 people a few MB instead of hundreds.
             detail: JSON.stringify({ used: r.used }),

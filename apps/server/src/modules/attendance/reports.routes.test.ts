@@ -121,15 +121,19 @@ test(`day results export refuses a reversed or too long range before it starts (
   assert.match(long.message, /366/);
 });
 
-test(`month report export: the report page's figures for everyone (${DIALECT})`, async () => {
+test(`month report export: the report page's figures for everyone, below a title and the legend (${DIALECT})`, async () => {
   const rows = await xlsx('/attendance/report/export', { month: '2026-10' });
-  assert.equal(rows.length, 3);
-  assert.deepEqual(rows[0]!.slice(0, 4), ['Number', 'Name', 'Working days', 'Present (days)']);
-  const [zhao, qian] = [rows[1]!, rows[2]!];
-  assert.deepEqual([zhao[0], zhao[2], zhao[3], zhao[4], zhao[5]], ['501', 22, 5, 1, 7]);
-  assert.deepEqual([qian[0], qian[3], qian[9]], ['502', 0, 22]);
-  assert.equal((await xlsx('/attendance/report/export', { month: '2026-10', keyword: '502' })).length, 2);
-  assert.equal((await xlsx('/attendance/report/export', { month: '2026-10' }, B.main)).length, 1);
+  assert.equal(rows.length, 5, 'title, legend, header, two people');
+  const header = rows[2]!;
+  assert.deepEqual(header.slice(0, 3), ['Number', 'Name', 'Department']);
+  const col = (name: string) => header.indexOf(name);
+  const [zhao, qian] = [rows[3]!, rows[4]!];
+  assert.deepEqual([zhao[0], zhao[col('Working days')], zhao[col('Present (days)')], zhao[col('Late (times)')], zhao[col('Late (min)')]], ['501', 22, 5, 1, 7]);
+  assert.deepEqual([qian[0], qian[col('Present (days)')], qian[col('Absent (days)')]], ['502', 0, 22]);
+  assert.equal(zhao[col('Department')], 'Staff');
+  assert.equal(zhao[col('5')], 'L 7', 'the day grid: late 7 minutes on the 5th');
+  assert.equal((await xlsx('/attendance/report/export', { month: '2026-10', keyword: '502' })).length, 4);
+  assert.equal((await xlsx('/attendance/report/export', { month: '2026-10' }, B.main)).length, 3);
 });
 
 test(`someone who left keeps their results up to the day they left and gets none after it; coming back resumes them (${DIALECT})`, async () => {

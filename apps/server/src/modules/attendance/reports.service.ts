@@ -1,10 +1,13 @@
 import {
   ATTENDANCE_EXPORT_LIMITS,
   DEFAULT_TIME_ZONE,
+  DAY_STATUSES,
   type CalendarDay,
   type DayExportBody,
   type DayStatus,
   type Language,
+  type LeaveKinds,
+  type LeaveType,
   type MonthExportBody,
   type MonthRow,
   type PersonMonth,
@@ -19,7 +22,8 @@ import { isoToMs } from '../../lib/time.ts';
 import { xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { clockText } from './engine/zone.ts';
-import { DAY_FIGURES, dayResults, monthBounds, monthSums, peopleWithResults } from './results.repository.ts';
+import { leaveTypes } from './leave-types.ts';
+import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { datesBetween } from './plans.ts';
 
 /** A day-results export sends its rows in batches of this many (one date may hold a whole company). */
@@ -35,6 +39,10 @@ interface StoredDay {
   early_min: number;
   worked_min: number;
   overtime_min: number;
+  leave_min: number;
+  out_min: number;
+  absent_min: number;
+  leave_kinds: string;
   detail: string;
   rule: string | null;
 }
@@ -69,6 +77,30 @@ const DAY_COLUMNS = [...DAY_FIGURES, 'a.manual_reason', 'a.detail'] as const;
 
 const hours = (min: number) => Math.round((min / 60) * 100) / 100;
 
+/**
+ * The leave columns of an export (#17): the company's leave types, and any other type the range's results hold
+ * (a type since removed from the form), each once; "other" only when some result has it.
+ */
+async function leaveColumns(db: Executor, companyId: number, first: string, last: string, lang: Language): Promise<LeaveType[]> {
+  const all = await leaveTypes(db, companyId, lang);
+  const found = new Set<string>();
+  const rows = await db
+    .selectFrom('attendance_days')
+    .select('leave_kinds')
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .where('leave_kinds', '<>', '{}')
+    .execute();
+  for (const r of rows) for (const k of Object.keys(parseJson<LeaveKinds>(r.leave_kinds, {}))) found.add(k);
+  const other = all.pop()!;
+  for (const k of found) if (k !== other.value && !all.some((x) => x.value === k)) all.push({ value: k, label: k });
+  if (found.has(other.value)) all.push(other);
+  return all;
+}
+const leaveKey = (value: string) => `leave:${value}`;
+
 /** The per-person month calendar and the exports (day results over a range, the month report), from stored results. */
 export function reportsService(database: Database) {
   const { db } = database;
@@ -100,6 +132,7 @@ export function reportsService(database: Database) {
         early_min: r.early_min,
         worked_min: r.worked_min,
         overtime_min: r.overtime_min,
+        ...leaveFigures(r),
         rule: r.rule,
         ...timesOf(r),
       }));
@@ -119,6 +152,11 @@ export function reportsService(database: Database) {
         out_days: 0,
         worked_min: 0,
         overtime_min: 0,
+        leave_min: 0,
+        out_min: 0,
+        absent_min: 0,
+        leave_kinds: {},
+        department: '',
       };
       const [totals] = await monthSums(db, [person.id], first, last);
       return { person_id: person.id, number: person.number, name: person.name, month: q.month, days, totals: totals ?? zero };
@@ -142,6 +180,7 @@ export function reportsService(database: Database) {
       if (rowsTotal > ATTENDANCE_EXPORT_LIMITS.rowsMax) throw invalid('to', 'reasons.tooManyRows', { rows: rowsTotal, max: ATTENDANCE_EXPORT_LIMITS.rowsMax });
       const zone = zoneOf(tenant);
       const header = (k: string) => t(lang, `att.fields.${k}`);
+      const kinds = await leaveColumns(db, tenant.companyId, body.from, body.to, lang);
       const columns: XlsxColumn[] = [
         { key: 'date', header: header('date'), width: 12 },
         { key: 'number', header: header('number') },
@@ -154,10 +193,18 @@ export function reportsService(database: Database) {
         { key: 'early_min', header: header('earlyMin'), width: 12 },
         { key: 'worked', header: header('workedH'), width: 12 },
         { key: 'overtime', header: header('overtimeH'), width: 12 },
+        { key: 'leave_min', header: header('leaveMin'), width: 12 },
+        ...kinds.map((k) => ({ key: leaveKey(k.value), header: t(lang, 'att.fields.leaveKindMin', { kind: k.label }), width: 14 })),
+        { key: 'out_min', header: header('outMin'), width: 12 },
+        { key: 'absent_min', header: header('absentMin'), width: 12 },
         { key: 'manual', header: header('manual'), width: 10 },
         { key: 'reason', header: header('manualReason'), width: 24 },
       ];
       const companyId = tenant.companyId;
+      const leaveCells = (json: string) => {
+        const m = parseJson<LeaveKinds>(json, {});
+        return Object.fromEntries(kinds.map((k) => [leaveKey(k.value), m[k.value] ?? 0]));
+      };
       async function* batches() {
         for (const date of dates) {
           const all = await dayResults(db, companyId, date, date, body).select(DAY_COLUMNS).orderBy('p.number').orderBy('a.person_id').execute();
@@ -178,6 +225,10 @@ export function reportsService(database: Database) {
                 early_min: r.early_min,
                 worked: hours(r.worked_min),
                 overtime: hours(r.overtime_min),
+                leave_min: r.leave_min,
+                ...leaveCells(r.leave_kinds),
+                out_min: r.out_min,
+                absent_min: r.absent_min,
                 manual: r.manual_status !== null ? t(lang, 'att.yes') : '',
                 reason: r.manual_reason ?? '',
               };
@@ -188,31 +239,34 @@ export function reportsService(database: Database) {
       return xlsxStream(t(lang, 'att.daysSheet'), columns, batches());
     },
 
-    /** The month report of everyone the filters select (as the report page shows it), streamed. */
+    /**
+     * The month report of everyone the filters select, as payroll wants it (#17): a title (company and period) and
+     * the legend above the header; number, name, department; one column per day of the month with the day's
+     * status symbol and its minutes (gridMinutes); then the totals, leave by type included. Streamed.
+     */
     async exportMonth(tenant: Tenant, body: MonthExportBody, lang: Language) {
       const { first, last } = monthBounds(body.month);
       const header = (k: string) => t(lang, `att.fields.${k}`);
+      const companyId = tenant.companyId;
+      const kinds = await leaveColumns(db, companyId, first, last, lang);
+      const dates = datesBetween(first, last);
+      const company = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();
+      const symbol = (s: DayStatus) => t(lang, `att.symbol.${s}`);
+      const preface = [
+        [t(lang, 'att.reportTitle', { company: company?.name ?? '', month: body.month, from: first, to: last })],
+        [`${t(lang, 'att.legend')}: ${DAY_STATUSES.map((s) => `${symbol(s)} ${t(lang, `att.status.${s}`)}`).join(' · ')}`],
+      ];
       const columns: XlsxColumn[] = [
         { key: 'number', header: header('number') },
         { key: 'name', header: header('name') },
+        { key: 'department', header: header('department'), width: 20 },
+        ...dates.map((d) => ({ key: `d${d}`, header: String(Number(d.slice(8))), width: 7 })),
         ...(
-          [
-            'workDays',
-            'presentDays',
-            'lateCount',
-            'lateMin',
-            'earlyCount',
-            'earlyMin',
-            'missing',
-            'absentDays',
-            'leaveDays',
-            'outDays',
-            'workedH',
-            'overtimeH',
-          ] as const
+          ['workDays', 'presentDays', 'lateCount', 'lateMin', 'earlyCount', 'earlyMin', 'missing', 'absentDays', 'absentMin', 'leaveDays', 'leaveMin'] as const
         ).map((k) => ({ key: k, header: header(k), width: 12 })),
+        ...kinds.map((k) => ({ key: leaveKey(k.value), header: t(lang, 'att.fields.leaveKindMin', { kind: k.label }), width: 14 })),
+        ...(['outDays', 'outMin', 'workedH', 'overtimeH'] as const).map((k) => ({ key: k, header: header(k), width: 12 })),
       ];
-      const companyId = tenant.companyId;
       async function* batches() {
         // Keyset over numbers (then ids): the pages cost the same at the end of a 10,000-person company.
         let after: { number: string; id: number } | undefined;
@@ -224,39 +278,45 @@ export function reportsService(database: Database) {
           }
           const page = await people.orderBy('p.number').orderBy('p.id').limit(BATCH).execute();
           if (!page.length) return;
-          const sums = await inChunks(
-            page.map((p) => p.id),
-            (part) => monthSums(db, part, first, last),
-          );
+          const ids = page.map((p) => p.id);
+          const sums = await inChunks(ids, (part) => monthSums(db, part, first, last));
+          const grid = new Map((await inChunks(ids, async (part) => [...(await monthGrid(db, part, first, last))])).map(([k, v]) => [k, v]));
           const byId = new Map(sums.map((s) => [s.person_id, s]));
           yield page.flatMap((p) => {
             const s = byId.get(p.id);
-            return s
-              ? [
-                  {
-                    number: s.number,
-                    name: s.name,
-                    workDays: s.work_days,
-                    presentDays: s.present_days,
-                    lateCount: s.late_count,
-                    lateMin: s.late_min,
-                    earlyCount: s.early_count,
-                    earlyMin: s.early_min,
-                    missing: s.missing_count,
-                    absentDays: s.absent_days,
-                    leaveDays: s.leave_days,
-                    outDays: s.out_days,
-                    workedH: hours(s.worked_min),
-                    overtimeH: hours(s.overtime_min),
-                  },
-                ]
-              : [];
+            if (!s) return [];
+            const cells: Record<string, string> = {};
+            for (const d of grid.get(p.id) ?? []) cells[`d${d.date}`] = d.minutes ? `${symbol(d.status)} ${d.minutes}` : symbol(d.status);
+            return [
+              {
+                number: s.number,
+                name: s.name,
+                department: s.department,
+                ...cells,
+                workDays: s.work_days,
+                presentDays: s.present_days,
+                lateCount: s.late_count,
+                lateMin: s.late_min,
+                earlyCount: s.early_count,
+                earlyMin: s.early_min,
+                missing: s.missing_count,
+                absentDays: s.absent_days,
+                absentMin: s.absent_min,
+                leaveDays: s.leave_days,
+                leaveMin: s.leave_min,
+                ...Object.fromEntries(kinds.map((k) => [leaveKey(k.value), s.leave_kinds[k.value] ?? 0])),
+                outDays: s.out_days,
+                outMin: s.out_min,
+                workedH: hours(s.worked_min),
+                overtimeH: hours(s.overtime_min),
+              },
+            ];
           });
           if (page.length < BATCH) return;
           after = { number: page[page.length - 1]!.number, id: page[page.length - 1]!.id };
         }
       }
-      return xlsxStream(t(lang, 'att.monthSheet'), columns, batches());
+      return xlsxStream(t(lang, 'att.monthSheet'), columns, batches(), { preface, freezeColumns: 3 });
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { MonthRow } from '@faceadmin/shared';
+import { gridMinutes, type DayStatus, type LeaveKinds, type MonthRow } from '@faceadmin/shared';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { parseJson } from '../../lib/json.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 
 /**
@@ -20,8 +21,20 @@ export const DAY_FIGURES = [
   'a.early_min',
   'a.worked_min',
   'a.overtime_min',
+  'a.leave_min',
+  'a.out_min',
+  'a.absent_min',
+  'a.leave_kinds',
   'r.name as rule',
 ] as const;
+
+/** A stored row's leave figures as the API shows them (#17). */
+export const leaveFigures = (r: { leave_min: number; out_min: number; absent_min: number; leave_kinds: string }) => ({
+  leave_min: r.leave_min,
+  out_min: r.out_min,
+  absent_min: r.absent_min,
+  leave_kinds: parseJson<LeaveKinds>(r.leave_kinds, {}),
+});
 
 /** The company's results between two dates (inclusive) with the day view's filters, joined with people and rules. */
 export function dayResults(
@@ -79,11 +92,29 @@ export async function monthSums(db: Executor, personIds: number[], first: string
       count(['out']).as('out_days'),
       sql<number>`sum(a.worked_min)`.as('worked_min'),
       sql<number>`sum(a.overtime_min)`.as('overtime_min'),
+      sql<number>`sum(a.leave_min)`.as('leave_min'),
+      sql<number>`sum(a.out_min)`.as('out_min'),
+      sql<number>`sum(a.absent_min)`.as('absent_min'),
     ])
     .groupBy(['a.person_id', 'p.number', 'p.name'])
     .orderBy('p.number')
     .execute();
   const n = (v: unknown) => Number(v ?? 0);
+  // Leave by type: summed here from the days that have any (few), not in SQL (JSON differs between databases).
+  const kinds = new Map<number, LeaveKinds>();
+  const withLeave = await db
+    .selectFrom('attendance_days')
+    .select(['person_id', 'leave_kinds'])
+    .where('person_id', 'in', personIds)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .where('leave_kinds', '<>', '{}')
+    .execute();
+  for (const d of withLeave) {
+    const sum = kinds.get(d.person_id) ?? kinds.set(d.person_id, {}).get(d.person_id)!;
+    for (const [k, v] of Object.entries(parseJson<LeaveKinds>(d.leave_kinds, {}))) sum[k] = (sum[k] ?? 0) + v;
+  }
+  const depts = await departmentsOf(db, personIds);
   return rows.map((r) => ({
     person_id: r.person_id,
     number: r.number,
@@ -100,7 +131,48 @@ export async function monthSums(db: Executor, personIds: number[], first: string
     out_days: n(r.out_days),
     worked_min: n(r.worked_min),
     overtime_min: n(r.overtime_min),
+    leave_min: n(r.leave_min),
+    out_min: n(r.out_min),
+    absent_min: n(r.absent_min),
+    leave_kinds: kinds.get(r.person_id) ?? {},
+    department: depts.get(r.person_id) ?? '',
   }));
+}
+
+/** The people's departments by name, joined with ', ' (the month report's department column). */
+export async function departmentsOf(db: Executor, personIds: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string[]>();
+  if (personIds.length) {
+    const rows = await db
+      .selectFrom('person_departments as pd')
+      .innerJoin('departments as d', 'd.id', 'pd.department_id')
+      .select(['pd.person_id', 'd.name'])
+      .where('pd.person_id', 'in', personIds)
+      .orderBy('d.name')
+      .execute();
+    for (const r of rows) (out.get(r.person_id) ?? out.set(r.person_id, []).get(r.person_id)!).push(r.name);
+  }
+  return new Map([...out].map(([id, names]) => [id, names.join(', ')]));
+}
+
+/** The month grid of these people (#17): each day with a result, its status (as set) and the minutes it shows. */
+export async function monthGrid(db: Executor, personIds: number[], first: string, last: string) {
+  const out = new Map<number, { date: string; status: DayStatus; minutes: number }[]>();
+  if (!personIds.length) return out;
+  const rows = await db
+    .selectFrom('attendance_days')
+    .select(['person_id', 'date', 'status', 'manual_status', 'late_min', 'early_min', 'worked_min', 'leave_min', 'out_min', 'absent_min'])
+    .where('person_id', 'in', personIds)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .orderBy('person_id')
+    .orderBy('date')
+    .execute();
+  for (const r of rows) {
+    const status = (r.manual_status ?? r.status) as DayStatus;
+    (out.get(r.person_id) ?? out.set(r.person_id, []).get(r.person_id)!).push({ date: r.date, status, minutes: gridMinutes({ ...r, status }) });
+  }
+  return out;
 }
 
 /** The first and last date of a 'YYYY-MM' month. */

@@ -121,6 +121,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
           from: Date.parse(a.period_from),
           to: Date.parse(a.period_to),
           reason: [label, why].filter(Boolean).join(': ') || appName(lang, app),
+          leaveType: app.kind === 'leave' ? a.leave_type : null,
         },
       ];
     }

@@ -304,7 +304,13 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
               const option = form.fields.find((f) => f.key === 'leave_type')?.options?.find((o) => o.value === g.leaveType);
               const label = option ? labelOf(option.label, lang, option.value) : '';
               await writeApprovalAbsences(trx, companyId, zone, id, g.person.id, [
-                { kind, from: g.from, to: g.to, reason: [label, g.reason].filter(Boolean).join(': ') || appName(lang, g.app) },
+                {
+                  kind,
+                  from: g.from,
+                  to: g.to,
+                  reason: [label, g.reason].filter(Boolean).join(': ') || appName(lang, g.app),
+                  leaveType: kind === 'leave' ? g.leaveType : null,
+                },
               ]);
             }
           }

@@ -55,6 +55,10 @@ export const useDeleteHoliday = () => useInvalidatingMutation((id: number) => ca
 export const useMonthReport = (q: MonthQuery) =>
   useQuery({ queryKey: ['att', 'month', q], queryFn: () => call(attendanceApi.month, q, { inline: true }), placeholderData: keepPreviousData });
 
+/** The company's leave types in the console's language (labels of the leave-by-type figures, #17). */
+export const useLeaveTypes = () =>
+  useQuery({ queryKey: ['att', 'leaveTypes'], queryFn: () => call(attendanceApi.leaveTypes, undefined, { inline: true }), staleTime: 60_000 });
+
 /** The latest day up to today that has results (where the day view opens); asked only when `enabled`. */
 export const useLatestDay = (enabled: boolean) =>
   useQuery({ queryKey: ['att', 'days', 'latest'], queryFn: () => call(attendanceApi.latestDay, undefined, { inline: true }), enabled, staleTime: 0 });

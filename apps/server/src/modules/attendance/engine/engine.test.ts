@@ -89,6 +89,8 @@ interface Expect {
   checkIn?: number | null; // of the first shift
   checkOut?: number | null;
   leaveMin?: number;
+  absentMin?: number;
+  leaveKinds?: Record<string, number>;
 }
 
 function verify(r: DayResult | undefined, e: Expect, label: string, shifts: ShiftDef[]) {
@@ -118,6 +120,8 @@ function verify(r: DayResult | undefined, e: Expect, label: string, shifts: Shif
   if (e.checkIn !== undefined) assert.equal(r.shifts[0]?.checkIn ?? null, e.checkIn, ctx);
   if (e.checkOut !== undefined) assert.equal(r.shifts[0]?.checkOut ?? null, e.checkOut, ctx);
   if (e.leaveMin !== undefined) assert.equal(r.leaveMin, e.leaveMin, ctx);
+  if (e.absentMin !== undefined) assert.equal(r.absentMin, e.absentMin, ctx);
+  if (e.leaveKinds !== undefined) assert.deepEqual(r.leaveKinds, e.leaveKinds, ctx);
 }
 
 // ——— the table: one line of intent, the input, what the day (or each day) must show ———
@@ -648,6 +652,88 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
     'out-of-office over the whole shift: out; a punch that day is not needed',
     { absences: [{ id: 6, kind: 'out', from: d('09:00'), to: d('18:00') }], punches: [d('10:00')] },
     { status: 'out', min: [0, 0, 0, 0], why: [['att.why.outShift', { from: '09:00', to: '18:00' }]], ignored: [[1, 'notNeeded', 'att.why.ignored.onLeave']] },
+  ],
+  // — partial-day leave on a day without punches (#17): covered part leave, the rest absent —
+  [
+    'half-day leave (09:00–14:00, 240 of 480 min) and no punch: a half day, 240 leave + 240 absent',
+    { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('14:00'), leaveType: 'annual' }] },
+    {
+      status: 'halfDay',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialHalfDay', { covered: 240, absent: 240, limit: 240 }]],
+      shifts: ['absent'],
+      leaveMin: 240,
+      absentMin: 240,
+      leaveKinds: { annual: 240 },
+    },
+  ],
+  [
+    'a 4-hour shift with 2 hours of leave and no punch: a half day, not an absence',
+    { days: [work(D, shift('08:00', '12:00'))], absences: [{ id: 3, kind: 'leave', from: d('08:00'), to: d('10:00'), leaveType: 'sick' }] },
+    {
+      status: 'halfDay',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialHalfDay', { covered: 120, absent: 120 }]],
+      leaveMin: 120,
+      absentMin: 120,
+      leaveKinds: { sick: 120 },
+    },
+  ],
+  [
+    'a morning of leave (180 of 480 min) and no punch: below half the day → absent, only the rest absent',
+    { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('13:00') }] },
+    {
+      status: 'absent',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialAbsent', { covered: 180, absent: 300, limit: 240 }]],
+      leaveMin: 180,
+      absentMin: 300,
+      leaveKinds: { other: 180 },
+    },
+  ],
+  [
+    "the rule's absent threshold decides: 240 covered, absent below 300 → absent",
+    { rule: rule({ absentBelowMin: 300, halfDayBelowMin: 420 }), absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('14:00') }] },
+    { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.partialAbsent', { covered: 240, limit: 300 }]], leaveMin: 240, absentMin: 240 },
+  ],
+  [
+    "the rule's absent threshold decides: 240 covered, absent below 120 → half day",
+    { rule: rule({ absentBelowMin: 120 }), absences: [{ id: 3, kind: 'out', from: d('14:00'), to: d('18:00') }] },
+    { status: 'halfDay', min: [0, 0, 0, 0], why: [['att.why.partialHalfDay', { covered: 240, limit: 120 }]], leaveMin: 0, absentMin: 240, leaveKinds: {} },
+  ],
+  [
+    'two shifts, the morning on leave, no punch in the afternoon: a half day',
+    { days: [work(D, ...TWO)], absences: [{ id: 3, kind: 'leave', from: d('08:00'), to: d('12:00'), leaveType: 'personal' }] },
+    {
+      status: 'halfDay',
+      min: [0, 0, 0, 0],
+      why: [['att.why.partialHalfDay']],
+      shifts: ['leave', 'absent'],
+      leaveMin: 240,
+      absentMin: 240,
+      leaveKinds: { personal: 240 },
+    },
+  ],
+  [
+    'half-day leave and the other half punched: leave minutes and no absent minutes',
+    { absences: [{ id: 3, kind: 'leave', from: d('09:00'), to: d('14:00'), leaveType: 'annual' }], punches: [d('13:58'), d('18:00')] },
+    { status: 'normal', min: [0, 0, 240, 0], why: [['att.why.onTime']], leaveMin: 240, absentMin: 0, leaveKinds: { annual: 240 } },
+  ],
+  [
+    'no punch and no leave: the whole day is absent minutes',
+    {},
+    { status: 'absent', min: [0, 0, 0, 0], why: [['att.why.noPunch']], leaveMin: 0, absentMin: 480, leaveKinds: {} },
+  ],
+  [
+    'two kinds of leave in one day are split by kind',
+    {
+      days: [work(D, ...TWO)],
+      absences: [
+        { id: 3, kind: 'leave', from: d('08:00'), to: d('12:00'), leaveType: 'annual' },
+        { id: 4, kind: 'leave', from: d('13:00'), to: d('17:00'), leaveType: 'sick' },
+      ],
+    },
+    { status: 'leave', min: [0, 0, 0, 0], why: [['att.why.leaveShift']], leaveMin: 480, absentMin: 0, leaveKinds: { annual: 240, sick: 240 } },
   ],
   [
     'an hour of leave mid-afternoon is not worked time',

@@ -35,6 +35,18 @@ import { clockText, hmMin, wallToMs } from './zone.ts';
  * - A day is pending while now ≤ the end of its last punch window (the free/off day's end): a punch exactly
  *   at the window's end still counts. Leave covering a future shift is 'leave' at once.
  * - Late/early minutes stay on a shift that the late-absent rule or a threshold turned absent (they explain it).
+ * - Partial-day leave on a day without punches (#17): when no shift of a working day has a valid check-in or
+ *   check-out (and none is pending) but approved leave/out covers part of the day's shifts, the covered part is
+ *   leave (leaveMin/outMin) and only the rest is absent (absentMin). The day is 'halfDay' when the covered
+ *   minutes reach the rule's absent threshold (absentBelowMin; without one, half the day's planned minutes),
+ *   else 'absent'. It is never better than a half day (the uncovered part was missed) and the shifts keep their
+ *   own 'absent'. Example: 09:00–18:00 with lunch (480 min), leave 09:00–13:00 (180 min) and no punch → covered
+ *   180 < 240 → absent; leave 09:00–14:00 (240 min) → half day; a 4-hour shift with 2 hours of leave → half day.
+ * - Figures (#17): absentMin is the planned minutes (deducted breaks excluded) of every shift judged absent (no
+ *   punch, or late beyond the limit), less the approved leave/out inside it; a free day without a punch is absent
+ *   for its required minutes less its leave/out. leaveKinds splits leaveMin by the absence's leave type
+ *   (AbsenceIn.leaveType; 'other' when it has none): each kind's own coverage, so leave of two kinds over the
+ *   same minutes would count in both (approval never writes that).
  */
 
 const MIN = 60_000;
@@ -319,6 +331,21 @@ export function computeRange(input: PersonRange): DayResult[] {
     };
     let leaveMs = 0;
     let outMs = 0;
+    let absentMs = 0;
+    const kindsMs = new Map<string, number>();
+    /** Leave time by leave type within [a, b], not counting `minus` spans (each kind's own coverage). */
+    const addKinds = (a: number, b: number, minus: Span[]) => {
+      const byKind = new Map<string, Span[]>();
+      for (const x of leaves) {
+        if (x.kind !== 'leave') continue;
+        const k = x.leaveType || 'other';
+        byKind.set(k, [...(byKind.get(k) ?? []), [x.from, x.to]]);
+      }
+      for (const [k, spans] of byKind) {
+        const ms = coverage([...spans, ...minus], a, b) - coverage(minus, a, b);
+        if (ms > 0) kindsMs.set(k, (kindsMs.get(k) ?? 0) + ms);
+      }
+    };
 
     const offDay = plan.plan.kind !== 'work' || (!free && plan.insts.length === 0);
     if (offDay) {
@@ -353,11 +380,14 @@ export function computeRange(input: PersonRange): DayResult[] {
       r.workedMin += s.workedMin;
       r.overtimeMin += s.overtimeMin;
     }
+    r.leaveKinds = {};
     if (r.status !== 'rest' && r.status !== 'holiday') {
       r.leaveMin = Math.floor(leaveMs / MIN);
       r.outMin = Math.floor(outMs / MIN);
+      r.absentMin = r.status === 'pending' ? 0 : Math.floor(absentMs / MIN);
+      for (const [k, ms] of [...kindsMs].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (ms >= MIN) r.leaveKinds[k] = Math.floor(ms / MIN);
     } else {
-      r.leaveMin = r.outMin = 0;
+      r.leaveMin = r.outMin = r.absentMin = 0;
     }
     r.used = used.sort((a, b) => a.at - b.at).map((p) => p.id);
     r.ignored = ignored.sort((a, b) => a.p.at - b.p.at).map(({ p, reason, detail }) => ({ punchId: p.id, reason, detail }));
@@ -404,6 +434,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       const workedSpan: Span[] = ci && co ? [[ci.at, co.at]] : [];
       leaveMs = absenceMs('leave', plan.from, plan.to, workedSpan);
       outMs = absenceMs('out', plan.from, plan.to, workedSpan);
+      addKinds(plan.from, plan.to, workedSpan);
       const absent = leaveMs + outMs;
       if (ci && co) {
         s.workedMin = Math.floor((co.at - ci.at) / MIN);
@@ -420,7 +451,10 @@ export function computeRange(input: PersonRange): DayResult[] {
         r.why.push(why('att.why.pending', { until: t(plan.to) }));
       } else if (!ci && !co) {
         s.status = absent > 0 && absent >= required * MIN ? (leaveMs >= outMs ? 'leave' : 'out') : 'absent';
-        if (s.status === 'absent') r.why.push(why('att.why.noPunchDay', { from: t(plan.from), to: t(plan.to) }));
+        if (s.status === 'absent') {
+          r.why.push(why('att.why.noPunchDay', { from: t(plan.from), to: t(plan.to) }));
+          absentMs = Math.max(0, required * MIN - absent);
+        }
       } else if (!ci) {
         s.status = 'missingIn';
         r.why.push(why('att.why.missingIn', { from: t(plan.from), to: t(plan.to) }));
@@ -458,11 +492,15 @@ export function computeRange(input: PersonRange): DayResult[] {
       // Valid punches of this date that no shift's windows claim.
       for (const p of valid(plan.loose)) ignore(p, 'outsideWindows', why('att.why.ignored.outsideWindows', { time: t(p.at) }));
       let creditMs = 0;
+      let plannedMs = 0;
+      let punched = false;
       let lastClose = -Infinity;
       for (const inst of plan.insts) {
         const res = judgeShift(inst);
         r.shifts.push(res.result);
         creditMs += res.creditMs;
+        plannedMs += res.plannedMs;
+        if (res.result.checkIn !== null || res.result.checkOut !== null) punched = true;
         if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo);
       }
       const st = r.shifts.map((s) => s.status);
@@ -477,6 +515,16 @@ export function computeRange(input: PersonRange): DayResult[] {
         r.status = covered.every((s) => s === 'out') ? 'out' : 'leave';
         return;
       }
+      // Partial-day leave and no punch at all: covered part leave, the rest absent; half day or absent (#17).
+      const coveredMs = leaveMs + outMs;
+      if (!punched && coveredMs > 0) {
+        const coveredMin = Math.floor(coveredMs / MIN);
+        const limit = rule.absentBelowMin ?? Math.ceil(plannedMs / MIN / 2);
+        r.status = coveredMin < limit ? 'absent' : 'halfDay';
+        const params = { covered: coveredMin, absent: Math.floor(absentMs / MIN), limit };
+        r.why.push(why(r.status === 'absent' ? 'att.why.partialAbsent' : 'att.why.partialHalfDay', params));
+        return;
+      }
       const worst = (['absent', 'missingIn', 'missingOut'] as const).find((s) => judged.includes(s));
       if (worst) {
         r.status = worst;
@@ -488,7 +536,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       threshold(Math.floor(creditMs / MIN), (s) => (r.status = s));
     }
 
-    function judgeShift(inst: Inst): { result: ShiftResult; creditMs: number } {
+    function judgeShift(inst: Inst): { result: ShiftResult; creditMs: number; plannedMs: number } {
       const { def } = inst;
       const s: ShiftResult = { shiftId: def.id, checkIn: null, checkOut: null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
       r.why.push(why('att.why.shift', { shift: def.name, start: t(inst.start), end: t(inst.end) }));
@@ -499,10 +547,13 @@ export function computeRange(input: PersonRange): DayResult[] {
         s.status = a.kind === 'out' ? 'out' : 'leave';
         const share = inst.end - inst.start - breaksMs;
         if (s.status === 'out') outMs += share;
-        else leaveMs += share;
+        else {
+          leaveMs += share;
+          addKinds(inst.start, inst.end, inst.breaks);
+        }
         r.why.push(why(a.kind === 'out' ? 'att.why.outShift' : 'att.why.leaveShift', { from: t(a.from), to: t(a.to), ...(a.label ? { label: a.label } : {}) }));
         for (const p of ok) ignore(p, 'notNeeded', why('att.why.ignored.onLeave', { time: t(p.at) }));
-        return { result: s, creditMs: share };
+        return { result: s, creditMs: share, plannedMs: share };
       }
       for (const m of inst.moves) {
         const a = m.by;
@@ -583,7 +634,9 @@ export function computeRange(input: PersonRange): DayResult[] {
       const shiftOut = absenceMs('out', inst.start, inst.end, inst.breaks);
       leaveMs += shiftLeave;
       outMs += shiftOut;
+      addKinds(inst.start, inst.end, inst.breaks);
       const creditMs = workedMs + shiftLeave + shiftOut;
+      const plannedMs = inst.end - inst.start - breaksMs;
 
       if (input.now <= inst.outTo) s.status = 'pending';
       else if (!ci && !co) {
@@ -599,7 +652,8 @@ export function computeRange(input: PersonRange): DayResult[] {
         s.status = 'absent';
         r.why.push(why('att.why.lateAbsent', { late: s.lateMin, limit: rule.lateAbsentAfterMin }));
       } else s.status = s.lateMin && s.earlyMin ? 'lateEarly' : s.lateMin ? 'late' : s.earlyMin ? 'early' : 'normal';
-      return { result: s, creditMs };
+      if (s.status === 'absent') absentMs += Math.max(0, plannedMs - shiftLeave - shiftOut);
+      return { result: s, creditMs, plannedMs };
     }
   }
 }

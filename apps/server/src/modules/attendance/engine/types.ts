@@ -60,6 +60,8 @@ export interface AbsenceIn {
   from: number;
   to: number; // epoch ms; partial-day absences move the expected start/end
   label?: string;
+  /** a leave's type ('annual', 'sick', … the leave app's options); leaveKinds keys it ('other' when unset) (#17) */
+  leaveType?: string;
 }
 export interface PersonRange {
   zone: string; // company IANA zone: dates and HH:mm are wall times in it (DST-correct)
@@ -115,6 +117,10 @@ export interface DayResult {
   /** Approved leave / out-of-office minutes within the day's shifts (deducted breaks excluded; added to the brief's shape). */
   leaveMin?: number;
   outMin?: number;
+  /** Planned minutes of the shifts judged absent, less approved leave/out in them (#17). */
+  absentMin?: number;
+  /** leaveMin by leave type, minutes (#17). */
+  leaveKinds?: Record<string, number>;
   /** Under the temperature model: a punch of the day was at or over the alarm (and refused). */
   temperatureAlarm?: boolean;
   why: Why[]; // the arithmetic, e.g. { key: 'att.why.late', params: { checkIn: '09:07', start: '09:00', grace: 5, late: 7 } }

@@ -31,6 +31,8 @@
  *   att.why.overtimeBelowMin   time past the shift end below the minimum → no overtime
  *   att.why.absentBelow        the day's worked (+ approved absence) time below the absent threshold
  *   att.why.halfDayBelow       … below the half-day threshold
+ *   att.why.partialHalfDay     partial-day leave, no punch: the covered part reaches the absent limit → half day
+ *   att.why.partialAbsent      partial-day leave, no punch: the covered part is below the absent limit → absent
  *   att.why.leaveShift         an approved leave covers the whole shift
  *   att.why.outShift           an approved out-of-office covers the whole shift
  *   att.why.startMoved         a partial-day leave/out moves the expected start
@@ -83,6 +85,8 @@ export const WHY_EN = {
   'att.why.overtimeBelowMin': 'Checked out {{checkOut}}, {{minutes}} min past the end {{end}}, below the minimum {{min}} → no overtime',
   'att.why.absentBelow': 'Worked {{worked}} min, below {{limit}} → absent',
   'att.why.halfDayBelow': 'Worked {{worked}} min, below {{limit}} → half day',
+  'att.why.partialHalfDay': 'No punch; leave covers {{covered}} min (at least {{limit}}), {{absent}} min absent → half day',
+  'att.why.partialAbsent': 'No punch; leave covers {{covered}} min (below {{limit}}), {{absent}} min absent → absent',
   'att.why.leaveShift': 'Approved leave {{from}}–{{to}} covers the shift',
   'att.why.outShift': 'Approved out-of-office {{from}}–{{to}} covers the shift',
   'att.why.startMoved': 'Approved {{kind}} {{from}}–{{to}}: expected from {{start}}',

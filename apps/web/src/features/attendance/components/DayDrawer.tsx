@@ -21,13 +21,14 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ABSENCE_KINDS, type DayDetail } from '@faceadmin/shared';
+import { ABSENCE_KINDS, LEAVE_OTHER, type DayDetail } from '@faceadmin/shared';
 import { i18next } from '../../../app/i18n.ts';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
-import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useRefreshDayList, useSetManual } from '../api.ts';
+import { useAbsences, useCreateAbsence, useDay, useDeleteAbsence, useLeaveTypes, useRefreshDayList, useSetManual } from '../api.ts';
 import { crossesMidnight, hm, whyText, zonedIso } from '../logic.ts';
+import { LeaveTime } from './LeaveFigures.tsx';
 import { StatusTag } from './StatusTag.tsx';
 
 type Kind = (typeof ABSENCE_KINDS)[number];
@@ -36,6 +37,8 @@ interface AbsenceValues {
   range?: [Dayjs, Dayjs];
   at?: Dayjs;
   reason: string;
+  /** a leave's type (the company's leave types; none: "other") */
+  leave_type?: string;
 }
 
 /** How long the drawer watches a person-day after a recorded change (the recompute job runs every second). */
@@ -96,6 +99,17 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
             <Descriptions.Item label={t('att.day.fields.rule')}>{d.rule ?? '—'}</Descriptions.Item>
             <Descriptions.Item label={t('att.day.fields.worked')}>{hm(d.worked_min)}</Descriptions.Item>
             <Descriptions.Item label={t('att.day.fields.overtime')}>{hm(d.overtime_min)}</Descriptions.Item>
+            {(d.leave_min > 0 || d.out_min > 0 || d.absent_min > 0) && (
+              <>
+                <Descriptions.Item label={t('att.day.fields.leave')}>
+                  <LeaveTime minutes={d.leave_min} kinds={d.leave_kinds} />
+                </Descriptions.Item>
+                <Descriptions.Item label={t('att.day.fields.out')}>{hm(d.out_min, true)}</Descriptions.Item>
+                <Descriptions.Item label={t('att.day.fields.absent')}>
+                  <span data-testid="day-absent-min">{hm(d.absent_min, true)}</span>
+                </Descriptions.Item>
+              </>
+            )}
             {d.manual && d.manual_reason && (
               <Descriptions.Item label={t('att.day.fields.manualReason')} span={2}>
                 {d.manual_reason}
@@ -195,6 +209,8 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
   const absences = useAbsences(detail.person_id, detail.date);
   const create = useCreateAbsence();
   const remove = useDeleteAbsence();
+  const leaveTypes = useLeaveTypes();
+  const typeLabel = (v: string | null) => leaveTypes.data?.items.find((x) => x.value === v)?.label ?? v;
   const [form] = Form.useForm<AbsenceValues>();
   const kind = Form.useWatch('kind', form) ?? 'leave';
   const { required } = ruleSet(t);
@@ -224,6 +240,7 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
       from: iso(at),
       to: iso(v.kind === 'supplement' ? at : v.range![1]),
       reason: v.reason.trim(),
+      ...(v.kind === 'leave' && v.leave_type ? { leave_type: v.leave_type } : {}),
     });
     message.success(t('att.absence.recorded'));
     form.setFieldValue('reason', '');
@@ -261,6 +278,7 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
           >
             <Space wrap>
               <Tag color={a.kind === 'leave' ? 'orange' : a.kind === 'out' ? 'blue' : 'green'}>{t(`att.absence.kinds.${a.kind}`)}</Tag>
+              {a.leave_type && <Tag data-testid="absence-leave-type">{typeLabel(a.leave_type)}</Tag>}
               <span>{a.kind === 'supplement' ? formatDateTime(a.from) : `${formatDateTime(a.from)} – ${formatDateTime(a.to)}`}</span>
               <Typography.Text type="secondary">{a.reason}</Typography.Text>
             </Space>
@@ -279,6 +297,16 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
           <Form.Item name="kind" label={t('att.absence.fields.kind')}>
             <Select style={{ width: 180 }} options={ABSENCE_KINDS.map((k) => ({ value: k, label: t(`att.absence.kinds.${k}`) }))} data-testid="absence-kind" />
           </Form.Item>
+          {kind === 'leave' && (
+            <Form.Item name="leave_type" label={t('att.absence.fields.leaveType')}>
+              <Select
+                allowClear
+                style={{ width: 180 }}
+                options={(leaveTypes.data?.items ?? []).filter((x) => x.value !== LEAVE_OTHER).map((x) => ({ value: x.value, label: x.label }))}
+                data-testid="absence-leave-type-select"
+              />
+            </Form.Item>
+          )}
           {kind === 'supplement' ? (
             <Form.Item name="at" label={t('att.absence.fields.at')} rules={[required]}>
               <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" data-testid="absence-at" />

@@ -10,6 +10,7 @@ import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { usePersonMonth } from '../api.ts';
 import { calendarWeeks, clockOf, hm } from '../logic.ts';
 import { DayDrawer } from './DayDrawer.tsx';
+import { LeaveTime } from './LeaveFigures.tsx';
 import { Legend, StatusTag } from './StatusTag.tsx';
 
 /** Monday first, as attendance sheets here are laid out. */
@@ -74,6 +75,11 @@ export function PersonMonthDrawer(props: { person: { id: number; name: string } 
               <Descriptions.Item label={t('att.month.absent')}>{totals.absent_days}</Descriptions.Item>
               <Descriptions.Item label={t('att.month.leave')}>{totals.leave_days}</Descriptions.Item>
               <Descriptions.Item label={t('att.month.out')}>{totals.out_days}</Descriptions.Item>
+              <Descriptions.Item label={t('att.month.leaveTime')}>
+                <LeaveTime minutes={totals.leave_min} kinds={totals.leave_kinds} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('att.month.outTime')}>{hm(totals.out_min, true) || '0'}</Descriptions.Item>
+              <Descriptions.Item label={t('att.month.absentTime')}>{hm(totals.absent_min, true) || '0'}</Descriptions.Item>
               <Descriptions.Item label={t('att.day.fields.worked')}>{hm(totals.worked_min)}</Descriptions.Item>
               <Descriptions.Item label={t('att.day.fields.overtime')}>{hm(totals.overtime_min, true) || '0'}</Descriptions.Item>
             </Descriptions>

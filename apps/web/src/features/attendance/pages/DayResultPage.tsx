@@ -15,6 +15,7 @@ import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
 import { DayDrawer } from '../components/DayDrawer.tsx';
 import { ClosedPeriodsButton } from '../components/ClosedPeriodsButton.tsx';
 import { RecalculateButton } from '../components/RecalculateButton.tsx';
+import { LeaveTime } from '../components/LeaveFigures.tsx';
 import { Legend, StatusTag } from '../components/StatusTag.tsx';
 import { hm, openingDay, zonedToday } from '../logic.ts';
 
@@ -80,6 +81,9 @@ export default function DayResultPage() {
     },
     { title: t('att.day.fields.worked'), dataIndex: 'worked_min', key: 'worked', render: (v: number) => hm(v) },
     { title: t('att.day.fields.overtime'), dataIndex: 'overtime_min', key: 'overtime', render: (v: number) => hm(v, true) },
+    { title: t('att.day.fields.leave'), key: 'leave', render: (_, r) => <LeaveTime minutes={r.leave_min} kinds={r.leave_kinds} /> },
+    { title: t('att.day.fields.out'), dataIndex: 'out_min', key: 'out', render: (v: number) => hm(v, true) },
+    { title: t('att.day.fields.absent'), dataIndex: 'absent_min', key: 'absent', render: (v: number) => hm(v, true) },
     { title: t('att.day.fields.rule'), dataIndex: 'rule', key: 'rule', render: (v: string | null) => v ?? '—' },
     {
       // the row opens the explanation too; a narrow screen's cards have only this button
