@@ -100,6 +100,8 @@ function translateValidation(lang: Language, err: FastifyError, req: FastifyRequ
   ];
   let keyword = known.includes(v.keyword) ? v.keyword : 'invalid';
   if (v.keyword === 'anyOf' || v.keyword === 'const') keyword = 'enum';
+  // 2026-02-31, 24:00: a date or an instant that is not a real one.
+  if (v.keyword === 'format' && (params.format === 'date' || params.format === 'date-time')) keyword = 'calendarDate';
   if (v.keyword === 'pattern' && TEXT_PATTERNS.has(String(params.pattern))) {
     // The shared text rule (request.ts): say which half of it failed.
     const value = valueAt(req, err.validationContext, path);

@@ -20,6 +20,7 @@ import {
 } from '@faceadmin/shared';
 import { Value } from 'typebox/value';
 import { AppError, invalid } from '../../lib/errors.ts';
+import { isCalendarDate, isInstant } from '../../lib/time.ts';
 
 /**
  * The pure part of approvals (issue #11): checking a form and a process before they are saved, checking an
@@ -248,8 +249,6 @@ export function planRoute(tree: ProcessTree, facts: RouteFacts): PlanNode[] {
 const refuse = (field: FormField, lang: Language, reason: string, params: Record<string, string | number> = {}) =>
   new AppError(CODES.RULE, 422, 'errors.validation', { ...params, field: labelOf(field.label, lang, field.key), reason }, { field: field.key });
 
-const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
-const isInstant = (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s));
 const isRange = (v: FieldValue): v is RangeValue => typeof v === 'object' && v !== null && !Array.isArray(v) && 'from' in v;
 
 /** A range may cover at most this many days. */
@@ -303,16 +302,18 @@ export function checkValues(
         if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !(f.options ?? []).some((o) => o.value === x))) throw bad();
         out[f.key] = [...new Set(v as string[])];
         break;
+      // Real calendar days and times only (2026-02-31 and 24:00 are refused, never rolled over into March).
       case 'date':
-        if (typeof v !== 'string' || !isDate(v)) throw bad();
+        if (typeof v !== 'string' || !isCalendarDate(v)) throw refuse(f, lang, 'reasons.calendarDate');
         out[f.key] = v;
         break;
       case 'datetime':
-        if (typeof v !== 'string' || !isInstant(v)) throw bad();
+        if (typeof v !== 'string' || !isInstant(v)) throw refuse(f, lang, 'reasons.calendarDate');
         out[f.key] = new Date(Date.parse(v)).toISOString();
         break;
       case 'daterange': {
         if (!isRange(v)) throw bad();
+        if (typeof v.from !== 'string' || typeof v.to !== 'string' || !isInstant(v.from) || !isInstant(v.to)) throw refuse(f, lang, 'reasons.calendarDate');
         const from = Date.parse(v.from);
         const to = Date.parse(v.to);
         if (!(to > from)) throw refuse(f, lang, 'reasons.dateOrder');
