@@ -159,6 +159,12 @@ export const personsApi = {
   update: endpoint({ method: 'POST', path: '/person/update', body: PersonUpdate, response: Person }),
   delete: endpoint({ method: 'POST', path: '/person/delete', body: IdBody, response: Count }),
   deleteMany: endpoint({ method: 'POST', path: '/person/deletes', body: PersonIdsBody, response: Count }),
+  /**
+   * A privacy request for someone with history (whom delete refuses): the row becomes an anonymous placeholder
+   * (no name, phone, ids, card, face or punch photos; left) and their punches, results, absences and applications
+   * stay linked to it, so computed months and reports keep their totals. Terminals forget them.
+   */
+  erase: endpoint({ method: 'POST', path: '/person/erase', body: IdBody, response: Person }),
   transfer: endpoint({ method: 'POST', path: '/person/transfer', body: PersonTransferBody, response: Count }),
   departmentOptions: endpoint({ method: 'POST', path: '/person/personOrgOptions', response: DepartmentOptions }),
   orgPersons: endpoint({ method: 'POST', path: '/person/device_org_persons', body: Type.Optional(OrgPersonsBody), response: OrgPersons }),
