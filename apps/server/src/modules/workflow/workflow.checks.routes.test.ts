@@ -65,3 +65,71 @@ test(`a supplementary punch on 31 February, at 24:00 or 23:60 is refused naming 
     }),
   );
 });
+
+test(`form errors name the field by its label and key, and carry its key for the designer (${DIALECT})`, async () => {
+  const leave = byKind('leave');
+  const current = ok(await call(t.app, 'GET', '/workflow/form/info', { token: A.main, query: { id: leave } })).schema;
+  const save = (extra: unknown, lang = 'en-US') =>
+    call(t.app, 'POST', '/workflow/form/save', { token: A.main, lang, body: { app_id: leave, schema: { fields: [...current.fields, extra] } } });
+  // An unknown type: which field, and that its type is wrong.
+  const weird = await save({ key: 'days', type: 'weird', label: { 'en-US': 'Days', 'zh-CN': '天数' }, required: false });
+  assert.equal(weird.code, CODES.VALIDATION, weird.message);
+  assert.equal(weird.message, `Form, the field “Days” (days), type: ${tr('en-US', 'reasons.enum')}`);
+  assert.deepEqual(weird.data, { field: 'schema', key: 'days' });
+  const zh = await save({ key: 'days', type: 'weird', label: { 'en-US': 'Days', 'zh-CN': '天数' }, required: false }, 'zh-CN');
+  assert.equal(zh.message, `表单：字段 “天数” (days) 的类型${tr('zh-CN', 'reasons.enum')}`);
+  // No label at all: which field.
+  const bare = await save({ key: 'note', type: 'text', required: false });
+  assert.equal(bare.code, CODES.VALIDATION, bare.message);
+  assert.equal(bare.message, `Form, the field “note”, label: ${tr('en-US', 'reasons.required')}`);
+  assert.deepEqual(bare.data, { field: 'schema', key: 'note' });
+  // A blank label (a rule the server checks): the field by its key, for the designer to mark.
+  const blank = await save({ key: 'memo', type: 'text', label: { 'en-US': ' ' }, required: false });
+  assert.equal(blank.code, CODES.RULE, blank.message);
+  assert.equal(blank.message, 'Form: the field “memo” needs a label');
+  assert.deepEqual(blank.data, { field: 'schema', key: 'memo' });
+  const select = await save({ key: 'kind', type: 'select', label: { 'en-US': 'Kind' }, required: false, options: [] }, 'ja');
+  assert.equal(select.message, `フォーム：${tr('ja', 'reasons.wfNoOptions', { key: '“Kind” (kind)' })}`);
+});
+
+test(`process errors name the node or branch by its title and carry its id; a process without approvers says so (${DIALECT})`, async () => {
+  const leave = byKind('leave');
+  const save = (process: unknown, lang = 'en-US') => call(t.app, 'POST', '/workflow/process/save', { token: A.main, lang, body: { app_id: leave, process } });
+  const none = await save({ nodes: [] });
+  assert.equal(none.code, CODES.RULE, none.message);
+  assert.equal(none.message, 'Process: add an approver node: the process has none');
+  const head = { type: 'approver', name: 'Head', approver: { kind: 'head', level: 1 }, mode: 'any', empty: 'admin' };
+  const branchy = {
+    nodes: [
+      {
+        id: 'len',
+        type: 'condition',
+        name: 'Length',
+        branches: [
+          {
+            id: 'long',
+            name: 'Long',
+            priority: 1,
+            default: false,
+            conditions: [{ kind: 'field', field: 'period', op: 'gt', value: 3 }],
+            nodes: [{ id: 'h1', ...head }],
+          },
+          { id: 'short', name: 'Otherwise', priority: 2, default: true, conditions: [], nodes: [] },
+        ],
+      },
+    ],
+  };
+  const gap = await save(branchy);
+  assert.equal(gap.code, CODES.RULE, gap.message);
+  assert.equal(gap.message, `Process: ${tr('en-US', 'reasons.wfNoApproverPath', { node: '“Otherwise”' })}`);
+  assert.deepEqual(gap.data, { field: 'process', node: 'short' });
+  assert.match((await save(branchy, 'zh-TW')).message, /^流程：分支 “Otherwise” 上沒有審批人/);
+  // A node the schema refuses (an unknown approver kind) is named by its title too.
+  const wrong = await save({ nodes: [{ id: 'n1', ...head, approver: { kind: 'nobody' } }] });
+  assert.equal(wrong.code, CODES.VALIDATION, wrong.message);
+  assert.match(wrong.message, /^Process, the node “Head”, /);
+  assert.deepEqual(wrong.data, { field: 'process', node: 'n1' });
+  const empty = await save({ nodes: [{ id: 'n2', ...head, approver: { kind: 'people', person_ids: [] } }] });
+  assert.equal(empty.message, 'Process: the node “Head” names nobody: choose its people');
+  assert.deepEqual(empty.data, { field: 'process', node: 'n2' });
+});
