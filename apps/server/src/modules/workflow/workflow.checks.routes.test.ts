@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import ExcelJS from 'exceljs';
 import { CODES, type WorkflowApp } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
 import { picture, upload } from '../../../test/files.ts';
@@ -132,4 +133,24 @@ test(`process errors name the node or branch by its title and carry its id; a pr
   const empty = await save({ nodes: [{ id: 'n2', ...head, approver: { kind: 'people', person_ids: [] } }] });
   assert.equal(empty.message, 'Process: the node “Head” names nobody: choose its people');
   assert.deepEqual(empty.data, { field: 'process', node: 'n2' });
+});
+
+test(`an import of past records refuses 31 February and 24:00, naming the column (${DIALECT})`, async () => {
+  const book = new ExcelJS.Workbook();
+  const s = book.addWorksheet('x');
+  s.addRow(['Number', 'Approval app', 'Status', 'Created', 'Leave type', 'From', 'To', 'Reason']);
+  s.addRow(['1', 'Leave', 'Approved', '', 'Sick leave', '2026-02-31 09:00', '2026-03-01 18:00', 'Flu']);
+  s.addRow(['1', 'Leave', 'Approved', '', 'Sick leave', '2026-03-02 09:00', '2026-03-02 24:00', 'Flu']);
+  s.addRow(['1', 'Leave', 'Approved', '2026-02-29 10:00', 'Sick leave', '2026-03-03 09:00', '2026-03-03 18:00', 'Flu']);
+  const r = await upload(t, '/workflow/approval/import', A.main, { name: 'past.xlsx', data: Buffer.from(await book.xlsx.writeBuffer()) });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.created, 0);
+  assert.deepEqual(
+    r.data.errors.map((e: { row: number; field: string }) => [e.row, e.field]),
+    [
+      [2, 'From'],
+      [3, 'To'],
+      [4, 'Created'],
+    ],
+  );
 });
