@@ -18,10 +18,10 @@ let pic = '';
 let device = 0;
 const ZONE = 'Asia/Shanghai';
 
-const person = async (number: string, name: string) => {
+const person = async (number: string, name: string, organizations = [dept]) => {
   const r = await call(t.app, 'POST', '/person/create', {
     token: A.main,
-    body: { number, name, phone: '13900000401', organizations: [dept], pic, rfid: '12345', idcard: 'ID123456', address: 'Road 1' },
+    body: { number, name, phone: '13900000401', organizations, pic, rfid: '12345', idcard: 'ID123456', address: 'Road 1' },
   });
   assert.equal(r.code, CODES.OK, r.message);
   return r.data.id as number;
@@ -50,7 +50,9 @@ after(() => t.close());
 
 test(`a person with history is not deleted; erased, they are anonymous and the month keeps its totals and absences (${DIALECT})`, async () => {
   const zhao = await person('601', 'Zhao Lei');
-  const fresh = await person('602', 'Qian Yu');
+  // Someone entered by mistake, outside any attendance rule: no results, nothing else.
+  const visitors = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Visitors' } })).data.id;
+  const fresh = await person('602', 'Qian Yu', [visitors]);
   // History: a week of punches (one late), a day of leave, a pending application; October computed.
   const punch = (local: string) => plainPunch({ companyId: A.id, deviceId: device, personId: zhao, pin: '601', local, zone: ZONE });
   const rows = [punch('2026-10-05 09:07:00'), punch('2026-10-05 18:02:00')];
