@@ -19,6 +19,7 @@ import { zkPushGateway } from './gateways/zk-push/zk-push.gateway.ts';
 import { startMqttGateway, type MqttGateway } from './gateways/mqtt/index.ts';
 import { languageOf, t } from './i18n/i18n.ts';
 import { prettyStream } from './lib/pretty-log.ts';
+import { isInstant } from './lib/time.ts';
 import { API_PREFIX } from './lib/api.ts';
 import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from './jobs/scheduler.ts';
 import type { App, AppModule, Core } from './module.ts';
@@ -177,8 +178,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // while query strings and path parameters, which are text on the wire, are coerced to their types.
     const compilers = AjvCompiler();
     const ajv = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
-    const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false } });
-    const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' } });
+    // Dates and instants are real ones (ajv-formats already refuses 2026-02-31 and 24:00 as a date): its
+    // date-time also takes a leap second (23:59:60), which Date.parse does not read.
+    const onCreate = (a: { addFormat(name: string, f: (s: string) => boolean): unknown }) => a.addFormat('date-time', isInstant);
+    const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false }, onCreate });
+    const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' }, onCreate });
     api.setValidatorCompiler((route) => (route.httpPart === 'body' ? bodyValidator : textValidator)(route));
     await api.register(rateLimit, { global: false });
     // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).

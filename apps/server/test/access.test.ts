@@ -224,6 +224,7 @@ const ROWS: Row[] = [
   },
   { method: 'POST', path: '/person/delete', expect: RIGHT_PERSON, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/person/deletes', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/person/erase', expect: RIGHT_PERSON, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/person/transfer', expect: RIGHT_PERSON, body: () => ({ ids: [999999], department_id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/person/personOrgOptions', expect: RIGHT_PERSON },
   { method: 'POST', path: '/person/device_org_persons', expect: RIGHT_PERSON, body: () => ({ keyword: '' }) },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MULTI_LINE_PATTERN, NON_BLANK_PATTERN, SINGLE_LINE_PATTERN } from '@faceadmin/shared';
+import { MULTI_LINE_PATTERN, NON_BLANK_PATTERN, SINGLE_LINE_PATTERN, TIME_PATTERN } from '@faceadmin/shared';
 
 /**
  * fast-check arbitraries from the JSON schemas the server validates requests with (the contracts after
@@ -177,5 +177,30 @@ function breakages(s: Schema, value: unknown, wire: 'json' | 'text' | 'path', at
       );
     }
   }
+  return out;
+}
+
+/** Days and times that do not exist: Feb 29 of a common year, Feb 30, Apr 31, 24:00, 23:60 (and a leap second). */
+export const IMPOSSIBLE = {
+  date: ['2026-02-29', '2100-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10'],
+  'date-time': [
+    '2026-02-29T10:00:00Z',
+    '2026-02-30T08:00:00.000Z',
+    '2026-04-31T08:00:00+08:00',
+    '2026-03-01T24:00:00Z',
+    '2026-03-01T23:60:00Z',
+    '2026-03-01T23:59:60Z',
+  ],
+  time: ['24:00', '23:60', '25:30'],
+} as const;
+
+/** Where a schema takes a date, an instant or an HH:mm time (through objects and unions), with the kind. */
+export function calendarFields(s: Schema, at: string[] = []): { path: string[]; kind: keyof typeof IMPOSSIBLE }[] {
+  const out: { path: string[]; kind: keyof typeof IMPOSSIBLE }[] = [];
+  for (const member of s.anyOf ?? s.oneOf ?? [])
+    for (const f of calendarFields(member, at)) if (!out.some((o) => o.path.join('.') === f.path.join('.'))) out.push(f);
+  if (s.format === 'date' || s.format === 'date-time') out.push({ path: at, kind: s.format });
+  else if (s.pattern === TIME_PATTERN) out.push({ path: at, kind: 'time' });
+  for (const [key, sub] of Object.entries(s.properties ?? {})) out.push(...calendarFields(sub, [...at, key]));
   return out;
 }

@@ -4,7 +4,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import { apiContract, CODES, isBinary, requestSchema, RELOGIN_CODES, type Endpoint } from '@faceadmin/shared';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
-import { invalidOf, validOf, type Schema, type Wrong } from './arbitrary.ts';
+import { calendarFields, IMPOSSIBLE, invalidOf, validOf, type Schema, type Wrong } from './arbitrary.ts';
 import { API, DIALECT, login, makeCompany, nextIp, register, type TestApp, makeApp } from './helpers.ts';
 import { picture, upload } from './files.ts';
 
@@ -178,4 +178,30 @@ test(`requests drawn from each route's schemas: valid ones pass the shape check,
     [],
     `${problems.length} problems in ${calls} requests`,
   );
+});
+
+test(`every date, date-time and HH:mm input of every route refuses days and times that do not exist, naming the field (${DIALECT})`, async () => {
+  const problems: string[] = [];
+  let tried = 0;
+  for (const entry of entries) {
+    if (entry.multipart || LAST.includes(entry.path)) continue;
+    for (const [part, schema] of parts(entry)) {
+      for (const { path, kind } of calendarFields(schema)) {
+        for (const wrong of IMPOSSIBLE[kind]) {
+          const [good] = fc.sample(validInput(entry), { numRuns: 1, seed: SEED });
+          const sent: Sent = structuredClone(good!);
+          let node = ((sent as Record<string, unknown>)[part] ??= {}) as Record<string, unknown>;
+          for (const key of path.slice(0, -1)) node = (node[key] = node[key] && typeof node[key] === 'object' ? node[key] : {}) as Record<string, unknown>;
+          node[path.at(-1)!] = wrong;
+          const r = await send(entry, sent);
+          tried++;
+          const where = `${label(entry)} ${part}.${path.join('.')}=${wrong} → ${r.status} ${r.json?.code} ${r.json?.message ?? ''}`;
+          if (r.status !== 400 || r.json?.code !== CODES.VALIDATION) problems.push(`accepted: ${where}`);
+          else if (!path.includes(String((r.json.data as { field?: string } | null)?.field))) problems.push(`field not named: ${where}`);
+        }
+      }
+    }
+  }
+  assert.ok(tried > 100, `${tried} requests sent`);
+  assert.deepEqual(problems, []);
 });

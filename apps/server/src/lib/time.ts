@@ -28,6 +28,19 @@ export function isCalendarDate(s: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(wallClockMs(`${s} 00:00:00`));
 }
 
+const INSTANT = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+/**
+ * Whether an ISO-8601 date-time (with its offset) names a real instant: a real calendar day, hours 00–23,
+ * minutes and seconds 00–59, an offset within ±23:59. Date.parse would roll 2026-02-31 into March.
+ */
+export function isInstant(s: string): boolean {
+  const m = INSTANT.exec(s);
+  if (!m) return false;
+  const [, day, h, mi, se = '00', zone, zh = '00', zm = '00'] = m;
+  if (!isCalendarDate(day!) || +h! > 23 || +mi! > 59 || +se > 59) return false;
+  return zone === 'Z' || zone === 'z' || (+zh <= 23 && +zm <= 59);
+}
+
 /** Device-local time → the UTC instant (ms), with the terminal's offset in minutes east of UTC. */
 export function localToUtcMs(local: string, tzOffsetMinutes: number): number {
   return wallClockMs(local) - tzOffsetMinutes * 60_000;

@@ -75,7 +75,7 @@ function fieldName(lang: Language, field: string): string {
   return out === key ? field : out;
 }
 
-function translateValidation(lang: Language, err: FastifyError, req: FastifyRequest): { message: string; field: string } {
+function translateValidation(lang: Language, err: FastifyError, req: FastifyRequest): { message: string; field: string; key?: string; node?: string } {
   const v = err.validation?.[0];
   if (!v) return { message: t(lang, 'errors.badRequest'), field: '' };
   const params = v.params ?? {};
@@ -100,13 +100,63 @@ function translateValidation(lang: Language, err: FastifyError, req: FastifyRequ
   ];
   let keyword = known.includes(v.keyword) ? v.keyword : 'invalid';
   if (v.keyword === 'anyOf' || v.keyword === 'const') keyword = 'enum';
+  // 2026-02-31, 24:00: a date or an instant that is not a real one.
+  if (v.keyword === 'format' && (params.format === 'date' || params.format === 'date-time')) keyword = 'calendarDate';
   if (v.keyword === 'pattern' && TEXT_PATTERNS.has(String(params.pattern))) {
     // The shared text rule (request.ts): say which half of it failed.
     const value = valueAt(req, err.validationContext, path);
     keyword = typeof value === 'string' && !value.trim() && !FORBIDDEN_CHAR.test(value) ? 'required' : 'textChars';
   }
   const reason = t(lang, `reasons.${keyword}`, { limit: Number(params.limit ?? 0) });
+  // Inside a list of named things (a form's fields, a process's nodes): say which one, and which of its keys.
+  const within = itemOn(req, err.validationContext, path);
+  if (within) {
+    const prop = path.slice(within.depth + 1).find((p) => !/^\d+$/.test(p)) ?? (named !== undefined ? String(named) : '');
+    const top = path.find((p) => !/^\d+$/.test(p)) ?? field;
+    const message = t(lang, 'errors.validationIn', { field: fieldName(lang, top), item: within.title(lang), prop: fieldName(lang, prop), reason });
+    return { message, field: top, ...within.data };
+  }
   return { message: t(lang, 'errors.validation', { field: fieldName(lang, field), reason }), field };
+}
+
+/** A label in the reader's language, else the first one set. */
+function localText(text: unknown, lang: Language): string {
+  if (!text || typeof text !== 'object') return '';
+  const own = (text as Record<string, unknown>)[lang];
+  if (typeof own === 'string' && own.trim()) return own.trim();
+  for (const v of Object.values(text)) if (typeof v === 'string' && v.trim()) return v.trim();
+  return '';
+}
+
+/**
+ * The deepest list item on the path that names itself — a form field (`key`, `label`) or a process node or branch
+ * (`id`, `name`) — with its title for the message and what the client marks (`data.key` or `data.node`).
+ */
+function itemOn(req: FastifyRequest, part: string | undefined, path: string[]) {
+  let node: unknown = part === 'body' ? req.body : part === 'querystring' ? req.query : undefined;
+  let found: { depth: number; title: (lang: Language) => string; data: { key: string } | { node: string } } | undefined;
+  path.forEach((seg, i) => {
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
+    if (!/^\d+$/.test(seg) || !node || typeof node !== 'object' || Array.isArray(node)) return;
+    const o = node as Record<string, unknown>;
+    // A form field has a key and a type; a process node an id and a type, a branch an id and nodes.
+    if (typeof o.key === 'string' && o.key && typeof o.type === 'string') {
+      const key = o.key;
+      found = {
+        depth: i,
+        title: (lang) => {
+          const label = localText(o.label, lang);
+          return t(lang, 'reasons.inField', { key: label && label !== key ? `“${label}” (${key})` : `“${key}”` });
+        },
+        data: { key },
+      };
+    } else if (typeof o.id === 'string' && o.id && (typeof o.type === 'string' || Array.isArray(o.nodes))) {
+      const id = o.id;
+      const name = typeof o.name === 'string' && o.name.trim() ? o.name.trim() : id;
+      found = { depth: i, title: (lang) => t(lang, 'reasons.inNode', { node: `“${name}”` }), data: { node: id } };
+    }
+  });
+  return found;
 }
 
 const TEXT_PATTERNS = new Set([SINGLE_LINE_PATTERN, MULTI_LINE_PATTERN, NON_BLANK_PATTERN]);
@@ -147,8 +197,8 @@ export default fp(async function envelope(app: FastifyInstance) {
     const lang = req.lang ?? 'zh-CN';
     if (err instanceof AppError) return send(reply, err.status, err.code, renderAppError(lang, err), err.data);
     if (err.validation) {
-      const { message, field } = translateValidation(lang, err, req);
-      return send(reply, 400, CODES.VALIDATION, message, { field });
+      const { message, ...data } = translateValidation(lang, err, req);
+      return send(reply, 400, CODES.VALIDATION, message, data);
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, CODES.VALIDATION, t(lang, 'errors.bodyTooLarge'));
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {

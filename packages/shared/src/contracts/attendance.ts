@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DATE_PATTERN, LIMITS, TIME_PATTERN } from '../limits.ts';
+import { LIMITS, TIME_PATTERN } from '../limits.ts';
 import { DEVICE_OPTION_RANGES } from '../devices.ts';
 import { Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
@@ -74,7 +74,7 @@ export const RuleInput = Type.Object({
   /** shift mode: cycle templates, and the one that runs by default from start_date starting on day start_index */
   cycles: Type.Optional(Type.Array(CycleInput, { maxItems: ATTENDANCE_LIMITS.cyclesPerRuleMax })),
   cycle_key: Type.Optional(Nullable(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' }))),
-  start_date: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
+  start_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   start_index: Type.Optional(Type.Integer({ minimum: 0, maximum: ATTENDANCE_LIMITS.cycleDaysMax - 1 })),
   person_ids: Type.Array(Id, { maxItems: 20_000, uniqueItems: true }),
   department_ids: Type.Array(Id, { maxItems: 2_000, uniqueItems: true }),

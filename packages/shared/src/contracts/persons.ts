@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CARD_PATTERN, DATE_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, TIME_PATTERN } from '../limits.ts';
+import { CARD_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, TIME_PATTERN } from '../limits.ts';
 import { Children, Count, Flag, Id, IdBody, Nullable, StringEnum, Page, PageQuery, Ref, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
 import { LongText } from './request.ts';
@@ -8,8 +8,8 @@ export const AccessPeriod = Type.Object({ start: Type.String({ pattern: TIME_PAT
 export type AccessPeriod = Static<typeof AccessPeriod>;
 /** Limited-time access as sent (spec §3): a date range plus up to three daily periods. */
 export const AccessInput = Type.Object({
-  from: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
-  to: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
+  from: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  to: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   periods: Type.Optional(Type.Array(AccessPeriod, { maxItems: LIMITS.accessPeriodsMax })),
 });
 export const PersonAccess = Type.Object({ from: Nullable(Type.String()), to: Nullable(Type.String()), periods: Type.Array(AccessPeriod) });
@@ -64,7 +64,7 @@ const fields = {
   workStatus: Type.Optional(Flag),
   notify: Type.Optional(Flag),
   /** hire date, a real calendar date; omitted keeps it, null clears it */
-  joined_on: Type.Optional(Nullable(Type.String({ pattern: DATE_PATTERN }))),
+  joined_on: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   access: Type.Optional(AccessInput),
   /** Write-only. Omitted keeps the current one; '' clears it. */
   door_password: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: DOOR_PASSWORD_PATTERN })])),
@@ -159,6 +159,12 @@ export const personsApi = {
   update: endpoint({ method: 'POST', path: '/person/update', body: PersonUpdate, response: Person }),
   delete: endpoint({ method: 'POST', path: '/person/delete', body: IdBody, response: Count }),
   deleteMany: endpoint({ method: 'POST', path: '/person/deletes', body: PersonIdsBody, response: Count }),
+  /**
+   * A privacy request for someone with history (whom delete refuses): the row becomes an anonymous placeholder
+   * (no name, phone, ids, card, face or punch photos; left) and their punches, results, absences and applications
+   * stay linked to it, so computed months and reports keep their totals. Terminals forget them.
+   */
+  erase: endpoint({ method: 'POST', path: '/person/erase', body: IdBody, response: Person }),
   transfer: endpoint({ method: 'POST', path: '/person/transfer', body: PersonTransferBody, response: Count }),
   departmentOptions: endpoint({ method: 'POST', path: '/person/personOrgOptions', response: DepartmentOptions }),
   orgPersons: endpoint({ method: 'POST', path: '/person/device_org_persons', body: Type.Optional(OrgPersonsBody), response: OrgPersons }),

@@ -125,8 +125,11 @@ export type FormField = Static<typeof FormField>;
 export const FormSchema = Type.Object({ fields: Type.Array(FormField, { maxItems: WORKFLOW_LIMITS.fieldsMax }) });
 export type FormSchema = Static<typeof FormSchema>;
 
-/** A date range's value: instants with their zone (the company's working time gives its duration). */
-export const RangeValue = Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) });
+/**
+ * A date range's value: ISO-8601 instants with their zone (the company's working time gives its duration). Their
+ * meaning (real days and times, from before to) is checked against the form, so the error names the form's field.
+ */
+export const RangeValue = Type.Object({ from: Type.String({ maxLength: 40 }), to: Type.String({ maxLength: 40 }) });
 export type RangeValue = Static<typeof RangeValue>;
 /**
  * A field's value by type: text/textarea/date (YYYY-MM-DD)/datetime (ISO)/select: a string; number/money: a number;

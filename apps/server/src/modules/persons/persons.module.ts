@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { clock } from '../../lib/time.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { peopleChangedHook } from './people-changed.ts';
@@ -18,7 +20,11 @@ export function personsModule(core: Core) {
   const { database } = core;
   const photos = photoStore(core.config.dataDir);
   const peopleChanged = peopleChangedHook();
-  const persons = personsService({ database, photos, peopleChanged });
+  // Punch photos live in DATA_DIR/punches/<company>/<device>/<name> (punches.service.ts punchPhotoStore).
+  const removePunchPhoto = async (companyId: number, deviceId: number, name: string) => {
+    if (/^[\w-]+\.jpg$/.test(name)) await fs.promises.rm(path.join(core.config.dataDir, 'punches', String(companyId), String(deviceId), name), { force: true });
+  };
+  const persons = personsService({ database, photos, peopleChanged, removePunchPhoto });
   const imports = importService({ database, photos, peopleChanged });
   /** Face files no person holds, once a day old (a cancelled drawer's upload), and half-written files. */
   const sweepFaces = () => photos.sweep(clock.now() - UPLOAD_KEEP_MS, (companyId) => personsRepository.photoNames(database.db, companyId));

@@ -156,6 +156,61 @@ export const personsRepository = {
           .execute();
     }
   },
+  /** Of these people, those with history the reports need: punches, day results, absences or applications. */
+  async withHistory(db: Executor, companyId: number, ids: number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const part of chunks(ids)) {
+      for (const table of ['punches', 'attendance_days', 'attendance_absences', 'workflow_applications'] as const) {
+        const rows = await db.selectFrom(table).select('person_id').distinct().where('company_id', '=', companyId).where('person_id', 'in', part).execute();
+        for (const r of rows) if (r.person_id !== null) out.add(r.person_id);
+      }
+    }
+    return out;
+  },
+  /**
+   * Makes a person an anonymous placeholder (see the service's `erase`); their history stays linked to the row.
+   * Answers the face picture and the punch photos to delete once committed.
+   */
+  async erase(db: Executor, companyId: number, row: PersonRow, name: string) {
+    const punchPhotos = await db
+      .selectFrom('punches')
+      .select(['device_id', 'photo'])
+      .where('company_id', '=', companyId)
+      .where('person_id', '=', row.id)
+      .where('photo', '!=', '')
+      .execute();
+    await db.updateTable('punches').set({ photo: '' }).where('company_id', '=', companyId).where('person_id', '=', row.id).where('photo', '!=', '').execute();
+    // The number stays unique in the company and tells nothing: "X" and the id (a PIN terminals never saw).
+    let number = `X${row.id}`;
+    while ((await personsRepository.byNumbers(db, companyId, [number])).size) number += 'X';
+    const patch: Partial<PersonInsert> = {
+      number,
+      name,
+      phone: '',
+      description: '',
+      photo: '',
+      rfid: '',
+      idcard: '',
+      address: '',
+      work_status: WORK_STATUS.left,
+      notify: 0,
+      access_from: null,
+      access_to: null,
+      access_periods: '[]',
+      door_password: '',
+      remote_open: 0,
+      is_admin: 0,
+      admin_password: '',
+      feature_rights: '[]',
+      revision: row.revision + 1,
+      updated_at: nowIso(),
+    };
+    await personsRepository.update(db, companyId, row.id, patch, row);
+    await db.deleteFrom('department_heads').where('company_id', '=', companyId).where('person_id', '=', row.id).execute();
+    for (const table of ['person_sessions', 'person_links', 'person_messages'] as const)
+      await db.deleteFrom(table).where('company_id', '=', companyId).where('person_id', '=', row.id).execute();
+    return { face: row.photo, punchPhotos };
+  },
   async delete(db: Executor, companyId: number, ids: number[]) {
     for (const part of chunks(ids)) await db.deleteFrom('persons').where('company_id', '=', companyId).where('id', 'in', part).execute();
   },

@@ -379,13 +379,14 @@ test('a hire date is a real calendar date, kept, cleared, and carried by import 
   assert.equal(created.data.joined_on, '2026-10-14');
   const id = created.data.id as number;
   const bad = await person({ number: 'H2', joined_on: '2026-02-30' });
-  assert.equal(bad.code, CODES.RULE, bad.message);
+  assert.equal(bad.code, CODES.VALIDATION, bad.message);
   assert.match(bad.message, /^Hire date/, 'the error names the field');
+  assert.deepEqual(bad.data, { field: 'joined_on' });
   assert.equal((await person({ number: 'H2', joined_on: '2026-10' })).code, CODES.VALIDATION);
   const upd = (body: Record<string, unknown>) =>
     call(t.app, 'POST', '/person/update', { token: A.main, body: { id, name: 'Li Lei', phone: '1', organizations: [rnd], pic: created.data.pic, ...body } });
   assert.equal((await upd({})).data.joined_on, '2026-10-14', 'omitted keeps it');
-  assert.equal((await upd({ joined_on: '2027-02-29' })).code, CODES.RULE, 'not a leap year');
+  assert.equal((await upd({ joined_on: '2027-02-29' })).code, CODES.VALIDATION, 'not a leap year');
   assert.equal((await upd({ joined_on: null })).data.joined_on, null, 'null clears it');
 
   // import: the column is read (a date cell or text), an impossible date is reported by row and field

@@ -6,6 +6,7 @@ import { LIMITS, personsApi, XLSX_TYPE } from '@faceadmin/shared';
 import { badInput, invalid } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
+import { t } from '../../i18n/i18n.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { PHOTO_MAX_BYTES } from './photos.ts';
@@ -41,6 +42,9 @@ export default async function personsRoutes(app: App, deps: { database: Database
   );
   app.post(personsApi.deleteMany.path, { config: edit, schema: routeSchema(personsApi.deleteMany, { tags }) }, async (req, reply) =>
     reply.ok({ count: await svc.remove(tenantOf(req), req.body.ids) }),
+  );
+  app.post(personsApi.erase.path, { config: edit, schema: routeSchema(personsApi.erase, { tags }) }, async (req, reply) =>
+    reply.ok(await svc.erase(tenantOf(req), req.body.id, t(req.lang, 'values.erasedName', { id: req.body.id }))),
   );
   app.post(personsApi.transfer.path, { config: edit, schema: routeSchema(personsApi.transfer, { tags }) }, async (req, reply) =>
     reply.ok({ count: await svc.transfer(tenantOf(req), req.body.ids, req.body.department_id, req.body.mode ?? 'move') }),

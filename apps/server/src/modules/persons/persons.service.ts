@@ -1,7 +1,7 @@
-import { pathOf, personsApi, type Person, type PersonCreate, type PersonListQuery, type PersonUpdate, WORK_STATUS } from '@faceadmin/shared';
+import { CODES, pathOf, personsApi, type Person, type PersonCreate, type PersonListQuery, type PersonUpdate, WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { API_PREFIX } from '../../lib/api.ts';
-import { conflict, invalid, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
@@ -75,7 +75,13 @@ export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): 
   return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
 }
 
-export function personsService(deps: { database: Database; photos: PhotoStore; peopleChanged: PeopleChangedHook }) {
+export function personsService(deps: {
+  database: Database;
+  photos: PhotoStore;
+  peopleChanged: PeopleChangedHook;
+  /** Deletes a punch's photo file (an erased person's faces on their punches); the punches module owns the files. */
+  removePunchPhoto?: (companyId: number, deviceId: number, name: string) => Promise<void>;
+}) {
   const { db } = deps.database;
   const { photos } = deps;
 
@@ -173,10 +179,23 @@ export function personsService(deps: { database: Database; photos: PhotoStore; p
       return person;
     },
 
+    /**
+     * Deletes people without history. Someone with punches, results, absences or applications is refused (their
+     * approved leave would vanish from months already paid): they are marked as left, or erased (`erase`).
+     */
     async remove(tenant: Tenant, ids: number[]): Promise<number> {
       const rows = await transaction(db, async (trx) => {
         const found = await personsRepository.findMany(trx, tenant.companyId, ids);
         if (found.length !== ids.length) throw notFound();
+        const kept = await personsRepository.withHistory(trx, tenant.companyId, ids);
+        if (kept.size) {
+          const names = found
+            .filter((r) => kept.has(r.id))
+            .slice(0, 10)
+            .map((r) => `${r.number} ${r.name}`)
+            .join(', ');
+          throw new AppError(CODES.CONFLICT, 409, 'errors.personHasHistory', { names: kept.size > 10 ? `${names} …` : names }, { ids: [...kept] });
+        }
         // Terminals are told to forget them before the rows go (the ledger keeps the PINs to delete).
         await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'deleted' });
         await personsRepository.delete(trx, tenant.companyId, ids);
@@ -191,6 +210,28 @@ export function personsService(deps: { database: Database; photos: PhotoStore; p
       });
       for (const r of rows) if (r.photo) await photos.remove(tenant.companyId, r.photo);
       return rows.length;
+    },
+
+    /**
+     * A privacy request: the person's row becomes an anonymous placeholder — `name` (the erased name, e.g.
+     * "Erased #12"), no phone, card, ids, address, passwords, face or punch photos, no access, no longer a head of
+     * department, signed out of self-service, messages gone, left — while their punches, day results, absences and
+     * applications stay linked to it, so months already computed and reports keep their totals. Terminals are told
+     * to forget them (the sync ledger's delete path), before the number they were known by changes.
+     */
+    async erase(tenant: Tenant, id: number, name: string): Promise<Person> {
+      let erased: Awaited<ReturnType<typeof personsRepository.erase>> | undefined;
+      const person = await transaction(db, async (trx) => {
+        const row = await personsRepository.find(trx, tenant.companyId, id);
+        if (!row) throw notFound();
+        await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: [id], kind: 'deleted' });
+        erased = await personsRepository.erase(trx, tenant.companyId, row, name);
+        await audit(trx, tenant, 'person', 'person.erase', { id, number: row.number, name });
+        return loadOne(trx, tenant.companyId, id);
+      });
+      if (erased?.face) await photos.remove(tenant.companyId, erased.face);
+      for (const p of erased?.punchPhotos ?? []) await deps.removePunchPhoto?.(tenant.companyId, p.device_id, p.photo);
+      return person;
     },
 
     /** Moves people into a department (replacing their departments) or adds it to theirs. */

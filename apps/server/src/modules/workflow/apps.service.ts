@@ -272,10 +272,10 @@ export function appsService(database: Database) {
         const at = nowIso();
         if (!(await repo.lockApp(trx, tenant.companyId, appId, at))) throw notFound();
         const app = (await repo.app(trx, tenant.companyId, appId))!;
-        const form = checkForm(schema, engineFields(app.kind));
+        const form = checkForm(schema, engineFields(app.kind), lang);
         const proc = await repo.version(trx, 'workflow_processes', tenant.companyId, appId, app.process_version);
         // A condition on a field the new form no longer has would route nothing: refuse the form, name the condition.
-        checkProcess(parseJson<ProcessTree>(proc?.body, { nodes: [] }), form);
+        checkProcess(parseJson<ProcessTree>(proc?.body, { nodes: [] }), form, lang);
         const version = app.form_version + 1;
         await repo.insertVersion(trx, 'workflow_forms', tenant.companyId, {
           app_id: appId,
@@ -295,7 +295,7 @@ export function appsService(database: Database) {
         if (!(await repo.lockApp(trx, tenant.companyId, appId, at))) throw notFound();
         const app = (await repo.app(trx, tenant.companyId, appId))!;
         const form = await repo.version(trx, 'workflow_forms', tenant.companyId, appId, app.form_version);
-        const refs = checkProcess(tree, parseJson<FormSchema>(form?.body, { fields: [] }));
+        const refs = checkProcess(tree, parseJson<FormSchema>(form?.body, { fields: [] }), lang);
         const people = await repo.persons(trx, tenant.companyId, refs.personIds);
         if (people.length !== refs.personIds.length) throw invalid('process', 'reasons.wfUnknownPerson');
         const deps = new Set((await repo.departments(trx, tenant.companyId)).map((d) => d.id));

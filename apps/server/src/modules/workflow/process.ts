@@ -20,6 +20,7 @@ import {
 } from '@faceadmin/shared';
 import { Value } from 'typebox/value';
 import { AppError, invalid } from '../../lib/errors.ts';
+import { isCalendarDate, isInstant } from '../../lib/time.ts';
 
 /**
  * The pure part of approvals (issue #11): checking a form and a process before they are saved, checking an
@@ -39,29 +40,41 @@ const CHOICE_TYPES = new Set(['select', 'multiselect']);
 const MEASURED_TYPES = new Set(['number', 'money', 'daterange']);
 
 /**
- * Checks a form before saving (unique keys, a label on every field, options for selects, the engine's fields of a
- * built-in app kept with their key and type), and returns it with `locked` set by the server.
+ * A form field as an error names it: its label in the reader's language and its key ("Days (days)"), or the key
+ * alone when it has no label; `data.key` tells the designer which field to mark.
  */
-export function checkForm(schema: FormSchema, engine: readonly Pick<FormField, 'key' | 'type'>[]): FormSchema {
+export function fieldTitle(f: { key: string; label?: LocalText | undefined }, lang: Language): string {
+  const label = labelOf(f.label, lang, '');
+  return label && label !== f.key ? `“${label}” (${f.key})` : `“${f.key}”`;
+}
+const formError = (f: { key: string; label?: LocalText | undefined }, lang: Language, reason: string, params: Record<string, string | number> = {}) =>
+  new AppError(CODES.RULE, 422, 'errors.validation', { ...params, key: fieldTitle(f, lang), field: 'schema', reason }, { field: 'schema', key: f.key });
+
+/**
+ * Checks a form before saving (unique keys, a label on every field, options for selects, the engine's fields of a
+ * built-in app kept with their key and type), and returns it with `locked` set by the server. Errors name the field
+ * (label and key) and carry its key for the designer.
+ */
+export function checkForm(schema: FormSchema, engine: readonly Pick<FormField, 'key' | 'type'>[], lang: Language = 'en-US'): FormSchema {
   if (!schema.fields.length) throw invalid('schema', 'reasons.wfNoFields');
   const keys = new Set<string>();
   for (const f of schema.fields) {
-    if (keys.has(f.key)) throw invalid('schema', 'reasons.wfDuplicateKey', { key: f.key });
+    if (keys.has(f.key)) throw formError(f, lang, 'reasons.wfDuplicateKey');
     keys.add(f.key);
-    if (!hasLabel(f.label)) throw invalid('schema', 'reasons.wfNoLabel', { key: f.key });
+    if (!hasLabel(f.label)) throw formError(f, lang, 'reasons.wfNoLabel');
     if (CHOICE_TYPES.has(f.type)) {
-      if (!f.options?.length) throw invalid('schema', 'reasons.wfNoOptions', { key: f.key });
+      if (!f.options?.length) throw formError(f, lang, 'reasons.wfNoOptions');
       const values = new Set<string>();
       for (const o of f.options) {
-        if (values.has(o.value)) throw invalid('schema', 'reasons.wfDuplicateOption', { key: f.key, value: o.value });
-        if (!hasLabel(o.label)) throw invalid('schema', 'reasons.wfNoLabel', { key: `${f.key}.${o.value}` });
+        if (values.has(o.value)) throw formError(f, lang, 'reasons.wfDuplicateOption', { value: o.value });
+        if (!hasLabel(o.label)) throw formError(f, lang, 'reasons.wfNoOptionLabel', { value: o.value });
         values.add(o.value);
       }
     }
   }
   for (const e of engine) {
     const f = schema.fields.find((x) => x.key === e.key);
-    if (!f || f.type !== e.type) throw invalid('schema', 'reasons.wfLockedField', { key: e.key });
+    if (!f || f.type !== e.type) throw formError(f ?? e, lang, 'reasons.wfLockedField');
   }
   const locked = new Set(engine.map((e) => e.key));
   return {
@@ -89,33 +102,38 @@ interface ProcessRefs {
 }
 
 const nodeName = (n: { id: string; name?: string | undefined }) => n.name?.trim() || n.id;
+/** A node or branch as an error names it (its title, else its id); `data.node` tells the designer which to mark. */
+type At = { id: string; name?: string | undefined };
+const procError = (at: At, reason: string, params: Record<string, string | number> = {}) =>
+  new AppError(CODES.RULE, 422, 'errors.validation', { ...params, node: `“${nodeName(at)}”`, field: 'process', reason }, { field: 'process', node: at.id });
 
 /**
  * Checks a process before saving: every nested node well-formed (the request schema checks one level of the
  * tree), node ids unique, every condition node with two or more branches, exactly one default branch and
  * distinct priorities, no branch without a condition but the default, conditions that fit the form, approvers
- * on every approver and cc node, and at least one approver on every path from start to end.
+ * on every approver and cc node, and at least one approver on every path from start to end. Errors name the node
+ * or branch (its title) and carry its id.
  */
-export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs & { tree: ProcessTree } {
+export function checkProcess(tree: ProcessTree, form: FormSchema, lang: Language = 'en-US'): ProcessRefs & { tree: ProcessTree } {
   const ids = new Set<string>();
   const refs = { personIds: [] as number[], departmentIds: [] as number[] };
   const fields = new Map(form.fields.map((f) => [f.key, f]));
 
-  const choice = (c: ApproverChoice, at: string) => {
+  const choice = (c: ApproverChoice, at: At) => {
     if (c.kind === 'people') {
-      if (!c.person_ids?.length) throw invalid('process', 'reasons.wfNoApprover', { node: at });
+      if (!c.person_ids?.length) throw procError(at, 'reasons.wfNoPeople');
       refs.personIds.push(...c.person_ids);
     }
   };
-  const condition = (c: Condition, at: string) => {
+  const condition = (c: Condition, at: At) => {
     if (c.kind === 'department') {
-      if (!c.department_ids?.length) throw invalid('process', 'reasons.wfEmptyCondition', { node: at });
+      if (!c.department_ids?.length) throw procError(at, 'reasons.wfEmptyCondition');
       refs.departmentIds.push(...c.department_ids);
       return;
     }
     const f = c.field ? fields.get(c.field) : undefined;
-    if (!f || !c.op || c.value === undefined) throw invalid('process', 'reasons.wfBadCondition', { node: at, key: c.field ?? '' });
-    const bad = () => invalid('process', 'reasons.wfBadCondition', { node: at, key: f.key });
+    if (!f || !c.op || c.value === undefined) throw procError(at, 'reasons.wfBadCondition', { key: `“${c.field ?? ''}”` });
+    const bad = () => procError(at, 'reasons.wfBadCondition', { key: fieldTitle(f, lang) });
     if (MEASURED_TYPES.has(f.type)) {
       if (typeof c.value !== 'number' || c.op === 'in') throw bad();
     } else if (CHOICE_TYPES.has(f.type)) {
@@ -127,43 +145,52 @@ export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs &
   };
 
   /**
-   * Walks a chain: whether every path through it meets an approver, and the chain as stored (each node with only
-   * the keys its schema names: the request schema closes the first level, this closes the nested ones).
+   * Walks a chain: whether every path through it meets an approver (else `gap`, the first branch whose path has
+   * none), and the chain as stored (each node with only the keys its schema names: the request schema closes the
+   * first level, this closes the nested ones).
    */
-  const chain = (nodes: unknown[], depth: number): { approved: boolean; nodes: ProcessNode[] } => {
-    if (depth > WORKFLOW_LIMITS.depthMax) throw invalid('process', 'reasons.wfTooDeep', { limit: WORKFLOW_LIMITS.depthMax });
+  const chain = (nodes: unknown[], depth: number, parent?: At): { approved: boolean; nodes: ProcessNode[]; gap?: At | undefined } => {
+    if (depth > WORKFLOW_LIMITS.depthMax) {
+      if (parent) throw procError(parent, 'reasons.wfTooDeep', { limit: WORKFLOW_LIMITS.depthMax });
+      throw invalid('process', 'reasons.wfTooDeep', { limit: WORKFLOW_LIMITS.depthMax });
+    }
     let approved = false;
+    let gap: At | undefined;
     const out: ProcessNode[] = [];
     for (const raw of nodes) {
-      const at = typeof (raw as { id?: unknown })?.id === 'string' ? String((raw as { id: string }).id) : '?';
+      const r = raw as { id?: unknown; name?: unknown };
+      const at: At = { id: typeof r?.id === 'string' ? r.id : '?', name: typeof r?.name === 'string' ? r.name : undefined };
       const n = raw as ProcessNode;
       const valid = Value.Check(ApproverNode, raw) || Value.Check(CcNode, raw) || Value.Check(ConditionNode, raw);
-      if (!valid) throw invalid('process', 'reasons.wfBadNode', { node: at });
-      if (ids.has(n.id)) throw invalid('process', 'reasons.wfDuplicateNode', { node: n.id });
+      if (!valid) throw procError(at, 'reasons.wfBadNode');
+      if (ids.has(n.id)) throw procError(n, 'reasons.wfDuplicateNode', { id: n.id });
       ids.add(n.id);
       if (ids.size > WORKFLOW_LIMITS.nodesMax) throw invalid('process', 'reasons.wfTooMany', { limit: WORKFLOW_LIMITS.nodesMax });
       if (n.type === 'approver') {
-        choice(n.approver, nodeName(n));
+        choice(n.approver, n);
         approved = true;
         out.push(Value.Clean(ApproverNode, structuredClone(n)) as ProcessNode);
       } else if (n.type === 'cc') {
-        choice(n.approver, nodeName(n));
+        choice(n.approver, n);
         out.push(Value.Clean(CcNode, structuredClone(n)) as ProcessNode);
       } else {
         const branches = n.branches;
-        if (branches.length < 2) throw invalid('process', 'reasons.wfFewBranches', { node: nodeName(n) });
-        if (branches.filter((b) => b.default).length !== 1) throw invalid('process', 'reasons.wfNoDefault', { node: nodeName(n) });
-        if (new Set(branches.map((b) => b.priority)).size !== branches.length) throw invalid('process', 'reasons.wfPriority', { node: nodeName(n) });
+        if (branches.length < 2) throw procError(n, 'reasons.wfFewBranches');
+        if (branches.filter((b) => b.default).length !== 1) throw procError(n, 'reasons.wfNoDefault');
+        if (new Set(branches.map((b) => b.priority)).size !== branches.length) throw procError(n, 'reasons.wfPriority');
         let all = true;
         const kept: ProcessBranch[] = [];
         for (const b of branches) {
-          if (ids.has(b.id)) throw invalid('process', 'reasons.wfDuplicateNode', { node: b.id });
+          if (ids.has(b.id)) throw procError(b, 'reasons.wfDuplicateNode', { id: b.id });
           ids.add(b.id);
-          if (!b.default && !b.conditions.length) throw invalid('process', 'reasons.wfEmptyCondition', { node: nodeName(b) });
-          for (const c of b.conditions) condition(c, nodeName(b));
-          if (!Array.isArray(b.nodes)) throw invalid('process', 'reasons.wfBadNode', { node: b.id });
-          const inner = chain(b.nodes, depth + 1);
-          if (!inner.approved) all = false;
+          if (!b.default && !b.conditions.length) throw procError(b, 'reasons.wfEmptyCondition');
+          for (const c of b.conditions) condition(c, b);
+          if (!Array.isArray(b.nodes)) throw procError(b, 'reasons.wfBadNode');
+          const inner = chain(b.nodes, depth + 1, b);
+          if (!inner.approved) {
+            all = false;
+            gap ??= inner.gap ?? b;
+          }
           const { nodes: _nodes, ...rest } = b;
           void _nodes;
           kept.push({ ...(Value.Clean(ProcessBranch, structuredClone({ ...rest, nodes: [] })) as ProcessBranch), nodes: inner.nodes });
@@ -172,10 +199,14 @@ export function checkProcess(tree: ProcessTree, form: FormSchema): ProcessRefs &
         out.push({ id: n.id, type: 'condition', ...(n.name !== undefined ? { name: n.name } : {}), branches: kept });
       }
     }
-    return { approved, nodes: out };
+    return { approved, nodes: out, gap: approved ? undefined : gap };
   };
   const walked = chain(tree.nodes, 1);
-  if (!walked.approved) throw invalid('process', 'reasons.wfNoApprover', { node: '' });
+  if (!walked.approved) {
+    // Name the path that has none: the first branch without an approver, before or after it; else the whole chain.
+    if (walked.gap) throw procError(walked.gap, 'reasons.wfNoApproverPath');
+    throw invalid('process', 'reasons.wfNoApproverAtAll');
+  }
   return { personIds: [...new Set(refs.personIds)], departmentIds: [...new Set(refs.departmentIds)], tree: { nodes: walked.nodes } };
 }
 
@@ -248,8 +279,6 @@ export function planRoute(tree: ProcessTree, facts: RouteFacts): PlanNode[] {
 const refuse = (field: FormField, lang: Language, reason: string, params: Record<string, string | number> = {}) =>
   new AppError(CODES.RULE, 422, 'errors.validation', { ...params, field: labelOf(field.label, lang, field.key), reason }, { field: field.key });
 
-const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
-const isInstant = (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s));
 const isRange = (v: FieldValue): v is RangeValue => typeof v === 'object' && v !== null && !Array.isArray(v) && 'from' in v;
 
 /** A range may cover at most this many days. */
@@ -303,16 +332,18 @@ export function checkValues(
         if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !(f.options ?? []).some((o) => o.value === x))) throw bad();
         out[f.key] = [...new Set(v as string[])];
         break;
+      // Real calendar days and times only (2026-02-31 and 24:00 are refused, never rolled over into March).
       case 'date':
-        if (typeof v !== 'string' || !isDate(v)) throw bad();
+        if (typeof v !== 'string' || !isCalendarDate(v)) throw refuse(f, lang, 'reasons.calendarDate');
         out[f.key] = v;
         break;
       case 'datetime':
-        if (typeof v !== 'string' || !isInstant(v)) throw bad();
+        if (typeof v !== 'string' || !isInstant(v)) throw refuse(f, lang, 'reasons.calendarDate');
         out[f.key] = new Date(Date.parse(v)).toISOString();
         break;
       case 'daterange': {
         if (!isRange(v)) throw bad();
+        if (typeof v.from !== 'string' || typeof v.to !== 'string' || !isInstant(v.from) || !isInstant(v.to)) throw refuse(f, lang, 'reasons.calendarDate');
         const from = Date.parse(v.from);
         const to = Date.parse(v.to);
         if (!(to > from)) throw refuse(f, lang, 'reasons.dateOrder');

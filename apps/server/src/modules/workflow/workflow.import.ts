@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
-import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
+import { nowIso, wallClockMs, zonedToUtcMs } from '../../lib/time.ts';
 import { pages, xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
@@ -180,6 +180,8 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
         const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?$/.exec(s);
         if (!m) return NaN;
         const local = `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')} ${(m[4] ?? '00').padStart(2, '0')}:${m[5] ?? '00'}`;
+        // A real day and time only: 2026-02-31 or 24:00 is refused, not rolled over into the next month or day.
+        if (Number.isNaN(wallClockMs(`${local}:00`))) return NaN;
         return zonedToUtcMs(local, zone);
       };
       type Good = {
@@ -212,11 +214,11 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
         const status = v.status ? statusOf.get(norm(v.status)) : undefined;
         if (v.status && status === undefined) err(r, 'status', 'reasons.wfImportStatus');
         const created = when(v.created_at) ?? Date.now();
-        if (Number.isNaN(created)) err(r, 'created_at', 'reasons.invalid');
+        if (Number.isNaN(created)) err(r, 'created_at', 'reasons.calendarDate');
         const from = when(v.from);
         const to = when(v.to);
-        if (Number.isNaN(from)) err(r, 'from', 'reasons.invalid');
-        if (Number.isNaN(to)) err(r, 'to', 'reasons.invalid');
+        if (Number.isNaN(from)) err(r, 'from', 'reasons.calendarDate');
+        if (Number.isNaN(to)) err(r, 'to', 'reasons.calendarDate');
         const needsPeriod = app && (app.kind === 'leave' || app.kind === 'trip' || app.kind === 'overtime');
         if (needsPeriod && (from === null || to === null)) err(r, from === null ? 'from' : 'to', 'reasons.required');
         if (needsPeriod && from !== null && to !== null && !Number.isNaN(from) && !Number.isNaN(to) && to <= from) err(r, 'to', 'reasons.dateOrder');

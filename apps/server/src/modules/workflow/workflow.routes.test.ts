@@ -168,16 +168,16 @@ test('form checks: unique keys, options for selects, labels, locked engine field
   const save = (s: FormSchema) => call(t.app, 'POST', '/workflow/form/save', { token: A.main, lang: 'en-US', body: { app_id: leave.id, schema: s } });
   const text = (key: string) => ({ key, type: 'text' as const, label: { 'en-US': 'Note' }, required: false });
   const cases: [FormSchema, string][] = [
-    [{ fields: [...schema.fields, text('reason')] }, tr('en-US', 'reasons.wfDuplicateKey', { key: 'reason' })],
+    [{ fields: [...schema.fields, text('reason')] }, tr('en-US', 'reasons.wfDuplicateKey', { key: '“Note” (reason)' })],
     [
       { fields: [...schema.fields, { key: 'pick', type: 'select', label: { 'en-US': 'Pick' }, required: false, options: [] }] },
-      tr('en-US', 'reasons.wfNoOptions', { key: 'pick' }),
+      tr('en-US', 'reasons.wfNoOptions', { key: '“Pick” (pick)' }),
     ],
-    [{ fields: [...schema.fields, { ...text('bare'), label: { 'en-US': '  ' } }] }, tr('en-US', 'reasons.wfNoLabel', { key: 'bare' })],
-    [{ fields: schema.fields.filter((f) => f.key !== 'period') }, tr('en-US', 'reasons.wfLockedField', { key: 'period' })],
+    [{ fields: [...schema.fields, { ...text('bare'), label: { 'en-US': '  ' } }] }, tr('en-US', 'reasons.wfNoLabel', { key: '“bare”' })],
+    [{ fields: schema.fields.filter((f) => f.key !== 'period') }, tr('en-US', 'reasons.wfLockedField', { key: '“period”' })],
     [
       { fields: schema.fields.map((f) => (f.key === 'leave_type' ? { ...f, type: 'text' as const } : f)) },
-      tr('en-US', 'reasons.wfLockedField', { key: 'leave_type' }),
+      tr('en-US', 'reasons.wfLockedField', { key: '“Leave type” (leave_type)' }),
     ],
     [{ fields: [] }, tr('en-US', 'reasons.wfNoFields')],
   ];
@@ -242,23 +242,23 @@ test('process checks: a default branch, no empty condition, conditions that fit 
     return p;
   };
   const cases: [unknown, string][] = [
-    [variant((p) => (branches(p)[1].default = false)), tr('en-US', 'reasons.wfNoDefault', { node: 'Length' })],
-    [variant((p) => (branches(p)[0].default = true)), tr('en-US', 'reasons.wfNoDefault', { node: 'Length' })],
-    [variant((p) => (branches(p)[0].conditions = [])), tr('en-US', 'reasons.wfEmptyCondition', { node: 'More than 3 days' })],
-    [variant((p) => (branches(p)[0].priority = 2)), tr('en-US', 'reasons.wfPriority', { node: 'Length' })],
-    [variant((p) => branches(p).pop()), tr('en-US', 'reasons.wfFewBranches', { node: 'Length' })],
+    [variant((p) => (branches(p)[1].default = false)), tr('en-US', 'reasons.wfNoDefault', { node: '“Length”' })],
+    [variant((p) => (branches(p)[0].default = true)), tr('en-US', 'reasons.wfNoDefault', { node: '“Length”' })],
+    [variant((p) => (branches(p)[0].conditions = [])), tr('en-US', 'reasons.wfEmptyCondition', { node: '“More than 3 days”' })],
+    [variant((p) => (branches(p)[0].priority = 2)), tr('en-US', 'reasons.wfPriority', { node: '“Length”' })],
+    [variant((p) => branches(p).pop()), tr('en-US', 'reasons.wfFewBranches', { node: '“Length”' })],
     [
       variant((p) => (branches(p)[0].conditions = [{ kind: 'field', field: 'nothing', op: 'gt', value: 3 }])),
-      tr('en-US', 'reasons.wfBadCondition', { node: 'More than 3 days', key: 'nothing' }),
+      tr('en-US', 'reasons.wfBadCondition', { node: '“More than 3 days”', key: '“nothing”' }),
     ],
     [
       variant((p) => (branches(p)[0].conditions = [{ kind: 'field', field: 'leave_type', op: 'eq', value: 'holiday' }])),
-      tr('en-US', 'reasons.wfBadCondition', { node: 'More than 3 days', key: 'leave_type' }),
+      tr('en-US', 'reasons.wfBadCondition', { node: '“More than 3 days”', key: '“Leave type” (leave_type)' }),
     ],
-    [variant((p) => (branches(p)[1].nodes = [])), tr('en-US', 'reasons.wfNoApprover', { node: '' })],
-    [variant((p) => (branches(p)[0].nodes[0].approver = { kind: 'people', person_ids: [] })), tr('en-US', 'reasons.wfNoApprover', { node: 'Head' })],
-    [variant((p) => (branches(p)[0].nodes[0] = { id: 'x', type: 'approver' })), tr('en-US', 'reasons.wfBadNode', { node: 'x' })],
-    [variant((p) => (branches(p)[0].nodes[1].id = 'head2')), tr('en-US', 'reasons.wfDuplicateNode', { node: 'head2' })],
+    [variant((p) => (branches(p)[1].nodes = [])), tr('en-US', 'reasons.wfNoApproverPath', { node: '“Otherwise”' })],
+    [variant((p) => (branches(p)[0].nodes[0].approver = { kind: 'people', person_ids: [] })), tr('en-US', 'reasons.wfNoPeople', { node: '“Head”' })],
+    [variant((p) => (branches(p)[0].nodes[0] = { id: 'x', type: 'approver' })), tr('en-US', 'reasons.wfBadNode', { node: '“x”' })],
+    [variant((p) => (branches(p)[0].nodes[1].id = 'head2')), tr('en-US', 'reasons.wfDuplicateNode', { node: '“Head”', id: 'head2' })],
     [variant((p) => ((p.nodes[1] as { approver: { person_ids: number[] } }).approver.person_ids = [ids.bPerson])), tr('en-US', 'reasons.wfUnknownPerson')],
   ];
   const before = ok(await call(t.app, 'GET', '/workflow/process/info', { token: A.main, query: { id: leave.id } })).version;

@@ -1,10 +1,19 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { personsApi, TIMING, type PersonCreate, type PersonExportBody, type PersonListQuery, type PersonTransferBody } from '@faceadmin/shared';
+import {
+  personsApi,
+  TIMING,
+  WORK_STATUS,
+  type Person,
+  type PersonCreate,
+  type PersonExportBody,
+  type PersonListQuery,
+  type PersonTransferBody,
+} from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
 import { call, download, upload } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
-import { syncFollowInterval } from './logic.ts';
+import { personToValues, syncFollowInterval, valuesToBody } from './logic.ts';
 
 export const personKeys = {
   all: ['person'] as const,
@@ -55,8 +64,18 @@ export const useSavePerson = () =>
     id ? call(personsApi.update, { id, ...body }, { silent: true }) : call(personsApi.create, body, { silent: true }),
   );
 
+/** Silent: a refusal because of history (409) opens the table's "mark as left" dialog instead of a toast. */
 export const useDeletePersons = () =>
-  usePersonMutation((ids: number[]) => (ids.length === 1 ? call(personsApi.delete, { id: ids[0]! }) : call(personsApi.deleteMany, { ids })));
+  usePersonMutation((ids: number[]) =>
+    ids.length === 1 ? call(personsApi.delete, { id: ids[0]! }, { silent: true }) : call(personsApi.deleteMany, { ids }, { silent: true }),
+  );
+
+/** Marks someone as left (the alternative to deleting a person with history): the row saved as it is, left. */
+export const useMarkLeft = () =>
+  usePersonMutation((p: Person) => call(personsApi.update, { id: p.id, ...valuesToBody({ ...personToValues(p), workStatus: WORK_STATUS.left }, p) }));
+
+/** A privacy request: the person becomes an anonymous placeholder, their records stay (docs/attendance.md). */
+export const useErasePerson = () => usePersonMutation((id: number) => call(personsApi.erase, { id }));
 
 export const useTransferPersons = () => usePersonMutation((body: PersonTransferBody) => call(personsApi.transfer, body));
 

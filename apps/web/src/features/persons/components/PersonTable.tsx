@@ -15,11 +15,11 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
+import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
-import { useDeletePersons, useExportPersons, usePersonRights, usePersons } from '../api.ts';
+import { useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type ColumnsPlace, type PersonColumn } from '../columns.ts';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -58,6 +58,8 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const effective: PagedQuery<PersonListQuery> = departmentId ? { ...query, department_id: departmentId, include_sub: 1 } : query;
   const list = usePersons(effective);
   const remove = useDeletePersons();
+  const markLeft = useMarkLeft();
+  const erase = useErasePerson();
   const sync = useSyncPersons();
   const exportList = useExportPersons();
 
@@ -149,9 +151,14 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
                   okText={t('common.actions.ok')}
                   cancelText={t('common.actions.cancel')}
                   onConfirm={async () => {
-                    await remove.mutateAsync([row.id]);
-                    setSelected((s) => s.filter((id) => id !== row.id));
-                    message.success(t('common.deleted'));
+                    try {
+                      await remove.mutateAsync([row.id]);
+                      setSelected((s) => s.filter((id) => id !== row.id));
+                      message.success(t('common.deleted'));
+                    } catch (e) {
+                      if (e instanceof ApiError && e.code === CODES.CONFLICT) offerLeft(row, e.message);
+                      else if (e instanceof ApiError) message.error(e.message);
+                    }
                   }}
                 >
                   <Tooltip title={t('common.actions.delete')}>
@@ -165,6 +172,57 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
       : []),
   ];
 
+  /** A privacy request, asked with its consequence: the person becomes "Erased #id", their records stay. */
+  const askErase = (row: Person) =>
+    modal.confirm({
+      title: t('person.history.eraseTitle', { name: row.name }),
+      content: t('person.history.eraseContent', { id: row.id }),
+      okText: t('person.history.eraseOk'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        await erase.mutateAsync(row.id);
+        setSelected((s) => s.filter((id) => id !== row.id));
+        message.success(t('person.history.erased'));
+      },
+    });
+
+  /** Delete refused because of history: mark as left instead (or erase, asked again). */
+  const offerLeft = (row: Person, reason: string) => {
+    const left = row.workStatus === WORK_STATUS.left;
+    const dialog = modal.confirm({
+      title: t('person.history.title', { name: row.name }),
+      content: (
+        <>
+          <p>{reason}</p>
+          <p>{t(left ? 'person.history.alreadyLeft' : 'person.history.content')}</p>
+        </>
+      ),
+      okText: t('person.history.markLeft'),
+      cancelText: t('common.actions.cancel'),
+      footer: (_, { OkBtn, CancelBtn }) => (
+        <Space wrap>
+          <Button
+            danger
+            data-testid="person-erase"
+            onClick={() => {
+              dialog.destroy();
+              askErase(row);
+            }}
+          >
+            {t('person.history.erase')}
+          </Button>
+          <CancelBtn />
+          {!left && <OkBtn />}
+        </Space>
+      ),
+      onOk: async () => {
+        await markLeft.mutateAsync(row);
+        message.success(t('person.history.markedLeft'));
+      },
+    });
+  };
+
   const batchDelete = () =>
     modal.confirm({
       title: t('person.batchDeleteTitle'),
@@ -177,8 +235,10 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
           const r = await remove.mutateAsync(selected);
           setSelected([]);
           message.success(t('person.deletedCount', { count: r.count }));
-        } catch {
-          // the API client already showed the server's message
+        } catch (e) {
+          // Some have history: nobody was deleted; the message names them and says what to do instead.
+          if (e instanceof ApiError && e.code === CODES.CONFLICT) modal.warning({ title: t('person.history.titleMany'), content: e.message });
+          else if (e instanceof ApiError) message.error(e.message);
         }
       },
     });

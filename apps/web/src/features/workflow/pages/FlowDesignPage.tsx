@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useParams } from 'react-router';
 import type { Condition, ConditionNode, FormSchema, Language, ProcessBranch, ProcessNode, ProcessTree } from '@faceadmin/shared';
 import { useLanguage } from '../../../app/i18n.ts';
+import { ApiError } from '../../../app/request.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { consoleSource, useApp, useForm as useAppForm, usePeopleNames, useProcess, useSaveProcess } from '../api.ts';
@@ -37,7 +38,8 @@ interface Ctx {
   form: FormSchema;
   lang: Language;
   problems: ProcessProblem[];
-  serverHit: (name: string) => boolean;
+  /** Whether the server's last refusal is about this node or branch (by its id in data.node, else its title in the message). */
+  serverHit: (id: string, name: string) => boolean;
   departments: Map<number, string>;
   names: Map<number, string>;
   set: (t: ProcessTree) => void;
@@ -63,6 +65,7 @@ export default function FlowDesignPage() {
   const [openId, setOpenId] = useState<string>();
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<string>();
+  const [serverNode, setServerNode] = useState<string>();
 
   const schema = useMemo(() => form.data?.schema ?? { fields: [] }, [form.data]);
   const problems = useMemo(() => (tree && checked ? processProblems(tree, schema) : []), [tree, checked, schema]);
@@ -77,7 +80,7 @@ export default function FlowDesignPage() {
     form: schema,
     lang,
     problems,
-    serverHit: (name) => !!serverError && !!name && serverError.includes(name),
+    serverHit: (nodeId, name) => !!serverError && (serverNode ? serverNode === nodeId : !!name && serverError.includes(name)),
     departments,
     names,
     set: (next) => {
@@ -98,6 +101,8 @@ export default function FlowDesignPage() {
       setTree(v.process);
       message.success(t('workflow.designer.savedVersion', { version: v.version }));
     } catch (e) {
+      const node = e instanceof ApiError ? (e.data as { node?: unknown } | null)?.node : undefined;
+      setServerNode(typeof node === 'string' ? node : undefined);
       setServerError(e instanceof Error ? e.message : String(e));
     }
   };
@@ -224,7 +229,7 @@ function problemText(ctx: Ctx, id: string, t: (k: string) => string) {
 function NodeCard({ ctx, node }: { ctx: Ctx; node: Exclude<ProcessNode, ConditionNode> }) {
   const { t } = useTranslation();
   const problem = problemText(ctx, node.id, t);
-  const hit = ctx.serverHit(node.name?.trim() || node.id);
+  const hit = ctx.serverHit(node.id, node.name?.trim() || node.id);
   const a = node.approver;
   const who =
     a.kind === 'people'
@@ -299,9 +304,13 @@ function conditionText(c: Condition, ctx: Ctx, t: TFunction): string {
 function ConditionView({ ctx, node }: { ctx: Ctx; node: ConditionNode }) {
   const { t } = useTranslation();
   const problem = problemText(ctx, node.id, t);
+  const hit = ctx.serverHit(node.id, node.name?.trim() || node.id);
   const ordered = [...node.branches].sort((a, b) => a.priority - b.priority);
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }} data-testid={`flow-condition-${node.id}`}>
+    <div
+      style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', outline: hit ? '1px solid #ff4d4f' : undefined, outlineOffset: 4 }}
+      data-testid={`flow-condition-${node.id}`}
+    >
       <Space>
         <Button size="small" onClick={() => ctx.set(addBranch(ctx.tree, node.id))} data-testid="branch-add">
           {t('workflow.flow.addBranch')}
@@ -323,7 +332,7 @@ function ConditionView({ ctx, node }: { ctx: Ctx; node: ConditionNode }) {
 function BranchColumn({ ctx, branch: b, first, last, count }: { ctx: Ctx; branch: ProcessBranch; first: boolean; last: boolean; count: number }) {
   const { t } = useTranslation();
   const problem = problemText(ctx, b.id, t);
-  const hit = ctx.serverHit(b.name?.trim() || b.id);
+  const hit = ctx.serverHit(b.id, b.name?.trim() || b.id);
   const title = b.name || (b.default ? t('workflow.flow.defaultBranch') : t('workflow.flow.branchN', { n: b.priority }));
   return (
     <div

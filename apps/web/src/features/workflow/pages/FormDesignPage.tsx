@@ -23,6 +23,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { FIELD_TYPES, type FieldType, type FormField, type FormSchema, type Language } from '@faceadmin/shared';
 import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
 import { useLanguage } from '../../../app/i18n.ts';
+import { ApiError } from '../../../app/request.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { DepartmentPick, PersonPick } from '../components/Pickers.tsx';
@@ -58,7 +59,7 @@ export default function FormDesignPage() {
   const fields = draft ?? saved.data?.schema.fields;
   const [selected, setSelected] = useState<string>();
   const [dragging, setDragging] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<{ message: string; key?: string | undefined }>();
   const [preview, setPreview] = useState(false);
   const [previewForm] = Form.useForm();
 
@@ -112,7 +113,10 @@ export default function FormDesignPage() {
       setFields(v.schema.fields);
       message.success(t('workflow.designer.savedVersion', { version: v.version }));
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      // The server names the field it refuses (data.key): selected and marked on the canvas.
+      const key = e instanceof ApiError ? (e.data as { key?: unknown } | null)?.key : undefined;
+      setError({ message: e instanceof Error ? e.message : String(e), key: typeof key === 'string' ? key : undefined });
+      if (typeof key === 'string' && fields.some((f) => f.key === key)) setSelected(key);
     }
   };
 
@@ -140,7 +144,7 @@ export default function FormDesignPage() {
       }
     >
       {error && (
-        <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} closable onClose={() => setError(undefined)} data-testid="form-error" />
+        <Alert type="error" showIcon title={error.message} style={{ marginBottom: 12 }} closable onClose={() => setError(undefined)} data-testid="form-error" />
       )}
       {problems.length > 0 && (
         <Alert
@@ -178,7 +182,7 @@ export default function FormDesignPage() {
                     lang={editLang}
                     typeLabel={typeLabel(f.type)}
                     active={f.key === selected}
-                    problem={problems.some((p) => p.key === f.key)}
+                    problem={problems.some((p) => p.key === f.key) || error?.key === f.key}
                     onSelect={() => setSelected(f.key)}
                   />
                 ))}
