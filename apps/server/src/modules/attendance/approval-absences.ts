@@ -5,9 +5,12 @@ import { markDirty } from './dirty.ts';
 import { addDays, datesBetween, plansFor } from './plans.ts';
 import { companyContext, localDate } from './recompute.service.ts';
 
-/** What an approved application puts into attendance (issue #11): leave, out of office, or a supplementary punch. */
+/**
+ * What an approved application puts into attendance (issue #11): leave, out of office, a supplementary punch, or
+ * approved overtime (#17: read only by rules whose overtime needs approval).
+ */
 export interface ApprovalAbsence {
-  kind: 'leave' | 'out' | 'supplement';
+  kind: 'leave' | 'out' | 'supplement' | 'overtime';
   /** epoch ms; a supplementary punch has to = from */
   from: number;
   to: number;

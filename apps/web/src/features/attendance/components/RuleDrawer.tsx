@@ -9,6 +9,7 @@ import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx'
 import { useSaveRule } from '../api.ts';
 import { crossesMidnight, emptyRule, formToInput, newKey, newShift, ruleToForm, WEEKDAYS, type CycleForm, type RuleForm, type ShiftForm } from '../logic.ts';
 import { MemberPicker } from './MemberPicker.tsx';
+import { RuleCountingFields } from './RuleCountingFields.tsx';
 import { DateInput, HmInput } from './TimeInputs.tsx';
 
 interface Props {
@@ -499,6 +500,7 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
             </Col>
           )}
         </Row>
+        <RuleCountingFields />
 
         <Divider titlePlacement="start">{t('att.rule.sections.members')}</Divider>
         <Typography.Paragraph type="secondary">{t('att.rule.help.members')}</Typography.Paragraph>
