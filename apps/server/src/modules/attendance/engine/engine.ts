@@ -402,8 +402,8 @@ export function computeRange(input: PersonRange): DayResult[] {
 
     function notNeeded(list: P[], ci: P | undefined, co: P | undefined, paired?: Paired) {
       for (const p of list)
-        if (p !== ci && p !== co && !paired?.used.has(p))
-          ignore(p, 'notNeeded', why(paired?.unpaired.has(p) ? 'att.why.ignored.unpaired' : 'att.why.ignored.notNeeded', { time: t(p.at) }));
+        if (p !== ci && p !== co && !paired?.used.includes(p))
+          ignore(p, 'notNeeded', why(paired?.unpaired.includes(p) ? 'att.why.ignored.unpaired' : 'att.why.ignored.notNeeded', { time: t(p.at) }));
     }
 
     /**
@@ -412,32 +412,33 @@ export function computeRange(input: PersonRange): DayResult[] {
      */
     function pairsOf(list: P[], ci: P, co: P): Paired {
       const pairs: [P, P][] = [];
-      const unpaired = new Set<P>();
+      const unpaired: P[] = [];
       const byDirection = rule.useDirection;
       let open: P | undefined;
       for (let k = list.indexOf(ci), end = list.indexOf(co); k >= 0 && k <= end; k++) {
         const p = list[k]!;
         const opens = byDirection && p.direction ? p.direction === 'in' : !open;
         if (opens) {
-          if (open) unpaired.add(p);
+          if (open) unpaired.push(p);
           else open = p;
         } else if (open) {
           pairs.push([open, p]);
           open = undefined;
-        } else unpaired.add(p);
+        } else unpaired.push(p);
       }
-      if (open) unpaired.add(open);
-      const used = new Set<P>();
+      if (open) unpaired.push(open);
+      const used: P[] = [];
       r.why.push(why(byDirection ? 'att.why.pairsDirection' : 'att.why.pairsAlternating'));
       for (const [a, b] of pairs) {
-        r.why.push(why('att.why.pair', { from: t(a.at), to: t(b.at), minutes: Math.floor((b.at - a.at) / MIN) }));
+        // the pairs are listed in the explanation (a lean batch stores none of it)
+        if (!input.lean) r.why.push(why('att.why.pair', { from: t(a.at), to: t(b.at), minutes: Math.floor((b.at - a.at) / MIN) }));
         for (const p of [a, b])
           if (p !== ci && p !== co) {
-            used.add(p);
+            used.push(p);
             usePaired(p);
           }
       }
-      if (unpaired.has(co)) r.why.push(why('att.why.unpairedCheckOut', { time: t(co.at) }));
+      if (unpaired.includes(co)) r.why.push(why('att.why.unpairedCheckOut', { time: t(co.at) }));
       return { pairs, used, unpaired };
     }
     function usePaired(p: P) {
@@ -632,8 +633,8 @@ export function computeRange(input: PersonRange): DayResult[] {
       const { ci, co } = pair(ins, outs, (p) => p.at - inst.expStart > inst.expEnd - p.at);
       const paired = ci && co && pairsMode ? pairsOf(ok, ci, co) : undefined;
       for (const p of ok) {
-        if (p === ci || p === co || paired?.used.has(p)) continue;
-        if (paired?.unpaired.has(p)) {
+        if (p === ci || p === co || paired?.used.includes(p)) continue;
+        if (paired?.unpaired.includes(p)) {
           ignore(p, 'notNeeded', why('att.why.ignored.unpaired', { time: t(p.at) }));
           continue;
         }
@@ -732,10 +733,10 @@ export function computeRange(input: PersonRange): DayResult[] {
       const spans = pairedSpans(paired, from, to);
       const minus: Span[] = absences.length ? [...inst.breaks, ...absences] : inst.breaks;
       // the pairs' time less what breaks and absences take of it: |spans ∪ minus| − |minus|
-      const workedMs = spans.length ? coverage([...spans, ...minus], from, to) - coverage(minus, from, to) : 0;
+      const workedMs = !spans.length ? 0 : minus.length ? coverage([...spans, ...minus], from, to) - coverage(minus, from, to) : sumSpans(spans);
       s.workedMin = Math.floor(workedMs / MIN);
       r.why.push(why('att.why.pairsWorked', { count: paired.pairs.length, worked: s.workedMin }));
-      const within = (x: Span[]) => (spans.length ? coverage(spans, from, to) + coverage(x, from, to) - coverage([...spans, ...x], from, to) : 0);
+      const within = (x: Span[]) => (spans.length ? sumSpans(spans) + coverage(x, from, to) - coverage([...spans, ...x], from, to) : 0);
       for (const b of inst.breaks) {
         const ms = within([b]);
         if (ms > 0) r.why.push(why('att.why.breakDeducted', { start: t(b[0]), end: t(b[1]), minutes: Math.floor(ms / MIN) }));
@@ -764,8 +765,8 @@ export function computeRange(input: PersonRange): DayResult[] {
 /** #17 pairs mode: the pairs, the punches between check-in and check-out they use, and those pairing with none. */
 interface Paired {
   pairs: [P, P][];
-  used: Set<P>;
-  unpaired: Set<P>;
+  used: P[];
+  unpaired: P[];
 }
 
 /** Total length of disjoint spans. */
