@@ -912,7 +912,7 @@ cases.push(
       why: [
         ['att.why.pairsAlternating'],
         ['att.why.pair', { minutes: 65 }],
-        ['att.why.pairsWorked', { count: 2, worked: 450 }],
+        ['att.why.pairsWorked', { pairs: 2, worked: 450 }],
         ['att.why.breakDeducted', { minutes: 60 }],
       ],
       used: [1, 2, 3, 4],
@@ -926,7 +926,7 @@ cases.push(
     {
       status: 'halfDay',
       min: [0, 0, 300, 0],
-      why: [['att.why.unpairedCheckOut'], ['att.why.pairsWorked', { count: 1, worked: 300 }], ['att.why.halfDayBelow']],
+      why: [['att.why.unpairedCheckOut'], ['att.why.pairsWorked', { pairs: 1, worked: 300 }], ['att.why.halfDayBelow']],
       checkOut: 3,
     },
   ],
@@ -945,7 +945,7 @@ cases.push(
     {
       status: 'normal',
       min: [0, 0, 450, 0],
-      why: [['att.why.pairsDirection'], ['att.why.pairsWorked', { count: 2, worked: 450 }], ['att.why.breakDeducted', { minutes: 30 }]],
+      why: [['att.why.pairsDirection'], ['att.why.pairsWorked', { pairs: 2, worked: 450 }], ['att.why.breakDeducted', { minutes: 30 }]],
       used: [1, 2, 4, 5],
       ignored: [[3, 'notNeeded', 'att.why.ignored.unpaired']],
     },
@@ -967,7 +967,7 @@ cases.push(
       status: 'early',
       min: [0, 30, 450, 0],
       why: [
-        ['att.why.pairsWorked', { count: 2, worked: 450 }],
+        ['att.why.pairsWorked', { pairs: 2, worked: 450 }],
         ['att.why.short', { short: 30 }],
       ],
     },

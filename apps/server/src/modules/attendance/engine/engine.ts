@@ -517,7 +517,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       const absent = leaveMs + outMs;
       if (paired) {
         s.workedMin = Math.floor(sumSpans(workedSpan) / MIN);
-        r.why.push(why('att.why.pairsWorked', { count: paired.pairs.length, worked: s.workedMin }));
+        r.why.push(why('att.why.pairsWorked', { pairs: paired.pairs.length, worked: s.workedMin }));
       } else if (ci && co) {
         s.workedMin = Math.floor((co.at - ci.at) / MIN);
         r.why.push(why('att.why.freeWorked', { first: t(ci.at), last: t(co.at), worked: s.workedMin }));
@@ -735,7 +735,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       // the pairs' time less what breaks and absences take of it: |spans ∪ minus| − |minus|
       const workedMs = !spans.length ? 0 : minus.length ? coverage([...spans, ...minus], from, to) - coverage(minus, from, to) : sumSpans(spans);
       s.workedMin = Math.floor(workedMs / MIN);
-      r.why.push(why('att.why.pairsWorked', { count: paired.pairs.length, worked: s.workedMin }));
+      r.why.push(why('att.why.pairsWorked', { pairs: paired.pairs.length, worked: s.workedMin }));
       const within = (x: Span[]) => (spans.length ? sumSpans(spans) + coverage(x, from, to) - coverage([...spans, ...x], from, to) : 0);
       for (const b of inst.breaks) {
         const ms = within([b]);

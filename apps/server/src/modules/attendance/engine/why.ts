@@ -106,7 +106,7 @@ export const WHY_EN = {
   'att.why.pairsAlternating': 'Worked time: the sum of in/out pairs, taken in turn',
   'att.why.pairsDirection': "Worked time: the sum of in/out pairs by the devices' direction",
   'att.why.pair': 'In {{from}}, out {{to}}: {{minutes}} min',
-  'att.why.pairsWorked': 'Worked in {{count}} pairs: {{worked}} min',
+  'att.why.pairsWorked': 'Worked in {{pairs}} pairs: {{worked}} min',
   'att.why.unpairedCheckOut': 'Check-out {{time}} closes no pair: the time since the last pair is not counted',
   'att.why.restOvertime': 'Worked {{worked}} min on a day off, all of it overtime',
   'att.why.offDayIgnored': 'Punches on days off are not counted under this rule',
