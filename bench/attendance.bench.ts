@@ -116,6 +116,28 @@ console.log(
   `full recalculation: ${full.result} person-days in ${fmt(full.ms / 1000, 2)} s (${fmt(full.result / (full.ms / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(full.ms / baseline.ms, 1)}× the raw aggregate (target < 5 s)`,
 );
 
+// #17: worked time as the sum of in/out pairs (target within 10% of first/last). Each round recomputes the month
+// again over the stored results (updates, as every later recalculation), so first/last and pairs compare.
+const again = async (workedBy: 'firstLast' | 'pairs') => {
+  await db.updateTable('attendance_rules').set({ worked_by: workedBy }).where('company_id', '=', companyId).execute();
+  await db.transaction().execute((trx) => markDirty(trx, companyId, ids, { from: `${MONTH}-01`, to: `${MONTH}-31` }));
+  return measure(async () => {
+    let days = 0;
+    for (;;) {
+      const r = await recompute.runOnce(500);
+      if (!r.people) return days;
+      days += r.days;
+    }
+  });
+};
+// Alternated twice, the best of each: on a shared machine one round alone says more about the neighbours.
+const best = { firstLast: Infinity, pairs: Infinity };
+for (let round = 0; round < 2; round++) for (const w of ['firstLast', 'pairs'] as const) best[w] = Math.min(best[w], (await again(w)).ms);
+await db.updateTable('attendance_rules').set({ worked_by: 'firstLast' }).where('company_id', '=', companyId).execute();
+console.log(
+  `recalculation again (best of 2), first/last: ${fmt(best.firstLast / 1000, 2)} s; pairs: ${fmt(best.pairs / 1000, 2)} s (${fmt((best.pairs / best.firstLast - 1) * 100, 1)}% beside first/last, target within 10%)`,
+);
+
 // The month report: a page of 20 people, as the console asks for it.
 const lat: number[] = [];
 for (let i = 0; i < 60; i++) {

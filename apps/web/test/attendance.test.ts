@@ -132,6 +132,9 @@ const RULE: Rule = {
   half_day_below_min: 240,
   absent_below_min: 60,
   alarm_temp: 37.5,
+  worked_by: 'firstLast',
+  count_off_day_punches: true,
+  overtime_needs_approval: false,
   shifts: [
     {
       id: 11,
@@ -295,4 +298,11 @@ test('times in the rule form are 24-hour in every language (no AM/PM field)', ()
 test("the rule form carries the temperature model's alarm; a new rule starts at the device default 37.3", () => {
   assert.equal(emptyRule('Day').alarm_temp, 37.3);
   assert.equal(formToInput(ruleToForm({ ...RULE, model: 'temperature' })).alarm_temp, 37.5);
+});
+
+test('the rule form carries how a rule counts (#17): new rules keep first → last, days off counted, overtime without approval', () => {
+  const fresh = formToInput(emptyRule('Day'));
+  assert.deepEqual([fresh.worked_by, fresh.count_off_day_punches, fresh.overtime_needs_approval], ['firstLast', true, false]);
+  const back = formToInput(ruleToForm({ ...RULE, worked_by: 'pairs', count_off_day_punches: false, overtime_needs_approval: true }));
+  assert.deepEqual([back.worked_by, back.count_off_day_punches, back.overtime_needs_approval], ['pairs', false, true]);
 });

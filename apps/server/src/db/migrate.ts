@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017_stranger_index.ts';
 import * as m0018 from './migrations/0018_breaker_doubles.ts';
 import * as m0019 from './migrations/0019_rule_alarm_temp.ts';
 import * as m0020 from './migrations/0020_person_joined_on.ts';
+import * as m0021 from './migrations/0021_rule_counting.ts';
 import * as m0023 from './migrations/0023_rule_history_periods.ts';
 import * as m0027 from './migrations/0027_dirty_seq.ts';
 import * as m0024 from './migrations/0024_day_leave_minutes.ts';
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0018_breaker_doubles': m0018,
   '0019_rule_alarm_temp': m0019,
   '0020_person_joined_on': m0020,
+  '0021_rule_counting': m0021,
   '0023_rule_history_periods': m0023,
   '0027_dirty_seq': m0027,
   '0024_day_leave_minutes': m0024,

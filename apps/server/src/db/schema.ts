@@ -319,6 +319,12 @@ export interface AttendanceRuleTable {
   absent_below_min: number | null;
   /** under the temperature model, a punch at or above it is refused (migration 0019, #17) */
   alarm_temp: Generated<number>;
+  /** how worked time is counted: 'firstLast' or 'pairs' (migration 0021, #17) */
+  worked_by: Generated<string>;
+  /** 1: punches on holidays/rest days are rest-day overtime; 0: ignored (migration 0021) */
+  count_off_day_punches: Generated<number>;
+  /** 1: overtime counts only within approved overtime periods (migration 0021) */
+  overtime_needs_approval: Generated<number>;
   weekdays: Generated<string>;
   day_boundary: Generated<string>;
   required_min: Generated<number>;

@@ -52,6 +52,10 @@ const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z
   uniqueItems: true,
 });
 
+/** How a rule counts worked time (#17): first → last punch, or the sum of in/out pairs. */
+export const WORKED_BY = ['firstLast', 'pairs'] as const;
+export type WorkedBy = (typeof WORKED_BY)[number];
+
 export const RuleInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 40 }),
   mode: Type.Enum([...RULE_MODES]),
@@ -63,6 +67,12 @@ export const RuleInput = Type.Object({
   absent_below_min: Type.Optional(Nullable(Minutes(1440))),
   /** the temperature model's alarm (℃): a punch at or above it is not valid; the device's default 37.3 (#17) */
   alarm_temp: Type.Optional(Type.Number({ minimum: DEVICE_OPTION_RANGES.alarmTemp[0], maximum: DEVICE_OPTION_RANGES.alarmTemp[1] })),
+  /** how worked time is counted: first punch → last punch (default), or the sum of in/out pairs (#17) */
+  worked_by: Type.Optional(Type.Enum([...WORKED_BY])),
+  /** punches on holidays and rest days count as rest-day overtime (default); off: ignored, the day stays off (#17) */
+  count_off_day_punches: Type.Optional(Type.Boolean()),
+  /** overtime counts only within approved overtime applications (#17) */
+  overtime_needs_approval: Type.Optional(Type.Boolean()),
   shifts: Type.Array(ShiftInput, { maxItems: ATTENDANCE_LIMITS.shiftsPerRuleMax }),
   /** fixed mode: weekday (0 = Sunday … 6 = Saturday) → the keys of that day's shifts (1 to 3; none: rest) */
   weekdays: Type.Optional(
@@ -121,6 +131,9 @@ export const Rule = Type.Object({
   half_day_below_min: Nullable(Type.Integer()),
   absent_below_min: Nullable(Type.Integer()),
   alarm_temp: Type.Number(),
+  worked_by: StringEnum(WORKED_BY),
+  count_off_day_punches: Type.Boolean(),
+  overtime_needs_approval: Type.Boolean(),
   shifts: Type.Array(Shift),
   weekdays: Type.Record(Type.String(), Type.Array(Type.String())),
   day_boundary: Type.String(),
@@ -183,7 +196,8 @@ export const DAY_STATUSES = [
   'pending',
 ] as const;
 export type DayStatus = (typeof DAY_STATUSES)[number];
-export const ABSENCE_KINDS = ['leave', 'out', 'supplement'] as const;
+/** overtime: an approved overtime period, read by rules whose overtime needs approval (#17) */
+export const ABSENCE_KINDS = ['leave', 'out', 'supplement', 'overtime'] as const;
 
 /** One line of a result's explanation: a translation key (att.why.*) and its values. */
 export const WhyLine = Type.Object({ key: Type.String(), params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))) });

@@ -6,9 +6,12 @@ import { assertOpen } from './periods.service.ts';
 import { addDays, datesBetween, plansFor, type StoredRule } from './plans.ts';
 import { companyContext, localDate } from './recompute.service.ts';
 
-/** What an approved application puts into attendance (issue #11): leave, out of office, or a supplementary punch. */
+/**
+ * What an approved application puts into attendance (issue #11): leave, out of office, a supplementary punch, or
+ * approved overtime (#17: read only by rules whose overtime needs approval).
+ */
 export interface ApprovalAbsence {
-  kind: 'leave' | 'out' | 'supplement';
+  kind: 'leave' | 'out' | 'supplement' | 'overtime';
   /** epoch ms; a supplementary punch has to = from */
   from: number;
   to: number;

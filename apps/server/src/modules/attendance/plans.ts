@@ -12,6 +12,9 @@ export interface StoredRule {
   half_day_below_min: number | null;
   absent_below_min: number | null;
   alarm_temp: number;
+  worked_by: string;
+  count_off_day_punches: number;
+  overtime_needs_approval: number;
   /** JSON {"0".."6": shift ids} */
   weekdays: string;
   day_boundary: string;
@@ -54,6 +57,10 @@ export function ruleDef(r: StoredRule): RuleDef {
     ...(r.late_absent_after_min !== null ? { lateAbsentAfterMin: r.late_absent_after_min } : {}),
     ...(r.half_day_below_min !== null ? { halfDayBelowMin: r.half_day_below_min } : {}),
     ...(r.absent_below_min !== null ? { absentBelowMin: r.absent_below_min } : {}),
+    // #17: how worked time is counted, punches on days off, overtime only when approved (absent: today's behaviour)
+    ...(r.worked_by === 'pairs' ? { workedBy: 'pairs' as const } : {}),
+    ...(r.count_off_day_punches === 0 ? { countOffDayPunches: false } : {}),
+    ...(r.overtime_needs_approval === 1 ? { overtimeNeedsApproval: true } : {}),
     ...(r.mode === 'free' ? { free: { dayBoundary: r.day_boundary, requiredMin: r.required_min } } : {}),
   };
 }

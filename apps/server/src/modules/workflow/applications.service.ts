@@ -109,7 +109,10 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     return heads.filter((h) => h.id !== applicantId && !seen.has(h.id) && seen.add(h.id)).map((h) => ({ kind: 'person', id: h.id, name: h.name }));
   }
 
-  /** What approval writes into attendance for an application's kind (overtime and custom apps are only recorded). */
+  /**
+   * What approval writes into attendance for an application's kind (custom apps are only recorded). Approved
+   * overtime is an 'overtime' row that only rules counting overtime "only when approved" read (#17).
+   */
   function absencesFor(lang: Language, app: AppRow, a: ApplicationRowDb, form: FormSchema): ApprovalAbsence[] {
     const values = parseJson<FormValues>(a.form_values, {});
     const why = typeof values.reason === 'string' ? values.reason : '';
@@ -124,6 +127,9 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
           leaveType: app.kind === 'leave' ? a.leave_type : null,
         },
       ];
+    }
+    if (app.kind === 'overtime' && a.period_from && a.period_to) {
+      return [{ kind: 'overtime', from: Date.parse(a.period_from), to: Date.parse(a.period_to), reason: why || appName(lang, app) }];
     }
     if (app.kind === 'supplement' && a.period_from) {
       const at = Date.parse(a.period_from);

@@ -300,7 +300,16 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
           });
           // An approved past record reaches attendance as an approval does; a rejected one never does.
           if (g.status === APPROVAL_STATUS.approved && g.from !== null && g.to !== null) {
-            const kind = g.app.kind === 'leave' ? 'leave' : g.app.kind === 'trip' ? 'out' : g.app.kind === 'supplement' ? 'supplement' : null;
+            const kind =
+              g.app.kind === 'leave'
+                ? 'leave'
+                : g.app.kind === 'trip'
+                  ? 'out'
+                  : g.app.kind === 'supplement'
+                    ? 'supplement'
+                    : g.app.kind === 'overtime' // #17: read by rules counting overtime only when approved
+                      ? 'overtime'
+                      : null;
             if (kind) {
               const form = formOf((await repo.version(trx, 'workflow_forms', companyId, g.app.id, g.app.form_version))?.body);
               const option = form.fields.find((f) => f.key === 'leave_type')?.options?.find((o) => o.value === g.leaveType);

@@ -656,7 +656,7 @@ test('approver modes: all must approve, an empty node skipped, then in order; a 
   assert.equal(z.source, 'admin');
 });
 
-test('an approved trip is out of office, an approved supplementary punch is a supplement; overtime is only recorded', async () => {
+test('an approved trip is out of office, an approved supplementary punch is a supplement, approved overtime an overtime period', async () => {
   const apps = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main })).items;
   const byKind = (k: string) => apps.find((a) => a.kind === k)!.id;
   const approveAll = async (a: ApplicationDetail) => {
@@ -687,7 +687,11 @@ test('an approved trip is out of office, an approved supplementary punch is a su
   );
   const overtime = await approveAll(ok(await apply(byKind('overtime'), { period: { from: at(21, '10:00'), to: at(21, '14:00') }, reason: 'Release' })));
   assert.equal(overtime.status, 1);
-  assert.deepEqual(await absencesOf(overtime.id), []);
+  // approved overtime reaches attendance as an 'overtime' period (#17), read by rules counting only approved overtime
+  assert.deepEqual(
+    (await absencesOf(overtime.id)).map((x) => [x.kind, x.from_at, x.to_at]),
+    [['overtime', at(21, '10:00'), at(21, '14:00')]],
+  );
   assert.deepEqual(overtime.period, { from: at(21, '10:00'), to: at(21, '14:00') });
   await absencesAreApproved();
 });

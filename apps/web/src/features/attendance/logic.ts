@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type RuleInput, type WhyLine } from '@faceadmin/shared';
+import { DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type RuleInput, type WhyLine, type WorkedBy } from '@faceadmin/shared';
 
 /** Pure helpers of the attendance screens (legend, explanations, the rule form), unit-tested under node --test. */
 
@@ -120,6 +120,10 @@ export interface RuleForm {
   absent_below_min: number | null;
   /** the temperature model's alarm (℃) */
   alarm_temp: number;
+  /** #17: how worked time is counted, punches on days off, overtime only when approved */
+  worked_by: WorkedBy;
+  count_off_day_punches: boolean;
+  overtime_needs_approval: boolean;
   shifts: ShiftForm[];
   weekdays: Record<string, string[]>;
   day_boundary: string;
@@ -167,6 +171,9 @@ export function emptyRule(firstShiftName: string): RuleForm {
     half_day_below_min: null,
     absent_below_min: null,
     alarm_temp: DEVICE_OPTION_DEFAULTS.alarmTemp,
+    worked_by: 'firstLast',
+    count_off_day_punches: true,
+    overtime_needs_approval: false,
     shifts: [shift],
     // Monday to Friday on the first shift
     weekdays: { 0: [], 1: [shift.key], 2: [shift.key], 3: [shift.key], 4: [shift.key], 5: [shift.key], 6: [] },
@@ -192,6 +199,9 @@ export function ruleToForm(r: Rule): RuleForm {
     half_day_below_min: r.half_day_below_min,
     absent_below_min: r.absent_below_min,
     alarm_temp: r.alarm_temp,
+    worked_by: r.worked_by,
+    count_off_day_punches: r.count_off_day_punches,
+    overtime_needs_approval: r.overtime_needs_approval,
     shifts: r.shifts.map((s) => ({
       key: s.key,
       name: s.name,
@@ -236,6 +246,9 @@ export function formToInput(f: RuleForm): RuleInput {
     half_day_below_min: orNull(f.half_day_below_min),
     absent_below_min: orNull(f.absent_below_min),
     alarm_temp: f.alarm_temp ?? DEVICE_OPTION_DEFAULTS.alarmTemp,
+    worked_by: f.worked_by ?? 'firstLast',
+    count_off_day_punches: f.count_off_day_punches ?? true,
+    overtime_needs_approval: f.overtime_needs_approval ?? false,
     shifts: shifts.map((s) => ({
       key: s.key,
       name: s.name.trim(),

@@ -986,6 +986,135 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   ],
 ];
 
+// — #17: how worked time is counted (pairs), punches on days off, overtime only when approved —
+const PAIRS = rule({ workedBy: 'pairs' });
+cases.push(
+  [
+    'pairs: a break clocked out for is not worked (first/last would give 480)',
+    { rule: PAIRS, punches: [d('08:55'), d('10:00'), d('10:30'), d('18:02')] },
+    {
+      status: 'normal',
+      min: [0, 0, 450, 0],
+      why: [
+        ['att.why.pairsAlternating'],
+        ['att.why.pair', { minutes: 65 }],
+        ['att.why.pairsWorked', { pairs: 2, worked: 450 }],
+        ['att.why.breakDeducted', { minutes: 60 }],
+      ],
+      used: [1, 2, 3, 4],
+      checkIn: 1,
+      checkOut: 4,
+    },
+  ],
+  [
+    'pairs: an odd last punch (the check-out) closes no pair; the thresholds follow the paired time',
+    { rule: rule({ workedBy: 'pairs', halfDayBelowMin: 360 }), punches: [d('08:55'), d('15:00'), d('18:02')] },
+    {
+      status: 'halfDay',
+      min: [0, 0, 300, 0],
+      why: [['att.why.unpairedCheckOut'], ['att.why.pairsWorked', { pairs: 1, worked: 300 }], ['att.why.halfDayBelow']],
+      checkOut: 3,
+    },
+  ],
+  [
+    'pairs by direction: a second exit pairs with nothing and is listed; the lunch break is deducted only where worked',
+    {
+      rule: rule({ workedBy: 'pairs', useDirection: true }),
+      punches: [
+        { t: d('08:55'), direction: 'in' },
+        { t: d('11:30'), direction: 'out' },
+        { t: d('11:31'), direction: 'out' },
+        { t: d('12:30'), direction: 'in' },
+        { t: d('18:02'), direction: 'out' },
+      ],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 450, 0],
+      why: [['att.why.pairsDirection'], ['att.why.pairsWorked', { pairs: 2, worked: 450 }], ['att.why.breakDeducted', { minutes: 30 }]],
+      used: [1, 2, 4, 5],
+      ignored: [[3, 'notNeeded', 'att.why.ignored.unpaired']],
+    },
+  ],
+  [
+    'pairs: overtime is the paired time past the end (first/last would give 120)',
+    { rule: PAIRS, punches: [d('08:55'), d('18:00'), d('19:00'), d('20:00')] },
+    { status: 'normal', min: [0, 0, 480, 60], why: [['att.why.overtime', { minutes: 60 }]], used: [1, 2, 3, 4] },
+  ],
+  [
+    'pairs on a rest day: the pairs are the worked time, all overtime',
+    { rule: PAIRS, days: [rest(D)], punches: [d('09:00'), d('12:00'), d('13:00'), d('15:00')] },
+    { status: 'rest', min: [0, 0, 300, 300], why: [['att.why.restOvertime', { worked: 300 }]], used: [1, 2, 3, 4] },
+  ],
+  [
+    'pairs in free mode: the pairs count towards the required time',
+    { rule: { ...FREE, workedBy: 'pairs' }, days: [freeDay(D)], punches: [d('09:00'), d('12:00'), d('13:30'), d('18:00')] },
+    {
+      status: 'early',
+      min: [0, 30, 450, 0],
+      why: [
+        ['att.why.pairsWorked', { pairs: 2, worked: 450 }],
+        ['att.why.short', { short: 30 }],
+      ],
+    },
+  ],
+  [
+    'punches on a holiday are ignored when the rule does not count them: the day stays a holiday',
+    { rule: rule({ countOffDayPunches: false }), days: [holiday(D, 'New Year')], punches: [d('09:00'), d('15:00')] },
+    {
+      status: 'holiday',
+      min: [0, 0, 0, 0],
+      why: [['att.why.holiday'], ['att.why.offDayIgnored']],
+      used: [],
+      ignored: [
+        [1, 'notNeeded', 'att.why.ignored.offDay'],
+        [2, 'notNeeded', 'att.why.ignored.offDay'],
+      ],
+    },
+  ],
+  [
+    'punches on a rest day are rest-day overtime by default',
+    { rule: rule({ countOffDayPunches: true }), days: [rest(D)], punches: [d('09:00'), d('15:00')] },
+    { status: 'rest', min: [0, 0, 360, 360], why: [['att.why.restWork', { worked: 360 }]] },
+  ],
+  [
+    'overtime only when approved: none approved → no overtime, and the day says why',
+    { rule: rule({ overtimeNeedsApproval: true }), punches: [d('08:55'), d('20:00')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.overtime', { minutes: 120 }],
+        ['att.why.overtimeNotApproved', { minutes: 120 }],
+      ],
+    },
+  ],
+  [
+    'overtime only when approved: capped at the approved 18:00–19:00 (the approval is no leave)',
+    {
+      rule: rule({ overtimeNeedsApproval: true }),
+      punches: [d('08:55'), d('20:00')],
+      absences: [{ id: 9, kind: 'overtime', from: d('18:00'), to: d('19:00') }],
+    },
+    { status: 'normal', min: [0, 0, 480, 60], why: [['att.why.overtimeApproved', { minutes: 120, approved: 60, overtime: 60 }]], leaveMin: 0 },
+  ],
+  [
+    'an approved overtime period is read only when the rule asks for approval',
+    { punches: [d('08:55'), d('20:00')], absences: [{ id: 9, kind: 'overtime', from: d('18:00'), to: d('19:00') }] },
+    { status: 'normal', min: [0, 0, 480, 120], why: [['att.why.overtime', { minutes: 120 }]], leaveMin: 0 },
+  ],
+  [
+    'overtime only when approved on a holiday: the approved part of the worked time',
+    {
+      rule: rule({ overtimeNeedsApproval: true }),
+      days: [holiday(D, 'New Year')],
+      punches: [d('09:00'), d('15:00')],
+      absences: [{ id: 9, kind: 'overtime', from: d('09:00'), to: d('12:00') }],
+    },
+    { status: 'holiday', min: [0, 0, 360, 180], why: [['att.why.overtimeApproved', { approved: 180, overtime: 180 }]] },
+  ],
+);
+
 for (const [intent, c, e] of cases) {
   test(intent, () => {
     const results = run(c);

@@ -47,6 +47,25 @@ import { clockText, hmMin, wallToMs } from './zone.ts';
  *   for its required minutes less its leave/out. leaveKinds splits leaveMin by the absence's leave type
  *   (AbsenceIn.leaveType; 'other' when it has none): each kind's own coverage, so leave of two kinds over the
  *   same minutes would count in both (approval never writes that).
+ *
+ * Rule options of #17 (absent from the rule: today's behaviour):
+ * - `workedBy: 'pairs'`: worked time is the sum of in/out pairs among the valid punches from the check-in to the
+ *   check-out (both chosen as before, so late/early/missing verdicts do not change). Pairs are formed in time
+ *   order, 1st–2nd, 3rd–4th, … (alternating); under the direction option an entrance opens a pair and an exit
+ *   closes it (a punch without a direction does whichever is due). A punch that pairs with none — an odd last
+ *   punch, a second entrance while in (the first is kept), an exit with no entrance before it — counts for
+ *   nothing: it is listed ('notNeeded', detail `unpaired`), or, when it is the check-out itself, the check-out
+ *   still decides early/missing but the time since the last pair ended is not worked (`unpairedCheckOut`).
+ *   Each pair is clipped to the expected shift, deducted breaks and approved absences are taken out; overtime
+ *   is the paired time past the shift's end (the minimum applies as before); on days off and in free mode the
+ *   pairs' sum is the worked time. Punches between the windows that a pair uses are used, not ignored.
+ *   Repeated punches beyond the filter seconds pair up too: use the filter seconds (or the direction option).
+ * - `countOffDayPunches: false`: valid punches on rest days, holidays and working days without a shift are
+ *   ignored ('notNeeded', detail `offDay`): the day stays rest/holiday with no worked time or overtime.
+ * - `overtimeNeedsApproval: true`: overtime counts only within approved overtime periods (absences of kind
+ *   'overtime'): each shift's (or day off's) overtime is capped at the part of its overtime time — past the
+ *   shift's end, or the whole worked time of a day off — that approved periods cover (the minimum is judged
+ *   on the computed overtime first). Overtime absences never move a shift or count as leave.
  */
 
 const MIN = 60_000;
@@ -161,7 +180,12 @@ export function computeRange(input: PersonRange): DayResult[] {
     ...days.map((plan) => ({ plan, context: false })),
     ...(input.after && !cut ? [{ plan: input.after, context: true }] : []),
   ];
-  const leaves = input.absences.filter((a) => a.kind !== 'supplement' && a.to > a.from);
+  const leaves = input.absences.filter((a) => (a.kind === 'leave' || a.kind === 'out') && a.to > a.from);
+  // #17: approved overtime periods, read only when the rule wants overtime approved
+  const approvedOvertime: Span[] = rule.overtimeNeedsApproval
+    ? input.absences.filter((a) => a.kind === 'overtime' && a.to > a.from).map((a): Span => [a.from, a.to])
+    : [];
+  const pairsMode = rule.workedBy === 'pairs';
   const plans: Plan[] = planned.map(({ plan, context }, index) => {
     const insts: Inst[] = [];
     if (plan.kind === 'work' && !free) {
@@ -354,19 +378,30 @@ export function computeRange(input: PersonRange): DayResult[] {
       if (status === 'holiday') r.why.push(why('att.why.holiday', { name: plan.plan.holidayName ?? '' }));
       else r.why.push(why(plan.plan.kind === 'work' ? 'att.why.noShift' : 'att.why.rest'));
       const ok = valid(plan.loose);
-      if (ok.length) {
+      if (ok.length && rule.countOffDayPunches === false) {
+        // #17: the rule does not count punches on days off: the day stays as it is
+        r.why.push(why('att.why.offDayIgnored'));
+        for (const p of ok) ignore(p, 'notNeeded', why('att.why.ignored.offDay', { time: t(p.at) }));
+      } else if (ok.length) {
         const { ci, co } = firstLast(ok);
         const s: ShiftResult = { shiftId: 0, checkIn: ci?.id ?? null, checkOut: co?.id ?? null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status };
         use(ci, 'att.why.checkIn');
         use(co, 'att.why.checkOut');
-        if (ci && co) {
+        const paired = ci && co && pairsMode ? pairsOf(ok, ci, co) : undefined;
+        if (paired) {
+          const spans = pairedSpans(paired, -Infinity, Infinity);
+          s.workedMin = s.overtimeMin = Math.floor(sumSpans(spans) / MIN);
+          r.why.push(why('att.why.restOvertime', { worked: s.workedMin }));
+          capOvertime(s, spans);
+        } else if (ci && co) {
           s.workedMin = s.overtimeMin = Math.floor((co.at - ci.at) / MIN);
           r.why.push(why('att.why.restWork', { first: t(ci.at), last: t(co.at), worked: s.workedMin }));
+          capOvertime(s, [[ci.at, co.at]]);
         } else {
           const only = (ci ?? co)!;
           r.why.push(why('att.why.onePunchOff', { time: t(only.at) }));
         }
-        notNeeded(ok, ci, co);
+        notNeeded(ok, ci, co, paired);
         r.shifts.push(s);
       }
     } else if (free) {
@@ -395,8 +430,82 @@ export function computeRange(input: PersonRange): DayResult[] {
     if (ignored.some((i) => i.detail.key === 'att.why.ignored.temperature')) r.temperatureAlarm = true;
     return r;
 
-    function notNeeded(list: P[], ci: P | undefined, co: P | undefined) {
-      for (const p of list) if (p !== ci && p !== co) ignore(p, 'notNeeded', why('att.why.ignored.notNeeded', { time: t(p.at) }));
+    function notNeeded(list: P[], ci: P | undefined, co: P | undefined, paired?: Paired) {
+      for (const p of list)
+        if (p !== ci && p !== co && !paired?.used.includes(p))
+          ignore(p, 'notNeeded', why(paired?.unpaired.includes(p) ? 'att.why.ignored.unpaired' : 'att.why.ignored.notNeeded', { time: t(p.at) }));
+    }
+
+    /**
+     * #17 pairs mode: the in/out pairs among the sorted valid punches from the check-in to the check-out (see the
+     * conventions at the top). Uses the punches between them (and lists the pairs); linear in the punches.
+     */
+    function pairsOf(list: P[], ci: P, co: P): Paired {
+      const pairs: [P, P][] = [];
+      const unpaired: P[] = [];
+      const byDirection = rule.useDirection;
+      let open: P | undefined;
+      for (let k = list.indexOf(ci), end = list.indexOf(co); k >= 0 && k <= end; k++) {
+        const p = list[k]!;
+        const opens = byDirection && p.direction ? p.direction === 'in' : !open;
+        if (opens) {
+          if (open) unpaired.push(p);
+          else open = p;
+        } else if (open) {
+          pairs.push([open, p]);
+          open = undefined;
+        } else unpaired.push(p);
+      }
+      if (open) unpaired.push(open);
+      const used: P[] = [];
+      r.why.push(why(byDirection ? 'att.why.pairsDirection' : 'att.why.pairsAlternating'));
+      for (const [a, b] of pairs) {
+        // the pairs are listed in the explanation (a lean batch stores none of it)
+        if (!input.lean) r.why.push(why('att.why.pair', { from: t(a.at), to: t(b.at), minutes: Math.floor((b.at - a.at) / MIN) }));
+        for (const p of [a, b])
+          if (p !== ci && p !== co) {
+            used.push(p);
+            usePaired(p);
+          }
+      }
+      if (unpaired.includes(co)) r.why.push(why('att.why.unpairedCheckOut', { time: t(co.at) }));
+      return { pairs, used, unpaired };
+    }
+    function usePaired(p: P) {
+      used.push(p);
+      if (p.supplement) r.why.push(why('att.why.supplement', { time: t(p.at), ...(p.supplement.label ? { label: p.supplement.label } : {}) }));
+    }
+
+    /** The pairs as spans clipped to [a, b] (empty ones dropped). */
+    function pairedSpans(paired: Paired, a: number, b: number): Span[] {
+      const out: Span[] = [];
+      for (const [x, y] of paired.pairs) {
+        const from = Math.max(x.at, a);
+        const to = Math.min(y.at, b);
+        if (to > from) out.push([from, to]);
+      }
+      return out;
+    }
+
+    /**
+     * #17 overtime only when approved: caps a result's overtime at the part of its overtime time (`spans`) that
+     * approved overtime periods cover, and says so.
+     */
+    function capOvertime(s: ShiftResult, spans: Span[]) {
+      if (!rule.overtimeNeedsApproval || s.overtimeMin <= 0) return;
+      let approvedMs = 0;
+      if (approvedOvertime.length && spans.length) {
+        const lo = Math.min(...spans.map((x) => x[0]));
+        const hi = Math.max(...spans.map((x) => x[1]));
+        // |spans ∩ approved| = |spans| + |approved| − |spans ∪ approved|
+        approvedMs = coverage(spans, lo, hi) + coverage(approvedOvertime, lo, hi) - coverage([...spans, ...approvedOvertime], lo, hi);
+      }
+      const approved = Math.floor(approvedMs / MIN);
+      const minutes = s.overtimeMin;
+      s.overtimeMin = Math.min(minutes, approved);
+      r.why.push(
+        approved > 0 ? why('att.why.overtimeApproved', { minutes, approved, overtime: s.overtimeMin }) : why('att.why.overtimeNotApproved', { minutes }),
+      );
     }
 
     /** First/last (or by direction) among a day's valid punches. */
@@ -420,7 +529,8 @@ export function computeRange(input: PersonRange): DayResult[] {
       const { ci, co } = firstLast(ok);
       use(ci, 'att.why.checkIn');
       use(co, 'att.why.checkOut');
-      notNeeded(ok, ci, co);
+      const paired = ci && co && pairsMode ? pairsOf(ok, ci, co) : undefined;
+      notNeeded(ok, ci, co, paired);
       const s: ShiftResult = {
         shiftId: 0,
         checkIn: ci?.id ?? null,
@@ -431,12 +541,15 @@ export function computeRange(input: PersonRange): DayResult[] {
         overtimeMin: 0,
         status: 'normal',
       };
-      const workedSpan: Span[] = ci && co ? [[ci.at, co.at]] : [];
+      const workedSpan: Span[] = paired ? pairedSpans(paired, -Infinity, Infinity) : ci && co ? [[ci.at, co.at]] : [];
       leaveMs = absenceMs('leave', plan.from, plan.to, workedSpan);
       outMs = absenceMs('out', plan.from, plan.to, workedSpan);
       addKinds(plan.from, plan.to, workedSpan);
       const absent = leaveMs + outMs;
-      if (ci && co) {
+      if (paired) {
+        s.workedMin = Math.floor(sumSpans(workedSpan) / MIN);
+        r.why.push(why('att.why.pairsWorked', { pairs: paired.pairs.length, worked: s.workedMin }));
+      } else if (ci && co) {
         s.workedMin = Math.floor((co.at - ci.at) / MIN);
         r.why.push(why('att.why.freeWorked', { first: t(ci.at), last: t(co.at), worked: s.workedMin }));
       }
@@ -569,8 +682,13 @@ export function computeRange(input: PersonRange): DayResult[] {
       const ins = ok.filter((p) => inWin(p) && !(rule.useDirection && p.direction === 'out'));
       const outs = ok.filter((p) => outWin(p) && !(rule.useDirection && p.direction === 'in'));
       const { ci, co } = pair(ins, outs, (p) => p.at - inst.expStart > inst.expEnd - p.at);
+      const paired = ci && co && pairsMode ? pairsOf(ok, ci, co) : undefined;
       for (const p of ok) {
-        if (p === ci || p === co) continue;
+        if (p === ci || p === co || paired?.used.includes(p)) continue;
+        if (paired?.unpaired.includes(p)) {
+          ignore(p, 'notNeeded', why('att.why.ignored.unpaired', { time: t(p.at) }));
+          continue;
+        }
         const time = t(p.at);
         if (!inWin(p) && !outWin(p)) ignore(p, 'outsideWindows', why('att.why.ignored.betweenWindows', { time, inTo: t(inst.inTo), outFrom: t(inst.outFrom) }));
         else if (!ins.includes(p) && !outs.includes(p)) ignore(p, 'notNeeded', why('att.why.ignored.wrongDirection', { time, direction: p.direction! }));
@@ -603,7 +721,9 @@ export function computeRange(input: PersonRange): DayResult[] {
       // Worked: the punched interval within the expected shift, minus deducted breaks and approved absences.
       const absences: Span[] = leaves.map((a) => [a.from, a.to]);
       let workedMs = 0;
-      if (ci && co) {
+      if (paired && ci && co) {
+        workedMs = pairsWorked(inst, paired, absences, s);
+      } else if (ci && co) {
         const from = Math.max(ci.at, inst.expStart);
         const to = Math.min(co.at, inst.expEnd);
         if (to > from) {
@@ -628,6 +748,7 @@ export function computeRange(input: PersonRange): DayResult[] {
             r.why.push(why('att.why.overtime', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
           } else r.why.push(why('att.why.overtimeBelowMin', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
         }
+        capOvertime(s, co.at > inst.end ? [[inst.end, co.at]] : []);
       }
       // Approved absence time inside the shift counts towards the thresholds (and the leave/out totals).
       const shiftLeave = absenceMs('leave', inst.start, inst.end, inst.breaks);
@@ -655,5 +776,56 @@ export function computeRange(input: PersonRange): DayResult[] {
       if (s.status === 'absent') absentMs += Math.max(0, plannedMs - shiftLeave - shiftOut);
       return { result: s, creditMs, plannedMs };
     }
+
+    /**
+     * #17 pairs mode on a shift: worked = the pairs within the expected shift minus deducted breaks and approved
+     * absences; overtime = the paired time past the shift's end (at least the rule's minimum). Returns worked ms.
+     */
+    function pairsWorked(inst: Inst, paired: Paired, absences: Span[], s: ShiftResult): number {
+      const from = inst.expStart;
+      const to = inst.expEnd;
+      const spans = pairedSpans(paired, from, to);
+      const minus: Span[] = absences.length ? [...inst.breaks, ...absences] : inst.breaks;
+      // the pairs' time less what breaks and absences take of it: |spans ∪ minus| − |minus|
+      const workedMs = !spans.length ? 0 : minus.length ? coverage([...spans, ...minus], from, to) - coverage(minus, from, to) : sumSpans(spans);
+      s.workedMin = Math.floor(workedMs / MIN);
+      r.why.push(why('att.why.pairsWorked', { pairs: paired.pairs.length, worked: s.workedMin }));
+      const within = (x: Span[]) => (spans.length ? sumSpans(spans) + coverage(x, from, to) - coverage([...spans, ...x], from, to) : 0);
+      for (const b of inst.breaks) {
+        const ms = within([b]);
+        if (ms > 0) r.why.push(why('att.why.breakDeducted', { start: t(b[0]), end: t(b[1]), minutes: Math.floor(ms / MIN) }));
+      }
+      for (const a of leaves) {
+        const ms = within([[a.from, a.to], ...inst.breaks]) - within(inst.breaks); // its part not already a break
+        if (ms > 0) r.why.push(why('att.why.absenceDuring', { kind: a.kind, start: t(a.from), end: t(a.to), minutes: Math.floor(ms / MIN) }));
+      }
+      const past = pairedSpans(paired, inst.end, Infinity);
+      const pastMs = sumSpans(past);
+      const min = rule.overtimeMinMin;
+      if (pastMs > 0) {
+        const minutes = Math.floor(pastMs / MIN);
+        const co = paired.pairs[paired.pairs.length - 1]![1];
+        if (pastMs >= min * MIN) {
+          s.overtimeMin = minutes;
+          r.why.push(why('att.why.overtime', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
+        } else r.why.push(why('att.why.overtimeBelowMin', { checkOut: t(co.at), end: t(inst.end), minutes, min }));
+      }
+      capOvertime(s, past);
+      return workedMs;
+    }
   }
+}
+
+/** #17 pairs mode: the pairs, the punches between check-in and check-out they use, and those pairing with none. */
+interface Paired {
+  pairs: [P, P][];
+  used: P[];
+  unpaired: P[];
+}
+
+/** Total length of disjoint spans. */
+function sumSpans(spans: Span[]): number {
+  let total = 0;
+  for (const [a, b] of spans) total += b - a;
+  return total;
 }

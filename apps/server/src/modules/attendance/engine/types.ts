@@ -35,6 +35,12 @@ export interface RuleDef {
   halfDayBelowMin?: number; // worked below → half day (absent threshold checked first)
   absentBelowMin?: number; // worked below → absent
   free?: { dayBoundary: Hm; requiredMin: number }; // free mode
+  /** #17: how worked time is counted — 'firstLast' (absent: first → last punch) or 'pairs' (sum of in/out pairs) */
+  workedBy?: 'firstLast' | 'pairs';
+  /** #17: false → punches on rest days and holidays are ignored (absent/true: counted as rest-day overtime) */
+  countOffDayPunches?: boolean;
+  /** #17: true → overtime counts only within approved overtime periods (absences of kind 'overtime') */
+  overtimeNeedsApproval?: boolean;
 }
 /** What one person is expected to do on one date (the caller resolved rule, weekdays, cycles, grid, holidays). */
 export interface DayPlan {
@@ -56,7 +62,9 @@ export interface PunchIn {
 }
 export interface AbsenceIn {
   id: number;
-  kind: 'leave' | 'out' | 'supplement'; // supplement: a forgotten punch, counts as a valid punch at `from`
+  // supplement: a forgotten punch, counts as a valid punch at `from`; overtime: an approved overtime period (#17),
+  // read only under `overtimeNeedsApproval` (never an absence from work)
+  kind: 'leave' | 'out' | 'supplement' | 'overtime';
   from: number;
   to: number; // epoch ms; partial-day absences move the expected start/end
   label?: string;

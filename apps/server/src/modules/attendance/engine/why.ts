@@ -42,6 +42,15 @@
  *   att.why.short              free mode: worked below the required time (status 'early', the shortfall as early minutes)
  *   att.why.enough             free mode: worked at or above the required time
  *   att.why.freeLeave          free mode: approved absence counted towards the required time
+ *   att.why.pairsAlternating   pairs mode (#17): worked time is the sum of in/out pairs, alternating in time order
+ *   att.why.pairsDirection     … pairs by the devices' direction (entrance opens, exit closes)
+ *   att.why.pair               one in/out pair and its minutes
+ *   att.why.pairsWorked        the pairs' sum (within the shift, less deducted breaks and approved absences)
+ *   att.why.unpairedCheckOut   the check-out closes no pair: the time since the last pair is not worked
+ *   att.why.restOvertime       pairs mode on a day off: all the paired time is overtime
+ *   att.why.offDayIgnored      the rule does not count punches on days off (#17)
+ *   att.why.overtimeApproved   overtime only when approved: capped at the approved part
+ *   att.why.overtimeNotApproved … no approved overtime covers it: no overtime
  * Details of ignored punches (DayResult.ignored[].detail):
  *   att.why.ignored.duplicate        within the filter seconds of a kept punch
  *   att.why.ignored.outsideWindows   in no shift's punch window
@@ -52,6 +61,8 @@
  *   att.why.ignored.notNeeded        a valid punch in a window, neither the check-in nor the check-out
  *   att.why.ignored.wrongDirection   direction rule: an exit in the check-in window or an entrance in the check-out window
  *   att.why.ignored.onLeave          the shift is covered by an approved absence
+ *   att.why.ignored.unpaired         pairs mode: a punch that pairs with no other (its time is not counted)
+ *   att.why.ignored.offDay           a punch on a day off under a rule that does not count them
  * Coded parameter values (see CODED_PARAMS): att.value.mode.{fixed,shift,free}, att.value.kind.{leave,out},
  * att.value.direction.{in,out}, att.value.color.{yellow,red}.
  * Optional parameters a console may show: `label` (the absence's label) on leaveShift, outShift, supplement,
@@ -96,6 +107,15 @@ export const WHY_EN = {
   'att.why.short': 'Worked {{worked}} min, below the required {{required}} → short by {{short}} min',
   'att.why.enough': 'Worked {{worked}} min, required {{required}} → complete',
   'att.why.freeLeave': 'Approved {{kind}} counted: {{minutes}} min',
+  'att.why.pairsAlternating': 'Worked time: the sum of in/out pairs, taken in turn',
+  'att.why.pairsDirection': "Worked time: the sum of in/out pairs by the devices' direction",
+  'att.why.pair': 'In {{from}}, out {{to}}: {{minutes}} min',
+  'att.why.pairsWorked': 'Worked in {{pairs}} pairs: {{worked}} min',
+  'att.why.unpairedCheckOut': 'Check-out {{time}} closes no pair: the time since the last pair is not counted',
+  'att.why.restOvertime': 'Worked {{worked}} min on a day off, all of it overtime',
+  'att.why.offDayIgnored': 'Punches on days off are not counted under this rule',
+  'att.why.overtimeApproved': 'Overtime only when approved: {{approved}} of the {{minutes}} min approved → overtime {{overtime}} min',
+  'att.why.overtimeNotApproved': 'Overtime only when approved: none of the {{minutes}} min approved → no overtime',
   'att.why.ignored.duplicate': 'Punch {{time}} within {{seconds}} s of the punch {{kept}}: counted once',
   'att.why.ignored.outsideWindows': 'Punch {{time}} is in no punch window',
   'att.why.ignored.betweenWindows': 'Punch {{time}} is between the check-in window (until {{inTo}}) and the check-out window (from {{outFrom}})',
@@ -105,6 +125,8 @@ export const WHY_EN = {
   'att.why.ignored.notNeeded': 'Punch {{time}} is neither the check-in nor the check-out',
   'att.why.ignored.wrongDirection': 'Punch {{time}} is an {{direction}} punch, not counted in this window',
   'att.why.ignored.onLeave': 'Punch {{time}} during an approved absence covering the shift',
+  'att.why.ignored.unpaired': 'Punch {{time}} pairs with no other punch: its time is not counted',
+  'att.why.ignored.offDay': 'Punch {{time}} on a day off: not counted under this rule',
 } as const;
 export type WhyKey = keyof typeof WHY_EN;
 

@@ -277,7 +277,9 @@ function Absences({ detail, onChanged }: { detail: DayDetail; onChanged: () => v
             ]}
           >
             <Space wrap>
-              <Tag color={a.kind === 'leave' ? 'orange' : a.kind === 'out' ? 'blue' : 'green'}>{t(`att.absence.kinds.${a.kind}`)}</Tag>
+              <Tag color={a.kind === 'leave' ? 'orange' : a.kind === 'out' ? 'blue' : a.kind === 'overtime' ? 'purple' : 'green'}>
+                {t(`att.absence.kinds.${a.kind}`)}
+              </Tag>
               {a.leave_type && <Tag data-testid="absence-leave-type">{typeLabel(a.leave_type)}</Tag>}
               <span>{a.kind === 'supplement' ? formatDateTime(a.from) : `${formatDateTime(a.from)} – ${formatDateTime(a.to)}`}</span>
               <Typography.Text type="secondary">{a.reason}</Typography.Text>

@@ -22,6 +22,7 @@ import {
 } from '../logic.ts';
 import { displayTimeZone } from '../../../ui/format.ts';
 import { MemberPicker } from './MemberPicker.tsx';
+import { RuleCountingFields } from './RuleCountingFields.tsx';
 import { DateInput, HmInput } from './TimeInputs.tsx';
 
 interface Props {
@@ -515,6 +516,7 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
             </Col>
           )}
         </Row>
+        <RuleCountingFields />
 
         <Divider titlePlacement="start">{t('att.rule.sections.members')}</Divider>
         <Typography.Paragraph type="secondary">{t('att.rule.help.members')}</Typography.Paragraph>
