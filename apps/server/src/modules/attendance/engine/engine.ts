@@ -35,6 +35,14 @@ import { clockText, hmMin, wallToMs } from './zone.ts';
  * - A day is pending while now ≤ the end of its last punch window (the free/off day's end): a punch exactly
  *   at the window's end still counts. Leave covering a future shift is 'leave' at once.
  * - Late/early minutes stay on a shift that the late-absent rule or a threshold turned absent (they explain it).
+ * - Automatic shift matching (#17; a plan with `candidates`): the day works one candidate. "Nearest": take the
+ *   earliest valid punch (model-valid, not a duplicate, not an exit under the direction option) that lies in at
+ *   least one candidate's check-in window — a window overlapping the previous shift's begins after that shift's
+ *   off-work time, as the overlap cut has it — and choose, among the candidates whose check-in window holds it,
+ *   the one whose expected start (moved by a partial-day absence) is closest to it, before or after; a tie goes
+ *   to the earlier start, then to the candidate listed first. With no such punch the first candidate listed is
+ *   planned and judged as usual (absent, leave…), and the day stays pending until every candidate's last punch
+ *   window has closed. The day's why says which candidate and why (att.why.autoShift / autoShiftNone).
  */
 
 const MIN = 60_000;
@@ -65,6 +73,8 @@ interface Inst {
   cover?: AbsenceIn; // an approved absence covering the whole shift
   moves: { kind: 'start' | 'end'; by: AbsenceIn }[];
   punches: P[];
+  /** chosen by automatic shift matching among `count` candidates (by the punch at `punch`, or none) */
+  auto?: { count: number; until?: number; punch?: number; distMin?: number };
 }
 
 interface Plan {
@@ -143,6 +153,26 @@ export function computeRange(input: PersonRange): DayResult[] {
   const free = rule.mode === 'free';
   const boundary = free && rule.free ? hmMin(rule.free.dayBoundary) : 0;
 
+  // Punches (and supplementary punches), checked against the model, then de-duplicated.
+  const ps: P[] = input.punches.map((raw) => {
+    const p: P = { id: raw.id, at: raw.at };
+    if (raw.direction) p.direction = raw.direction;
+    if (rule.model !== 'default') {
+      const bad = invalidity(rule.model, raw);
+      if (bad) p.invalid = bad;
+    }
+    return p;
+  });
+  for (const a of input.absences) if (a.kind === 'supplement') ps.push({ id: -a.id, at: a.from, supplement: a });
+  ps.sort((x, y) => x.at - y.at || (x.supplement ? 1 : 0) - (y.supplement ? 1 : 0) || x.id - y.id);
+  const filterMs = input.filterSeconds * 1000;
+  let kept: P | undefined;
+  for (const p of ps) {
+    if (p.invalid) continue;
+    if (kept && p.at - kept.at < filterMs) p.dupOf = kept;
+    else kept = p;
+  }
+
   // Plans with their bounds and shift instances.
   const planned: { plan: DayPlan; context: boolean }[] = [
     ...(input.before && !(joinedOn && input.before.date < joinedOn) ? [{ plan: input.before, context: true }] : []),
@@ -150,9 +180,12 @@ export function computeRange(input: PersonRange): DayResult[] {
     ...(input.after && !cut ? [{ plan: input.after, context: true }] : []),
   ];
   const leaves = input.absences.filter((a) => a.kind !== 'supplement' && a.to > a.from);
+  let prevInst: Inst | undefined; // the last shift of the plans built so far (automatic matching looks past it)
   const plans: Plan[] = planned.map(({ plan, context }, index) => {
     const insts: Inst[] = [];
-    if (plan.kind === 'work' && !free) {
+    if (plan.kind === 'work' && !free && plan.candidates && plan.candidates.length > 1) {
+      insts.push(autoInstance(index, plan, plan.candidates, prevInst));
+    } else if (plan.kind === 'work' && !free) {
       let dayOff = 0;
       let prevStart = -1;
       for (const def of plan.shifts) {
@@ -166,6 +199,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         insts.push(instance(index, def, start, end, base + s));
       }
     }
+    if (insts.length) prevInst = insts[insts.length - 1];
     return {
       plan,
       context,
@@ -230,6 +264,43 @@ export function computeRange(input: PersonRange): DayResult[] {
     if (cover) inst.cover = cover;
     return span(inst);
   }
+  /**
+   * Automatic shift matching (#17): every candidate becomes an instance (partial-day absences applied); the first
+   * valid punch that could check in to any of them (not invalid, not a duplicate, not an exit under the direction
+   * option, after the previous shift's off-work time where their windows overlap, as the cut below will have it)
+   * picks, among the candidates whose check-in window holds it, the one whose expected start is nearest; ties
+   * go to the earlier start, then to the order listed. No such punch: the first candidate listed.
+   */
+  function autoInstance(index: number, plan: DayPlan, cands: ShiftDef[], prev: Inst | undefined): Inst {
+    const built: Inst[] = [];
+    const opens: number[] = [];
+    let first = Infinity;
+    for (const def of cands) {
+      const s = hmMin(def.start);
+      const e = hmMin(def.end);
+      const inst = instance(index, def, wallToMs(zone, plan.date, s), wallToMs(zone, plan.date, e > s ? e : e + 1440), s);
+      const open = prev && prev.to > inst.from ? Math.max(inst.inFrom, prev.expEnd + 1) : inst.inFrom;
+      let k = lowerBound(ps, open);
+      while (k < ps.length && ps[k]!.at <= inst.inTo && (ps[k]!.invalid || ps[k]!.dupOf || (rule.useDirection && ps[k]!.direction === 'out'))) k++;
+      if (k < ps.length && ps[k]!.at <= inst.inTo && ps[k]!.at < first) first = ps[k]!.at;
+      built.push(inst);
+      opens.push(open);
+    }
+    let best = -1;
+    let bestD = Infinity;
+    if (first < Infinity)
+      for (let c = 0; c < built.length; c++) {
+        const i = built[c]!;
+        if (first < opens[c]! || first > i.inTo) continue;
+        const dist = Math.abs(first - i.expStart);
+        if (dist < bestD || (dist === bestD && i.expStart < built[best]!.expStart)) [best, bestD] = [c, dist];
+      }
+    if (best >= 0) return Object.assign(built[best]!, { auto: { count: cands.length, punch: first, distMin: Math.floor(bestD / MIN) } });
+    // Nothing matched (yet): the first candidate, pending until every candidate's windows have closed.
+    let until = -Infinity;
+    for (const i of built) until = Math.max(until, i.outTo);
+    return Object.assign(built[0]!, { auto: { count: cands.length, until } });
+  }
   function span(i: Inst): Inst {
     i.from = Math.min(i.inFrom, i.outFrom);
     i.to = Math.max(i.inTo, i.outTo);
@@ -250,26 +321,6 @@ export function computeRange(input: PersonRange): DayResult[] {
     b.outFrom = Math.max(b.outFrom, off + 1);
     span(a);
     span(b);
-  }
-
-  // Punches (and supplementary punches), checked against the model, then de-duplicated.
-  const ps: P[] = input.punches.map((raw) => {
-    const p: P = { id: raw.id, at: raw.at };
-    if (raw.direction) p.direction = raw.direction;
-    if (rule.model !== 'default') {
-      const bad = invalidity(rule.model, raw);
-      if (bad) p.invalid = bad;
-    }
-    return p;
-  });
-  for (const a of input.absences) if (a.kind === 'supplement') ps.push({ id: -a.id, at: a.from, supplement: a });
-  ps.sort((x, y) => x.at - y.at || (x.supplement ? 1 : 0) - (y.supplement ? 1 : 0) || x.id - y.id);
-  const filterMs = input.filterSeconds * 1000;
-  let kept: P | undefined;
-  for (const p of ps) {
-    if (p.invalid) continue;
-    if (kept && p.at - kept.at < filterMs) p.dupOf = kept;
-    else kept = p;
   }
 
   // Each punch to the first shift whose span holds it, else to the day whose bounds hold it.
@@ -439,6 +490,13 @@ export function computeRange(input: PersonRange): DayResult[] {
       r.shifts.push(s);
     }
 
+    /** Which candidate automatic shift matching chose, and why (#17). */
+    function autoWhy(inst: Inst): Why {
+      const a = inst.auto!;
+      if (a.punch === undefined) return why('att.why.autoShiftNone', { shift: inst.def.name, count: a.count });
+      return why('att.why.autoShift', { shift: inst.def.name, time: t(a.punch), start: t(inst.expStart), minutes: a.distMin ?? 0, count: a.count });
+    }
+
     /** The worked-time thresholds: absent first, then half day. True when one applied. */
     function threshold(credited: number, set: (s: Status) => void): boolean {
       if (rule.absentBelowMin != null && credited < rule.absentBelowMin) {
@@ -463,7 +521,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         const res = judgeShift(inst);
         r.shifts.push(res.result);
         creditMs += res.creditMs;
-        if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo);
+        if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo, inst.auto?.until ?? -Infinity);
       }
       const st = r.shifts.map((s) => s.status);
       const covered = st.filter((s) => s === 'leave' || s === 'out');
@@ -492,6 +550,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       const { def } = inst;
       const s: ShiftResult = { shiftId: def.id, checkIn: null, checkOut: null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
       r.why.push(why('att.why.shift', { shift: def.name, start: t(inst.start), end: t(inst.end) }));
+      if (inst.auto) r.why.push(autoWhy(inst));
       const ok = valid(inst.punches);
       const breaksMs = coverage(inst.breaks, inst.start, inst.end);
       if (inst.cover) {
@@ -585,7 +644,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       outMs += shiftOut;
       const creditMs = workedMs + shiftLeave + shiftOut;
 
-      if (input.now <= inst.outTo) s.status = 'pending';
+      if (input.now <= Math.max(inst.outTo, inst.auto?.until ?? -Infinity)) s.status = 'pending';
       else if (!ci && !co) {
         s.status = 'absent';
         r.why.push(why('att.why.noPunch', { inFrom: t(inst.inFrom), inTo: t(inst.inTo), outFrom: t(inst.outFrom), outTo: t(inst.outTo) }));
