@@ -319,6 +319,8 @@ export interface AttendanceRuleTable {
   absent_below_min: number | null;
   /** under the temperature model, a punch at or above it is refused (migration 0019, #17) */
   alarm_temp: Generated<number>;
+  /** automatic shift matching: JSON shift ids, the candidates of the weekdays and cycle days marked -1 (migration 0022, #17) */
+  auto_shift_ids: Generated<string>;
   weekdays: Generated<string>;
   day_boundary: Generated<string>;
   required_min: Generated<number>;
