@@ -88,6 +88,19 @@ interface Plan {
 
 type Span = [number, number];
 
+/** Automatic shift matching: one candidate's planned instants and check-in window (reused across days). */
+interface CandWindow {
+  start: number;
+  end: number;
+  startWall: number;
+  expStart: number;
+  inTo: number;
+  outTo: number;
+  open: number; // the check-in window's opening, after the previous shift's off-work time where they overlap
+  inst?: Inst | undefined; // built when absences may move it
+}
+const scratch: CandWindow[] = [];
+
 /** Total length of the union of spans, clipped to [a, b]. */
 function coverage(spans: Span[], a: number, b: number): number {
   const c = spans
@@ -265,41 +278,58 @@ export function computeRange(input: PersonRange): DayResult[] {
     return span(inst);
   }
   /**
-   * Automatic shift matching (#17): every candidate becomes an instance (partial-day absences applied); the first
-   * valid punch that could check in to any of them (not invalid, not a duplicate, not an exit under the direction
-   * option, after the previous shift's off-work time where their windows overlap, as the cut below will have it)
-   * picks, among the candidates whose check-in window holds it, the one whose expected start is nearest; ties
-   * go to the earlier start, then to the order listed. No such punch: the first candidate listed.
+   * Automatic shift matching (#17): the first valid punch that could check in to any candidate (not invalid, not a
+   * duplicate, not an exit under the direction option, after the previous shift's off-work time where their windows
+   * overlap, as the cut below will have it) picks, among the candidates whose check-in window holds it, the one whose
+   * expected start is nearest; ties go to the earlier start, then to the order listed. No such punch: the first
+   * candidate listed. Only the chosen candidate becomes an instance (without absences, the others' windows are mere
+   * arithmetic; with them, each is built to get its moved start).
    */
   function autoInstance(index: number, plan: DayPlan, cands: ShiftDef[], prev: Inst | undefined): Inst {
-    const built: Inst[] = [];
-    const opens: number[] = [];
+    const n = cands.length;
     let first = Infinity;
-    for (const def of cands) {
-      const s = hmMin(def.start);
-      const e = hmMin(def.end);
-      const inst = instance(index, def, wallToMs(zone, plan.date, s), wallToMs(zone, plan.date, e > s ? e : e + 1440), s);
-      const open = prev && prev.to > inst.from ? Math.max(inst.inFrom, prev.expEnd + 1) : inst.inFrom;
-      let k = lowerBound(ps, open);
-      while (k < ps.length && ps[k]!.at <= inst.inTo && (ps[k]!.invalid || ps[k]!.dupOf || (rule.useDirection && ps[k]!.direction === 'out'))) k++;
-      if (k < ps.length && ps[k]!.at <= inst.inTo && ps[k]!.at < first) first = ps[k]!.at;
-      built.push(inst);
-      opens.push(open);
+    for (let c = 0; c < n; c++) {
+      const w = candWindow(index, plan, cands[c]!, prev, c);
+      let k = lowerBound(ps, w.open);
+      while (k < ps.length && ps[k]!.at <= w.inTo && (ps[k]!.invalid || ps[k]!.dupOf || (rule.useDirection && ps[k]!.direction === 'out'))) k++;
+      if (k < ps.length && ps[k]!.at <= w.inTo && ps[k]!.at < first) first = ps[k]!.at;
     }
     let best = -1;
     let bestD = Infinity;
-    if (first < Infinity)
-      for (let c = 0; c < built.length; c++) {
-        const i = built[c]!;
-        if (first < opens[c]! || first > i.inTo) continue;
-        const dist = Math.abs(first - i.expStart);
-        if (dist < bestD || (dist === bestD && i.expStart < built[best]!.expStart)) [best, bestD] = [c, dist];
-      }
-    if (best >= 0) return Object.assign(built[best]!, { auto: { count: cands.length, punch: first, distMin: Math.floor(bestD / MIN) } });
-    // Nothing matched (yet): the first candidate, pending until every candidate's windows have closed.
     let until = -Infinity;
-    for (const i of built) until = Math.max(until, i.outTo);
-    return Object.assign(built[0]!, { auto: { count: cands.length, until } });
+    for (let c = 0; c < n; c++) {
+      const w = scratch[c]!;
+      until = Math.max(until, w.outTo);
+      if (first === Infinity || first < w.open || first > w.inTo) continue;
+      const dist = Math.abs(first - w.expStart);
+      if (dist < bestD || (dist === bestD && w.expStart < scratch[best]!.expStart)) [best, bestD] = [c, dist];
+    }
+    const pick = best >= 0 ? best : 0;
+    const w = scratch[pick]!;
+    const inst = w.inst ?? instance(index, cands[pick]!, w.start, w.end, w.startWall);
+    for (let c = 0; c < n; c++) scratch[c]!.inst = undefined;
+    // Nothing matched (yet): the first candidate, pending until every candidate's windows have closed.
+    inst.auto = best >= 0 ? { count: n, punch: first, distMin: Math.floor(bestD / MIN) } : { count: n, until };
+    return inst;
+  }
+  /** A candidate's check-in window (into the reused `scratch[c]`): arithmetic, or a built instance under absences. */
+  function candWindow(index: number, plan: DayPlan, def: ShiftDef, prev: Inst | undefined, c: number): CandWindow {
+    const s = hmMin(def.start);
+    const e = hmMin(def.end);
+    const start = wallToMs(zone, plan.date, s);
+    const end = wallToMs(zone, plan.date, e > s ? e : e + 1440);
+    const w = (scratch[c] ??= { start: 0, end: 0, startWall: 0, expStart: 0, inTo: 0, outTo: 0, open: 0 });
+    w.start = start;
+    w.end = end;
+    w.startWall = s;
+    w.inst = leaves.length ? instance(index, def, start, end, s) : undefined;
+    const inFrom = w.inst ? w.inst.inFrom : start - def.checkInBeforeMin * MIN;
+    const outFrom = w.inst ? w.inst.outFrom : end - def.checkOutBeforeMin * MIN;
+    w.expStart = w.inst ? w.inst.expStart : start;
+    w.inTo = w.inst ? w.inst.inTo : start + def.checkInAfterMin * MIN;
+    w.outTo = w.inst ? w.inst.outTo : end + def.checkOutAfterMin * MIN;
+    w.open = prev && prev.to > Math.min(inFrom, outFrom) ? Math.max(inFrom, prev.expEnd + 1) : inFrom;
+    return w;
   }
   function span(i: Inst): Inst {
     i.from = Math.min(i.inFrom, i.outFrom);
