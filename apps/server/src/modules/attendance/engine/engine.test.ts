@@ -146,6 +146,7 @@ const MORNING = shift('06:00', '14:00', { id: 11, name: 'Morning' });
 const DAY = shift('09:00', '17:00', { id: 12, name: 'Day' });
 const NIGHT_C = shift('22:00', '06:00', { id: 13, name: 'Night' });
 const EARLY_C = shift('08:00', '16:00', { id: 21, name: 'A' });
+const MID_C = shift('12:00', '20:00', { id: 14, name: 'Mid' });
 const LATE_C = shift('10:00', '18:00', { id: 22, name: 'B' });
 
 const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
@@ -766,6 +767,21 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
       { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]], used: [1, 2] },
       { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.autoShift', { shift: 'Day', time: '08:55' }]], used: [3, 4], shiftIds: [12] },
     ],
+  ],
+  [
+    "auto: nearness is to the expected start: a morning leave moves Day's start to 11:00, so 10:58 picks Day, not Mid (12:00)",
+    {
+      days: [auto(D, DAY, MID_C)],
+      absences: [{ id: 1, kind: 'leave', from: d('09:00'), to: d('11:00') }],
+      punches: [d('10:58'), d('17:00')],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 360, 0],
+      why: [['att.why.autoShift', { shift: 'Day', start: '11:00', minutes: 2 }], ['att.why.startMoved']],
+      shiftIds: [12],
+      leaveMin: 120,
+    },
   ],
   [
     'auto, no punch: the first candidate listed is planned and judged (absent), and the day says so',
