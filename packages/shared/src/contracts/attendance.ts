@@ -359,6 +359,8 @@ export const ScheduleGrid = Type.Object({
   days: Type.Array(Type.String()),
   shifts: Type.Array(Shift),
   cycles: Type.Array(Cycle),
+  /** automatic shift matching (#17): the rule's candidate shift keys; with 2 or more a cell may be AUTO_SHIFT_KEY */
+  auto_shifts: Type.Optional(Type.Array(Type.String())),
   /** the cycle that runs when the grid says nothing: its key, from which date, on which of its days */
   running: Nullable(Type.Object({ cycle_key: Type.String(), start_date: Type.String(), start_index: Type.Integer() })),
   /** the server hash: of the month's stored grid for all the rule's people; send it back when saving */

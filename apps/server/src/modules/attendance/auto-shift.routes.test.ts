@@ -18,6 +18,7 @@ const ZONE = 'Asia/Shanghai';
 const MON = '2026-10-05';
 const TUE = '2026-10-06';
 const WED = '2026-10-07';
+const THU = '2026-10-08';
 
 const SHIFTS: RuleInput['shifts'] = [
   { key: 'm', name: 'Morning', start: '06:00', end: '14:00', late_grace_min: 5 },
@@ -167,11 +168,23 @@ test(`a shift rule's cycle day can pick its shift too; the schedule grid shows i
       [AUTO_SHIFT_KEY, 'cycle'],
     ],
   );
+  assert.deepEqual(grid.data.auto_shifts, r.data.auto_shifts);
+  // A hand-set grid cell may pick its shift too: Thursday (a rest day of the cycle) set to automatic.
+  const saved = await call(t.app, 'POST', '/attendance/schedule/save', {
+    token: A.main,
+    body: { rule_id: r.data.id, month: '2026-10', hash: grid.data.hash, cells: [{ person_id: cyclePerson, date: THU, shift_key: AUTO_SHIFT_KEY }] },
+    lang: 'en-US',
+  });
+  assert.equal(saved.code, CODES.OK, saved.message);
   // Monday evening 21:50 picks Night; its check-out the next morning belongs to it.
-  await punches(cyclePerson, '702', [`${MON} 21:50:00`, `${TUE} 06:02:00`]);
+  await punches(cyclePerson, '702', [`${MON} 21:50:00`, `${TUE} 06:02:00`, `${THU} 08:57:00`, `${THU} 17:01:00`]);
   await t.app.modules.attendance.recompute.person(A.id, cyclePerson, '2026-10-01', '2026-10-31');
   const mon = await dayInfo(cyclePerson, MON);
   assert.equal(mon.data.status, 'normal', JSON.stringify(mon.data.why));
   assert.equal(mon.data.shifts[0].name, 'Night');
   assert.equal(mon.data.worked_min, 480);
+  const thu = await dayInfo(cyclePerson, THU);
+  assert.equal(thu.data.status, 'normal', JSON.stringify(thu.data.why));
+  assert.equal(thu.data.shifts[0].name, 'Day');
+  assert.ok(thu.data.why.some((w: { key: string; params?: { shift?: string } }) => w.key === 'att.why.autoShift' && w.params?.shift === 'Day'));
 });

@@ -163,6 +163,7 @@ export function scheduleService(database: Database) {
         days,
         shifts: shifts.map(presentShift),
         cycles: cycles.map((c) => ({ id: c.id, key: key(c.id), name: c.name, days: c.days.map(key) })),
+        auto_shifts: parseJson<number[]>(rule.auto_shift_ids, []).map(key),
         running: running && rule.start_date ? { cycle_key: key(running.id), start_date: rule.start_date, start_index: rule.start_index } : null,
         hash: gridHash(all),
       };

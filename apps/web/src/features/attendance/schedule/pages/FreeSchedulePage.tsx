@@ -287,6 +287,17 @@ export default function FreeSchedulePage() {
                 </Button>
               </Tooltip>
             ))}
+            {(data.auto_shifts ?? []).length > 1 && (
+              <Tooltip title={(data.auto_shifts ?? []).map(shiftName).join(' · ')}>
+                <Button
+                  style={{ background: AUTO_COLOUR, color: '#fff', borderColor: AUTO_COLOUR }}
+                  onClick={() => assign(AUTO_SHIFT_KEY)}
+                  data-testid="schedule-assign-auto"
+                >
+                  {t('schedule.auto')}
+                </Button>
+              </Tooltip>
+            )}
             <Button style={{ background: REST, borderColor: REST }} onClick={() => assign('')} data-testid="schedule-assign-rest">
               {t('schedule.rest')}
             </Button>
