@@ -18,6 +18,7 @@ import {
   openingDay,
   progressOf,
   ruleToForm,
+  usesAutoShift,
   statusText,
   whyText,
   zonedIso,
@@ -166,6 +167,7 @@ const RULE: Rule = {
     },
   ],
   weekdays: { '0': [], '1': ['11', '12'], '2': ['11', '12'], '3': ['11'], '4': ['11', '12'], '5': ['11', '12'], '6': [] },
+  auto_shifts: [],
   day_boundary: '05:00',
   required_min: 480,
   cycles: [{ id: 3, key: '3', name: 'old', days: ['11', ''] }],
@@ -195,6 +197,21 @@ test('editing a rule and saving it unchanged sends what it was', () => {
   // a fixed rule sends no cycles and no free-mode settings
   assert.equal(body.cycles, undefined);
   assert.equal(body.day_boundary, undefined);
+});
+
+test('automatic shift matching (#17): a day marked Auto is sent alone, with the candidates that still exist', () => {
+  const f = ruleToForm({ ...RULE, auto_shifts: ['11', '12'], weekdays: { ...RULE.weekdays, '2': ['*'], '3': ['*', '11'] } });
+  assert.equal(usesAutoShift(f), true);
+  f.shifts.push({ ...f.shifts[0]!, key: 'snew1', name: 'Night', start: '22:00', end: '06:00' });
+  f.auto_shifts.push('snew1', 'gone');
+  const body = formToInput(f);
+  assert.deepEqual([body.weekdays?.[2], body.weekdays?.[3]], [['*'], ['*']]);
+  assert.deepEqual(body.auto_shifts, ['11', '12', 'snew1']);
+  // a shift rule keeps Auto cycle days; a free rule sends no candidates
+  const shift = formToInput({ ...f, mode: 'shift', cycles: [{ key: '3', name: 'c', days: ['*', '', 'gone'] }] });
+  assert.deepEqual(shift.cycles?.[0]?.days, ['*', '', '']);
+  assert.equal(usesAutoShift({ ...f, mode: 'shift', cycles: [{ key: '3', name: 'c', days: ['11', ''] }] }), false);
+  assert.equal(formToInput({ ...f, mode: 'free' }).auto_shifts, undefined);
 });
 
 test('a fixed rule drops weekday ticks of a removed shift', () => {

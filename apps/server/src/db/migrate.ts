@@ -25,6 +25,7 @@ import * as m0021 from './migrations/0021_rule_counting.ts';
 import * as m0023 from './migrations/0023_rule_history_periods.ts';
 import * as m0027 from './migrations/0027_dirty_seq.ts';
 import * as m0024 from './migrations/0024_day_leave_minutes.ts';
+import * as m0022 from './migrations/0022_rule_auto_shift.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0023_rule_history_periods': m0023,
   '0027_dirty_seq': m0027,
   '0024_day_leave_minutes': m0024,
+  '0022_rule_auto_shift': m0022,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

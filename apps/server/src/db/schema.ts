@@ -325,6 +325,8 @@ export interface AttendanceRuleTable {
   count_off_day_punches: Generated<number>;
   /** 1: overtime counts only within approved overtime periods (migration 0021) */
   overtime_needs_approval: Generated<number>;
+  /** automatic shift matching: JSON shift ids, the candidates of the weekdays and cycle days marked -1 (migration 0022, #17) */
+  auto_shift_ids: Generated<string>;
   weekdays: Generated<string>;
   day_boundary: Generated<string>;
   required_min: Generated<number>;

@@ -43,11 +43,16 @@ export const CycleInput = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }),
   name: Type.String({ minLength: 1, maxLength: ATTENDANCE_LIMITS.cycleNameMax }),
   /** one entry per day of the cycle: a shift's key, or '' for a rest day */
-  days: Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' }), { minItems: 1, maxItems: ATTENDANCE_LIMITS.cycleDaysMax }),
+  days: Type.Array(Type.String({ maxLength: 20, pattern: '^([A-Za-z0-9_-]*|\\*)$' }), { minItems: 1, maxItems: ATTENDANCE_LIMITS.cycleDaysMax }),
 });
 export type CycleInput = Static<typeof CycleInput>;
 
-const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }), {
+/**
+ * Automatic shift matching (#17): a weekday's or cycle day's entry AUTO_SHIFT_KEY (alone on its day) means "the
+ * rule's `auto_shifts` candidate nearest to the person's first valid punch" (docs/attendance.md).
+ */
+export const AUTO_SHIFT_KEY = '*';
+const WeekdayShifts = Type.Array(Type.String({ maxLength: 20, pattern: '^([A-Za-z0-9_-]+|\\*)$' }), {
   maxItems: ATTENDANCE_LIMITS.shiftsPerDayMax,
   uniqueItems: true,
 });
@@ -77,6 +82,10 @@ export const RuleInput = Type.Object({
   /** fixed mode: weekday (0 = Sunday … 6 = Saturday) → the keys of that day's shifts (1 to 3; none: rest) */
   weekdays: Type.Optional(
     Type.Object({ 0: WeekdayShifts, 1: WeekdayShifts, 2: WeekdayShifts, 3: WeekdayShifts, 4: WeekdayShifts, 5: WeekdayShifts, 6: WeekdayShifts }),
+  ),
+  /** automatic shift matching (#17): the candidate shifts' keys (at least 2) of the weekdays / cycle days marked AUTO_SHIFT_KEY */
+  auto_shifts: Type.Optional(
+    Type.Array(Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }), { maxItems: ATTENDANCE_LIMITS.shiftsPerRuleMax, uniqueItems: true }),
   ),
   /** free mode */
   day_boundary: Type.Optional(Hm),
@@ -136,6 +145,8 @@ export const Rule = Type.Object({
   overtime_needs_approval: Type.Boolean(),
   shifts: Type.Array(Shift),
   weekdays: Type.Record(Type.String(), Type.Array(Type.String())),
+  /** automatic shift matching's candidates (shift keys; empty: none) */
+  auto_shifts: Type.Array(Type.String()),
   day_boundary: Type.String(),
   required_min: Type.Integer(),
   cycles: Type.Array(Cycle),
@@ -413,7 +424,7 @@ export const SCHEDULE_LIMITS = {
 } as const;
 const MonthText = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' });
 /** a shift's key, or '' for a rest day */
-const ShiftKey = Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9_-]*$' });
+const ShiftKey = Type.String({ maxLength: 20, pattern: '^([A-Za-z0-9_-]*|\\*)$' }); // AUTO_SHIFT_KEY: picked by the first punch
 export const SCHEDULE_SOURCES = ['grid', 'cycle', 'none'] as const;
 export type ScheduleSource = (typeof SCHEDULE_SOURCES)[number];
 export const ScheduleCell = Type.Object({
@@ -442,6 +453,8 @@ export const ScheduleGrid = Type.Object({
   days: Type.Array(Type.String()),
   shifts: Type.Array(Shift),
   cycles: Type.Array(Cycle),
+  /** automatic shift matching (#17): the rule's candidate shift keys; with 2 or more a cell may be AUTO_SHIFT_KEY */
+  auto_shifts: Type.Optional(Type.Array(Type.String())),
   /** the cycle that runs when the grid says nothing: its key, from which date, on which of its days */
   running: Nullable(Type.Object({ cycle_key: Type.String(), start_date: Type.String(), start_index: Type.Integer() })),
   /** the server hash: of the month's stored grid for all the rule's people; send it back when saving */

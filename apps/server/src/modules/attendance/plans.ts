@@ -17,6 +17,8 @@ export interface StoredRule {
   overtime_needs_approval: number;
   /** JSON {"0".."6": shift ids} */
   weekdays: string;
+  /** automatic shift matching (#17): JSON shift ids, the candidates of weekdays / cycle days / grid cells AUTO_SHIFT_ID */
+  auto_shift_ids?: string;
   day_boundary: string;
   required_min: number;
   cycle_id: number | null;
@@ -33,6 +35,9 @@ export interface StoredHoliday {
   as_weekday: number | null;
   rule_ids: number[];
 }
+
+/** Automatic shift matching (#17): the stored shift id of a weekday, cycle day or grid cell that picks its shift. */
+export const AUTO_SHIFT_ID = -1;
 
 const DAY = 86_400_000;
 const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY);
@@ -76,12 +81,21 @@ export function plansFor(rule: StoredRule, dates: string[], grid: Map<string, nu
   const weekdays = JSON.parse(rule.weekdays || '{}') as Record<string, number[]>;
   const shiftsOn = (weekday: number) => (weekdays[String(weekday)] ?? []).map((id) => byId.get(id)).filter((s): s is ShiftDef => Boolean(s));
   const cycle = rule.cycles.find((c) => c.id === rule.cycle_id);
+  const candidates = (JSON.parse(rule.auto_shift_ids || '[]') as number[]).map((id) => byId.get(id)).filter((s): s is ShiftDef => Boolean(s));
+  /** A day that picks its shift: the candidates (the first one planned when nothing matches); none left: rest. */
+  const autoPlan = (date: string): DayPlan =>
+    candidates.length > 1
+      ? { date, kind: 'work', shifts: [candidates[0]!], candidates }
+      : candidates.length
+        ? { date, kind: 'work', shifts: [candidates[0]!] }
+        : { date, kind: 'rest', shifts: [] };
   const mine = holidays.filter((h) => !h.rule_ids.length || h.rule_ids.includes(rule.id));
   return dates.map((date): DayPlan => {
     const holiday = mine.find((h) => h.from_date <= date && date <= h.to_date);
     if (holiday?.kind === 'holiday') return { date, kind: 'holiday', shifts: [], holidayName: holiday.name };
     const weekday = holiday?.kind === 'workday' ? (holiday.as_weekday ?? 1) : weekdayOf(date);
     if (rule.mode === 'fixed') {
+      if (weekdays[String(weekday)]?.[0] === AUTO_SHIFT_ID) return autoPlan(date);
       const shifts = shiftsOn(weekday);
       return { date, kind: shifts.length ? 'work' : 'rest', shifts };
     }
@@ -91,6 +105,7 @@ export function plansFor(rule: StoredRule, dates: string[], grid: Map<string, nu
     if (shiftId === undefined && cycle && rule.start_date && date >= rule.start_date && cycle.days.length) {
       shiftId = cycle.days[(rule.start_index + dayNumber(date) - dayNumber(rule.start_date)) % cycle.days.length];
     }
+    if (shiftId === AUTO_SHIFT_ID) return autoPlan(date);
     const shift = shiftId ? byId.get(shiftId) : undefined;
     return shift ? { date, kind: 'work', shifts: [shift] } : { date, kind: 'rest', shifts: [] };
   });

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, DEVICE_OPTION_DEFAULTS, type Rule, type RuleInput, type RuleUpdate } from '@faceadmin/shared';
+import { AUTO_SHIFT_KEY, DEFAULT_TIME_ZONE, DEVICE_OPTION_DEFAULTS, type Rule, type RuleInput, type RuleUpdate } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -10,6 +10,7 @@ import { audit } from '../logs/logs.service.ts';
 import { markDirty, markDirtyRanges, type DirtyRange } from './dirty.ts';
 import { assertOpen } from './periods.service.ts';
 import { loadRule } from './recompute.service.ts';
+import { AUTO_SHIFT_ID } from './plans.ts';
 
 type ShiftRow = Awaited<ReturnType<typeof shiftsOf>>[number];
 const shiftsOf = (db: Executor, ruleIds: number[]) =>
@@ -138,7 +139,7 @@ export function rulesService(database: Database) {
         refs('person').map((x) => x.id),
         refs('department').map((x) => x.id),
       );
-      const key = (id: number) => (id ? String(id) : '');
+      const key = (id: number) => (id === AUTO_SHIFT_ID ? AUTO_SHIFT_KEY : id ? String(id) : '');
       const weekdays = parseJson<Record<string, number[]>>(r.weekdays, {});
       out.push({
         id: r.id,
@@ -156,6 +157,7 @@ export function rulesService(database: Database) {
         overtime_needs_approval: r.overtime_needs_approval === 1,
         shifts: shifts.filter((s) => s.rule_id === r.id).map((s) => presentShift(s)),
         weekdays: Object.fromEntries(Object.entries(weekdays).map(([d, list]) => [d, list.map(key)])),
+        auto_shifts: parseJson<number[]>(r.auto_shift_ids, []).map(key),
         day_boundary: r.day_boundary,
         required_min: r.required_min,
         cycles: cycles
@@ -194,19 +196,36 @@ export function rulesService(database: Database) {
     if (input.mode === 'fixed') {
       const days = Object.values(input.weekdays ?? {});
       if (!days.some((d) => d.length)) throw invalid('weekdays', 'reasons.noWorkday');
-      if (days.flat().some((k) => !keys.has(k))) throw invalid('weekdays', 'reasons.unknownShift');
+      if (days.flat().some((k) => k !== AUTO_SHIFT_KEY && !keys.has(k))) throw invalid('weekdays', 'reasons.unknownShift');
     }
     if (input.mode === 'shift') {
       const cycleKeys = new Set((input.cycles ?? []).map((c) => c.key));
       if (cycleKeys.size !== (input.cycles ?? []).length) throw invalid('cycles', 'reasons.duplicate');
-      for (const c of input.cycles ?? []) if (c.days.some((k) => k !== '' && !keys.has(k))) throw invalid('cycles', 'reasons.unknownShift');
+      for (const c of input.cycles ?? [])
+        if (c.days.some((k) => k !== '' && k !== AUTO_SHIFT_KEY && !keys.has(k))) throw invalid('cycles', 'reasons.unknownShift');
       if (input.cycle_key && !cycleKeys.has(input.cycle_key)) throw invalid('cycle_key', 'reasons.invalid');
       if (input.cycle_key && !input.start_date) throw invalid('start_date', 'reasons.required');
       const cycle = (input.cycles ?? []).find((c) => c.key === input.cycle_key);
       if (cycle && (input.start_index ?? 0) >= cycle.days.length) throw invalid('start_index', 'reasons.invalid');
     }
+    checkAuto(input, keys);
     if (input.half_day_below_min != null && input.absent_below_min != null && input.absent_below_min > input.half_day_below_min)
       throw invalid('absent_below_min', 'reasons.invalid');
+  }
+
+  /**
+   * Automatic shift matching (#17): the candidates are shifts of the rule; a weekday marked automatic has no other
+   * shift; a rule that marks a weekday or cycle day automatic lists at least two candidates.
+   */
+  function checkAuto(input: RuleInput, keys: Set<string>) {
+    const auto = input.mode === 'free' ? [] : (input.auto_shifts ?? []);
+    if (auto.some((k) => !keys.has(k))) throw invalid('auto_shifts', 'reasons.unknownShift');
+    const days = input.mode === 'fixed' ? Object.values(input.weekdays ?? {}) : [];
+    if (days.some((d) => d.includes(AUTO_SHIFT_KEY) && d.length > 1)) throw invalid('weekdays', 'reasons.autoAlone');
+    const used =
+      (input.mode === 'fixed' && days.some((d) => d.includes(AUTO_SHIFT_KEY))) ||
+      (input.mode === 'shift' && (input.cycles ?? []).some((c) => c.days.includes(AUTO_SHIFT_KEY)));
+    if (used && auto.length < 2) throw invalid('auto_shifts', 'reasons.autoFew');
   }
 
   /** A person is under one rule at a time: another rule naming them the same way (directly, or by department) is refused. */
@@ -333,12 +352,13 @@ export function rulesService(database: Database) {
         await trx.deleteFrom('attendance_shifts').where('id', 'in', gone).execute();
         await trx.deleteFrom('attendance_schedule').where('company_id', '=', tenant.companyId).where('shift_id', 'in', gone).execute();
       }
-      const weekdays = Object.fromEntries(Object.entries(input.weekdays ?? {}).map(([d, list]) => [d, list.map((k) => idByKey.get(k)!)]));
+      const idOf = (k: string) => (k === AUTO_SHIFT_KEY ? AUTO_SHIFT_ID : idByKey.get(k)!);
+      const weekdays = Object.fromEntries(Object.entries(input.weekdays ?? {}).map(([d, list]) => [d, list.map(idOf)]));
       // Cycles likewise; a removed cycle template is cleared from the grid (spec §4).
       const oldCycles = await trx.selectFrom('attendance_cycles').select('id').where('rule_id', '=', rid).execute();
       const cycleIdByKey = new Map<string, number>();
       for (const c of input.cycles ?? []) {
-        const days = JSON.stringify(c.days.map((k) => (k ? idByKey.get(k)! : 0)));
+        const days = JSON.stringify(c.days.map((k) => (k ? idOf(k) : 0)));
         const old = oldCycles.find((o) => String(o.id) === c.key);
         if (old) {
           await trx.updateTable('attendance_cycles').set({ name: c.name.trim(), days }).where('id', '=', old.id).execute();
@@ -359,7 +379,11 @@ export function rulesService(database: Database) {
       }
       await trx
         .updateTable('attendance_rules')
-        .set({ weekdays: JSON.stringify(weekdays), cycle_id: input.cycle_key ? (cycleIdByKey.get(input.cycle_key) ?? null) : null })
+        .set({
+          weekdays: JSON.stringify(weekdays),
+          auto_shift_ids: JSON.stringify(input.mode === 'free' ? [] : (input.auto_shifts ?? []).map(idOf)),
+          cycle_id: input.cycle_key ? (cycleIdByKey.get(input.cycle_key) ?? null) : null,
+        })
         .where('id', '=', rid)
         .execute();
 

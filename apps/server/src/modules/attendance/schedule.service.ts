@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ScheduleCell, ScheduleGrid, ScheduleQuery, ScheduleSave, ScheduleSaved } from '@faceadmin/shared';
+import { AUTO_SHIFT_KEY, type ScheduleCell, type ScheduleGrid, type ScheduleQuery, type ScheduleSave, type ScheduleSaved } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -10,12 +10,12 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { markDirtyRanges, type DirtyRange } from './dirty.ts';
 import { closedPeriods, isClosed } from './periods.service.ts';
-import { addDays, datesBetween } from './plans.ts';
+import { AUTO_SHIFT_ID, addDays, datesBetween } from './plans.ts';
 import { coveredPeople, presentShift, withDescendants } from './rules.service.ts';
 
 const DAY = 86_400_000;
 const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY);
-const key = (id: number) => (id ? String(id) : '');
+const key = (id: number) => (id === AUTO_SHIFT_ID ? AUTO_SHIFT_KEY : id ? String(id) : '');
 
 /** The dates of a month ('YYYY-MM'). */
 export function monthDays(month: string): string[] {
@@ -141,7 +141,7 @@ export function scheduleService(database: Database) {
 
       const stored = new Map(all.map((r) => [`${r.person_id}|${r.date}`, r]));
       const running = cycles.find((c) => c.id === rule.cycle_id);
-      const ruleShifts = new Set(shifts.map((s) => s.id));
+      const ruleShifts = new Set([...shifts.map((s) => s.id), AUTO_SHIFT_ID]);
       const fromCycle = (date: string): number | undefined =>
         running && rule.start_date && date >= rule.start_date && running.days.length
           ? running.days[(rule.start_index + dayNumber(date) - dayNumber(rule.start_date)) % running.days.length]
@@ -164,6 +164,7 @@ export function scheduleService(database: Database) {
         days,
         shifts: shifts.map(presentShift),
         cycles: cycles.map((c) => ({ id: c.id, key: key(c.id), name: c.name, days: c.days.map(key) })),
+        auto_shifts: parseJson<number[]>(rule.auto_shift_ids, []).map(key),
         running: running && rule.start_date ? { cycle_key: key(running.id), start_date: rule.start_date, start_index: rule.start_index } : null,
         hash: gridHash(all),
       };
@@ -190,6 +191,8 @@ export function scheduleService(database: Database) {
         const { rule, shifts, cycles } = await loadShiftRule(trx, companyId, body.rule_id);
         const members = await ruleMembers(trx, companyId, rule.id);
         const shiftByKey = new Map(shifts.map((s) => [key(s.id), s.id]));
+        // a cell may pick its shift automatically when the rule lists candidates (#17)
+        if (parseJson<number[]>(rule.auto_shift_ids, []).length > 1) shiftByKey.set(AUTO_SHIFT_KEY, AUTO_SHIFT_ID);
 
         const people = new Set([...body.cells.map((c) => c.person_id), ...(body.apply ?? []).flatMap((a) => a.person_ids)]);
         const strangers = [...people].filter((p) => !members.has(p));

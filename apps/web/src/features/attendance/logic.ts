@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type RuleInput, type WhyLine, type WorkedBy } from '@faceadmin/shared';
+import { AUTO_SHIFT_KEY, DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type RuleInput, type WhyLine, type WorkedBy } from '@faceadmin/shared';
 
 /** Pure helpers of the attendance screens (legend, explanations, the rule form), unit-tested under node --test. */
 
@@ -126,6 +126,8 @@ export interface RuleForm {
   overtime_needs_approval: boolean;
   shifts: ShiftForm[];
   weekdays: Record<string, string[]>;
+  /** automatic shift matching (#17): the candidates of the weekdays / cycle days marked AUTO_SHIFT_KEY */
+  auto_shifts: string[];
   day_boundary: string;
   required_min: number;
   cycles: CycleForm[];
@@ -177,6 +179,7 @@ export function emptyRule(firstShiftName: string): RuleForm {
     shifts: [shift],
     // Monday to Friday on the first shift
     weekdays: { 0: [], 1: [shift.key], 2: [shift.key], 3: [shift.key], 4: [shift.key], 5: [shift.key], 6: [] },
+    auto_shifts: [],
     day_boundary: '05:00',
     required_min: 480,
     cycles: [],
@@ -216,6 +219,7 @@ export function ruleToForm(r: Rule): RuleForm {
       check_out_after_min: s.check_out_after_min,
     })),
     weekdays: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, [...(r.weekdays[d] ?? [])]])),
+    auto_shifts: [...(r.auto_shifts ?? [])],
     day_boundary: r.day_boundary,
     required_min: r.required_min,
     cycles: r.cycles.map((c) => ({ key: c.key, name: c.name, days: [...c.days] })),
@@ -225,6 +229,13 @@ export function ruleToForm(r: Rule): RuleForm {
     person_ids: r.persons.map((p) => p.id),
     department_ids: r.departments.map((d) => d.id),
   };
+}
+
+/** Whether the form marks a weekday (fixed) or a cycle day (shift) Auto: then at least two candidates are needed. */
+export function usesAutoShift(f: Pick<RuleForm, 'mode' | 'weekdays' | 'cycles'>): boolean {
+  if (f.mode === 'fixed') return Object.values(f.weekdays ?? {}).some((d) => d?.includes(AUTO_SHIFT_KEY));
+  if (f.mode === 'shift') return (f.cycles ?? []).some((c) => c?.days?.includes(AUTO_SHIFT_KEY));
+  return false;
 }
 
 const orNull = (v: number | null | undefined): number | null => (v === undefined || v === null || Number.isNaN(v) ? null : v);
@@ -265,12 +276,14 @@ export function formToInput(f: RuleForm): RuleInput {
     person_ids: f.person_ids,
     department_ids: f.department_ids,
   };
+  // Automatic shift matching (#17): a day marked Auto has no other shift; candidates are shifts of the rule.
+  if (f.mode !== 'free') input.auto_shifts = (f.auto_shifts ?? []).filter((k) => keys.has(k));
   if (f.mode === 'fixed') {
-    const day = (d: string) => (f.weekdays[d] ?? []).filter((k) => keys.has(k));
+    const day = (d: string) => ((f.weekdays[d] ?? []).includes(AUTO_SHIFT_KEY) ? [AUTO_SHIFT_KEY] : (f.weekdays[d] ?? []).filter((k) => keys.has(k)));
     input.weekdays = { 0: day('0'), 1: day('1'), 2: day('2'), 3: day('3'), 4: day('4'), 5: day('5'), 6: day('6') };
   }
   if (f.mode === 'shift') {
-    input.cycles = f.cycles.map((c) => ({ key: c.key, name: c.name.trim(), days: c.days.map((k) => (keys.has(k) ? k : '')) }));
+    input.cycles = f.cycles.map((c) => ({ key: c.key, name: c.name.trim(), days: c.days.map((k) => (keys.has(k) || k === AUTO_SHIFT_KEY ? k : '')) }));
     const running = f.cycles.some((c) => c.key === f.cycle_key) ? f.cycle_key : null;
     input.cycle_key = running;
     input.start_date = running ? f.start_date : null;

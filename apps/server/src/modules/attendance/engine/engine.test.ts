@@ -91,6 +91,7 @@ interface Expect {
   leaveMin?: number;
   absentMin?: number;
   leaveKinds?: Record<string, number>;
+  shiftIds?: number[]; // the shifts judged (automatic matching names the one it chose)
 }
 
 function verify(r: DayResult | undefined, e: Expect, label: string, shifts: ShiftDef[]) {
@@ -122,6 +123,12 @@ function verify(r: DayResult | undefined, e: Expect, label: string, shifts: Shif
   if (e.leaveMin !== undefined) assert.equal(r.leaveMin, e.leaveMin, ctx);
   if (e.absentMin !== undefined) assert.equal(r.absentMin, e.absentMin, ctx);
   if (e.leaveKinds !== undefined) assert.deepEqual(r.leaveKinds, e.leaveKinds, ctx);
+  if (e.shiftIds)
+    assert.deepEqual(
+      r.shifts.map((s) => s.shiftId),
+      e.shiftIds,
+      ctx,
+    );
 }
 
 // ——— the table: one line of intent, the input, what the day (or each day) must show ———
@@ -137,6 +144,14 @@ const THREE = [
   shift('16:00', '20:00', { id: 3, name: 'S3', ...NO_WINDOW_GAP }),
 ];
 const EARLY = shift('06:00', '14:00', { id: 3, name: 'Early' });
+/** Automatic shift matching (#17): the day works the candidate nearest to the first valid punch. */
+const auto = (date: string, ...candidates: ShiftDef[]): DayPlan => ({ date, kind: 'work', shifts: [candidates[0]!], candidates });
+const MORNING = shift('06:00', '14:00', { id: 11, name: 'Morning' });
+const DAY = shift('09:00', '17:00', { id: 12, name: 'Day' });
+const NIGHT_C = shift('22:00', '06:00', { id: 13, name: 'Night' });
+const EARLY_C = shift('08:00', '16:00', { id: 21, name: 'A' });
+const MID_C = shift('12:00', '20:00', { id: 14, name: 'Mid' });
+const LATE_C = shift('10:00', '18:00', { id: 22, name: 'B' });
 
 const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
   // — fixed mode, one shift, grace boundaries —
@@ -792,6 +807,83 @@ const cases: [intent: string, c: Case, e: Expect | Expect[]][] = [
     { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.pending', { until: '10:00 (+1)' }]] },
   ],
 
+  // — automatic shift matching (#17): the first valid punch picks the nearest candidate —
+  [
+    'auto: 08:40 is in the windows of Morning (06:00) and Day (09:00): Day is nearer (20 min) and is judged',
+    { days: [auto(D, MORNING, DAY, NIGHT_C)], punches: [d('08:40'), d('17:05')] },
+    {
+      status: 'normal',
+      min: [0, 0, 480, 0],
+      why: [
+        ['att.why.autoShift', { shift: 'Day', time: '08:40', start: '09:00', minutes: 20, count: 3 }],
+        ['att.why.shift', { shift: 'Day', start: '09:00', end: '17:00' }],
+      ],
+      used: [1, 2],
+      shiftIds: [12],
+    },
+  ],
+  [
+    "auto: 06:10 is only in Morning's check-in window: Morning, late 10",
+    { days: [auto(D, MORNING, DAY, NIGHT_C)], punches: [d('06:10'), d('14:00')] },
+    { status: 'late', min: [10, 0, 470, 0], why: [['att.why.autoShift', { shift: 'Morning', minutes: 10 }]], shiftIds: [11] },
+  ],
+  [
+    'auto: a tie (09:00 is 60 min from 08:00 and from 10:00) goes to the earlier start, whatever the order listed',
+    { days: [auto(D, LATE_C, EARLY_C)], punches: [d('09:00'), d('16:00')] },
+    { status: 'late', min: [60, 0, 420, 0], why: [['att.why.autoShift', { shift: 'A', minutes: 60, count: 2 }]], shiftIds: [21] },
+  ],
+  [
+    'auto: the punch that picks is the first valid one: a refused temperature reading does not choose Morning',
+    {
+      rule: rule({ model: 'temperature' }),
+      days: [auto(D, MORNING, DAY)],
+      punches: [{ t: d('06:05'), temperature: 38, temperatureAlarm: 37.3 }, d('08:58'), d('17:00')],
+    },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.autoShift', { shift: 'Day', time: '08:58' }]], shiftIds: [12] },
+  ],
+  [
+    'auto: an evening punch picks the night candidate, and its check-out the next morning belongs to it',
+    { days: [auto(D, DAY, NIGHT_C)], punches: [d('21:50'), `${D1} 06:02`] },
+    { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.autoShift', { shift: 'Night', time: '21:50', minutes: 10 }]], shiftIds: [13] },
+  ],
+  [
+    "auto: the previous night shift's check-out at 06:00 does not pick this morning's shift; 08:55 picks Day",
+    { days: [work(D, NIGHT), auto(D1, MORNING, DAY)], punches: [d('21:58'), `${D1} 06:00`, `${D1} 08:55`, `${D1} 17:00`] },
+    [
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.worked', { worked: 480 }]], used: [1, 2] },
+      { status: 'normal', min: [0, 0, 480, 0], why: [['att.why.autoShift', { shift: 'Day', time: '08:55' }]], used: [3, 4], shiftIds: [12] },
+    ],
+  ],
+  [
+    "auto: nearness is to the expected start: a morning leave moves Day's start to 11:00, so 10:58 picks Day, not Mid (12:00)",
+    {
+      days: [auto(D, DAY, MID_C)],
+      absences: [{ id: 1, kind: 'leave', from: d('09:00'), to: d('11:00') }],
+      punches: [d('10:58'), d('17:00')],
+    },
+    {
+      status: 'normal',
+      min: [0, 0, 360, 0],
+      why: [['att.why.autoShift', { shift: 'Day', start: '11:00', minutes: 2 }], ['att.why.startMoved']],
+      shiftIds: [12],
+      leaveMin: 120,
+    },
+  ],
+  [
+    'auto, no punch: the first candidate listed is planned and judged (absent), and the day says so',
+    { days: [auto(D, DAY, MORNING)] },
+    {
+      status: 'absent',
+      min: [0, 0, 0, 0],
+      why: [['att.why.autoShiftNone', { shift: 'Day', count: 2 }], ['att.why.noPunch']],
+      shiftIds: [12],
+    },
+  ],
+  [
+    "auto, no punch yet: pending while any candidate's windows are open (Day's closed at 21:00, Night's not)",
+    { days: [auto(D, DAY, NIGHT_C)], now: d('21:30') },
+    { status: 'pending', min: [0, 0, 0, 0], why: [['att.why.autoShiftNone', { shift: 'Day' }], ['att.why.pending']] },
+  ],
   // — DST (Europe/Berlin): absolute instants, not wall-clock differences —
   [
     '22:00–06:00 on 2026-03-28 (clocks go forward): 7 real hours',
@@ -1120,7 +1212,7 @@ for (const [intent, c, e] of cases) {
     const results = run(c);
     const expects = Array.isArray(e) ? e : [e];
     assert.equal(results.length, expects.length, `${intent}: one result per expected day`);
-    const shifts = [...(c.days ?? [work(D)]), ...(c.before ? [c.before] : [])].flatMap((p) => p.shifts);
+    const shifts = [...(c.days ?? [work(D)]), ...(c.before ? [c.before] : [])].flatMap((p) => p.candidates ?? p.shifts);
     expects.forEach((x, i) => verify(results[i], x, `${intent} [day ${i + 1}]`, shifts));
   });
 }

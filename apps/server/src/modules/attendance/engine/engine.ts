@@ -66,6 +66,14 @@ import { clockText, hmMin, wallToMs } from './zone.ts';
  *   'overtime'): each shift's (or day off's) overtime is capped at the part of its overtime time — past the
  *   shift's end, or the whole worked time of a day off — that approved periods cover (the minimum is judged
  *   on the computed overtime first). Overtime absences never move a shift or count as leave.
+ * - Automatic shift matching (#17; a plan with `candidates`): the day works one candidate. "Nearest": take the
+ *   earliest valid punch (model-valid, not a duplicate, not an exit under the direction option) that lies in at
+ *   least one candidate's check-in window — a window overlapping the previous shift's begins after that shift's
+ *   off-work time, as the overlap cut has it — and choose, among the candidates whose check-in window holds it,
+ *   the one whose expected start (moved by a partial-day absence) is closest to it, before or after; a tie goes
+ *   to the earlier start, then to the candidate listed first. With no such punch the first candidate listed is
+ *   planned and judged as usual (absent, leave…), and the day stays pending until every candidate's last punch
+ *   window has closed. The day's why says which candidate and why (att.why.autoShift / autoShiftNone).
  */
 
 const MIN = 60_000;
@@ -96,6 +104,8 @@ interface Inst {
   cover?: AbsenceIn; // an approved absence covering the whole shift
   moves: { kind: 'start' | 'end'; by: AbsenceIn }[];
   punches: P[];
+  /** chosen by automatic shift matching among `count` candidates (by the punch at `punch`, or none) */
+  auto?: { count: number; until?: number; punch?: number; distMin?: number };
 }
 
 interface Plan {
@@ -108,6 +118,19 @@ interface Plan {
 }
 
 type Span = [number, number];
+
+/** Automatic shift matching: one candidate's planned instants and check-in window (reused across days). */
+interface CandWindow {
+  start: number;
+  end: number;
+  startWall: number;
+  expStart: number;
+  inTo: number;
+  outTo: number;
+  open: number; // the check-in window's opening, after the previous shift's off-work time where they overlap
+  inst?: Inst | undefined; // built when absences may move it
+}
+const scratch: CandWindow[] = [];
 
 /** Total length of the union of spans, clipped to [a, b]. */
 function coverage(spans: Span[], a: number, b: number): number {
@@ -174,6 +197,26 @@ export function computeRange(input: PersonRange): DayResult[] {
   const free = rule.mode === 'free';
   const boundary = free && rule.free ? hmMin(rule.free.dayBoundary) : 0;
 
+  // Punches (and supplementary punches), checked against the model, then de-duplicated.
+  const ps: P[] = input.punches.map((raw) => {
+    const p: P = { id: raw.id, at: raw.at };
+    if (raw.direction) p.direction = raw.direction;
+    if (rule.model !== 'default') {
+      const bad = invalidity(rule.model, raw);
+      if (bad) p.invalid = bad;
+    }
+    return p;
+  });
+  for (const a of input.absences) if (a.kind === 'supplement') ps.push({ id: -a.id, at: a.from, supplement: a });
+  ps.sort((x, y) => x.at - y.at || (x.supplement ? 1 : 0) - (y.supplement ? 1 : 0) || x.id - y.id);
+  const filterMs = input.filterSeconds * 1000;
+  let kept: P | undefined;
+  for (const p of ps) {
+    if (p.invalid) continue;
+    if (kept && p.at - kept.at < filterMs) p.dupOf = kept;
+    else kept = p;
+  }
+
   // Plans with their bounds and shift instances.
   const planned: { plan: DayPlan; context: boolean }[] = [
     ...(input.before && !(joinedOn && input.before.date < joinedOn) ? [{ plan: input.before, context: true }] : []),
@@ -186,9 +229,12 @@ export function computeRange(input: PersonRange): DayResult[] {
     ? input.absences.filter((a) => a.kind === 'overtime' && a.to > a.from).map((a): Span => [a.from, a.to])
     : [];
   const pairsMode = rule.workedBy === 'pairs';
+  let prevInst: Inst | undefined; // the last shift of the plans built so far (automatic matching looks past it)
   const plans: Plan[] = planned.map(({ plan, context }, index) => {
     const insts: Inst[] = [];
-    if (plan.kind === 'work' && !free) {
+    if (plan.kind === 'work' && !free && plan.candidates && plan.candidates.length > 1) {
+      insts.push(autoInstance(index, plan, plan.candidates, prevInst));
+    } else if (plan.kind === 'work' && !free) {
       let dayOff = 0;
       let prevStart = -1;
       for (const def of plan.shifts) {
@@ -202,6 +248,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         insts.push(instance(index, def, start, end, base + s));
       }
     }
+    if (insts.length) prevInst = insts[insts.length - 1];
     return {
       plan,
       context,
@@ -266,6 +313,60 @@ export function computeRange(input: PersonRange): DayResult[] {
     if (cover) inst.cover = cover;
     return span(inst);
   }
+  /**
+   * Automatic shift matching (#17): the first valid punch that could check in to any candidate (not invalid, not a
+   * duplicate, not an exit under the direction option, after the previous shift's off-work time where their windows
+   * overlap, as the cut below will have it) picks, among the candidates whose check-in window holds it, the one whose
+   * expected start is nearest; ties go to the earlier start, then to the order listed. No such punch: the first
+   * candidate listed. Only the chosen candidate becomes an instance (without absences, the others' windows are mere
+   * arithmetic; with them, each is built to get its moved start).
+   */
+  function autoInstance(index: number, plan: DayPlan, cands: ShiftDef[], prev: Inst | undefined): Inst {
+    const n = cands.length;
+    let first = Infinity;
+    for (let c = 0; c < n; c++) {
+      const w = candWindow(index, plan, cands[c]!, prev, c);
+      let k = lowerBound(ps, w.open);
+      while (k < ps.length && ps[k]!.at <= w.inTo && (ps[k]!.invalid || ps[k]!.dupOf || (rule.useDirection && ps[k]!.direction === 'out'))) k++;
+      if (k < ps.length && ps[k]!.at <= w.inTo && ps[k]!.at < first) first = ps[k]!.at;
+    }
+    let best = -1;
+    let bestD = Infinity;
+    let until = -Infinity;
+    for (let c = 0; c < n; c++) {
+      const w = scratch[c]!;
+      until = Math.max(until, w.outTo);
+      if (first === Infinity || first < w.open || first > w.inTo) continue;
+      const dist = Math.abs(first - w.expStart);
+      if (dist < bestD || (dist === bestD && w.expStart < scratch[best]!.expStart)) [best, bestD] = [c, dist];
+    }
+    const pick = best >= 0 ? best : 0;
+    const w = scratch[pick]!;
+    const inst = w.inst ?? instance(index, cands[pick]!, w.start, w.end, w.startWall);
+    for (let c = 0; c < n; c++) scratch[c]!.inst = undefined;
+    // Nothing matched (yet): the first candidate, pending until every candidate's windows have closed.
+    inst.auto = best >= 0 ? { count: n, punch: first, distMin: Math.floor(bestD / MIN) } : { count: n, until };
+    return inst;
+  }
+  /** A candidate's check-in window (into the reused `scratch[c]`): arithmetic, or a built instance under absences. */
+  function candWindow(index: number, plan: DayPlan, def: ShiftDef, prev: Inst | undefined, c: number): CandWindow {
+    const s = hmMin(def.start);
+    const e = hmMin(def.end);
+    const start = wallToMs(zone, plan.date, s);
+    const end = wallToMs(zone, plan.date, e > s ? e : e + 1440);
+    const w = (scratch[c] ??= { start: 0, end: 0, startWall: 0, expStart: 0, inTo: 0, outTo: 0, open: 0 });
+    w.start = start;
+    w.end = end;
+    w.startWall = s;
+    w.inst = leaves.length ? instance(index, def, start, end, s) : undefined;
+    const inFrom = w.inst ? w.inst.inFrom : start - def.checkInBeforeMin * MIN;
+    const outFrom = w.inst ? w.inst.outFrom : end - def.checkOutBeforeMin * MIN;
+    w.expStart = w.inst ? w.inst.expStart : start;
+    w.inTo = w.inst ? w.inst.inTo : start + def.checkInAfterMin * MIN;
+    w.outTo = w.inst ? w.inst.outTo : end + def.checkOutAfterMin * MIN;
+    w.open = prev && prev.to > Math.min(inFrom, outFrom) ? Math.max(inFrom, prev.expEnd + 1) : inFrom;
+    return w;
+  }
   function span(i: Inst): Inst {
     i.from = Math.min(i.inFrom, i.outFrom);
     i.to = Math.max(i.inTo, i.outTo);
@@ -286,26 +387,6 @@ export function computeRange(input: PersonRange): DayResult[] {
     b.outFrom = Math.max(b.outFrom, off + 1);
     span(a);
     span(b);
-  }
-
-  // Punches (and supplementary punches), checked against the model, then de-duplicated.
-  const ps: P[] = input.punches.map((raw) => {
-    const p: P = { id: raw.id, at: raw.at };
-    if (raw.direction) p.direction = raw.direction;
-    if (rule.model !== 'default') {
-      const bad = invalidity(rule.model, raw);
-      if (bad) p.invalid = bad;
-    }
-    return p;
-  });
-  for (const a of input.absences) if (a.kind === 'supplement') ps.push({ id: -a.id, at: a.from, supplement: a });
-  ps.sort((x, y) => x.at - y.at || (x.supplement ? 1 : 0) - (y.supplement ? 1 : 0) || x.id - y.id);
-  const filterMs = input.filterSeconds * 1000;
-  let kept: P | undefined;
-  for (const p of ps) {
-    if (p.invalid) continue;
-    if (kept && p.at - kept.at < filterMs) p.dupOf = kept;
-    else kept = p;
   }
 
   // Each punch to the first shift whose span holds it, else to the day whose bounds hold it.
@@ -586,6 +667,13 @@ export function computeRange(input: PersonRange): DayResult[] {
       r.shifts.push(s);
     }
 
+    /** Which candidate automatic shift matching chose, and why (#17). */
+    function autoWhy(inst: Inst): Why {
+      const a = inst.auto!;
+      if (a.punch === undefined) return why('att.why.autoShiftNone', { shift: inst.def.name, count: a.count });
+      return why('att.why.autoShift', { shift: inst.def.name, time: t(a.punch), start: t(inst.expStart), minutes: a.distMin ?? 0, count: a.count });
+    }
+
     /** The worked-time thresholds: absent first, then half day. True when one applied. */
     function threshold(credited: number, set: (s: Status) => void): boolean {
       if (rule.absentBelowMin != null && credited < rule.absentBelowMin) {
@@ -614,7 +702,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         creditMs += res.creditMs;
         plannedMs += res.plannedMs;
         if (res.result.checkIn !== null || res.result.checkOut !== null) punched = true;
-        if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo);
+        if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo, inst.auto?.until ?? -Infinity);
       }
       const st = r.shifts.map((s) => s.status);
       const covered = st.filter((s) => s === 'leave' || s === 'out');
@@ -653,6 +741,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       const { def } = inst;
       const s: ShiftResult = { shiftId: def.id, checkIn: null, checkOut: null, lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, status: 'normal' };
       r.why.push(why('att.why.shift', { shift: def.name, start: t(inst.start), end: t(inst.end) }));
+      if (inst.auto) r.why.push(autoWhy(inst));
       const ok = valid(inst.punches);
       const breaksMs = coverage(inst.breaks, inst.start, inst.end);
       if (inst.cover) {
@@ -759,7 +848,7 @@ export function computeRange(input: PersonRange): DayResult[] {
       const creditMs = workedMs + shiftLeave + shiftOut;
       const plannedMs = inst.end - inst.start - breaksMs;
 
-      if (input.now <= inst.outTo) s.status = 'pending';
+      if (input.now <= Math.max(inst.outTo, inst.auto?.until ?? -Infinity)) s.status = 'pending';
       else if (!ci && !co) {
         s.status = 'absent';
         r.why.push(why('att.why.noPunch', { inFrom: t(inst.inFrom), inTo: t(inst.inTo), outFrom: t(inst.outFrom), outTo: t(inst.outTo) }));

@@ -48,6 +48,11 @@ export interface DayPlan {
   kind: 'work' | 'rest' | 'holiday';
   shifts: ShiftDef[]; // 1..3 for work (fixed/shift modes); [] for free mode/rest/holiday
   holidayName?: string;
+  /**
+   * Automatic shift matching (#17): the day works ONE of these timetables, the one nearest to the person's first
+   * valid punch (see engine.ts). `shifts` then holds the first candidate, the one planned when nothing matches.
+   */
+  candidates?: ShiftDef[];
 }
 export interface PunchIn {
   id: number;

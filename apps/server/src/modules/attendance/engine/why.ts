@@ -6,6 +6,8 @@
  * Every key the engine emits:
  *   att.why.rule               rule and mode applied
  *   att.why.shift              which shift, its times (a header before that shift's lines)
+ *   att.why.autoShift          automatic shift matching: the first valid punch chose the nearest candidate (#17)
+ *   att.why.autoShiftNone      … no valid punch in any candidate's check-in window: the first candidate is planned
  *   att.why.rest               rest day
  *   att.why.holiday            holiday (with its name)
  *   att.why.noShift            a working day of a fixed/shift rule without a shift
@@ -71,6 +73,8 @@
 export const WHY_EN = {
   'att.why.rule': 'Rule "{{rule}}" ({{mode}} mode)',
   'att.why.shift': 'Shift "{{shift}}" {{start}}–{{end}}',
+  'att.why.autoShift': 'Automatic shift: the first punch {{time}} is nearest to "{{shift}}" (start {{start}}, {{minutes}} min away) of {{count}} candidates',
+  'att.why.autoShiftNone': 'Automatic shift: no valid punch in any of the {{count}} candidates\' check-in windows → judged as "{{shift}}", the first candidate',
   'att.why.rest': 'Rest day',
   'att.why.holiday': 'Holiday: {{name}}',
   'att.why.noShift': 'Working day without a shift: treated as rest',

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Checkbox, Col, Divider, Drawer, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ATTENDANCE_LIMITS, ATTENDANCE_MODELS, DEVICE_OPTION_RANGES, RULE_MODES, type Rule } from '@faceadmin/shared';
+import { ATTENDANCE_LIMITS, ATTENDANCE_MODELS, AUTO_SHIFT_KEY, DEVICE_OPTION_RANGES, RULE_MODES, type Rule } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
@@ -14,6 +14,7 @@ import {
   newKey,
   newShift,
   ruleToForm,
+  usesAutoShift,
   WEEKDAYS,
   zonedToday,
   type CycleForm,
@@ -31,6 +32,13 @@ interface Props {
   rule: Rule | undefined;
   onClose: () => void;
 }
+
+/** A weekday marked Auto has no other shift: ticking Auto clears the others, ticking a shift clears Auto (#17). */
+const autoAlone = (value: string[] | undefined, prev: string[] | undefined): string[] => {
+  const v = value ?? [];
+  if (!v.includes(AUTO_SHIFT_KEY)) return v;
+  return (prev ?? []).includes(AUTO_SHIFT_KEY) ? v.filter((k) => k !== AUTO_SHIFT_KEY) : [AUTO_SHIFT_KEY];
+};
 
 /** spec §3 "Attendance rule": how many shifts a fixed day may have, and a shift rule in all. */
 const maxShifts = (mode: Rule['mode']) => (mode === 'fixed' ? ATTENDANCE_LIMITS.shiftsPerDayMax : ATTENDANCE_LIMITS.shiftsPerRuleMax);
@@ -327,18 +335,25 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
                       {s.label}
                     </th>
                   ))}
+                  <th style={{ textAlign: 'start', fontWeight: 500 }}>{t('att.rule.autoDay')}</th>
                 </tr>
               </thead>
               <tbody>
                 {WEEKDAYS.map((d) => (
                   <tr key={d}>
                     <th style={{ textAlign: 'start', fontWeight: 400, padding: '4px 0' }}>{t(`att.weekday.${d}`)}</th>
-                    <td colSpan={Math.max(1, shiftOptions.length)}>
-                      <Form.Item name={['weekdays', d]} noStyle>
+                    <td colSpan={Math.max(1, shiftOptions.length) + 1}>
+                      <Form.Item name={['weekdays', d]} noStyle normalize={autoAlone}>
                         <Checkbox.Group data-testid={`weekday-${d}`} style={{ display: 'flex' }}>
                           {shiftOptions.map((s) => (
                             <Checkbox key={s.value} value={s.value} style={{ flex: 1 }} aria-label={`${t(`att.weekday.${d}`)} ${s.label}`} />
                           ))}
+                          <Checkbox
+                            value={AUTO_SHIFT_KEY}
+                            style={{ flex: 1 }}
+                            aria-label={`${t(`att.weekday.${d}`)} ${t('att.rule.autoDay')}`}
+                            data-testid={`weekday-${d}-auto`}
+                          />
                         </Checkbox.Group>
                       </Form.Item>
                     </td>
@@ -394,7 +409,11 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
                                 <Form.Item name={df.name} noStyle>
                                   <Select
                                     style={{ width: 130 }}
-                                    options={[...shiftOptions, { value: '', label: t('att.rule.restDay') }]}
+                                    options={[
+                                      ...shiftOptions,
+                                      { value: AUTO_SHIFT_KEY, label: t('att.rule.autoDay') },
+                                      { value: '', label: t('att.rule.restDay') },
+                                    ]}
                                     data-testid={`cycle-${i}-day-${j}`}
                                   />
                                 </Form.Item>
@@ -442,13 +461,35 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
                     disabled={!running}
                     options={(running?.days ?? []).map((k, j) => ({
                       value: j,
-                      label: `${t('att.rule.dayN', { n: j + 1 })} · ${k ? (shiftOptions.find((s) => s.value === k)?.label ?? '—') : t('att.rule.restDay')}`,
+                      label: `${t('att.rule.dayN', { n: j + 1 })} · ${k === AUTO_SHIFT_KEY ? t('att.rule.autoDay') : k ? (shiftOptions.find((s) => s.value === k)?.label ?? '—') : t('att.rule.restDay')}`,
                     }))}
                     data-testid="rule-start-day"
                   />
                 </Form.Item>
               </Col>
             </Row>
+          </>
+        )}
+
+        {mode !== 'free' && (
+          <>
+            <Divider titlePlacement="start">{t('att.rule.sections.auto')}</Divider>
+            <Typography.Paragraph type="secondary">{t('att.rule.help.auto')}</Typography.Paragraph>
+            <Form.Item
+              name="auto_shifts"
+              label={t('att.rule.fields.autoShifts')}
+              dependencies={['weekdays', 'cycles']}
+              rules={[
+                {
+                  validator: (_, v: string[] | undefined) =>
+                    usesAutoShift(form.getFieldsValue(true) as RuleForm) && (v ?? []).filter((k) => shiftOptions.some((s) => s.value === k)).length < 2
+                      ? Promise.reject(new Error(t('att.rule.validation.autoFew')))
+                      : Promise.resolve(),
+                },
+              ]}
+            >
+              <Select mode="multiple" allowClear options={shiftOptions} style={{ maxWidth: 600 }} data-testid="rule-auto-shifts" />
+            </Form.Item>
           </>
         )}
 

@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, DatePicker, Empty, Form, Modal, Pagination, S
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CODES, SCHEDULE_LIMITS, type ScheduleGrid } from '@faceadmin/shared';
+import { AUTO_SHIFT_KEY, CODES, SCHEDULE_LIMITS, type ScheduleGrid } from '@faceadmin/shared';
 import { ApiError } from '../../../../app/request.ts';
 import { useRightLevel } from '../../../../app/session.ts';
 import { ErrorState } from '../../../../ui/ErrorState.tsx';
@@ -34,6 +34,8 @@ const PAGE_SIZE = 50;
 const CELL_W = 38;
 const NAME_W = 150;
 const REST = '#bfbfbf';
+/** a day that picks its shift by the first punch (#17 automatic shift matching) */
+const AUTO_COLOUR = '#722ed1';
 
 /** What fits in a cell: a Latin name's initial (D, N), two characters of a Chinese or Japanese one (早班). */
 const shortLabel = (name: string) => [...name].slice(0, /^[\x20-\x7e]/.test(name) ? 1 : 2).join('');
@@ -138,8 +140,12 @@ export default function FreeSchedulePage() {
   const days = data?.days ?? [];
   const people = useMemo(() => data?.items ?? [], [data]);
   const personIds = useMemo(() => people.map((p) => p.person_id), [people]);
-  const colourOf = useMemo(() => new Map((data?.shifts ?? []).map((s, i) => [s.key, shiftColour(i)])), [data?.shifts]);
-  const shiftName = (k: string) => (k ? (data?.shifts.find((s) => s.key === k)?.name ?? '?') : t('schedule.rest'));
+  const colourOf = useMemo(
+    () => new Map([...(data?.shifts ?? []).map((s, i): [string, string] => [s.key, shiftColour(i)]), [AUTO_SHIFT_KEY, AUTO_COLOUR]]),
+    [data?.shifts],
+  );
+  const shiftName = (k: string) => (k === AUTO_SHIFT_KEY ? t('schedule.auto') : k ? (data?.shifts.find((s) => s.key === k)?.name ?? '?') : t('schedule.rest'));
+  const cellLabel = (k: string) => (k === AUTO_SHIFT_KEY ? t('schedule.autoShort') : shortLabel(shiftName(k)));
 
   // Selecting: press and drag a rectangle; Ctrl/Cmd adds to what is selected; Shift extends from the last press.
   // On a touch screen (no Ctrl, and a drag scrolls) a tap adds a day to the selection or takes it out.
@@ -281,6 +287,17 @@ export default function FreeSchedulePage() {
                 </Button>
               </Tooltip>
             ))}
+            {(data.auto_shifts ?? []).length > 1 && (
+              <Tooltip title={(data.auto_shifts ?? []).map(shiftName).join(' · ')}>
+                <Button
+                  style={{ background: AUTO_COLOUR, color: '#fff', borderColor: AUTO_COLOUR }}
+                  onClick={() => assign(AUTO_SHIFT_KEY)}
+                  data-testid="schedule-assign-auto"
+                >
+                  {t('schedule.auto')}
+                </Button>
+              </Tooltip>
+            )}
             <Button style={{ background: REST, borderColor: REST }} onClick={() => assign('')} data-testid="schedule-assign-rest">
               {t('schedule.rest')}
             </Button>
@@ -399,7 +416,7 @@ export default function FreeSchedulePage() {
                       {days.map((d, di) => {
                         const cell = shownCell(data, draft, p.person_id, d, p.cells[di]!);
                         const k = cellKey(p.person_id, d);
-                        const label = cell.shift_key ? shortLabel(shiftName(cell.shift_key)) : cell.source === 'none' ? '' : t('schedule.restShort');
+                        const label = cell.shift_key ? cellLabel(cell.shift_key) : cell.source === 'none' ? '' : t('schedule.restShort');
                         return (
                           <td key={d} style={{ padding: 0, borderTop: '1px solid #f0f0f0', background: isWeekend(d) ? '#fff7e6' : undefined }}>
                             <div
@@ -461,7 +478,7 @@ function ApplyCycleDialog(props: {
   const cycle = data.cycles.find((c) => c.key === cycleKey);
   const first = dayjs(data.days[0]);
   const last = dayjs(data.days.at(-1));
-  const shiftName = (k: string) => (k ? (data.shifts.find((s) => s.key === k)?.name ?? '?') : t('schedule.rest'));
+  const shiftName = (k: string) => (k === AUTO_SHIFT_KEY ? t('schedule.auto') : k ? (data.shifts.find((s) => s.key === k)?.name ?? '?') : t('schedule.rest'));
   return (
     <Modal
       open
