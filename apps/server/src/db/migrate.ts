@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017_stranger_index.ts';
 import * as m0018 from './migrations/0018_breaker_doubles.ts';
 import * as m0019 from './migrations/0019_rule_alarm_temp.ts';
 import * as m0020 from './migrations/0020_person_joined_on.ts';
+import * as m0025 from './migrations/0025_leave_balances.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0018_breaker_doubles': m0018,
   '0019_rule_alarm_temp': m0019,
   '0020_person_joined_on': m0020,
+  '0025_leave_balances': m0025,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
