@@ -119,6 +119,18 @@ test(`approval deducts the working time only, once; cancellation gives it back (
   ok(await call(t.app, 'POST', '/workflow/approval/withdraw', { token: A.main, body: { id: made.id, reason: 'Cancelled trip' } }), 'cancel');
   b = await balance(ids.alice);
   assert.deepEqual([b.used, b.remaining], [0, 5]);
+  // A holiday inside the leave is not deducted either.
+  const h = ok(
+    await call<{ id: number }>(t.app, 'POST', '/attendance/holiday/create', {
+      token: A.main,
+      body: { name: 'Day off', kind: 'holiday', from_date: '2026-11-23', to_date: '2026-11-23', rule_ids: [] },
+    }),
+  );
+  const second = ok(await apply(20, 23));
+  ok(await approve(second));
+  assert.deepEqual([(await balance(ids.alice)).used, (await balance(ids.alice)).remaining], [1, 4]);
+  ok(await call(t.app, 'POST', '/workflow/approval/withdraw', { token: A.main, body: { id: second.id, reason: 'x' } }));
+  ok(await call(t.app, 'POST', '/attendance/holiday/delete', { token: A.main, body: { id: h.id } }));
 });
 
 test(`below zero is refused at application and at approval unless the type allows it (${DIALECT})`, async () => {
