@@ -6,7 +6,8 @@ import { ImportReport } from './persons.ts';
 
 /** Leave balances (#17 item 15): days, to the half day. */
 export const LEAVE_LIMITS = { daysMax: 366, tiersMax: 20, yearMin: 2000, yearMax: 2100 } as const;
-const Days = Type.Number({ minimum: 0, maximum: LEAVE_LIMITS.daysMax, multipleOf: 0.5 });
+/** days; the server refuses anything but whole and half days (422, naming the field) */
+const Days = Type.Number({ minimum: 0, maximum: LEAVE_LIMITS.daysMax });
 const Year = Type.Integer({ minimum: LEAVE_LIMITS.yearMin, maximum: LEAVE_LIMITS.yearMax });
 /** A value of the leave form's type field (built-in or added by the company). */
 const LeaveType = Type.String({ minLength: 1, maxLength: 50 });

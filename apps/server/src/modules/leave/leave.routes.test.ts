@@ -90,9 +90,11 @@ test(`a quota set by hand is the balance; another company's person is not found 
   assert.equal(foreign.code, CODES.NOT_FOUND);
   const half = await call(t.app, 'POST', '/attendance/balance/set', {
     token: A.main,
+    lang: 'en-US',
     body: { person_id: ids.alice, leave_type: 'annual', year: 2026, quota: 1.3 },
   });
-  assert.equal(half.code, CODES.VALIDATION, 'days go by halves');
+  assert.equal(half.code, CODES.RULE, 'days go by halves');
+  assert.match(half.message, /half days/);
 });
 
 test(`approval deducts the working time only, once; cancellation gives it back (${DIALECT})`, async () => {

@@ -16,7 +16,7 @@ import ExcelJS from 'exceljs';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
-import { badInput, notFound } from '../../lib/errors.ts';
+import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import { pages, xlsxStream } from '../../lib/xlsx.ts';
@@ -313,6 +313,11 @@ function cellText(v: ExcelJS.CellValue): string {
   return String(v).trim();
 }
 
+/** Days go by halves: anything else is refused naming the field. */
+function halfDays(fields: Record<string, number | null | undefined>) {
+  for (const [field, v] of Object.entries(fields)) if (typeof v === 'number' && !Number.isInteger(v * 2)) throw invalid(field, 'reasons.leaveDays');
+}
+
 /** Leave balances for the console: the report, quotas by hand and import, the export, the rule per leave type. */
 export function leaveService(database: Database) {
   const { db } = database;
@@ -380,6 +385,8 @@ export function leaveService(database: Database) {
     policies,
 
     async savePolicy(tenant: Tenant, lang: Language, body: LeavePolicy): Promise<LeavePolicies> {
+      halfDays({ days: body.days, carry_max: body.carry_max });
+      for (const tier of body.tiers) halfDays({ tiers: tier.days });
       const years = body.tiers.map((x) => x.years);
       if (new Set(years).size !== years.length) throw badInput('errors.leaveTiersTwice', 'tiers');
       await transaction(db, async (trx) => {
@@ -439,6 +446,7 @@ export function leaveService(database: Database) {
 
     async set(tenant: Tenant, lang: Language, body: SetLeaveBalance): Promise<LeaveBalance> {
       const companyId = tenant.companyId;
+      halfDays({ quota: body.quota, carried: body.carried });
       await transaction(db, async (trx) => {
         const who = await whoOf(trx, companyId, body.person_id);
         if (!who) throw notFound();
