@@ -6,7 +6,7 @@ import { localDate } from '../modules/attendance/recompute.service.ts';
 
 /**
  * The demo's leave balances (#17 item 15), before its approvals so approved annual leave is deducted: annual leave
- * by seniority (5 / 10 / 15 days from 0 / 1 / 10 years, five days carried over until the end of March), hire
+ * by seniority (5 / 10 / 15 days from 0 / 1 / 10 years, up to five unused days of last year carried over), hire
  * dates for the people who have none (years back, so no attendance day falls before one), and compensatory
  * leave kept by hand (may go below zero) with a few people's days set.
  */
@@ -31,7 +31,6 @@ export async function seedLeave(database: Database, tenant: Tenant, zone: string
           ]),
           ...policy,
           carry_max: 5,
-          carry_months: 3,
         },
         { company_id: companyId, leave_type: 'compensatory', tracked: 1, mode: 'manual', tiers: '[]', ...policy, allow_negative: 1 },
       ])
@@ -45,8 +44,8 @@ export async function seedLeave(database: Database, tenant: Tenant, zone: string
       .execute();
     for (const [i, p] of people.entries()) {
       if (!p.joined_on) {
-        // Spread over the years before last: 2 to 15 years of service.
-        const y = year - 2 - ((i * 7) % 14);
+        // Spread over the years before last: 1 to 14 full years of service on 1 January.
+        const y = year - 2 - ((i * 5) % 13);
         const joined = `${y}-${String(1 + ((i * 5) % 12)).padStart(2, '0')}-${String(1 + ((i * 11) % 28)).padStart(2, '0')}`;
         await trx.updateTable('persons').set({ joined_on: joined }).where('id', '=', p.id).execute();
       }
