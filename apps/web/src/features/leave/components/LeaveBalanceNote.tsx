@@ -5,7 +5,7 @@ import type { LeaveBalance } from '@faceadmin/shared';
 export const days = (d: number) => String(Math.round(d * 100) / 100);
 
 /** The applicant's balance of a leave's type and year, for whoever decides it (console drawer, self-service task). */
-export function LeaveBalanceNote({ balance }: { balance: LeaveBalance | null | undefined }) {
+export function LeaveBalanceNote({ balance, waiting }: { balance: LeaveBalance | null | undefined; waiting: boolean }) {
   const { t } = useTranslation();
   if (!balance) return null;
   const short = balance.remaining < 0;
@@ -16,7 +16,7 @@ export function LeaveBalanceNote({ balance }: { balance: LeaveBalance | null | u
       showIcon
       data-testid="leave-balance-note"
       title={t('leave.note.title', { type: balance.label, year: balance.year, remaining: days(balance.remaining) })}
-      description={t('leave.note.detail', {
+      description={t(waiting ? 'leave.note.detailWaiting' : 'leave.note.detail', {
         quota: days(balance.quota),
         carried: days(balance.carried),
         used: days(balance.used),

@@ -72,7 +72,7 @@ export function ApplicationDrawer({ id, onClose }: { id: number | undefined; onC
           </Descriptions>
           <Divider titlePlacement="start">{t('workflow.records.values')}</Divider>
           <ValuesView detail={d} lang={lang} fileUrl={workflowFileUrl} />
-          <LeaveBalanceNote balance={d.leave_balance} />
+          <LeaveBalanceNote balance={d.leave_balance} waiting={d.status === 0} />
           {d.absences.length > 0 && (
             <Alert
               style={{ marginTop: 12 }}

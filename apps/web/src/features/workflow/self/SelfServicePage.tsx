@@ -557,7 +557,7 @@ function DetailDrawer({ id, onClose }: { id: number | undefined; onClose: () => 
             {d.applicant.name} {d.departments.length > 0 && `· ${d.departments.map((x) => x.name).join(', ')}`}
           </div>
           <ValuesView detail={d} lang={lang} />
-          <LeaveBalanceNote balance={d.leave_balance} />
+          <LeaveBalanceNote balance={d.leave_balance} waiting={d.status === 0} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             {t('workflow.records.timeline')}
           </Typography.Title>
