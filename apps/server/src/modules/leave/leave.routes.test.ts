@@ -83,6 +83,16 @@ test(`a quota set by hand is the balance; another company's person is not found 
   const set = ok(await setQuota(ids.alice, 5), 'set');
   assert.deepEqual([set.quota, set.used, set.remaining, set.source], [5, 0, 5, 'manual']);
   assert.equal((await balance(ids.alice)).remaining, 5);
+  const found = ok(
+    await call<{ items: LeaveBalance[]; total: number }>(t.app, 'GET', '/attendance/balance/list', {
+      token: A.main,
+      query: { year: 2026, leave_type: 'annual', keyword: 'ALI' },
+    }),
+  );
+  assert.deepEqual(
+    found.items.map((b) => b.name),
+    ['Alice'],
+  );
   const foreign = await call(t.app, 'POST', '/attendance/balance/set', {
     token: B.main,
     body: { person_id: ids.alice, leave_type: 'annual', year: 2026, quota: 3 },

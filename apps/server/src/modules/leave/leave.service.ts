@@ -19,6 +19,7 @@ import { t } from '../../i18n/i18n.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
+import { likeKeyword } from '../../lib/schemas.ts';
 import { pages, xlsxStream } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
@@ -326,7 +327,8 @@ export function leaveService(database: Database) {
   async function peoplePage(companyId: number, q: { keyword?: string | undefined; department_id?: number | undefined }, offset: number, limit: number) {
     let base = db.selectFrom('persons').where('company_id', '=', companyId).where('work_status', '=', 1);
     const keyword = q.keyword?.trim();
-    if (keyword) base = base.where((eb) => eb.or([eb('name', 'like', `%${keyword}%`), eb('number', 'like', `%${keyword}%`)]));
+    // the people list's search text (name, number, phone; lower-cased), wildcards taken literally
+    if (keyword) base = base.where('search', 'like', likeKeyword(keyword));
     if (q.department_id) {
       const deps = await db.selectFrom('departments').select(['id', 'parent_id']).where('company_id', '=', companyId).execute();
       if (!deps.some((d) => d.id === q.department_id)) throw notFound();
