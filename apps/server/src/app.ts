@@ -34,6 +34,7 @@ import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
+import { leaveModule } from './modules/leave/leave.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
@@ -77,6 +78,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     strangers: strangersModule(core, { photos: punches.photos }),
     dormitory: dormitoryModule(core),
     sites: sitesModule(core),
+    leave: leaveModule(core),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -331,6 +331,35 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/dormitory/settings', expect: RIGHT_ATTENDANCE, body: () => ({ return_by: '23:00', department_ids: [] }) },
   { method: 'GET', path: '/attendance/photo/:id', expect: RIGHT_ATTENDANCE, answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/attendance/export', expect: RIGHT_ATTENDANCE, body: () => ({}) },
+  // Leave balances (#17 item 15): the attendance right.
+  { method: 'GET', path: '/attendance/balance/list', expect: RIGHT_ATTENDANCE, query: { year: 2026, leave_type: 'annual' } },
+  {
+    method: 'POST',
+    path: '/attendance/balance/set',
+    expect: RIGHT_ATTENDANCE,
+    body: () => ({ person_id: 999999, leave_type: 'annual', year: 2026, quota: 5 }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
+  { method: 'POST', path: '/attendance/balance/import', expect: RIGHT_ATTENDANCE, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'POST', path: '/attendance/balance/export', expect: RIGHT_ATTENDANCE, body: () => ({ year: 2026 }) },
+  { method: 'GET', path: '/attendance/balance/policy', expect: RIGHT_ATTENDANCE },
+  {
+    method: 'POST',
+    path: '/attendance/balance/policy',
+    expect: RIGHT_ATTENDANCE,
+    body: () => ({
+      leave_type: 'sick',
+      tracked: false,
+      allow_negative: false,
+      mode: 'manual',
+      days: 0,
+      tiers: [],
+      accrual: 'year',
+      carry_max: 0,
+      carry_months: 0,
+    }),
+  },
   // Strangers (#16): the attendance right or face view (a sub-admin with neither is refused).
   { method: 'GET', path: '/stranger/list', expect: RIGHT_DEVICE, query: { from: '2026-01-01', to: '2026-12-31' } },
   { method: 'GET', path: '/stranger/photo/:id', expect: RIGHT_DEVICE, answer: every(CODES.VALIDATION) },
@@ -495,6 +524,7 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/self/info', expect: PERSON },
   { method: 'POST', path: '/self/logout', expect: PERSON },
   { method: 'GET', path: '/self/apps', expect: PERSON },
+  { method: 'GET', path: '/self/leave/balance', expect: PERSON },
   { method: 'GET', path: '/self/duration', expect: PERSON, query: { from: '2026-11-16T01:00:00Z', to: '2026-11-16T10:00:00Z' } },
   { method: 'POST', path: '/self/apply', expect: PERSON, body: () => ({ app_id: 1, values: {} }) },
   { method: 'GET', path: '/self/applications', expect: PERSON },

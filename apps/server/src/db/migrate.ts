@@ -22,10 +22,11 @@ import * as m0018 from './migrations/0018_breaker_doubles.ts';
 import * as m0019 from './migrations/0019_rule_alarm_temp.ts';
 import * as m0020 from './migrations/0020_person_joined_on.ts';
 import * as m0021 from './migrations/0021_rule_counting.ts';
-import * as m0023 from './migrations/0023_rule_history_periods.ts';
-import * as m0027 from './migrations/0027_dirty_seq.ts';
-import * as m0024 from './migrations/0024_day_leave_minutes.ts';
 import * as m0022 from './migrations/0022_rule_auto_shift.ts';
+import * as m0023 from './migrations/0023_rule_history_periods.ts';
+import * as m0024 from './migrations/0024_day_leave_minutes.ts';
+import * as m0025 from './migrations/0025_leave_balances.ts';
+import * as m0027 from './migrations/0027_dirty_seq.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -54,10 +55,11 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0019_rule_alarm_temp': m0019,
   '0020_person_joined_on': m0020,
   '0021_rule_counting': m0021,
-  '0023_rule_history_periods': m0023,
-  '0027_dirty_seq': m0027,
-  '0024_day_leave_minutes': m0024,
   '0022_rule_auto_shift': m0022,
+  '0023_rule_history_periods': m0023,
+  '0024_day_leave_minutes': m0024,
+  '0025_leave_balances': m0025,
+  '0027_dirty_seq': m0027,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -612,6 +612,9 @@ export interface DB {
   dormitory_settings: DormitorySettingsTable;
   sites: SiteTable;
   site_placements: SitePlacementTable;
+  leave_policies: LeavePolicyTable;
+  leave_quotas: LeaveQuotaTable;
+  leave_ledger: LeaveLedgerTable;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
@@ -736,4 +739,47 @@ export interface SitePlacementTable {
   ref_id: number;
   x: number;
   y: number;
+}
+
+/** Leave balances (migration 0025, #17 item 15). */
+export interface LeavePolicyTable {
+  company_id: number;
+  leave_type: string;
+  tracked: number;
+  allow_negative: number;
+  /** 'manual' | 'fixed' | 'seniority' */
+  mode: string;
+  days: number;
+  /** JSON [{years, days}] */
+  tiers: string;
+  /** 'year' | 'month' */
+  accrual: string;
+  carry_max: number;
+  carry_months: number;
+  updated_at: string;
+}
+export interface LeaveQuotaTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  leave_type: string;
+  year: number;
+  quota: number;
+  carried: number | null;
+  /** 'manual' | 'import' */
+  source: string;
+  updated_at: string;
+}
+export interface LeaveLedgerTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  application_id: number;
+  leave_type: string;
+  year: number;
+  date: string;
+  days: number;
+  minutes: number;
+  created_at: string;
+  returned_at: string | null;
 }

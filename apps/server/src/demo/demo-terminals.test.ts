@@ -97,3 +97,18 @@ test(`the demo has approvals: some approved (their leave is in the day results),
   const process = await call(t.app, 'GET', '/workflow/process/info', { token, query: { id: sick.app.id } });
   assert.equal(process.data.process.nodes[0].type, 'condition');
 });
+
+test(`the demo keeps leave balances: annual leave by seniority, the approved annual leave deducted (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date()).slice(0, 4));
+  const list = await call(t.app, 'GET', '/attendance/balance/list', { token, query: { year, leave_type: 'annual', pageSize: 100 } });
+  const items = list.data.items as { quota: number; used: number; source: string }[];
+  assert.ok(items.length > 5 && items.every((b) => b.source === 'rule' && b.quota >= 5), JSON.stringify(items.slice(0, 3)));
+  const approved = await call(t.app, 'GET', '/workflow/approval/list', { token, query: { status: 1 } });
+  const annual = approved.data.items.find((x: { leave_type: string | null }) => x.leave_type === '年假');
+  if (annual && new Date(annual.period.from).getUTCFullYear() === year)
+    assert.ok(
+      items.some((b) => b.used > 0),
+      'the approved annual leave is deducted',
+    );
+});

@@ -11,6 +11,7 @@ import { membershipsRepository } from '../modules/managers/memberships.repositor
 import { notify } from '../modules/messages/messages.service.ts';
 import { seedAttendance } from './seed-attendance.ts';
 import { seedWorkflow } from './seed-workflow.ts';
+import { seedLeave } from './seed-leave.ts';
 import { seedPeople } from './seed-people.ts';
 import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
 import { transaction } from '../db/transaction.ts';
@@ -129,6 +130,7 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
     return { tenant: { ...tenant, timeZone: 'Asia/Shanghai' }, devices: { entrance: entrance.id, exit: exit.id } };
   });
   await seedAttendance(database, modules, seeded.tenant, seeded.devices);
+  await seedLeave(database, seeded.tenant, 'Asia/Shanghai');
   await seedWorkflow(database, modules, seeded.tenant);
   return true;
 }

@@ -19,6 +19,7 @@ export * from './live.ts';
 export * from './strangers.ts';
 export * from './dormitory.ts';
 export * from './sites.ts';
+export * from './leave.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -29,6 +30,7 @@ import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { dormitoryApi } from './dormitory.ts';
 import { healthApi } from './health.ts';
+import { leaveApi } from './leave.ts';
 import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
 import { managersApi } from './managers.ts';
@@ -60,4 +62,5 @@ export const apiContract = {
   strangers: strangersApi,
   dormitory: dormitoryApi,
   sites: sitesApi,
+  leave: leaveApi,
 };

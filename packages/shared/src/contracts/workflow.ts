@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS, MOBILE_PATTERN } from '../limits.ts';
 import { Count, Flag, Id, IdBody, Nullable, Page, PageQuery, Ref, StringEnum, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
+import { LeaveBalance } from './leave.ts';
 import { ImportReport } from './persons.ts';
 import { LongText } from './request.ts';
 
@@ -369,6 +370,8 @@ export const ApplicationDetail = Type.Object({
   /** the caller may decide the current step now (self-service: their own open task; console: any pending step) */
   can_decide: Type.Boolean(),
   can_withdraw: Type.Boolean(),
+  /** a leave: the applicant's balance of its type and year (null when the type keeps none) */
+  leave_balance: Type.Optional(Nullable(LeaveBalance)),
 });
 export type ApplicationDetail = Static<typeof ApplicationDetail>;
 

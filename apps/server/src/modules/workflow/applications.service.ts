@@ -19,6 +19,7 @@ import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 import type { PersonContext, Tenant } from '../../plugins/auth.ts';
 import { approvalAbsencesOf, removeApprovalAbsences, workingDuration, writeApprovalAbsences, type ApprovalAbsence } from '../attendance/approval-absences.ts';
 import { localDate } from '../attendance/recompute.service.ts';
+import { leaveBalanceOfApplication, leaveOnApply, leaveOnApproved, leaveOnWithdrawn } from '../leave/leave.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { ensureBuiltins } from './apps.service.ts';
@@ -237,6 +238,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
     await publish(ex, companyId, 'approval', { id: a.id, status: APPROVAL_STATUS.approved }, ['workflow']);
     const form = formOf((await repo.version(ex, 'workflow_forms', companyId, a.app_id, a.form_version))?.body);
     await writeApprovalAbsences(ex, companyId, zone, a.id, a.person_id, absencesFor(lang, app, a, form));
+    if (app.kind === 'leave') await leaveOnApproved(ex, lang, companyId, a);
     await repo.insertStep(ex, {
       company_id: companyId,
       application_id: a.id,
@@ -281,6 +283,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
       absences,
       can_decide: canDecide,
       can_withdraw: canWithdraw,
+      leave_balance: row.leave_type ? await leaveBalanceOfApplication(ex, companyId, lang, row) : null,
     };
   }
 
@@ -475,6 +478,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
           decided_at: at,
         });
         const a = (await repo.application(trx, companyId, newId))!;
+        if (app.kind === 'leave') await leaveOnApply(trx, lang, companyId, a);
         await publish(trx, companyId, 'approval', { id: newId, status: APPROVAL_STATUS.pending }, ['workflow']);
         await notify(trx, companyId, null, 'wfSubmitted', bellParams(a, app, person.name));
         if (caller.kind === 'admin')
@@ -549,6 +553,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
         const { app, applicant, zone } = await context(trx, companyId, id);
         const cancelled = a.status === APPROVAL_STATUS.approved;
         if (cancelled) await removeApprovalAbsences(trx, companyId, zone, id);
+        if (cancelled) await leaveOnWithdrawn(trx, companyId, id);
         await repo.insertStep(trx, {
           company_id: companyId,
           application_id: id,

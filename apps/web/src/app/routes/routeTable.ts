@@ -20,6 +20,7 @@ export type PageKey =
   | 'attendanceHoliday'
   | 'attendanceResult'
   | 'attendanceReport'
+  | 'attendanceBalance'
   | 'breakerList'
   | 'breakerDetail'
   | 'breakerLine'
@@ -147,6 +148,8 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/report', titleKey: 'route.attendanceReport', icon: 'attendanceResult', right: 'attendance', page: 'attendanceReport' },
       { path: '/attendance/rule', titleKey: 'route.attendanceRule', icon: 'attendanceRule', right: 'attendance', page: 'attendanceRule' },
       { path: '/attendance/holiday', titleKey: 'route.attendanceHoliday', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceHoliday' },
+      // leave balances per person and leave type (#17 item 15)
+      { path: '/attendance/balance', titleKey: 'route.attendanceBalance', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceBalance' },
       // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=
       { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
       { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },

@@ -25,6 +25,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   attendanceHoliday: lazy(() => import('../../features/attendance/pages/HolidayPage.tsx')),
   attendanceResult: lazy(() => import('../../features/attendance/pages/DayResultPage.tsx')),
   attendanceReport: lazy(() => import('../../features/attendance/pages/MonthReportPage.tsx')),
+  attendanceBalance: lazy(() => import('../../features/leave/pages/LeaveBalancePage.tsx')),
   breakerList: lazy(() => import('../../features/breakers/pages/BreakerListPage.tsx')),
   breakerDetail: lazy(() => import('../../features/breakers/pages/BreakerDetailPage.tsx')),
   breakerLine: lazy(() => import('../../features/breakers/pages/LineDetailPage.tsx')),

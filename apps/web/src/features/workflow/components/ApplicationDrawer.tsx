@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../ui/format.ts';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useApplication, useDecide, useWithdraw, workflowFileUrl } from '../api.ts';
 import { StatusTag, TimelineView, ValuesView } from './Timeline.tsx';
+import { LeaveBalanceNote } from '../../leave/components/LeaveBalanceNote.tsx';
 
 /** An application's detail: the form values, the timeline, and the administrator's decision or withdrawal. */
 export function ApplicationDrawer({ id, onClose }: { id: number | undefined; onClose: () => void }) {
@@ -71,6 +72,7 @@ export function ApplicationDrawer({ id, onClose }: { id: number | undefined; onC
           </Descriptions>
           <Divider titlePlacement="start">{t('workflow.records.values')}</Divider>
           <ValuesView detail={d} lang={lang} fileUrl={workflowFileUrl} />
+          <LeaveBalanceNote balance={d.leave_balance} waiting={d.status === 0} />
           {d.absences.length > 0 && (
             <Alert
               style={{ marginTop: 12 }}

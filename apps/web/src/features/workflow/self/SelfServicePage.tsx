@@ -14,6 +14,8 @@ import { FormRenderer } from '../components/FormRenderer.tsx';
 import { StatusTag, TimelineView, ValuesView } from '../components/Timeline.tsx';
 import { durationText, fromUiValues } from '../schema.ts';
 import { selfCall, selfTokenStore, selfUpload, useSelfToken } from './selfClient.ts';
+import { LeaveBalanceNote } from '../../leave/components/LeaveBalanceNote.tsx';
+import { SelfLeaveBalances } from '../../leave/components/SelfLeaveBalances.tsx';
 
 /**
  * /self: the employees' self-service page (issue #11), mobile first. Sign in with the phone on one's record and an
@@ -323,6 +325,7 @@ function ApplyTab({ zone, onApplied }: { zone: string; onApplied: (id: number) =
       >
         {app.description && <Typography.Paragraph type="secondary">{app.description}</Typography.Paragraph>}
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+        {app.kind === 'leave' && <SelfLeaveBalances />}
         <FormRenderer
           schema={app.form}
           lang={lang}
@@ -554,6 +557,7 @@ function DetailDrawer({ id, onClose }: { id: number | undefined; onClose: () => 
             {d.applicant.name} {d.departments.length > 0 && `· ${d.departments.map((x) => x.name).join(', ')}`}
           </div>
           <ValuesView detail={d} lang={lang} />
+          <LeaveBalanceNote balance={d.leave_balance} waiting={d.status === 0} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             {t('workflow.records.timeline')}
           </Typography.Title>
