@@ -152,7 +152,14 @@ if (process.env.BENCH_AUTO !== '0') {
   const body = rule.json().data;
   const setRule = async (over: object) => {
     // effective for the whole month (#17 rule history: an edit applies from today unless dated)
-    const r = await api('/attendance/rule/update', { ...over, id: body.id, name: body.name, person_ids: [], department_ids: [dept], effective_from: `${MONTH}-01` });
+    const r = await api('/attendance/rule/update', {
+      ...over,
+      id: body.id,
+      name: body.name,
+      person_ids: [],
+      department_ids: [dept],
+      effective_from: `${MONTH}-01`,
+    });
     if (r.json().code !== 20000) throw new Error(r.json().message);
     await db.deleteFrom('attendance_dirty').execute();
   };
