@@ -62,7 +62,8 @@ async function punch(date: string, ...times: string[]) {
   }
 }
 const update = async (over: Partial<RuleInput>) => {
-  const r = await call(t.app, 'POST', '/attendance/rule/update', { token: A.main, body: { ...rule(over), id: ruleId } });
+  // effective from the start of the month the tests punch in (an edit otherwise applies from today)
+  const r = await call(t.app, 'POST', '/attendance/rule/update', { token: A.main, body: { ...rule(over), id: ruleId, effective_from: '2026-11-01' } });
   assert.equal(r.code, CODES.OK, r.message);
   return r.data;
 };

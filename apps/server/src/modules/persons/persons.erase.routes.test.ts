@@ -136,3 +136,26 @@ test(`a person with history is not deleted; erased, they are anonymous and the m
   const B = await makeCompany(t, 'Other Co');
   assert.equal((await call(t.app, 'POST', '/person/erase', { token: B.main, body: { id: zhao } })).code, CODES.NOT_FOUND);
 });
+
+test(`someone entered by mistake, with only computed absent days, is deleted; a day set by hand is history (${DIALECT})`, async () => {
+  const face = async () => (pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic);
+  await face();
+  const mistake = await person('611', 'Entered by mistake');
+  await face();
+  const kept = await person('612', 'Has a hand-set day');
+  const recompute = t.app.modules.attendance.recompute;
+  for (const id of [mistake, kept]) await recompute.person(A.id, id, '2026-11-16', '2026-11-20');
+  const days = (id: number) => t.app.database.db.selectFrom('attendance_days').select('date').where('person_id', '=', id).execute();
+  assert.equal((await days(mistake)).length, 5, 'the engine computed a week of absent days');
+  const manual = await call(t.app, 'POST', '/attendance/day/manual', {
+    token: A.main,
+    body: { person_id: kept, date: '2026-11-16', status: 'leave', reason: 'Agreed by phone' },
+  });
+  assert.equal(manual.code, CODES.OK, manual.message);
+  const gone = await call(t.app, 'POST', '/person/delete', { token: A.main, body: { id: mistake } });
+  assert.equal(gone.code, CODES.OK, gone.message);
+  assert.equal((await days(mistake)).length, 0, 'the computed days went with them');
+  const refused = await call(t.app, 'POST', '/person/delete', { token: A.main, lang: 'en-US', body: { id: kept } });
+  assert.notEqual(refused.code, CODES.OK, 'a result set by hand is history');
+  assert.equal((await days(kept)).length, 5);
+});

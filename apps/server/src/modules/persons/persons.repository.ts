@@ -156,14 +156,39 @@ export const personsRepository = {
           .execute();
     }
   },
-  /** Of these people, those with history the reports need: punches, day results, absences or applications. */
+  /**
+   * Of these people, those with history the reports need: punches, absences, applications, and day results that
+   * are more than the engine's own arithmetic — set by hand, or inside a closed (paid) period. A day computed from
+   * nothing (the absent days of someone entered by mistake) is not history: it goes with the person.
+   */
   async withHistory(db: Executor, companyId: number, ids: number[]): Promise<Set<number>> {
     const out = new Set<number>();
     for (const part of chunks(ids)) {
-      for (const table of ['punches', 'attendance_days', 'attendance_absences', 'workflow_applications'] as const) {
+      for (const table of ['punches', 'attendance_absences', 'workflow_applications'] as const) {
         const rows = await db.selectFrom(table).select('person_id').distinct().where('company_id', '=', companyId).where('person_id', 'in', part).execute();
         for (const r of rows) if (r.person_id !== null) out.add(r.person_id);
       }
+      const days = await db
+        .selectFrom('attendance_days as d')
+        .select('d.person_id')
+        .distinct()
+        .where('d.company_id', '=', companyId)
+        .where('d.person_id', 'in', part)
+        .where((eb) =>
+          eb.or([
+            eb('d.manual_status', 'is not', null),
+            eb.exists(
+              eb
+                .selectFrom('attendance_closed_periods as c')
+                .select('c.id')
+                .where('c.company_id', '=', companyId)
+                .whereRef('c.from_date', '<=', 'd.date')
+                .whereRef('c.to_date', '>=', 'd.date'),
+            ),
+          ]),
+        )
+        .execute();
+      for (const r of days) out.add(r.person_id);
     }
     return out;
   },
