@@ -249,19 +249,22 @@ const DAY_UPDATES = [
  */
 async function upsertDays(ex: Executor, dialect: Dialect, rows: Insertable<AttendanceDayTable>[]): Promise<void> {
   const params: unknown[] = [];
+  for (const r of rows) for (const c of DAY_COLUMNS) params.push(r[c] ?? null);
+  await ex.executeQuery(CompiledQuery.raw(upsertText(dialect, rows.length), params));
+}
+const upsertTexts = new Map<string, string>();
+/** The upsert's text for a number of rows, made once per dialect and size (statementSizes keeps the sizes few). */
+function upsertText(dialect: Dialect, count: number): string {
+  const key = `${dialect}/${count}`;
+  let text = upsertTexts.get(key);
+  if (text) return text;
   const tuples: string[] = [];
-  for (const r of rows) {
-    const marks: string[] = [];
-    for (const c of DAY_COLUMNS) {
-      params.push(r[c] ?? null);
-      marks.push(dialect === 'postgres' ? `$${params.length}` : '?');
-    }
-    tuples.push(`(${marks.join(',')})`);
-  }
-  const text =
+  for (let i = 0, n = 0; i < count; i++) tuples.push(`(${DAY_COLUMNS.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(',')})`);
+  text =
     `insert into attendance_days (${DAY_COLUMNS.join(', ')}) values ${tuples.join(', ')} ` +
     `on conflict (person_id, date) do update set ${DAY_UPDATES.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-  await ex.executeQuery(CompiledQuery.raw(text, params));
+  upsertTexts.set(key, text);
+  return text;
 }
 
 /**
@@ -468,10 +471,10 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
             leave_min: r.leaveMin ?? 0,
             out_min: r.outMin ?? 0,
             absent_min: r.absentMin ?? 0,
-            leave_kinds: JSON.stringify(r.leaveKinds ?? {}),
+            leave_kinds: r.leaveKinds && Object.keys(r.leaveKinds).length ? JSON.stringify(r.leaveKinds) : '{}',
             // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
             // which keeps a month for 10,000 people a few MB instead of hundreds.
-            detail: JSON.stringify({ used: r.used }),
+            detail: `{"used":[${r.used.join(',')}]}`, // JSON of { used } (ids are numbers), without stringify's walk
             manual_status: null,
             manual_reason: null,
             computed_at: at,
