@@ -151,6 +151,8 @@ function coverage(spans: Span[], a: number, b: number): number {
 }
 
 const why = (key: WhyKey, params?: Why['params']): Why => (params ? { key, params } : { key });
+/** The `why` of a lean result (batch recalculation stores none): pushes go nowhere, and it always reads empty. */
+const LEAN_WHY: Why[] = Object.freeze(Object.assign([], { push: () => 0 })) as unknown as Why[];
 
 /** Why a punch is not valid under the rule's model (its time is added where the day is known), or undefined. */
 function invalidity(model: RuleDef['model'], p: PunchIn): Why | undefined {
@@ -415,7 +417,19 @@ export function computeRange(input: PersonRange): DayResult[] {
   function judgeDay(plan: Plan): DayResult {
     const date = plan.plan.date;
     const t = input.lean ? () => '' : (ms: number) => clockText(zone, ms, date);
-    const r: DayResult = { date, status: 'normal', lateMin: 0, earlyMin: 0, workedMin: 0, overtimeMin: 0, shifts: [], used: [], ignored: [], why: [] };
+    // A lean batch stores no explanation: its lines go to a sink instead of growing an array per day.
+    const r: DayResult = {
+      date,
+      status: 'normal',
+      lateMin: 0,
+      earlyMin: 0,
+      workedMin: 0,
+      overtimeMin: 0,
+      shifts: [],
+      used: [],
+      ignored: [],
+      why: input.lean ? LEAN_WHY : [],
+    };
     r.why.push(why('att.why.rule', { rule: rule.name, mode: rule.mode }));
     const used: P[] = [];
     const ignored: { p: P; reason: IgnoreReason; detail: Why }[] = [];
