@@ -152,7 +152,9 @@ function coverage(spans: Span[], a: number, b: number): number {
 
 const why = (key: WhyKey, params?: Why['params']): Why => (params ? { key, params } : { key });
 /** The `why` of a lean result (batch recalculation stores none): pushes go nowhere, and it always reads empty. */
-const LEAN_WHY: Why[] = Object.freeze(Object.assign([], { push: () => 0 })) as unknown as Why[];
+const LEAN_WHY: Why[] = [];
+LEAN_WHY.push = () => 0;
+Object.freeze(LEAN_WHY);
 
 /** Why a punch is not valid under the rule's model (its time is added where the day is known), or undefined. */
 function invalidity(model: RuleDef['model'], p: PunchIn): Why | undefined {
