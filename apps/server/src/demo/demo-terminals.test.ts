@@ -112,3 +112,21 @@ test(`the demo keeps leave balances: annual leave by seniority, the approved ann
       'the approved annual leave is deducted',
     );
 });
+
+test(`the demo has a paid week closed: listed, its results kept, a hand-set result there refused (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const periods = await call(t.app, 'GET', '/attendance/period/list', { token });
+  assert.equal(periods.code, 20000, periods.message);
+  assert.equal(periods.data.items.length, 1);
+  const { from, to } = periods.data.items[0] as { from: string; to: string };
+  const day = await call(t.app, 'GET', '/attendance/day/list', { token, query: { date: to, pageSize: 1 } });
+  assert.ok(day.data.total > 0, 'the closed week keeps its computed results');
+  const someone = day.data.items[0] as { person_id: number };
+  const refused = await call(t.app, 'POST', '/attendance/day/manual', {
+    token,
+    lang: 'en-US',
+    body: { person_id: someone.person_id, date: from, status: 'leave', reason: 'Paid already' },
+  });
+  assert.notEqual(refused.code, 20000);
+  assert.match(refused.message, new RegExp(from));
+});

@@ -2,7 +2,9 @@ import { ALL_RIGHTS, rightsFromFunctions, type FunctionRight } from '@faceadmin/
 import type { Modules } from '../app.ts';
 import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
-import { nowIso } from '../lib/time.ts';
+import { clock, nowIso } from '../lib/time.ts';
+import { addDays } from '../modules/attendance/plans.ts';
+import { localDate } from '../modules/attendance/recompute.service.ts';
 import { adminsRepository } from '../modules/auth/admins.repository.ts';
 import { companiesRepository } from '../modules/companies/companies.repository.ts';
 import { DEFAULT_OPTIONS } from '../modules/companies/companies.options.ts';
@@ -132,5 +134,9 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
   await seedAttendance(database, modules, seeded.tenant, seeded.devices);
   await seedLeave(database, seeded.tenant, 'Asia/Shanghai');
   await seedWorkflow(database, modules, seeded.tenant);
+  // A paid week (#17): the first week of the demo month is closed, as payroll closes what it has paid from; its
+  // results stay as computed and edits to it are refused until it is reopened (Attendance → Closed periods).
+  const today = localDate(clock.now(), 'Asia/Shanghai');
+  await modules.attendance.periods.close(seeded.tenant, { from: addDays(today, -30), to: addDays(today, -24) });
   return true;
 }
