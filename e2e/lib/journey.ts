@@ -80,3 +80,44 @@ export async function fillPerson(page: Page, p: { name: string; phone: string; d
   await pickTreeOption(page, form.getByTestId('person-organizations'), p.department);
   await page.keyboard.press('Escape');
 }
+
+/** Picks an option of an antd Select by its exact label (only the open dropdown counts: the one just used may still be fading out). */
+export async function chooseOption(page: Page, select: Locator, label: string): Promise<void> {
+  const option = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible .ant-select-item-option')
+    .filter({ has: page.getByText(label, { exact: true }) });
+  // a click while a dialog or drawer is still animating in may not open the dropdown: try again
+  for (let attempt = 0; ; attempt++) {
+    await select.click();
+    const open = await option.waitFor({ timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    if (open) break;
+    if (attempt === 2) await option.waitFor();
+  }
+  await page.waitForTimeout(300); // the dropdown slides in
+  await option.click();
+  await option.waitFor({ state: 'hidden' });
+}
+
+/** The input of a widget whose test id sits on the input itself or on a wrapper around it. */
+export const inputOf = (l: Locator) => l.locator('xpath=self::input | .//input').first();
+
+/** Types a date into an antd DatePicker (single) and confirms it. */
+export async function typeDate(picker: Locator, date: string): Promise<void> {
+  const input = inputOf(picker);
+  await input.click();
+  await input.fill(date);
+  await input.press('Enter');
+}
+
+/** Types both values of an antd RangePicker (antd puts the test id on both inputs of a range, or on a wrapper). */
+export async function typeRange(picker: Locator, from: string, to: string): Promise<void> {
+  const inputs = picker.locator('xpath=self::input | .//input');
+  await inputs.nth(0).click();
+  await inputs.nth(0).fill(from);
+  await inputs.nth(0).press('Enter');
+  await inputs.nth(1).fill(to);
+  await inputs.nth(1).press('Enter');
+}

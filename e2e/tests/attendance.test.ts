@@ -12,7 +12,19 @@ import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu as menuOf, modal as modalOf, pickTreeOption, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
+import {
+  fillPerson,
+  menu as menuOf,
+  modal as modalOf,
+  pickTreeOption,
+  signInAndCreateCompany,
+  toast as toastOf,
+  translator,
+  chooseOption,
+  inputOf,
+  typeDate,
+  typeRange,
+} from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -48,42 +60,9 @@ const HOLIDAY = (() => {
   return ymd(d);
 })();
 
-/** Picks an option of an antd Select by its exact label. */
-async function choose(select: Locator, label: string): Promise<void> {
-  await select.click();
-  // the dropdown of the select just used may still be fading out: only the open one counts
-  const option = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible .ant-select-item-option')
-    .filter({ has: page.getByText(label, { exact: true }) });
-  await option.waitFor();
-  await page.waitForTimeout(300); // the dropdown slides in
-  await option.click();
-  await option.waitFor({ state: 'hidden' });
-}
-
-/** The input of a widget whose test id sits on the input itself or on a wrapper around it. */
-const inputOf = (l: Locator) => l.locator('xpath=self::input | .//input').first();
 const keyword = () => inputOf(page.getByTestId('day-keyword'));
 
-/** Types a date into an antd DatePicker (single) and confirms it. */
-async function typeDate(picker: Locator, date: string): Promise<void> {
-  const input = inputOf(picker);
-  await input.click();
-  await input.fill(date);
-  await input.press('Enter');
-}
-
-/** Types both dates of an antd RangePicker. */
-async function typeRange(picker: Locator, from: string, to: string): Promise<void> {
-  // antd puts the test id on both inputs of a range
-  const inputs = picker.locator('xpath=self::input | .//input');
-  await inputs.nth(0).click();
-  await inputs.nth(0).fill(from);
-  await inputs.nth(0).press('Enter');
-  await inputs.nth(1).fill(to);
-  await inputs.nth(1).press('Enter');
-}
-
+const choose = (select: Locator, label: string) => chooseOption(page, select, label);
 const drawer = () => page.locator('.ant-drawer-body').filter({ has: page.getByTestId('rule-form') });
 const ruleRow = (name: string) => page.locator('[data-testid=rule-table] .ant-table-row', { hasText: name });
 const dayRow = (name: string) => page.locator('[data-testid=day-table] .ant-table-row', { hasText: name });

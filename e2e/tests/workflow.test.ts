@@ -9,7 +9,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
+import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, chooseOption as choose } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 import path from 'node:path';
@@ -40,26 +40,6 @@ const MONDAY = (() => {
   return d;
 })();
 const THURSDAY = new Date(MONDAY.getFullYear(), MONDAY.getMonth(), MONDAY.getDate() + 3);
-
-/** Picks an option of an antd Select by its exact label. */
-async function choose(p: Page, select: Locator, label: string): Promise<void> {
-  const option = p
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible .ant-select-item-option')
-    .filter({ has: p.getByText(label, { exact: true }) });
-  // a click while a dialog or drawer is still animating in may not open the dropdown: try again
-  for (let attempt = 0; ; attempt++) {
-    await select.click();
-    const open = await option.waitFor({ timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (open) break;
-    if (attempt === 2) await option.waitFor();
-  }
-  await p.waitForTimeout(300); // the dropdown slides in
-  await option.click();
-  await option.waitFor({ state: 'hidden' });
-}
 
 /** Picks a person in a PersonPicker (the server-side search). */
 async function pickPerson(p: Page, picker: Locator, name: string): Promise<void> {
