@@ -85,6 +85,8 @@ export const SessionUser = Type.Object({
   debug: Type.Integer(),
   is_init: Type.Integer(),
   rights: RightsSchema,
+  /** The person this account is in the current company (spec §7 bindAdmin), 0 when none: opens self-service. */
+  person_id: Type.Integer(),
 });
 export type SessionUser = Static<typeof SessionUser>;
 

@@ -151,6 +151,28 @@ export type PhotoReport = Static<typeof PhotoReport>;
 export const PersonExportBody = Type.Object({ ...filters, ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })) });
 export type PersonExportBody = Static<typeof PersonExportBody>;
 
+/** spec §7 /person/bindAdmin: a person who is also an administrator account of the company (one identity). */
+export const AdminBinding = Type.Object({
+  person_id: Type.Integer(),
+  person_name: Type.String(),
+  person_number: Type.String(),
+  admin_id: Type.Integer(),
+  admin_name: Type.String(),
+  username: Type.String(),
+});
+export type AdminBinding = Static<typeof AdminBinding>;
+export const AdminCandidate = Type.Object({ id: Type.Integer(), name: Type.String(), username: Type.String() });
+export type AdminCandidate = Static<typeof AdminCandidate>;
+export const BindAdminBody = Type.Object({ person_id: Id, admin_id: Id });
+export type BindAdminBody = Static<typeof BindAdminBody>;
+export const FetchAdminBody = Type.Object({ person_id: Type.Optional(Id) });
+/** The company's links, and the administrator accounts not linked to anyone yet. */
+export const AdminBindings = Type.Object({ items: Type.Array(AdminBinding), candidates: Type.Array(AdminCandidate) });
+export type AdminBindings = Static<typeof AdminBindings>;
+/** spec §7: company_id; without person_id the caller unlinks their own account in that company. */
+export const UnbindAdminBody = Type.Object({ company_id: Id, person_id: Type.Optional(Id) });
+export type UnbindAdminBody = Static<typeof UnbindAdminBody>;
+
 export const personsApi = {
   list: endpoint({ method: 'GET', path: '/person/list', query: PersonListQuery, response: PersonPage }),
   info: endpoint({ method: 'GET', path: '/person/info', query: IdBody, response: Person }),
@@ -165,6 +187,9 @@ export const personsApi = {
    * stay linked to it, so computed months and reports keep their totals. Terminals forget them.
    */
   erase: endpoint({ method: 'POST', path: '/person/erase', body: IdBody, response: Person }),
+  bindAdmin: endpoint({ method: 'POST', path: '/person/bindAdmin', body: BindAdminBody, response: AdminBinding }),
+  fetchAdmin: endpoint({ method: 'POST', path: '/person/fetchAdmin', body: Type.Optional(FetchAdminBody), response: AdminBindings }),
+  unbindAdmin: endpoint({ method: 'POST', path: '/person/unbind', body: UnbindAdminBody, response: Count }),
   transfer: endpoint({ method: 'POST', path: '/person/transfer', body: PersonTransferBody, response: Count }),
   departmentOptions: endpoint({ method: 'POST', path: '/person/personOrgOptions', response: DepartmentOptions }),
   orgPersons: endpoint({ method: 'POST', path: '/person/device_org_persons', body: Type.Optional(OrgPersonsBody), response: OrgPersons }),

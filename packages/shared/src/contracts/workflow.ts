@@ -548,6 +548,8 @@ export const selfApi = {
   sendCode: endpoint({ method: 'POST', path: '/self/sendcode', body: SelfSmsBody, response: Type.Object({ cooldown: Type.Integer() }) }),
   login: endpoint({ method: 'POST', path: '/self/login', body: SelfLoginBody, response: SelfSession }),
   linkLogin: endpoint({ method: 'POST', path: '/self/link', body: SelfLinkBody, response: SelfSession }),
+  /** An administrator linked to a person (spec §7 bindAdmin) opens self-service as that person, without SMS. */
+  fromAdmin: endpoint({ method: 'POST', path: '/self/fromAdmin', response: SelfSession }),
   info: endpoint({ method: 'GET', path: '/self/info', response: SelfPerson }),
   logout: endpoint({ method: 'POST', path: '/self/logout', response: Type.Null() }),
   apps: endpoint({ method: 'GET', path: '/self/apps', response: SelfAppList }),

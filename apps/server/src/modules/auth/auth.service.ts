@@ -126,6 +126,9 @@ export function authService(deps: { database: Database; config: Config; sessions
         debug: options?.internalTesting ?? 0,
         is_init: ctx.isInit ? 1 : 0,
         rights: ctx.rights,
+        person_id: ctx.companyId
+          ? ((await db.selectFrom('persons').select('id').where('company_id', '=', ctx.companyId).where('admin_id', '=', a.id).executeTakeFirst())?.id ?? 0)
+          : 0,
       };
     },
 

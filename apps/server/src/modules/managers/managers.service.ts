@@ -127,6 +127,8 @@ export function managersService(deps: { database: Database; config: Config; sess
       if (target.role === 'main' && ctx.role !== 'main') throw noAuthority('errors.mainOnly');
       await transaction(db, async (trx) => {
         await membershipsRepository.delete(trx, tenant.companyId, target.id);
+        // No longer of the company: no longer one of its people either (spec §7 bindAdmin).
+        await trx.updateTable('persons').set({ admin_id: null }).where('company_id', '=', tenant.companyId).where('admin_id', '=', target.id).execute();
         // An account that belongs to no company any more is removed with its sessions.
         if ((await membershipsRepository.countForAdmin(trx, target.id)) === 0) await adminsRepository.delete(trx, target.id);
         else await deps.sessions.endAllFor(trx, target.id);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { clock } from '../../lib/time.ts';
 import { defineModule, type Core } from '../../module.ts';
+import { adminLinkService } from './admin-link.service.ts';
 import { peopleChangedHook } from './people-changed.ts';
 import { importService } from './persons.import.ts';
 import { personsRepository } from './persons.repository.ts';
@@ -34,7 +35,7 @@ export function personsModule(core: Core) {
     peopleChanged,
     persons,
     sweepFaces,
-    routes: (app) => personsRoutes(app, { database, persons, imports }),
+    routes: (app) => personsRoutes(app, { database, persons, imports, links: adminLinkService({ database }) }),
     jobs: [
       {
         name: 'faces.sweep',

@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time.ts';
 
 export type PersonRow = Selectable<PersonTable>;
 /** A person's columns as writers set them (`search` and `left_at` are kept by the repository). */
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at'>;
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'admin_id'> & { admin_id?: number | null };
 const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
 
 /** A new person's row: the given fields over the defaults (working, no passwords, nothing synced yet). */
@@ -226,6 +226,7 @@ export const personsRepository = {
       remote_open: 0,
       is_admin: 0,
       admin_password: '',
+      admin_id: null,
       feature_rights: '[]',
       revision: row.revision + 1,
       updated_at: nowIso(),

@@ -7,15 +7,16 @@ import { badInput, invalid } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { t } from '../../i18n/i18n.ts';
-import { tenantOf } from '../../plugins/auth.ts';
+import { authOf, tenantOf } from '../../plugins/auth.ts';
+import type { AdminLinkService } from './admin-link.service.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { PHOTO_MAX_BYTES } from './photos.ts';
 import { exportPeople } from './persons.export.ts';
 import type { ImportService } from './persons.import.ts';
 import type { PersonsService } from './persons.service.ts';
 
-export default async function personsRoutes(app: App, deps: { database: Database; persons: PersonsService; imports: ImportService }) {
-  const { persons: svc, imports } = deps;
+export default async function personsRoutes(app: App, deps: { database: Database; persons: PersonsService; imports: ImportService; links: AdminLinkService }) {
+  const { persons: svc, imports, links } = deps;
   const tags = ['people'];
   const view = { access: { right: 'person' as const, level: 1 } };
   const edit = { access: { right: 'person' as const, level: 2 } };
@@ -45,6 +46,17 @@ export default async function personsRoutes(app: App, deps: { database: Database
   );
   app.post(personsApi.erase.path, { config: edit, schema: routeSchema(personsApi.erase, { tags }) }, async (req, reply) =>
     reply.ok(await svc.erase(tenantOf(req), req.body.id, t(req.lang, 'values.erasedName', { id: req.body.id }))),
+  );
+  // spec §7: a person who is also an administrator account (one identity); linking is the main administrators'.
+  const main = { access: 'main' as const };
+  app.post(personsApi.bindAdmin.path, { config: main, schema: routeSchema(personsApi.bindAdmin, { tags }) }, async (req, reply) =>
+    reply.ok(await links.bind(tenantOf(req), req.body.person_id, req.body.admin_id)),
+  );
+  app.post(personsApi.fetchAdmin.path, { config: main, schema: routeSchema(personsApi.fetchAdmin, { tags }) }, async (req, reply) =>
+    reply.ok(await links.fetch(tenantOf(req), req.body?.person_id)),
+  );
+  app.post(personsApi.unbindAdmin.path, { config: { access: 'company' }, schema: routeSchema(personsApi.unbindAdmin, { tags }) }, async (req, reply) =>
+    reply.ok({ count: await links.unbind(authOf(req), tenantOf(req), req.body.company_id, req.body.person_id) }),
   );
   app.post(personsApi.transfer.path, { config: edit, schema: routeSchema(personsApi.transfer, { tags }) }, async (req, reply) =>
     reply.ok({ count: await svc.transfer(tenantOf(req), req.body.ids, req.body.department_id, req.body.mode ?? 'move') }),

@@ -2,7 +2,7 @@ import { selfApi } from '@faceadmin/shared';
 import type { FastifyRequest } from 'fastify';
 import { pageOf } from '../../lib/schemas.ts';
 import type { App } from '../../module.ts';
-import { personOf } from '../../plugins/auth.ts';
+import { personOf, tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import type { ApplicationsService, Caller } from './applications.service.ts';
 import type { WorkflowFiles } from './files.ts';
@@ -26,6 +26,9 @@ export default async function selfRoutes(app: App, deps: { applications: Applica
   app.post(selfApi.login.path, { config: open, schema: routeSchema(selfApi.login, { tags }) }, async (req, reply) => reply.ok(await self.login(req.body)));
   app.post(selfApi.linkLogin.path, { config: open, schema: routeSchema(selfApi.linkLogin, { tags }) }, async (req, reply) =>
     reply.ok(await self.linkLogin(req.body.token)),
+  );
+  app.post(selfApi.fromAdmin.path, { config: { access: 'company', notLan: true }, schema: routeSchema(selfApi.fromAdmin, { tags }) }, async (req, reply) =>
+    reply.ok(await self.fromAdmin(tenantOf(req))),
   );
   app.get(selfApi.info.path, { config, schema: routeSchema(selfApi.info, { tags }) }, async (req, reply) => {
     const p = personOf(req);

@@ -112,6 +112,13 @@ export function selfService(deps: { database: Database; sms: SmsSender | null; c
       const token = await open(link.company_id, link.person_id);
       return { token, person: await profile(link.company_id, link.person_id) };
     },
+    /** An administrator linked to a person of the current company opens self-service as them (no SMS: one identity). */
+    async fromAdmin(tenant: Tenant): Promise<SelfSession> {
+      const person = await repo.personOfAdmin(db, tenant.companyId, tenant.adminId);
+      if (!person) throw new AppError(CODES.NOT_FOUND, 404, 'errors.noLinkedPerson');
+      const token = await open(tenant.companyId, person.id);
+      return { token, person: await profile(tenant.companyId, person.id) };
+    },
     async logout(p: PersonContext) {
       await repo.endSession(db, p.sessionId);
     },
