@@ -3,9 +3,11 @@ import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { SessionUser } from '@faceadmin/shared';
+import { selfApi, type SessionUser } from '@faceadmin/shared';
 import { ChangePasswordDialog } from '../../features/profile/components/ChangePasswordDialog.tsx';
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
+import { selfTokenStore } from '../../features/workflow/self/selfClient.ts';
+import { call } from '../request.ts';
 import { useLogout } from '../session.ts';
 
 /**
@@ -25,6 +27,8 @@ export function useAvatarMenu(user: SessionUser): { items: NonNullable<MenuProps
     { key: 'companyList', label: t('layout.avatar.companyList') },
     ...(hasCompany ? [{ key: 'companyInfo', label: t('layout.avatar.companyInfo') }] : []),
     ...(hasCompany ? [{ key: 'dashboard', label: t('layout.avatar.dashboard') }] : []),
+    // spec §7 bindAdmin: an account that is also one of the company's people opens self-service as them.
+    ...(hasCompany && user.person_id ? [{ key: 'selfService', label: t('layout.avatar.selfService') }] : []),
     { key: 'profile', label: t('layout.avatar.profile') },
     ...(user.is_init && hasCompany ? [{ key: 'transfer', label: t('layout.avatar.transfer') }] : []),
     { type: 'divider' },
@@ -51,6 +55,11 @@ export function useAvatarMenu(user: SessionUser): { items: NonNullable<MenuProps
     if (key === 'companyList') void navigate('/company/list');
     else if (key === 'companyInfo') void navigate('/company/update');
     else if (key === 'dashboard') void navigate('/dashboard');
+    else if (key === 'selfService')
+      void call(selfApi.fromAdmin).then((session) => {
+        selfTokenStore.set(session.token);
+        void navigate('/self');
+      });
     else if (key === 'profile') setDialog('password');
     else if (key === 'transfer') setDialog('transfer');
     else if (key === 'logout') confirmLogout();

@@ -75,6 +75,13 @@ export const useMarkLeft = () =>
   usePersonMutation((p: Person) => call(personsApi.update, { id: p.id, ...valuesToBody({ ...personToValues(p), workStatus: WORK_STATUS.left }, p) }));
 
 /** A privacy request: the person becomes an anonymous placeholder, their records stay (docs/attendance.md). */
+/** spec §7 bindAdmin: the company's person ↔ administrator account links (main administrators only). */
+export function useAdminLinks(enabled: boolean) {
+  return useQuery({ queryKey: ['person', 'adminLinks'], queryFn: () => call(personsApi.fetchAdmin, {}), enabled });
+}
+export const useLinkAdmin = () => usePersonMutation((body: { person_id: number; admin_id: number }) => call(personsApi.bindAdmin, body));
+export const useUnlinkAdmin = () => usePersonMutation((body: { company_id: number; person_id: number }) => call(personsApi.unbindAdmin, body));
+
 export const useErasePerson = () => usePersonMutation((id: number) => call(personsApi.erase, { id }));
 
 export const useTransferPersons = () => usePersonMutation((body: PersonTransferBody) => call(personsApi.transfer, body));

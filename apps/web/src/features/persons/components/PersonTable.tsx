@@ -7,6 +7,7 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
+  LinkOutlined,
   PlusOutlined,
   SettingOutlined,
   SwapOutlined,
@@ -19,8 +20,10 @@ import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonList
 import { ApiError } from '../../../app/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
-import { useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';
+import { useAdminLinks, useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type ColumnsPlace, type PersonColumn } from '../columns.ts';
+import { useUserInfo } from '../../../app/session.ts';
+import { AdminLinkDialog } from './AdminLinkDialog.tsx';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { PersonDrawer } from './PersonDrawer.tsx';
@@ -47,6 +50,12 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
   const [importOpen, setImportOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
+  const user = useUserInfo().data;
+  // spec §7 bindAdmin: main administrators link people to administrator accounts
+  const isMain = user?.roles[0] === 'main';
+  const links = useAdminLinks(isMain);
+  const linkOf = new Map((links.data?.items ?? []).map((l) => [l.person_id, l]));
+  const [linking, setLinking] = useState<Person | null>(null);
 
   // The organization page changes department: back to page 1, nothing selected.
   const [lastDepartment, setLastDepartment] = useState(departmentId);
@@ -104,6 +113,11 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
         <div className="fa-person-name">
           <div>{name}</div>
           {showTags && row.tags.length > 0 && <PersonTags tags={row.tags} />}
+          {linkOf.has(row.id) && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="person-admin-link">
+              <LinkOutlined /> {linkOf.get(row.id)!.username}
+            </Typography.Text>
+          )}
         </div>
       ),
     },
@@ -146,6 +160,17 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
                     data-testid="person-edit"
                   />
                 </Tooltip>
+                {isMain && (
+                  <Tooltip title={t('person.adminLink.action')}>
+                    <Button
+                      size="small"
+                      icon={<LinkOutlined />}
+                      aria-label={t('person.adminLink.action')}
+                      onClick={() => setLinking(row)}
+                      data-testid="person-admin-link-open"
+                    />
+                  </Tooltip>
+                )}
                 <Popconfirm
                   title={t('person.deleteConfirm', { name: row.name })}
                   okText={t('common.actions.ok')}
@@ -295,6 +320,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
 
   return (
     <div data-testid="person-table">
+      <AdminLinkDialog person={linking} links={links.data} companyId={user?.company ?? 0} onClose={() => setLinking(null)} />
       <Space wrap style={{ marginBottom: 12 }}>
         <KeywordSearch
           placeholder={t('person.keyword')}
