@@ -518,3 +518,23 @@ step("the month report counts Eve's leave days, and her calendar shows them", as
   await page.locator('.ant-drawer-close:visible').last().click();
   assert.deepEqual(journey.pageErrors, []);
 });
+
+step('the administrator is also Hana: linked on the people page, the avatar menu opens her self-service', async () => {
+  await page.goto(`${server.baseUrl}/user/list`);
+  const row = page.locator('[data-testid=person-table] .ant-table-row', { hasText: 'Hana Head' });
+  await row.getByTestId('person-admin-link-open').click();
+  const dialog = modalOf(page, tr('person.adminLink.title', { name: 'Hana Head' }));
+  const me = await api<{ name: string; username: string }>('GET', '/user/info');
+  await choose(page, dialog.getByTestId('admin-link-select'), `${me.name} (${me.username})`);
+  await dialog.getByTestId('admin-link-save').click();
+  await toast(page, tr('person.adminLink.done')).waitFor();
+  await row.getByTestId('person-admin-link').getByText(ADMIN.username).waitFor();
+  // the profile now names her: reload so the avatar menu offers the self-service page
+  await page.reload();
+  await page.getByTestId('avatar-menu').click();
+  await page.getByRole('menuitem', { name: tr('layout.avatar.selfService') }).click();
+  await page.waitForURL((u) => u.pathname === '/self');
+  await page.getByTestId('self-name').getByText('Hana Head').waitFor();
+  await shot(page, 'self-from-admin');
+  assert.deepEqual(journey.pageErrors, []);
+});
