@@ -239,7 +239,7 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/person/upload/:name', expect: RIGHT_PERSON, answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/person/pic/:id', expect: RIGHT_PERSON, answer: every(CODES.VALIDATION) },
   { method: 'GET', path: '/person/personSelectedDevice', expect: RIGHT_PERSON, query: { id: 999999 } },
-  { method: 'POST', path: '/person/sync', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }) },
+  { method: 'POST', path: '/person/sync', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }), answer: every(CODES.NOT_FOUND) },
   // devices (face view / face edit) and punch records (attendance); unknown ids answer "not found" to allowed callers
   { method: 'GET', path: '/device/list', expect: RIGHT_DEVICE },
   { method: 'GET', path: '/device/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },

@@ -46,6 +46,8 @@ test('IP validation: dotted quads up to 255, IPv6 literals', () => {
   assert.ok(isValidIp('fe80::1'));
   assert.ok(!isValidIp('192.168.1.256'));
   assert.ok(!isValidIp('192.168.1'));
+  assert.ok(!isValidIp('6.48.807.05'), 'a part above 255');
+  assert.ok(!isValidIp('10.0.0.05'), 'a leading zero');
   assert.ok(!isValidIp('device.local'));
   assert.ok(!isValidIp(''));
 });

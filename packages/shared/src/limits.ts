@@ -23,6 +23,11 @@ export const LIMITS = {
 } as const;
 
 export const PERSON_NUMBER_PATTERN = '^[A-Za-z0-9]+$';
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+/** A dotted-quad IPv4 address, each part 0-255 (6.48.807.05 is no address). */
+export const IPV4_PATTERN = `^(${OCTET}\\.){3}${OCTET}$`;
+/** An IPv4 address as above, or an IPv6 literal (hex groups with at least one colon). */
+export const IP_PATTERN = `${IPV4_PATTERN}|^(?=[0-9a-fA-F:]*:)[0-9a-fA-F:]{2,39}$`;
 export const CARD_PATTERN = '^[0-9]{1,20}$';
 export const DOOR_PASSWORD_PATTERN = '^[0-9]{4,8}$';
 /** HH:mm, 00:00 to 23:59 */

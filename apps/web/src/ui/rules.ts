@@ -1,15 +1,13 @@
 import type { FormRule as Rule } from 'antd';
 import type { TFunction } from 'i18next';
-import { ACCOUNT_PATTERN, LIMITS, MOBILE_PATTERN } from '@faceadmin/shared';
+import { ACCOUNT_PATTERN, IP_PATTERN, LIMITS, MOBILE_PATTERN } from '@faceadmin/shared';
 
 type T = TFunction;
 
-/** IPv4 as the server accepts it (dotted quad, each part 0-255), or an IPv6 literal. */
+const IP = new RegExp(IP_PATTERN, 'u');
+/** IPv4 as the server accepts it (dotted quad, each part 0-255, no leading zeros), or an IPv6 literal. */
 export function isValidIp(value: string): boolean {
-  const v = value.trim();
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v);
-  if (m) return m.slice(1).every((p) => Number(p) <= 255);
-  return /^[0-9a-fA-F:]+$/.test(v) && v.includes(':');
+  return IP.test(value.trim());
 }
 
 /** Field rules from spec §5, with limits taken from packages/shared. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ALCOHOL_ACTIONS, ALCOHOL_UNITS, DEVICE_OPTION_RANGES, DEVICE_SPECIAL_RANGES, OPEN_TYPES, WIEGAND_FORMS } from '../devices.ts';
-import { LIMITS } from '../limits.ts';
+import { IP_PATTERN, IPV4_PATTERN, LIMITS } from '../limits.ts';
 import { Count, Flag, Id, IdBody, Nullable, StringEnum, Page, PageQuery, Ref, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
 
@@ -21,7 +21,7 @@ export const DeviceOptions = Type.Object({
 });
 export type DeviceOptions = Static<typeof DeviceOptions>;
 
-const Ipv4 = Type.Optional(Type.String({ maxLength: 45, pattern: '^$|^(\\d{1,3}\\.){3}\\d{1,3}$' }));
+const Ipv4 = Type.Optional(Type.String({ maxLength: 45, pattern: `^$|${IPV4_PATTERN}` }));
 /** spec §3 "Special device settings". */
 export const DeviceSpecial = Type.Object({
   ...ranged(DEVICE_SPECIAL_RANGES),
@@ -89,7 +89,7 @@ export type Device = Static<typeof Device>;
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 60 }),
   serial: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9]+$' }),
-  ip: Type.String({ minLength: 1, maxLength: 45, pattern: '^(\\d{1,3}\\.){3}\\d{1,3}$|^[0-9a-fA-F:]+$' }),
+  ip: Type.String({ minLength: 1, maxLength: 45, pattern: IP_PATTERN }),
   account: Type.Optional(Type.String({ maxLength: 40 })),
   password: Type.String({ minLength: 1, maxLength: 40 }),
   capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),

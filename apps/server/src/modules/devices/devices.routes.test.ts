@@ -44,6 +44,11 @@ test('spec §5: name, serial, IP and device password are required; serials are u
     const r = await call(t.app, 'POST', '/device/create', { token: A.main, body });
     assert.equal(r.code, CODES.VALIDATION, field);
   }
+  // A device address is a real address: a dialled terminal would be dialled at it (#20).
+  for (const ip of ['6.48.807.05', '10.0.0.256', '10.0.0.05', '10.0.0', 'gate.local']) {
+    const r = await device(A.main, { serial: 'BADIP1', ip });
+    assert.deepEqual([r.code, r.data?.field], [CODES.VALIDATION, 'ip'], ip);
+  }
   const ok = await device(A.main, { serial: 'UNIQ1' });
   assert.equal(ok.code, CODES.OK, ok.message);
   assert.equal(ok.data.has_password, true);
@@ -421,9 +426,15 @@ test('alcohol tab: a breathalyser terminal takes the settings, its readings land
   assert.equal(term.options.alcohol_threshold, undefined);
 });
 
-test('a sync of 40,000 ids at once is answered (IN lists are cut below the databases’ variable limits)', async () => {
+test('a sync of 40,000 ids at once is answered (IN lists are cut below the databases’ variable limits); only the company’s own people count', async () => {
   const ids = Array.from({ length: 40_000 }, (_, i) => i + 1);
   const r = await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids, skip_offline: 1 } });
   assert.equal(r.code, CODES.OK, r.message);
-  assert.equal(r.data.people, 40_000);
+  const own = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 1 } })).data.total;
+  assert.ok(own > 0);
+  assert.equal(r.data.people, own, 'another company’s ids are not counted (#20)');
+  // B's people alone: not found, nothing queued for them
+  const bPerson = (await call(t.app, 'GET', '/person/list', { token: B.main, query: { pageSize: 1 } })).data.items[0];
+  if (bPerson) assert.equal((await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids: [bPerson.id] } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'POST', '/person/sync', { token: A.main, body: { ids: [999_999] } })).code, CODES.NOT_FOUND);
 });

@@ -22,6 +22,7 @@ import { descendantsOf } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import { sitesRepository } from '../sites/sites.repository.ts';
 import { picUrl } from '../persons/persons.presenter.ts';
+import { personsRepository } from '../persons/persons.repository.ts';
 import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
@@ -393,8 +394,11 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     },
 
     /** Resend people to all their devices; tells which of those devices are offline (spec §8's question). */
-    async syncPeople(tenant: Tenant, ids: number[], skipOffline: boolean | undefined) {
+    async syncPeople(tenant: Tenant, requested: number[], skipOffline: boolean | undefined) {
       return transaction(db, async (trx) => {
+        // Only the company's own people are counted and resent: another company's ids are not found.
+        const ids = (await personsRepository.findMany(trx, tenant.companyId, [...new Set(requested)])).map((p) => p.id).sort((a, b) => a - b);
+        if (!ids.length) throw notFound();
         const found = await inChunks(ids, (part) =>
           trx
             .selectFrom('device_persons as l')
