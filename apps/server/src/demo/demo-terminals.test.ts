@@ -17,6 +17,21 @@ after(async () => {
   await t.close();
 });
 
+test(`the demo's people reach all three terminals: the gates everyone working, the R&D door its department (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const devices = (await call(t.app, 'GET', '/device/list', { token, query: { pageSize: 10 } })).data.items as { serial: string; sync: { total: number } }[];
+  const held = Object.fromEntries(devices.map((d) => [d.serial, d.sync.total]));
+  const working = (await call(t.app, 'GET', '/person/list', { token, query: { pageSize: 1, workStatus: 1 } })).data.total as number;
+  assert.equal(held.DEMO0001, working);
+  assert.equal(held.DEMO0002, working);
+  assert.ok(held.DEMO0003! > 0 && held.DEMO0003! < working, JSON.stringify(held));
+  // and the terminals really receive them
+  await until('the R&D door holds its people', async () => {
+    const list = (await call(t.app, 'GET', '/device/list', { token, query: { pageSize: 10 } })).data.items as { serial: string; sync: { synced: number } }[];
+    return (list.find((d) => d.serial === 'DEMO0003')?.sync.synced ?? 0) > 0;
+  });
+});
+
 test(`the demo's terminals upload a capture photo with each punch, and the punch list links it (${DIALECT})`, async () => {
   const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
   const sent = await demo.punch();

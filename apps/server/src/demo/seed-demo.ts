@@ -114,7 +114,8 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
           account: 'admin',
           password: 'demo-device',
           direction: d.direction,
-          attendance_scope: i === 0 ? 'all' : 'selected',
+          // the gates take everyone; the R&D door its department's people (below)
+          attendance_scope: i < 2 ? 'all' : 'selected',
           ...('alcohol' in d ? { options: JSON.stringify({ alcohol_enable: 1 }) } : {}),
           created_at: now,
         }),
@@ -129,6 +130,30 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
       working.map((p) => p.id),
     );
     const exit = (await devicesRepository.findBySerial(trx, DEMO_DEVICES[1]!.serial))!;
+    await sync.assign(
+      trx,
+      companyId,
+      exit,
+      working.map((p) => p.id),
+    );
+    const rdDoor = (await devicesRepository.findBySerial(trx, DEMO_DEVICES[2]!.serial))!;
+    const rd = await trx.selectFrom('departments').select('id').where('company_id', '=', companyId).where('name', 'like', '%R&D%').executeTakeFirstOrThrow();
+    const rdPeople = await trx
+      .selectFrom('person_departments as pd')
+      .innerJoin('departments as d', 'd.id', 'pd.department_id')
+      .innerJoin('persons as p', 'p.id', 'pd.person_id')
+      .select('p.id')
+      .distinct()
+      .where('p.company_id', '=', companyId)
+      .where('p.work_status', '=', 1)
+      .where((eb) => eb.or([eb('d.id', '=', rd.id), eb('d.parent_id', '=', rd.id)]))
+      .execute();
+    await sync.assign(
+      trx,
+      companyId,
+      rdDoor,
+      rdPeople.map((p) => p.id),
+    );
     return { tenant: { ...tenant, timeZone: 'Asia/Shanghai' }, devices: { entrance: entrance.id, exit: exit.id } };
   });
   await seedAttendance(database, modules, seeded.tenant, seeded.devices);
