@@ -226,20 +226,9 @@ const DAY_COLUMNS = [
   'manual_reason',
   'computed_at',
 ] as const satisfies readonly (keyof AttendanceDayTable)[];
-const DAY_UPDATES = [
-  'rule_id',
-  'status',
-  'late_min',
-  'early_min',
-  'worked_min',
-  'overtime_min',
-  'leave_min',
-  'out_min',
-  'absent_min',
-  'leave_kinds',
-  'detail',
-  'computed_at',
-] as const;
+/** What a recomputation replaces: every column but the key and the hand-set result (manual status and reason). */
+const KEPT = new Set<string>(['company_id', 'person_id', 'date', 'manual_status', 'manual_reason']);
+const DAY_UPDATES = DAY_COLUMNS.filter((c) => !KEPT.has(c));
 
 /**
  * Day results written (or replaced; a manual result's columns are left alone) with one multi-row statement.
