@@ -152,9 +152,7 @@ export interface RecognizeInput {
 
 /** What the terminal did: opened the door (a punch), refused a registered user (outside their validity), or saw an unknown face. */
 export type RecognizeResult =
-  | { outcome: 'opened'; punch: PunchResult }
-  | { outcome: 'refused'; stranger: StrangerResult }
-  | { outcome: 'unknown'; stranger: StrangerResult };
+  { outcome: 'opened'; punch: PunchResult } | { outcome: 'refused'; stranger: StrangerResult } | { outcome: 'unknown'; stranger: StrangerResult };
 
 export interface StrangerResult {
   /** the ATTPHOTO file name (PIN= of the body) */

@@ -86,9 +86,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         .where('work_status', '=', WORK_STATUS.working)
         .where('kind', '=', 'employee')
         .execute()
-    ).map(
-      (r) => r.id,
-    );
+    ).map((r) => r.id);
   }
 
   return {

@@ -112,13 +112,7 @@ export const visitorsRepository = {
       .execute(),
   /** Visitors among these people not yet arrived (the first accepted punch tells the inviter). */
   notArrived: (db: Executor, companyId: number, personIds: number[]) =>
-    db
-      .selectFrom('visitors')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('person_id', 'in', personIds)
-      .where('arrived_at', 'is', null)
-      .execute(),
+    db.selectFrom('visitors').selectAll().where('company_id', '=', companyId).where('person_id', 'in', personIds).where('arrived_at', 'is', null).execute(),
   /** Marks the arrival once; answers whether this call did it (another instance may have). */
   async arrive(db: Executor, companyId: number, id: number, at: string): Promise<boolean> {
     const r = await db
@@ -132,9 +126,7 @@ export const visitorsRepository = {
   },
   /** The company's devices (id, name, options) among these ids. */
   devices: (db: Executor, companyId: number, ids: number[]) =>
-    ids.length
-      ? db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute()
-      : Promise.resolve([]),
+    ids.length ? db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute() : Promise.resolve([]),
   allDevices: (db: Executor, companyId: number) =>
     db.selectFrom('devices').select(['id', 'name', 'options']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute(),
   async deviceNames(db: Executor, companyId: number, ids: number[]): Promise<Map<number, string>> {

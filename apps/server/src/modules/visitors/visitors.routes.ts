@@ -118,7 +118,9 @@ export default async function visitorsRoutes(app: App, deps: { visitors: Visitor
   );
 
   // the visitor's page: the link's token is the key
-  app.get(visitApi.show.path, { config: open, schema: routeSchema(visitApi.show, { tags }) }, async (req, reply) => reply.ok(await visitors.show(req.params.token)));
+  app.get(visitApi.show.path, { config: open, schema: routeSchema(visitApi.show, { tags }) }, async (req, reply) =>
+    reply.ok(await visitors.show(req.params.token)),
+  );
   app.post(visitApi.face.path, { config: open, schema: routeSchema(visitApi.face, { tags }) }, async (req, reply) => {
     if (!req.isMultipart()) throw invalid('file', 'reasons.required');
     const file = await req.file({ limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });

@@ -29,8 +29,7 @@ const OPEN = ['invited', 'active'];
 const END_BATCH = 200;
 
 /** Whether a device lets visitors in (spec §3 device option allowvisit). */
-const allowsVisits = (options: string) =>
-  Number(parseJson<{ allowvisit?: number }>(options, {}).allowvisit ?? DEVICE_OPTION_DEFAULTS.allowvisit) === 1;
+const allowsVisits = (options: string) => Number(parseJson<{ allowvisit?: number }>(options, {}).allowvisit ?? DEVICE_OPTION_DEFAULTS.allowvisit) === 1;
 
 /**
  * Visitors (#19): the invitation, the visitor's link page, the sync to the doors through the ledger (a hidden person
@@ -272,8 +271,7 @@ export function visitorsService(deps: { database: Database; photos: PhotoStore; 
       }
     },
 
-    visits: (companyId: number, f: VisitFilter & { offset: number; limit: number }, withTotal = true) =>
-      visitorsRepository.visits(db, companyId, f, withTotal),
+    visits: (companyId: number, f: VisitFilter & { offset: number; limit: number }, withTotal = true) => visitorsRepository.visits(db, companyId, f, withTotal),
     visit: (companyId: number, id: number) => visitorsRepository.visit(db, companyId, id),
   };
 }
