@@ -366,7 +366,7 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/stranger/export', expect: RIGHT_DEVICE, body: () => ({}) },
   // visitors (#19): invitations need the person-edit right, the visit log the log right
   { method: 'GET', path: '/visitor/list', expect: RIGHT_PERSON },
-  { method: 'GET', path: '/visitor/doors', expect: RIGHT_PERSON },
+  { method: 'GET', path: '/visitor/doors', expect: RIGHT_LOG },
   { method: 'POST', path: '/visitor/invite', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.VALIDATION) },
   { method: 'POST', path: '/visitor/cancel', expect: RIGHT_PERSON, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/visitor/log', expect: RIGHT_LOG, query: { from: '2026-01-01', to: '2026-12-31' } },

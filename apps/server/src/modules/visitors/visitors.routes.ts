@@ -19,6 +19,8 @@ import type { Inviter, VisitorsService } from './visitors.service.ts';
 const INVITE: Access = { right: 'person', level: 2 };
 /** spec §2/§3: the visitor log sits with the operation log under System → logs. */
 const LOG: Access = { right: 'log' };
+/** The doors: who invites picks them, who reads the log filters by them. */
+const DOORS: Access = { anyOf: [{ right: 'person', level: 2 }, { right: 'log' }] };
 
 /** The log's filters: `from`/`to` are the company's days ([from 00:00, the day after `to` 00:00) in its zone). */
 function filterOf(q: VisitLogExportBody, zone: string): VisitFilter {
@@ -54,7 +56,7 @@ export default async function visitorsRoutes(app: App, deps: { visitors: Visitor
     const r = await visitors.list(admin(req), { keyword: req.query.keyword?.trim() || undefined, state: req.query.state, offset, limit: pageSize });
     return reply.ok({ ...r, page, pageSize });
   });
-  app.get(visitorsApi.doors.path, { config: invite, schema: routeSchema(visitorsApi.doors, { tags }) }, async (req, reply) =>
+  app.get(visitorsApi.doors.path, { config: { access: DOORS, notLan: true }, schema: routeSchema(visitorsApi.doors, { tags }) }, async (req, reply) =>
     reply.ok(await visitors.doors(tenantOf(req).companyId)),
   );
   app.post(visitorsApi.invite.path, { config: invite, schema: routeSchema(visitorsApi.invite, { tags }) }, async (req, reply) =>
