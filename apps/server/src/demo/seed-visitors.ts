@@ -4,7 +4,6 @@ import { transaction } from '../db/transaction.ts';
 import { clock, utcToLocal } from '../lib/time.ts';
 import { devicesRepository } from '../modules/devices/devices.repository.ts';
 import type { Tenant } from '../plugins/auth.ts';
-import { DEMO_DEVICES } from './seed-demo.ts';
 import { captureJpegs } from './seed-people.ts';
 
 /**
@@ -12,9 +11,9 @@ import { captureJpegs } from './seed-people.ts';
  * a face through the link (the ledger puts them on that door only, valid within the window) and arrived an hour ago
  * (an accepted punch with its capture): the visitor log has an entry, the inviter a message.
  */
-export async function seedVisitors(database: Database, modules: Pick<Modules, 'visitors' | 'punches'>, tenant: Tenant) {
+export async function seedVisitors(database: Database, modules: Pick<Modules, 'visitors' | 'punches'>, tenant: Tenant, doorSerial: string) {
   const { db } = database;
-  const door = (await devicesRepository.findBySerial(db, DEMO_DEVICES[2]!.serial))!;
+  const door = (await devicesRepository.findBySerial(db, doorSerial))!;
   await transaction(db, (trx) =>
     trx
       .updateTable('devices')
@@ -39,8 +38,15 @@ export async function seedVisitors(database: Database, modules: Pick<Modules, 'v
   const token = invited.link.split('/visit/')[1]!;
   const [face, capture] = (await captureJpegs(10)).slice(8);
   await modules.visitors.visitors.face(token, face!);
-  const person = await db.selectFrom('visitors as v').innerJoin('persons as p', 'p.id', 'v.person_id').select('p.number').where('v.id', '=', invited.visitor.id).executeTakeFirstOrThrow();
+  const person = await db
+    .selectFrom('visitors as v')
+    .innerJoin('persons as p', 'p.id', 'v.person_id')
+    .select('p.number')
+    .where('v.id', '=', invited.visitor.id)
+    .executeTakeFirstOrThrow();
   const time = utcToLocal(new Date(now - 3600_000).toISOString(), door.tz_offset);
-  await modules.punches.punches.ingest(door, [{ pin: person.number, time, status: 0, verify: 15, workcode: '0', mask: null, temperature: null, alcohol: null }]);
+  await modules.punches.punches.ingest(door, [
+    { pin: person.number, time, status: 0, verify: 15, workcode: '0', mask: null, temperature: null, alcohol: null },
+  ]);
   await modules.punches.punches.photo(door, person.number, time, capture!);
 }

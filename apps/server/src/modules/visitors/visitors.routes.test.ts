@@ -170,7 +170,7 @@ test(`a visitor is in none of the people's lists: people, search, export, next n
   assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: pin } })).data.total, 0);
   const xlsx = await call(t.app, 'POST', '/person/exportPerson', { token: A.main, body: {} });
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(xlsx.data as unknown as ArrayBuffer);
+  await wb.xlsx.load(xlsx.data);
   const cells = JSON.stringify(wb.worksheets.map((w) => w.getSheetValues()));
   assert.equal(cells.includes('Hidden Visitor'), false);
   const next = await call(t.app, 'GET', '/person/nextNumber', { token: A.main });
@@ -286,7 +286,7 @@ test(`the door: the visitor is synced with the window as the terminal's validity
   // export
   const xlsx = await call(t.app, 'POST', '/visitor/log/export', { token: A.main, lang: 'en-US', body: { keyword: 'door visitor' } });
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(xlsx.data as unknown as ArrayBuffer);
+  await wb.xlsx.load(xlsx.data);
   const sheet = wb.worksheets[0]!;
   assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['Inviter', 'Visitor', 'Phone', 'Door', 'Open time', 'Open status', 'Capture photo']);
   assert.equal(sheet.rowCount, 3);
