@@ -4,6 +4,7 @@ import { CODES } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, makePersonSession, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { form, picture, upload } from '../../../test/files.ts';
+import { openLive } from '../../../test/live-client.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 let t: TestApp;
@@ -254,8 +255,14 @@ test(`the door: the visitor is synced with the window as the terminal's validity
   assert.deepEqual([user.startDatetime, user.endDatetime], [local(start), local(end)], "the window in the terminal's clock (UTC+8)");
   await until('synced', async () => (await ledger(door)).find((l) => l.person_id === row.person_id)?.state === 'synced');
 
+  // the guard desk hears the arrival (live `visitor`), an auditor with the log right only too
+  const auditor = await makeSub(t, A, ['logView']);
+  const live = await openLive(server, auditor.token, { topics: 'visitor' });
   const inside = await term.recognize({ pin, time: local(Date.now()), photo: await picture(200, 200) });
   assert.equal(inside.outcome, 'opened');
+  const arrival = await live.waitFor('the arrival', (e) => e.event === 'visitor');
+  live.close();
+  assert.deepEqual({ id: arrival.data.id, name: arrival.data.name }, { id: visitorId, name: 'Door Visitor' });
   const outside = await term.recognize({ pin, time: local(end + 60_000) });
   assert.equal(outside.outcome, 'refused');
   const readLog = () => call(t.app, 'GET', '/visitor/log', { token: A.main, query: { keyword: 'door visitor' } });
