@@ -118,7 +118,11 @@ export function personsService(deps: {
       return { items: await presentMany(db, tenant.companyId, r.items), total: r.total };
     },
 
-    get: (tenant: Tenant, id: number) => loadOne(db, tenant.companyId, id),
+    async get(tenant: Tenant, id: number) {
+      // a visitor (#19) is no person of the people pages
+      if ((await personsRepository.find(db, tenant.companyId, id))?.kind === VISITOR) throw notFound();
+      return loadOne(db, tenant.companyId, id);
+    },
 
     async nextNumber(tenant: Tenant): Promise<string> {
       return String((await personsRepository.maxNumeric(db, tenant.companyId)) + 1);

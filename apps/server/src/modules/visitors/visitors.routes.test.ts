@@ -190,6 +190,7 @@ test(`a visitor is in none of the people's lists: people, search, export, next n
     false,
     'a device taking everyone does not take visitors',
   );
+  assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: person.person_id } })).code, CODES.NOT_FOUND);
   for (const [url, body] of [
     ['/person/delete', { id: person.person_id }],
     ['/person/erase', { id: person.person_id }],
