@@ -450,3 +450,26 @@ test('stranger: no ATTLOG, one §11.8 ATTPHOTO <time>-<type>-<PIN>.jpg retried u
   assert.equal((await off.stranger()).reply, null);
   assert.equal(srv.uploads('ATTPHOTO').length, 4);
 });
+
+test("recognize: a user inside their StartDatetime/EndDatetime opens the door (ATTLOG); outside it is refused (the registered PIN's ATTPHOTO, no ATTLOG); an unknown face is a stranger", async () => {
+  const t = term();
+  await t.start();
+  await run(t, 'DATA UPDATE USERINFO PIN=900000001\tName=Visitor\tPri=0\tStartDatetime=2026-11-20 09:00:00\tEndDatetime=2026-11-20 11:00:00');
+  const inside = await t.recognize({ pin: '900000001', time: '2026-11-20 10:00:00', photo: JPEG });
+  assert.equal(inside.outcome, 'opened');
+  assert.equal(srv.uploads('ATTLOG').length, 1);
+  assert.match(srv.uploads('ATTLOG')[0]!.body.toString(), /^900000001\t2026-11-20 10:00:00\t/);
+  for (const time of ['2026-11-20 11:00:01', '2026-11-20 08:59:59']) {
+    const r = await t.recognize({ pin: '900000001', time });
+    assert.equal(r.outcome, 'refused', time);
+    assert.equal(r.outcome === 'refused' && r.stranger.name, `${time.replace(/\D/g, '')}-1-900000001.jpg`);
+  }
+  assert.equal(srv.uploads('ATTLOG').length, 1, 'no punch outside the window');
+  // ATTPHOTO: the punch's photo, then the two refusals
+  assert.equal(srv.uploads('ATTPHOTO').length, 3);
+  const unknown = await t.recognize({ pin: '123', time: '2026-11-20 10:00:00' });
+  assert.equal(unknown.outcome, 'unknown');
+  // A user without a validity is let in at any time.
+  await run(t, 'DATA UPDATE USERINFO PIN=1001\tName=Staff');
+  assert.equal((await t.recognize({ pin: 1001, time: '2030-01-01 00:00:00' })).outcome, 'opened');
+});

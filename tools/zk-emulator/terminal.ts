@@ -141,6 +141,19 @@ export interface StrangerInput {
   photo?: Buffer;
 }
 
+/** A face shown to the terminal (`recognize`). */
+export interface RecognizeInput {
+  pin: string | number;
+  /** Date (converted to device local time) or `YYYY-MM-DD hh:mm:ss`. Default: now. */
+  time?: Date | string;
+  /** JPEG bytes of the capture (a punch's ATTPHOTO, or a refusal's). */
+  photo?: Buffer;
+}
+
+/** What the terminal did: opened the door (a punch), refused a registered user (outside their validity), or saw an unknown face. */
+export type RecognizeResult =
+  { outcome: 'opened'; punch: PunchResult } | { outcome: 'refused'; stranger: StrangerResult } | { outcome: 'unknown'; stranger: StrangerResult };
+
 export interface StrangerResult {
   /** the ATTPHOTO file name (PIN= of the body) */
   name: string;
@@ -951,6 +964,21 @@ export class Terminal {
       return { name, reply: null };
     }
     return { name, reply: await this.uploadStranger(item) };
+  }
+
+  /**
+   * The terminal sees a registered face (`pin`) and decides as a ZKTeco does: a PIN it does not hold is an unknown
+   * face (stranger, PIN 0); a user outside their own validity (StartDatetime/EndDatetime, device-local) is refused
+   * (a registered PIN refused, no ATTLOG); otherwise the door opens and the punch is recorded.
+   */
+  async recognize(input: RecognizeInput): Promise<RecognizeResult> {
+    const pin = String(input.pin);
+    const time = input.time === undefined ? this.now() : input.time instanceof Date ? formatDeviceTime(input.time, this.timezoneMinutes) : input.time;
+    const user = this.users.get(pin);
+    if (!user) return { outcome: 'unknown', stranger: await this.stranger({ time, ...(input.photo ? { photo: input.photo } : {}) }) };
+    if ((user.startDatetime && time < user.startDatetime) || (user.endDatetime && time > user.endDatetime))
+      return { outcome: 'refused', stranger: await this.stranger({ time, pin, ...(input.photo ? { photo: input.photo } : {}) }) };
+    return { outcome: 'opened', punch: await this.punch({ pin, time, ...(input.photo ? { photo: input.photo } : {}) }) };
   }
 
   /** Record one punch: ATTLOG upload (retried until OK), then ATTPHOTO when a photo is given. Offline (stopped, refused, rebooting) ⇒ kept and uploaded after the next handshake. */

@@ -43,6 +43,7 @@ import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
 import { sitesModule } from './modules/sites/sites.module.ts';
 import { workflowModule } from './modules/workflow/workflow.module.ts';
+import { visitorsModule } from './modules/visitors/visitors.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
@@ -79,6 +80,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     dormitory: dormitoryModule(core),
     sites: sitesModule(core),
     leave: leaveModule(core),
+    visitors: visitorsModule(core, { photos: persons.photos, sync: devices.sync, sms: auth.sms, punches: punches.punches, punchPhotos: punches.photos }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

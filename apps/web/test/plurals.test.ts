@@ -55,6 +55,7 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'person.access.periodsHint': { one: 'Up to 1 period; none means all day.', two: 'Up to 2 periods; none means all day.' },
   'person.validation.max': { one: 'At most 1 character', two: 'At most 2 characters' },
   'att.update.pending': { one: '1 person-day left', two: '2 person-days left' },
+  'visitor.maxDays': { one: 'A visit lasts at most 1 day', two: 'A visit lasts at most 2 days' },
   'workflow.flow.problems': { one: 'The process has 1 problem: see the marked node', two: 'The process has 2 problems: see the marked nodes' },
   'workflow.form.durationDays': {
     params: { hours: '8' },

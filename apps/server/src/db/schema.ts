@@ -167,6 +167,11 @@ export interface PersonTable {
   revision: number;
   /** lower-cased "name number phone card", maintained by the repository for keyword search */
   search: Generated<string>;
+  /** 'employee', or 'visitor': the hidden person of an invitation (migration 0028), absent from every list of people */
+  kind: Generated<string>;
+  /** the terminal's own user validity (instants), a visitor's window; null for employees */
+  valid_from: Generated<string | null>;
+  valid_until: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -617,6 +622,32 @@ export interface DB {
   leave_policies: LeavePolicyTable;
   leave_quotas: LeaveQuotaTable;
   leave_ledger: LeaveLedgerTable;
+  visitors: VisitorTable;
+}
+
+/** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
+export interface VisitorTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number;
+  inviter_admin_id: number | null;
+  inviter_person_id: number | null;
+  inviter_name: string;
+  name: string;
+  phone: string;
+  visitor_company: string;
+  reason: string;
+  starts_at: string;
+  ends_at: string;
+  /** JSON [device id] */
+  device_ids: string;
+  state: string;
+  /** sha-256 of the visitor's link token */
+  token_hash: string;
+  /** the first accepted punch on a door */
+  arrived_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */

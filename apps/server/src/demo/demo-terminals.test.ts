@@ -151,3 +151,24 @@ test(`the demo has a paid week closed: listed, its results kept, a hand-set resu
   assert.notEqual(refused.code, 20000);
   assert.match(refused.message, new RegExp(from));
 });
+
+test(`the demo has a visitor: invited to the R&D door, with a face, synced there only, arrived (visitor log with photo, the inviter told) (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const visitors = await call(t.app, 'GET', '/visitor/list', { token });
+  assert.equal(visitors.data.total, 1);
+  const v = visitors.data.items[0];
+  assert.equal(v.state, 'active');
+  assert.equal(v.has_face, true);
+  assert.notEqual(v.arrived_at, null);
+  const log = await call(t.app, 'GET', '/visitor/log', { token });
+  assert.equal(log.data.total, 1);
+  assert.equal(log.data.items[0].status, 'success');
+  assert.ok(log.data.items[0].pic_url, 'the capture photo');
+  const messages = await call(t.app, 'GET', '/message/list', { token, lang: 'en-US' });
+  assert.ok(messages.data.items.some((m: { title: string }) => m.title.includes('has arrived')));
+  const doors = await call(t.app, 'GET', '/device/list', { token });
+  for (const d of doors.data.items as { id: number; name: string }[]) {
+    const people = await call(t.app, 'GET', '/device/persons', { token, query: { id: d.id, keyword: 'zhao', pageSize: 5 } });
+    assert.equal(people.data.total, d.name.includes('R&D') ? 1 : 0, d.name);
+  }
+});

@@ -15,6 +15,7 @@ import { seedAttendance } from './seed-attendance.ts';
 import { seedWorkflow } from './seed-workflow.ts';
 import { seedLeave } from './seed-leave.ts';
 import { seedPeople } from './seed-people.ts';
+import { seedVisitors } from './seed-visitors.ts';
 import { devicesRepository, newDeviceRow } from '../modules/devices/devices.repository.ts';
 import { transaction } from '../db/transaction.ts';
 
@@ -44,7 +45,11 @@ const SUBS: { username: string; name: string; rights: FunctionRight[] }[] = [
  * repositories and module services the API uses (the sync ledger, the face store), so the demo never
  * holds data the product could not have made itself.
  */
-export async function seedDemo(database: Database, log2N: number, modules: Pick<Modules, 'persons' | 'devices' | 'attendance' | 'workflow'>): Promise<boolean> {
+export async function seedDemo(
+  database: Database,
+  log2N: number,
+  modules: Pick<Modules, 'persons' | 'devices' | 'attendance' | 'workflow' | 'visitors' | 'punches'>,
+): Promise<boolean> {
   const { sync } = modules.devices;
   const { db } = database;
   if ((await adminsRepository.count(db)) > 0) return false;
@@ -159,6 +164,7 @@ export async function seedDemo(database: Database, log2N: number, modules: Pick<
   await seedAttendance(database, modules, seeded.tenant, seeded.devices);
   await seedLeave(database, seeded.tenant, 'Asia/Shanghai');
   await seedWorkflow(database, modules, seeded.tenant);
+  await seedVisitors(database, modules, seeded.tenant, DEMO_DEVICES[2]!.serial);
   // A paid week (#17): the first week of the demo month is closed, as payroll closes what it has paid from; its
   // results stay as computed and edits to it are refused until it is reopened (Attendance → Closed periods).
   const today = localDate(clock.now(), 'Asia/Shanghai');

@@ -20,6 +20,7 @@ export * from './strangers.ts';
 export * from './dormitory.ts';
 export * from './sites.ts';
 export * from './leave.ts';
+export * from './visitors.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -40,6 +41,7 @@ import { punchesApi } from './punches.ts';
 import { sitesApi } from './sites.ts';
 import { selfApi, workflowApi } from './workflow.ts';
 import { strangersApi } from './strangers.ts';
+import { selfVisitorsApi, visitApi, visitorsApi } from './visitors.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -63,4 +65,7 @@ export const apiContract = {
   dormitory: dormitoryApi,
   sites: sitesApi,
   leave: leaveApi,
+  visitors: visitorsApi,
+  selfVisitors: selfVisitorsApi,
+  visit: visitApi,
 };

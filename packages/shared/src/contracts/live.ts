@@ -13,7 +13,7 @@ import { Punch } from './punches.ts';
  * Topics a console may ask for (`?topics=a,b`); without it every topic but `figures` (a breaker's live power,
  * a message a second per reporting breaker, wanted only by the breaker pages).
  */
-export const LIVE_TOPICS = ['punch', 'photo', 'day', 'device', 'command', 'sync', 'breaker', 'figures', 'alarm', 'approval', 'messages'] as const;
+export const LIVE_TOPICS = ['punch', 'photo', 'day', 'device', 'command', 'sync', 'breaker', 'figures', 'alarm', 'approval', 'messages', 'visitor'] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 /** Topics a stream carries when it names none. */
 export const DEFAULT_LIVE_TOPICS: readonly LiveTopic[] = LIVE_TOPICS.filter((t) => t !== 'figures');
@@ -134,6 +134,10 @@ export type LiveApproval = Static<typeof LiveApproval>;
 /** `messages`: the bell's count may have changed (the console refetches /message/count). */
 export const LiveMessages = Type.Object({});
 
+/** `visitor`: a visitor arrived (the first door that let them in), for the guard desk (#19). */
+export const LiveVisitor = Type.Object({ id: Type.Integer(), name: Type.String(), inviter: Type.String(), at: Type.String() });
+export type LiveVisitor = Static<typeof LiveVisitor>;
+
 /** Each event type's data, for the console's typed subscriptions. */
 export interface LiveEvents {
   punch: LivePunch;
@@ -147,6 +151,7 @@ export interface LiveEvents {
   alarm: LiveAlarm;
   approval: LiveApproval;
   messages: Record<string, never>;
+  visitor: LiveVisitor;
   /** the replay window no longer holds Last-Event-ID: refetch everything shown */
   reset: Record<string, never>;
 }

@@ -260,6 +260,7 @@ export function rulesService(database: Database) {
           .selectFrom('persons')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('company_id', '=', tenant.companyId)
+          .where('kind', '=', 'employee')
           .where('id', 'in', part)
           .executeTakeFirstOrThrow();
         if (Number(n.n) !== part.length) throw invalid('person_ids');

@@ -80,6 +80,7 @@ async function ruleMembers(ex: Executor, companyId: number, ruleId: number): Pro
       .select('id')
       .where('company_id', '=', companyId)
       .where('work_status', '=', 1)
+      .where('kind', '=', 'employee')
       .where('id', 'in', part)
       .execute())
       out.add(p.id);

@@ -60,7 +60,13 @@ export const dashboardRepository = {
 
   /** People on the job (id only). */
   async working(db: Executor, companyId: number): Promise<number[]> {
-    const rows = await db.selectFrom('persons').select('id').where('company_id', '=', companyId).where('work_status', '=', 1).execute();
+    const rows = await db
+      .selectFrom('persons')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('work_status', '=', 1)
+      .where('kind', '=', 'employee')
+      .execute();
     return rows.map((r) => r.id);
   },
 

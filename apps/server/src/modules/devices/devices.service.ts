@@ -79,9 +79,15 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
   }
 
   async function workingIds(trx: Executor, companyId: number): Promise<number[]> {
-    return (await trx.selectFrom('persons').select('id').where('company_id', '=', companyId).where('work_status', '=', WORK_STATUS.working).execute()).map(
-      (r) => r.id,
-    );
+    return (
+      await trx
+        .selectFrom('persons')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('work_status', '=', WORK_STATUS.working)
+        .where('kind', '=', 'employee')
+        .execute()
+    ).map((r) => r.id);
   }
 
   return {

@@ -7,7 +7,7 @@ import { afterCommit } from '../../db/transaction.ts';
 import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } from '../../gateways/driver.ts';
 import { chunks, inChunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
-import { clock, isoIn, nowIso } from '../../lib/time.ts';
+import { clock, isoIn, nowIso, utcToLocal } from '../../lib/time.ts';
 import { notify } from '../messages/messages.service.ts';
 import { publish } from '../live/publish.ts';
 import { personsRepository, type PersonRow } from '../persons/persons.repository.ts';
@@ -28,8 +28,13 @@ export const backoffMs = (attempts: number) => Math.min(3600_000, 30_000 * 2 ** 
 /** Device-local 'YYYY-MM-DD HH:mm:ss' for a date (limited-time access is a local notion on the terminal). */
 const localDate = (date: string | null, endOfDay: boolean) => (date ? `${date} ${endOfDay ? '23:59:59' : '00:00:00'}` : null);
 
-/** What a terminal must hold for a person: the user record and, when there is one, the face. */
-export function opsForPerson(p: PersonRow): DeviceOp[] {
+/**
+ * What a terminal must hold for a person: the user record and, when there is one, the face. A visitor's window
+ * (instants) is written in the terminal's own clock (`tzOffset`, minutes east of UTC): the terminal refuses the
+ * user outside it by itself (#19).
+ */
+export function opsForPerson(p: PersonRow, tzOffset = 480): DeviceOp[] {
+  const window = p.valid_from && p.valid_until ? { start: utcToLocal(p.valid_from, tzOffset), end: utcToLocal(p.valid_until, tzOffset) } : null;
   return [
     {
       kind: 'user',
@@ -39,8 +44,8 @@ export function opsForPerson(p: PersonRow): DeviceOp[] {
       pri: p.is_admin ? 14 : 0,
       password: p.is_admin && p.admin_password ? p.admin_password : p.door_password,
       card: p.rfid,
-      start: localDate(p.access_from, false),
-      end: localDate(p.access_to, true),
+      start: window ? window.start : localDate(p.access_from, false),
+      end: window ? window.end : localDate(p.access_to, true),
     },
   ];
 }
@@ -222,7 +227,9 @@ export function syncService(deps: {
       const persons = await personsRepository.findMany(trx, companyId, personIds);
       await personChanges(trx, companyId, persons);
       const everyone = await trx.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('attendance_scope', '=', 'all').execute();
-      for (const d of everyone) await assignLoaded(trx, companyId, d, persons);
+      // A visitor goes only to the doors of the invitation (#19), never to the devices that take everyone.
+      const employees = persons.filter((p) => p.kind !== 'visitor');
+      for (const d of everyone) await assignLoaded(trx, companyId, d, employees);
       // personChanges refreshed the sync status before the new rows: once more when there were any.
       if (everyone.length) await ledgerRepository.refreshPersonStatus(trx, companyId, personIds);
       wakeAfterCommit(trx, await devicesOf(trx, companyId, personIds));
@@ -381,7 +388,7 @@ export function syncService(deps: {
           if (desired === 0) ops.push({ kind: 'deleteUser', pin: row.pin });
           else {
             if (row.applied_rev > 0 && row.pin !== p!.number) ops.push({ kind: 'deleteUser', pin: row.pin });
-            ops.push(...opsForPerson(p!));
+            ops.push(...opsForPerson(p!, device.tz_offset));
             if (p!.photo) {
               const jpegBase64 = faces.get(p!.photo) ?? (await deps.photos.base64(device.company_id, p!.photo));
               if (jpegBase64) ops.push({ kind: 'photo', pin: p!.number, jpegBase64 });

@@ -325,7 +325,7 @@ export function leaveService(database: Database) {
 
   /** People on the job, by keyword and department (with the ones below it), ordered by number. */
   async function peoplePage(companyId: number, q: { keyword?: string | undefined; department_id?: number | undefined }, offset: number, limit: number) {
-    let base = db.selectFrom('persons').where('company_id', '=', companyId).where('work_status', '=', 1);
+    let base = db.selectFrom('persons').where('company_id', '=', companyId).where('work_status', '=', 1).where('kind', '=', 'employee');
     const keyword = q.keyword?.trim();
     // the people list's search text (name, number, phone; lower-cased), wildcards taken literally
     if (keyword) base = base.where('search', 'like', likeKeyword(keyword));

@@ -8,7 +8,11 @@ import { nowIso } from '../../lib/time.ts';
 
 export type PersonRow = Selectable<PersonTable>;
 /** A person's columns as writers set them (`search` and `left_at` are kept by the repository). */
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'admin_id'> & { admin_id?: number | null };
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'kind' | 'valid_from' | 'valid_until' | 'admin_id'> &
+  Partial<Pick<PersonRow, 'kind' | 'valid_from' | 'valid_until' | 'admin_id'>>;
+/** A visitor is a hidden person (#19): every list of people, picker, count and attendance reads employees only. */
+export const EMPLOYEE = 'employee';
+export const VISITOR = 'visitor';
 const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
 
 /** A new person's row: the given fields over the defaults (working, no passwords, nothing synced yet). */
@@ -53,7 +57,7 @@ export interface PersonFilter {
 }
 
 function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset' | 'limit' | 'sort' | 'order'>) {
-  let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId);
+  let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId).where('p.kind', '=', EMPLOYEE);
   if (f.workStatus !== undefined) q = q.where('p.work_status', '=', f.workStatus);
   if (f.syncStatus !== undefined) q = q.where('p.sync_status', '=', f.syncStatus);
   if (f.ids) q = q.where('p.id', 'in', f.ids.length ? f.ids : [0]);
@@ -117,6 +121,8 @@ export const personsRepository = {
       .selectFrom('persons')
       .select('number')
       .where('company_id', '=', companyId)
+      // a visitor's PIN (9 digits) is no number an employee follows
+      .where('kind', '=', EMPLOYEE)
       .orderBy(sql`length(number)`, 'desc')
       .orderBy('number', 'desc')
       .limit(50)

@@ -11,7 +11,7 @@ import { audit } from '../logs/logs.service.ts';
 import type { PeopleChangedHook } from './people-changed.ts';
 import type { PhotoStore } from './photos.ts';
 import { normalizePhoto } from './photos.ts';
-import { personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
+import { personsRepository, VISITOR, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { presentMany } from './persons.presenter.ts';
 import { transaction } from '../../db/transaction.ts';
 
@@ -118,7 +118,11 @@ export function personsService(deps: {
       return { items: await presentMany(db, tenant.companyId, r.items), total: r.total };
     },
 
-    get: (tenant: Tenant, id: number) => loadOne(db, tenant.companyId, id),
+    async get(tenant: Tenant, id: number) {
+      // a visitor (#19) is no person of the people pages
+      if ((await personsRepository.find(db, tenant.companyId, id))?.kind === VISITOR) throw notFound();
+      return loadOne(db, tenant.companyId, id);
+    },
 
     async nextNumber(tenant: Tenant): Promise<string> {
       return String((await personsRepository.maxNumeric(db, tenant.companyId)) + 1);
@@ -153,7 +157,8 @@ export function personsService(deps: {
       let oldPhoto = '';
       const person = await transaction(db, async (trx) => {
         const row = await personsRepository.find(trx, tenant.companyId, input.id);
-        if (!row) throw notFound();
+        // a visitor (#19) is no person of the people pages: its invitation owns it
+        if (!row || row.kind === VISITOR) throw notFound();
         if (input.pic !== row.photo && !photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
         const cols = personColumns(input, row);
         await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
@@ -185,7 +190,7 @@ export function personsService(deps: {
      */
     async remove(tenant: Tenant, ids: number[]): Promise<number> {
       const rows = await transaction(db, async (trx) => {
-        const found = await personsRepository.findMany(trx, tenant.companyId, ids);
+        const found = (await personsRepository.findMany(trx, tenant.companyId, ids)).filter((r) => r.kind !== VISITOR);
         if (found.length !== ids.length) throw notFound();
         const kept = await personsRepository.withHistory(trx, tenant.companyId, ids);
         if (kept.size) {
@@ -223,7 +228,7 @@ export function personsService(deps: {
       let erased: Awaited<ReturnType<typeof personsRepository.erase>> | undefined;
       const person = await transaction(db, async (trx) => {
         const row = await personsRepository.find(trx, tenant.companyId, id);
-        if (!row) throw notFound();
+        if (!row || row.kind === VISITOR) throw notFound();
         await deps.peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: [id], kind: 'deleted' });
         erased = await personsRepository.erase(trx, tenant.companyId, row, name);
         await audit(trx, tenant, 'person', 'person.erase', { id, number: row.number, name });
@@ -239,7 +244,7 @@ export function personsService(deps: {
       return transaction(db, async (trx) => {
         const dept = await departmentsRepository.find(trx, tenant.companyId, departmentId);
         if (!dept) throw notFound();
-        const found = await personsRepository.findMany(trx, tenant.companyId, ids);
+        const found = (await personsRepository.findMany(trx, tenant.companyId, ids)).filter((r) => r.kind !== VISITOR);
         if (found.length !== ids.length) throw notFound();
         const current = await personsRepository.departmentsOf(trx, tenant.companyId, ids);
         for (const id of ids) {

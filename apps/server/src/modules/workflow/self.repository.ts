@@ -44,6 +44,8 @@ export const selfRepository = {
       .select(['p.id', 'p.company_id', 'c.name as company_name'])
       .where('p.phone', '=', phone)
       .where('p.work_status', '=', 1)
+      // a visitor's phone signs nobody in (#19)
+      .where('p.kind', '=', 'employee')
       .orderBy('p.company_id')
       .orderBy('p.id')
       .execute(),

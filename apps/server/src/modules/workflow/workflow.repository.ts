@@ -136,7 +136,7 @@ export const workflowRepository = {
     offset: number,
     limit: number,
   ) {
-    let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId).where('p.work_status', '=', 1);
+    let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId).where('p.work_status', '=', 1).where('p.kind', '=', 'employee');
     const k = f.keyword;
     // Persons search coworkers by name or number only: a phone number never tells them whose it is.
     if (k && f.phones) q = q.where('p.search', 'like', likeKeyword(k));

@@ -37,7 +37,9 @@ export type PageKey =
   | 'fullscreen'
   | 'spotconsoles'
   | 'map'
-  | 'stranger';
+  | 'stranger'
+  | 'visitors'
+  | 'visitorLog';
 
 export type IconKey =
   | 'dashboard'
@@ -195,6 +197,9 @@ export const ROUTE_TABLE: RouteNode[] = [
       // spec §2 names the operation log /system/list; the console's page is /system/log, so the spec's path leads there.
       { path: '/system/list', titleKey: 'route.log', right: 'log', hidden: true, redirect: '/system/log' },
       { path: '/system/manager', titleKey: 'route.manager', icon: 'manager', right: 'manager', page: 'manager' },
+      // spec §2: the visit log unless LAN mode (#19); the invitations beside it (inviting needs person edit, checked per button)
+      { path: '/system/visitors', titleKey: 'route.visitors', icon: 'personList', right: 'person', notInLan: true, page: 'visitors' },
+      { path: '/system/visitorlog', titleKey: 'route.visitorLog', icon: 'log', right: 'log', notInLan: true, page: 'visitorLog' },
     ],
   },
   // spec §2: company routes are always added and hidden from the menu (reached from the avatar dropdown).

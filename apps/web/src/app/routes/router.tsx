@@ -43,6 +43,8 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   spotconsoles: lazy(() => import('../../features/dashboard/pages/SpotConsolesPage.tsx')),
   map: lazy(() => import('../../features/map/pages/MapPage.tsx')),
   stranger: lazy(() => import('../../features/strangers/pages/StrangerPage.tsx')),
+  visitors: lazy(() => import('../../features/visitors/pages/VisitorsPage.tsx')),
+  visitorLog: lazy(() => import('../../features/visitors/pages/VisitorLogPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
@@ -51,6 +53,8 @@ const ErrorPage = lazy(() => import('../../features/errors/pages/ErrorPage.tsx')
 const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage.tsx'));
 // The employees' self-service page (issue #11): outside the console's shell and its administrator session.
 const SelfServicePage = lazy(() => import('../../features/workflow/self/SelfServicePage.tsx'));
+// A visitor's link page (#19): public, outside the console's shell and any session.
+const VisitPage = lazy(() => import('../../features/visitors/pages/VisitPage.tsx'));
 
 function page(Component: ComponentType) {
   return (
@@ -69,6 +73,7 @@ const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => 
 
 export const router = createBrowserRouter([
   { path: '/self', element: page(SelfServicePage) },
+  { path: '/visit/:token', element: page(VisitPage) },
   {
     element: <Guard />,
     children: [

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Badge, Button, Card, Drawer, Empty, Form, Input, List, Modal, Result, Segmented, Select, Space, Spin, Tag, Typography } from 'antd';
-import { AuditOutlined, BellOutlined, FileDoneOutlined, FormOutlined, LeftOutlined, LogoutOutlined } from '@ant-design/icons';
+import { AuditOutlined, BellOutlined, FileDoneOutlined, FormOutlined, LeftOutlined, LogoutOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type ApplicationRow, type SelfApp } from '@faceadmin/shared';
@@ -16,6 +16,7 @@ import { durationText, fromUiValues } from '../schema.ts';
 import { selfCall, selfTokenStore, selfUpload, useSelfToken } from './selfClient.ts';
 import { LeaveBalanceNote } from '../../leave/components/LeaveBalanceNote.tsx';
 import { SelfLeaveBalances } from '../../leave/components/SelfLeaveBalances.tsx';
+import { SelfVisitorsTab } from '../../visitors/self/SelfVisitorsTab.tsx';
 
 /**
  * /self: the employees' self-service page (issue #11), mobile first. Sign in with the phone on one's record and an
@@ -162,7 +163,7 @@ function SignIn() {
   );
 }
 
-type Tab = 'apply' | 'mine' | 'tasks' | 'inbox';
+type Tab = 'apply' | 'mine' | 'tasks' | 'inbox' | 'visitors';
 
 /** People and departments a person may name in a form (searched by name or number only). */
 const selfSource: PickSource = {
@@ -223,6 +224,7 @@ function SignedIn() {
         {tab === 'mine' && <MineTab onOpen={opened} />}
         {tab === 'tasks' && <TasksTab onOpen={opened} />}
         {tab === 'inbox' && <InboxTab onOpen={opened} />}
+        {tab === 'visitors' && <SelfVisitorsTab zone={p.time_zone} />}
       </div>
       <DetailDrawer id={detail} onClose={() => setDetail(undefined)} />
       {/* the phone's tab bar */}
@@ -246,6 +248,7 @@ function SignedIn() {
               ['apply', <FormOutlined key="i" />, 0],
               ['mine', <FileDoneOutlined key="i" />, 0],
               ['tasks', <AuditOutlined key="i" />, p.pending_tasks],
+              ['visitors', <TeamOutlined key="i" />, 0],
               ['inbox', <BellOutlined key="i" />, p.unread],
             ] as const
           ).map(([key, icon, count]) => (
