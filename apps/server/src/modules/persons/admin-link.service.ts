@@ -5,6 +5,7 @@ import { invalid, noAuthority, notFound } from '../../lib/errors.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { membershipsRepository } from '../managers/memberships.repository.ts';
+import { EMPLOYEE } from './persons.repository.ts';
 
 /** The company's person ↔ administrator links, with names (one query). */
 function links(db: Executor, companyId: number) {
@@ -34,6 +35,8 @@ export function adminLinkService(deps: { database: Database }) {
           .select(['id', 'name', 'number', 'work_status', 'admin_id'])
           .where('company_id', '=', tenant.companyId)
           .where('id', '=', personId)
+          // a visitor's hidden person is nobody's identity
+          .where('kind', '=', EMPLOYEE)
           .executeTakeFirst();
         if (!person) throw notFound();
         const member = await membershipsRepository.find(trx, tenant.companyId, adminId);
