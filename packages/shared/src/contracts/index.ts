@@ -20,6 +20,7 @@ export * from './strangers.ts';
 export * from './dormitory.ts';
 export * from './sites.ts';
 export * from './leave.ts';
+export * from './integrations.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -30,6 +31,7 @@ import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { dormitoryApi } from './dormitory.ts';
 import { healthApi } from './health.ts';
+import { integrationsApi } from './integrations.ts';
 import { leaveApi } from './leave.ts';
 import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
@@ -63,4 +65,5 @@ export const apiContract = {
   dormitory: dormitoryApi,
   sites: sitesApi,
   leave: leaveApi,
+  integrations: integrationsApi,
 };
