@@ -56,7 +56,14 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('webhook_endpoints_company').on('webhook_endpoints').column('company_id').execute();
 
-  await withId(db.schema.createTable('webhook_outbox'), dialect)
+  // Written by every subscribed event in its causing transaction: on SQLite a plain rowid key (no AUTOINCREMENT, whose
+  // sqlite_sequence update would be one more write per event); ids are never reused while rows remain, which is all
+  // the job needs (it works and deletes rows in id order).
+  await (
+    dialect === 'postgres'
+      ? withId(db.schema.createTable('webhook_outbox'), dialect)
+      : db.schema.createTable('webhook_outbox').addColumn('id', 'integer', (c) => c.primaryKey())
+  )
     .addColumn('company_id', 'integer', (c) => c.notNull())
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())

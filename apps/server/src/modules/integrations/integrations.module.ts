@@ -34,7 +34,10 @@ export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChan
         },
       },
     ],
-    close: async () => untap(),
+    close: async () => {
+      untap();
+      await webhooks.close();
+    },
     keyLookup: keys.lookup,
     keys,
     webhooks,

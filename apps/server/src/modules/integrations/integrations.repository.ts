@@ -87,8 +87,14 @@ export const webhooksRepository = {
 };
 
 export const outboxRepository = {
-  insert: (db: Executor, row: { company_id: number; event_id: string; type: string; data: string; created_at: string }) =>
-    db.insertInto('webhook_outbox').values(row).execute(),
+  async insert(db: Executor, rows: { company_id: number; event_id: string; type: string; data: string; created_at: string }[]) {
+    // 5 values a row: well within SQLite's 32,766 bound parameters per statement
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto('webhook_outbox')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+  },
   take: (db: Executor, limit: number) => db.selectFrom('webhook_outbox').selectAll().orderBy('id').limit(limit).execute(),
   remove: (db: Executor, ids: number[]) => db.deleteFrom('webhook_outbox').where('id', 'in', ids).execute(),
 };
@@ -126,6 +132,17 @@ export const deliveriesRepository = {
       .orderBy('d.id')
       .limit(limit)
       .execute(),
+  /** Takes a due delivery for one attempt (false: another tick or instance took it first). */
+  async claim(db: Executor, id: number, was: string | null, lease: string): Promise<boolean> {
+    const r = await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: lease })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', was)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
   update: (db: Executor, id: number, patch: Updateable<WebhookDeliveryTable>) => db.updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute(),
   prune: (db: Executor, before: string) => db.deleteFrom('webhook_deliveries').where('created_at', '<', before).execute(),
 };

@@ -87,6 +87,7 @@ const person = async (c: Company, dept: number, name: string) => {
 async function deliverUntil(done: () => Promise<boolean> | boolean, what: string) {
   for (let i = 0; i < 100; i++) {
     await t.app.jobs.runNow('webhooks.deliver');
+    await t.app.modules.integrations.webhooks.idle();
     if (await done()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -276,6 +277,11 @@ test('webhooks: signed deliveries of person changes, retried after a 500, a test
     (await call(t.app, 'POST', '/integration/webhook/create', { token: A.main, lang: 'en-US', body: { name: 'x', url, events: ['punch'] } })).code;
   for (const url of ['ftp://example.com/x', 'http://user:pw@example.com/', 'not a url', 'javascript:alert(1)']) assert.equal(await bad(url), CODES.RULE, url);
 
+  // nobody listens yet: a change writes nothing to the outbox
+  await person(A, deptA, 'Unheard Person');
+  const outbox = async () => (await t.app.database.db.selectFrom('webhook_outbox').selectAll().execute()).length;
+  assert.equal(await outbox(), 0);
+
   const c = await call<WebhookSecret>(t.app, 'POST', '/integration/webhook/create', {
     token: A.main,
     body: { name: 'CRM', url: receiverUrl, events: ['person.changed', 'punch'] },
@@ -401,6 +407,7 @@ test('an endpoint failing for a day is paused, its administrators are told, and 
     const n = received.length;
     travel(WEBHOOK_TUNING.maxRetryMs * 2);
     await t.app.jobs.runNow('webhooks.deliver');
+    await t.app.modules.integrations.webhooks.idle();
     assert.equal(received.length, n);
     answer = () => ({ status: 200 });
     const resumed = await call(t.app, 'POST', '/integration/webhook/resume', { token: A.main, body: { id: ep.id } });

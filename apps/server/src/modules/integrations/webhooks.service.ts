@@ -14,7 +14,7 @@ import {
 } from '@faceadmin/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/database.ts';
-import { transaction } from '../../db/transaction.ts';
+import { beforeCommit, transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
@@ -37,13 +37,11 @@ export const WEBHOOK_TUNING = {
   /** a delivery gives up after this many attempts (about 12 hours of retries) */
   maxAttempts: 18,
   timeoutMs: 10_000,
-  /** posts in flight at once, and deliveries taken per run */
+  /** posts in flight at once (per instance) */
   concurrency: 32,
-  batch: 128,
-  /** one run of the job works rounds for at most this long, then yields to the next tick */
-  runBudgetMs: 30_000,
-  /** outbox rows fanned out per run */
+  /** outbox rows fanned out per statement, and statements per run */
   outboxBatch: 500,
+  outboxRounds: 4,
   keepDays: 30,
   responseMax: 1000,
   /** how long an instance trusts its "who listens" cache without a change it made itself */
@@ -95,11 +93,24 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const bodyOf = (eventId: string, type: string, companyId: number, createdAt: string, data: unknown) =>
   JSON.stringify({ id: eventId, type, company_id: companyId, created_at: createdAt, data });
 
+type OutboxRow = { company_id: number; event_id: string; type: string; data: string; created_at: string };
+
 export function webhooksService(database: Database, log: FastifyBaseLogger) {
   const { db } = database;
   /** Per company: the event types an active endpoint listens to (thirdParty on), and until when that is trusted. */
   const listening = new Map<number, { types: Set<string>; until: number }>();
   const forget = (companyId: number) => listening.delete(companyId);
+  /** Outbox rows of a transaction, written in one statement at its end (a group commit of punches makes many). */
+  const pending = new WeakMap<Executor, OutboxRow[]>();
+  const inFlight = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
+  async function queue(ex: Executor, row: OutboxRow) {
+    const rows = pending.get(ex);
+    if (rows) return void rows.push(row);
+    const fresh = [row];
+    if (!beforeCommit(ex, () => outboxRepository.insert(ex, fresh))) return outboxRepository.insert(ex, [row]);
+    pending.set(ex, fresh);
+  }
 
   async function typesOf(ex: Executor, companyId: number): Promise<Set<string>> {
     const hit = listening.get(companyId);
@@ -191,7 +202,7 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
       const ev = webhookEventOf(e);
       if (!ev) return;
       if (!(await typesOf(ex, e.companyId)).has(ev.type)) return;
-      await outboxRepository.insert(ex, {
+      await queue(ex, {
         company_id: e.companyId,
         event_id: randomUUID(),
         type: ev.type,
@@ -202,7 +213,7 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
     /** A person changed (the persons module's hook): `person.changed` with the ids and what happened. */
     async peopleChanged(ex: Executor, e: { companyId: number; personIds: number[]; kind: 'saved' | 'deleted' }) {
       if (!(await typesOf(ex, e.companyId)).has('person.changed')) return;
-      await outboxRepository.insert(ex, {
+      await queue(ex, {
         company_id: e.companyId,
         event_id: randomUUID(),
         type: 'person.changed',
@@ -333,32 +344,42 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
     },
 
     /** The job: fan the outbox out into deliveries, then make the due ones (bounded concurrency, each with a timeout). */
-    async work(signal: AbortSignal): Promise<{ fanned: number; attempted: number }> {
+    /**
+     * The job (every second, one instance at a time): fan the outbox out into deliveries, then start the due ones up
+     * to the concurrency bound. Posts run on after the tick (a receiver answering in 2 s holds no tick): each is
+     * claimed first by moving its next attempt past its timeout, so no other tick or instance takes it meanwhile,
+     * and a post lost with its instance is simply due again later.
+     */
+    async work(signal: AbortSignal): Promise<{ fanned: number; started: number }> {
       let fanned = 0;
-      let attempted = 0;
-      // Rounds while there is work, within a time budget: a backlog drains without waiting a tick per batch, and
-      // fresh events keep being fanned out while slow receivers hold a round.
-      const until = performance.now() + WEBHOOK_TUNING.runBudgetMs;
-      while (!signal.aborted && performance.now() < until) {
-        fanned += await fanOut();
-        const due = await deliveriesRepository.due(db, nowIso(), WEBHOOK_TUNING.batch);
-        if (!due.length) break;
-        let next = 0;
-        const worker = async () => {
-          while (next < due.length && !signal.aborted) {
-            const d = due[next++]!;
-            try {
-              await attempt(d, signal);
-            } catch (err) {
-              log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded');
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(WEBHOOK_TUNING.concurrency, due.length) }, worker));
-        attempted += due.length;
-        if (due.length < WEBHOOK_TUNING.batch) break;
+      for (let i = 0; i < WEBHOOK_TUNING.outboxRounds && !signal.aborted; i++) {
+        const n = await fanOut();
+        fanned += n.rows;
+        if (n.rows < WEBHOOK_TUNING.outboxBatch) break;
       }
-      return { fanned, attempted };
+      const free = WEBHOOK_TUNING.concurrency - inFlight.size;
+      if (free <= 0 || signal.aborted) return { fanned, started: 0 };
+      const now = clock.now();
+      const due = await deliveriesRepository.due(db, new Date(now).toISOString(), free);
+      let started = 0;
+      for (const d of due) {
+        const lease = new Date(now + WEBHOOK_TUNING.timeoutMs + 5000).toISOString();
+        if (!(await deliveriesRepository.claim(db, d.id, d.next_attempt_at, lease))) continue;
+        started++;
+        const p = attempt(d, stopping.signal)
+          .catch((err: unknown) => log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded'))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      return { fanned, started };
+    },
+    /** Resolves once the posts in flight are answered and recorded (tests; the module's close). */
+    async idle() {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    async close() {
+      stopping.abort();
+      await Promise.all([...inFlight]);
     },
     async cleanup() {
       const before = new Date(clock.now() - WEBHOOK_TUNING.keepDays * 86400_000).toISOString();
@@ -366,9 +387,9 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
     },
   };
 
-  async function fanOut(): Promise<number> {
+  async function fanOut(): Promise<{ rows: number; made: number }> {
     const rows = await outboxRepository.take(db, WEBHOOK_TUNING.outboxBatch);
-    if (!rows.length) return 0;
+    if (!rows.length) return { rows: 0, made: 0 };
     let made = 0;
     await transaction(db, async (trx) => {
       const byCompany = new Map<number, { id: number; events: string[] }[]>();
@@ -403,7 +424,7 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
         rows.map((r) => r.id),
       );
     });
-    return made;
+    return { rows: rows.length, made };
   }
 }
 export type WebhooksService = ReturnType<typeof webhooksService>;
