@@ -43,6 +43,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   spotconsoles: lazy(() => import('../../features/dashboard/pages/SpotConsolesPage.tsx')),
   map: lazy(() => import('../../features/map/pages/MapPage.tsx')),
   stranger: lazy(() => import('../../features/strangers/pages/StrangerPage.tsx')),
+  integrations: lazy(() => import('../../features/integrations/pages/IntegrationsPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
