@@ -15,7 +15,10 @@ import { webhooksService } from './webhooks.service.ts';
 export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChangedHook }) {
   const { db } = core.database;
   const keys = keysService(core.database, deviceSecrets(loadDeviceKey(core.config.dataDir)));
-  const webhooks = webhooksService(core.database, core.log);
+  const webhooks = webhooksService(core.database, core.log, {
+    pauseAfterMs: core.config.webhooks.pauseAfterSeconds * 1000,
+    firstRetryMs: core.config.webhooks.firstRetrySeconds * 1000,
+  });
   const untap = registerLiveTap(db, (ex, e) => webhooks.tap(ex, e));
   deps.peopleChanged.on((trx, e) => webhooks.peopleChanged(trx, e));
   return defineModule({

@@ -48,7 +48,8 @@ export const WEBHOOK_TUNING = {
   cacheMs: 10_000,
 };
 
-export const retryDelay = (attempts: number) => Math.min(WEBHOOK_TUNING.firstRetryMs * 2 ** Math.max(0, attempts - 1), WEBHOOK_TUNING.maxRetryMs);
+export const retryDelay = (attempts: number, firstMs = WEBHOOK_TUNING.firstRetryMs) =>
+  Math.min(firstMs * 2 ** Math.max(0, attempts - 1), WEBHOOK_TUNING.maxRetryMs);
 
 /** A live event as a webhook event, or null when webhooks have no such event. */
 export function webhookEventOf(e: LiveEnvelope): { type: WebhookEvent; data: unknown } | null {
@@ -95,7 +96,11 @@ const bodyOf = (eventId: string, type: string, companyId: number, createdAt: str
 
 type OutboxRow = { company_id: number; event_id: string; type: string; data: string; created_at: string };
 
-export function webhooksService(database: Database, log: FastifyBaseLogger) {
+export function webhooksService(
+  database: Database,
+  log: FastifyBaseLogger,
+  timing: { pauseAfterMs: number; firstRetryMs: number } = { pauseAfterMs: WEBHOOK_TUNING.pauseAfterMs, firstRetryMs: WEBHOOK_TUNING.firstRetryMs },
+) {
   const { db } = database;
   /** Per company: the event types an active endpoint listens to (thirdParty on), and until when that is trusted. */
   const listening = new Map<number, { types: Set<string>; until: number }>();
@@ -173,7 +178,7 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
       await deliveriesRepository.update(trx, d.id, {
         attempts,
         status: ok ? 'succeeded' : attempts >= WEBHOOK_TUNING.maxAttempts ? 'failed' : 'pending',
-        next_attempt_at: ok ? null : new Date(now + retryDelay(attempts)).toISOString(),
+        next_attempt_at: ok ? null : new Date(now + retryDelay(attempts, timing.firstRetryMs)).toISOString(),
         last_attempt_at: at,
         response_code: code,
         response_body: body,
@@ -187,7 +192,7 @@ export function webhooksService(database: Database, log: FastifyBaseLogger) {
       }
       const since = ep.failing_since ?? at;
       if (!ep.failing_since) await webhooksRepository.update(trx, d.company_id, ep.id, { failing_since: since });
-      if (ep.status === 'active' && now - Date.parse(since) >= WEBHOOK_TUNING.pauseAfterMs) {
+      if (ep.status === 'active' && now - Date.parse(since) >= timing.pauseAfterMs) {
         await webhooksRepository.update(trx, d.company_id, ep.id, { status: 'paused', paused_at: at, updated_at: at });
         // the company's administrators (company-wide message): the endpoint stops until one of them resumes it
         await notify(trx, d.company_id, null, 'webhookPaused', { name: ep.name, url: ep.url });
