@@ -431,7 +431,7 @@ function WebhooksTab() {
 export default function IntegrationsPage() {
   const { t } = useTranslation();
   return (
-    <Card title={t('route.integrations')}>
+    <Card title={t('route.integrations')} data-testid="integrations-page">
       <Tabs
         items={[
           { key: 'keys', label: t('integrations.tabs.keys'), children: <KeysTab /> },
