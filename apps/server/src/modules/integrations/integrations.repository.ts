@@ -132,6 +132,25 @@ export const deliveriesRepository = {
       .orderBy('d.id')
       .limit(limit)
       .execute(),
+  /** How many deliveries are due and waiting for a post (as `due` finds them), counted up to `cap`. */
+  async dueCount(db: Executor, now: string, cap: number): Promise<number> {
+    const r = await db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+          .select('d.id')
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now)
+          // a paused endpoint's waiting deliveries hold nobody back
+          .where((w) => w.or([w('e.status', '=', 'active'), w('d.type', '=', 'test')]))
+          .limit(cap)
+          .as('x'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  },
   /** Takes a due delivery for one attempt (false: another tick or instance took it first). */
   async claim(db: Executor, id: number, was: string | null, lease: string): Promise<boolean> {
     const r = await db

@@ -40,8 +40,10 @@ export const WEBHOOK_TUNING = {
   /** posts in flight at once (per instance) */
   concurrency: 32,
   /** outbox rows fanned out per statement, and statements per run */
-  outboxBatch: 500,
-  outboxRounds: 4,
+  outboxBatch: 200,
+  outboxRounds: 5,
+  /** fan-out waits while this many deliveries are due and waiting for a post */
+  aheadMax: 128,
   keepDays: 30,
   responseMax: 1000,
   /** how long an instance trusts its "who listens" cache without a change it made itself */
@@ -109,6 +111,8 @@ export function webhooksService(
   const pending = new WeakMap<Executor, OutboxRow[]>();
   const inFlight = new Set<Promise<unknown>>();
   const stopping = new AbortController();
+  /** the fill under way (see fill()) */
+  let filling: Promise<number> | null = null;
   async function queue(ex: Executor, row: OutboxRow) {
     const rows = pending.get(ex);
     if (rows) return void rows.push(row);
@@ -348,49 +352,66 @@ export function webhooksService(
       return { items: r.items.map(presentDelivery), total: r.total };
     },
 
-    /** The job: fan the outbox out into deliveries, then make the due ones (bounded concurrency, each with a timeout). */
     /**
-     * The job (every second, one instance at a time): fan the outbox out into deliveries, then start the due ones up
-     * to the concurrency bound. Posts run on after the tick (a receiver answering in 2 s holds no tick): each is
-     * claimed first by moving its next attempt past its timeout, so no other tick or instance takes it meanwhile,
-     * and a post lost with its instance is simply due again later.
+     * The job (every second, one instance at a time): fan the outbox out into deliveries, then start due ones up to
+     * the concurrency bound; each finished post starts the next due one at once (posts run beside the ticks, so a
+     * receiver answering in 2 s holds none). Fan-out stops while enough deliveries already wait for a post: events
+     * then wait in the outbox (one small row each) instead of being copied per endpoint faster than receivers take
+     * them, which keeps the background writes bounded by what the receivers absorb.
      */
     async work(signal: AbortSignal): Promise<{ fanned: number; started: number }> {
       let fanned = 0;
       for (let i = 0; i < WEBHOOK_TUNING.outboxRounds && !signal.aborted; i++) {
+        if ((await deliveriesRepository.dueCount(db, nowIso(), WEBHOOK_TUNING.aheadMax)) >= WEBHOOK_TUNING.aheadMax) break;
         const n = await fanOut();
         fanned += n.rows;
         if (n.rows < WEBHOOK_TUNING.outboxBatch) break;
       }
-      const free = WEBHOOK_TUNING.concurrency - inFlight.size;
-      if (free <= 0 || signal.aborted) return { fanned, started: 0 };
-      const now = clock.now();
-      const due = await deliveriesRepository.due(db, new Date(now).toISOString(), free);
-      let started = 0;
-      for (const d of due) {
-        const lease = new Date(now + WEBHOOK_TUNING.timeoutMs + 5000).toISOString();
-        if (!(await deliveriesRepository.claim(db, d.id, d.next_attempt_at, lease))) continue;
-        started++;
-        const p = attempt(d, stopping.signal)
-          .catch((err: unknown) => log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded'))
-          .finally(() => inFlight.delete(p));
-        inFlight.add(p);
-      }
-      return { fanned, started };
+      return { fanned, started: signal.aborted ? 0 : await fill() };
     },
-    /** Resolves once the posts in flight are answered and recorded (tests; the module's close). */
+    /** Resolves once no post is in flight or about to start (tests; the module's close). */
     async idle() {
-      while (inFlight.size) await Promise.all([...inFlight]);
+      while (inFlight.size || filling) await Promise.all([...inFlight, filling]);
     },
     async close() {
       stopping.abort();
-      await Promise.all([...inFlight]);
+      await this.idle();
     },
     async cleanup() {
       const before = new Date(clock.now() - WEBHOOK_TUNING.keepDays * 86400_000).toISOString();
       await deliveriesRepository.prune(db, before);
     },
   };
+
+  /** Claims due deliveries for the free slots and starts their posts (one fill at a time per instance). */
+  function fill(): Promise<number> {
+    filling ??= (async () => {
+      try {
+        const free = WEBHOOK_TUNING.concurrency - inFlight.size;
+        if (free <= 0 || stopping.signal.aborted) return 0;
+        const now = clock.now();
+        const due = await deliveriesRepository.due(db, new Date(now).toISOString(), free);
+        let started = 0;
+        for (const d of due) {
+          // the claim: its next attempt moves past the post's timeout, so no other tick or instance takes it meanwhile
+          const lease = new Date(now + WEBHOOK_TUNING.timeoutMs + 5000).toISOString();
+          if (!(await deliveriesRepository.claim(db, d.id, d.next_attempt_at, lease))) continue;
+          started++;
+          const p: Promise<unknown> = attempt(d, stopping.signal)
+            .catch((err: unknown) => log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded'))
+            .finally(() => {
+              inFlight.delete(p);
+              if (!stopping.signal.aborted) void fill().catch((err: unknown) => log.error({ err }, 'webhook deliveries could not be started'));
+            });
+          inFlight.add(p);
+        }
+        return started;
+      } finally {
+        filling = null;
+      }
+    })();
+    return filling;
+  }
 
   async function fanOut(): Promise<{ rows: number; made: number }> {
     const rows = await outboxRepository.take(db, WEBHOOK_TUNING.outboxBatch);
