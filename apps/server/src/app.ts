@@ -33,6 +33,7 @@ import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
 import { liveModule } from './modules/live/live.module.ts';
+import { integrationsModule } from './modules/integrations/integrations.module.ts';
 import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
 import { leaveModule } from './modules/leave/leave.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
@@ -81,6 +82,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     sites: sitesModule(core),
     leave: leaveModule(core),
     visitors: visitorsModule(core, { photos: persons.photos, sync: devices.sync, sms: auth.sms, punches: punches.punches, punchPhotos: punches.photos }),
+    integrations: integrationsModule(core, { peopleChanged: persons.peopleChanged }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;
@@ -133,7 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     logger: opts.logger ?? {
       level: config.logLevel,
       // Secrets never reach the log (standards): tokens travel in X-Token, passwords only in bodies, which are not logged.
-      redact: { paths: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: { paths: ['req.headers["x-token"]', 'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       ...(prettyLogs(config) ? { stream: prettyStream(process.stdout, { colors: process.stdout.hasColors?.() ?? false }) } : {}),
     },
     // Terminals call every few seconds each: their request lines are debug (the gateway logs what they report).
@@ -203,7 +205,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       },
     });
     await api.register(swaggerUi, { routePrefix: '/api/docs' });
-    await api.register(authPlugin, { sessions: modules.auth.lookup, apiPrefix: API_PREFIX, persons: modules.workflow.personLookup, runMode: config.runMode });
+    await api.register(authPlugin, {
+      sessions: modules.auth.lookup,
+      apiPrefix: API_PREFIX,
+      persons: modules.workflow.personLookup,
+      runMode: config.runMode,
+      keys: modules.integrations.keyLookup,
+    });
     await api.register(
       async (scope) => {
         for (const m of list) if (m.routes) await m.routes(scope);

@@ -54,6 +54,8 @@ export interface Config {
     /** per-minute measurements kept this many days; raw readings 48 h */
     retentionDays: number;
   };
+  /** Webhooks (docs/api-integrations.md): a day of failures pauses an endpoint, retries start 10 s apart (journeys shorten both). */
+  webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     breakers: {
       selfCheckSeconds: int(env, 'BREAKER_SELF_CHECK_SECONDS', 10, 1, 60),
       retentionDays: int(env, 'BREAKER_RETENTION_DAYS', 400, 2, 3650),
+    },
+    webhooks: {
+      pauseAfterSeconds: int(env, 'WEBHOOK_PAUSE_SECONDS', 86_400, 10, 30 * 86_400),
+      firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
   };
 }

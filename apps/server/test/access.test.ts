@@ -175,6 +175,30 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/company/info', expect: COMPANY },
   { method: 'POST', path: '/company/update', expect: MAIN, body: () => ({ name: 'Access Co', phone: '010-1' }) },
   { method: 'GET', path: '/admin/get_adminright', expect: COMPANY },
+  // integrations (issue #19): main administrators, with the company's option thirdParty on (turned on in before())
+  { method: 'GET', path: '/integration/key/list', expect: MAIN },
+  { method: 'POST', path: '/integration/key/create', expect: MAIN, body: () => ({ name: uniq('Access key '), scopes: ['people:read'] }) },
+  { method: 'POST', path: '/integration/key/revoke', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/integration/webhook/list', expect: MAIN },
+  {
+    method: 'POST',
+    path: '/integration/webhook/create',
+    expect: MAIN,
+    body: () => ({ name: uniq('Access hook '), url: 'http://127.0.0.1:9/hook', events: ['punch'] }),
+  },
+  {
+    method: 'POST',
+    path: '/integration/webhook/update',
+    expect: MAIN,
+    body: () => ({ id: 999999, name: 'x', url: 'http://127.0.0.1:9/hook', events: ['punch'] }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'POST', path: '/integration/webhook/delete', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/integration/webhook/secret', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/integration/webhook/resume', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/integration/webhook/test', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/integration/webhook/deliveries', expect: MAIN, query: { endpoint_id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/integration/webhook/redeliver', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/message/list', expect: COMPANY, query: { page: 1, pageSize: 5 } },
   { method: 'GET', path: '/message/count', expect: COMPANY },
   { method: 'POST', path: '/message/read', expect: COMPANY, body: () => ({ all: true }) },
@@ -587,6 +611,8 @@ before(async () => {
   t = await makeApp();
   X = await makeCompany(t, 'Access Co', 'acc_init');
   callers.init = { key: 'init', username: 'acc_init', password: 'secret1', token: X.main, id: X.mainId, ip: nextIp() };
+  // integrations exist only with the option thirdParty on (issue #19)
+  await call(t.app, 'POST', '/company/update', { token: X.main, body: { name: 'Access Co', phone: '010-1234567', options: { thirdParty: 1 } } });
   callers.anon = { key: 'anon', username: '', password: '', token: undefined, id: 0, ip: nextIp() };
   const c0Token = await register(t, 'acc_c0');
   const c0Info = await call(t.app, 'GET', '/user/info', { token: c0Token });

@@ -623,6 +623,11 @@ export interface DB {
   leave_quotas: LeaveQuotaTable;
   leave_ledger: LeaveLedgerTable;
   visitors: VisitorTable;
+  api_keys: ApiKeyTable;
+  api_key_uses: ApiKeyUseTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -815,4 +820,66 @@ export interface LeaveLedgerTable {
   minutes: number;
   created_at: string;
   returned_at: string | null;
+}
+
+/** Integrations (migration 0029, issue #19): API keys and webhooks. */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  /** JSON array of API_SCOPES */
+  scopes: string;
+  expires_on: string | null;
+  created_by: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+export interface ApiKeyUseTable {
+  key_id: number;
+  /** the minute's start, ISO */
+  minute: string;
+  /** 'METHOD /path', or '*' for the key's total */
+  route: string;
+  count: number;
+}
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  url: string;
+  /** JSON array of WEBHOOK_EVENTS */
+  events: string;
+  secret: string;
+  status: string;
+  failing_since: string | null;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  company_id: number;
+  event_id: string;
+  type: string;
+  data: string;
+  created_at: string;
+}
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  company_id: number;
+  endpoint_id: number;
+  event_id: string;
+  type: string;
+  payload: string;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_code: number | null;
+  response_body: Generated<string>;
+  duration_ms: number | null;
+  created_at: string;
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts';
 import { freshDatabase } from '../../test/helpers.ts';
 import { openDatabase, type Database } from './database.ts';
 import { migrate } from './migrate.ts';
-import { afterCommit, transaction, transactionRetries } from './transaction.ts';
+import { afterCommit, beforeCommit, transaction, transactionRetries } from './transaction.ts';
 
 let database: Database;
 let drop: () => Promise<void>;
@@ -114,3 +114,34 @@ test(
     assert.equal(new Set(rows.map((r) => r.address)).size, 1);
   },
 );
+
+test('beforeCommit writes at the end of the transaction, inside it: rolled back with it; false on the database itself', async () => {
+  const start = await count();
+  const order: string[] = [];
+  await transaction(database.db, async (trx) => {
+    assert.equal(
+      beforeCommit(trx, async () => {
+        order.push('finisher');
+        await insert(trx);
+      }),
+      true,
+    );
+    order.push('body');
+  });
+  assert.deepEqual(order, ['body', 'finisher']);
+  assert.equal(await count(), start + 1);
+  await assert.rejects(
+    transaction(database.db, async (trx) => {
+      beforeCommit(trx, async () => {
+        await insert(trx);
+        throw new Error('finisher failed');
+      });
+    }),
+    /finisher failed/,
+  );
+  assert.equal(await count(), start + 1, 'rolled back with the transaction');
+  assert.equal(
+    beforeCommit(database.db, async () => {}),
+    false,
+  );
+});

@@ -4,6 +4,7 @@ import type { DB } from './schema.ts';
 
 const callbacks = new WeakMap<Transaction<DB>, (() => void)[]>();
 const owners = new WeakMap<Transaction<DB>, Db>();
+const finishers = new WeakMap<Transaction<DB>, (() => Promise<void>)[]>();
 
 /** PostgreSQL's "deadlock detected" and "could not serialize access": the transaction was rolled back and may run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -31,10 +32,14 @@ export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promi
   for (let attempt = 1; ; attempt++) {
     const pending: (() => void)[] = [];
     try {
-      const result = await db.transaction().execute((trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         callbacks.set(trx, pending);
         owners.set(trx, db);
-        return fn(trx);
+        const r = await fn(trx);
+        const last = finishers.get(trx);
+        // a finisher may register another (each runs once, in order)
+        if (last) for (let i = 0; i < last.length; i++) await last[i]!();
+        return r;
       });
       for (const cb of pending) cb();
       return result;
@@ -57,6 +62,21 @@ export function afterCommit(executor: Executor, cb: () => void): void {
   // A transaction opened without transaction() would drop the callback silently: refuse it loudly instead.
   if (!pending) throw new Error('afterCommit needs a transaction opened with transaction() from db/transaction.ts');
   pending.push(cb);
+}
+
+/**
+ * Runs `cb` at the end of the caller's `transaction()`, still inside it (its writes commit or roll back with the
+ * rest): for writes worth making once per transaction instead of once per call, such as the webhooks' outbox rows
+ * of a punch group commit, written in one statement. Answers false, registering nothing, when the executor is no
+ * transaction: the caller then writes at once.
+ */
+export function beforeCommit(executor: Executor, cb: () => Promise<void>): boolean {
+  if (!executor.isTransaction) return false;
+  const trx = executor as Transaction<DB>;
+  if (!callbacks.has(trx)) throw new Error('beforeCommit needs a transaction opened with transaction() from db/transaction.ts');
+  const list = finishers.get(trx) ?? finishers.set(trx, []).get(trx)!;
+  list.push(cb);
+  return true;
 }
 
 /** The database an executor belongs to (what per-database services, such as the live stream, are registered under). */

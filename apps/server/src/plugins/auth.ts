@@ -1,4 +1,4 @@
-import { CODES, type AdminRole, type RightKey, type Rights, type RunMode } from '@faceadmin/shared';
+import { API_KEY_HEADER, CODES, type AdminRole, type ApiScope, type RightKey, type Rights, type RunMode } from '@faceadmin/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, noAuthority } from '../lib/errors.ts';
@@ -59,6 +59,11 @@ declare module 'fastify' {
     cookieAuth?: boolean;
     /** spec §2/§6: the feature does not exist in LAN mode (workflow): refused there whoever calls. */
     notLan?: boolean;
+    /**
+     * The API-key scope this route serves (issue #19, docs/api-integrations.md): only routes that name one accept an
+     * X-Api-Key, and only from a key holding that scope. Every other route refuses a key.
+     */
+    apiScope?: ApiScope;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -122,6 +127,14 @@ export interface SessionLookup {
   check(token: string, meta: { ip: string; userAgent: string }): Promise<SessionResult>;
 }
 
+/**
+ * What an API key stands for: the integrations module checks it (hash, revoked, expired, company option, scope,
+ * per-minute budget, operation log) and answers the context it acts in, or throws the refusal.
+ */
+export interface ApiKeyLookup {
+  check(key: string, meta: { scope: ApiScope; route: string; ip: string }): Promise<AuthContext>;
+}
+
 function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' | 'person'>): void {
   if (!ctx.companyId) throw new AppError(CODES.NO_AUTHORITY, 403, 'errors.noCompany');
   if (access === 'company') return;
@@ -139,7 +152,7 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' 
 
 export default fp(async function auth(
   app: FastifyInstance,
-  opts: { sessions: SessionLookup; apiPrefix: string; persons?: PersonSessionLookup; runMode?: RunMode },
+  opts: { sessions: SessionLookup; apiPrefix: string; persons?: PersonSessionLookup; runMode?: RunMode; keys?: ApiKeyLookup },
 ) {
   app.decorateRequest('auth', null);
   app.decorateRequest('person', null);
@@ -165,6 +178,17 @@ export default fp(async function auth(
       if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
       if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
       req.person = s.context;
+      if (notLan) throw lan();
+      return;
+    }
+    const rawKey = req.headers[API_KEY_HEADER];
+    if (rawKey !== undefined) {
+      const key = (Array.isArray(rawKey) ? rawKey[0] : rawKey)?.trim();
+      if (!key || key.length > 200 || !opts.keys) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.apiKeyInvalid');
+      const scope = req.routeOptions.config?.apiScope;
+      if (!scope) throw noAuthority('errors.apiKeyRoute');
+      req.auth = await opts.keys.check(key, { scope, route: `${req.method} ${req.routeOptions.url ?? req.url}`, ip: req.ip });
+      if (access !== 'session') allowed(req.auth, access);
       if (notLan) throw lan();
       return;
     }

@@ -51,7 +51,16 @@ export function useRightLevel(key: RightKey): { level: number; canView: boolean;
 export function useAccessibleRoutes(): RouteNode[] | undefined {
   const { data: user } = useUserInfo();
   const { data: config } = useSystemConfig();
-  return useMemo(() => (user ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal') : undefined), [user, config?.runMode]);
+  return useMemo(
+    () =>
+      user
+        ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal', {
+            main: user.roles[0] === 'main',
+            options: { thirdParty: user.third_party === 1 },
+          })
+        : undefined,
+    [user, config?.runMode],
+  );
 }
 
 /** Ends the local session: token, cached server state, tag views (spec §4 logout). */

@@ -83,6 +83,8 @@ export const SessionUser = Type.Object({
   companys: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
   alarm_ring: Type.Integer(),
   debug: Type.Integer(),
+  /** the company's option thirdParty (integrations: API keys, webhooks) */
+  third_party: Type.Integer(),
   is_init: Type.Integer(),
   rights: RightsSchema,
   /** The person this account is in the current company (spec §7 bindAdmin), 0 when none: opens self-service. */

@@ -21,6 +21,7 @@ export * from './dormitory.ts';
 export * from './sites.ts';
 export * from './leave.ts';
 export * from './visitors.ts';
+export * from './integrations.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -31,6 +32,7 @@ import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { dormitoryApi } from './dormitory.ts';
 import { healthApi } from './health.ts';
+import { integrationsApi } from './integrations.ts';
 import { leaveApi } from './leave.ts';
 import { liveApi } from './live.ts';
 import { logsApi } from './logs.ts';
@@ -68,4 +70,5 @@ export const apiContract = {
   visitors: visitorsApi,
   selfVisitors: selfVisitorsApi,
   visit: visitApi,
+  integrations: integrationsApi,
 };

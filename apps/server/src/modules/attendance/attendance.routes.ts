@@ -49,17 +49,23 @@ export default async function attendanceRoutes(
   app.get(attendanceApi.latestDay.path, { config, schema: routeSchema(attendanceApi.latestDay, { tags }) }, async (req, reply) =>
     reply.ok(await days.latest(tenantOf(req))),
   );
-  app.get(attendanceApi.days.path, { config, schema: routeSchema(attendanceApi.days, { tags }) }, async (req, reply) =>
-    reply.ok(await days.list(tenantOf(req), req.query)),
+  app.get(
+    attendanceApi.days.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.days, { tags }) },
+    async (req, reply) => reply.ok(await days.list(tenantOf(req), req.query)),
   );
-  app.get(attendanceApi.month.path, { config, schema: routeSchema(attendanceApi.month, { tags }) }, async (req, reply) =>
-    reply.ok(await days.month(tenantOf(req), req.query, req.lang)),
+  app.get(
+    attendanceApi.month.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.month, { tags }) },
+    async (req, reply) => reply.ok(await days.month(tenantOf(req), req.query, req.lang)),
   );
   app.get(attendanceApi.leaveTypes.path, { config, schema: routeSchema(attendanceApi.leaveTypes, { tags }) }, async (req, reply) =>
     reply.ok(await days.leaveTypes(tenantOf(req), req.lang)),
   );
-  app.get(attendanceApi.day.path, { config, schema: routeSchema(attendanceApi.day, { tags }) }, async (req, reply) =>
-    reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),
+  app.get(
+    attendanceApi.day.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.day, { tags }) },
+    async (req, reply) => reply.ok(await days.info(tenantOf(req), req.query.person_id, req.query.date)),
   );
   app.post(attendanceApi.setManual.path, { config, schema: routeSchema(attendanceApi.setManual, { tags }) }, async (req, reply) =>
     reply.ok(await days.setManual(tenantOf(req), req.body)),
@@ -86,14 +92,20 @@ export default async function attendanceRoutes(
   app.post(attendanceApi.saveSchedule.path, { config, schema: routeSchema(attendanceApi.saveSchedule, { tags }) }, async (req, reply) =>
     reply.ok(await schedule.save(tenantOf(req), req.body)),
   );
-  app.get(attendanceApi.personMonth.path, { config, schema: routeSchema(attendanceApi.personMonth, { tags }) }, async (req, reply) =>
-    reply.ok(await reports.personMonth(tenantOf(req), req.query)),
+  app.get(
+    attendanceApi.personMonth.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.personMonth, { tags }) },
+    async (req, reply) => reply.ok(await reports.personMonth(tenantOf(req), req.query)),
   );
-  app.post(attendanceApi.exportDays.path, { config, schema: routeSchema(attendanceApi.exportDays, { tags }) }, async (req, reply) =>
-    sendXlsx(reply, 'attendance-days.xlsx', await reports.exportDays(tenantOf(req), req.body, req.lang)),
+  app.post(
+    attendanceApi.exportDays.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.exportDays, { tags }) },
+    async (req, reply) => sendXlsx(reply, 'attendance-days.xlsx', await reports.exportDays(tenantOf(req), req.body, req.lang)),
   );
-  app.post(attendanceApi.exportMonth.path, { config, schema: routeSchema(attendanceApi.exportMonth, { tags }) }, async (req, reply) =>
-    sendXlsx(reply, `attendance-${req.body.month}.xlsx`, await reports.exportMonth(tenantOf(req), req.body, req.lang)),
+  app.post(
+    attendanceApi.exportMonth.path,
+    { config: { ...config, apiScope: 'attendance:read' }, schema: routeSchema(attendanceApi.exportMonth, { tags }) },
+    async (req, reply) => sendXlsx(reply, `attendance-${req.body.month}.xlsx`, await reports.exportMonth(tenantOf(req), req.body, req.lang)),
   );
   // Closed periods (#17): days neither recalculated nor edited until reopened.
   app.get(attendanceApi.periods.path, { config, schema: routeSchema(attendanceApi.periods, { tags }) }, async (req, reply) =>

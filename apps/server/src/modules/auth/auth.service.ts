@@ -124,6 +124,7 @@ export function authService(deps: { database: Database; config: Config; sessions
         companys: companies.map((c) => ({ id: c.id, name: c.name })),
         alarm_ring: options?.alarmRing ?? 0,
         debug: options?.internalTesting ?? 0,
+        third_party: options?.thirdParty ?? 0,
         is_init: ctx.isInit ? 1 : 0,
         rights: ctx.rights,
         person_id: ctx.companyId

@@ -32,6 +32,20 @@ export function registerLiveSink(db: Db, sink: LiveSink): () => void {
 }
 
 /**
+ * Something else that hears every published event in the writer's transaction (the webhooks' outbox, issue #19): it
+ * may write in that transaction and must stay cheap when it has nothing to do (a cached "nobody listens").
+ */
+export type LiveTap = (executor: Executor, event: LiveEnvelope) => Promise<void>;
+const taps = new WeakMap<Db, LiveTap>();
+
+export function registerLiveTap(db: Db, tap: LiveTap): () => void {
+  taps.set(db, tap);
+  return () => {
+    if (taps.get(db) === tap) taps.delete(db);
+  };
+}
+
+/**
  * Publishes one event for the company's consoles, in the caller's transaction (or at once on the database
  * itself). Without a live module (a tool building no server) it does nothing.
  */
@@ -44,7 +58,11 @@ export async function publish<K extends LiveEventType>(
   adminId: number | null = null,
 ): Promise<void> {
   const db = dbOf(executor);
-  const sink = db && sinks.get(db);
-  if (!sink) return;
-  await sink.publish(executor, { companyId, type, data, rights, adminId });
+  if (!db) return;
+  const tap = taps.get(db);
+  const sink = sinks.get(db);
+  if (!tap && !sink) return;
+  const event: LiveEnvelope = { companyId, type, data, rights, adminId };
+  if (tap) await tap(executor, event);
+  if (sink) await sink.publish(executor, event);
 }

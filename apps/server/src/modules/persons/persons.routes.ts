@@ -21,21 +21,21 @@ export default async function personsRoutes(app: App, deps: { database: Database
   const view = { access: { right: 'person' as const, level: 1 } };
   const edit = { access: { right: 'person' as const, level: 2 } };
 
-  app.get(personsApi.list.path, { config: view, schema: routeSchema(personsApi.list, { tags }) }, async (req, reply) => {
+  app.get(personsApi.list.path, { config: { ...view, apiScope: 'people:read' }, schema: routeSchema(personsApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await svc.list(tenantOf(req), req.query, offset, pageSize);
     return reply.ok({ ...r, page, pageSize });
   });
-  app.get(personsApi.info.path, { config: view, schema: routeSchema(personsApi.info, { tags }) }, async (req, reply) =>
+  app.get(personsApi.info.path, { config: { ...view, apiScope: 'people:read' }, schema: routeSchema(personsApi.info, { tags }) }, async (req, reply) =>
     reply.ok(await svc.get(tenantOf(req), req.query.id)),
   );
   app.get(personsApi.nextNumber.path, { config: edit, schema: routeSchema(personsApi.nextNumber, { tags }) }, async (req, reply) =>
     reply.ok({ number: await svc.nextNumber(tenantOf(req)) }),
   );
-  app.post(personsApi.create.path, { config: edit, schema: routeSchema(personsApi.create, { tags }) }, async (req, reply) =>
+  app.post(personsApi.create.path, { config: { ...edit, apiScope: 'people:write' }, schema: routeSchema(personsApi.create, { tags }) }, async (req, reply) =>
     reply.ok(await svc.create(tenantOf(req), req.body)),
   );
-  app.post(personsApi.update.path, { config: edit, schema: routeSchema(personsApi.update, { tags }) }, async (req, reply) =>
+  app.post(personsApi.update.path, { config: { ...edit, apiScope: 'people:write' }, schema: routeSchema(personsApi.update, { tags }) }, async (req, reply) =>
     reply.ok(await svc.update(tenantOf(req), req.body)),
   );
   app.post(personsApi.delete.path, { config: edit, schema: routeSchema(personsApi.delete, { tags }) }, async (req, reply) =>
@@ -69,7 +69,7 @@ export default async function personsRoutes(app: App, deps: { database: Database
   );
 
   // Face pictures: multipart upload (field "file"), normalised before anything is stored.
-  app.post(personsApi.upload.path, { config: edit, schema: routeSchema(personsApi.upload, { tags }) }, async (req, reply) => {
+  app.post(personsApi.upload.path, { config: { ...edit, apiScope: 'people:write' }, schema: routeSchema(personsApi.upload, { tags }) }, async (req, reply) => {
     const tenant = tenantOf(req);
     if (!req.isMultipart()) throw invalid('file', 'reasons.required');
     const file = await req.file({ limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
@@ -116,7 +116,7 @@ export default async function personsRoutes(app: App, deps: { database: Database
     const { data } = await upload(req, 200 * 1024 * 1024);
     return reply.ok(await imports.importPhotos(tenantOf(req), req.lang, data));
   });
-  app.post(personsApi.export.path, { config: view, schema: routeSchema(personsApi.export, { tags }) }, async (req, reply) => {
+  app.post(personsApi.export.path, { config: { ...view, apiScope: 'people:read' }, schema: routeSchema(personsApi.export, { tags }) }, async (req, reply) => {
     const base = `${req.protocol}://${req.host}`;
     const stream = await exportPeople(deps.database, tenantOf(req), req.lang, req.body ?? {}, base);
     return sendXlsx(reply, 'people.xlsx', stream);

@@ -35,7 +35,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
   const tags = ['attendance'];
   const view = { access: { right: 'attendance' as const } };
 
-  app.get(punchesApi.list.path, { config: view, schema: routeSchema(punchesApi.list, { tags }) }, async (req, reply) => {
+  app.get(punchesApi.list.path, { config: { ...view, apiScope: 'punches:read' }, schema: routeSchema(punchesApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query, authOf(req).timeZone), offset, limit: pageSize });
     const results = await punchesRepository.results(db, r.items);
@@ -54,7 +54,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
       .send(await readFile(file));
   });
 
-  app.post(punchesApi.export.path, { config: view, schema: routeSchema(punchesApi.export, { tags }) }, async (req, reply) => {
+  app.post(punchesApi.export.path, { config: { ...view, apiScope: 'punches:read' }, schema: routeSchema(punchesApi.export, { tags }) }, async (req, reply) => {
     const tenant = tenantOf(req);
     const lang = req.lang;
     const columns = ['number', 'name', 'device', 'day', 'time', 'temperature', 'mask', 'alcohol'].map((k) => ({

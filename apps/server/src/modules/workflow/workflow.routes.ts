@@ -58,13 +58,19 @@ export default async function workflowRoutes(
     reply.ok(await apps.saveProcess(tenantOf(req), req.lang, req.body.app_id, req.body.process)),
   );
 
-  app.get(workflowApi.applications.path, { config, schema: routeSchema(workflowApi.applications, { tags }) }, async (req, reply) => {
-    const { page, pageSize, offset } = pageOf(req.query);
-    const r = await applications.list(admin(req), zoneOf(req), req.query, offset, pageSize);
-    return reply.ok({ ...r, page, pageSize });
-  });
-  app.get(workflowApi.application.path, { config, schema: routeSchema(workflowApi.application, { tags }) }, async (req, reply) =>
-    reply.ok(await applications.detail(admin(req), req.query.id)),
+  app.get(
+    workflowApi.applications.path,
+    { config: { ...config, apiScope: 'approvals:read' }, schema: routeSchema(workflowApi.applications, { tags }) },
+    async (req, reply) => {
+      const { page, pageSize, offset } = pageOf(req.query);
+      const r = await applications.list(admin(req), zoneOf(req), req.query, offset, pageSize);
+      return reply.ok({ ...r, page, pageSize });
+    },
+  );
+  app.get(
+    workflowApi.application.path,
+    { config: { ...config, apiScope: 'approvals:read' }, schema: routeSchema(workflowApi.application, { tags }) },
+    async (req, reply) => reply.ok(await applications.detail(admin(req), req.query.id)),
   );
   app.post(workflowApi.applyFor.path, { config, schema: routeSchema(workflowApi.applyFor, { tags }) }, async (req, reply) =>
     reply.ok(await applications.apply(admin(req), req.body.app_id, req.body.person_id, req.body.values)),

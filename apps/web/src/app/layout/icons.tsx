@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import {
   ApartmentOutlined,
+  ApiOutlined,
   AuditOutlined,
   BankOutlined,
   CameraOutlined,
@@ -49,4 +50,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   breaker: <ThunderboltOutlined />,
   breakerList: <UnorderedListOutlined />,
   workflow: <NodeIndexOutlined />,
+  integrations: <ApiOutlined />,
 };

@@ -39,7 +39,8 @@ export type PageKey =
   | 'map'
   | 'stranger'
   | 'visitors'
-  | 'visitorLog';
+  | 'visitorLog'
+  | 'integrations';
 
 export type IconKey =
   | 'dashboard'
@@ -64,7 +65,8 @@ export type IconKey =
   | 'breaker'
   | 'breakerList'
   | 'workflow'
-  | 'map';
+  | 'map'
+  | 'integrations';
 
 export interface RouteNode {
   /** Absolute path; `:name` segments match one path segment. */
@@ -85,6 +87,11 @@ export interface RouteNode {
   right?: RightKey | { anyOf: readonly RightKey[] };
   /** Hidden in LAN mode (spec §2: e.g. the visitor log, workflow, the message bell). */
   notInLan?: boolean;
+  /** Only for main administrators of the current company (the server's access 'main'). */
+  mainOnly?: boolean;
+  /** A company option that must be on (spec §3/§6: option switches enable features), e.g. thirdParty → integrations. */
+  option?: keyof RouteOptions;
+
   page?: PageKey;
   children?: RouteNode[];
 }
@@ -200,6 +207,8 @@ export const ROUTE_TABLE: RouteNode[] = [
       // spec §2: the visit log unless LAN mode (#19); the invitations beside it (inviting needs person edit, checked per button)
       { path: '/system/visitors', titleKey: 'route.visitors', icon: 'personList', right: 'person', notInLan: true, page: 'visitors' },
       { path: '/system/visitorlog', titleKey: 'route.visitorLog', icon: 'log', right: 'log', notInLan: true, page: 'visitorLog' },
+      // API keys and webhooks (issue #19): main administrators, with the company option thirdParty on
+      { path: '/system/integrations', titleKey: 'route.integrations', icon: 'integrations', mainOnly: true, option: 'thirdParty', page: 'integrations' },
     ],
   },
   // spec §2: company routes are always added and hidden from the menu (reached from the avatar dropdown).
@@ -242,8 +251,19 @@ export const NO_TAGS_PATHS = [
 ];
 export const NO_SIDEBAR_PATHS = ['/ioconsoles', '/ioconsoles2', '/fullscreen', '/dormitory', '/dormitory2', '/maininfo'];
 
-function allows(node: RouteNode, rights: Rights, runMode: RunMode): boolean {
+/** What the session says of the current company beyond rights: the role and the options that enable features. */
+export interface RouteOptions {
+  thirdParty?: boolean;
+}
+export interface RouteContext {
+  main?: boolean;
+  options?: RouteOptions;
+}
+
+function allows(node: RouteNode, rights: Rights, runMode: RunMode, ctx: RouteContext): boolean {
   if (node.notInLan && runMode === 'lan') return false;
+  if (node.mainOnly && !ctx.main) return false;
+  if (node.option && !ctx.options?.[node.option]) return false;
   if (node.right) {
     if (!rights.is_admin) return false;
     const keys = typeof node.right === 'string' ? [node.right] : node.right.anyOf;
@@ -256,15 +276,15 @@ function allows(node: RouteNode, rights: Rights, runMode: RunMode): boolean {
 const holds = (rights: Rights, key: RightKey): boolean => (key === 'workflow' ? rights.workflow === 1 : rights[key] !== 0);
 
 /** The routes this user may reach, with section redirects pointing at a reachable child. */
-export function filterRoutes(table: RouteNode[], rights: Rights, runMode: RunMode): RouteNode[] {
+export function filterRoutes(table: RouteNode[], rights: Rights, runMode: RunMode, ctx: RouteContext = {}): RouteNode[] {
   const out: RouteNode[] = [];
   for (const node of table) {
-    if (!allows(node, rights, runMode)) continue;
+    if (!allows(node, rights, runMode, ctx)) continue;
     if (!node.children) {
       out.push(node);
       continue;
     }
-    const children = filterRoutes(node.children, rights, runMode);
+    const children = filterRoutes(node.children, rights, runMode, ctx);
     if (children.length === 0) continue;
     const redirect = children.some((c) => c.path === node.redirect) ? node.redirect : children[0]?.path;
     out.push({ ...node, children, ...(redirect ? { redirect } : {}) });

@@ -45,6 +45,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   stranger: lazy(() => import('../../features/strangers/pages/StrangerPage.tsx')),
   visitors: lazy(() => import('../../features/visitors/pages/VisitorsPage.tsx')),
   visitorLog: lazy(() => import('../../features/visitors/pages/VisitorLogPage.tsx')),
+  integrations: lazy(() => import('../../features/integrations/pages/IntegrationsPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));

@@ -1,0 +1,48 @@
+import { deviceSecrets, loadDeviceKey } from '../../lib/device-secret.ts';
+import { defineModule, type Core } from '../../module.ts';
+import { registerLiveTap } from '../live/publish.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import integrationsRoutes from './integrations.routes.ts';
+import { keysRepository } from './integrations.repository.ts';
+import { keysService } from './keys.service.ts';
+import { webhooksService } from './webhooks.service.ts';
+
+/**
+ * Integrations (issue #19, company option thirdParty; docs/api-integrations.md): API keys the auth plugin accepts
+ * on routes that declare an `apiScope`, and signed webhooks. Every publish() of the events webhooks carry also
+ * reaches the outbox (a live tap, in the writer's transaction); the `webhooks.deliver` job makes the deliveries.
+ */
+export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChangedHook }) {
+  const { db } = core.database;
+  const keys = keysService(core.database, deviceSecrets(loadDeviceKey(core.config.dataDir)));
+  const webhooks = webhooksService(core.database, core.log, {
+    pauseAfterMs: core.config.webhooks.pauseAfterSeconds * 1000,
+    firstRetryMs: core.config.webhooks.firstRetrySeconds * 1000,
+  });
+  const untap = registerLiveTap(db, (ex, e) => webhooks.tap(ex, e));
+  deps.peopleChanged.on((trx, e) => webhooks.peopleChanged(trx, e));
+  return defineModule({
+    name: 'integrations',
+    routes: (app) => integrationsRoutes(app, { keys, webhooks }),
+    jobs: [
+      { name: 'webhooks.deliver', every: 1000, exclusive: true, run: (signal) => webhooks.work(signal) },
+      {
+        name: 'integrations.cleanup',
+        every: 3600_000,
+        exclusive: true,
+        runAtStart: true,
+        run: async () => {
+          await webhooks.cleanup();
+          await keysRepository.pruneUses(db, new Date(Date.now() - 3600_000).toISOString());
+        },
+      },
+    ],
+    close: async () => {
+      untap();
+      await webhooks.close();
+    },
+    keyLookup: keys.lookup,
+    keys,
+    webhooks,
+  });
+}
