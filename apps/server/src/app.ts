@@ -58,7 +58,7 @@ function buildModules(core: Core, opts: BuildOptions) {
   const persons = personsModule(core);
   const punches = punchesModule(core);
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
-  const companies = companiesModule(core);
+  const companies = companiesModule(core, { peopleChanged: persons.peopleChanged });
   return {
     // first: its stream is open before any writer publishes, and closes after them
     live: liveModule(core, opts.live),

@@ -16,6 +16,15 @@ export const CompanyOptions = Type.Object({
   internalTesting: Flag,
 });
 export type CompanyOptions = Static<typeof CompanyOptions>;
+/**
+ * The options as the API shows them: the parking operator's shared secret never leaves the server, only
+ * whether one is set. On input a blank (or absent) key keeps the stored one.
+ */
+export const CompanyOptionsView = Type.Object({
+  ...CompanyOptions.properties,
+  parking: Type.Object({ enabled: Flag, url: Type.String({ maxLength: 300 }), key_set: Type.Boolean() }),
+});
+export type CompanyOptionsView = Static<typeof CompanyOptionsView>;
 export const CompanyOptionsInput = Type.Partial(
   Type.Object({
     ...CompanyOptions.properties,
@@ -32,7 +41,7 @@ export const Company = Type.Object({
   location: Type.String(),
   /** Punches by the same person within this many seconds count once. */
   filter_seconds: Type.Integer(),
-  options: CompanyOptions,
+  options: CompanyOptionsView,
   /** IANA zone name: every time the console shows and every day a report means is in it. */
   time_zone: Type.String(),
   created_at: Type.String(),

@@ -8,6 +8,7 @@ import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } f
 import { chunks, inChunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso } from '../../lib/time.ts';
+import { loadOptions } from '../companies/companies.options.ts';
 import { notify } from '../messages/messages.service.ts';
 import { publish } from '../live/publish.ts';
 import { personsRepository, type PersonRow } from '../persons/persons.repository.ts';
@@ -28,8 +29,12 @@ export const backoffMs = (attempts: number) => Math.min(3600_000, 30_000 * 2 ** 
 /** Device-local 'YYYY-MM-DD HH:mm:ss' for a date (limited-time access is a local notion on the terminal). */
 const localDate = (date: string | null, endOfDay: boolean) => (date ? `${date} ${endOfDay ? '23:59:59' : '00:00:00'}` : null);
 
-/** What a terminal must hold for a person: the user record and, when there is one, the face. */
-export function opsForPerson(p: PersonRow): DeviceOp[] {
+/**
+ * What a terminal must hold for a person: the user record and, when there is one, the face. The card number
+ * goes only when the company's rfid option is on (spec §3); switching it re-plans everyone holding a card
+ * (companies bumps their revision), so terminals gain or lose the cards.
+ */
+export function opsForPerson(p: PersonRow, cards = true): DeviceOp[] {
   return [
     {
       kind: 'user',
@@ -38,7 +43,7 @@ export function opsForPerson(p: PersonRow): DeviceOp[] {
       // spec §6: a person can be a device administrator (ZKTeco privilege 14).
       pri: p.is_admin ? 14 : 0,
       password: p.is_admin && p.admin_password ? p.admin_password : p.door_password,
-      card: p.rfid,
+      card: cards ? p.rfid : '',
       start: localDate(p.access_from, false),
       end: localDate(p.access_to, true),
     },
@@ -363,6 +368,7 @@ export function syncService(deps: {
 
         const due = await ledgerRepository.due(trx, device.id, now, ROWS_PER_POLL);
         if (!due.length) return out;
+        const cards = (await loadOptions(trx, device.company_id)).rfid === 1;
         const persons = new Map(
           (
             await personsRepository.findMany(
@@ -381,7 +387,7 @@ export function syncService(deps: {
           if (desired === 0) ops.push({ kind: 'deleteUser', pin: row.pin });
           else {
             if (row.applied_rev > 0 && row.pin !== p!.number) ops.push({ kind: 'deleteUser', pin: row.pin });
-            ops.push(...opsForPerson(p!));
+            ops.push(...opsForPerson(p!, cards));
             if (p!.photo) {
               const jpegBase64 = faces.get(p!.photo) ?? (await deps.photos.base64(device.company_id, p!.photo));
               if (jpegBase64) ops.push({ kind: 'photo', pin: p!.number, jpegBase64 });

@@ -40,7 +40,8 @@ function toValues(c: Company | undefined): Partial<Values> {
       parking: {
         enabled: Boolean(c.options?.parking?.enabled),
         url: c.options?.parking?.url ?? '',
-        key: c.options?.parking?.key ?? '',
+        // the secret never comes back from the server: blank keeps the stored one
+        key: '',
       },
     },
   };
@@ -163,8 +164,12 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
-            <Form.Item name={['options', 'parking', 'key']} label={t('company.fields.parkingKey')}>
-              <Input.Password disabled={!parkingOn} autoComplete="off" />
+            <Form.Item
+              name={['options', 'parking', 'key']}
+              label={t('company.fields.parkingKey')}
+              extra={company?.options?.parking?.key_set ? t('company.hints.parkingKeySet') : undefined}
+            >
+              <Input.Password disabled={!parkingOn} autoComplete="new-password" data-testid="parking-key" />
             </Form.Item>
           </Col>
         </Row>
