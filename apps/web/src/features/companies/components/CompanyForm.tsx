@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import { browserTimeZone, timeZoneOptions } from '../../../ui/format.ts';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type Company, type CompanyInput, type CompanyOptions } from '@faceadmin/shared';
@@ -141,17 +141,18 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
         <Row gutter={16}>
           {FLAGS.map((f) => (
             <Col xs={12} md={6} key={f}>
-              <Form.Item name={['options', f]} label={t(`company.options.${f}`)} valuePropName="checked">
-                <Switch />
+              <Form.Item name={['options', f]} label={t(`company.options.${f}`)} valuePropName="checked" extra={t(`company.optionHints.${f}`)}>
+                <Switch data-testid={`company-option-${f}`} />
               </Form.Item>
             </Col>
           ))}
         </Row>
         <Divider titlePlacement="start">{t('company.options.parking')}</Divider>
+        <Typography.Paragraph type="secondary">{t('company.optionHints.parking')}</Typography.Paragraph>
         <Row gutter={16}>
           <Col xs={24} md={6}>
             <Form.Item name={['options', 'parking', 'enabled']} label={t('company.fields.parkingEnabled')} valuePropName="checked">
-              <Switch />
+              <Switch data-testid="parking-enabled" />
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
@@ -160,7 +161,7 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
               label={t('company.fields.parkingUrl')}
               rules={[{ type: 'url', message: t('common.validation.url') }]}
             >
-              <Input disabled={!parkingOn} />
+              <Input disabled={!parkingOn} data-testid="parking-url" />
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>

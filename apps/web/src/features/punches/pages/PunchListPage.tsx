@@ -3,9 +3,10 @@ import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, Image, Space, Tag, type TableProps } from 'antd';
+import { Avatar, Button, Card, Checkbox, Image, Space, Tag, Typography, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useCompanyInfo } from '../../companies/api.ts';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
@@ -17,6 +18,8 @@ export default function PunchListPage() {
   const [query, setQuery] = useState<PagedQuery<PunchFilters>>({ page: 1, pageSize: 20 });
   const list = usePunches(query);
   const exportList = useExportPunches();
+  // spec §3 Company filter seconds: every punch is listed; the attendance engine counts a burst once.
+  const filterSeconds = useCompanyInfo(true).data?.filter_seconds;
 
   const columns: TableProps<Punch>['columns'] = [
     {
@@ -67,7 +70,17 @@ export default function PunchListPage() {
   ];
 
   return (
-    <Card title={t('route.attendanceList')} data-testid="punch-list-page">
+    <Card
+      title={t('route.attendanceList')}
+      data-testid="punch-list-page"
+      extra={
+        filterSeconds ? (
+          <Typography.Text type="secondary" data-testid="punch-filter-note">
+            {t('punch.filterNote', { seconds: filterSeconds })}
+          </Typography.Text>
+        ) : undefined
+      }
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <KeywordSearch
           placeholder={t('punch.keyword')}
