@@ -38,6 +38,7 @@ import { leaveModule } from './modules/leave/leave.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
+import { parkingModule } from './modules/parking/parking.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
@@ -79,6 +80,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     dormitory: dormitoryModule(core),
     sites: sitesModule(core),
     leave: leaveModule(core),
+    parking: parkingModule(core, { auth: auth.auth, peopleChanged: persons.peopleChanged }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -273,6 +273,10 @@ export interface PunchTable {
   photo: string;
   stranger: number;
   created_at: string;
+  /** spec §9 dual authentication (0030): '' (not a two-person device), 'pending', 'paired', 'unpaired' */
+  dual_state: Generated<string>;
+  /** the other person of a paired passage */
+  dual_partner_id: number | null;
 }
 
 /** A health-code record a terminal reported with a punch (migration 0010, spec §3 "Health record"). */
@@ -615,6 +619,10 @@ export interface DB {
   leave_policies: LeavePolicyTable;
   leave_quotas: LeaveQuotaTable;
   leave_ledger: LeaveLedgerTable;
+  parking_bindings: ParkingBindingTable;
+  parking_nonces: ParkingNonceTable;
+  parking_outbox: ParkingOutboxTable;
+  parking_push_state: ParkingPushStateTable;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
@@ -782,4 +790,36 @@ export interface LeaveLedgerTable {
   minutes: number;
   created_at: string;
   returned_at: string | null;
+}
+
+/** Parking-lot binding (migration 0030, issue #19): docs/api-parking.md. */
+export interface ParkingBindingTable {
+  id: Generated<number>;
+  company_id: number;
+  dzg_id: string;
+  lot_name: string;
+  bound_by: number | null;
+  created_at: string;
+}
+export interface ParkingNonceTable {
+  company_id: number;
+  nonce: string;
+  expires_at: string;
+  used_at: string;
+}
+export interface ParkingOutboxTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number | null;
+  number: string;
+  /** 'saved' | 'deleted' | 'all' */
+  kind: string;
+  created_at: string;
+}
+export interface ParkingPushStateTable {
+  company_id: number;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string;
+  last_pushed_at: string | null;
 }

@@ -20,6 +20,7 @@ export * from './strangers.ts';
 export * from './dormitory.ts';
 export * from './sites.ts';
 export * from './leave.ts';
+export * from './parking.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -40,6 +41,7 @@ import { punchesApi } from './punches.ts';
 import { sitesApi } from './sites.ts';
 import { selfApi, workflowApi } from './workflow.ts';
 import { strangersApi } from './strangers.ts';
+import { parkingApi } from './parking.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -63,4 +65,5 @@ export const apiContract = {
   dormitory: dormitoryApi,
   sites: sitesApi,
   leave: leaveApi,
+  parking: parkingApi,
 };
