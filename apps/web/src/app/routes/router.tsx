@@ -51,6 +51,8 @@ const ErrorPage = lazy(() => import('../../features/errors/pages/ErrorPage.tsx')
 const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage.tsx'));
 // The employees' self-service page (issue #11): outside the console's shell and its administrator session.
 const SelfServicePage = lazy(() => import('../../features/workflow/self/SelfServicePage.tsx'));
+// spec §2: the public parking-lot binding page; it signs in with the console's own session when asked to.
+const DzgPage = lazy(() => import('../../features/parking/pages/DzgPage.tsx'));
 
 function page(Component: ComponentType) {
   return (
@@ -69,6 +71,7 @@ const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => 
 
 export const router = createBrowserRouter([
   { path: '/self', element: page(SelfServicePage) },
+  { path: '/dzg', element: page(DzgPage) },
   {
     element: <Guard />,
     children: [

@@ -6,6 +6,7 @@ import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useCompanyInfo, useCreateCompany, useUpdateCompany } from '../api.ts';
 import { CompanyForm } from '../components/CompanyForm.tsx';
+import { ParkingBindings } from '../../parking/components/ParkingBindings.tsx';
 
 /** /company/create and /company/update share this page and its form (spec §2). */
 export default function CompanyFormPage() {
@@ -51,6 +52,7 @@ export default function CompanyFormPage() {
           }
         }}
       />
+      {!creating && right.data?.role === 'main' && info.data && <ParkingBindings companyId={info.data.id} />}
     </div>
   );
 }
