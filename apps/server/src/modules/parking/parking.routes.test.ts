@@ -21,6 +21,7 @@ import {
 import { picture, upload } from '../../../test/files.ts';
 import { until } from '../../../test/terminals.ts';
 import { clock } from '../../lib/time.ts';
+import { parkingCode } from '../../../../../tools/parking/parking-code.ts';
 import { signParkingCode, type ParkingCodePayload } from './parking.code.ts';
 
 /** A local parking operator: records every push and answers with `status`. */
@@ -104,6 +105,10 @@ test(`check verifies the signature, the expiry and the company; it tells who is 
     assert.match(r.message, msg, what);
     assert.deepEqual(r.data, { field: 'code' }, what);
   }
+  // the operator's reference script (tools/parking/parking-code.ts) makes codes the server accepts
+  const scripted = await check(parkingCode({ companyId: A.id, secret: SECRET_A, dzgId: 'LOT-9' }));
+  assert.equal(scripted.code, CODES.OK, scripted.message);
+  assert.equal(scripted.data.dzg_id, 'LOT-9');
   const shape = await check('no-dot-here');
   assert.equal(shape.code, CODES.VALIDATION);
 
