@@ -22,7 +22,8 @@ export function useDzgBind() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: DzgBindBody) => call(parkingApi.bind, body, { inline: true }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['parking'] }),
+    // not the check: the code is used up now, and the page shows the binding instead
+    onSuccess: () => qc.invalidateQueries({ queryKey: parkingKeys.bindings }),
   });
 }
 

@@ -26,7 +26,8 @@ function toValues(c: Company | undefined): Partial<Values> {
       filter_seconds: null,
       // A new company starts in the zone of the browser that creates it (issue #9 item 7); editable.
       time_zone: browserTimeZone(),
-      options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
+      // the server's defaults: only the person number is on (its field shows on the person form)
+      options: { ...Object.fromEntries(FLAGS.map((f) => [f, f === 'number'])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
     };
   return {
     name: c.name,

@@ -22,20 +22,17 @@ export default function DzgPage() {
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
   const check = useDzgCheck(code);
-  const [bound, setBound] = useState<ParkingBinding>();
+  const [bound, setBound] = useState<ParkingBinding & { company: string }>();
   useEffect(() => {
     document.title = t('parking.page.title');
   }, [t]);
 
   let body;
-  if (!code) body = <Result status="warning" title={t('parking.page.noCode')} />;
-  else if (check.isPending) body = <Spin style={{ display: 'block', margin: 48 }} />;
-  else if (check.error) body = <Result status="error" title={t('parking.page.invalid')} subTitle={check.error.message} data-testid="dzg-invalid" />;
-  else if (bound)
+  if (bound)
     body = (
       <Result
         status="success"
-        title={t('parking.page.done', { id: bound.dzg_id, company: check.data.company.name })}
+        title={t('parking.page.done', { id: bound.dzg_id, company: bound.company })}
         extra={
           <Link to="/company/update">
             <Button type="primary">{t('parking.page.toCompany')}</Button>
@@ -44,6 +41,9 @@ export default function DzgPage() {
         data-testid="dzg-done"
       />
     );
+  else if (!code) body = <Result status="warning" title={t('parking.page.noCode')} />;
+  else if (check.isPending) body = <Spin style={{ display: 'block', margin: 48 }} />;
+  else if (check.error) body = <Result status="error" title={t('parking.page.invalid')} subTitle={check.error.message} data-testid="dzg-invalid" />;
   else
     body = (
       <>
@@ -55,7 +55,13 @@ export default function DzgPage() {
         </Descriptions>
         {check.data.bound && <Alert type="info" showIcon style={{ marginTop: 12 }} title={t('parking.page.alreadyBound')} />}
         <div style={{ marginTop: 16 }}>
-          <Confirm code={code} dzgId={check.data.dzg_id} companyId={check.data.company.id} companyName={check.data.company.name} onBound={setBound} />
+          <Confirm
+            code={code}
+            dzgId={check.data.dzg_id}
+            companyId={check.data.company.id}
+            companyName={check.data.company.name}
+            onBound={(b) => setBound({ ...b, company: check.data.company.name })}
+          />
         </div>
       </>
     );
