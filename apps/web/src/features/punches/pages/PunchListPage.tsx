@@ -12,6 +12,8 @@ import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
 import { measure, type PunchFilters } from '../logic.ts';
 
+const DUAL_COLOR = { paired: 'green', pending: 'processing', unpaired: 'red' } as const;
+
 /** /attendance/list: punch records from the face devices (right `attendance`). */
 export default function PunchListPage() {
   const { t } = useTranslation();
@@ -19,7 +21,8 @@ export default function PunchListPage() {
   const list = usePunches(query);
   const exportList = useExportPunches();
   // spec §3 Company filter seconds: every punch is listed; the attendance engine counts a burst once.
-  const filterSeconds = useCompanyInfo(true).data?.filter_seconds;
+  const company = useCompanyInfo(true).data;
+  const filterSeconds = company?.filter_seconds;
 
   const columns: TableProps<Punch>['columns'] = [
     {
@@ -67,6 +70,21 @@ export default function PunchListPage() {
       key: 'stranger',
       render: (v: boolean) => (v ? <Tag color="volcano">{t('punch.stranger')}</Tag> : <Tag color="green">{t('punch.known')}</Tag>),
     },
+    // spec §9 two-person authentication: shown while the company's option is on
+    ...(company?.options.dualAuth === 1
+      ? [
+          {
+            title: t('punch.fields.dualAuth'),
+            key: 'dual',
+            render: (_: unknown, r: Punch) =>
+              r.dual_state ? (
+                <Tag color={DUAL_COLOR[r.dual_state]} data-testid="punch-dual">
+                  {r.dual_state === 'paired' ? t('punch.dual.pairedWith', { name: r.dual_partner ?? '' }) : t(`punch.dual.${r.dual_state}`)}
+                </Tag>
+              ) : null,
+          },
+        ]
+      : []),
   ];
 
   return (
