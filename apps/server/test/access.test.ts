@@ -201,6 +201,8 @@ const ROWS: Row[] = [
     body: () => ({ code: 'eyJ2IjoxfQ.c2lnbmF0dXJl', dzg_id: 'LOT-1' }),
   },
   { method: 'GET', path: '/dzg/bindings', expect: MAIN },
+  // refused while the company's internal-testing option is off (it is, for the table's company)
+  { method: 'GET', path: '/company/diagnostics', expect: MAIN, answer: { main: CODES.RULE, init: CODES.RULE } },
   { method: 'POST', path: '/dzg/unbind', expect: MAIN, answer: { main: CODES.NOT_FOUND, init: CODES.NOT_FOUND }, body: () => ({ id: 2_000_000_000 }) },
   { method: 'GET', path: '/admin/get_adminright', expect: COMPANY },
   { method: 'GET', path: '/message/list', expect: COMPANY, query: { page: 1, pageSize: 5 } },

@@ -74,10 +74,32 @@ export type CompanyListItem = Static<typeof CompanyListItem>;
 export const CompanyList = Type.Object({ items: Type.Array(CompanyListItem), total: Type.Integer() });
 export const SetDefaultCompanyBody = Type.Object({ company_id: Id });
 
+/**
+ * Diagnostic details for pre-release testing (spec §6: the internal-testing option enables extra features): the
+ * server's scheduled jobs as this instance runs them. Refused while the company's option is off.
+ */
+export const Diagnostics = Type.Object({
+  version: Type.String(),
+  database: Type.String(),
+  jobs: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      runs: Type.Integer(),
+      failures: Type.Integer(),
+      running: Type.Boolean(),
+      last_started_at: Type.Union([Type.String(), Type.Null()]),
+      last_duration_ms: Type.Union([Type.Number(), Type.Null()]),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export type Diagnostics = Static<typeof Diagnostics>;
+
 export const companiesApi = {
   list: endpoint({ method: 'GET', path: '/company/list', response: CompanyList }),
   create: endpoint({ method: 'POST', path: '/company/create', body: CompanyInput, response: Company }),
   info: endpoint({ method: 'GET', path: '/company/info', response: Company }),
   update: endpoint({ method: 'POST', path: '/company/update', body: CompanyInput, response: Company }),
   setDefault: endpoint({ method: 'POST', path: '/admin/setDefaultCompany', body: SetDefaultCompanyBody, response: Type.Null() }),
+  diagnostics: endpoint({ method: 'GET', path: '/company/diagnostics', response: Diagnostics }),
 };

@@ -262,3 +262,20 @@ test(`the parking secret never leaves the server: shown as set, kept when the fo
   const row2 = await t.app.database.db.selectFrom('companies').select('options').where('id', '=', a.id).executeTakeFirstOrThrow();
   assert.equal(JSON.parse(row2.options).parking.key, 'other-secret');
 });
+
+test(`internal testing (spec §6): diagnostic details only with the option on, for main administrators (${DIALECT})`, async () => {
+  const a = await makeCompany(t, 'Testing Co');
+  const off = await call(t.app, 'GET', '/company/diagnostics', { token: a.main, lang: 'en-US' });
+  assert.equal(off.code, CODES.RULE);
+  assert.match(off.message, /internal testing/);
+  assert.equal((await call(t.app, 'GET', '/user/info', { token: a.main })).data.debug, 0, 'off by default');
+  await call(t.app, 'POST', '/company/update', { token: a.main, body: { name: 'Testing Co', phone: '1', options: { internalTesting: 1 } } });
+  assert.equal((await call(t.app, 'GET', '/user/info', { token: a.main })).data.debug, 1);
+  const on = await call(t.app, 'GET', '/company/diagnostics', { token: a.main });
+  assert.equal(on.code, CODES.OK, on.message);
+  assert.equal(on.data.database, DIALECT);
+  const names = on.data.jobs.map((j: { name: string }) => j.name);
+  for (const job of ['parking.push', 'punches.dualAuth', 'devices.presence']) assert.ok(names.includes(job), job);
+  const sub = await makeSub(t, a, ['all']);
+  assert.equal((await call(t.app, 'GET', '/company/diagnostics', { token: sub.token })).code, CODES.NO_AUTHORITY, 'main administrators only');
+});

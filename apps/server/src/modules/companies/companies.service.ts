@@ -1,7 +1,7 @@
 import { ALL_RIGHTS, DEFAULT_TIME_ZONE, type Company, type CompanyInput } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
-import { invalid, notFound } from '../../lib/errors.ts';
+import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { isTimeZone, nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
@@ -94,6 +94,11 @@ export function companiesService(database: Database, created: CompanyCreatedHook
         });
         return presentCompany((await companiesRepository.find(trx, tenant.companyId))!);
       });
+    },
+    /** spec §6: pre-release features answer only while the company's internal-testing option is on. */
+    async requireInternalTesting(tenant: Tenant) {
+      const row = await companiesRepository.find(db, tenant.companyId);
+      if (!row || optionsOf(row).internalTesting !== 1) throw badInput('errors.internalTestingOff');
     },
     async list(ctx: AuthContext) {
       const rows = await membershipsRepository.listForAdmin(db, ctx.admin.id);
