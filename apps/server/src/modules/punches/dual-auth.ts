@@ -40,7 +40,7 @@ export function pairPunches(rows: readonly Candidate[], nowMs: number): DualDeci
  * The dual-authentication sweep (a job, every 2 s): on devices whose function type is 'dualAuth', in companies
  * with the option on, each recognised punch becomes 'paired' (with the other person) or, after 10 s alone,
  * 'unpaired', which tells the company's administrators (message). The terminal itself still opens on one face:
- * ZK PUSH offers no two-person verification the server can switch (docs/api-parking.md, "Company options").
+ * ZK PUSH offers no two-person verification the server can switch (docs/api-company-options.md).
  */
 export function dualAuthService(database: Database) {
   const { db } = database;
