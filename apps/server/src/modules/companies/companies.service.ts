@@ -85,7 +85,7 @@ export function companiesService(database: Database, created: CompanyCreatedHook
         // spec §3 rfid: cards reach terminals only with the option on, so a switch re-plans every card holder.
         if (before.rfid !== options.rfid && peopleChanged) {
           const ids = await personsRepository.bumpCardHolders(trx, tenant.companyId);
-          if (ids.length) await peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'saved' });
+          if (ids.length) await peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'saved', terminalsOnly: true });
         }
         await audit(trx, tenant, 'company', 'company.update', {
           id: tenant.companyId,

@@ -205,7 +205,7 @@ export function parkingService(deps: { database: Database; auth: AuthService; lo
 
     /** peopleChanged listener (in the writer's transaction): one outbox row per person, only for bound companies. */
     async peopleChanged(trx: Executor, change: PeopleChange) {
-      if (!change.personIds.length) return;
+      if (!change.personIds.length || change.terminalsOnly) return;
       const { parking } = await loadOptions(trx, change.companyId);
       if (!parking.enabled || !(await parkingRepository.countBindings(trx, change.companyId))) return;
       const numbers =
