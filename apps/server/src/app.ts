@@ -39,6 +39,7 @@ import { leaveModule } from './modules/leave/leave.module.ts';
 import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
+import { parkingModule } from './modules/parking/parking.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
@@ -60,7 +61,7 @@ function buildModules(core: Core, opts: BuildOptions) {
   const persons = personsModule(core);
   const punches = punchesModule(core);
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
-  const companies = companiesModule(core);
+  const companies = companiesModule(core, { peopleChanged: persons.peopleChanged });
   return {
     // first: its stream is open before any writer publishes, and closes after them
     live: liveModule(core, opts.live),
@@ -83,6 +84,7 @@ function buildModules(core: Core, opts: BuildOptions) {
     leave: leaveModule(core),
     visitors: visitorsModule(core, { photos: persons.photos, sync: devices.sync, sms: auth.sms, punches: punches.punches, punchPhotos: punches.photos }),
     integrations: integrationsModule(core, { peopleChanged: persons.peopleChanged }),
+    parking: parkingModule(core, { auth: auth.auth, peopleChanged: persons.peopleChanged }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

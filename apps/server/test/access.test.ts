@@ -174,6 +174,36 @@ const ROWS: Row[] = [
   // company
   { method: 'GET', path: '/company/info', expect: COMPANY },
   { method: 'POST', path: '/company/update', expect: MAIN, body: () => ({ name: 'Access Co', phone: '010-1' }) },
+  // parking binding (#19): check and register are the public /dzg page's; a code that verifies nowhere is a 422
+  { method: 'POST', path: '/dzg/check', expect: PUBLIC, body: () => ({ code: 'eyJ2IjoxfQ.c2lnbmF0dXJl' }), answer: every(CODES.RULE) },
+  {
+    method: 'POST',
+    path: '/dzg/register',
+    expect: PUBLIC,
+    answer: every(CODES.RULE),
+    body: () => ({
+      name: 'Access Park',
+      username: uniq('acc_park'),
+      password: 'secret1',
+      repassword: 'secret1',
+      mobile: nextMobile(),
+      smscode: '000000',
+      icode: CAPTCHA,
+      captcha_id: 'x'.repeat(32),
+      code: 'eyJ2IjoxfQ.c2lnbmF0dXJl',
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/dzg/bind',
+    expect: MAIN,
+    answer: { main: CODES.RULE, init: CODES.RULE },
+    body: () => ({ code: 'eyJ2IjoxfQ.c2lnbmF0dXJl', dzg_id: 'LOT-1' }),
+  },
+  { method: 'GET', path: '/dzg/bindings', expect: MAIN },
+  // refused while the company's internal-testing option is off (it is, for the table's company)
+  { method: 'GET', path: '/company/diagnostics', expect: MAIN, answer: { main: CODES.RULE, init: CODES.RULE } },
+  { method: 'POST', path: '/dzg/unbind', expect: MAIN, answer: { main: CODES.NOT_FOUND, init: CODES.NOT_FOUND }, body: () => ({ id: 2_000_000_000 }) },
   { method: 'GET', path: '/admin/get_adminright', expect: COMPANY },
   // integrations (issue #19): main administrators, with the company's option thirdParty on (turned on in before())
   { method: 'GET', path: '/integration/key/list', expect: MAIN },

@@ -9,6 +9,7 @@ import { parseEventStream } from '../src/app/eventStream.ts';
 import { decideAccess } from '../src/app/routes/access.ts';
 import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 import {
+  alarmRingOn,
   ampsToMxgl,
   connectionFacts,
   emptyTimer,
@@ -139,6 +140,13 @@ test('weekdays read Monday first', () => {
   const names = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
   assert.equal(weekdaysText([0, 1, 3, 6], names), 'Mon, Wed, Sat, Sun');
   assert.equal(weekdaysText([], names), '');
+});
+
+test('alarm ring: the company option switches the sound (guard desk and breaker alarms)', () => {
+  assert.equal(alarmRingOn({ company: 3, alarm_ring: 1 }), true);
+  assert.equal(alarmRingOn({ company: 3, alarm_ring: 0 }), false, 'option off');
+  assert.equal(alarmRingOn({ company: 0, alarm_ring: 1 }), false, 'no company');
+  assert.equal(alarmRingOn(undefined), false, 'no session');
 });
 
 test('alarm ring: the first look rings for nothing; afterwards only a newer breaker alarm rings', () => {

@@ -29,6 +29,7 @@ import * as m0025 from './migrations/0025_leave_balances.ts';
 import * as m0027 from './migrations/0027_dirty_seq.ts';
 import * as m0028 from './migrations/0028_visitors.ts';
 import * as m0029 from './migrations/0029_integrations.ts';
+import * as m0030 from './migrations/0030_parking_options.ts';
 import * as m0031 from './migrations/0031_person_admin.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0027_dirty_seq': m0027,
   '0028_visitors': m0028,
   '0029_integrations': m0029,
+  '0030_parking_options': m0030,
   '0031_person_admin': m0031,
 };
 

@@ -280,6 +280,10 @@ export interface PunchTable {
   photo: string;
   stranger: number;
   created_at: string;
+  /** spec §9 dual authentication (0030): '' (not a two-person device), 'pending', 'paired', 'unpaired' */
+  dual_state: Generated<string>;
+  /** the other person of a paired passage */
+  dual_partner_id: number | null;
 }
 
 /** A health-code record a terminal reported with a punch (migration 0010, spec §3 "Health record"). */
@@ -628,6 +632,10 @@ export interface DB {
   webhook_endpoints: WebhookEndpointTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveryTable;
+  parking_bindings: ParkingBindingTable;
+  parking_nonces: ParkingNonceTable;
+  parking_outbox: ParkingOutboxTable;
+  parking_push_state: ParkingPushStateTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -882,4 +890,36 @@ export interface WebhookDeliveryTable {
   response_body: Generated<string>;
   duration_ms: number | null;
   created_at: string;
+}
+
+/** Parking-lot binding (migration 0030, issue #19): docs/api-parking.md. */
+export interface ParkingBindingTable {
+  id: Generated<number>;
+  company_id: number;
+  dzg_id: string;
+  lot_name: string;
+  bound_by: number | null;
+  created_at: string;
+}
+export interface ParkingNonceTable {
+  company_id: number;
+  nonce: string;
+  expires_at: string;
+  used_at: string;
+}
+export interface ParkingOutboxTable {
+  id: Generated<number>;
+  company_id: number;
+  person_id: number | null;
+  number: string;
+  /** 'saved' | 'deleted' | 'all' */
+  kind: string;
+  created_at: string;
+}
+export interface ParkingPushStateTable {
+  company_id: number;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string;
+  last_pushed_at: string | null;
 }

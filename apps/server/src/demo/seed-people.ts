@@ -91,7 +91,9 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
         name,
         phone: `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}`,
         photo,
-        rfid: r() > 0.3 ? String(3_000_000_000 + Math.floor(r() * 999_999_999)) : '',
+        // The demo company has the rfid option on (cards required), so everyone holds a card; the draw is kept as it
+        // was so the rest of the demo's random data stays the same.
+        rfid: r() > 0.3 ? String(3_000_000_000 + Math.floor(r() * 999_999_999)) : String(2_000_000_000 + i),
         work_status: left ? 0 : 1,
         is_admin: i < 3 ? 1 : 0,
         admin_password: i < 3 ? '123456' : '',

@@ -16,6 +16,15 @@ export const CompanyOptions = Type.Object({
   internalTesting: Flag,
 });
 export type CompanyOptions = Static<typeof CompanyOptions>;
+/**
+ * The options as the API shows them: the parking operator's shared secret never leaves the server, only
+ * whether one is set. On input a blank (or absent) key keeps the stored one.
+ */
+export const CompanyOptionsView = Type.Object({
+  ...CompanyOptions.properties,
+  parking: Type.Object({ enabled: Flag, url: Type.String({ maxLength: 300 }), key_set: Type.Boolean() }),
+});
+export type CompanyOptionsView = Static<typeof CompanyOptionsView>;
 export const CompanyOptionsInput = Type.Partial(
   Type.Object({
     ...CompanyOptions.properties,
@@ -32,7 +41,7 @@ export const Company = Type.Object({
   location: Type.String(),
   /** Punches by the same person within this many seconds count once. */
   filter_seconds: Type.Integer(),
-  options: CompanyOptions,
+  options: CompanyOptionsView,
   /** IANA zone name: every time the console shows and every day a report means is in it. */
   time_zone: Type.String(),
   created_at: Type.String(),
@@ -65,10 +74,32 @@ export type CompanyListItem = Static<typeof CompanyListItem>;
 export const CompanyList = Type.Object({ items: Type.Array(CompanyListItem), total: Type.Integer() });
 export const SetDefaultCompanyBody = Type.Object({ company_id: Id });
 
+/**
+ * Diagnostic details for pre-release testing (spec §6: the internal-testing option enables extra features): the
+ * server's scheduled jobs as this instance runs them. Refused while the company's option is off.
+ */
+export const Diagnostics = Type.Object({
+  version: Type.String(),
+  database: Type.String(),
+  jobs: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      runs: Type.Integer(),
+      failures: Type.Integer(),
+      running: Type.Boolean(),
+      last_started_at: Type.Union([Type.String(), Type.Null()]),
+      last_duration_ms: Type.Union([Type.Number(), Type.Null()]),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export type Diagnostics = Static<typeof Diagnostics>;
+
 export const companiesApi = {
   list: endpoint({ method: 'GET', path: '/company/list', response: CompanyList }),
   create: endpoint({ method: 'POST', path: '/company/create', body: CompanyInput, response: Company }),
   info: endpoint({ method: 'GET', path: '/company/info', response: Company }),
   update: endpoint({ method: 'POST', path: '/company/update', body: CompanyInput, response: Company }),
   setDefault: endpoint({ method: 'POST', path: '/admin/setDefaultCompany', body: SetDefaultCompanyBody, response: Type.Null() }),
+  diagnostics: endpoint({ method: 'GET', path: '/company/diagnostics', response: Diagnostics }),
 };

@@ -22,6 +22,7 @@ export * from './sites.ts';
 export * from './leave.ts';
 export * from './visitors.ts';
 export * from './integrations.ts';
+export * from './parking.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -44,6 +45,7 @@ import { sitesApi } from './sites.ts';
 import { selfApi, workflowApi } from './workflow.ts';
 import { strangersApi } from './strangers.ts';
 import { selfVisitorsApi, visitApi, visitorsApi } from './visitors.ts';
+import { parkingApi } from './parking.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -71,4 +73,5 @@ export const apiContract = {
   selfVisitors: selfVisitorsApi,
   visit: visitApi,
   integrations: integrationsApi,
+  parking: parkingApi,
 };

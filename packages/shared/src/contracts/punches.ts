@@ -39,6 +39,12 @@ export const Punch = Type.Object({
   stranger: Type.Boolean(),
   /** spec §3 "Attendance record": the status of the attendance day that used this punch (null: none did) */
   result: Nullable(StringEnum(DAY_STATUSES)),
+  /**
+   * spec §9 two-person authentication (company option dualAuth, devices of function type 'dualAuth'): 'pending'
+   * while the 10 s window is open, 'paired' with `dual_partner`, 'unpaired' (an alarm); null elsewhere.
+   */
+  dual_state: Type.Optional(Nullable(StringEnum(['pending', 'paired', 'unpaired'] as const))),
+  dual_partner: Type.Optional(Nullable(Type.String())),
 });
 export type Punch = Static<typeof Punch>;
 export const PunchPage = Page(Punch);

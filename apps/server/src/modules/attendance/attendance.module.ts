@@ -34,7 +34,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
-    if (e.kind !== 'saved') return;
+    if (e.kind !== 'saved' || e.terminalsOnly) return;
     const zone = (await trx.selectFrom('companies').select('time_zone').where('id', '=', e.companyId).executeTakeFirst())?.time_zone ?? DEFAULT_TIME_ZONE;
     const today = localDate(Date.now(), zone);
     await markDirty(trx, e.companyId, e.personIds, { from: `${today.slice(0, 8)}01`, to: today });

@@ -1,6 +1,6 @@
 import type { Company } from '@faceadmin/shared';
 import type { CompanyRow } from './companies.repository.ts';
-import { optionsOf } from './companies.options.ts';
+import { optionsOf, viewOptions } from './companies.options.ts';
 
 export function presentCompany(row: CompanyRow): Company {
   return {
@@ -10,7 +10,7 @@ export function presentCompany(row: CompanyRow): Company {
     phone: row.phone,
     location: row.location,
     filter_seconds: row.filter_seconds,
-    options: optionsOf(row),
+    options: viewOptions(optionsOf(row)),
     time_zone: row.time_zone,
     created_at: row.created_at,
   };

@@ -94,7 +94,7 @@ test('an admin with company 0 is refused company routes with the noCompany messa
   assert.equal(created.data.address, 'Main St 1');
   assert.equal(created.data.filter_seconds, 60, 'default filter seconds');
   assert.equal(created.data.options.number, 1, 'default options');
-  assert.deepEqual(created.data.options.parking, { enabled: 0, url: '', key: '' });
+  assert.deepEqual(created.data.options.parking, { enabled: 0, url: '', key_set: false });
   assert.equal((await call(t.app, 'GET', '/company/info', { token })).data.id, created.data.id, 'company routes now work');
 });
 
@@ -190,7 +190,7 @@ test('update merges options, keeps unspecified fields, and validates like create
   assert.equal(info.options.rfid, 1);
   assert.equal(info.options.idcard, 1);
   assert.equal(info.options.number, 1, 'default kept');
-  assert.deepEqual(info.options.parking, { enabled: 1, url: 'https://park.example', key: 'k1' });
+  assert.deepEqual(info.options.parking, { enabled: 1, url: 'https://park.example', key_set: true });
   assert.equal(info.address, 'Road 5');
   assert.equal(info.location, '116.4,39.9');
   assert.equal(info.filter_seconds, 30);
@@ -225,4 +225,57 @@ test('each company change is in the operation log, translated', async () => {
   assert.equal((await companyLogs(a.main)).total, 3);
   // alarmRing reaches the session user.
   assert.equal((await call(t.app, 'GET', '/user/info', { token: a.main })).data.alarm_ring, 1);
+});
+
+test(`the parking secret never leaves the server: shown as set, kept when the form sends it blank, not logged (${DIALECT})`, async () => {
+  const a = await makeCompany(t, 'Secret Co');
+  const base = { name: 'Secret Co', phone: '1' };
+  const secret = 'pk-very-secret-123456';
+  const set = await call(t.app, 'POST', '/company/update', {
+    token: a.main,
+    body: { ...base, options: { parking: { enabled: 1, url: 'https://park.example/hook', key: secret } } },
+  });
+  assert.equal(set.code, CODES.OK);
+  assert.deepEqual(set.data.options.parking, { enabled: 1, url: 'https://park.example/hook', key_set: true });
+  // The console sends the field back blank: the stored secret stays.
+  await call(t.app, 'POST', '/company/update', {
+    token: a.main,
+    body: { ...base, options: { parking: { enabled: 1, url: 'https://park.example/hook', key: '' } } },
+  });
+  const row = await t.app.database.db.selectFrom('companies').select('options').where('id', '=', a.id).executeTakeFirstOrThrow();
+  assert.equal(JSON.parse(row.options).parking.key, secret, 'kept');
+  // Nowhere in what the API answers: info, list, user info, the operation log.
+  for (const [path, query] of [
+    ['/company/info', {}],
+    ['/company/list', {}],
+    ['/user/info', {}],
+    ['/log/list', { module: 'company', pageSize: 100 }],
+  ] as const) {
+    const r = await call(t.app, 'GET', path, { token: a.main, query });
+    assert.equal(r.code, CODES.OK, path);
+    assert.ok(!JSON.stringify(r.data).includes(secret), `${path} leaks the secret`);
+  }
+  const logs = await companyLogs(a.main);
+  assert.deepEqual(logs.items[1].data.options.parking, { enabled: 1, url: 'https://park.example/hook', key_set: true });
+  // A new secret replaces it.
+  await call(t.app, 'POST', '/company/update', { token: a.main, body: { ...base, options: { parking: { key: 'other-secret' } } } });
+  const row2 = await t.app.database.db.selectFrom('companies').select('options').where('id', '=', a.id).executeTakeFirstOrThrow();
+  assert.equal(JSON.parse(row2.options).parking.key, 'other-secret');
+});
+
+test(`internal testing (spec §6): diagnostic details only with the option on, for main administrators (${DIALECT})`, async () => {
+  const a = await makeCompany(t, 'Testing Co');
+  const off = await call(t.app, 'GET', '/company/diagnostics', { token: a.main, lang: 'en-US' });
+  assert.equal(off.code, CODES.RULE);
+  assert.match(off.message, /internal testing/);
+  assert.equal((await call(t.app, 'GET', '/user/info', { token: a.main })).data.debug, 0, 'off by default');
+  await call(t.app, 'POST', '/company/update', { token: a.main, body: { name: 'Testing Co', phone: '1', options: { internalTesting: 1 } } });
+  assert.equal((await call(t.app, 'GET', '/user/info', { token: a.main })).data.debug, 1);
+  const on = await call(t.app, 'GET', '/company/diagnostics', { token: a.main });
+  assert.equal(on.code, CODES.OK, on.message);
+  assert.equal(on.data.database, DIALECT);
+  const names = on.data.jobs.map((j: { name: string }) => j.name);
+  for (const job of ['parking.push', 'punches.dualAuth', 'devices.presence']) assert.ok(names.includes(job), job);
+  const sub = await makeSub(t, a, ['all']);
+  assert.equal((await call(t.app, 'GET', '/company/diagnostics', { token: sub.token })).code, CODES.NO_AUTHORITY, 'main administrators only');
 });

@@ -1,14 +1,16 @@
 import { ALL_RIGHTS, DEFAULT_TIME_ZONE, type Company, type CompanyInput } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
-import { invalid, notFound } from '../../lib/errors.ts';
+import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { isTimeZone, nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
 import { audit } from '../logs/logs.service.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import { personsRepository } from '../persons/persons.repository.ts';
 import { membershipsRepository } from '../managers/memberships.repository.ts';
 import { companiesRepository } from './companies.repository.ts';
-import { DEFAULT_FILTER_SECONDS, DEFAULT_OPTIONS, mergeOptions, optionsOf } from './companies.options.ts';
+import { auditedOptions, DEFAULT_FILTER_SECONDS, DEFAULT_OPTIONS, mergeOptions, optionsOf } from './companies.options.ts';
 import { presentCompany } from './companies.presenter.ts';
 import { transaction } from '../../db/transaction.ts';
 
@@ -25,7 +27,7 @@ function requireText(input: Input) {
 export const companyCreatedHook = () => transactionalHook<Executor, { companyId: number }>();
 export type CompanyCreatedHook = ReturnType<typeof companyCreatedHook>;
 
-export function companiesService(database: Database, created: CompanyCreatedHook = companyCreatedHook()) {
+export function companiesService(database: Database, created: CompanyCreatedHook = companyCreatedHook(), peopleChanged?: PeopleChangedHook) {
   const { db } = database;
   return {
     /** Creates a company with the caller as its initial main administrator and switches to it. */
@@ -68,23 +70,35 @@ export function companiesService(database: Database, created: CompanyCreatedHook
       return transaction(db, async (trx) => {
         const row = await companiesRepository.find(trx, tenant.companyId);
         if (!row) throw notFound();
+        const before = optionsOf(row);
+        const options = mergeOptions(before, input.options);
         await companiesRepository.update(trx, tenant.companyId, {
           name: input.name.trim(),
           phone: input.phone.trim(),
           address: input.address?.trim() ?? row.address,
           location: input.location ?? row.location,
           filter_seconds: input.filter_seconds ?? row.filter_seconds,
-          options: JSON.stringify(mergeOptions(optionsOf(row), input.options)),
+          options: JSON.stringify(options),
           time_zone: input.time_zone ?? row.time_zone,
           updated_at: nowIso(),
         });
+        // spec §3 rfid: cards reach terminals only with the option on, so a switch re-plans every card holder.
+        if (before.rfid !== options.rfid && peopleChanged) {
+          const ids = await personsRepository.bumpCardHolders(trx, tenant.companyId);
+          if (ids.length) await peopleChanged.emit(trx, { companyId: tenant.companyId, personIds: ids, kind: 'saved', terminalsOnly: true });
+        }
         await audit(trx, tenant, 'company', 'company.update', {
           id: tenant.companyId,
           name: input.name.trim(),
-          ...(input.options ? { options: input.options } : {}),
+          ...(input.options ? { options: auditedOptions(input.options) } : {}),
         });
         return presentCompany((await companiesRepository.find(trx, tenant.companyId))!);
       });
+    },
+    /** spec §6: pre-release features answer only while the company's internal-testing option is on. */
+    async requireInternalTesting(tenant: Tenant) {
+      const row = await companiesRepository.find(db, tenant.companyId);
+      if (!row || optionsOf(row).internalTesting !== 1) throw badInput('errors.internalTestingOff');
     },
     async list(ctx: AuthContext) {
       const rows = await membershipsRepository.listForAdmin(db, ctx.admin.id);

@@ -8,6 +8,7 @@ import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } f
 import { chunks, inChunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso, utcToLocal } from '../../lib/time.ts';
+import { loadOptions } from '../companies/companies.options.ts';
 import { notify } from '../messages/messages.service.ts';
 import { publish } from '../live/publish.ts';
 import { personsRepository, type PersonRow } from '../persons/persons.repository.ts';
@@ -31,9 +32,10 @@ const localDate = (date: string | null, endOfDay: boolean) => (date ? `${date} $
 /**
  * What a terminal must hold for a person: the user record and, when there is one, the face. A visitor's window
  * (instants) is written in the terminal's own clock (`tzOffset`, minutes east of UTC): the terminal refuses the
- * user outside it by itself (#19).
+ * user outside it by itself (#19). The card number goes only when the company's rfid option is on (spec §3);
+ * switching it re-plans everyone holding a card (companies bumps their revision), so terminals gain or lose the cards.
  */
-export function opsForPerson(p: PersonRow, tzOffset = 480): DeviceOp[] {
+export function opsForPerson(p: PersonRow, tzOffset = 480, cards = true): DeviceOp[] {
   const window = p.valid_from && p.valid_until ? { start: utcToLocal(p.valid_from, tzOffset), end: utcToLocal(p.valid_until, tzOffset) } : null;
   return [
     {
@@ -43,7 +45,7 @@ export function opsForPerson(p: PersonRow, tzOffset = 480): DeviceOp[] {
       // spec §6: a person can be a device administrator (ZKTeco privilege 14).
       pri: p.is_admin ? 14 : 0,
       password: p.is_admin && p.admin_password ? p.admin_password : p.door_password,
-      card: p.rfid,
+      card: cards ? p.rfid : '',
       start: window ? window.start : localDate(p.access_from, false),
       end: window ? window.end : localDate(p.access_to, true),
     },
@@ -370,6 +372,7 @@ export function syncService(deps: {
 
         const due = await ledgerRepository.due(trx, device.id, now, ROWS_PER_POLL);
         if (!due.length) return out;
+        const cards = (await loadOptions(trx, device.company_id)).rfid === 1;
         const persons = new Map(
           (
             await personsRepository.findMany(
@@ -388,7 +391,7 @@ export function syncService(deps: {
           if (desired === 0) ops.push({ kind: 'deleteUser', pin: row.pin });
           else {
             if (row.applied_rev > 0 && row.pin !== p!.number) ops.push({ kind: 'deleteUser', pin: row.pin });
-            ops.push(...opsForPerson(p!, device.tz_offset));
+            ops.push(...opsForPerson(p!, device.tz_offset, cards));
             if (p!.photo) {
               const jpegBase64 = faces.get(p!.photo) ?? (await deps.photos.base64(device.company_id, p!.photo));
               if (jpegBase64) ops.push({ kind: 'photo', pin: p!.number, jpegBase64 });

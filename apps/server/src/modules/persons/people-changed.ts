@@ -6,6 +6,8 @@ export interface PeopleChange {
   companyId: number;
   personIds: number[];
   kind: 'saved' | 'deleted';
+  /** only what terminals hold changed (the company's rfid option): the sync ledger re-sends, nothing else reacts */
+  terminalsOnly?: boolean;
 }
 
 /**

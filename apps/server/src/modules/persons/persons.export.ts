@@ -7,7 +7,8 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { departmentPaths, descendantsOf } from '../departments/departments.service.ts';
 import { personsRepository } from './persons.repository.ts';
-import { COLUMNS } from './persons.import.ts';
+import { columnsFor } from './persons.import.ts';
+import { loadOptions } from '../companies/companies.options.ts';
 import { picUrl } from './persons.presenter.ts';
 
 export interface ExportFilter {
@@ -23,10 +24,11 @@ export interface ExportFilter {
  * Streams the filtered people as xlsx, a thousand rows at a time (lib/xlsx.ts), so 50k people never sit
  * in memory as one workbook.
  */
-export function exportPeople(database: Database, tenant: Tenant, lang: Language, f: ExportFilter, baseUrl: string): Promise<PassThrough> {
+export async function exportPeople(database: Database, tenant: Tenant, lang: Language, f: ExportFilter, baseUrl: string): Promise<PassThrough> {
   const { db } = database;
-  // The import's columns (so an export re-imports), less the write-only door password, plus read-only facts.
-  const cols = [...COLUMNS.filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];
+  // The import's columns for this company's options (so an export re-imports), less the write-only door
+  // password, plus read-only facts.
+  const cols = [...columnsFor(await loadOptions(db, tenant.companyId)).filter((c) => c !== 'door_password'), 'sync_status', 'pic', 'created_at'];
   const columns = cols.map((c) => ({ header: t(lang, `fields.${c}`), key: c, width: c === 'pic' ? 60 : 18 }));
   async function* rows() {
     let departments: number[] | undefined;

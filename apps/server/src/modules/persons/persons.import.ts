@@ -5,6 +5,7 @@ import {
   PERSON_NUMBER_PATTERN,
   WORK_STATUS,
   type ImportReport,
+  type CompanyOptions,
   type ImportRowError,
   type Language,
 } from '@faceadmin/shared';
@@ -17,6 +18,7 @@ import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
 import { departmentPaths } from '../departments/departments.service.ts';
+import { loadOptions, requiredPersonFields } from '../companies/companies.options.ts';
 import { audit } from '../logs/logs.service.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
 import { newPersonRow, personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
@@ -41,6 +43,15 @@ export const COLUMNS = [
 ] as const;
 type Column = (typeof COLUMNS)[number];
 const REQUIRED: Column[] = ['name', 'phone', 'organizations'];
+
+/**
+ * spec §3 Company options: the template and the export carry the card and ID-card columns only when the option
+ * is on; the import then requires them (the person number is always a column: it is how a row finds its person).
+ */
+export function columnsFor(options: CompanyOptions): Column[] {
+  return COLUMNS.filter((c) => (c === 'rfid' || c === 'idcard' ? options[c] === 1 : true));
+}
+const requiredFor = (options: CompanyOptions): Column[] => [...REQUIRED, ...requiredPersonFields(options)];
 /** Department cells: "HQ/R&D" paths or plain names, several separated by ; , or 、 */
 const SEPARATORS = /[;,；，、\n]+/;
 
@@ -123,24 +134,26 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
     async template(tenant: Tenant, lang: Language): Promise<Buffer> {
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet(t(lang, 'import.sheetPeople'));
-      ws.addRow(COLUMNS.map((c) => t(lang, `fields.${c}`)));
+      const columns = columnsFor(await loadOptions(db, tenant.companyId));
+      ws.addRow(columns.map((c) => t(lang, `fields.${c}`)));
       ws.getRow(1).font = { bold: true };
       const depts = await departmentsRepository.all(db, tenant.companyId);
       const paths = departmentPaths(depts);
-      ws.addRow([
-        '1001',
-        t(lang, 'import.exampleName'),
-        '13800138000',
-        depts[0] ? paths.get(depts[0].id)! : '',
-        '',
-        '',
-        '',
-        '',
-        t(lang, 'values.working'),
-        0,
-        '',
-        '',
-      ]);
+      const example: Record<Column, string | number> = {
+        number: '1001',
+        name: t(lang, 'import.exampleName'),
+        phone: '13800138000',
+        organizations: depts[0] ? paths.get(depts[0].id)! : '',
+        rfid: '12345678',
+        idcard: '110101199001011234',
+        address: '',
+        description: '',
+        workStatus: t(lang, 'values.working'),
+        user_pri: 0,
+        door_password: '',
+        joined_on: '',
+      };
+      ws.addRow(columns.map((c) => example[c]));
       ws.columns.forEach((c) => (c.width = 18));
       const help = wb.addWorksheet(t(lang, 'import.sheetDepartments'));
       help.addRow([t(lang, 'fields.organizations')]);
@@ -175,7 +188,9 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
           label.set(c, text);
         }
       });
-      const missing = REQUIRED.filter((c) => !colOf.has(c));
+      const options = await loadOptions(db, tenant.companyId);
+      const required = requiredFor(options);
+      const missing = required.filter((c) => !colOf.has(c));
       if (missing.length) throw badInput('errors.xlsxColumns', 'file', { columns: missing.map((c) => t(lang, `fields.${c}`)).join(', ') });
       if (ws.rowCount - 1 > LIMITS.importMaxRows) throw badInput('errors.xlsxRows', 'file', { max: LIMITS.importMaxRows });
 
@@ -196,7 +211,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
         const values = Object.fromEntries(COLUMNS.map((c) => [c, get(c)])) as Record<Column, string>;
         if (COLUMNS.every((c) => !values[c])) continue;
         const before = errors.length;
-        for (const c of REQUIRED) if (!values[c]) err(r, c, 'reasons.required');
+        for (const c of required) if (!values[c]) err(r, c, 'reasons.required');
         const number = values.number;
         if (number && (number.length > LIMITS.personNumberMax || !new RegExp(PERSON_NUMBER_PATTERN).test(number))) err(r, 'number', 'reasons.pattern');
         if (number && seen.has(number)) err(r, 'number', 'reasons.duplicateRow', { row: seen.get(number)! });
@@ -233,8 +248,9 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
           cols: {
             name: values.name,
             phone: values.phone,
-            rfid: values.rfid,
-            idcard: values.idcard,
+            // a file without the column (the option off: the export leaves it out) keeps the stored numbers
+            ...(colOf.has('rfid') ? { rfid: values.rfid } : {}),
+            ...(colOf.has('idcard') ? { idcard: values.idcard } : {}),
             address: values.address,
             description: values.description,
             work_status: work!,

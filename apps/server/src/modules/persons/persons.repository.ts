@@ -243,6 +243,19 @@ export const personsRepository = {
       await db.deleteFrom(table).where('company_id', '=', companyId).where('person_id', '=', row.id).execute();
     return { face: row.photo, punchPhotos };
   },
+  /** People holding a card number get a new revision (the rfid option changed what terminals must hold); their ids. */
+  async bumpCardHolders(db: Executor, companyId: number): Promise<number[]> {
+    const rows = await db.selectFrom('persons').select('id').where('company_id', '=', companyId).where('rfid', '!=', '').execute();
+    const ids = rows.map((r) => r.id);
+    for (const part of chunks(ids))
+      await db
+        .updateTable('persons')
+        .set((eb) => ({ revision: eb('revision', '+', 1), sync_status: 0 }))
+        .where('company_id', '=', companyId)
+        .where('id', 'in', part)
+        .execute();
+    return ids;
+  },
   async delete(db: Executor, companyId: number, ids: number[]) {
     for (const part of chunks(ids)) await db.deleteFrom('persons').where('company_id', '=', companyId).where('id', 'in', part).execute();
   },

@@ -1,10 +1,21 @@
-import { CODES, pathOf, personsApi, type Person, type PersonCreate, type PersonListQuery, type PersonUpdate, WORK_STATUS } from '@faceadmin/shared';
+import {
+  CODES,
+  type CompanyOptions,
+  pathOf,
+  personsApi,
+  type Person,
+  type PersonCreate,
+  type PersonListQuery,
+  type PersonUpdate,
+  WORK_STATUS,
+} from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { API_PREFIX } from '../../lib/api.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
+import { loadOptions, requiredPersonFields } from '../companies/companies.options.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
@@ -71,6 +82,11 @@ export function personColumns(input: Input, existing: PersonRow | undefined): Pa
   };
 }
 
+/** spec §3: the fields the company's options require (card, ID card), each named in the refusal (422). */
+export function requireOptionFields(options: CompanyOptions, cols: Partial<PersonInsert>) {
+  for (const field of requiredPersonFields(options)) if (!cols[field]?.trim()) throw invalid(field, 'reasons.required');
+}
+
 export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): boolean {
   return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
 }
@@ -132,6 +148,7 @@ export function personsService(deps: {
       if (!photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
       const cols = personColumns(input, undefined);
       return transaction(db, async (trx) => {
+        requireOptionFields(await loadOptions(trx, tenant.companyId), cols);
         await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
         await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges ?? []);
         const number = input.number ?? String((await personsRepository.maxNumeric(trx, tenant.companyId)) + 1);
@@ -164,6 +181,7 @@ export function personsService(deps: {
         await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
         if (input.incharges) await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges);
         const number = input.number ?? row.number;
+        requireOptionFields(await loadOptions(trx, tenant.companyId), cols);
         if (number !== row.number && (await personsRepository.byNumbers(trx, tenant.companyId, [number])).size)
           throw conflict('errors.numberTaken', { number });
         const patch: Partial<PersonInsert> = { ...cols, number, updated_at: nowIso() };

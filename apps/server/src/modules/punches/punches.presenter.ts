@@ -1,7 +1,9 @@
 import { API_PREFIX, pathOf, punchesApi, type DayStatus } from '@faceadmin/shared';
 import type { punchesRepository } from './punches.repository.ts';
 
-type Row = Awaited<ReturnType<typeof punchesRepository.list>>['items'][number];
+type ListRow = Awaited<ReturnType<typeof punchesRepository.list>>['items'][number];
+/** The list's rows; other readers (live, dashboard) select the common columns without the dual-authentication ones. */
+type Row = Omit<ListRow, 'dual_state' | 'dual_partner_name'> & Partial<Pick<ListRow, 'dual_state' | 'dual_partner_name'>>;
 /** Day and time as the terminal saw them (its local clock): what people expect on the record. */
 export const presentPunch = (r: Row, result: DayStatus | null = null) => ({
   id: r.id,
@@ -24,4 +26,7 @@ export const presentPunch = (r: Row, result: DayStatus | null = null) => ({
   // 1 a stranger, 2 a registered person the terminal refused (punches.service STRANGER): neither is a punch of theirs.
   stranger: r.stranger !== 0,
   result,
+  ...(r.dual_state !== undefined
+    ? { dual_state: (r.dual_state || null) as 'pending' | 'paired' | 'unpaired' | null, dual_partner: r.dual_partner_name ?? null }
+    : {}),
 });

@@ -186,6 +186,7 @@ export const punchesRepository = {
     let q = db
       .selectFrom('punches as p')
       .leftJoin('persons as u', 'u.id', 'p.person_id')
+      .leftJoin('persons as dp', 'dp.id', 'p.dual_partner_id')
       .innerJoin('devices as d', 'd.id', 'p.device_id')
       .where('p.company_id', '=', companyId);
     if (f.deviceId) q = q.where('p.device_id', '=', f.deviceId);
@@ -200,11 +201,40 @@ export const punchesRepository = {
       q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb(eb.fn('lower', ['p.pin']), 'like', p)]));
     }
     const [items, total] = await Promise.all([
-      q.select(PUNCH_COLUMNS).orderBy('p.time', 'desc').orderBy('p.id', 'desc').limit(f.limit).offset(f.offset).execute(),
+      q
+        .select([...PUNCH_COLUMNS, 'p.dual_state', 'dp.name as dual_partner_name'])
+        .orderBy('p.time', 'desc')
+        .orderBy('p.id', 'desc')
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute(),
       withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
     ]);
     return { items, total: Number(total.n) };
   },
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('punches').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+
+  /** Two-person devices by company (spec §9): the dual-authentication sweep's work list. */
+  dualDevices: (db: Executor) => db.selectFrom('devices').select(['id', 'company_id', 'name']).where('function_type', '=', 'dualAuth').execute(),
+  /**
+   * Recognised punches on these devices not yet decided ('' or 'pending'), oldest first. `sinceLocal` bounds the
+   * (device_id, local_time) index range: device wall clocks are within a day of UTC, so two days back is safe.
+   */
+  dualCandidates: (db: Executor, companyId: number, deviceIds: number[], sinceLocal: string) =>
+    db
+      .selectFrom('punches as p')
+      .leftJoin('persons as u', 'u.id', 'p.person_id')
+      .select(['p.id', 'p.device_id', 'p.person_id', 'p.time', 'p.local_time', 'p.dual_state', 'u.name as person_name'])
+      .where('p.company_id', '=', companyId)
+      .where('p.device_id', 'in', deviceIds)
+      .where('p.local_time', '>=', sinceLocal)
+      .where('p.stranger', '=', 0)
+      .where('p.person_id', 'is not', null)
+      .where('p.dual_state', 'in', ['', 'pending'])
+      .orderBy('p.time')
+      .orderBy('p.id')
+      .execute(),
+  setDual: (db: Executor, companyId: number, id: number, state: 'pending' | 'paired' | 'unpaired', partnerId: number | null) =>
+    db.updateTable('punches').set({ dual_state: state, dual_partner_id: partnerId }).where('company_id', '=', companyId).where('id', '=', id).execute(),
 };

@@ -56,6 +56,8 @@ const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage
 const SelfServicePage = lazy(() => import('../../features/workflow/self/SelfServicePage.tsx'));
 // A visitor's link page (#19): public, outside the console's shell and any session.
 const VisitPage = lazy(() => import('../../features/visitors/pages/VisitPage.tsx'));
+// spec §2: the public parking-lot binding page; it signs in with the console's own session when asked to.
+const DzgPage = lazy(() => import('../../features/parking/pages/DzgPage.tsx'));
 
 function page(Component: ComponentType) {
   return (
@@ -75,6 +77,7 @@ const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => 
 export const router = createBrowserRouter([
   { path: '/self', element: page(SelfServicePage) },
   { path: '/visit/:token', element: page(VisitPage) },
+  { path: '/dzg', element: page(DzgPage) },
   {
     element: <Guard />,
     children: [

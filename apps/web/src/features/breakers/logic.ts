@@ -95,6 +95,9 @@ export function timerBody(v: TimerValues): { ok: true; body: Omit<TimerCreate, '
   return { ok: true, body };
 }
 
+/** spec §3 Company alarmRing: the company's option (the session's `alarm_ring`) switches every alarm sound. */
+export const alarmRingOn = (user: { company: number; alarm_ring: number } | undefined): boolean => Boolean(user && user.company !== 0 && user.alarm_ring === 1);
+
 /**
  * The alarm ring (spec §3 Company alarmRing): of the unread messages the bell sees, the breaker alarms newer than
  * the newest one already seen. The first look (`seen` null) only takes note, so opening the console does not ring

@@ -50,3 +50,12 @@ export const useSwitchCompany = () =>
       window.location.assign('/');
     },
   });
+
+/** GET /company/diagnostics: only asked for while the company's internal-testing option is on (user.debug). */
+export const useDiagnostics = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['company', 'diagnostics'],
+    queryFn: () => call(companiesApi.diagnostics, undefined, { inline: true }),
+    enabled,
+    refetchInterval: 10_000,
+  });

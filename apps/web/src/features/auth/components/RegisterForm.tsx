@@ -8,8 +8,11 @@ import { SmsCodeField } from './SmsCodeField.tsx';
 
 type Values = Omit<RegisterBody, 'captcha_id'>;
 
-/** Registration of a new main administrator (spec §5 rules); shown only when PublicConfig.registration. */
-export function RegisterForm({ onToken }: { onToken: (token: string) => void }) {
+/**
+ * Registration of a new main administrator (spec §5 rules); shown only when PublicConfig.registration. `send`
+ * replaces /admin/register (the parking binding page registers through /dzg/register with its code).
+ */
+export function RegisterForm({ onToken, send }: { onToken: (token: string) => void; send?: (body: RegisterBody) => Promise<{ token: string }> }) {
   const { t } = useTranslation();
   const rules = ruleSet(t);
   const [form] = Form.useForm<Values>();
@@ -18,7 +21,8 @@ export function RegisterForm({ onToken }: { onToken: (token: string) => void }) 
 
   const submit = async (v: Values) => {
     try {
-      const res = await register.mutateAsync({ ...v, username: v.username.trim(), captcha_id: captcha.data?.captcha_id ?? '' });
+      const body = { ...v, username: v.username.trim(), captcha_id: captcha.data?.captcha_id ?? '' };
+      const res = send ? await send(body) : await register.mutateAsync(body);
       onToken(res.token);
     } catch {
       form.setFieldValue('icode', '');

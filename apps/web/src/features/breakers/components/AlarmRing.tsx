@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useUserInfo } from '../../../app/session.ts';
 import { useUnreadCount } from '../../messages/api.ts';
 import { latestUnread } from '../api.ts';
-import { newBreakerAlarms } from '../logic.ts';
+import { alarmRingOn, newBreakerAlarms } from '../logic.ts';
 
 let audio: AudioContext | null = null;
 
@@ -45,7 +45,7 @@ function ring() {
  */
 export function AlarmRing() {
   const user = useUserInfo().data;
-  const enabled = Boolean(user && user.company !== 0 && user.alarm_ring === 1);
+  const enabled = alarmRingOn(user);
   const count = useUnreadCount(enabled).data?.count;
   const seen = useRef<number | null>(null);
   const lastCount = useRef<number | undefined>(undefined);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { Button, Card, Col, Divider, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import { browserTimeZone, timeZoneOptions } from '../../../ui/format.ts';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type Company, type CompanyInput, type CompanyOptions } from '@faceadmin/shared';
@@ -26,7 +26,8 @@ function toValues(c: Company | undefined): Partial<Values> {
       filter_seconds: null,
       // A new company starts in the zone of the browser that creates it (issue #9 item 7); editable.
       time_zone: browserTimeZone(),
-      options: { ...Object.fromEntries(FLAGS.map((f) => [f, false])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
+      // the server's defaults: only the person number is on (its field shows on the person form)
+      options: { ...Object.fromEntries(FLAGS.map((f) => [f, f === 'number'])), parking: { enabled: false, url: '', key: '' } } as Values['options'],
     };
   return {
     name: c.name,
@@ -40,7 +41,8 @@ function toValues(c: Company | undefined): Partial<Values> {
       parking: {
         enabled: Boolean(c.options?.parking?.enabled),
         url: c.options?.parking?.url ?? '',
-        key: c.options?.parking?.key ?? '',
+        // the secret never comes back from the server: blank keeps the stored one
+        key: '',
       },
     },
   };
@@ -140,17 +142,18 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
         <Row gutter={16}>
           {FLAGS.map((f) => (
             <Col xs={12} md={6} key={f}>
-              <Form.Item name={['options', f]} label={t(`company.options.${f}`)} valuePropName="checked">
-                <Switch />
+              <Form.Item name={['options', f]} label={t(`company.options.${f}`)} valuePropName="checked" extra={t(`company.optionHints.${f}`)}>
+                <Switch data-testid={`company-option-${f}`} />
               </Form.Item>
             </Col>
           ))}
         </Row>
         <Divider titlePlacement="start">{t('company.options.parking')}</Divider>
+        <Typography.Paragraph type="secondary">{t('company.optionHints.parking')}</Typography.Paragraph>
         <Row gutter={16}>
           <Col xs={24} md={6}>
             <Form.Item name={['options', 'parking', 'enabled']} label={t('company.fields.parkingEnabled')} valuePropName="checked">
-              <Switch />
+              <Switch data-testid="parking-enabled" />
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
@@ -159,12 +162,16 @@ export function CompanyForm({ company, submitting, readOnly, onSubmit }: Props) 
               label={t('company.fields.parkingUrl')}
               rules={[{ type: 'url', message: t('common.validation.url') }]}
             >
-              <Input disabled={!parkingOn} />
+              <Input disabled={!parkingOn} data-testid="parking-url" />
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
-            <Form.Item name={['options', 'parking', 'key']} label={t('company.fields.parkingKey')}>
-              <Input.Password disabled={!parkingOn} autoComplete="off" />
+            <Form.Item
+              name={['options', 'parking', 'key']}
+              label={t('company.fields.parkingKey')}
+              extra={company?.options?.parking?.key_set ? t('company.hints.parkingKeySet') : undefined}
+            >
+              <Input.Password disabled={!parkingOn} autoComplete="new-password" data-testid="parking-key" />
             </Form.Item>
           </Col>
         </Row>

@@ -7,6 +7,7 @@ import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { fetchNextNumber, uploadFace, useSavePerson } from '../api.ts';
 import { adminPasswordRequired, emptyPersonValues, formFieldOf, personToValues, valuesToBody, type PersonFormValues } from '../logic.ts';
+import { useCompanyInfo } from '../../companies/api.ts';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { FaceUpload } from './FaceUpload.tsx';
 import { PeriodsEditor } from './PeriodsEditor.tsx';
@@ -41,6 +42,12 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
   const isAdmin = Form.useWatch('is_admin', form);
   const clearDoor = Form.useWatch('clear_door_password', form);
   const { required } = ruleSet(t);
+  // spec §3 Company options number / rfid / idcard: each field is shown (and the card and ID card required)
+  // only with its option on; hidden fields keep their values, so saving never clears a stored card.
+  const options = useCompanyInfo(open).data?.options;
+  const showNumber = options?.number !== 0;
+  const needCard = options?.rfid === 1;
+  const needIdcard = options?.idcard === 1;
 
   useEffect(() => {
     if (!open) return;
@@ -145,10 +152,11 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
               <FaceUpload url={picUrl} onUrl={setPicUrl} />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12}>
+          <Col xs={24} md={12} hidden={!showNumber}>
             <Form.Item
               name="number"
               label={t('person.fields.number')}
+              hidden={!showNumber}
               rules={[
                 { max: LIMITS.personNumberMax, message: t('person.validation.max', { count: LIMITS.personNumberMax }) },
                 { pattern: new RegExp(PERSON_NUMBER_PATTERN), message: t('person.validation.number') },
@@ -180,14 +188,30 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
               {departments('person-organizations')}
             </Form.Item>
           </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="rfid" label={t('person.fields.rfid')} rules={[{ pattern: OPTIONAL_CARD, message: t('person.validation.card') }]}>
-              <Input maxLength={20} />
+          <Col xs={24} md={12} hidden={!needCard}>
+            <Form.Item
+              name="rfid"
+              label={t('person.fields.rfid')}
+              hidden={!needCard}
+              rules={[
+                ...(needCard ? [required, { whitespace: true, message: t('common.validation.required') }] : []),
+                { pattern: OPTIONAL_CARD, message: t('person.validation.card') },
+              ]}
+            >
+              <Input maxLength={20} data-testid="person-rfid" />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="idcard" label={t('person.fields.idcard')} rules={[{ pattern: IDCARD, message: t('person.validation.idcard') }]}>
-              <Input maxLength={20} />
+          <Col xs={24} md={12} hidden={!needIdcard}>
+            <Form.Item
+              name="idcard"
+              label={t('person.fields.idcard')}
+              hidden={!needIdcard}
+              rules={[
+                ...(needIdcard ? [required, { whitespace: true, message: t('common.validation.required') }] : []),
+                { pattern: IDCARD, message: t('person.validation.idcard') },
+              ]}
+            >
+              <Input maxLength={20} data-testid="person-idcard" />
             </Form.Item>
           </Col>
           <Col span={24}>

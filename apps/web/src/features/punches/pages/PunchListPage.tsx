@@ -3,13 +3,16 @@ import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, Image, Space, Tag, type TableProps } from 'antd';
+import { Avatar, Button, Card, Checkbox, Image, Space, Tag, Typography, type TableProps } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useCompanyInfo } from '../../companies/api.ts';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
 import { measure, type PunchFilters } from '../logic.ts';
+
+const DUAL_COLOR = { paired: 'green', pending: 'processing', unpaired: 'red' } as const;
 
 /** /attendance/list: punch records from the face devices (right `attendance`). */
 export default function PunchListPage() {
@@ -17,6 +20,9 @@ export default function PunchListPage() {
   const [query, setQuery] = useState<PagedQuery<PunchFilters>>({ page: 1, pageSize: 20 });
   const list = usePunches(query);
   const exportList = useExportPunches();
+  // spec §3 Company filter seconds: every punch is listed; the attendance engine counts a burst once.
+  const company = useCompanyInfo(true).data;
+  const filterSeconds = company?.filter_seconds;
 
   const columns: TableProps<Punch>['columns'] = [
     {
@@ -64,10 +70,35 @@ export default function PunchListPage() {
       key: 'stranger',
       render: (v: boolean) => (v ? <Tag color="volcano">{t('punch.stranger')}</Tag> : <Tag color="green">{t('punch.known')}</Tag>),
     },
+    // spec §9 two-person authentication: shown while the company's option is on
+    ...(company?.options.dualAuth === 1
+      ? [
+          {
+            title: t('punch.fields.dualAuth'),
+            key: 'dual',
+            render: (_: unknown, r: Punch) =>
+              r.dual_state ? (
+                <Tag color={DUAL_COLOR[r.dual_state]} data-testid="punch-dual">
+                  {r.dual_state === 'paired' ? t('punch.dual.pairedWith', { name: r.dual_partner ?? '' }) : t(`punch.dual.${r.dual_state}`)}
+                </Tag>
+              ) : null,
+          },
+        ]
+      : []),
   ];
 
   return (
-    <Card title={t('route.attendanceList')} data-testid="punch-list-page">
+    <Card
+      title={t('route.attendanceList')}
+      data-testid="punch-list-page"
+      extra={
+        filterSeconds ? (
+          <Typography.Text type="secondary" data-testid="punch-filter-note">
+            {t('punch.filterNote', { seconds: filterSeconds })}
+          </Typography.Text>
+        ) : undefined
+      }
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <KeywordSearch
           placeholder={t('punch.keyword')}

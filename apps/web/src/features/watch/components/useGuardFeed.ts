@@ -6,6 +6,7 @@ import { readLocal, writeLocal } from '../../../app/store.ts';
 import { useDeviceOptions } from '../../devices/api.ts';
 import { useRecentPunches } from '../api.ts';
 import { alarmTempOf, atDoors, HISTORY_MAX, mergeRecognitions, parseDoors, ringsFor, type Recognition } from '../logic.ts';
+import { alarmRingOn } from '../../breakers/logic.ts';
 import { useAlarmSound } from './useAlarmSound.ts';
 
 export interface Door {
@@ -38,7 +39,7 @@ export function useGuardFeed(doors: readonly number[]) {
   const people = useRightLevel('person');
   const [live, setLive] = useState<Recognition[]>([]);
   const [photos, setPhotos] = useState<ReadonlyMap<number, string>>(new Map());
-  const sound = useAlarmSound(user?.alarm_ring === 1);
+  const sound = useAlarmSound(alarmRingOn(user));
 
   useLiveEvent('punch', (p) => setLive((h) => mergeRecognitions(h, [p])));
   useLiveEvent('photo', (ph) =>
