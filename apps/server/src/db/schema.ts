@@ -165,6 +165,8 @@ export interface PersonTable {
   revision: number;
   /** lower-cased "name number phone card", maintained by the repository for keyword search */
   search: Generated<string>;
+  /** plate numbers, comma-separated, '' none (0030): sent to bound parking operators */
+  plates: Generated<string>;
   created_at: string;
   updated_at: string;
 }

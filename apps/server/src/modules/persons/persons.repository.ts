@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time.ts';
 
 export type PersonRow = Selectable<PersonTable>;
 /** A person's columns as writers set them (`search` and `left_at` are kept by the repository). */
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at'>;
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'plates'> & { plates?: string };
 const SEARCHED = ['name', 'number', 'phone', 'rfid'] as const;
 
 /** A new person's row: the given fields over the defaults (working, no passwords, nothing synced yet). */
@@ -216,6 +216,7 @@ export const personsRepository = {
       photo: '',
       rfid: '',
       idcard: '',
+      plates: '',
       address: '',
       work_status: WORK_STATUS.left,
       notify: 0,
