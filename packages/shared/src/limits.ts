@@ -20,6 +20,8 @@ export const LIMITS = {
   accessPeriodsMax: 3,
   photoMaxBytes: 5 * 1024 * 1024,
   importMaxRows: 20_000,
+  /** plate numbers a person may have (sent to parking operators) */
+  platesMax: 5,
 } as const;
 
 export const PERSON_NUMBER_PATTERN = '^[A-Za-z0-9]+$';
@@ -29,6 +31,8 @@ export const IPV4_PATTERN = `^(${OCTET}\\.){3}${OCTET}$`;
 /** An IPv4 address as above, or an IPv6 literal (hex groups with at least one colon). */
 export const IP_PATTERN = `${IPV4_PATTERN}|^(?=[0-9a-fA-F:]*:)[0-9a-fA-F:]{2,39}$`;
 export const CARD_PATTERN = '^[0-9]{1,20}$';
+/** A vehicle plate: 2-12 of letters, digits, Chinese characters, '·' and '-' (京A·12345, ABC-123). */
+export const PLATE_PATTERN = '^[0-9A-Za-z\\u4e00-\\u9fa5·-]{2,12}$';
 export const DOOR_PASSWORD_PATTERN = '^[0-9]{4,8}$';
 /** HH:mm, 00:00 to 23:59 */
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';

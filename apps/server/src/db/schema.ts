@@ -172,6 +172,8 @@ export interface PersonTable {
   /** the terminal's own user validity (instants), a visitor's window; null for employees */
   valid_from: Generated<string | null>;
   valid_until: Generated<string | null>;
+  /** plate numbers, comma-separated, '' none (0030): sent to bound parking operators */
+  plates: Generated<string>;
   created_at: string;
   updated_at: string;
 }

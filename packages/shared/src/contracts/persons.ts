@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CARD_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, TIME_PATTERN } from '../limits.ts';
+import { CARD_PATTERN, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, PLATE_PATTERN, TIME_PATTERN } from '../limits.ts';
 import { Children, Count, Flag, Id, IdBody, Nullable, StringEnum, Page, PageQuery, Ref, XLSX_TYPE } from './common.ts';
 import { binary, endpoint } from './endpoint.ts';
 import { LongText } from './request.ts';
@@ -43,6 +43,8 @@ export const Person = Type.Object({
   incharges: Type.Array(Ref),
   feature_rights: Type.Array(Type.String()),
   user_pri: Type.Integer(),
+  /** plate numbers (sent to bound parking operators, docs/api-parking.md) */
+  plates: Type.Optional(Type.Array(Type.String())),
   sync_status: Type.Integer(),
   tags: Type.Array(StringEnum(PERSON_TAGS)),
   created_at: Type.String(),
@@ -61,6 +63,8 @@ const fields = {
   rfid: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: CARD_PATTERN })])),
   idcard: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: '^[0-9A-Za-z]{6,20}$' })])),
   address: Type.Optional(Type.String({ maxLength: 200 })),
+  /** plate numbers: letters, digits, Chinese characters, '·' and '-'; omitted keeps them, [] clears them */
+  plates: Type.Optional(Type.Array(Type.String({ pattern: PLATE_PATTERN }), { maxItems: LIMITS.platesMax, uniqueItems: true })),
   workStatus: Type.Optional(Flag),
   notify: Type.Optional(Flag),
   /** hire date, a real calendar date; omitted keeps it, null clears it */

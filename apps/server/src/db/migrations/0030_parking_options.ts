@@ -6,7 +6,7 @@ import { emptyText, withId } from './helpers.ts';
  * Parking-lot binding (issue #19, spec §2 /dzg, §7 /dzg/*): the operator accounts (dzg_id) bound to a company, the
  * nonces of the signed codes already used (a code works once), and the outbox of people changes waiting to be
  * pushed to the company's parking operator (written in the people write's transaction, worked by a job).
- * Dual authentication (spec §9): a punch on a two-person device records whether a second person was recognised
+ * A person's plate numbers (sent to the parking operators). Dual authentication (spec §9): a punch on a two-person device records whether a second person was recognised
  * within 10 s ('' on other devices, 'pending' while waiting, 'paired' or 'unpaired').
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
@@ -51,4 +51,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('dual_state', 'text', (c) => c.notNull().defaultTo(emptyText))
     .execute();
   await db.schema.alterTable('punches').addColumn('dual_partner_id', 'integer').execute();
+  // the plate numbers parking operators receive with the people, comma-separated ('' none)
+  await db.schema
+    .alterTable('persons')
+    .addColumn('plates', 'text', (c) => c.notNull().defaultTo(emptyText))
+    .execute();
 }

@@ -213,10 +213,22 @@ test(`bound operators receive the company's people, signed, after they change; f
   });
   const dept = (await call(t.app, 'POST', '/org/create', { token: C.main, body: { name: 'HQ' } })).data.id;
   const pic = async () => (await upload(t, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = async (number: string, name: string) =>
-    (await call(t.app, 'POST', '/person/create', { token: C.main, body: { number, name, phone: '13900001111', organizations: [dept], pic: await pic() } }))
-      .data;
-  await person('C1', 'Before Binding');
+  const person = async (number: string, name: string, plates?: string[]) =>
+    (
+      await call(t.app, 'POST', '/person/create', {
+        token: C.main,
+        body: { number, name, phone: '13900001111', organizations: [dept], pic: await pic(), ...(plates ? { plates } : {}) },
+      })
+    ).data;
+  const c1 = await person('C1', 'Before Binding', ['京A·12345', 'abc-123']);
+  assert.deepEqual(c1.plates, ['京A·12345', 'ABC-123'], 'plates are kept upper-cased');
+  const badPlate = await call(t.app, 'POST', '/person/create', {
+    token: C.main,
+    lang: 'en-US',
+    body: { name: 'X', phone: '1', organizations: [dept], pic: await pic(), plates: ['no spaces allowed'] },
+  });
+  assert.equal(badPlate.code, CODES.VALIDATION);
+  assert.match(badPlate.message, /^Plate numbers/);
   const pushesOfC = () => received.filter((r) => JSON.parse(r.body).company_id === C.id);
   assert.equal(pushesOfC().length, 0, 'nothing is pushed before a binding');
 
@@ -226,7 +238,7 @@ test(`bound operators receive the company's people, signed, after they change; f
   const roster = JSON.parse(first.body);
   assert.equal(roster.full, true);
   assert.deepEqual(roster.dzg_ids, ['C-LOT']);
-  assert.deepEqual(roster.people, [{ number: 'C1', name: 'Before Binding', phone: '13900001111' }]);
+  assert.deepEqual(roster.people, [{ number: 'C1', name: 'Before Binding', phone: '13900001111', plates: ['京A·12345', 'ABC-123'] }]);
   assert.ok(!first.body.includes(SECRET_C));
 
   // a change goes as a change; a person who leaves is removed

@@ -34,6 +34,7 @@ export interface PushedPerson {
   number: string;
   name: string;
   phone: string;
+  plates: string[];
 }
 
 /**
@@ -81,7 +82,12 @@ export function parkingService(deps: { database: Database; auth: AuthService; lo
     const full = rows.some((r) => r.kind === 'all');
     const people: PushedPerson[] = [];
     const removed = new Set<string>();
-    const toPerson = (p: { number: string; name: string; phone: string }): PushedPerson => ({ number: p.number, name: p.name, phone: p.phone });
+    const toPerson = (p: { number: string; name: string; phone: string; plates: string }): PushedPerson => ({
+      number: p.number,
+      name: p.name,
+      phone: p.phone,
+      plates: p.plates ? p.plates.split(',') : [],
+    });
     if (full) {
       for await (const batch of personsRepository.iterate(db, companyId, { workStatus: WORK_STATUS.working })) people.push(...batch.map(toPerson));
     } else {

@@ -22,6 +22,7 @@ export function presentPerson(row: PersonRow, orgs: { id: number; name: string }
     pic: row.photo,
     pic_url: picUrl(row),
     rfid: row.rfid,
+    plates: row.plates ? row.plates.split(',') : [],
     idcard: row.idcard,
     address: row.address,
     workStatus: row.work_status,

@@ -8,8 +8,8 @@ import { nowIso } from '../../lib/time.ts';
 
 export type PersonRow = Selectable<PersonTable>;
 /** A person's columns as writers set them (`search` and `left_at` are kept by the repository). */
-export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'kind' | 'valid_from' | 'valid_until' | 'admin_id'> &
-  Partial<Pick<PersonRow, 'kind' | 'valid_from' | 'valid_until' | 'admin_id'>>;
+export type PersonInsert = Omit<PersonRow, 'id' | 'company_id' | 'search' | 'left_at' | 'kind' | 'valid_from' | 'valid_until' | 'admin_id' | 'plates'> &
+  Partial<Pick<PersonRow, 'kind' | 'valid_from' | 'valid_until' | 'admin_id' | 'plates'>>;
 /** A visitor is a hidden person (#19): every list of people, picker, count and attendance reads employees only. */
 export const EMPLOYEE = 'employee';
 export const VISITOR = 'visitor';
@@ -222,6 +222,7 @@ export const personsRepository = {
       photo: '',
       rfid: '',
       idcard: '',
+      plates: '',
       address: '',
       work_status: WORK_STATUS.left,
       notify: 0,

@@ -79,6 +79,7 @@ export function personColumns(input: Input, existing: PersonRow | undefined): Pa
     admin_password: isAdmin ? adminPassword : '',
     feature_rights: JSON.stringify(input.feature_rights ?? parseJson(existing?.feature_rights, [])),
     user_pri: input.user_pri ?? existing?.user_pri ?? 0,
+    plates: input.plates !== undefined ? input.plates.map((p) => p.toUpperCase()).join(',') : (existing?.plates ?? ''),
   };
 }
 

@@ -35,6 +35,8 @@ export interface PersonFormValues {
   pic_url?: string;
   rfid?: string;
   idcard?: string;
+  /** plate numbers (sent to bound parking operators) */
+  plates?: string[];
   address?: string;
   workStatus: number;
   /** hire date 'YYYY-MM-DD' */
@@ -77,6 +79,7 @@ export function personToValues(p: Person): PersonFormValues {
     pic_url: p.pic_url,
     rfid: p.rfid,
     idcard: p.idcard,
+    plates: p.plates ?? [],
     address: p.address,
     workStatus: p.workStatus,
     joined_on: p.joined_on,
@@ -105,6 +108,7 @@ export function valuesToBody(v: PersonFormValues, existing?: Person): PersonCrea
     pic: v.pic,
     rfid: trim(v.rfid),
     idcard: trim(v.idcard),
+    ...(v.plates ? { plates: [...new Set(v.plates.map((x) => x.trim().toUpperCase()).filter(Boolean))] } : {}),
     address: trim(v.address),
     workStatus: v.workStatus,
     joined_on: v.joined_on || null,

@@ -1,8 +1,18 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Checkbox, Col, DatePicker, Divider, Drawer, Form, Input, Radio, Row, Space, Switch } from 'antd';
+import { App, Button, Checkbox, Col, DatePicker, Divider, Drawer, Form, Input, Radio, Row, Select, Space, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { CARD_PATTERN, CODES, DOOR_PASSWORD_PATTERN, LIMITS, PERSON_NUMBER_PATTERN, USER_PRI, WORK_STATUS, type Person } from '@faceadmin/shared';
+import {
+  CARD_PATTERN,
+  CODES,
+  DOOR_PASSWORD_PATTERN,
+  LIMITS,
+  PERSON_NUMBER_PATTERN,
+  PLATE_PATTERN,
+  USER_PRI,
+  WORK_STATUS,
+  type Person,
+} from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { fetchNextNumber, uploadFace, useSavePerson } from '../api.ts';
@@ -28,6 +38,7 @@ type Values = Omit<PersonFormValues, 'joined_on'> & { accessRange?: [Dayjs | nul
 
 const PHONE = /^[0-9+()\- ]{1,20}$/;
 const IDCARD = /^$|^[0-9A-Za-z]{6,20}$/;
+const PLATE = new RegExp(PLATE_PATTERN);
 const OPTIONAL_CARD = new RegExp(`^$|${CARD_PATTERN}`);
 const OPTIONAL_DOOR = new RegExp(`^$|${DOOR_PASSWORD_PATTERN}`);
 const DATE = 'YYYY-MM-DD';
@@ -48,6 +59,8 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
   const showNumber = options?.number !== 0;
   const needCard = options?.rfid === 1;
   const needIdcard = options?.idcard === 1;
+  // plate numbers matter only to parking operators: shown while the company's parking binding is enabled
+  const showPlates = options?.parking.enabled === 1;
 
   useEffect(() => {
     if (!open) return;
@@ -212,6 +225,23 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
               ]}
             >
               <Input maxLength={20} data-testid="person-idcard" />
+            </Form.Item>
+          </Col>
+          <Col span={24} hidden={!showPlates}>
+            <Form.Item
+              name="plates"
+              label={t('person.fields.plates')}
+              hidden={!showPlates}
+              extra={t('person.hints.plates')}
+              rules={[
+                { type: 'array', max: LIMITS.platesMax, message: t('person.validation.platesMax', { max: LIMITS.platesMax }) },
+                {
+                  validator: (_, v: string[] | undefined) =>
+                    (v ?? []).every((p) => PLATE.test(p.trim())) ? Promise.resolve() : Promise.reject(new Error(t('person.validation.plate'))),
+                },
+              ]}
+            >
+              <Select mode="tags" open={false} tokenSeparators={[',', ' ', '，']} data-testid="person-plates" />
             </Form.Item>
           </Col>
           <Col span={24}>
