@@ -40,7 +40,7 @@ async function until<T>(what: string, check: () => T | Promise<T>, ms = 30_000):
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -119,7 +119,8 @@ export const VisitPublic = Type.Object({
   has_face: Type.Boolean(),
 });
 export type VisitPublic = Static<typeof VisitPublic>;
-const TokenParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) });
+/** The link's token (32 characters of base64url); the pattern carries the length too, so generators draw real ones. */
+const TokenParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]{16,64}$' }) });
 
 /** The console's visitors (System → Visitors) and the visit log (System → Visitor log). */
 export const visitorsApi = {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, DatePicker, Form, Input, Result, Select, Space, Typography } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, VISIT_MAX_DAYS, type Ref, type VisitorInvite, type VisitorInvited } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
-import { pickerToIso } from '../../../ui/format.ts';
+import { isoToPicker, pickerToIso } from '../../../ui/format.ts';
 
 interface Values {
   name: string;
@@ -104,7 +104,8 @@ export function InviteForm(props: { doors: Ref[] | undefined; zone: string; subm
         }}
       />
     );
-  const start = dayjs().second(0);
+  // now, as the company's clock reads it (the pickers show and mean the company's wall time)
+  const start = isoToPicker(new Date().toISOString(), props.zone).second(0);
   return (
     <Form form={form} layout="vertical" data-testid="visitor-form" initialValues={{ from: start, until: start.add(2, 'hour') }}>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
