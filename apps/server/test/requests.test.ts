@@ -42,6 +42,8 @@ const TARGETS: Record<string, string[]> = {
   '/admin/setDefaultCompany': ['company_id'],
   '/person/exportPerson': ['sync_status'],
   '/punch/export': ['state'],
+  // spec §7: the company whose link the administrator removes
+  '/person/unbind': ['company_id'],
   // which of the companies the phone belongs to a person signs in to
   '/self/login': ['company_id'],
 };

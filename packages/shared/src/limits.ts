@@ -28,8 +28,8 @@ export const PERSON_NUMBER_PATTERN = '^[A-Za-z0-9]+$';
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 /** A dotted-quad IPv4 address, each part 0-255 (6.48.807.05 is no address). */
 export const IPV4_PATTERN = `^(${OCTET}\\.){3}${OCTET}$`;
-/** An IPv4 address as above, or an IPv6 literal (hex groups with at least one colon). */
-export const IP_PATTERN = `${IPV4_PATTERN}|^(?=[0-9a-fA-F:]*:)[0-9a-fA-F:]{2,39}$`;
+/** An IPv4 address as above, or an IPv6 literal (up to eight hex groups of at most four digits, `::` allowed). */
+export const IP_PATTERN = `${IPV4_PATTERN}|^[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}$`;
 export const CARD_PATTERN = '^[0-9]{1,20}$';
 /** A vehicle plate: 2-12 of letters, digits, Chinese characters, '·' and '-' (京A·12345, ABC-123). */
 export const PLATE_PATTERN = '^[0-9A-Za-z\\u4e00-\\u9fa5·-]{2,12}$';
