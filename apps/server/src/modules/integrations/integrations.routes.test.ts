@@ -419,3 +419,35 @@ test('an endpoint failing for a day is paused, its administrators are told, and 
     restore();
   }
 });
+
+test('a backlog larger than the posts in flight drains: each finished post starts the next', async () => {
+  const c = await call<WebhookSecret>(t.app, 'POST', '/integration/webhook/create', {
+    token: A.main,
+    body: { name: 'Backlog', url: receiverUrl, events: ['alarm'] },
+  });
+  answer = () => ({ status: 200, delayMs: 20 });
+  received.length = 0;
+  const at = new Date(clock.now()).toISOString();
+  const n = WEBHOOK_TUNING.concurrency * 3;
+  await t.app.database.db
+    .insertInto('webhook_deliveries')
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        company_id: A.id,
+        endpoint_id: c.data.id,
+        event_id: `backlog-${i}`,
+        type: 'test',
+        payload: JSON.stringify({ i }),
+        status: 'pending',
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .execute();
+  // one tick of the job: the rest start as posts finish, without waiting for further ticks
+  await t.app.jobs.runNow('webhooks.deliver');
+  for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+  await t.app.modules.integrations.webhooks.idle();
+  assert.equal(received.length, n);
+  assert.ok((await deliveries(A, c.data.id)).every((d) => d.status === 'succeeded'));
+});
