@@ -8,7 +8,7 @@ import { picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 import { clock } from '../../lib/time.ts';
 import { signatureOf, verifySignature } from './signature.ts';
-import { retryDelay, WEBHOOK_TUNING } from './webhooks.service.ts';
+import { retryDelay, WEBHOOK_TUNING, webhookEventOf } from './webhooks.service.ts';
 
 let t: TestApp;
 let A: Company;
@@ -450,4 +450,19 @@ test('a backlog larger than the posts in flight drains: each finished post start
   await t.app.modules.integrations.webhooks.idle();
   assert.equal(received.length, n);
   assert.ok((await deliveries(A, c.data.id)).every((d) => d.status === 'succeeded'));
+});
+
+test('which published events are webhook events', () => {
+  const punch = { id: 1, stranger: false, face_url: '/x.jpg', name: 'A' } as never;
+  const ev = (type: string, data: unknown) => webhookEventOf({ companyId: 1, type: type as never, data: data as never, rights: [] });
+  assert.deepEqual(ev('punch', punch), { type: 'punch', data: { id: 1, stranger: false, name: 'A' } }, 'the face link stays inside');
+  assert.equal(ev('punch', { ...(punch as object), stranger: true })?.type, 'stranger');
+  assert.equal(ev('day', { days: null })?.type, 'day.changed');
+  assert.equal(ev('approval', { id: 3, status: 1 })?.type, 'approval.decided');
+  assert.equal(ev('approval', { id: 3, status: -1 })?.type, 'approval.decided');
+  assert.equal(ev('approval', { id: 3, status: 0 }), null, 'applied, not decided');
+  assert.equal(ev('alarm', { source: 'temperature' })?.type, 'alarm');
+  assert.equal(ev('device', { id: 1, online: false })?.type, 'device.offline');
+  assert.equal(ev('device', { id: 1, online: true }), null);
+  for (const other of ['photo', 'command', 'sync', 'breaker', 'figures', 'messages']) assert.equal(ev(other, {}), null, other);
 });
