@@ -2,14 +2,16 @@
  * Webhooks versus punch ingestion (issue #19): a delivery never slows the write that caused it. One server, one
  * terminal posting single punches (as devices.bench.ts does), measured in alternating rounds: with no webhook, and
  * with 3 endpoints subscribed to every event and pointing at a local receiver that answers after 2 s. Printed side by
- * side (target: within 5%). The punches are fresh (their time is now), so each one is published and, with the
+ * side (target: within 5%). The PINs belong to 500 registered people, so each upload is one `punch` event. The punches are fresh (their time is now), so each one is published and, with the
  * endpoints, written to the outbox in the ingest's transaction; the webhook job works in the same process meanwhile.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { WEBHOOK_EVENTS } from '@faceadmin/shared';
-import { utcToLocal } from '../apps/server/src/lib/time.ts';
+import { transaction } from '../apps/server/src/db/transaction.ts';
+import { nowIso, utcToLocal } from '../apps/server/src/lib/time.ts';
+import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
 import { benchServer, fmt, percentile } from './lib.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
@@ -30,7 +32,21 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const { app, url, api, close } = await benchServer({ device: 'BENCH1' });
+const { app, url, api, companyId, close } = await benchServer({ device: 'BENCH1' });
+// The people behind PINs 1000–1499, so each upload is a punch (one event), as at a real door.
+const dept = (await api('/org/create', { name: 'Staff' })).json().data.id as number;
+await transaction(app.database.db, async (trx) => {
+  const rows = Array.from({ length: 500 }, (_, i) => ({
+    ...newPersonRow({ number: String(1000 + i), name: `Staff ${i}`, phone: '1', photo: '', created_at: nowIso() }),
+    company_id: companyId,
+    search: '',
+  }));
+  const ids = await trx.insertInto('persons').values(rows).returning('id').execute();
+  await trx
+    .insertInto('person_departments')
+    .values(ids.map((r) => ({ company_id: companyId, person_id: r.id, department_id: dept })))
+    .execute();
+});
 const device = await app.database.db.selectFrom('devices').select(['tz_offset']).where('serial', '=', 'BENCH1').executeTakeFirstOrThrow();
 const ok = async (r: Awaited<ReturnType<typeof api>>) => {
   const body = r.json<{ code: number; message: string; data: any }>();

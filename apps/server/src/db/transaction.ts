@@ -68,12 +68,13 @@ export function afterCommit(executor: Executor, cb: () => void): void {
  * Runs `cb` at the end of the caller's `transaction()`, still inside it (its writes commit or roll back with the
  * rest): for writes worth making once per transaction instead of once per call, such as the webhooks' outbox rows
  * of a punch group commit, written in one statement. Answers false, registering nothing, when the executor is no
- * transaction: the caller then writes at once.
+ * transaction of `transaction()`: the caller then writes at once.
  */
 export function beforeCommit(executor: Executor, cb: () => Promise<void>): boolean {
   if (!executor.isTransaction) return false;
   const trx = executor as Transaction<DB>;
-  if (!callbacks.has(trx)) throw new Error('beforeCommit needs a transaction opened with transaction() from db/transaction.ts');
+  // a transaction opened elsewhere has no end to run it at: the caller writes at once (still inside it)
+  if (!callbacks.has(trx)) return false;
   const list = finishers.get(trx) ?? finishers.set(trx, []).get(trx)!;
   list.push(cb);
   return true;

@@ -8,7 +8,7 @@ import { picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 import { clock } from '../../lib/time.ts';
 import { signatureOf, verifySignature } from './signature.ts';
-import { retryDelay, WEBHOOK_TUNING } from './webhooks.service.ts';
+import { retryDelay, WEBHOOK_TUNING, webhookEventOf } from './webhooks.service.ts';
 
 let t: TestApp;
 let A: Company;
@@ -418,4 +418,51 @@ test('an endpoint failing for a day is paused, its administrators are told, and 
   } finally {
     restore();
   }
+});
+
+test('a backlog larger than the posts in flight drains: each finished post starts the next', async () => {
+  const c = await call<WebhookSecret>(t.app, 'POST', '/integration/webhook/create', {
+    token: A.main,
+    body: { name: 'Backlog', url: receiverUrl, events: ['alarm'] },
+  });
+  answer = () => ({ status: 200, delayMs: 20 });
+  received.length = 0;
+  const at = new Date(clock.now()).toISOString();
+  const n = WEBHOOK_TUNING.concurrency * 3;
+  await t.app.database.db
+    .insertInto('webhook_deliveries')
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        company_id: A.id,
+        endpoint_id: c.data.id,
+        event_id: `backlog-${i}`,
+        type: 'test',
+        payload: JSON.stringify({ i }),
+        status: 'pending',
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .execute();
+  // one tick of the job: the rest start as posts finish, without waiting for further ticks
+  await t.app.jobs.runNow('webhooks.deliver');
+  for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+  await t.app.modules.integrations.webhooks.idle();
+  assert.equal(received.length, n);
+  assert.ok((await deliveries(A, c.data.id)).every((d) => d.status === 'succeeded'));
+});
+
+test('which published events are webhook events', () => {
+  const punch = { id: 1, stranger: false, face_url: '/x.jpg', name: 'A' } as never;
+  const ev = (type: string, data: unknown) => webhookEventOf({ companyId: 1, type: type as never, data: data as never, rights: [] });
+  assert.deepEqual(ev('punch', punch), { type: 'punch', data: { id: 1, stranger: false, name: 'A' } }, 'the face link stays inside');
+  assert.equal(ev('punch', { ...(punch as object), stranger: true })?.type, 'stranger');
+  assert.equal(ev('day', { days: null })?.type, 'day.changed');
+  assert.equal(ev('approval', { id: 3, status: 1 })?.type, 'approval.decided');
+  assert.equal(ev('approval', { id: 3, status: -1 })?.type, 'approval.decided');
+  assert.equal(ev('approval', { id: 3, status: 0 }), null, 'applied, not decided');
+  assert.equal(ev('alarm', { source: 'temperature' })?.type, 'alarm');
+  assert.equal(ev('device', { id: 1, online: false })?.type, 'device.offline');
+  assert.equal(ev('device', { id: 1, online: true }), null);
+  for (const other of ['photo', 'command', 'sync', 'breaker', 'figures', 'messages']) assert.equal(ev(other, {}), null, other);
 });

@@ -385,32 +385,35 @@ export function webhooksService(
 
   /** Claims due deliveries for the free slots and starts their posts (one fill at a time per instance). */
   function fill(): Promise<number> {
-    filling ??= (async () => {
-      try {
-        const free = WEBHOOK_TUNING.concurrency - inFlight.size;
-        if (free <= 0 || stopping.signal.aborted) return 0;
-        const now = clock.now();
-        const due = await deliveriesRepository.due(db, new Date(now).toISOString(), free);
-        let started = 0;
-        for (const d of due) {
-          // the claim: its next attempt moves past the post's timeout, so no other tick or instance takes it meanwhile
-          const lease = new Date(now + WEBHOOK_TUNING.timeoutMs + 5000).toISOString();
-          if (!(await deliveriesRepository.claim(db, d.id, d.next_attempt_at, lease))) continue;
-          started++;
-          const p: Promise<unknown> = attempt(d, stopping.signal)
-            .catch((err: unknown) => log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded'))
-            .finally(() => {
-              inFlight.delete(p);
-              if (!stopping.signal.aborted) void fill().catch((err: unknown) => log.error({ err }, 'webhook deliveries could not be started'));
-            });
-          inFlight.add(p);
-        }
-        return started;
-      } finally {
-        filling = null;
+    if (filling) return filling;
+    const run = (async () => {
+      const free = WEBHOOK_TUNING.concurrency - inFlight.size;
+      if (free <= 0 || stopping.signal.aborted) return 0;
+      const now = clock.now();
+      const due = await deliveriesRepository.due(db, new Date(now).toISOString(), free);
+      let started = 0;
+      for (const d of due) {
+        // the claim: its next attempt moves past the post's timeout, so no other tick or instance takes it meanwhile
+        const lease = new Date(now + WEBHOOK_TUNING.timeoutMs + 5000).toISOString();
+        if (!(await deliveriesRepository.claim(db, d.id, d.next_attempt_at, lease))) continue;
+        started++;
+        const p: Promise<unknown> = attempt(d, stopping.signal)
+          .catch((err: unknown) => log.error({ err, delivery: d.id }, 'webhook delivery could not be recorded'))
+          .finally(() => {
+            inFlight.delete(p);
+            if (!stopping.signal.aborted) void fill().catch((err: unknown) => log.error({ err }, 'webhook deliveries could not be started'));
+          });
+        inFlight.add(p);
       }
+      return started;
     })();
-    return filling;
+    // cleared once settled (also when it ended without awaiting anything: set first, cleared after)
+    filling = run;
+    const clear = () => {
+      if (filling === run) filling = null;
+    };
+    run.then(clear, clear);
+    return run;
   }
 
   async function fanOut(): Promise<{ rows: number; made: number }> {
