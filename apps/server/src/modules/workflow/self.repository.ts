@@ -29,13 +29,7 @@ export const selfRepository = {
   },
   /** The working person an administrator account is in a company (spec §7 bindAdmin), if any. */
   personOfAdmin: (db: Executor, companyId: number, adminId: number) =>
-    db
-      .selectFrom('persons')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .where('admin_id', '=', adminId)
-      .where('work_status', '=', 1)
-      .executeTakeFirst(),
+    db.selectFrom('persons').select('id').where('company_id', '=', companyId).where('admin_id', '=', adminId).where('work_status', '=', 1).executeTakeFirst(),
   /** Working people with this phone, in every company (the sign-in chooses one). */
   byPhone: (db: Executor, phone: string) =>
     db
