@@ -450,3 +450,45 @@ test('stranger: no ATTLOG, one §11.8 ATTPHOTO <time>-<type>-<PIN>.jpg retried u
   assert.equal((await off.stranger()).reply, null);
   assert.equal(srv.uploads('ATTPHOTO').length, 4);
 });
+
+test('reply buffer: commands whose line ends past maxReplyBytes are not run and answered -1006', async () => {
+  const t = term({ maxReplyBytes: 200 });
+  await t.start();
+  const user = (pin: string) => `DATA UPDATE USERINFO PIN=${pin}\tName=${'x'.repeat(40)}\tPri=0`;
+  // Each line is about 80 bytes: the first two fit the 200-byte buffer, the third ends past it.
+  const lines = await run(t, user('1'), user('2'), user('3'));
+  const codes = lines.filter((l) => l.startsWith('ID=')).map((l) => /Return=(-?\d+)/.exec(l)![1]);
+  assert.deepEqual(codes, ['0', '0', '-1006']);
+  assert.deepEqual([...t.users.keys()], ['1', '2'], 'what the buffer could not hold was not stored');
+});
+
+test('pipelining: after the results of a full reply the terminal asks again at once; after a small one it waits Delay', async () => {
+  const t = term({ pollMs: 1500 });
+  await t.start();
+  await srv.waitFor(() => srv.requests.some((r) => r.path === '/iclock/getrequest'), 3000, 'first poll');
+  const polls = () => srv.requests.filter((r) => r.path === '/iclock/getrequest').length;
+  // 120 commands: a full reply by count. The devicecmd is followed by a getrequest well within Delay.
+  const ids = srv.queue(t.sn, ...Array.from({ length: 120 }, (_, i) => `DATA UPDATE USERINFO PIN=${i + 1}\tName=P${i}`));
+  await srv.waitFor(() => srv.results.some((b) => b.includes(`ID=${ids.at(-1)}&`)), 4000, 'results of the full reply');
+  await new Promise((r) => setTimeout(r, 700));
+  const cmdAt = srv.requests.findIndex((r) => r.path === '/iclock/devicecmd' && r.body.toString().includes(`ID=${ids.at(-1)}&`));
+  assert.ok(
+    srv.requests.slice(cmdAt + 1).some((r) => r.path === '/iclock/getrequest'),
+    'a getrequest followed the devicecmd well within the 1.5 s poll interval',
+  );
+  assert.equal(t.stats.pipelined, 1);
+  // A single command is not a full reply: the next poll waits the poll interval.
+  const one = srv.queue(t.sn, 'AC_UNLOCK');
+  await srv.waitFor(() => srv.results.some((b) => b.includes(`ID=${one[0]}&`)), 4000, 'result of the door');
+  const n = polls();
+  await new Promise((r) => setTimeout(r, 600));
+  assert.equal(polls(), n, 'no poll before Delay after a small reply');
+  assert.equal(t.stats.pipelined, 1);
+});
+
+test('virtualDelay: the Delay waits are counted, not slept (benches at Delay=10 s)', async () => {
+  const t = term({ pollMs: undefined, virtualDelay: true });
+  await t.start();
+  await srv.waitFor(() => srv.requests.filter((r) => r.path === '/iclock/getrequest').length >= 5, 2000, 'five polls at once');
+  assert.ok(t.virtualWaitMs >= 4 * 10_000, `counted ${t.virtualWaitMs} ms of Delay (server Delay=10)`);
+});

@@ -58,6 +58,21 @@ export interface TerminalOptions {
   retryMs?: number;
   /** Silent time of a REBOOT in ms. Default 3000. */
   rebootMs?: number;
+  /**
+   * Bytes of a getrequest reply the terminal takes (its receive buffer). Commands whose line ends beyond it are
+   * not run and answered -1006 ("the data is too long"). Default 6 MB (docs/zk-push-protocol.md §11).
+   */
+  maxReplyBytes?: number;
+  /**
+   * After posting the results of a full reply (at least half its buffer, or 100 commands or more), ask again at
+   * once instead of waiting Delay: the backlog goes at the pace of the link, not of the poll. Default true.
+   */
+  pipeline?: boolean;
+  /**
+   * Count the Delay waits between polls (`virtualWaitMs`) instead of sleeping them: benches report the time a
+   * real Delay-paced terminal takes without waiting it. The terminal then polls back to back.
+   */
+  virtualDelay?: boolean;
   httpTimeoutMs?: number;
   /** A breathalyser module: takes `alcohol_*` options and measures breath alcohol. Without it those options answer -1002. */
   alcohol?: boolean;
@@ -176,6 +191,8 @@ interface HttpReply {
   status: number;
   text: string;
   date: string | null;
+  /** body length in bytes */
+  bytes: number;
 }
 
 interface Outcome {
@@ -185,6 +202,10 @@ interface Outcome {
 }
 
 const DEFAULT_CAPACITY = 3000;
+/** Receive buffer for one getrequest reply (emulator convention, docs §11). */
+export const DEFAULT_MAX_REPLY_BYTES = 6 * 1024 * 1024;
+/** A reply with this many commands counts as full whatever its size (many small commands). */
+const FULL_REPLY_COMMANDS = 100;
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -228,6 +249,10 @@ export class Terminal {
   onEvent: ((event: TerminalEvent) => void) | undefined;
   /** Max users and max comparison photos (TerminalOptions.capacity); may be changed while running. */
   capacity: number;
+  /** With `virtualDelay`: the Delay waits counted instead of slept, in ms. */
+  virtualWaitMs = 0;
+  /** Polls sent, and those answered with commands (their bytes summed). */
+  readonly stats = { polls: 0, replies: 0, replyBytes: 0, commands: 0, pipelined: 0 };
 
   private opts: TerminalOptions;
   private fail: Required<Omit<FailOn, 'codes'>> & { codes: Record<string, number> };
@@ -355,8 +380,9 @@ export class Terminal {
         this.wakeHandshakeWaiters();
         void this.flushPending();
       }
+      let full = false;
       try {
-        await this.pollOnce(signal);
+        full = await this.pollOnce(signal);
       } catch (e) {
         if (signal.aborted) break;
         this.emit('error', `poll failed: ${errMsg(e)}`);
@@ -372,7 +398,15 @@ export class Terminal {
         this.needHandshake = true;
         continue;
       }
-      await sleep(this.pollIntervalMs, signal);
+      // A full reply says more is waiting: the next getrequest follows the devicecmd at once.
+      if (full && this.opts.pipeline !== false) {
+        this.stats.pipelined++;
+        continue;
+      }
+      if (this.opts.virtualDelay) {
+        this.virtualWaitMs += this.pollIntervalMs;
+        await sleep(0, signal);
+      } else await sleep(this.pollIntervalMs, signal);
     }
   }
 
@@ -391,7 +425,7 @@ export class Terminal {
       signal: AbortSignal.any(signals),
     });
     const buf = new Uint8Array(await res.arrayBuffer());
-    return { status: res.status, text: decodeText(buf, this.language), date: res.headers.get('date') };
+    return { status: res.status, text: decodeText(buf, this.language), date: res.headers.get('date'), bytes: buf.byteLength };
   }
 
   /** POST to /iclock/cdata until the reply starts with OK, or the terminal stops (then null). */
@@ -543,21 +577,44 @@ export class Terminal {
     return v.map(enc).join(',');
   }
 
-  private async pollOnce(signal: AbortSignal): Promise<void> {
+  /** One getrequest and the results of its commands; true when the reply was full (more is likely queued). */
+  private async pollOnce(signal: AbortSignal): Promise<boolean> {
     let q = `SN=${enc(this.sn)}`;
     if (this.firstPollAfterHandshake) q += `&INFO=${this.infoParam()}`;
+    this.stats.polls++;
     const r = await this.http('GET', `/iclock/getrequest?${q}`, undefined, signal);
     if (r.status !== 200) throw new Error(`getrequest HTTP ${r.status}`);
     this.firstPollAfterHandshake = false;
     const cmds = parseCommands(r.text);
-    this.emit('poll', cmds.length ? `${cmds.length} command(s)` : r.text.trim() || '(empty)');
-    if (!cmds.length) return;
-    const results: string[] = [];
+    this.emit('poll', cmds.length ? `${cmds.length} command(s), ${r.bytes} bytes` : r.text.trim() || '(empty)');
+    if (!cmds.length) return false;
+    this.stats.replies++;
+    this.stats.replyBytes += r.bytes;
+    this.stats.commands += cmds.length;
+    const limit = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+    // Where each command line ends in the reply, in bytes: what lies beyond the buffer was never read.
+    const ends: number[] = [];
+    let at = 0;
     for (const c of cmds) {
-      if (signal.aborted) return;
-      results.push(await this.execute(c));
+      at += encodeText(`C:${c.id}:${c.text}`, this.language).length + 1;
+      ends.push(at);
+    }
+    const results: string[] = [];
+    for (const [i, c] of cmds.entries()) {
+      if (signal.aborted) return false;
+      if (ends[i]! - 1 > limit) results.push(this.tooLong(c));
+      else results.push(await this.execute(c));
     }
     await this.postResults(results, signal);
+    return r.bytes >= limit / 2 || cmds.length >= FULL_REPLY_COMMANDS;
+  }
+
+  /** A command past the receive buffer: not run, answered -1006 (App. 1 "The data is too long"). */
+  private tooLong(c: ParsedCommand): string {
+    const info = classifyCommand(c.text);
+    this.log.push({ id: c.id, command: c.text, name: info.name, code: RC.TOO_LONG, at: new Date() });
+    this.emit('command', `C:${c.id}:${shorten(c.text)} → ${RC.TOO_LONG} (beyond the reply buffer)`);
+    return formatResult(c.id, RC.TOO_LONG, info.echo);
   }
 
   private async postResults(results: string[], signal: AbortSignal): Promise<void> {

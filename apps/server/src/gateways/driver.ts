@@ -42,8 +42,10 @@ export interface Wire<Encoded> {
   encode(op: DeviceOp, id: number): Encoded;
   /** Bytes the encoded operation takes in a batch. */
   size(encoded: Encoded): number;
-  /** Largest batch (bytes) the device accepts at once. */
+  /** Largest batch (bytes) the device accepts at once: the ledger fills each batch up to it. */
   readonly maxBatchBytes: number;
+  /** People planned into one batch at most, when the device limits that too (default: the ledger's own cap). */
+  readonly maxBatchPeople?: number;
 }
 
 /** One planned operation, with the id its result comes back with. */

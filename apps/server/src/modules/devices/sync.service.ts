@@ -18,8 +18,11 @@ import { transaction } from '../../db/transaction.ts';
 
 /** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
 export const COMMAND_TIMEOUT_MS = 3 * 60_000;
-/** Ledger rows planned per poll at most; the reply's byte budget usually binds first. */
-const ROWS_PER_POLL = 50;
+/**
+ * Ledger rows read per batch at most (unless the wire says fewer): enough for a reply of people without faces,
+ * while for people with faces the wire's byte budget binds first.
+ */
+export const ROWS_PER_BATCH = 400;
 /** Local capacity refusal, same meaning as the terminal's own "capacity full" answer. */
 export const CAPACITY_CODE = -1001;
 
@@ -171,22 +174,36 @@ export function syncService(deps: {
       await trx.updateTable('device_persons').set({ inflight: 0 }).where('device_id', '=', deviceId).where('person_id', 'in', persons).execute();
   }
 
+  /** Rows one batch may plan: the ledger's cap, or the wire's when it is lower. */
+  const rowsPerBatch = <E>(wire: Wire<E>) => Math.max(1, Math.min(ROWS_PER_BATCH, wire.maxBatchPeople ?? ROWS_PER_BATCH));
+
   /**
    * The faces the next poll is about to send, read before its transaction opens: no file I/O while the
    * database is held (on SQLite every upload and poll waits for it).
    */
-  async function prefetchFaces(device: DeviceRow): Promise<Map<string, string>> {
+  async function prefetchFaces<E>(device: DeviceRow, wire: Wire<E>): Promise<Map<string, string>> {
     const faces = new Map<string, string>();
-    const due = await ledgerRepository.due(db, device.id, nowIso(), ROWS_PER_POLL);
+    const due = await ledgerRepository.due(db, device.id, nowIso(), rowsPerBatch(wire));
     if (!due.length) return faces;
-    const persons = await personsRepository.findMany(
-      db,
-      device.company_id,
-      due.map((r) => r.person_id),
+    const persons = new Map(
+      (
+        await personsRepository.findMany(
+          db,
+          device.company_id,
+          due.map((r) => r.person_id),
+        )
+      ).map((p) => [p.id, p]),
     );
-    for (const p of persons) {
-      const face = p.photo ? await deps.photos.base64(device.company_id, p.photo) : undefined;
-      if (face) faces.set(p.photo, face);
+    // In planning order, and only as many as can fit the reply: the rest would be read for nothing.
+    let bytes = 0;
+    for (const r of due) {
+      const p = persons.get(r.person_id);
+      if (!p?.photo || r.desired_rev === 0 || faces.has(p.photo)) continue;
+      const face = await deps.photos.base64(device.company_id, p.photo);
+      if (!face) continue;
+      faces.set(p.photo, face);
+      bytes += face.length;
+      if (bytes > wire.maxBatchBytes) break;
     }
     return faces;
   }
@@ -336,7 +353,7 @@ export function syncService(deps: {
      */
     async plan<E>(device: DeviceRow, wire: Wire<E>): Promise<Planned<E>[]> {
       const refreshAfter: number[] = [];
-      const faces = await prefetchFaces(device);
+      const faces = await prefetchFaces(device, wire);
       const planned = await transaction(db, async (trx) => {
         await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
@@ -361,7 +378,7 @@ export function syncService(deps: {
         }
         if (sentIds.length) await trx.updateTable('device_commands').set({ state: 'sent', sent_at: now }).where('id', 'in', sentIds).execute();
 
-        const due = await ledgerRepository.due(trx, device.id, now, ROWS_PER_POLL);
+        const due = await ledgerRepository.due(trx, device.id, now, rowsPerBatch(wire));
         if (!due.length) return out;
         const persons = new Map(
           (
