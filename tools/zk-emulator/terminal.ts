@@ -199,6 +199,17 @@ interface Outcome {
   code: number;
   extra?: string[];
   suffix?: string;
+  /** the result's lines after `ID=<id>`, for the multi-line forms (GetFile) */
+  raw?: string;
+}
+
+/** The one log file the emulator keeps (its own event log) for GetFile (docs §11). */
+export const EMULATOR_LOG_FILE = '/mnt/mtdblock/log/push.log';
+/** First line of a firmware file the emulator installs: `ZKEMU-FW <version>` (docs §11). */
+export const FIRMWARE_HEADER = 'ZKEMU-FW ';
+/** Builds a firmware file the emulator accepts, for tests and the demo. */
+export function emulatorFirmware(version: string, body = 'firmware image'): Buffer {
+  return Buffer.from(`${FIRMWARE_HEADER}${version}\n${body}`, 'utf8');
 }
 
 const DEFAULT_CAPACITY = 3000;
@@ -249,6 +260,10 @@ export class Terminal {
   onEvent: ((event: TerminalEvent) => void) | undefined;
   /** Max users and max comparison photos (TerminalOptions.capacity); may be changed while running. */
   capacity: number;
+  /** The firmware version it reports (INFO, handshake INFO=); an UPGRADE changes it. */
+  firmware: string;
+  /** Its own log lines (the file GetFile sends), the latest 1000. */
+  readonly eventLog: string[] = [];
   /** With `virtualDelay`: the Delay waits counted instead of slept, in ms. */
   virtualWaitMs = 0;
   /** Polls sent, and those answered with commands (their bytes summed). */
@@ -278,6 +293,7 @@ export class Terminal {
     this.server = opts.server.replace(/\/+$/, '');
     this.language = opts.language ?? 69;
     this.capacity = opts.capacity ?? DEFAULT_CAPACITY;
+    this.firmware = opts.firmware ?? 'Ver 2.4.1-emu';
     this.fail = { capacity: true, unsupported: [], unknownUser: false, codes: {} };
     if (opts.failOn) this.setFailOn(opts.failOn);
     this.onEvent = opts.onEvent;
@@ -488,7 +504,7 @@ export class Terminal {
     for (const m of this.templates.values()) tmpl += m.size;
     return {
       DeviceName: this.opts.deviceName ?? 'FaceAdmin PUSH emulator',
-      FWVersion: this.opts.firmware ?? 'Ver 2.4.1-emu',
+      FWVersion: this.firmware,
       IPAddress: this.opts.ip ?? '127.0.0.1',
       NetMask: '255.255.255.0',
       GATEIPAddress: (this.opts.ip ?? '127.0.0.1').replace(/\.\d+$/, '.1'),
@@ -563,7 +579,7 @@ export class Terminal {
   /** §9 INFO= value: firmware, users, fingerprints, records, IP, FP alg, face alg, faces for enrolment, faces, function flags. */
   infoParam(): string {
     const v = [
-      this.opts.firmware ?? 'Ver 2.4.1-emu',
+      this.firmware,
       String(this.users.size),
       '0',
       String(this.records.length),
@@ -653,7 +669,7 @@ export class Terminal {
     this.log.push({ id: c.id, command: c.text, name: info.name, code: out.code, at: new Date() });
     this.emit('command', `C:${c.id}:${shorten(c.text)} → ${out.code}`);
     // The suffix (e.g. DATA QUERY ATTLOG's `&StartTime=…`) belongs to the first line, after CMD=.
-    return formatResult(c.id, out.code, info.echo + (out.suffix ?? ''), out.extra ?? []);
+    return out.raw !== undefined ? `ID=${c.id}\n${out.raw}` : formatResult(c.id, out.code, info.echo + (out.suffix ?? ''), out.extra ?? []);
   }
 
   private async handle(name: string, args: string): Promise<Outcome> {
@@ -768,9 +784,57 @@ export class Terminal {
       case 'AC_UNALARM':
         this.alarmCancelCount++;
         return { code: RC.OK };
+      case 'UPGRADE':
+        return this.upgrade(args);
+      case 'GETFILE':
+        return this.getFile(args.trim());
       default:
         return { code: RC.UNSUPPORTED };
     }
+  }
+
+  /**
+   * §12.8.2 `UPGRADE [type=1,]checksum=<md5>,size=<n>,url=<URL>`: fetches GET /iclock/file?SN=…&url=<URL>, checks
+   * size and md5 (-3 when they differ), takes only a file that starts `ZKEMU-FW <version>` (-1004 otherwise: not
+   * firmware for this terminal), then answers 0 and restarts with the new version (docs §11).
+   */
+  private async upgrade(args: string): Promise<Outcome> {
+    const kv = new Map<string, string>();
+    for (const part of args.split(',')) {
+      const i = part.indexOf('=');
+      if (i > 0) kv.set(part.slice(0, i).trim().toLowerCase(), part.slice(i + 1).trim());
+    }
+    const url = kv.get('url');
+    if (!url) return { code: RC.PARAM };
+    let data: Buffer;
+    try {
+      const res = await fetch(`${this.server}/iclock/file?SN=${enc(this.sn)}&url=${enc(url)}`, {
+        signal: AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000),
+      });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      data = Buffer.from(await res.arrayBuffer());
+    } catch (e) {
+      this.emit('error', `UPGRADE download ${url} failed: ${errMsg(e)}`);
+      return { code: RC.SERVER_DATA };
+    }
+    const size = kv.get('size');
+    const checksum = kv.get('checksum');
+    if ((size && Number(size) !== data.length) || (checksum && createHash('md5').update(data).digest('hex') !== checksum.toLowerCase()))
+      return { code: RC.READ_WRITE };
+    const head = data.subarray(0, 80).toString('latin1').split('\n')[0] ?? '';
+    const version = head.startsWith(FIRMWARE_HEADER) ? head.slice(FIRMWARE_HEADER.length).trim() : '';
+    if (!version || version.length > 60) return { code: RC.INCONSISTENT };
+    this.firmware = version;
+    this.rebootRequested = true;
+    return { code: RC.OK };
+  }
+
+  /** §12.5.1 GetFile: its own log file, sent back in the multi-line result with the bytes after `Content=`; other paths -2 (as real firmware answers). */
+  private getFile(path: string): Outcome {
+    const head = (code: number) => [`SN=${this.sn}`, `FILENAME=${path}`, 'CMD=GetFile', `Return=${code}`];
+    if (path !== EMULATOR_LOG_FILE) return { code: -2, raw: head(-2).join('\n') };
+    const content = this.eventLog.join('\n') + '\n';
+    return { code: content.length, raw: [...head(content.length), `Content=${content}`].join('\n') };
   }
 
   private templateMap(pin: string): Map<string, string> {
@@ -1045,6 +1109,9 @@ export class Terminal {
   // ---------------------------------------------------------------- misc
 
   private emit(type: TerminalEventType, message: string): void {
+    // ASCII only: the file goes back byte for byte (GetFile's Return is its size).
+    this.eventLog.push(`${new Date().toISOString()} ${type} ${message}`.replace(/[^\x20-\x7e]/g, '?'));
+    if (this.eventLog.length > 1000) this.eventLog.splice(0, this.eventLog.length - 1000);
     this.onEvent?.({ sn: this.sn, type, message });
   }
 }

@@ -615,6 +615,9 @@ export interface DB {
   leave_policies: LeavePolicyTable;
   leave_quotas: LeaveQuotaTable;
   leave_ledger: LeaveLedgerTable;
+  firmware: FirmwareTable;
+  firmware_upgrades: FirmwareUpgradeTable;
+  device_logs: DeviceLogTable;
 }
 
 /** Smart circuit breakers (migration 0011, issue #12): docs/breaker-protocol.md. */
@@ -782,4 +785,38 @@ export interface LeaveLedgerTable {
   minutes: number;
   created_at: string;
   returned_at: string | null;
+}
+
+/** Firmware files, upgrades and terminal log captures (migration 0033, issue #20). */
+export interface FirmwareTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  version: string;
+  size: number;
+  sha256: string;
+  md5: string;
+  file: string;
+  created_at: string;
+}
+export interface FirmwareUpgradeTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  firmware_id: number;
+  command_id: number;
+  version_before: Generated<string>;
+  version_after: string | null;
+  downloaded_at: string | null;
+  created_at: string;
+}
+export interface DeviceLogTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  command_id: number;
+  file_name: Generated<string>;
+  file: Generated<string>;
+  size: Generated<number>;
+  created_at: string;
 }

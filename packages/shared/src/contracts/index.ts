@@ -20,6 +20,7 @@ export * from './strangers.ts';
 export * from './dormitory.ts';
 export * from './sites.ts';
 export * from './leave.ts';
+export * from './firmware.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -29,6 +30,7 @@ import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { dormitoryApi } from './dormitory.ts';
+import { firmwareApi } from './firmware.ts';
 import { healthApi } from './health.ts';
 import { leaveApi } from './leave.ts';
 import { liveApi } from './live.ts';
@@ -63,4 +65,5 @@ export const apiContract = {
   dormitory: dormitoryApi,
   sites: sitesApi,
   leave: leaveApi,
+  firmware: firmwareApi,
 };
