@@ -24,7 +24,8 @@ const STATE_COLORS: Record<FirmwareUpgrade['state'], string> = {
   failed: 'error',
 };
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
+const sizeOf = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * Firmware (issue #20, spec §8): files uploaded once, sent to one or many terminals; each upgrade shows where it is
@@ -94,7 +95,7 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
   const fwColumns: TableProps<Firmware>['columns'] = [
     { title: t('device.fleet.name'), dataIndex: 'name', key: 'name' },
     { title: t('device.fleet.version'), dataIndex: 'version', key: 'version' },
-    { title: t('device.fleet.size'), dataIndex: 'size', key: 'size', render: (v: number) => mb(v) },
+    { title: t('device.fleet.size'), dataIndex: 'size', key: 'size', render: (v: number) => sizeOf(v) },
     {
       title: 'SHA-256',
       dataIndex: 'sha256',
@@ -183,7 +184,7 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
   ];
 
   return (
-    <Drawer title={t('device.fleet.title')} open={open} onClose={onClose} size="large" destroyOnHidden data-testid="firmware-drawer">
+    <Drawer title={t('device.fleet.title')} open={open} onClose={onClose} size="min(1000px, 100vw)" destroyOnHidden data-testid="firmware-drawer">
       {canEdit && (
         <Form form={form} layout="inline" style={{ marginBottom: 16, rowGap: 8 }}>
           <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('device.fleet.nameRequired') }, { max: FIRMWARE_LIMITS.nameMax }]}>
