@@ -5,6 +5,7 @@ import { EMULATOR_LOG_FILE, emulatorFirmware } from '../../../../../tools/zk-emu
 import { upload } from '../../../test/files.ts';
 import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+import type { Wire } from '../../gateways/driver.ts';
 
 /**
  * Firmware upgrades and log capture (issue #20) through the real ZK PUSH gateway and emulated terminals:
@@ -161,8 +162,24 @@ test('only the terminal an upgrade was sent to can download its file', async () 
   assert.deepEqual(Buffer.from(await own.arrayBuffer()), emulatorFirmware('Ver 4.0.0'));
   assert.equal((await upgrades(A, { device_id: d3 }))[0]!.state, 'downloading');
   assert.equal((await fetch(`${server}/iclock/file?SN=FLEET03&url=${encodeURIComponent('firmware/999999/emfw.cfg')}`)).status, 404);
-  // The terminal stays offline: the command expires later; cleared here for the next test.
-  await t.app.database.db.updateTable('device_commands').set({ state: 'failed', result: 'timeout' }).where('device_id', '=', d3).execute();
+  // A terminal busy downloading for minutes is not given up after the usual 3 minutes, but after 20.
+  const { db } = t.app.database;
+  const wire: Wire<number> = { encode: (_op, id) => id, size: () => 1, maxBatchBytes: 1_000_000 };
+  const row = await db.selectFrom('devices').selectAll().where('id', '=', d3).executeTakeFirstOrThrow();
+  const sentAgo = (min: number) =>
+    db
+      .updateTable('device_commands')
+      .set({ state: 'sent', sent_at: new Date(Date.now() - min * 60_000).toISOString() })
+      .where('device_id', '=', d3)
+      .execute();
+  const commandState = async () => (await db.selectFrom('device_commands').select('state').where('device_id', '=', d3).executeTakeFirstOrThrow()).state;
+  await sentAgo(5);
+  await t.app.modules.devices.sync.plan(row, wire);
+  assert.equal(await commandState(), 'sent');
+  await sentAgo(25);
+  await t.app.modules.devices.sync.plan(row, wire);
+  assert.equal(await commandState(), 'failed');
+  assert.equal((await upgrades(A, { device_id: d3 }))[0]!.reason, 'Upgrade failed: the device did not answer');
 });
 
 test("a terminal's log file is captured for support and downloadable; 'Log capture failed' when it cannot", async () => {

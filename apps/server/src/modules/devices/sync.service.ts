@@ -18,6 +18,8 @@ import { transaction } from '../../db/transaction.ts';
 
 /** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
 export const COMMAND_TIMEOUT_MS = 3 * 60_000;
+/** A firmware upgrade downloads and checks a file of many MB before it answers: given longer (a restart still ends it). */
+export const UPGRADE_TIMEOUT_MS = 20 * 60_000;
 /**
  * Ledger rows read per batch at most (unless the wire says fewer): enough for a reply of people without faces,
  * while for people with faces the wire's byte budget binds first.
@@ -151,13 +153,17 @@ export function syncService(deps: {
 
   /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
   async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
-    const cutoff = new Date(clock.now() - olderThanMs + (olderThanMs === 0 ? 1 : 0)).toISOString();
+    const cutoffOf = (ms: number) => new Date(clock.now() - ms + (ms === 0 ? 1 : 0)).toISOString();
+    const cutoff = cutoffOf(olderThanMs);
+    const upgradeCutoff = cutoffOf(olderThanMs === 0 ? 0 : Math.max(olderThanMs, UPGRADE_TIMEOUT_MS));
     const stale = await trx
       .selectFrom('device_commands')
       .select(['id', 'person_id'])
       .where('device_id', '=', deviceId)
       .where('state', '=', 'sent')
-      .where('sent_at', '<', cutoff)
+      .where((eb) =>
+        eb.or([eb.and([eb('kind', '!=', 'upgrade'), eb('sent_at', '<', cutoff)]), eb.and([eb('kind', '=', 'upgrade'), eb('sent_at', '<', upgradeCutoff)])]),
+      )
       .execute();
     if (!stale.length) return;
     await trx
