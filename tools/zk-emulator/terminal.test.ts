@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { startFakeServer, type FakeServer } from './fake-server.ts';
 import { encodeText, parseAttPhotoBody, STRANGER_JPEG } from './protocol.ts';
-import { createTerminal, type Terminal, type TerminalOptions } from './terminal.ts';
+import { createHash } from 'node:crypto';
+import { createTerminal, EMULATOR_LOG_FILE, emulatorFirmware, type Terminal, type TerminalOptions } from './terminal.ts';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
 
@@ -472,4 +473,93 @@ test("recognize: a user inside their StartDatetime/EndDatetime opens the door (A
   // A user without a validity is let in at any time.
   await run(t, 'DATA UPDATE USERINFO PIN=1001\tName=Staff');
   assert.equal((await t.recognize({ pin: 1001, time: '2030-01-01 00:00:00' })).outcome, 'opened');
+});
+
+test('reply buffer: commands whose line ends past maxReplyBytes are not run and answered -1006', async () => {
+  const t = term({ maxReplyBytes: 200 });
+  await t.start();
+  const user = (pin: string) => `DATA UPDATE USERINFO PIN=${pin}\tName=${'x'.repeat(40)}\tPri=0`;
+  // Each line is about 80 bytes: the first two fit the 200-byte buffer, the third ends past it.
+  const lines = await run(t, user('1'), user('2'), user('3'));
+  const codes = lines.filter((l) => l.startsWith('ID=')).map((l) => /Return=(-?\d+)/.exec(l)![1]);
+  assert.deepEqual(codes, ['0', '0', '-1006']);
+  assert.deepEqual([...t.users.keys()], ['1', '2'], 'what the buffer could not hold was not stored');
+});
+
+test('pipelining: after the results of a full reply the terminal asks again at once; after a small one it waits Delay', async () => {
+  const t = term({ pollMs: 1500 });
+  await t.start();
+  await srv.waitFor(() => srv.requests.some((r) => r.path === '/iclock/getrequest'), 3000, 'first poll');
+  const polls = () => srv.requests.filter((r) => r.path === '/iclock/getrequest').length;
+  // 120 commands: a full reply by count. The devicecmd is followed by a getrequest well within Delay.
+  const ids = srv.queue(t.sn, ...Array.from({ length: 120 }, (_, i) => `DATA UPDATE USERINFO PIN=${i + 1}\tName=P${i}`));
+  await srv.waitFor(() => srv.results.some((b) => b.includes(`ID=${ids.at(-1)}&`)), 4000, 'results of the full reply');
+  await new Promise((r) => setTimeout(r, 700));
+  const cmdAt = srv.requests.findIndex((r) => r.path === '/iclock/devicecmd' && r.body.toString().includes(`ID=${ids.at(-1)}&`));
+  assert.ok(
+    srv.requests.slice(cmdAt + 1).some((r) => r.path === '/iclock/getrequest'),
+    'a getrequest followed the devicecmd well within the 1.5 s poll interval',
+  );
+  assert.equal(t.stats.pipelined, 1);
+  // A single command is not a full reply: the next poll waits the poll interval.
+  const one = srv.queue(t.sn, 'AC_UNLOCK');
+  await srv.waitFor(() => srv.results.some((b) => b.includes(`ID=${one[0]}&`)), 4000, 'result of the door');
+  const n = polls();
+  await new Promise((r) => setTimeout(r, 600));
+  assert.equal(polls(), n, 'no poll before Delay after a small reply');
+  assert.equal(t.stats.pipelined, 1);
+});
+
+test('virtualDelay: the Delay waits are counted, not slept (benches at Delay=10 s)', async () => {
+  const t = term({ pollMs: undefined, virtualDelay: true });
+  await t.start();
+  await srv.waitFor(() => srv.requests.filter((r) => r.path === '/iclock/getrequest').length >= 5, 2000, 'five polls at once');
+  assert.ok(t.virtualWaitMs >= 4 * 10_000, `counted ${t.virtualWaitMs} ms of Delay (server Delay=10)`);
+});
+
+test('UPGRADE: downloads /iclock/file?url=, checks size and md5, installs a ZKEMU-FW file, answers 0 and restarts with the new version', async () => {
+  const t = term({ firmware: 'Ver 1.0' });
+  await t.start();
+  const fw = emulatorFirmware('Ver 2.0');
+  const md5 = createHash('md5').update(fw).digest('hex');
+  srv.files.set('/iclock/file', fw);
+  const handshakes = t.handshakeCount;
+  const ok = await run(t, `UPGRADE type=1,checksum=${md5},size=${fw.length},url=firmware/1/emfw.cfg`);
+  assert.match(ok[0]!, /Return=0&CMD=UPGRADE$/);
+  const get = srv.requests.find((r) => r.path === '/iclock/file')!;
+  assert.equal(get.query.get('SN'), 'EMU0001');
+  assert.equal(get.query.get('url'), 'firmware/1/emfw.cfg');
+  await srv.waitFor(() => t.handshakeCount > handshakes, 3000, 'the restart');
+  assert.equal(t.firmware, 'Ver 2.0');
+  await srv.waitFor(
+    () => srv.requests.some((r) => r.path === '/iclock/getrequest' && r.query.get('INFO')?.startsWith('Ver 2.0')),
+    3000,
+    'INFO= with the new version',
+  );
+
+  const bad = await run(t, `UPGRADE type=1,checksum=${'0'.repeat(32)},size=${fw.length},url=x`);
+  assert.match(bad[0]!, /Return=-3&/, 'md5 differs');
+  srv.files.set('/iclock/file', Buffer.from("another maker's image"));
+  const foreign = await run(t, 'UPGRADE type=1,url=x');
+  assert.match(foreign[0]!, /Return=-1004&/, 'not firmware for this terminal');
+  srv.files.delete('/iclock/file');
+  assert.match((await run(t, 'UPGRADE type=1,url=x'))[0]!, /Return=-1008&/, 'download failed');
+  assert.equal(t.firmware, 'Ver 2.0');
+});
+
+test('GetFile: its log file in the multi-line result (Return = size, the bytes after Content=); another path -2', async () => {
+  const t = term();
+  await t.start();
+  const before = srv.results.length;
+  const [id] = srv.queue(t.sn, `GetFile ${EMULATOR_LOG_FILE}`);
+  await srv.waitFor(() => srv.results.slice(before).some((b) => b.startsWith(`ID=${id}\n`)), 3000, 'the file');
+  const body = srv.results.slice(before).find((b) => b.startsWith(`ID=${id}\n`))!;
+  const m = /^ID=\d+\nSN=EMU0001\nFILENAME=(.*)\nCMD=GetFile\nReturn=(\d+)\nContent=([\s\S]*)$/.exec(body)!;
+  assert.equal(m[1], EMULATOR_LOG_FILE);
+  assert.equal(Buffer.byteLength(m[3]!), Number(m[2]));
+  assert.match(m[3]!, /handshake online/);
+  const [id2] = srv.queue(t.sn, 'GetFile /etc/passwd');
+  await srv.waitFor(() => srv.results.some((b) => b.startsWith(`ID=${id2}\n`)), 3000, 'the refusal');
+  const other = srv.results.find((b) => b.startsWith(`ID=${id2}\n`))!;
+  assert.equal(other, `ID=${id2}\nSN=EMU0001\nFILENAME=/etc/passwd\nCMD=GetFile\nReturn=-2`);
 });

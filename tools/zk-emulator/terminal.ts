@@ -58,6 +58,21 @@ export interface TerminalOptions {
   retryMs?: number;
   /** Silent time of a REBOOT in ms. Default 3000. */
   rebootMs?: number;
+  /**
+   * Bytes of a getrequest reply the terminal takes (its receive buffer). Commands whose line ends beyond it are
+   * not run and answered -1006 ("the data is too long"). Default 6 MB (docs/zk-push-protocol.md §11).
+   */
+  maxReplyBytes?: number;
+  /**
+   * After posting the results of a full reply (at least half its buffer, or 100 commands or more), ask again at
+   * once instead of waiting Delay: the backlog goes at the pace of the link, not of the poll. Default true.
+   */
+  pipeline?: boolean;
+  /**
+   * Count the Delay waits between polls (`virtualWaitMs`) instead of sleeping them: benches report the time a
+   * real Delay-paced terminal takes without waiting it. The terminal then polls back to back.
+   */
+  virtualDelay?: boolean;
   httpTimeoutMs?: number;
   /** A breathalyser module: takes `alcohol_*` options and measures breath alcohol. Without it those options answer -1002. */
   alcohol?: boolean;
@@ -189,15 +204,32 @@ interface HttpReply {
   status: number;
   text: string;
   date: string | null;
+  /** body length in bytes */
+  bytes: number;
 }
 
 interface Outcome {
   code: number;
   extra?: string[];
   suffix?: string;
+  /** the result's lines after `ID=<id>`, for the multi-line forms (GetFile) */
+  raw?: string;
+}
+
+/** The one log file the emulator keeps (its own event log) for GetFile (docs §11). */
+export const EMULATOR_LOG_FILE = '/mnt/mtdblock/log/push.log';
+/** First line of a firmware file the emulator installs: `ZKEMU-FW <version>` (docs §11). */
+export const FIRMWARE_HEADER = 'ZKEMU-FW ';
+/** Builds a firmware file the emulator accepts, for tests and the demo. */
+export function emulatorFirmware(version: string, body = 'firmware image'): Buffer {
+  return Buffer.from(`${FIRMWARE_HEADER}${version}\n${body}`, 'utf8');
 }
 
 const DEFAULT_CAPACITY = 3000;
+/** Receive buffer for one getrequest reply (emulator convention, docs §11). */
+export const DEFAULT_MAX_REPLY_BYTES = 6 * 1024 * 1024;
+/** A reply with this many commands counts as full whatever its size (many small commands). */
+const FULL_REPLY_COMMANDS = 100;
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -241,6 +273,14 @@ export class Terminal {
   onEvent: ((event: TerminalEvent) => void) | undefined;
   /** Max users and max comparison photos (TerminalOptions.capacity); may be changed while running. */
   capacity: number;
+  /** The firmware version it reports (INFO, handshake INFO=); an UPGRADE changes it. */
+  firmware: string;
+  /** Its own log lines (the file GetFile sends), the latest 1000. */
+  readonly eventLog: string[] = [];
+  /** With `virtualDelay`: the Delay waits counted instead of slept, in ms. */
+  virtualWaitMs = 0;
+  /** Polls sent, and those answered with commands (their bytes summed). */
+  readonly stats = { polls: 0, replies: 0, replyBytes: 0, commands: 0, pipelined: 0 };
 
   private opts: TerminalOptions;
   private fail: Required<Omit<FailOn, 'codes'>> & { codes: Record<string, number> };
@@ -266,6 +306,7 @@ export class Terminal {
     this.server = opts.server.replace(/\/+$/, '');
     this.language = opts.language ?? 69;
     this.capacity = opts.capacity ?? DEFAULT_CAPACITY;
+    this.firmware = opts.firmware ?? 'Ver 2.4.1-emu';
     this.fail = { capacity: true, unsupported: [], unknownUser: false, codes: {} };
     if (opts.failOn) this.setFailOn(opts.failOn);
     this.onEvent = opts.onEvent;
@@ -368,8 +409,9 @@ export class Terminal {
         this.wakeHandshakeWaiters();
         void this.flushPending();
       }
+      let full = false;
       try {
-        await this.pollOnce(signal);
+        full = await this.pollOnce(signal);
       } catch (e) {
         if (signal.aborted) break;
         this.emit('error', `poll failed: ${errMsg(e)}`);
@@ -385,7 +427,15 @@ export class Terminal {
         this.needHandshake = true;
         continue;
       }
-      await sleep(this.pollIntervalMs, signal);
+      // A full reply says more is waiting: the next getrequest follows the devicecmd at once.
+      if (full && this.opts.pipeline !== false) {
+        this.stats.pipelined++;
+        continue;
+      }
+      if (this.opts.virtualDelay) {
+        this.virtualWaitMs += this.pollIntervalMs;
+        await sleep(0, signal);
+      } else await sleep(this.pollIntervalMs, signal);
     }
   }
 
@@ -404,7 +454,7 @@ export class Terminal {
       signal: AbortSignal.any(signals),
     });
     const buf = new Uint8Array(await res.arrayBuffer());
-    return { status: res.status, text: decodeText(buf, this.language), date: res.headers.get('date') };
+    return { status: res.status, text: decodeText(buf, this.language), date: res.headers.get('date'), bytes: buf.byteLength };
   }
 
   /** POST to /iclock/cdata until the reply starts with OK, or the terminal stops (then null). */
@@ -467,7 +517,7 @@ export class Terminal {
     for (const m of this.templates.values()) tmpl += m.size;
     return {
       DeviceName: this.opts.deviceName ?? 'FaceAdmin PUSH emulator',
-      FWVersion: this.opts.firmware ?? 'Ver 2.4.1-emu',
+      FWVersion: this.firmware,
       IPAddress: this.opts.ip ?? '127.0.0.1',
       NetMask: '255.255.255.0',
       GATEIPAddress: (this.opts.ip ?? '127.0.0.1').replace(/\.\d+$/, '.1'),
@@ -542,7 +592,7 @@ export class Terminal {
   /** §9 INFO= value: firmware, users, fingerprints, records, IP, FP alg, face alg, faces for enrolment, faces, function flags. */
   infoParam(): string {
     const v = [
-      this.opts.firmware ?? 'Ver 2.4.1-emu',
+      this.firmware,
       String(this.users.size),
       '0',
       String(this.records.length),
@@ -556,21 +606,44 @@ export class Terminal {
     return v.map(enc).join(',');
   }
 
-  private async pollOnce(signal: AbortSignal): Promise<void> {
+  /** One getrequest and the results of its commands; true when the reply was full (more is likely queued). */
+  private async pollOnce(signal: AbortSignal): Promise<boolean> {
     let q = `SN=${enc(this.sn)}`;
     if (this.firstPollAfterHandshake) q += `&INFO=${this.infoParam()}`;
+    this.stats.polls++;
     const r = await this.http('GET', `/iclock/getrequest?${q}`, undefined, signal);
     if (r.status !== 200) throw new Error(`getrequest HTTP ${r.status}`);
     this.firstPollAfterHandshake = false;
     const cmds = parseCommands(r.text);
-    this.emit('poll', cmds.length ? `${cmds.length} command(s)` : r.text.trim() || '(empty)');
-    if (!cmds.length) return;
-    const results: string[] = [];
+    this.emit('poll', cmds.length ? `${cmds.length} command(s), ${r.bytes} bytes` : r.text.trim() || '(empty)');
+    if (!cmds.length) return false;
+    this.stats.replies++;
+    this.stats.replyBytes += r.bytes;
+    this.stats.commands += cmds.length;
+    const limit = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+    // Where each command line ends in the reply, in bytes: what lies beyond the buffer was never read.
+    const ends: number[] = [];
+    let at = 0;
     for (const c of cmds) {
-      if (signal.aborted) return;
-      results.push(await this.execute(c));
+      at += encodeText(`C:${c.id}:${c.text}`, this.language).length + 1;
+      ends.push(at);
+    }
+    const results: string[] = [];
+    for (const [i, c] of cmds.entries()) {
+      if (signal.aborted) return false;
+      if (ends[i]! - 1 > limit) results.push(this.tooLong(c));
+      else results.push(await this.execute(c));
     }
     await this.postResults(results, signal);
+    return r.bytes >= limit / 2 || cmds.length >= FULL_REPLY_COMMANDS;
+  }
+
+  /** A command past the receive buffer: not run, answered -1006 (App. 1 "The data is too long"). */
+  private tooLong(c: ParsedCommand): string {
+    const info = classifyCommand(c.text);
+    this.log.push({ id: c.id, command: c.text, name: info.name, code: RC.TOO_LONG, at: new Date() });
+    this.emit('command', `C:${c.id}:${shorten(c.text)} → ${RC.TOO_LONG} (beyond the reply buffer)`);
+    return formatResult(c.id, RC.TOO_LONG, info.echo);
   }
 
   private async postResults(results: string[], signal: AbortSignal): Promise<void> {
@@ -609,7 +682,7 @@ export class Terminal {
     this.log.push({ id: c.id, command: c.text, name: info.name, code: out.code, at: new Date() });
     this.emit('command', `C:${c.id}:${shorten(c.text)} → ${out.code}`);
     // The suffix (e.g. DATA QUERY ATTLOG's `&StartTime=…`) belongs to the first line, after CMD=.
-    return formatResult(c.id, out.code, info.echo + (out.suffix ?? ''), out.extra ?? []);
+    return out.raw !== undefined ? `ID=${c.id}\n${out.raw}` : formatResult(c.id, out.code, info.echo + (out.suffix ?? ''), out.extra ?? []);
   }
 
   private async handle(name: string, args: string): Promise<Outcome> {
@@ -724,9 +797,57 @@ export class Terminal {
       case 'AC_UNALARM':
         this.alarmCancelCount++;
         return { code: RC.OK };
+      case 'UPGRADE':
+        return this.upgrade(args);
+      case 'GETFILE':
+        return this.getFile(args.trim());
       default:
         return { code: RC.UNSUPPORTED };
     }
+  }
+
+  /**
+   * §12.8.2 `UPGRADE [type=1,]checksum=<md5>,size=<n>,url=<URL>`: fetches GET /iclock/file?SN=…&url=<URL>, checks
+   * size and md5 (-3 when they differ), takes only a file that starts `ZKEMU-FW <version>` (-1004 otherwise: not
+   * firmware for this terminal), then answers 0 and restarts with the new version (docs §11).
+   */
+  private async upgrade(args: string): Promise<Outcome> {
+    const kv = new Map<string, string>();
+    for (const part of args.split(',')) {
+      const i = part.indexOf('=');
+      if (i > 0) kv.set(part.slice(0, i).trim().toLowerCase(), part.slice(i + 1).trim());
+    }
+    const url = kv.get('url');
+    if (!url) return { code: RC.PARAM };
+    let data: Buffer;
+    try {
+      const res = await fetch(`${this.server}/iclock/file?SN=${enc(this.sn)}&url=${enc(url)}`, {
+        signal: AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000),
+      });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      data = Buffer.from(await res.arrayBuffer());
+    } catch (e) {
+      this.emit('error', `UPGRADE download ${url} failed: ${errMsg(e)}`);
+      return { code: RC.SERVER_DATA };
+    }
+    const size = kv.get('size');
+    const checksum = kv.get('checksum');
+    if ((size && Number(size) !== data.length) || (checksum && createHash('md5').update(data).digest('hex') !== checksum.toLowerCase()))
+      return { code: RC.READ_WRITE };
+    const head = data.subarray(0, 80).toString('latin1').split('\n')[0] ?? '';
+    const version = head.startsWith(FIRMWARE_HEADER) ? head.slice(FIRMWARE_HEADER.length).trim() : '';
+    if (!version || version.length > 60) return { code: RC.INCONSISTENT };
+    this.firmware = version;
+    this.rebootRequested = true;
+    return { code: RC.OK };
+  }
+
+  /** §12.5.1 GetFile: its own log file, sent back in the multi-line result with the bytes after `Content=`; other paths -2 (as real firmware answers). */
+  private getFile(path: string): Outcome {
+    const head = (code: number) => [`SN=${this.sn}`, `FILENAME=${path}`, 'CMD=GetFile', `Return=${code}`];
+    if (path !== EMULATOR_LOG_FILE) return { code: -2, raw: head(-2).join('\n') };
+    const content = this.eventLog.join('\n') + '\n';
+    return { code: content.length, raw: [...head(content.length), `Content=${content}`].join('\n') };
   }
 
   private templateMap(pin: string): Map<string, string> {
@@ -1016,6 +1137,9 @@ export class Terminal {
   // ---------------------------------------------------------------- misc
 
   private emit(type: TerminalEventType, message: string): void {
+    // ASCII only: the file goes back byte for byte (GetFile's Return is its size).
+    this.eventLog.push(`${new Date().toISOString()} ${type} ${message}`.replace(/[^\x20-\x7e]/g, '?'));
+    if (this.eventLog.length > 1000) this.eventLog.splice(0, this.eventLog.length - 1000);
     this.onEvent?.({ sn: this.sn, type, message });
   }
 }

@@ -373,6 +373,16 @@ const ROWS: Row[] = [
   // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
   { method: 'POST', path: '/site/image', expect: RIGHT_DEVICE, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'GET', path: '/site/image/:id', expect: RIGHT_DEVICE, answer: every(CODES.VALIDATION) },
+  // Firmware and log capture (#20): face view reads, face edit writes.
+  { method: 'GET', path: '/firmware/list', expect: RIGHT_DEVICE },
+  // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
+  { method: 'POST', path: '/firmware/upload', expect: RIGHT_DEVICE, body: () => ({}), answer: every(CODES.RULE) },
+  { method: 'POST', path: '/firmware/delete', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'POST', path: '/firmware/upgrade', expect: RIGHT_DEVICE, body: () => ({ firmware_id: 999999, device_ids: [1] }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/firmware/upgrades', expect: RIGHT_DEVICE },
+  { method: 'POST', path: '/device/log/capture', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/log/list', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/log/file/:id', expect: RIGHT_DEVICE, answer: every(CODES.VALIDATION) },
   {
     method: 'POST',
     path: '/site/place',

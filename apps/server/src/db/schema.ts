@@ -638,6 +638,9 @@ export interface DB {
   parking_nonces: ParkingNonceTable;
   parking_outbox: ParkingOutboxTable;
   parking_push_state: ParkingPushStateTable;
+  firmware: FirmwareTable;
+  firmware_upgrades: FirmwareUpgradeTable;
+  device_logs: DeviceLogTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -924,4 +927,38 @@ export interface ParkingPushStateTable {
   next_attempt_at: string | null;
   last_error: string;
   last_pushed_at: string | null;
+}
+
+/** Firmware files, upgrades and terminal log captures (migration 0033, issue #20). */
+export interface FirmwareTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  version: string;
+  size: number;
+  sha256: string;
+  md5: string;
+  file: string;
+  created_at: string;
+}
+export interface FirmwareUpgradeTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  firmware_id: number;
+  command_id: number;
+  version_before: Generated<string>;
+  version_after: string | null;
+  downloaded_at: string | null;
+  created_at: string;
+}
+export interface DeviceLogTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  command_id: number;
+  file_name: Generated<string>;
+  file: Generated<string>;
+  size: Generated<number>;
+  created_at: string;
 }

@@ -24,7 +24,11 @@ export type DeviceOp =
   | { kind: 'info' }
   | { kind: 'reboot' }
   | { kind: 'queryPunches'; from: string; to: string }
-  | { kind: 'check' };
+  | { kind: 'check' }
+  /** install firmware fetched from `url` (a path the terminal asks this server for), then restart */
+  | { kind: 'upgrade'; url: string; md5: string; size: number }
+  /** send the terminal's log file (`path` on the terminal; the protocol's usual one when absent) */
+  | { kind: 'getLog'; path?: string };
 
 /** A device's answer to one operation, matched by the id the operation was planned with. */
 export interface CommandResult {
@@ -32,6 +36,8 @@ export interface CommandResult {
   code: number;
   /** protocol-specific result data (e.g. INFO fields), already parsed by the gateway */
   data?: Record<string, string>;
+  /** a file the terminal sent back (getLog) */
+  file?: { name: string; data: Buffer };
 }
 
 /** How planned operations reach a device. */
@@ -42,8 +48,10 @@ export interface Wire<Encoded> {
   encode(op: DeviceOp, id: number): Encoded;
   /** Bytes the encoded operation takes in a batch. */
   size(encoded: Encoded): number;
-  /** Largest batch (bytes) the device accepts at once. */
+  /** Largest batch (bytes) the device accepts at once: the ledger fills each batch up to it. */
   readonly maxBatchBytes: number;
+  /** People planned into one batch at most, when the device limits that too (default: the ledger's own cap). */
+  readonly maxBatchPeople?: number;
 }
 
 /** One planned operation, with the id its result comes back with. */

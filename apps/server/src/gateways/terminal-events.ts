@@ -103,8 +103,10 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
   info(terminal: T, info: TerminalInfo): Promise<void>;
   /** A poll: the operations waiting for this terminal, written with the protocol's wire. */
   poll<E>(terminal: T, wire: Wire<E>): Promise<Planned<E>[]>;
-  /** Answers to planned operations. */
+  /** Answers to planned operations (files they carry are stored before the answers count). */
   commandResults(terminal: T, results: CommandResult[]): Promise<void>;
+  /** A file the terminal fetches (the firmware of an upgrade it was sent); undefined when it has none to fetch. */
+  file(terminal: T, url: string): Promise<{ path: string; size: number } | undefined>;
   /** The terminal took an operation but could not use its data (e.g. no face in the photo). */
   commandRejected(terminal: T, commandId: number, code: string): Promise<void>;
   /** Attendance records; idempotent on (terminal, PIN, local time), so a resend is harmless. */

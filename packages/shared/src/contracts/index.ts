@@ -23,6 +23,7 @@ export * from './leave.ts';
 export * from './visitors.ts';
 export * from './integrations.ts';
 export * from './parking.ts';
+export * from './firmware.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -32,6 +33,7 @@ import { dashboardApi } from './dashboard.ts';
 import { departmentsApi } from './departments.ts';
 import { devicesApi } from './devices.ts';
 import { dormitoryApi } from './dormitory.ts';
+import { firmwareApi } from './firmware.ts';
 import { healthApi } from './health.ts';
 import { integrationsApi } from './integrations.ts';
 import { leaveApi } from './leave.ts';
@@ -74,4 +76,5 @@ export const apiContract = {
   visit: visitApi,
   integrations: integrationsApi,
   parking: parkingApi,
+  firmware: firmwareApi,
 };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localToUtcMs, wallClockMs } from '../../lib/time.ts';
-import { parseAttlog, parseAttphoto, parseHealthlog } from './codec.ts';
+import { encodeOp, parseAttlog, parseAttphoto, parseDevicecmd, parseHealthlog, splitFileResults, ZK_LOG_FILE } from './codec.ts';
 
 const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
 
@@ -106,4 +106,39 @@ test('ATTPHOTO names: the §11.3 punch photo, the §11.8 typed variant (stranger
   ])
     assert.equal(parseAttphoto(body(bad)), undefined, bad);
   assert.equal(parseAttphoto(body('20261120085907-1-0.jpg', Buffer.from('not a jpeg'))), undefined, 'not a JPEG');
+});
+
+test('UPGRADE (§12.8.2 method 2) and GetFile (§12.5.1) command text', () => {
+  assert.equal(
+    encodeOp({ kind: 'upgrade', url: 'firmware/7/emfw.cfg', md5: 'ab12', size: 42 }),
+    'UPGRADE type=1,checksum=ab12,size=42,url=firmware/7/emfw.cfg',
+  );
+  assert.equal(encodeOp({ kind: 'getLog' }), `GetFile ${ZK_LOG_FILE}`);
+  assert.equal(encodeOp({ kind: 'getLog', path: '/tmp/a\tb.log' }), 'GetFile /tmp/a b.log', 'no TAB or line break reaches the command');
+});
+
+test('GetFile results: the bytes after Content= are cut out by size, whatever they hold; the other results read as usual', () => {
+  const file = Buffer.concat([Buffer.from('line 1\nID=99&Return=0&CMD=DATA\n'), Buffer.from([0, 0xff, 0x0a, 0xfe])]);
+  const body = Buffer.concat([
+    Buffer.from('ID=5&Return=0&CMD=DATA\nID=6\nSN=X1\nFILENAME=/mnt/log.txt\nCMD=GetFile\nReturn=' + file.length + '\nContent='),
+    file,
+    Buffer.from('\nID=7\nSN=X1\nFILENAME=/nope\nCMD=GetFile\nReturn=-2\nID=8&Return=-1002&CMD=AC_UNLOCK\n'),
+  ]);
+  const { rest, files } = splitFileResults(body);
+  assert.deepEqual(files.get(6), { name: '/mnt/log.txt', data: file });
+  const results = parseDevicecmd(rest.toString('utf8'));
+  assert.deepEqual(
+    results.map((r) => [r.id, r.code, r.cmd]),
+    [
+      [5, 0, 'DATA'],
+      [6, file.length, 'GetFile'],
+      [7, -2, 'GetFile'],
+      [8, -1002, 'AC_UNLOCK'],
+    ],
+    'the id 99 inside the file is not a result',
+  );
+  // A size past the end of the body: nothing is cut, the result still reads.
+  const short = splitFileResults(Buffer.from('ID=9\nCMD=GetFile\nReturn=500\nContent=abc'));
+  assert.equal(short.files.size, 0);
+  assert.equal(parseDevicecmd(short.rest.toString())[0]!.code, 500);
 });

@@ -80,8 +80,21 @@ export function encodeOp(op: DeviceOp): string {
       return `DATA QUERY ATTLOG StartTime=${op.from}\tEndTime=${op.to}`;
     case 'check':
       return 'CHECK';
+    case 'upgrade':
+      // §12.8.2 method 2: the terminal fetches the file as is (GET /iclock/file?SN=…&url=…), checks md5 and size.
+      return `UPGRADE type=1,checksum=${op.md5},size=${op.size},url=${clean(op.url).replace(/,/g, '')}`;
+    case 'getLog':
+      // §12.5.1: the terminal sends the file back in its result (GetFile … Content=<bytes>).
+      return `GetFile ${clean(op.path ?? ZK_LOG_FILE)}`;
   }
 }
+
+/**
+ * The log file asked of a terminal when none is named: the text names no log file, so this is the file
+ * this server's emulator keeps its log in (docs/zk-push-protocol.md §11); real firmware answers -2 for a
+ * file it does not have, shown as "Log capture failed".
+ */
+export const ZK_LOG_FILE = '/mnt/mtdblock/log/push.log';
 
 export interface HandshakeOptions {
   serial: string;
@@ -213,18 +226,29 @@ export interface CmdResult {
   data: Record<string, string>;
 }
 
-/** §13 results: `ID=..&Return=..&CMD=..` lines, some followed by `key=value` lines (INFO). Unknown ids are dropped. */
+/**
+ * §13 results: `ID=..&Return=..&CMD=..` lines, some followed by `key=value` lines (INFO); the multi-line form
+ * (GetFile, PutFile, Shell: `ID=..` alone, then `Return=..` and `CMD=..` on lines of their own) too. Unknown ids
+ * are dropped.
+ */
 export function parseDevicecmd(text: string): CmdResult[] {
   const out: CmdResult[] = [];
   let current: CmdResult | undefined;
+  /** the result's Return came on a line of its own (multi-line form) */
+  let codeOnItsLine = false;
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '');
     if (line.startsWith('ID=')) {
       const q = new URLSearchParams(line);
       const id = Number(q.get('ID'));
-      const code = Number(q.get('Return'));
+      codeOnItsLine = !q.has('Return');
+      const code = codeOnItsLine ? 0 : Number(q.get('Return'));
       current = Number.isSafeInteger(id) && id > 0 && Number.isFinite(code) ? { id, code, cmd: q.get('CMD') ?? '', data: {} } : undefined;
       if (current) out.push(current);
+    } else if (current && codeOnItsLine && /^(Return|CMD)=/.test(line)) {
+      const value = line.slice(line.indexOf('=') + 1).trim();
+      if (line.startsWith('CMD=')) current.cmd = value.slice(0, 40);
+      else current.code = /^-?\d{1,12}$/.test(value) ? Number(value) : -1;
     } else if (current && line.includes('=') && Object.keys(current.data).length < 100) {
       const i = line.indexOf('=');
       current.data[line.slice(0, i).trim()] = line
@@ -298,4 +322,42 @@ export function parseInfoParam(info: string): { firmware: string; users: number;
   if (f.length < 5) return undefined;
   const n = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : 0);
   return { firmware: (f[0] ?? '').slice(0, 60), users: n(f[1]), records: n(f[3]), ip: (f[4] ?? '').slice(0, 45) };
+}
+
+/**
+ * §12.5.1 GetFile results carry the file as raw bytes after `Content=` (`Return` = its size), which may hold
+ * line breaks or anything else: they are cut out of the body by size before it is read as text.
+ * Returns the body without them and the files by command id.
+ */
+export function splitFileResults(body: Buffer): { rest: Buffer; files: Map<number, { name: string; data: Buffer }> } {
+  const files = new Map<number, { name: string; data: Buffer }>();
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (;;) {
+    const at = body.indexOf('Content=', from, 'latin1');
+    if (at < 0) break;
+    // The header lines of this result: from the line starting `ID=` before it.
+    const head = body.subarray(Math.max(from, at - 2048), at).toString('latin1');
+    const start = head.lastIndexOf('ID=');
+    const fields = new Map<string, string>();
+    if (start >= 0 && (start === 0 || head[start - 1] === '\n'))
+      for (const l of head.slice(start).split('\n')) {
+        const i = l.indexOf('=');
+        if (i > 0) fields.set(l.slice(0, i).trim().toUpperCase(), l.slice(i + 1).trim());
+      }
+    const id = Number(fields.get('ID'));
+    const size = Number(fields.get('RETURN'));
+    const isFile = (fields.get('CMD') ?? '').toLowerCase() === 'getfile' && Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(size) && size >= 0;
+    const end = at + 'Content='.length + size;
+    if (!isFile || end > body.length) {
+      parts.push(body.subarray(from, at + 'Content='.length));
+      from = at + 'Content='.length;
+      continue;
+    }
+    files.set(id, { name: (fields.get('FILENAME') ?? '').slice(0, 200), data: Buffer.from(body.subarray(at + 'Content='.length, end)) });
+    parts.push(body.subarray(from, at));
+    from = end;
+  }
+  parts.push(body.subarray(from));
+  return { rest: Buffer.concat(parts), files };
 }

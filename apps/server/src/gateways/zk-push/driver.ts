@@ -2,10 +2,12 @@ import type { DeviceDriver, DeviceOp, Wire } from '../driver.ts';
 import { codeKey, encodeOp } from './codec.ts';
 
 /**
- * 2.4.1 sets no size limit on a reply (notes §10.2); face photos are large, so a reply is capped at 2 MB
- * (about 25 people with faces): big enough that the terminal's poll rhythm, not the server, sets the pace.
+ * 2.4.1 sets no size limit on a reply (notes §10.2), but a terminal reads a reply into a buffer of its own:
+ * face terminals of this family take 6 MB (issue #20: the 2 MB replies used before were a third of it).
+ * Each reply is filled up to that, about 150 people with 30 KB faces; together with the terminal asking
+ * again right after posting a full reply's results (notes §3), a full re-sync goes at the link's pace.
  */
-export const ZK_MAX_REPLY_BYTES = 2 * 1024 * 1024;
+export const ZK_MAX_REPLY_BYTES = 6 * 1024 * 1024;
 
 /** ZK PUSH terminals poll (GET /iclock/getrequest): the reply to a poll carries the batch. */
 export const zkPushDriver: DeviceDriver = {

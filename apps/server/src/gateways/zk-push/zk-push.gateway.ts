@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { parseJson } from '../../lib/json.ts';
@@ -14,6 +15,7 @@ import {
   parseHealthlog,
   parseDevicecmd,
   parseInfoParam,
+  splitFileResults,
 } from './codec.ts';
 import { zkPushWire } from './driver.ts';
 
@@ -134,7 +136,9 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
   app.post<{ Querystring: Q }>('/iclock/devicecmd', { schema }, async (req, reply) => {
     const d = await resolve(req);
     if (!d) return refuse(reply);
-    const results = parseDevicecmd(textOf(req, d));
+    // A GetFile result carries raw bytes: cut out by size before the rest is read as text.
+    const { rest, files } = splitFileResults(bodyOf(req));
+    const results = parseDevicecmd(decodeBody(rest, encodingOf(d)));
     const info = results.find((r) => r.cmd === 'INFO' && r.code === 0);
     if (info) {
       const users = Number(info.data.UserCount);
@@ -146,10 +150,23 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     }
     await events.commandResults(
       d,
-      results.map((r) => ({ id: r.id, code: r.code, data: r.data })),
+      results.map((r) => {
+        const file = files.get(r.id);
+        return { id: r.id, code: r.code, data: r.data, ...(file ? { file } : {}) };
+      }),
     );
     req.log.info({ serial: d.serial, results: results.length, failed: results.filter((r) => r.code !== 0).length }, 'command results');
     return send(reply, 'OK', d);
+  });
+
+  // §12.8.2: the firmware of an UPGRADE, fetched by the terminal it was sent to (and only by it).
+  app.get<{ Querystring: Q & { url?: string } }>('/iclock/file', { schema }, async (req, reply) => {
+    const d = await resolve(req);
+    if (!d) return refuse(reply);
+    const file = await events.file(d, String(req.query.url ?? '').slice(0, 500));
+    if (!file) return send(reply, 'ERROR: no such file', d, 404);
+    req.log.info({ serial: d.serial, bytes: file.size }, 'firmware download');
+    return reply.status(200).type('application/octet-stream').header('content-length', file.size).send(fs.createReadStream(file.path));
   });
 
   // §11 uploads.

@@ -7,6 +7,8 @@ import type { PhotoStore } from '../persons/photos.ts';
 import type { HealthService } from '../punches/health.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import devicesRoutes from './devices.routes.ts';
+import firmwareRoutes from './firmware.routes.ts';
+import { firmwareService } from './firmware.service.ts';
 import { devicesService } from './devices.service.ts';
 import { offlineAfterMs, presenceService } from './presence.service.ts';
 import { syncService } from './sync.service.ts';
@@ -38,7 +40,8 @@ export function devicesModule(
   const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, log: core.log });
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
-  const events = terminalEvents({ database, sync, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
+  const firmware = firmwareService({ database, sync, driver, dataDir: config.dataDir });
+  const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
 
   // The ledger follows every write of people, in the writer's transaction (spec §4: people who have left are removed).
@@ -51,8 +54,12 @@ export function devicesModule(
     sync,
     presence,
     devices,
+    firmware,
     terminalEvents: events,
-    routes: (app) => devicesRoutes(app, devices),
+    routes: async (app) => {
+      await devicesRoutes(app, devices);
+      await firmwareRoutes(app, firmware);
+    },
     jobs: [
       // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.
       { name: 'devices.presence', every: 5000, exclusive: true, run: () => presence.sweep() },

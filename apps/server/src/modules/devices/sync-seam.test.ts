@@ -6,6 +6,7 @@ import type { TerminalEvents } from '../../gateways/terminal-events.ts';
 import { picture, upload } from '../../../test/files.ts';
 import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { until } from '../../../test/terminals.ts';
+import { newPersonRow } from '../persons/persons.repository.ts';
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 
 /**
@@ -127,4 +128,40 @@ test('a dialled protocol is woken after the commit: the door opens at once and p
   });
   assert.ok(rows!.some((r) => r.person_id === p.data.id));
   assert.ok(dialled.received.some((x) => x.encoded.op.kind === 'user' && x.encoded.op.pin === 'D1'));
+});
+
+test('a batch is filled up to the wire budget (not 50 people as before issue #20), or to the people the wire allows', async () => {
+  const { db } = t.app.database;
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Fill dept' } })).data.id as number;
+  const now = new Date().toISOString();
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    ...newPersonRow({ number: `F${String(i).padStart(3, '0')}`, name: `Fill ${i}`, phone: '1', created_at: now }),
+    company_id: A.id,
+    search: '',
+  }));
+  const ids = await db.insertInto('persons').values(rows).returning('id').execute();
+  await db
+    .insertInto('person_departments')
+    .values(ids.map((r) => ({ company_id: A.id, person_id: r.id, department_id: dept })))
+    .execute();
+  const created = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Fill', serial: 'FILL0001', ip: '10.0.0.11', password: 'x12345', capacity: 1000 },
+  });
+  assert.equal(created.code, CODES.OK, created.message);
+  const added = await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: created.data.id, department_ids: [dept] } });
+  assert.equal(added.code, CODES.OK, added.message);
+  const device = (await devicesRepository.findBySerial(db, 'FILL0001'))!;
+
+  // One user command costs 100 here: a budget of 13,050 takes 130 people, the wire's whole budget.
+  const wide: Wire<Op> = { encode: (op, id) => ({ op, id }), size: () => 100, maxBatchBytes: 13_050 };
+  const first = await t.app.modules.devices.sync.plan(device, wide);
+  assert.equal(first.length, 130, 'the reply is filled to the budget');
+  // A wire that takes few people per batch (a dialled device's own limit) bounds it instead.
+  const narrow: Wire<Op> = { ...wide, maxBatchPeople: 20 };
+  assert.equal((await t.app.modules.devices.sync.plan(device, narrow)).length, 20);
+  // The ledger's own cap still holds for a wire without limits: 150 people remain, all in one batch.
+  const rest = await t.app.modules.devices.sync.plan(device, jsonWire);
+  assert.equal(rest.length, 150);
+  assert.equal((await t.app.modules.devices.sync.plan(device, jsonWire)).length, 0, 'nothing planned twice');
 });

@@ -19,8 +19,13 @@ import { transaction } from '../../db/transaction.ts';
 
 /** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
 export const COMMAND_TIMEOUT_MS = 3 * 60_000;
-/** Ledger rows planned per poll at most; the reply's byte budget usually binds first. */
-const ROWS_PER_POLL = 50;
+/** A firmware upgrade downloads and checks a file of many MB before it answers: given longer (a restart still ends it). */
+export const UPGRADE_TIMEOUT_MS = 20 * 60_000;
+/**
+ * Ledger rows read per batch at most (unless the wire says fewer): enough for a reply of people without faces,
+ * while for people with faces the wire's byte budget binds first.
+ */
+export const ROWS_PER_BATCH = 400;
 /** Local capacity refusal, same meaning as the terminal's own "capacity full" answer. */
 export const CAPACITY_CODE = -1001;
 
@@ -155,13 +160,17 @@ export function syncService(deps: {
 
   /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
   async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
-    const cutoff = new Date(clock.now() - olderThanMs + (olderThanMs === 0 ? 1 : 0)).toISOString();
+    const cutoffOf = (ms: number) => new Date(clock.now() - ms + (ms === 0 ? 1 : 0)).toISOString();
+    const cutoff = cutoffOf(olderThanMs);
+    const upgradeCutoff = cutoffOf(olderThanMs === 0 ? 0 : Math.max(olderThanMs, UPGRADE_TIMEOUT_MS));
     const stale = await trx
       .selectFrom('device_commands')
       .select(['id', 'person_id'])
       .where('device_id', '=', deviceId)
       .where('state', '=', 'sent')
-      .where('sent_at', '<', cutoff)
+      .where((eb) =>
+        eb.or([eb.and([eb('kind', '!=', 'upgrade'), eb('sent_at', '<', cutoff)]), eb.and([eb('kind', '=', 'upgrade'), eb('sent_at', '<', upgradeCutoff)])]),
+      )
       .execute();
     if (!stale.length) return;
     await trx
@@ -178,22 +187,36 @@ export function syncService(deps: {
       await trx.updateTable('device_persons').set({ inflight: 0 }).where('device_id', '=', deviceId).where('person_id', 'in', persons).execute();
   }
 
+  /** Rows one batch may plan: the ledger's cap, or the wire's when it is lower. */
+  const rowsPerBatch = <E>(wire: Wire<E>) => Math.max(1, Math.min(ROWS_PER_BATCH, wire.maxBatchPeople ?? ROWS_PER_BATCH));
+
   /**
    * The faces the next poll is about to send, read before its transaction opens: no file I/O while the
    * database is held (on SQLite every upload and poll waits for it).
    */
-  async function prefetchFaces(device: DeviceRow): Promise<Map<string, string>> {
+  async function prefetchFaces<E>(device: DeviceRow, wire: Wire<E>): Promise<Map<string, string>> {
     const faces = new Map<string, string>();
-    const due = await ledgerRepository.due(db, device.id, nowIso(), ROWS_PER_POLL);
+    const due = await ledgerRepository.due(db, device.id, nowIso(), rowsPerBatch(wire));
     if (!due.length) return faces;
-    const persons = await personsRepository.findMany(
-      db,
-      device.company_id,
-      due.map((r) => r.person_id),
+    const persons = new Map(
+      (
+        await personsRepository.findMany(
+          db,
+          device.company_id,
+          due.map((r) => r.person_id),
+        )
+      ).map((p) => [p.id, p]),
     );
-    for (const p of persons) {
-      const face = p.photo ? await deps.photos.base64(device.company_id, p.photo) : undefined;
-      if (face) faces.set(p.photo, face);
+    // In planning order, and only as many as can fit the reply: the rest would be read for nothing.
+    let bytes = 0;
+    for (const r of due) {
+      const p = persons.get(r.person_id);
+      if (!p?.photo || r.desired_rev === 0 || faces.has(p.photo)) continue;
+      const face = await deps.photos.base64(device.company_id, p.photo);
+      if (!face) continue;
+      faces.set(p.photo, face);
+      bytes += face.length;
+      if (bytes > wire.maxBatchBytes) break;
     }
     return faces;
   }
@@ -345,7 +368,7 @@ export function syncService(deps: {
      */
     async plan<E>(device: DeviceRow, wire: Wire<E>): Promise<Planned<E>[]> {
       const refreshAfter: number[] = [];
-      const faces = await prefetchFaces(device);
+      const faces = await prefetchFaces(device, wire);
       const planned = await transaction(db, async (trx) => {
         await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
@@ -370,7 +393,7 @@ export function syncService(deps: {
         }
         if (sentIds.length) await trx.updateTable('device_commands').set({ state: 'sent', sent_at: now }).where('id', 'in', sentIds).execute();
 
-        const due = await ledgerRepository.due(trx, device.id, now, ROWS_PER_POLL);
+        const due = await ledgerRepository.due(trx, device.id, now, rowsPerBatch(wire));
         if (!due.length) return out;
         const cards = (await loadOptions(trx, device.company_id)).rfid === 1;
         const persons = new Map(

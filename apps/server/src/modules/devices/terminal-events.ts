@@ -11,6 +11,7 @@ import type { HealthService } from '../punches/health.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRow } from './devices.repository.ts';
 import type { PresenceService } from './presence.service.ts';
+import type { FirmwareService } from './firmware.service.ts';
 import type { SyncService } from './sync.service.ts';
 
 /**
@@ -21,6 +22,7 @@ import type { SyncService } from './sync.service.ts';
 export function terminalEvents(deps: {
   database: Database;
   sync: SyncService;
+  firmware: FirmwareService;
   punches: PunchesService;
   health: HealthService;
   presence: PresenceService;
@@ -67,6 +69,8 @@ export function terminalEvents(deps: {
     },
 
     async info(d, info) {
+      // An upgraded terminal is back: the version it reports is the upgrade's version after.
+      if (info.firmware) await deps.firmware.reported(d, info.firmware);
       const patch: Partial<DeviceRow> = {};
       if (info.firmware !== undefined) patch.firmware = info.firmware;
       if (info.userCount !== undefined) {
@@ -84,7 +88,12 @@ export function terminalEvents(deps: {
 
     // Planning also gives up on commands the terminal never answered.
     poll: (d, wire) => deps.sync.plan(d, wire),
-    commandResults: (d, results) => deps.sync.results(d, results),
+    async commandResults(d, results) {
+      // Files (log captures) are on disk before their commands count as answered.
+      await deps.firmware.storeFiles(d, results);
+      await deps.sync.results(d, results);
+    },
+    file: (d, url) => deps.firmware.fileFor(d, url),
     commandRejected: (d, commandId, code) => deps.sync.rejected(d, commandId, code),
     punches: (d, records) => deps.punches.ingest(d, records),
     health: (d, records) => deps.health.ingest(d, records),

@@ -1,6 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   devicesApi,
+  firmwareApi,
+  type FirmwareUpgrade,
+  type LogCapture,
   personsApi,
   TIMING,
   type DeviceCommandBody,
@@ -14,7 +17,7 @@ import {
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../app/mutations.ts';
 import { useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call } from '../../app/request.ts';
+import { call, download, upload } from '../../app/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
@@ -28,6 +31,9 @@ export const deviceKeys = {
   unknown: ['device', 'unknown'] as const,
   orgPersons: ['device', 'orgPersons'] as const,
   personDevices: (id: number) => ['device', 'personDevices', id] as const,
+  firmware: ['device', 'firmware'] as const,
+  upgrades: ['device', 'firmware', 'upgrades'] as const,
+  logs: (id: number) => ['device', 'logs', id] as const,
 };
 
 /** The punch list's device filter: the first 100 devices (the server's page limit), silent and not polled. */
@@ -131,3 +137,53 @@ export const useSyncPersons = () =>
 
 /** docs/api-devices.md: reading needs rights.face ≥ 1, writing ≥ 2. */
 export const useDeviceRights = () => useRightLevel('face');
+
+// ---- Firmware and log capture (issue #20)
+
+export const useFirmware = (enabled: boolean) =>
+  useQuery({ queryKey: deviceKeys.firmware, queryFn: () => call(firmwareApi.list, undefined, { inline: true }), enabled });
+
+const UPGRADE_FINAL: readonly FirmwareUpgrade['state'][] = ['done', 'failed'];
+/** The upgrades, refreshed every 3 s while one is on its way (a terminal downloads, restarts and reports back). */
+export const useUpgrades = (enabled: boolean) =>
+  useQuery({
+    queryKey: deviceKeys.upgrades,
+    queryFn: () => call(firmwareApi.upgrades, {}, { inline: true }),
+    enabled,
+    refetchInterval: (query) => ((query.state.data ?? []).some((u) => !UPGRADE_FINAL.includes(u.state)) ? 3000 : false),
+  });
+
+/** name, version and the file: validation errors mark the form's fields, so the form decides what to show. */
+export const useUploadFirmware = () =>
+  useInvalidatingMutation(
+    ({ name, version, file }: { name: string; version: string; file: File }) => {
+      const form = new FormData();
+      form.append('name', name);
+      form.append('version', version);
+      form.append('file', file);
+      return upload(firmwareApi.upload, form, { timeout: TIMING.exportTimeout, silent: true });
+    },
+    [deviceKeys.firmware],
+    { on: 'success' },
+  );
+
+export const useDeleteFirmware = () => useInvalidatingMutation((id: number) => call(firmwareApi.delete, { id }), [deviceKeys.firmware], { on: 'settled' });
+
+export const useUpgrade = () =>
+  useInvalidatingMutation((body: { firmware_id: number; device_ids: number[] }) => call(firmwareApi.upgrade, body), [deviceKeys.firmware, deviceKeys.all], {
+    on: 'settled',
+  });
+
+/** A device's log captures, refreshed every 2 s while one waits for the terminal. */
+export const useDeviceLogs = (id: number | undefined) =>
+  useQuery({
+    queryKey: deviceKeys.logs(id ?? 0),
+    queryFn: () => call(firmwareApi.logs, { id: id ?? 0 }, { inline: true }),
+    enabled: Boolean(id),
+    refetchInterval: (query) => ((query.state.data ?? []).some((l: LogCapture) => l.state === 'pending') ? 2000 : false),
+  });
+
+export const useCaptureLog = () => useInvalidatingMutation((id: number) => call(firmwareApi.captureLog, { id }), [['device', 'logs']], { on: 'settled' });
+
+/** Saves a captured log file as `filename`. */
+export const downloadLog = (id: number, filename: string) => download({ ...firmwareApi.logFile, path: `/device/log/file/${id}` }, filename);

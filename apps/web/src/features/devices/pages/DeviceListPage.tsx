@@ -3,11 +3,22 @@ import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useState } from 'react';
 import { App, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, SettingOutlined, TeamOutlined, UnlockOutlined } from '@ant-design/icons';
+import {
+  CloudUploadOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  MoreOutlined,
+  PlusOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UnlockOutlined,
+} from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { awaitCommand, useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
 import { DeviceDialog } from '../components/DeviceDialog.tsx';
+import { DeviceLogsDialog } from '../components/DeviceLogsDialog.tsx';
+import { FirmwareDrawer } from '../components/FirmwareDrawer.tsx';
 import { DeviceSettingsDrawer } from '../components/DeviceSettingsDrawer.tsx';
 import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { QueryPunchesDialog } from '../components/QueryPunchesDialog.tsx';
@@ -23,6 +34,8 @@ export default function DeviceListPage() {
   const [dialog, setDialog] = useState<{ open: boolean; device?: Device | undefined }>({ open: false });
   const [settingsId, setSettingsId] = useState<number>();
   const [punchesFor, setPunchesFor] = useState<Device>();
+  const [firmwareFor, setFirmwareFor] = useState<{ open: boolean; deviceIds?: number[] }>({ open: false });
+  const [logsFor, setLogsFor] = useState<Device>();
   const list = useDevices(query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
@@ -92,6 +105,8 @@ export default function DeviceListPage() {
         onOk: () => doCommand(d, 'reboot'),
       });
     } else if (key === 'queryPunches') setPunchesFor(d);
+    else if (key === 'logs') setLogsFor(d);
+    else if (key === 'upgrade') setFirmwareFor({ open: true, deviceIds: [d.id] });
     else void doCommand(d, key as CommandKind);
   };
 
@@ -194,6 +209,8 @@ export default function DeviceListPage() {
                   { key: 'reboot', label: t('device.actions.reboot') },
                   { key: 'queryPunches', label: t('device.actions.queryPunches') },
                   { key: 'check', label: t('device.actions.check') },
+                  { key: 'logs', label: t('device.fleet.logs') },
+                  { key: 'upgrade', label: t('device.fleet.upgrade') },
                   { type: 'divider' },
                   { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('common.actions.delete') },
                 ],
@@ -235,6 +252,9 @@ export default function DeviceListPage() {
             {t('device.create')}
           </Button>
         )}
+        <Button icon={<CloudUploadOutlined />} onClick={() => setFirmwareFor({ open: true })} data-testid="device-firmware">
+          {t('device.fleet.title')}
+        </Button>
       </Space>
       {items.some((d) => d.state === 'abnormal') && <Typography.Paragraph type="warning">{t('device.abnormalHint')}</Typography.Paragraph>}
       <DataTable<Device>
@@ -251,6 +271,8 @@ export default function DeviceListPage() {
       />
       <DeviceDialog open={dialog.open} device={dialog.device} onClose={() => setDialog({ open: false })} />
       <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />
+      <FirmwareDrawer open={firmwareFor.open} deviceIds={firmwareFor.deviceIds} canEdit={canEdit} onClose={() => setFirmwareFor({ open: false })} />
+      <DeviceLogsDialog device={logsFor} canEdit={canEdit} onClose={() => setLogsFor(undefined)} />
       <QueryPunchesDialog
         open={Boolean(punchesFor)}
         loading={command.isPending}

@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { API_PREFIX, CODES } from '@faceadmin/shared';
+import { EMULATOR_LOG_FILE, emulatorFirmware } from '../../../../../tools/zk-emulator/terminal.ts';
+import { upload } from '../../../test/files.ts';
+import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+import type { Wire } from '../../gateways/driver.ts';
+
+/**
+ * Firmware upgrades and log capture (issue #20) through the real ZK PUSH gateway and emulated terminals:
+ * UPGRADE with the file from /iclock/file, the version before and after, spec §8 messages when a terminal
+ * refuses; GetFile for the terminal's log, downloadable; tenancy and rights.
+ */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Fleet A');
+  B = await makeCompany(t, 'Fleet B');
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+async function device(c: Company, serial: string) {
+  const r = await call(t.app, 'POST', '/device/create', { token: c.main, body: { name: `Door ${serial}`, serial, ip: '10.0.0.5', password: 'x12345' } });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data.id as number;
+}
+const upgrades = async (c: Company, query: Record<string, number> = {}) =>
+  (await call(t.app, 'GET', '/firmware/upgrades', { token: c.main, query, lang: 'en-US' })).data as {
+    id: number;
+    device_id: number;
+    state: string;
+    version_before: string;
+    version_after: string | null;
+    reason: string;
+    code: number | null;
+  }[];
+
+test('firmware is uploaded once (hashed, listed with name and version) and checked for meaning', async () => {
+  const ok = await upload(
+    t,
+    '/firmware/upload',
+    A.main,
+    { name: 'emfw.cfg', data: emulatorFirmware('Ver 2.5.0') },
+    { name: 'Face terminal', version: 'Ver 2.5.0' },
+  );
+  assert.equal(ok.code, CODES.OK, ok.message);
+  assert.equal(ok.data.version, 'Ver 2.5.0');
+  assert.match(ok.data.sha256, /^[0-9a-f]{64}$/);
+  assert.equal(ok.data.size, emulatorFirmware('Ver 2.5.0').length);
+  const again = await upload(t, '/firmware/upload', A.main, { name: 'copy.cfg', data: emulatorFirmware('Ver 2.5.0') }, { name: 'Copy', version: 'x' });
+  assert.equal(again.code, CODES.CONFLICT, 'the same bytes twice');
+  assert.match(again.message, /Face terminal Ver 2\.5\.0/);
+  const noVersion = await upload(t, '/firmware/upload', A.main, { name: 'a.cfg', data: Buffer.from('abc') }, { name: 'A', version: ' ' });
+  assert.equal(noVersion.code, CODES.RULE);
+  assert.match(noVersion.message, /Version/, 'the error names the field');
+  const empty = await upload(t, '/firmware/upload', A.main, { name: 'a.cfg', data: Buffer.alloc(0) }, { name: 'A', version: '1' });
+  assert.equal(empty.code, CODES.RULE);
+  // Above the API's usual 10 MB upload cap, below the firmware cap of 64 MB.
+  const big = await upload(t, '/firmware/upload', A.main, { name: 'big.cfg', data: Buffer.alloc(11 * 1024 * 1024, 7) }, { name: 'Big', version: '9' });
+  assert.equal(big.code, CODES.OK, big.message);
+  const list = await call(t.app, 'GET', '/firmware/list', { token: A.main });
+  assert.deepEqual(
+    (list.data as { name: string }[]).map((f) => f.name),
+    ['Big', 'Face terminal'],
+  );
+  assert.equal((await call(t.app, 'GET', '/firmware/list', { token: B.main })).data.length, 0, 'another company sees none');
+  assert.equal((await call(t.app, 'POST', '/firmware/delete', { token: B.main, body: { id: big.data.id } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'POST', '/firmware/delete', { token: A.main, body: { id: big.data.id } })).code, CODES.OK);
+});
+
+test('an upgrade reaches one or many terminals: progress, the version before and after, and the §8 message when one refuses', async () => {
+  const fw = await upload(
+    t,
+    '/firmware/upload',
+    A.main,
+    { name: 'emfw.cfg', data: emulatorFirmware('Ver 3.0.0', 'new') },
+    { name: 'FW3', version: 'Ver 3.0.0' },
+  );
+  assert.equal(fw.code, CODES.OK, fw.message);
+  const bad = await upload(t, '/firmware/upload', A.main, { name: 'other.bin', data: Buffer.from('not for this terminal') }, { name: 'Other', version: 'X1' });
+  const d1 = await device(A, 'FLEET01');
+  const d2 = await device(A, 'FLEET02');
+  const t1 = terminal(server, 'FLEET01', { firmware: 'Ver 2.4.1', rebootMs: 100 });
+  const t2 = terminal(server, 'FLEET02', { firmware: 'Ver 2.4.1', rebootMs: 100 });
+  await Promise.all([t1.start(), t2.start()]);
+  await until('both report their firmware', async () => {
+    const r = await call(t.app, 'GET', '/device/list', { token: A.main, query: { page: 1, pageSize: 10 } });
+    return (r.data.items as { version: string }[]).every((d) => d.version === 'Ver 2.4.1');
+  });
+
+  const sent = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d1, d2] } });
+  assert.equal(sent.code, CODES.OK, sent.message);
+  assert.deepEqual(
+    (sent.data as { state: string; version_before: string }[]).map((u) => [u.state, u.version_before]),
+    [
+      ['queued', 'Ver 2.4.1'],
+      ['queued', 'Ver 2.4.1'],
+    ],
+  );
+  const busy = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d1] } });
+  assert.equal(busy.code, CODES.RULE, 'one upgrade in flight per terminal');
+  const done = await until('both upgraded', async () => {
+    const u = await upgrades(A, { firmware_id: fw.data.id });
+    return u.every((x) => x.state === 'done') ? u : undefined;
+  });
+  assert.deepEqual(
+    done!.map((u) => [u.version_before, u.version_after]),
+    [
+      ['Ver 2.4.1', 'Ver 3.0.0'],
+      ['Ver 2.4.1', 'Ver 3.0.0'],
+    ],
+  );
+  assert.equal(t1.firmware, 'Ver 3.0.0');
+  assert.equal(t1.rebootCount, 1, 'the terminal restarted once');
+  const info = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: d1 } });
+  assert.equal(info.data.version, 'Ver 3.0.0');
+
+  // A file that is not firmware for this terminal: refused (-1004), shown as spec §8 "upgrade unknown version".
+  const refused = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: bad.data.id, device_ids: [d2] } });
+  assert.equal(refused.code, CODES.OK, refused.message);
+  const failed = await until('the refusal', async () => {
+    const u = (await upgrades(A, { device_id: d2 }))[0]!;
+    return u.state === 'failed' ? u : undefined;
+  });
+  assert.equal(failed!.code, -1004);
+  assert.match(failed!.reason, /Upgrade unknown version/);
+  assert.equal(t2.firmware, 'Ver 3.0.0', 'the terminal kept its firmware');
+  // The terminal's own refusal code otherwise (here: unsupported), with its meaning.
+  t2.setFailOn({ codes: { UPGRADE: -1002 } });
+  await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d2] } });
+  const unsupported = await until('the unsupported refusal', async () => {
+    const u = (await upgrades(A, { device_id: d2 }))[0]!;
+    return u.state === 'failed' ? u : undefined;
+  });
+  assert.equal(unsupported!.code, -1002);
+  assert.match(unsupported!.reason, /^Upgrade failed: /);
+  t2.setFailOn({ codes: {} });
+  // The firmware an upgrade in flight needs cannot be deleted; once done it can.
+  assert.equal((await call(t.app, 'POST', '/firmware/delete', { token: A.main, body: { id: fw.data.id } })).code, CODES.OK);
+  assert.equal((await upgrades(A, { firmware_id: fw.data.id })).length, 0, 'its upgrades go with it');
+});
+
+test('only the terminal an upgrade was sent to can download its file', async () => {
+  const fw = await upload(t, '/firmware/upload', A.main, { name: 'emfw.cfg', data: emulatorFirmware('Ver 4.0.0') }, { name: 'FW4', version: 'Ver 4.0.0' });
+  const d3 = await device(A, 'FLEET03');
+  await device(B, 'OTHER01');
+  const sent = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d3] } });
+  const url = `firmware/${sent.data[0].id}/emfw.cfg`;
+  const get = (sn: string) => fetch(`${server}/iclock/file?SN=${sn}&url=${encodeURIComponent(url)}`);
+  assert.equal((await get('OTHER01')).status, 404, "another company's terminal");
+  assert.equal((await get('NOSUCH01')).status, 403, 'an unregistered serial');
+  const own = await get('FLEET03');
+  assert.equal(own.status, 200);
+  assert.deepEqual(Buffer.from(await own.arrayBuffer()), emulatorFirmware('Ver 4.0.0'));
+  assert.equal((await upgrades(A, { device_id: d3 }))[0]!.state, 'downloading');
+  assert.equal((await fetch(`${server}/iclock/file?SN=FLEET03&url=${encodeURIComponent('firmware/999999/emfw.cfg')}`)).status, 404);
+  // A terminal busy downloading for minutes is not given up after the usual 3 minutes, but after 20.
+  const { db } = t.app.database;
+  const wire: Wire<number> = { encode: (_op, id) => id, size: () => 1, maxBatchBytes: 1_000_000 };
+  const row = await db.selectFrom('devices').selectAll().where('id', '=', d3).executeTakeFirstOrThrow();
+  const sentAgo = (min: number) =>
+    db
+      .updateTable('device_commands')
+      .set({ state: 'sent', sent_at: new Date(Date.now() - min * 60_000).toISOString() })
+      .where('device_id', '=', d3)
+      .execute();
+  const commandState = async () => (await db.selectFrom('device_commands').select('state').where('device_id', '=', d3).executeTakeFirstOrThrow()).state;
+  await sentAgo(5);
+  await t.app.modules.devices.sync.plan(row, wire);
+  assert.equal(await commandState(), 'sent');
+  await sentAgo(25);
+  await t.app.modules.devices.sync.plan(row, wire);
+  assert.equal(await commandState(), 'failed');
+  assert.equal((await upgrades(A, { device_id: d3 }))[0]!.reason, 'Upgrade failed: the device did not answer');
+});
+
+test("a terminal's log file is captured for support and downloadable; 'Log capture failed' when it cannot", async () => {
+  const d4 = await device(A, 'FLEET04');
+  const t4 = terminal(server, 'FLEET04');
+  await t4.start();
+  const cap = await call(t.app, 'POST', '/device/log/capture', { token: A.main, body: { id: d4 } });
+  assert.equal(cap.code, CODES.OK, cap.message);
+  assert.equal(cap.data.state, 'pending');
+  type Capture = { id: number; state: string; size: number; file_name: string };
+  const got = await until('the log file', async () => {
+    const l = (await call(t.app, 'GET', '/device/log/list', { token: A.main, query: { id: d4 } })).data[0] as Capture;
+    return l.state === 'done' ? l : undefined;
+  });
+  assert.equal(got!.file_name, EMULATOR_LOG_FILE);
+  assert.ok(got!.size > 0);
+  const file = await t.app.inject({ method: 'GET', url: `${API_PREFIX}/device/log/file/${got!.id}`, headers: { 'x-token': A.main } });
+  assert.equal(file.statusCode, 200);
+  assert.match(file.headers['content-disposition'] as string, /attachment; filename="FLEET04-.*push\.log"/);
+  assert.equal(file.rawPayload.length, got!.size);
+  assert.match(file.payload, /handshake online/, "the terminal's own log lines");
+  // Another company: not found, for the file and the device.
+  assert.equal((await call(t.app, 'GET', `/device/log/file/${got!.id}`, { token: B.main })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'GET', '/device/log/list', { token: B.main, query: { id: d4 } })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'POST', '/device/log/capture', { token: B.main, body: { id: d4 } })).code, CODES.NOT_FOUND);
+
+  // A terminal that cannot (GetFile unsupported): spec §8 "Log capture failed", with the reason.
+  t4.setFailOn({ codes: { GETFILE: -1002 } });
+  await call(t.app, 'POST', '/device/log/capture', { token: A.main, body: { id: d4 } });
+  const failed = await until('the failure', async () => {
+    const l = (await call(t.app, 'GET', '/device/log/list', { token: A.main, query: { id: d4 }, lang: 'en-US' })).data[0] as {
+      state: string;
+      reason: string;
+      code: number;
+    };
+    return l.state === 'failed' ? l : undefined;
+  });
+  assert.equal(failed!.code, -1002);
+  assert.match(failed!.reason, /^Log capture failed: /);
+});
+
+test('a sub-administrator without the face-device edit right cannot upload, upgrade or capture; with view only, reads', async () => {
+  const viewer = await makeSub(t, A, ['faceView']);
+  const none = await makeSub(t, A, ['logView']);
+  const d5 = await device(A, 'FLEET05');
+  const fw = (await call(t.app, 'GET', '/firmware/list', { token: A.main })).data[0] as { id: number } | undefined;
+  for (const token of [viewer.token, none.token]) {
+    assert.equal((await upload(t, '/firmware/upload', token, { name: 'x', data: Buffer.from('x') }, { name: 'x', version: '1' })).code, CODES.NO_AUTHORITY);
+    assert.equal((await call(t.app, 'POST', '/firmware/upgrade', { token, body: { firmware_id: fw?.id ?? 1, device_ids: [d5] } })).code, CODES.NO_AUTHORITY);
+    assert.equal((await call(t.app, 'POST', '/device/log/capture', { token, body: { id: d5 } })).code, CODES.NO_AUTHORITY);
+  }
+  assert.equal((await call(t.app, 'GET', '/firmware/list', { token: viewer.token })).code, CODES.OK);
+  assert.equal((await call(t.app, 'GET', '/firmware/list', { token: none.token })).code, CODES.NO_AUTHORITY);
+  // Another company's firmware and devices are not found.
+  const fwB = await upload(t, '/firmware/upload', B.main, { name: 'b.cfg', data: emulatorFirmware('B1') }, { name: 'B', version: 'B1' });
+  assert.equal((await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fwB.data.id, device_ids: [d5] } })).code, CODES.NOT_FOUND);
+  const dB = await device(B, 'OTHER02');
+  if (fw)
+    assert.equal((await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.id, device_ids: [dB] } })).code, CODES.NOT_FOUND);
+});
