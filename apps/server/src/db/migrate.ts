@@ -27,6 +27,7 @@ import * as m0023 from './migrations/0023_rule_history_periods.ts';
 import * as m0024 from './migrations/0024_day_leave_minutes.ts';
 import * as m0025 from './migrations/0025_leave_balances.ts';
 import * as m0027 from './migrations/0027_dirty_seq.ts';
+import * as m0032 from './migrations/0032_isapi.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0024_day_leave_minutes': m0024,
   '0025_leave_balances': m0025,
   '0027_dirty_seq': m0027,
+  '0032_isapi': m0032,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -84,7 +84,7 @@ test('events: the live notification and a search page become punches on the term
   assert.equal(page.more, true);
   assert.equal(page.events.length, 1);
   const body = multipart([{ name: 'event_log', contentType: 'application/json', data: Buffer.from(note) }], 'B');
-  assert.equal(parseNotification(parseMultipart(body.body, body.contentType)[0]!.data.toString()).serialNo, 42);
+  assert.equal(parseNotification(parseMultipart(body.body, body.contentType)[0]!.data.toString())!.serialNo, 42);
   assert.deepEqual(parseMultipart(Buffer.from('--B\r\ngarbage'), 'multipart/form-data; boundary=B'), []);
 });
 
