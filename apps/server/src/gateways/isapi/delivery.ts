@@ -168,7 +168,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
     if (!info) throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
     await events.seen(d.serial, d.ip);
-    const caps = await client
+    const caps: { maxUsers?: number } = await client
       .request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/capabilities?format=json' })
       .then((r) => parseUserCapabilities(r.text))
       .catch(() => ({}));
