@@ -148,6 +148,8 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
   const gates = new Map<number, Gate>();
   const sessions = new Map<string, Challenge>();
   const sessionKey = (t: IsapiTarget) => `${t.id}|${t.host}|${t.port}|${t.user}`;
+  // Closing the server cuts every call at once instead of waiting for their deadlines.
+  const closing = new AbortController();
 
   async function readCapped(res: Response, signal: AbortSignal): Promise<Buffer> {
     const declared = Number(res.headers.get('content-length') ?? '0');
@@ -198,7 +200,8 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
   }
 
   async function send(t: IsapiTarget, req: IsapiHttpRequest): Promise<IsapiResponse> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    if (closing.signal.aborted) throw new IsapiTransportError(ISAPI_CODES.unreachable, 'closed');
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]);
     const key = sessionKey(t);
     // Digest: reuse the last challenge (the nonce count goes up) and answer a fresh one when asked.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -235,6 +238,10 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
         .finally(() => {
           if (g.idle) gates.delete(t.id);
         });
+    },
+    /** Cuts every request in flight; later ones fail at once. */
+    close() {
+      closing.abort();
     },
     /** Forget a terminal's digest session (its address or password changed). */
     forget(id: number) {

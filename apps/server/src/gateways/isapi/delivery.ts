@@ -87,6 +87,8 @@ interface State {
   retryAt: number;
   /** the last transport code reported to the console (0: none) */
   error: number;
+  /** the terminal took our host notification: its events come pushed (else every heartbeat searches them) */
+  push: boolean;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -107,7 +109,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
 
   const stateOf = (id: number) => {
     let s = states.get(id);
-    if (!s) states.set(id, (s = { running: false, again: false, connected: false, targetKey: '', failures: 0, retryAt: 0, error: 0, timer: undefined }));
+    if (!s)
+      states.set(id, (s = { running: false, again: false, connected: false, targetKey: '', failures: 0, retryAt: 0, error: 0, push: false, timer: undefined }));
     return s;
   };
   const targetOf = (d: T): IsapiTarget => ({ id: d.id, host: d.ip, port: d.port, user: d.account || 'admin', password: d.password });
@@ -164,7 +167,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   }
 
   /** (Re)connects: what the terminal is, its counts, where it posts events, and what it took while we were apart. */
-  async function connect(d: T, t: IsapiTarget) {
+  async function connect(d: T, t: IsapiTarget): Promise<boolean> {
     const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
     if (!info) throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
     await events.seen(d.serial, d.ip);
@@ -193,6 +196,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     await events.restarted(d, facts);
     await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
     await backlog(d, t);
+    return push;
   }
 
   /** The events the terminal kept while it could not reach us (or we it), from the last one we stored. */
@@ -251,13 +255,15 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     if (Date.now() < s.retryAt) return;
     try {
       if (!s.connected) {
-        await connect(d, t);
+        s.push = await connect(d, t);
         s.connected = true;
       } else {
         // The heartbeat's call: a terminal is online only while it answers.
         if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))
           throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
         await events.seen(d.serial, d.ip);
+        // A terminal that cannot post to us (no host notification) is searched instead.
+        if (!s.push) await backlog(d, t);
       }
       if (s.error) await reportError(d, s, 0);
       for (let rounds = 0; rounds < 1000 && !closed; rounds++) {
@@ -342,6 +348,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       clearTimeout(first);
       clearInterval(heartbeat);
       for (const s of states.values()) clearTimeout(s.timer);
+      client.close();
       while (inflight.size) await Promise.allSettled([...inflight]);
     },
   };

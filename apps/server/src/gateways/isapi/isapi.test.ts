@@ -214,3 +214,15 @@ test('hostile answers (huge, malformed, slow) never crash the server, and a slow
   assert.equal(health.code, CODES.OK);
   hostile.clearInjections();
 });
+
+test('a terminal that refuses the host notification has its events searched at every heartbeat instead', async () => {
+  const quiet = await terminal({ serial: 'DS-EMU-NOPUSH', algorithms: ['MD5'] });
+  quiet.inject({ path: '/ISAPI/Event/notification/httpHosts', status: { statusCode: 4, subStatusCode: 'notSupport' } });
+  const id = await addTerminal(A, quiet, 'ISAPINP1', { attendance_scope: 'selected' });
+  await until('online', async () => (await info(A, id)).online);
+  quiet.users.set('H1', { employeeNo: 'H1', name: 'Person 1', userType: 'normal', valid: { enable: false, beginTime: '', endTime: '' }, password: '' });
+  quiet.faces.set('H1', Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+  const r = await quiet.recognize('H1');
+  assert.equal(r.pushed, false);
+  await until('the searched punch', async () => (await punchesOf(id)).length === 1);
+});
