@@ -123,9 +123,10 @@ export default function DeviceListPage() {
       key: 'ip',
       render: (ip: string, d) => (
         <div className="fa-two-line">
-          <span>{ip}</span>
-          <Typography.Text type="secondary" title={t('device.fields.version')}>
-            {d.version || '—'}
+          {/* a dialled (ISAPI) terminal is reached at its port as well; its model comes with the firmware */}
+          <span data-testid="device-address">{d.protocol === 'isapi' ? `${ip}:${d.port}` : ip}</span>
+          <Typography.Text type="secondary" title={`${t('device.fields.model')} / ${t('device.fields.version')}`} data-testid="device-version">
+            {[d.model, d.version].filter(Boolean).join(' ') || '—'}
           </Typography.Text>
         </div>
       ),
@@ -137,6 +138,11 @@ export default function DeviceListPage() {
         <Space orientation="vertical" size={2}>
           <OnlineBadge device={d} />
           {d.state === 'abnormal' && <StateTag value={d.state} />}
+          {d.problem && (
+            <Typography.Text type="danger" style={{ fontSize: 12, maxWidth: 220 }} ellipsis={{ tooltip: d.problem }} data-testid="device-problem">
+              {d.problem}
+            </Typography.Text>
+          )}
         </Space>
       ),
     },
