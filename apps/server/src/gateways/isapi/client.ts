@@ -163,7 +163,14 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
     const reader = res.body.getReader();
     for (;;) {
       if (signal.aborted) throw new IsapiTransportError(ISAPI_CODES.timeout, 'timed out');
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        // a body cut off by our deadline, or by the terminal
+        throw new IsapiTransportError(signal.aborted ? ISAPI_CODES.timeout : ISAPI_CODES.badResponse, `answer cut off: ${(e as Error).message}`);
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > maxBodyBytes) {

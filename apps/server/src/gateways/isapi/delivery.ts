@@ -232,8 +232,15 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   async function reportError(d: T, s: State, code: number) {
     if (s.error === code) return;
     s.error = code;
-    const facts = JSON.parse(d.info || '{}') as { isapi?: Record<string, unknown> };
-    await events.info(d, { facts: { isapi: { ...(facts.isapi ?? {}), error: code, errorAt: nowIso() } } });
+    // The row as it is now: what a connection just learnt (model, firmware) must not be overwritten.
+    const now = (await events.terminal(d.id)) ?? d;
+    let facts: { isapi?: Record<string, unknown> } = {};
+    try {
+      facts = JSON.parse(now.info || '{}') as { isapi?: Record<string, unknown> };
+    } catch {
+      // a damaged column is replaced
+    }
+    await events.info(now, { facts: { isapi: { ...(facts.isapi ?? {}), error: code, errorAt: nowIso() } } });
   }
 
   async function work(id: number) {
@@ -257,6 +264,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       if (!s.connected) {
         s.push = await connect(d, t);
         s.connected = true;
+        s.error = 0; // the facts connect() saved say so
       } else {
         // The heartbeat's call: a terminal is online only while it answers.
         if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))

@@ -39,11 +39,13 @@ export async function isapiGateway<T extends DialledTerminal>(app: FastifyInstan
     if (err.validation) return reply.status(404).send('');
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send('');
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return reply.status(err.statusCode).send('');
-    req.log.error({ err }, 'ISAPI event failed');
+    // The instance's logger: the route's own is silent (its URL carries the device's secret).
+    app.log.error({ err, device: (req.params as { id?: unknown } | undefined)?.id }, 'ISAPI event failed');
     return reply.status(500).send('');
   });
 
-  app.post<{ Params: { id: number; token: string } }>('/isapi/event/:id/:token', { schema: { params: Params } }, async (req, reply) => {
+  // logLevel silent: request lines would write the secret in the path to the log (secrets are never logged).
+  app.post<{ Params: { id: number; token: string } }>('/isapi/event/:id/:token', { schema: { params: Params }, logLevel: 'silent' }, async (req, reply) => {
     const d = await events.terminal(req.params.id);
     // The same answer for an unknown device and a wrong secret: the path tells nothing.
     if (!d || d.protocol !== 'isapi' || !d.event_secret || !same(d.event_secret, req.params.token)) return reply.status(404).send('');

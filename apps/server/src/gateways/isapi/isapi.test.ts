@@ -190,6 +190,7 @@ test('a wrong password is shown with its meaning, and a corrected one brings the
     return x.online && x.problem === '' ? x : undefined;
   });
   assert.equal(ok.state, 'normal');
+  assert.equal(ok.model, 'DS-K1T671M', 'what the connection learnt is kept');
 });
 
 test('hostile answers (huge, malformed, slow) never crash the server, and a slow terminal does not hold up another', async () => {
