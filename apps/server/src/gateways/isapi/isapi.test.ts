@@ -72,7 +72,7 @@ test('a terminal added by address and password goes online with its model and fi
   deviceId = await addTerminal(A, emu, 'ISAPIA1');
   const d = await until('the terminal online with its model and firmware', async () => {
     const x = await info(A, deviceId);
-    return x.online && x.model ? x : undefined;
+    return x.online && x.model && x.version ? x : undefined;
   });
   assert.equal(d.model, 'DS-K1T671M');
   assert.equal(d.version, 'V3.2.0 build 241120');
@@ -111,7 +111,7 @@ test('live recognitions arrive as punches; after an outage the backlog arrives w
   await emu.stop();
   await until('the delivery noticed', async () => (await info(A, deviceId)).problem !== '', 5000);
   await emu.recognize('H2', Date.now() - 10_000);
-  await emu.recognize('H1', Date.now() - 9_000);
+  const during = await emu.recognize('H1', Date.now() - 9_000);
   await emu.start();
   rows = (await until('the backlog', async () => ((await punchesOf(deviceId)).length === 3 ? punchesOf(deviceId) : undefined), 8000))!;
   assert.deepEqual(
@@ -124,7 +124,7 @@ test('live recognitions arrive as punches; after an outage the backlog arrives w
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      dateTime: `${emu.localTime(Date.now() - 9_000)}+08:00`,
+      dateTime: `${emu.localTime(during.event.at)}+08:00`,
       eventType: 'AccessControllerEvent',
       AccessControllerEvent: { majorEventType: 5, subEventType: 75, employeeNoString: 'H1', serialNo: 5 },
     }),
