@@ -54,13 +54,15 @@ test('users, cards and faces: added, modified when present, counted, deleted; ca
   const user = { kind: 'user', pin: '7', name: 'Ann', pri: 0, password: '', card: '12345', start: '2026-01-01 00:00:00', end: '2026-12-31 23:59:59' } as const;
   assert.deepEqual(
     (await send(d, user)).map((s) => s?.code),
-    [0, 0],
+    [0, 0, 0],
   );
   assert.deepEqual(
-    (await send(d, { ...user, name: 'Ann B' })).map((s) => s?.code),
-    [0, 0],
+    (await send(d, { ...user, name: 'Ann B', card: '777' })).map((s) => s?.code),
+    [0, 0, 0],
     'an existing user is modified',
   );
+  assert.deepEqual([...t.cards.keys()], ['777'], 'the replaced card no longer opens the door');
+  await send(d, { ...user, name: 'Ann B' });
   assert.equal(t.users.get('7')?.name, 'Ann B');
   assert.equal(t.users.get('7')?.valid.endTime, '2026-12-31T23:59:59');
   const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]).toString('base64');

@@ -350,6 +350,14 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       }
       case 'GET /ISAPI/AccessControl/UserInfoDetail/DeleteProcess':
         return { json: { UserInfoDetail: { status: deleteStatus } } };
+      case 'PUT /ISAPI/AccessControl/CardInfo/Delete': {
+        const c = (j()?.CardInfoDelCond ?? {}) as Record<string, unknown>;
+        const list = Array.isArray(c.EmployeeNoList) ? (c.EmployeeNoList as { employeeNo?: unknown }[]) : [];
+        const cardList = Array.isArray(c.CardNoList) ? (c.CardNoList as { cardNo?: unknown }[]) : [];
+        for (const e of list) for (const [card, who] of cards) if (who === String(e.employeeNo ?? '')) cards.delete(card);
+        for (const e of cardList) cards.delete(String(e.cardNo ?? ''));
+        return { json: ok() };
+      }
       case 'POST /ISAPI/AccessControl/CardInfo/Record':
       case 'PUT /ISAPI/AccessControl/CardInfo/Modify': {
         const c = (j()?.CardInfo ?? {}) as Record<string, unknown>;

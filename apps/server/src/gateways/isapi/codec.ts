@@ -298,6 +298,15 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
           fallback: modify,
         },
       ];
+      // A user may hold several cards on the terminal: the ones it has are removed first, so a card taken from
+      // the person (or replaced) stops opening the door.
+      reqs.push({
+        method: 'PUT',
+        path: '/ISAPI/AccessControl/CardInfo/Delete?format=json',
+        contentType: JSON_TYPE,
+        body: json({ CardInfoDelCond: { EmployeeNoList: [{ employeeNo: op.pin }] } }),
+        okSub: ['cardNoNotExist', 'cardNotExist', 'employeeNoNotExist', 'userNotExist'],
+      });
       if (op.card) {
         const card = json({ CardInfo: { employeeNo: op.pin, cardNo: op.card, cardType: 'normalCard' } });
         const modifyCard: IsapiRequest = { method: 'PUT', path: '/ISAPI/AccessControl/CardInfo/Modify?format=json', contentType: JSON_TYPE, body: card };

@@ -190,8 +190,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           body: httpHostsXml({ ip, port, path: eventPath(d) }),
         }).catch(() => -1)) === ISAPI_CODES.ok;
     }
+    // `model` and `connection` are the protocol-free facts the console reads (devices.presenter.ts).
     const facts = {
-      isapi: { model: info.model, deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push, error: 0 },
+      model: info.model,
+      connection: { error: 0, at: nowIso() },
+      isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push },
     };
     await events.restarted(d, facts);
     await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
@@ -232,15 +235,9 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   async function reportError(d: T, s: State, code: number) {
     if (s.error === code) return;
     s.error = code;
-    // The row as it is now: what a connection just learnt (model, firmware) must not be overwritten.
+    // Merged into the row as it is now: what a connection just learnt (model, firmware) must not be overwritten.
     const now = (await events.terminal(d.id)) ?? d;
-    let facts: { isapi?: Record<string, unknown> } = {};
-    try {
-      facts = JSON.parse(now.info || '{}') as { isapi?: Record<string, unknown> };
-    } catch {
-      // a damaged column is replaced
-    }
-    await events.info(now, { facts: { isapi: { ...(facts.isapi ?? {}), error: code, errorAt: nowIso() } } });
+    await events.info(now, { facts: { connection: { error: code, at: nowIso() } } });
   }
 
   async function work(id: number) {

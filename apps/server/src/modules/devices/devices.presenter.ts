@@ -29,24 +29,19 @@ export function reportedSettings(info: string): Record<string, string> {
   return out;
 }
 
-/** The last connection failure a dialled terminal's delivery reported (its result code), 0 for none. */
+/**
+ * The last connection failure a dialled terminal's delivery reported (`connection.error` in its facts: the
+ * protocol's result code), 0 for none.
+ */
 export function connectionError(info: string): number {
-  const facts = parseJson<Record<string, unknown>>(info, {});
-  for (const v of Object.values(facts)) {
-    const code = (v as { error?: unknown } | null)?.error;
-    if (typeof code === 'number' && code !== 0) return code;
-  }
-  return 0;
+  const code = parseJson<{ connection?: { error?: unknown } } | null>(info, {})?.connection?.error;
+  return typeof code === 'number' ? code : 0;
 }
 
-/** The model a terminal reported of itself (a dialled terminal's device info), '' when none. */
+/** The model a terminal reported of itself (`model` in its facts), '' when none. */
 function modelOf(info: string): string {
-  const facts = parseJson<Record<string, unknown>>(info, {});
-  for (const v of Object.values(facts)) {
-    const model = (v as { model?: unknown } | null)?.model;
-    if (typeof model === 'string' && model) return model;
-  }
-  return '';
+  const model = parseJson<{ model?: unknown } | null>(info, {})?.model;
+  return typeof model === 'string' ? model : '';
 }
 
 /** `problem`: the meaning of `connectionError`, in the reader's language ('' when none). */
