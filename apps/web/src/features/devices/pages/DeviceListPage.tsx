@@ -139,7 +139,8 @@ export default function DeviceListPage() {
           <OnlineBadge device={d} />
           {d.state === 'abnormal' && <StateTag value={d.state} />}
           {d.problem && (
-            <Typography.Text type="danger" style={{ fontSize: 12, maxWidth: 220 }} ellipsis={{ tooltip: d.problem }} data-testid="device-problem">
+            // written out whole (it says what to do, e.g. correct the password), not cut to an ellipsis
+            <Typography.Text type="danger" style={{ fontSize: 12, display: 'block', maxWidth: 260, whiteSpace: 'normal' }} data-testid="device-problem">
               {d.problem}
             </Typography.Text>
           )}
