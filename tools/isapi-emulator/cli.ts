@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       : `DS-K1T671M0120261126V030200ENEMU${String(i + 1).padStart(5, '0')}`;
     const t = await createIsapiTerminal({
       host: values.host,
-      port: port + i,
+      port: port === 0 ? 0 : port + i,
       user: values.user,
       password: values.password,
       serial,
