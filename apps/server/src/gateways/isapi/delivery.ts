@@ -289,6 +289,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       s.failures = 0;
     } catch (e) {
       s.connected = false;
+      // Calls cut by the server closing are no news about the terminal.
+      if (closed) return;
       s.failures++;
       const code = e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse;
       // A refused password is retried slowly: every attempt counts towards the terminal's lock-out.
