@@ -227,3 +227,15 @@ test('a terminal that refuses the host notification has its events searched at e
   assert.equal(r.pushed, false);
   await until('the searched punch', async () => (await punchesOf(id)).length === 1);
 });
+
+test('a refused face with its picture lands among the strangers when the device uploads strangers', async () => {
+  const gate = await terminal({ serial: 'DS-EMU-STRANGER' });
+  const id = await addTerminal(A, gate, 'ISAPIST1', { attendance_scope: 'selected', upload_strangers: 1 });
+  await until('told where to post', () => !!gate.httpHost);
+  const r = await gate.recognize('someone-unknown');
+  assert.equal(r.granted, false);
+  assert.equal(r.pushed, true);
+  const rows = (await until('the stranger', async () => ((await punchesOf(id)).length === 1 ? punchesOf(id) : undefined)))!;
+  assert.equal(rows[0]!.pin, '0');
+  assert.equal(rows[0]!.stranger, 1);
+});
