@@ -15,6 +15,8 @@ import { migrate } from './db/migrate.ts';
 import type { Protocol } from './gateways/driver.ts';
 import type { TerminalEvents } from './gateways/terminal-events.ts';
 import { zkPushDriver } from './gateways/zk-push/driver.ts';
+import { isapiProtocol, type IsapiProtocolOptions } from './gateways/isapi/protocol.ts';
+import { isapiGateway } from './gateways/isapi/isapi.gateway.ts';
 import { zkPushGateway } from './gateways/zk-push/zk-push.gateway.ts';
 import { startMqttGateway, type MqttGateway } from './gateways/mqtt/index.ts';
 import { languageOf, t } from './i18n/i18n.ts';
@@ -56,12 +58,13 @@ export type { App } from './module.ts';
 const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
 
 /** Built modules by name; tests reach services through it (routes never do: they get what they need from their module). */
-function buildModules(core: Core, opts: BuildOptions) {
+function buildModules(core: Core, opts: BuildOptions, listenPort: () => number | undefined) {
   const auth = authModule(core, { captchaText: opts.captchaText, sms: opts.sms });
   const persons = personsModule(core);
   const punches = punchesModule(core);
-  const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, ...(opts.protocols ?? [])], persons, punches });
-  const companies = companiesModule(core, { peopleChanged: persons.peopleChanged });
+    const isapi = isapiProtocol({ log: core.log, heartbeatMs: core.config.devicePollSeconds * 1000, listenPort, ...opts.isapi });
+    const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, isapi, ...(opts.protocols ?? [])], persons, punches });
+    const companies = companiesModule(core, { peopleChanged: persons.peopleChanged });
   return {
     // first: its stream is open before any writer publishes, and closes after them
     live: liveModule(core, opts.live),
@@ -110,6 +113,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Protocols besides ZK PUSH (tests bring a dialled one; ISAPI will be listed beside ZK). */
   protocols?: Protocol<TerminalEvents<DeviceRow>>[];
+  /** ISAPI delivery timings and limits (tests shorten them). */
+  isapi?: Partial<IsapiProtocolOptions>;
   /** Live stream limits (tests shorten them). */
   live?: Parameters<typeof liveModule>[1];
   /** The console as served before precompression and caching (uncompressed, max-age=0): bench/'s baseline. */
@@ -158,7 +163,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await migrate(database.db, database.dialect);
 
   const core: Core = { config, database, log: app.log, version: pkg.version };
-  const modules = buildModules(core, opts);
+  // ISAPI terminals are told to post their events to this server's port, known once it listens.
+  const listenPort = () => {
+    const a = app.server.address();
+    return a && typeof a === 'object' ? a.port : undefined;
+  };
+  const modules = buildModules(core, opts, listenPort);
   const list: AppModule[] = Object.values(modules);
   // Scheduled work of every module; with several instances on one PostgreSQL an exclusive job runs on one.
   const pool = database.pgPool;
@@ -224,6 +234,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   // Terminals talk to /iclock/* (ZKTeco PUSH), outside the management API and its sessions.
   await app.register(zkPushGateway, { events: modules.devices.terminalEvents, delayS: config.devicePollSeconds, errorDelayS: TERMINAL_ERROR_DELAY_S });
+  // ISAPI terminals post their events to /isapi/event/:id/:secret (the server dials them for everything else).
+  await app.register(isapiGateway, { events: modules.devices.terminalEvents });
 
   const index = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : undefined;
   if (index) await app.register(fastifyStatic, consoleAssets(index, { plain: opts.plainAssets ?? false }));

@@ -60,7 +60,13 @@ export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: s
 /** A fresh server on a fresh database. */
 export async function makeApp(
   env: Record<string, string> = {},
-  opts: { sms?: boolean; protocols?: BuildOptions['protocols']; logger?: BuildOptions['logger']; live?: BuildOptions['live'] } = {},
+  opts: {
+    sms?: boolean;
+    protocols?: BuildOptions['protocols'];
+    logger?: BuildOptions['logger'];
+    live?: BuildOptions['live'];
+    isapi?: BuildOptions['isapi'];
+  } = {},
 ): Promise<TestApp> {
   const fresh = await freshDatabase();
   const config = loadConfig({
@@ -84,6 +90,7 @@ export async function makeApp(
     logger: opts.logger ?? false,
     ...(opts.protocols ? { protocols: opts.protocols } : {}),
     ...(opts.live ? { live: opts.live } : {}),
+    ...(opts.isapi ? { isapi: opts.isapi } : {}),
   });
   await app.ready();
   return {

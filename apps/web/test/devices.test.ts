@@ -86,6 +86,18 @@ test('a blank password on edit is left out (the stored one is kept); on create i
   );
 });
 
+test('an ISAPI terminal is sent with its protocol and port; a ZK one without a port', () => {
+  const isapi = valuesToDeviceBody(
+    { ...emptyDeviceValues(480), protocol: 'isapi', name: 'Gate', serial: 'HK1', ip: '10.0.0.5', port: 8080, account: 'admin', password: 'x' },
+    false,
+  );
+  assert.deepEqual({ protocol: isapi.protocol, port: isapi.port, account: isapi.account }, { protocol: 'isapi', port: 8080, account: 'admin' });
+  const zk = valuesToDeviceBody({ ...emptyDeviceValues(480), name: 'Gate', serial: 'ZK1', ip: '10.0.0.6', password: 'x' }, false);
+  assert.equal(zk.protocol, 'zk-push');
+  assert.ok(!('port' in zk));
+  assert.equal(deviceToValues({ ...device, protocol: 'isapi', port: 81 }).port, 81);
+});
+
 test('sync summary and auto-refresh', () => {
   assert.deepEqual(syncText({ total: 5, synced: 3, pending: 1, failed: 1 }), { text: '3/5', failed: 1, pending: 1 });
   assert.equal(needsRefresh([{ state: 'synced', removing: false }]), false);

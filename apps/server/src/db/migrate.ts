@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028_visitors.ts';
 import * as m0029 from './migrations/0029_integrations.ts';
 import * as m0030 from './migrations/0030_parking_options.ts';
 import * as m0031 from './migrations/0031_person_admin.ts';
+import * as m0032 from './migrations/0032_isapi.ts';
 import * as m0033 from './migrations/0033_firmware.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0029_integrations': m0029,
   '0030_parking_options': m0030,
   '0031_person_admin': m0031,
+  '0032_isapi': m0032,
   '0033_firmware': m0033,
 };
 

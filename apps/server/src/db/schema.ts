@@ -200,6 +200,10 @@ export interface DeviceTable {
   account: string;
   /** the terminal's own password: never returned by the API */
   password: string;
+  /** where a dialled terminal (ISAPI) answers, with `ip` (migration 0032) */
+  port: number;
+  /** carried in the URL of a dialled terminal's event notifications; never returned by the API (0032) */
+  event_secret: string;
   capacity: number;
   direction: string;
   attendance: number;

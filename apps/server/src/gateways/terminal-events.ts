@@ -97,6 +97,8 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
   seen(serial: string, ip: string): Promise<T | undefined>;
   /** A registered terminal by id: what a dialled or published delivery is woken with. */
   terminal(id: number): Promise<T | undefined>;
+  /** The registered terminals of a protocol (a dialled delivery calls each now and then). */
+  dialled(protocol: string): Promise<T[]>;
   /** The terminal (re)started: commands it had not answered are lost and will be planned again. */
   restarted(terminal: T, facts: Record<string, unknown>): Promise<void>;
   /** Facts the terminal reported (firmware, user count, options). */

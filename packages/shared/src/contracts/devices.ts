@@ -33,6 +33,9 @@ export const DeviceSpecial = Type.Object({
 export type DeviceSpecial = Static<typeof DeviceSpecial>;
 
 export const DIRECTIONS = ['in', 'out'] as const;
+/** How the server and a terminal talk: ZK PUSH (the terminal calls; works behind NAT) or Hikvision ISAPI (the server dials). */
+export const DEVICE_PROTOCOLS = ['zk-push', 'isapi'] as const;
+export type DeviceProtocol = (typeof DEVICE_PROTOCOLS)[number];
 export const OPEN_STATUSES = ['open', 'close', 'unknown', 'success', 'failure'] as const;
 export const DEVICE_STATES = ['normal', 'abnormal'] as const;
 export const ATTENDANCE_SCOPES = ['selected', 'all'] as const;
@@ -53,8 +56,14 @@ export const Device = Type.Object({
   serial: Type.String(),
   protocol: Type.String(),
   ip: Type.String(),
+  /** where a dialled terminal (ISAPI) answers */
+  port: Type.Integer(),
   account: Type.String(),
   has_password: Type.Boolean(),
+  /** the terminal's model, as it reported it ('' until it has) */
+  model: Type.String(),
+  /** why the server cannot work with the terminal (a refused password, unreachable), in the reader's language; '' when all is well */
+  problem: Type.String(),
   capacity: Type.Integer(),
   direction: StringEnum(DIRECTIONS),
   version: Type.String(),
@@ -90,6 +99,10 @@ const fields = {
   name: Type.String({ minLength: 1, maxLength: 60 }),
   serial: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9]+$' }),
   ip: Type.String({ minLength: 1, maxLength: 45, pattern: IP_PATTERN }),
+  /** 'zk-push' when omitted */
+  protocol: Type.Optional(Type.Enum([...DEVICE_PROTOCOLS])),
+  /** ISAPI: the terminal's HTTP port (80 when omitted) */
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   account: Type.Optional(Type.String({ maxLength: 40 })),
   password: Type.String({ minLength: 1, maxLength: 40 }),
   capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),

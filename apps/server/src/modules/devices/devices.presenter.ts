@@ -29,23 +29,43 @@ export function reportedSettings(info: string): Record<string, string> {
   return out;
 }
 
-export function presentDevice(d: DeviceRow, summary: { total: number; synced: number; pending: number; failed: number }) {
+/**
+ * The last connection failure a dialled terminal's delivery reported (`connection.error` in its facts: the
+ * protocol's result code), 0 for none.
+ */
+export function connectionError(info: string): number {
+  const code = parseJson<{ connection?: { error?: unknown } } | null>(info, {})?.connection?.error;
+  return typeof code === 'number' ? code : 0;
+}
+
+/** The model a terminal reported of itself (`model` in its facts), '' when none. */
+function modelOf(info: string): string {
+  const model = parseJson<{ model?: unknown } | null>(info, {})?.model;
+  return typeof model === 'string' ? model : '';
+}
+
+/** `problem`: the meaning of `connectionError`, in the reader's language ('' when none). */
+export function presentDevice(d: DeviceRow, summary: { total: number; synced: number; pending: number; failed: number }, problem = '') {
   return {
     id: d.id,
     name: d.name,
     serial: d.serial,
     protocol: d.protocol,
     ip: d.ip,
+    port: d.port,
     account: d.account,
     has_password: d.password !== '',
+    model: modelOf(d.info),
+    problem,
     capacity: d.capacity,
     direction: d.direction,
     version: d.firmware,
     online: d.online === 1,
     last_seen_at: d.last_seen_at,
     open_status: d.open_status,
-    // spec §4: normal or abnormal — abnormal when people failed to sync or the clock is off.
-    state: summary.failed > 0 || Math.abs(d.clock_drift) > 120 ? 'abnormal' : 'normal',
+    // spec §4: normal or abnormal — abnormal when people failed to sync, the clock is off, or the server cannot
+    // work with the terminal (a refused password).
+    state: summary.failed > 0 || Math.abs(d.clock_drift) > 120 || problem !== '' ? 'abnormal' : 'normal',
     attendance: d.attendance,
     attendance_scope: d.attendance_scope,
     restrict_inout: d.restrict_inout,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { DeviceTable } from '../../db/schema.ts';
@@ -11,6 +12,8 @@ export function newDeviceRow(f: Pick<DeviceFields, 'name' | 'serial' | 'ip' | 'p
   return {
     protocol: 'zk-push',
     account: '',
+    port: 80,
+    event_secret: randomBytes(18).toString('base64url'),
     capacity: 3000,
     direction: 'in',
     attendance: 1,
@@ -59,6 +62,8 @@ export const devicesRepository = {
     db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
   /** Protocol gateways only: a woken delivery knows its device by id, whatever the company. */
   findById: (db: Executor, id: number) => db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst(),
+  /** Protocol deliveries only: the terminals a dialled protocol calls, across companies. */
+  ofProtocol: (db: Executor, protocol: string) => db.selectFrom('devices').selectAll().where('protocol', '=', protocol).orderBy('id').execute(),
   /** Protocol gateways only: the serial is how a terminal identifies itself. */
   findBySerial: (db: Executor, serial: string) => db.selectFrom('devices').selectAll().where('serial', '=', serial).executeTakeFirst(),
   serialTaken: async (db: Executor, serial: string, exceptId = 0) =>

@@ -18,17 +18,17 @@ export default async function devicesRoutes(app: App, svc: DevicesService) {
 
   app.get(devicesApi.list.path, { config: view, schema: routeSchema(devicesApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
-    const r = await svc.list(tenantOf(req), { keyword: req.query.keyword?.trim() || undefined, online: req.query.online, offset, limit: pageSize });
+    const r = await svc.list(tenantOf(req), { keyword: req.query.keyword?.trim() || undefined, online: req.query.online, offset, limit: pageSize }, req.lang);
     return reply.ok({ ...r, page, pageSize });
   });
   app.get(devicesApi.info.path, { config: view, schema: routeSchema(devicesApi.info, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.info(tenantOf(req), req.query.id)),
+    reply.ok(await svc.info(tenantOf(req), req.query.id, req.lang)),
   );
   app.post(devicesApi.create.path, { config: edit, schema: routeSchema(devicesApi.create, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.create(tenantOf(req), req.body)),
+    reply.ok(await svc.create(tenantOf(req), req.body, req.lang)),
   );
   app.post(devicesApi.update.path, { config: edit, schema: routeSchema(devicesApi.update, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.update(tenantOf(req), req.body)),
+    reply.ok(await svc.update(tenantOf(req), req.body, req.lang)),
   );
   app.post(devicesApi.delete.path, { config: edit, schema: routeSchema(devicesApi.delete, { tags }) }, async (req, reply) => {
     await svc.remove(tenantOf(req), req.body.id);

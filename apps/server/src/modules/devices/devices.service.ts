@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LANGUAGE,
   DEVICE_OPTION_DEFAULTS,
   type DeviceCreate,
   type DeviceOptions,
@@ -26,7 +27,7 @@ import { personsRepository } from '../persons/persons.repository.ts';
 import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
-import { presentDevice } from './devices.presenter.ts';
+import { connectionError, presentDevice } from './devices.presenter.ts';
 import { transaction } from '../../db/transaction.ts';
 
 /** The stored reason key in the reader's language; device error codes we have no text for say so with the code. */
@@ -43,6 +44,8 @@ const NO_ANSWER = -1003;
 
 /** The device columns the console sets on create (besides name, serial, ip and password). */
 const CLIENT_SETTINGS = [
+  'protocol',
+  'port',
   'account',
   'capacity',
   'direction',
@@ -72,6 +75,12 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
     return out;
   }
 
+  /** Why the server cannot work with a (dialled) terminal, with the meaning of the protocol's code. */
+  function problemOf(d: DeviceRow, lang: Language): string {
+    const code = connectionError(d.info);
+    return code ? t(lang, deps.driver(d.protocol).codeKey(code), { code }) : '';
+  }
+
   async function load(trx: Executor, tenant: Tenant, id: number): Promise<DeviceRow> {
     const d = await devicesRepository.find(trx, tenant.companyId, id);
     if (!d) throw notFound();
@@ -91,21 +100,25 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
   }
 
   return {
-    async list(tenant: Tenant, f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number }) {
+    async list(
+      tenant: Tenant,
+      f: { keyword?: string | undefined; online?: number | undefined; offset: number; limit: number },
+      lang: Language = DEFAULT_LANGUAGE,
+    ) {
       const r = await devicesRepository.list(db, tenant.companyId, f);
       const s = await summaries(
         tenant.companyId,
         r.items.map((d) => d.id),
       );
-      return { items: r.items.map((d) => presentDevice(d, s.get(d.id)!)), total: r.total };
+      return { items: r.items.map((d) => presentDevice(d, s.get(d.id)!, problemOf(d, lang))), total: r.total };
     },
 
-    async info(tenant: Tenant, id: number) {
+    async info(tenant: Tenant, id: number, lang: Language = DEFAULT_LANGUAGE) {
       const d = await load(db, tenant, id);
-      return presentDevice(d, (await summaries(tenant.companyId, [d.id])).get(d.id)!);
+      return presentDevice(d, (await summaries(tenant.companyId, [d.id])).get(d.id)!, problemOf(d, lang));
     },
 
-    async create(tenant: Tenant, input: DeviceCreate) {
+    async create(tenant: Tenant, input: DeviceCreate, lang: Language = DEFAULT_LANGUAGE) {
       return transaction(db, async (trx) => {
         if (await devicesRepository.serialTaken(trx, input.serial)) throw conflict('errors.serialTaken', { serial: input.serial });
         const now = nowIso();
@@ -118,12 +131,14 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         await unknownDevicesRepository.forget(trx, input.serial);
         const d = (await devicesRepository.find(trx, tenant.companyId, id))!;
         if (d.attendance_scope === 'all') await sync.assign(trx, tenant.companyId, d, await workingIds(trx, tenant.companyId));
+        // A dialled terminal is called at once (its model, firmware and counts are read, or why not is shown).
+        if (deps.driver(d.protocol).delivery === 'dialled') await sync.queue(trx, d, { kind: 'info' });
         await audit(trx, tenant, 'device', 'device.create', { id, name: row.name, serial: row.serial });
         return id;
-      }).then((id) => this.info(tenant, id));
+      }).then((id) => this.info(tenant, id, lang));
     },
 
-    async update(tenant: Tenant, input: DeviceUpdate) {
+    async update(tenant: Tenant, input: DeviceUpdate, lang: Language = DEFAULT_LANGUAGE) {
       await transaction(db, async (trx) => {
         const d = await load(trx, tenant, input.id);
         if (input.serial !== d.serial && (await devicesRepository.serialTaken(trx, input.serial, d.id)))
@@ -132,6 +147,8 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           name: input.name.trim(),
           serial: input.serial,
           ip: input.ip,
+          protocol: input.protocol ?? d.protocol,
+          port: input.port ?? d.port,
           account: input.account ?? d.account,
           ...(input.password ? { password: input.password } : {}),
           capacity: input.capacity ?? d.capacity,
@@ -149,9 +166,11 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         deviceCache.forget(d.serial);
         if (patch.attendance_scope === 'all' && d.attendance_scope !== 'all')
           await sync.assign(trx, tenant.companyId, { ...d, ...patch }, await workingIds(trx, tenant.companyId));
+        // A dialled terminal is called again at once with its new address or password (a refused one is retried).
+        if (deps.driver(patch.protocol!).delivery === 'dialled') await sync.queue(trx, { ...d, ...patch }, { kind: 'info' });
         await audit(trx, tenant, 'device', 'device.update', { id: d.id, name: patch.name!, serial: input.serial });
       });
-      return this.info(tenant, input.id);
+      return this.info(tenant, input.id, lang);
     },
 
     async remove(tenant: Tenant, id: number) {

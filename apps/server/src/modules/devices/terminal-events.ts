@@ -60,6 +60,7 @@ export function terminalEvents(deps: {
     },
 
     terminal: (id) => devicesRepository.findById(db, id),
+    dialled: (protocol) => devicesRepository.ofProtocol(db, protocol),
 
     async restarted(d, facts) {
       await saveFacts(d, facts);

@@ -4,6 +4,7 @@ import {
   DEVICE_SPECIAL_RANGES,
   type Device,
   type DeviceOptions,
+  type DeviceProtocol,
   type DeviceUpdate,
   type LedgerItem,
   type OrgPersonsNode,
@@ -26,7 +27,10 @@ export const SERIAL_PATTERN = /^[A-Za-z0-9]+$/;
 export interface DeviceFormValues {
   name: string;
   serial: string;
+  /** how the server and the terminal talk: ZK PUSH (the terminal calls) or ISAPI (the server dials ip:port) */
+  protocol: DeviceProtocol;
   ip: string;
+  port?: number | null;
   password?: string;
   account?: string;
   capacity?: number | null;
@@ -44,7 +48,9 @@ export function emptyDeviceValues(tzOffset: number): DeviceFormValues {
   return {
     name: '',
     serial: '',
+    protocol: 'zk-push',
     ip: '',
+    port: 80,
     password: '',
     account: '',
     capacity: 3000,
@@ -63,7 +69,9 @@ export function deviceToValues(d: Device): DeviceFormValues {
   return {
     name: d.name,
     serial: d.serial,
+    protocol: d.protocol === 'isapi' ? 'isapi' : 'zk-push',
     ip: d.ip,
+    port: d.port,
     password: '',
     account: d.account,
     capacity: d.capacity,
@@ -83,6 +91,7 @@ export function valuesToDeviceBody(v: DeviceFormValues, editing: boolean): Omit<
   const body: Omit<DeviceUpdate, 'id'> = {
     name: v.name.trim(),
     serial: v.serial.trim(),
+    protocol: v.protocol,
     ip: v.ip.trim(),
     account: (v.account ?? '').trim(),
     direction: v.direction,
@@ -95,6 +104,7 @@ export function valuesToDeviceBody(v: DeviceFormValues, editing: boolean): Omit<
     tz_offset: v.tz_offset,
   };
   if (v.capacity) body.capacity = v.capacity;
+  if (v.protocol === 'isapi' && v.port) body.port = v.port;
   const password = v.password ?? '';
   if (password || !editing) body.password = password;
   return body;

@@ -26,6 +26,8 @@ export function DeviceDialog({ open, device, onClose }: Props) {
   const editing = Boolean(device);
   const unknown = useUnknownTerminals(open && !editing);
   const attendance = Form.useWatch('attendance', form);
+  const protocol = Form.useWatch('protocol', form);
+  const dialled = protocol === 'isapi';
   const { required, ip } = ruleSet(t);
 
   useEffect(() => {
@@ -93,6 +95,17 @@ export function DeviceDialog({ open, device, onClose }: Props) {
       )}
       <Form form={form} layout="vertical" autoComplete="off" data-testid="device-form">
         <Row gutter={16}>
+          <Col span={24}>
+            <Form.Item name="protocol" label={t('device.fields.protocol')} extra={t(dialled ? 'device.protocol.isapiHint' : 'device.protocol.zkPushHint')}>
+              <Radio.Group
+                data-testid="device-protocol"
+                options={[
+                  { value: 'zk-push', label: t('device.protocol.zkPush') },
+                  { value: 'isapi', label: t('device.protocol.isapi') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
           <Col xs={24} md={12}>
             <Form.Item name="name" label={t('device.fields.name')} rules={[required, { whitespace: true, message: t('common.validation.required') }]}>
               <Input maxLength={60} />
@@ -103,14 +116,22 @@ export function DeviceDialog({ open, device, onClose }: Props) {
               <Input maxLength={32} />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12}>
+          <Col xs={dialled ? 16 : 24} md={dialled ? 8 : 12}>
             <Form.Item name="ip" label={t('device.fields.ip')} rules={[required, ip]}>
               <Input maxLength={45} />
             </Form.Item>
           </Col>
+          {dialled && (
+            <Col xs={8} md={4}>
+              <Form.Item name="port" label={t('device.fields.port')} rules={[required]}>
+                <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} data-testid="device-port" />
+              </Form.Item>
+            </Col>
+          )}
           <Col xs={24} md={12}>
-            <Form.Item name="account" label={t('device.fields.account')}>
-              <Input maxLength={40} />
+            {/* ISAPI: the account the server signs in to the terminal with (the terminal's own administrator) */}
+            <Form.Item name="account" label={t('device.fields.account')} rules={dialled ? [required] : []}>
+              <Input maxLength={40} placeholder={dialled ? 'admin' : undefined} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

@@ -138,9 +138,10 @@ export default function DeviceListPage() {
       key: 'ip',
       render: (ip: string, d) => (
         <div className="fa-two-line">
-          <span>{ip}</span>
-          <Typography.Text type="secondary" title={t('device.fields.version')}>
-            {d.version || '—'}
+          {/* a dialled (ISAPI) terminal is reached at its port as well; its model comes with the firmware */}
+          <span data-testid="device-address">{d.protocol === 'isapi' ? `${ip}:${d.port}` : ip}</span>
+          <Typography.Text type="secondary" title={`${t('device.fields.model')} / ${t('device.fields.version')}`} data-testid="device-version">
+            {[d.model, d.version].filter(Boolean).join(' ') || '—'}
           </Typography.Text>
         </div>
       ),
@@ -152,6 +153,12 @@ export default function DeviceListPage() {
         <Space orientation="vertical" size={2}>
           <OnlineBadge device={d} />
           {d.state === 'abnormal' && <StateTag value={d.state} />}
+          {d.problem && (
+            // written out whole (it says what to do, e.g. correct the password), not cut to an ellipsis
+            <Typography.Text type="danger" style={{ fontSize: 12, display: 'block', maxWidth: 260, whiteSpace: 'normal' }} data-testid="device-problem">
+              {d.problem}
+            </Typography.Text>
+          )}
         </Space>
       ),
     },

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  codeKey,
+  encodeOp,
+  multipart,
+  parseDeviceInfo,
+  parseEventSearch,
+  parseMultipart,
+  parseNotification,
+  parseStatus,
+  punchOf,
+  userBody,
+  xmlLeaves,
+} from './codec.ts';
+import { digestAuthorization, parseChallenges, pickChallenge } from './client.ts';
+
+test('statuses: JSON and XML ResponseStatus, known causes get their own code and message, the rest their status', () => {
+  assert.equal(parseStatus('{"statusCode":1,"statusString":"OK","subStatusCode":"ok"}')?.code, 0);
+  const taken = parseStatus('{"statusCode":6,"statusString":"Invalid Content","subStatusCode":"employeeNoAlreadyExist"}');
+  assert.equal(codeKey(taken!.code), 'device.isapi.employeeNoExists');
+  assert.equal(codeKey(parseStatus('{"statusCode":6,"subStatusCode":"userExceedLimit"}')!.code), 'device.isapi.capacity');
+  assert.equal(codeKey(parseStatus('{"statusCode":4,"subStatusCode":"somethingNew"}')!.code), 'device.isapi.invalidOperation');
+  const xml =
+    '<?xml version="1.0"?><ResponseStatus xmlns="x"><statusCode>4</statusCode><statusString>Invalid Operation</statusString><subStatusCode>notSupport</subStatusCode></ResponseStatus>';
+  assert.equal(codeKey(parseStatus(xml)!.code), 'device.isapi.notSupport');
+  assert.equal(codeKey(12345), 'device.isapi.unknown');
+  for (const hostile of ['', '{', '[]', 'null', '{"statusCode":"x"}', '<ResponseStatus><statusCode>', '\u0000'.repeat(100)])
+    assert.equal(parseStatus(hostile), undefined);
+});
+
+test('deviceInfo XML: model, serial and firmware with its build; entities decoded; junk yields nothing', () => {
+  const info = parseDeviceInfo(
+    '<DeviceInfo version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema"><deviceName>Gate &amp; Hall</deviceName><model>DS-K1T671M</model><serialNumber>SN1</serialNumber><firmwareVersion>V3.2.0</firmwareVersion><firmwareReleasedDate>build 241120</firmwareReleasedDate></DeviceInfo>',
+  );
+  assert.deepEqual(info, { deviceName: 'Gate & Hall', model: 'DS-K1T671M', serialNo: 'SN1', firmware: 'V3.2.0 build 241120', macAddress: '' });
+  assert.equal(parseDeviceInfo('<html>login</html>'), undefined);
+  assert.deepEqual(Object.keys(xmlLeaves('<a><b>1</b><b>2</b></a>')), ['b']);
+});
+
+test('operations: a user with its validity and card, a face as multipart, a delete with its progress, the door', () => {
+  const user = { kind: 'user', pin: 'E1', name: 'Ann', pri: 0, password: '', card: '99', start: '2026-01-01 08:00:00', end: null } as const;
+  assert.deepEqual(userBody(user).UserInfo.Valid, { enable: true, beginTime: '2026-01-01T08:00:00', endTime: '2037-12-31T23:59:59', timeType: 'local' });
+  const [rec, dropCards, card] = encodeOp(user)!;
+  assert.equal(dropCards!.path, '/ISAPI/AccessControl/CardInfo/Delete?format=json');
+  assert.equal(rec!.path, '/ISAPI/AccessControl/UserInfo/Record?format=json');
+  assert.equal(rec!.fallback?.path, '/ISAPI/AccessControl/UserInfo/Modify?format=json');
+  assert.equal(card!.path, '/ISAPI/AccessControl/CardInfo/Record?format=json');
+  const [face] = encodeOp({ kind: 'photo', pin: 'E1', jpegBase64: Buffer.from([0xff, 0xd8, 1, 0xff, 0xd9]).toString('base64') })!;
+  const parts = parseMultipart(face!.body!, face!.contentType!);
+  assert.deepEqual(JSON.parse(parts[0]!.data.toString()), { faceLibType: 'blackFD', FDID: '1', FPID: 'E1' });
+  assert.deepEqual([...parts[1]!.data], [0xff, 0xd8, 1, 0xff, 0xd9]);
+  assert.ok(encodeOp({ kind: 'deleteUser', pin: 'E1' })![0]!.progress);
+  assert.match(encodeOp({ kind: 'unlock', seconds: 3 })![0]!.body!.toString(), /<cmd>open<\/cmd>/);
+  assert.equal(encodeOp({ kind: 'options', values: {} }), undefined);
+});
+
+test('events: the live notification and a search page become punches on the terminal wall clock', () => {
+  const note = JSON.stringify({
+    dateTime: '2026-11-26T08:01:02+08:00',
+    eventType: 'AccessControllerEvent',
+    AccessControllerEvent: {
+      majorEventType: 5,
+      subEventType: 75,
+      employeeNoString: 'E1',
+      serialNo: 42,
+      currentVerifyMode: 'face',
+      attendanceStatus: 'checkOut',
+    },
+  });
+  const e = parseNotification(note)!;
+  assert.equal(e.serialNo, 42);
+  assert.deepEqual(punchOf(e), { pin: 'E1', time: '2026-11-26 08:01:02', status: 1, verify: 15, workcode: '', mask: null, temperature: null, alcohol: null });
+  assert.equal(punchOf({ ...e, minor: 76 }), undefined, 'a refused face is no punch');
+  assert.equal(parseNotification('{"eventType":"heartBeat"}'), undefined);
+  const page = parseEventSearch(
+    JSON.stringify({
+      AcsEvent: {
+        responseStatusStrg: 'MORE',
+        numOfMatches: 2,
+        InfoList: [{ major: 5, minor: 75, time: '2026-11-26T08:00:00+08:00', employeeNoString: '1', serialNo: 1 }, { bad: true }],
+      },
+    }),
+  )!;
+  assert.equal(page.more, true);
+  assert.equal(page.events.length, 1);
+  const body = multipart([{ name: 'event_log', contentType: 'application/json', data: Buffer.from(note) }], 'B');
+  assert.equal(parseNotification(parseMultipart(body.body, body.contentType)[0]!.data.toString())!.serialNo, 42);
+  assert.deepEqual(parseMultipart(Buffer.from('--B\r\ngarbage'), 'multipart/form-data; boundary=B'), []);
+});
+
+test('digest: challenges parsed (SHA-256 preferred), the response matches RFC 7616 §3.9.1', () => {
+  const cs = parseChallenges(
+    'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"',
+  );
+  assert.equal(cs.length, 2);
+  const sha = pickChallenge(cs)!;
+  assert.equal(sha.algorithm, 'SHA-256');
+  const h = digestAuthorization(sha, 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ');
+  assert.match(h, /response="753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"/);
+  const md5 = cs.find((c) => c.algorithm === 'MD5')!;
+  assert.match(
+    digestAuthorization(md5, 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ'),
+    /response="8ca523f5e9506fed4657c9700eebdbec"/,
+  );
+});

@@ -1,0 +1,488 @@
+import type { DeviceOp } from '../driver.ts';
+import type { PunchRecord } from '../terminal-events.ts';
+
+/**
+ * Hikvision ISAPI shapes, both ways (docs/isapi-protocol.md); pure functions only. Access-control terminals
+ * answer JSON under `?format=json` and XML on the older System and RemoteControl resources.
+ */
+
+/** One HTTP request to a terminal: what an operation becomes on the wire. */
+export interface IsapiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** path and query, e.g. /ISAPI/AccessControl/UserInfo/Record?format=json */
+  path: string;
+  contentType?: string;
+  body?: Buffer;
+  /** an answer meaning "already so" (e.g. deleting an absent user) counts as done */
+  okSub?: readonly string[];
+  /** on this subStatusCode, send `fallback` instead (a user that exists is modified, a face replaced) */
+  retryOn?: readonly string[];
+  fallback?: IsapiRequest;
+  /** the request started background work: GET this until `UserInfoDetail.status` is no longer "processing" */
+  progress?: string;
+}
+
+// ---------------------------------------------------------------- result codes
+
+/**
+ * Result codes as the sync ledger keeps them (a number per outcome; `codeKey` gives the administrator's
+ * message). ISAPI answers a `statusCode` (1 OK … 7 reboot required) and a `subStatusCode` naming the cause;
+ * known causes get a code of their own, the rest the code of their status. 9xx are the transport's.
+ */
+export const ISAPI_CODES = {
+  ok: 0,
+  busy: 200,
+  deviceError: 300,
+  invalidOperation: 400,
+  notSupport: 401,
+  lowPrivilege: 402,
+  badFormat: 500,
+  badContent: 600,
+  badParameters: 601,
+  employeeNoExists: 610,
+  noUser: 611,
+  capacity: 612,
+  cardExists: 613,
+  noFace: 614,
+  pictureTooLarge: 615,
+  faceCapacity: 616,
+  rebootRequired: 700,
+  wrongPassword: 900,
+  locked: 901,
+  unreachable: 902,
+  timeout: 903,
+  badResponse: 904,
+  unknown: 999,
+} as const;
+export type IsapiCodeName = keyof typeof ISAPI_CODES;
+const NAME_OF = new Map<number, IsapiCodeName>(Object.entries(ISAPI_CODES).map(([k, v]) => [v, k as IsapiCodeName]));
+
+/** subStatusCode → our code (names as the access-control documentation spells them, with known variants). */
+const SUB_CODES: Record<string, IsapiCodeName> = {
+  ok: 'ok',
+  deviceBusy: 'busy',
+  notSupport: 'notSupport',
+  lowPrivilege: 'lowPrivilege',
+  badAuthorization: 'wrongPassword',
+  userLocked: 'locked',
+  badParameters: 'badParameters',
+  employeeNoAlreadyExist: 'employeeNoExists',
+  deviceUserAlreadyExist: 'employeeNoExists',
+  employeeNoNotExist: 'noUser',
+  userNotExist: 'noUser',
+  userExceedLimit: 'capacity',
+  userNumExceed: 'capacity',
+  noMemory: 'capacity',
+  cardNoAlreadyExist: 'cardExists',
+  duplicateCardNo: 'cardExists',
+  faceDataPictureNotDetected: 'noFace',
+  faceNotDetected: 'noFace',
+  noFace: 'noFace',
+  modelingFailed: 'noFace',
+  pictureSizeExceedLimit: 'pictureTooLarge',
+  imageSizeExceeded: 'pictureTooLarge',
+  faceLibNumOverLimit: 'faceCapacity',
+};
+const STATUS_CODES: Record<number, IsapiCodeName> = {
+  1: 'ok',
+  2: 'busy',
+  3: 'deviceError',
+  4: 'invalidOperation',
+  5: 'badFormat',
+  6: 'badContent',
+  7: 'rebootRequired',
+};
+
+export const codeOf = (name: IsapiCodeName) => ISAPI_CODES[name];
+/** The administrator's message key for a ledger code (server i18n `device.isapi.*`). */
+export const codeKey = (code: number) => `device.isapi.${NAME_OF.get(code) ?? 'unknown'}`;
+
+/** What a terminal said about one request. */
+export interface IsapiStatus {
+  statusCode: number;
+  subStatusCode: string;
+  statusString: string;
+  /** our ledger code */
+  code: number;
+}
+
+export function statusFrom(statusCode: number, subStatusCode: string, statusString = ''): IsapiStatus {
+  const name = SUB_CODES[subStatusCode] ?? STATUS_CODES[statusCode] ?? 'unknown';
+  // statusCode 1 is success whatever the sub-status says (some firmware puts "ok", some nothing).
+  return { statusCode, subStatusCode, statusString, code: statusCode === 1 ? 0 : ISAPI_CODES[name === 'ok' ? 'unknown' : name] };
+}
+
+// ---------------------------------------------------------------- tolerant readers
+
+/** Parses JSON without throwing; anything but an object is undefined. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+const int = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
+};
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (s: string) =>
+  s.replace(/&(#x[0-9a-fA-F]{1,6}|#\d{1,7}|amp|lt|gt|quot|apos);/g, (_m, e: string) => {
+    if (e[0] !== '#') return XML_ENTITIES[e]!;
+    const n = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+  });
+export const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]};`);
+
+/**
+ * The text of each leaf element of a flat XML document (deviceInfo, ResponseStatus), by local name; the first
+ * occurrence wins. A deliberately small reader: these documents are flat, and anything odd yields fewer keys.
+ */
+export function xmlLeaves(xml: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)(?:\s[^<>]*)?>([^<]*)<\/(?:[A-Za-z_][\w.-]*:)?\1\s*>/g;
+  let m: RegExpExecArray | null;
+  let n = 0;
+  while ((m = re.exec(xml)) && n++ < 500) if (!(m[1]! in out)) out[m[1]!] = unescapeXml(m[2]!.trim());
+  return out;
+}
+
+/** A response body's status: the JSON ResponseStatus, the XML one, or none found. */
+export function parseStatus(text: string): IsapiStatus | undefined {
+  const j = jsonObject(text);
+  if (j) {
+    const s = 'statusCode' in j ? j : obj(j.ResponseStatus);
+    const code = int(s.statusCode);
+    if (code === undefined) return undefined;
+    return statusFrom(code, str(s.subStatusCode), str(s.statusString));
+  }
+  if (!text.includes('ResponseStatus')) return undefined;
+  const x = xmlLeaves(text);
+  const code = int(x.statusCode);
+  return code === undefined ? undefined : statusFrom(code, x.subStatusCode ?? '', x.statusString ?? '');
+}
+
+// ---------------------------------------------------------------- device info and capabilities
+
+export interface DeviceInfo {
+  deviceName: string;
+  model: string;
+  serialNo: string;
+  firmware: string;
+  macAddress: string;
+}
+/** GET /ISAPI/System/deviceInfo (XML). The version shown is "V3.2.0 build 210101", as the device's own page shows it. */
+export function parseDeviceInfo(xml: string): DeviceInfo | undefined {
+  const x = xmlLeaves(xml);
+  if (!x.model && !x.serialNumber && !x.firmwareVersion) return undefined;
+  const build = x.firmwareReleasedDate ? ` ${x.firmwareReleasedDate}` : '';
+  return {
+    deviceName: x.deviceName ?? '',
+    model: x.model ?? '',
+    serialNo: x.serialNumber ?? x.serialNo ?? '',
+    firmware: `${x.firmwareVersion ?? ''}${build}`.trim(),
+    macAddress: x.macAddress ?? '',
+  };
+}
+
+/** GET /ISAPI/AccessControl/UserInfo/capabilities?format=json: the user capacity. */
+export function parseUserCapabilities(text: string): { maxUsers?: number } {
+  const u = obj(jsonObject(text)?.UserInfo);
+  const max = int(u.maxRecordNum);
+  return max !== undefined && max > 0 ? { maxUsers: max } : {};
+}
+/** GET /ISAPI/AccessControl/UserInfo/Count?format=json */
+export function parseUserCount(text: string): number | undefined {
+  const n = int(obj(jsonObject(text)?.UserInfoCount).userNumber);
+  return n !== undefined && n >= 0 ? n : undefined;
+}
+
+// ---------------------------------------------------------------- operations → requests
+
+const json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');
+const JSON_TYPE = 'application/json';
+/** device-local 'YYYY-MM-DD HH:mm:ss' → ISAPI local 'YYYY-MM-DDTHH:mm:ss' */
+const isapiLocal = (t: string) => t.replace(' ', 'T');
+/** Validity when the person has none: the range the documentation's examples use for "always". */
+export const ALWAYS = { begin: '2000-01-01T00:00:00', end: '2037-12-31T23:59:59' };
+/** The face library access-control terminals keep their users' faces in. */
+export const FACE_LIBRARY = { faceLibType: 'blackFD', FDID: '1' };
+
+export function userBody(op: Extract<DeviceOp, { kind: 'user' }>) {
+  return {
+    UserInfo: {
+      employeeNo: op.pin,
+      name: op.name.slice(0, 32),
+      userType: 'normal',
+      // limited-time access (DeviceOp start/end); the terminal refuses people outside it
+      Valid: { enable: true, beginTime: op.start ? isapiLocal(op.start) : ALWAYS.begin, endTime: op.end ? isapiLocal(op.end) : ALWAYS.end, timeType: 'local' },
+      doorRight: '1',
+      RightPlan: [{ doorNo: 1, planTemplateNo: '1' }],
+      ...(op.password ? { password: op.password } : {}),
+      localUIRight: op.pri === 14,
+    },
+  };
+}
+
+export interface Part {
+  name: string;
+  contentType: string;
+  data: Buffer;
+  filename?: string;
+}
+/** multipart/form-data with a fixed boundary drawn by the caller (pure). */
+export function multipart(parts: Part[], boundary: string): { contentType: string; body: Buffer } {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const file = p.filename ? `; filename="${p.filename}"` : '';
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${file}\r\nContent-Type: ${p.contentType}\r\nContent-Length: ${p.data.length}\r\n\r\n`,
+      ),
+    );
+    chunks.push(p.data, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(chunks) };
+}
+
+/** The multipart/form-data parts of a body; malformed input yields what could be read (never throws). */
+export function parseMultipart(body: Buffer, contentType: string, maxParts = 8): Part[] {
+  const m = /boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
+  const boundary = m?.[1] ?? m?.[2];
+  if (!boundary) return [];
+  const delim = Buffer.from(`--${boundary}`);
+  const parts: Part[] = [];
+  let at = body.indexOf(delim);
+  while (at >= 0 && parts.length < maxParts) {
+    const start = at + delim.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const headEnd = body.indexOf('\r\n\r\n', start);
+    if (headEnd < 0) break;
+    const next = body.indexOf(delim, headEnd + 4);
+    const end = next < 0 ? body.length : next;
+    const head = body.subarray(start, headEnd).toString('latin1');
+    let data = body.subarray(headEnd + 4, end);
+    if (data.subarray(-2).toString() === '\r\n') data = data.subarray(0, -2);
+    const name = /name="([^"]*)"/i.exec(head)?.[1] ?? '';
+    const type = /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim() ?? '';
+    const filename = /filename="([^"]*)"/i.exec(head)?.[1];
+    parts.push({ name, contentType: type, data, ...(filename !== undefined ? { filename } : {}) });
+    at = next;
+  }
+  return parts;
+}
+
+/**
+ * One operation as the ISAPI requests that carry it. `boundary` makes face uploads deterministic in tests.
+ * Unsupported kinds (device options are ZK settings) answer undefined: the driver reports them unsupported.
+ */
+export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): IsapiRequest[] | undefined {
+  switch (op.kind) {
+    case 'user': {
+      const body = json(userBody(op));
+      const modify: IsapiRequest = { method: 'PUT', path: '/ISAPI/AccessControl/UserInfo/Modify?format=json', contentType: JSON_TYPE, body };
+      const reqs: IsapiRequest[] = [
+        {
+          method: 'POST',
+          path: '/ISAPI/AccessControl/UserInfo/Record?format=json',
+          contentType: JSON_TYPE,
+          body,
+          retryOn: ['employeeNoAlreadyExist', 'deviceUserAlreadyExist'],
+          fallback: modify,
+        },
+      ];
+      // A user may hold several cards on the terminal: the ones it has are removed first, so a card taken from
+      // the person (or replaced) stops opening the door.
+      reqs.push({
+        method: 'PUT',
+        path: '/ISAPI/AccessControl/CardInfo/Delete?format=json',
+        contentType: JSON_TYPE,
+        body: json({ CardInfoDelCond: { EmployeeNoList: [{ employeeNo: op.pin }] } }),
+        okSub: ['cardNoNotExist', 'cardNotExist', 'employeeNoNotExist', 'userNotExist'],
+      });
+      if (op.card) {
+        const card = json({ CardInfo: { employeeNo: op.pin, cardNo: op.card, cardType: 'normalCard' } });
+        const modifyCard: IsapiRequest = { method: 'PUT', path: '/ISAPI/AccessControl/CardInfo/Modify?format=json', contentType: JSON_TYPE, body: card };
+        reqs.push({
+          method: 'POST',
+          path: '/ISAPI/AccessControl/CardInfo/Record?format=json',
+          contentType: JSON_TYPE,
+          body: card,
+          retryOn: ['cardNoAlreadyExist'],
+          fallback: modifyCard,
+        });
+      }
+      return reqs;
+    }
+    case 'photo': {
+      const meta = json({ ...FACE_LIBRARY, FPID: op.pin });
+      const jpeg = Buffer.from(op.jpegBase64, 'base64');
+      const record = multipart(
+        [
+          { name: 'FaceDataRecord', contentType: JSON_TYPE, data: meta },
+          { name: 'img', contentType: 'image/jpeg', data: jpeg, filename: 'face.jpg' },
+        ],
+        boundary,
+      );
+      // FDSetUp adds or replaces: a face the terminal already holds for this person is replaced.
+      const setUp: IsapiRequest = { method: 'PUT', path: '/ISAPI/Intelligent/FDLib/FDSetUp?format=json', ...record };
+      return [
+        {
+          method: 'POST',
+          path: '/ISAPI/Intelligent/FDLib/FaceDataRecord?format=json',
+          ...record,
+          retryOn: ['deviceUserAlreadyExistFace', 'faceExist'],
+          fallback: setUp,
+        },
+      ];
+    }
+    case 'deleteUser':
+      // Deleting the user deletes its cards and face with it. The deletion runs in the background on the
+      // terminal: its progress is read until it says success or failed.
+      return [
+        {
+          method: 'PUT',
+          path: '/ISAPI/AccessControl/UserInfoDetail/Delete?format=json',
+          contentType: JSON_TYPE,
+          body: json({ UserInfoDetail: { mode: 'byEmployeeNo', EmployeeNoList: [{ employeeNo: op.pin }] } }),
+          okSub: ['employeeNoNotExist', 'userNotExist'],
+          progress: '/ISAPI/AccessControl/UserInfoDetail/DeleteProcess?format=json',
+        },
+      ];
+    case 'unlock':
+      return [
+        {
+          method: 'PUT',
+          path: '/ISAPI/AccessControl/RemoteControl/door/1',
+          contentType: 'application/xml',
+          body: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><RemoteControlDoor><cmd>open</cmd></RemoteControlDoor>'),
+        },
+      ];
+    case 'info':
+    case 'check':
+      return [{ method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' }];
+    case 'reboot':
+      return [{ method: 'PUT', path: '/ISAPI/System/reboot' }];
+    case 'queryPunches':
+      // Served by the delivery's event search (searchEvents), not as one request.
+      return [];
+    case 'options':
+    // ISAPI firmware upload and log search are not built yet (#20): reported unsupported.
+    case 'upgrade':
+    case 'getLog':
+      return undefined;
+  }
+}
+
+/** DeleteProcess answer: 'processing', 'success' or 'failed' ('' when unreadable). */
+export function parseProgress(text: string): string {
+  return str(obj(jsonObject(text)?.UserInfoDetail).status);
+}
+
+// ---------------------------------------------------------------- users search (reconciliation, tests)
+
+export function userSearchBody(searchID: string, position: number, maxResults: number) {
+  return { UserInfoSearchCond: { searchID, searchResultPosition: position, maxResults } };
+}
+
+// ---------------------------------------------------------------- events
+
+/** Major type 5 (events), minor types of a person recognised or refused (access-control event table). */
+export const EVENT = {
+  major: 5,
+  /** a card, a fingerprint, a face: access granted */
+  granted: new Set([1, 38, 75, 104]),
+  /** face authentication failed: a stranger or a refused person */
+  faceRefused: 76,
+} as const;
+
+/** A person event as it arrives, from the live notification or from a search. */
+export interface AcsEvent {
+  /** device-local 'YYYY-MM-DD HH:mm:ss' */
+  time: string;
+  employeeNo: string;
+  major: number;
+  minor: number;
+  serialNo: number | undefined;
+  verifyMode: string;
+  attendanceStatus: string;
+}
+
+/** '2026-11-26T08:00:00+08:00' → '2026-11-26 08:00:00': the terminal's own wall clock, as punches keep it. */
+export function localTime(iso: string): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]}` : undefined;
+}
+
+function readEvent(e: Record<string, unknown>, time: unknown): AcsEvent | undefined {
+  const t = localTime(str(time));
+  const major = int(e.major ?? e.majorEventType);
+  const minor = int(e.minor ?? e.subEventType);
+  if (!t || major === undefined || minor === undefined) return undefined;
+  return {
+    time: t,
+    employeeNo: str(e.employeeNoString ?? e.employeeNo).slice(0, 32),
+    major,
+    minor,
+    serialNo: int(e.serialNo),
+    verifyMode: str(e.currentVerifyMode),
+    attendanceStatus: str(e.attendanceStatus),
+  };
+}
+
+/** The live notification's JSON (event_log / AccessControllerEvent part). */
+export function parseNotification(text: string): AcsEvent | undefined {
+  const j = jsonObject(text);
+  if (!j || str(j.eventType) !== 'AccessControllerEvent') return undefined;
+  return readEvent(obj(j.AccessControllerEvent), j.dateTime);
+}
+
+export function eventSearchBody(searchID: string, position: number, maxResults: number, from: string, to: string) {
+  return { AcsEventCond: { searchID, searchResultPosition: position, maxResults, major: EVENT.major, minor: 0, startTime: from, endTime: to } };
+}
+
+/** POST /ISAPI/AccessControl/AcsEvent answer: the events and whether more follow. */
+export function parseEventSearch(text: string): { events: AcsEvent[]; more: boolean; matches: number } | undefined {
+  const j = jsonObject(text);
+  if (!j || !('AcsEvent' in j)) return undefined;
+  const a = obj(j.AcsEvent);
+  const events = arr(a.InfoList)
+    .slice(0, 1000)
+    .map((e) => readEvent(obj(e), obj(e).time))
+    .filter((e): e is AcsEvent => !!e);
+  return { events, more: str(a.responseStatusStrg) === 'MORE', matches: int(a.numOfMatches) ?? events.length };
+}
+
+/** What a person event means for attendance: a punch (granted), a refusal (a stranger), or nothing. */
+export function punchOf(e: AcsEvent): PunchRecord | undefined {
+  if (e.major !== EVENT.major || !EVENT.granted.has(e.minor) || !e.employeeNo) return undefined;
+  const status = e.attendanceStatus === 'checkOut' ? 1 : e.attendanceStatus === 'breakOut' ? 2 : e.attendanceStatus === 'breakIn' ? 3 : 0;
+  const verify =
+    e.verifyMode.includes('face') || e.minor === 75
+      ? 15
+      : e.verifyMode.includes('fp') || e.minor === 38
+        ? 1
+        : e.verifyMode.includes('card') || e.minor === 1
+          ? 4
+          : 0;
+  return { pin: e.employeeNo, time: e.time, status, verify, workcode: '', mask: null, temperature: null, alcohol: null };
+}
+
+/** The host notification the terminal is told to post events to (PUT /ISAPI/Event/notification/httpHosts). */
+export function httpHostsXml(host: { ip: string; port: number; path: string }): Buffer {
+  return Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+      '<HttpHostNotificationList><HttpHostNotification>' +
+      `<id>1</id><url>${escapeXml(host.path)}</url><protocolType>HTTP</protocolType><parameterFormatType>JSON</parameterFormatType>` +
+      `<addressingFormatType>ipaddress</addressingFormatType><ipAddress>${escapeXml(host.ip)}</ipAddress><portNo>${host.port}</portNo>` +
+      '<httpAuthenticationMethod>none</httpAuthenticationMethod>' +
+      '</HttpHostNotification></HttpHostNotificationList>',
+  );
+}

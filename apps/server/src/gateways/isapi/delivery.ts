@@ -1,0 +1,362 @@
+import { createSocket } from 'node:dgram';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
+import type { CommandResult, Delivery, Planned } from '../driver.ts';
+import type { PunchRecord, Terminal, TerminalEvents } from '../terminal-events.ts';
+import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiTarget } from './client.ts';
+import {
+  encodeOp,
+  eventSearchBody,
+  httpHostsXml,
+  ISAPI_CODES,
+  parseDeviceInfo,
+  parseEventSearch,
+  parseProgress,
+  parseStatus,
+  parseUserCapabilities,
+  parseUserCount,
+  punchOf,
+  type IsapiRequest,
+} from './codec.ts';
+import { isapiWire, type IsapiPlanned } from './driver.ts';
+
+/** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
+export interface DialledTerminal extends Terminal {
+  readonly ip: string;
+  readonly port: number;
+  readonly account: string;
+  readonly password: string;
+  readonly event_secret: string;
+  readonly created_at: string;
+  readonly upload_face_image: number;
+  readonly upload_strangers: number;
+}
+
+export interface IsapiDeliveryOptions {
+  log: FastifyBaseLogger;
+  /** how often every terminal is called when nothing wakes it (presence, catching up) */
+  heartbeatMs: number;
+  /** the port this server listens on, once it does (the terminal posts its events there) */
+  listenPort: () => number | undefined;
+  client?: IsapiClient;
+  /** terminals worked on at once (each has its own request queue in the client as well) */
+  parallel?: number;
+  /** wait after a failed call before the next, doubling up to `maxBackoffMs` */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** Where an event notification for this terminal goes: the device id and its secret make the path. */
+export const eventPath = (d: { id: number; event_secret: string }) => `/isapi/event/${d.id}/${d.event_secret}`;
+
+/** The address of this machine that the terminal reaches (the interface its route goes out of). */
+export function localAddressFor(ip: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const s = createSocket(ip.includes(':') ? 'udp6' : 'udp4');
+    const done = (v: string | undefined) => {
+      s.close();
+      resolve(v);
+    };
+    s.on('error', () => done(undefined));
+    // connect() on UDP only picks a route: nothing is sent.
+    s.connect(9, ip, () => {
+      try {
+        done(s.address().address);
+      } catch {
+        done(undefined);
+      }
+    });
+  });
+}
+
+const offset = (minutes: number) => {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+};
+/** device-local 'YYYY-MM-DD HH:mm:ss' → ISAPI time with the terminal's offset */
+export const isapiTimeOf = (local: string, tz: number) => `${local.replace(' ', 'T')}${offset(tz)}`;
+
+interface State {
+  running: boolean;
+  again: boolean;
+  connected: boolean;
+  /** the address, account and password the session was made with: a change reconnects */
+  targetKey: string;
+  failures: number;
+  retryAt: number;
+  /** the last transport code reported to the console (0: none) */
+  error: number;
+  /** the terminal took our host notification: its events come pushed (else every heartbeat searches them) */
+  push: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Carries the ledger's work to ISAPI terminals: woken after a commit that gave a terminal work, or by the
+ * heartbeat, it connects (device info, capacity, user count, event host, backlog of events since the last
+ * one kept), then plans and sends batches until none is left, reporting each batch's answers.
+ */
+export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<T>, opts: IsapiDeliveryOptions): Delivery {
+  const client = opts.client ?? isapiClient();
+  const backoff = opts.backoffMs ?? 2_000;
+  const maxBackoff = opts.maxBackoffMs ?? 60_000;
+  const states = new Map<number, State>();
+  const inflight = new Set<Promise<void>>();
+  const waiting: (() => void)[] = [];
+  let active = 0;
+  let closed = false;
+
+  const stateOf = (id: number) => {
+    let s = states.get(id);
+    if (!s)
+      states.set(id, (s = { running: false, again: false, connected: false, targetKey: '', failures: 0, retryAt: 0, error: 0, push: false, timer: undefined }));
+    return s;
+  };
+  const targetOf = (d: T): IsapiTarget => ({ id: d.id, host: d.ip, port: d.port, user: d.account || 'admin', password: d.password });
+
+  /** One request judged: our code (0 done), following the terminal's fallbacks and background progress. */
+  async function send(t: IsapiTarget, req: IsapiRequest): Promise<number> {
+    const res = await client.request(t, req);
+    const status = parseStatus(res.text);
+    if (!status) {
+      if (res.status >= 200 && res.status < 300) return ISAPI_CODES.ok;
+      return res.status === 404 || res.status === 405 ? ISAPI_CODES.notSupport : ISAPI_CODES.badResponse;
+    }
+    if (status.code !== 0) {
+      if (req.fallback && req.retryOn?.includes(status.subStatusCode)) return send(t, req.fallback);
+      if (req.okSub?.includes(status.subStatusCode)) return ISAPI_CODES.ok;
+      return status.code;
+    }
+    if (req.progress) {
+      for (let i = 0; i < 50; i++) {
+        const p = parseProgress((await client.request(t, { method: 'GET', path: req.progress })).text);
+        if (p === 'success') return ISAPI_CODES.ok;
+        if (p !== 'processing') return p === 'failed' ? ISAPI_CODES.deviceError : ISAPI_CODES.badResponse;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return ISAPI_CODES.timeout;
+    }
+    return ISAPI_CODES.ok;
+  }
+
+  /** Events since `fromLocal` (device-local), as punches; returns the last event time seen. */
+  async function searchEvents(d: T, t: IsapiTarget, fromLocal: string, toLocal: string, maxPages = 200): Promise<string | undefined> {
+    const searchID = randomBytes(8).toString('hex');
+    let position = 0;
+    let last: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const res = await client.request(t, {
+        method: 'POST',
+        path: '/ISAPI/AccessControl/AcsEvent?format=json',
+        contentType: 'application/json',
+        body: Buffer.from(JSON.stringify(eventSearchBody(searchID, position, 30, isapiTimeOf(fromLocal, d.tz_offset), isapiTimeOf(toLocal, d.tz_offset)))),
+      });
+      const found = parseEventSearch(res.text);
+      if (!found) {
+        const s = parseStatus(res.text);
+        throw new IsapiTransportError(s?.code || ISAPI_CODES.badResponse, 'event search refused');
+      }
+      const punches = found.events.map(punchOf).filter((p): p is PunchRecord => !!p);
+      if (punches.length) await events.punches(d, punches);
+      for (const e of found.events) if (!last || e.time > last) last = e.time;
+      position += found.events.length;
+      if (!found.more || !found.events.length) break;
+    }
+    return last;
+  }
+
+  /** (Re)connects: what the terminal is, its counts, where it posts events, and what it took while we were apart. */
+  async function connect(d: T, t: IsapiTarget): Promise<boolean> {
+    const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
+    if (!info) throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
+    await events.seen(d.serial, d.ip);
+    const caps: { maxUsers?: number } = await client
+      .request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/capabilities?format=json' })
+      .then((r) => parseUserCapabilities(r.text))
+      .catch(() => ({}));
+    const count = parseUserCount((await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text);
+    // The terminal posts its events to this server (host notification); where it cannot, the backlog search
+    // on every reconnect and heartbeat still brings them.
+    let push = false;
+    const port = opts.listenPort();
+    const ip = port ? await localAddressFor(d.ip) : undefined;
+    if (port && ip) {
+      push =
+        (await send(t, {
+          method: 'PUT',
+          path: '/ISAPI/Event/notification/httpHosts',
+          contentType: 'application/xml',
+          body: httpHostsXml({ ip, port, path: eventPath(d) }),
+        }).catch(() => -1)) === ISAPI_CODES.ok;
+    }
+    // `model` and `connection` are the protocol-free facts the console reads (devices.presenter.ts).
+    const facts = {
+      model: info.model,
+      connection: { error: 0, at: nowIso() },
+      isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push },
+    };
+    await events.restarted(d, facts);
+    await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
+    await backlog(d, t);
+    return push;
+  }
+
+  /** The events the terminal kept while it could not reach us (or we it), from the last one we stored. */
+  async function backlog(d: T, t: IsapiTarget) {
+    const from = DEVICE_TIME.test(d.att_stamp) ? d.att_stamp : utcToLocal(d.created_at, d.tz_offset);
+    const to = utcToLocal(new Date(Date.now() + 60_000).toISOString(), d.tz_offset);
+    const last = await searchEvents(d, t, from, to);
+    if (last && last > from) await events.stamp(d, 'att', last);
+  }
+
+  /** One planned operation; a transport failure propagates (the batch stops there). */
+  async function perform(d: T, t: IsapiTarget, p: Planned<IsapiPlanned>): Promise<CommandResult> {
+    const op = p.encoded.op;
+    if (op.kind === 'info' || op.kind === 'check') {
+      const count = parseUserCount((await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text);
+      if (count === undefined) return { id: p.id, code: ISAPI_CODES.badResponse };
+      await events.info(d, { userCount: count });
+      return { id: p.id, code: 0, data: { UserCount: String(count) } };
+    }
+    if (op.kind === 'queryPunches') {
+      await searchEvents(d, t, op.from, op.to);
+      return { id: p.id, code: 0 };
+    }
+    const requests = encodeOp(op);
+    if (!requests) return { id: p.id, code: ISAPI_CODES.notSupport };
+    for (const r of requests) {
+      const code = await send(t, r);
+      if (code !== 0) return { id: p.id, code };
+    }
+    return { id: p.id, code: 0 };
+  }
+
+  async function reportError(d: T, s: State, code: number) {
+    if (s.error === code) return;
+    s.error = code;
+    // Merged into the row as it is now: what a connection just learnt (model, firmware) must not be overwritten.
+    const now = (await events.terminal(d.id)) ?? d;
+    await events.info(now, { facts: { connection: { error: code, at: nowIso() } } });
+  }
+
+  async function work(id: number) {
+    const s = stateOf(id);
+    const d = await events.terminal(id);
+    if (!d || d.protocol !== 'isapi') {
+      states.delete(id);
+      return;
+    }
+    const t = targetOf(d);
+    const key = `${t.host}|${t.port}|${t.user}|${t.password}`;
+    if (key !== s.targetKey) {
+      s.targetKey = key;
+      s.connected = false;
+      s.failures = 0;
+      s.retryAt = 0;
+      client.forget(id);
+    }
+    if (Date.now() < s.retryAt) return;
+    try {
+      if (!s.connected) {
+        s.push = await connect(d, t);
+        s.connected = true;
+        s.error = 0; // the facts connect() saved say so
+      } else {
+        // The heartbeat's call: a terminal is online only while it answers.
+        if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))
+          throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
+        await events.seen(d.serial, d.ip);
+        // A terminal that cannot post to us (no host notification) is searched instead.
+        if (!s.push) await backlog(d, t);
+      }
+      if (s.error) await reportError(d, s, 0);
+      for (let rounds = 0; rounds < 1000 && !closed; rounds++) {
+        const batch = await events.poll(d, isapiWire);
+        if (!batch.length) break;
+        const results: CommandResult[] = [];
+        try {
+          for (const p of batch) results.push(await perform(d, t, p));
+        } catch (e) {
+          // What was not sent is answered with why, so the door and the people say it (and retry later).
+          const code = e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse;
+          for (const p of batch.slice(results.length)) results.push({ id: p.id, code });
+          await events.commandResults(d, results);
+          throw e;
+        }
+        await events.commandResults(d, results);
+      }
+      s.failures = 0;
+    } catch (e) {
+      s.connected = false;
+      // Calls cut by the server closing are no news about the terminal.
+      if (closed) return;
+      s.failures++;
+      const code = e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse;
+      // A refused password is retried slowly: every attempt counts towards the terminal's lock-out.
+      const wait = code === ISAPI_CODES.wrongPassword ? maxBackoff : Math.min(maxBackoff, backoff * 2 ** Math.min(s.failures - 1, 10));
+      s.retryAt = Date.now() + wait;
+      if (!(e instanceof IsapiTransportError)) opts.log.warn({ err: e, device: id }, 'ISAPI terminal work failed');
+      else opts.log.debug({ device: id, code, reason: e.message }, 'ISAPI terminal unreachable');
+      await reportError(d, s, code).catch(() => undefined);
+      clearTimeout(s.timer);
+      s.timer = setTimeout(() => wake(id), wait);
+      s.timer.unref();
+    }
+  }
+
+  function wake(id: number) {
+    if (closed) return;
+    const s = stateOf(id);
+    if (s.running) {
+      s.again = true;
+      return;
+    }
+    s.running = true;
+    const job = (async () => {
+      if (active >= (opts.parallel ?? 32)) await new Promise<void>((r) => waiting.push(r));
+      active++;
+      try {
+        do {
+          s.again = false;
+          await work(id);
+        } while (s.again && !closed && Date.now() >= s.retryAt);
+      } catch (e) {
+        opts.log.warn({ err: e, device: id }, 'ISAPI terminal work failed');
+      } finally {
+        active--;
+        waiting.shift()?.();
+        s.running = false;
+      }
+    })();
+    inflight.add(job);
+    void job.finally(() => inflight.delete(job));
+  }
+
+  // The heartbeat: every terminal is called now and then (presence, backlog, work a failed call left behind).
+  const beat = async () => {
+    if (closed) return;
+    try {
+      for (const d of await events.dialled('isapi')) wake(d.id);
+    } catch (e) {
+      if (!closed) opts.log.warn({ err: e }, 'ISAPI heartbeat failed');
+    }
+  };
+  const first = setTimeout(() => void beat(), Math.min(1000, opts.heartbeatMs));
+  const heartbeat = setInterval(() => void beat(), opts.heartbeatMs);
+  first.unref();
+  heartbeat.unref();
+
+  return {
+    protocol: 'isapi',
+    wake,
+    async close() {
+      closed = true;
+      clearTimeout(first);
+      clearInterval(heartbeat);
+      for (const s of states.values()) clearTimeout(s.timer);
+      client.close();
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
+  };
+}

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { createIsapiTerminal, type IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
+import { picture, upload } from '../../../test/files.ts';
+import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { listen, until } from '../../../test/terminals.ts';
+
+/**
+ * Hikvision ISAPI end to end: an emulated terminal (tools/isapi-emulator) added by address and password,
+ * dialled by the server through the sync ledger, posting its events back; hostile and slow terminals.
+ */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+const terminals: IsapiTerminal[] = [];
+async function terminal(opts: Parameters<typeof createIsapiTerminal>[0] = {}) {
+  const emu = await createIsapiTerminal(opts);
+  terminals.push(emu);
+  return emu;
+}
+
+before(async () => {
+  t = await makeApp({}, { isapi: { heartbeatMs: 300, backoffMs: 100, maxBackoffMs: 400, http: { timeoutMs: 1500, maxBodyBytes: 256 * 1024 } } });
+  server = await listen(t);
+  A = await makeCompany(t, 'Isapi A');
+  B = await makeCompany(t, 'Isapi B');
+});
+after(async () => {
+  await Promise.all(terminals.map((x) => x.stop()));
+  await t.close();
+});
+
+const en = { lang: 'en-US' as const };
+async function addTerminal(c: Company, emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) {
+  const r = await call(t.app, 'POST', '/device/create', {
+    token: c.main,
+    body: {
+      name: serial,
+      serial,
+      protocol: 'isapi',
+      ip: '127.0.0.1',
+      port: emu.port,
+      account: 'admin',
+      password: emu.options.password,
+      attendance_scope: 'all',
+      ...extra,
+    },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  return r.data.id as number;
+}
+const info = async (c: Company, id: number) => (await call(t.app, 'GET', '/device/info', { token: c.main, query: { id }, ...en })).data;
+const punchesOf = (id: number) =>
+  t.app.database.db.selectFrom('punches').select(['pin', 'local_time', 'stranger']).where('device_id', '=', id).orderBy('local_time').execute();
+
+let emu: IsapiTerminal;
+let deviceId: number;
+
+test('a terminal added by address and password goes online with its model and firmware, and people with faces reach it', async () => {
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Hall' } })).data.id as number;
+  for (const n of ['1', '2']) {
+    const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture(200, 250) })).data.pic as string;
+    const p = await call(t.app, 'POST', '/person/create', {
+      token: A.main,
+      body: { name: `Person ${n}`, number: `H${n}`, phone: '13800000000', organizations: [dept], pic },
+    });
+    assert.equal(p.code, CODES.OK, p.message);
+  }
+  emu = await terminal({ serial: 'DS-K1T671M-EMU-A' });
+  deviceId = await addTerminal(A, emu, 'ISAPIA1');
+  const d = await until('the terminal online with its model and firmware', async () => {
+    const x = await info(A, deviceId);
+    return x.online && x.model && x.version ? x : undefined;
+  });
+  assert.equal(d.model, 'DS-K1T671M');
+  assert.equal(d.version, 'V3.2.0 build 241120');
+  assert.equal(d.protocol, 'isapi');
+  assert.equal(d.port, emu.port);
+  assert.equal(d.problem, '');
+  assert.equal('password' in d || 'event_secret' in d, false, 'secrets never leave');
+  await until('both people with faces on the terminal', () => emu.users.size === 2 && emu.faces.size === 2);
+  const ledger = await until('the ledger synced', async () => {
+    const rows = await t.app.database.db.selectFrom('device_persons').select('state').where('device_id', '=', deviceId).execute();
+    return rows.length === 2 && rows.every((r) => r.state === 'synced') ? rows : undefined;
+  });
+  assert.ok(ledger);
+  assert.equal(ledger.length, 2);
+  assert.equal(emu.users.get('H1')?.name, 'Person 1');
+  assert.match(emu.httpHost?.url ?? '', new RegExp(`^/isapi/event/${deviceId}/[A-Za-z0-9_-]{20,}$`), 'the terminal posts its events to this server');
+  await until('the user count read back', async () => (await info(A, deviceId)).user_count === 2);
+});
+
+test("the door opens through the existing flow, with the terminal's answer", async () => {
+  const open = await call(t.app, 'POST', '/device/open', { token: A.main, body: { id: deviceId }, ...en });
+  assert.equal(open.code, CODES.OK, open.message);
+  assert.equal(open.data.state, 'success');
+  assert.equal(emu.doorOpens.length, 1);
+});
+
+test('live recognitions arrive as punches; after an outage the backlog arrives without duplicates', async () => {
+  const r1 = await emu.recognize('H1', Date.now() - 20_000);
+  assert.equal(r1.granted && r1.pushed, true);
+  await emu.recognize('stranger', Date.now() - 19_000);
+  let rows = (await until('the punch', async () => ((await punchesOf(deviceId)).length === 1 ? punchesOf(deviceId) : undefined)))!;
+  assert.equal(rows[0]!.pin, 'H1');
+  assert.equal(rows[0]!.local_time, emu.localTime(Date.now() - 20_000).replace('T', ' '));
+
+  // Unplugged: recognitions stay in the terminal's log; back online, the search from the last kept event brings them once.
+  await emu.stop();
+  await until('the delivery noticed', async () => (await info(A, deviceId)).problem !== '', 5000);
+  await emu.recognize('H2', Date.now() - 10_000);
+  const during = await emu.recognize('H1', Date.now() - 9_000);
+  await emu.start();
+  rows = (await until('the backlog', async () => ((await punchesOf(deviceId)).length === 3 ? punchesOf(deviceId) : undefined), 8000))!;
+  assert.deepEqual(
+    rows.map((r) => r.pin),
+    ['H1', 'H2', 'H1'],
+  );
+  assert.equal((await info(A, deviceId)).problem, '');
+  // A live push of an event the backlog already brought, and a second backlog pass, add nothing.
+  const again = await fetch(`${server}/isapi/event/${deviceId}/${await secretOf(deviceId)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      dateTime: `${emu.localTime(during.event.at)}+08:00`,
+      eventType: 'AccessControllerEvent',
+      AccessControllerEvent: { majorEventType: 5, subEventType: 75, employeeNoString: 'H1', serialNo: 5 },
+    }),
+  });
+  assert.equal(again.status, 200);
+  await emu.stop();
+  await emu.start();
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal((await punchesOf(deviceId)).length, 3);
+});
+
+const secretOf = async (id: number) =>
+  (await t.app.database.db.selectFrom('devices').select('event_secret').where('id', '=', id).executeTakeFirstOrThrow()).event_secret;
+
+test("event posts need the device's own secret: another device's id, a wrong secret or junk never land", async () => {
+  const other = await terminal({ serial: 'DS-EMU-B' });
+  const bId = await addTerminal(B, other, 'ISAPIB1', { attendance_scope: 'selected' });
+  const post = (id: number, secret: string, body: string | Buffer, type = 'application/json') =>
+    fetch(`${server}/isapi/event/${id}/${secret}`, { method: 'POST', headers: { 'content-type': type }, body });
+  const event = JSON.stringify({
+    dateTime: '2026-01-01T08:00:00+08:00',
+    eventType: 'AccessControllerEvent',
+    AccessControllerEvent: { majorEventType: 5, subEventType: 75, employeeNoString: 'H1', serialNo: 1 },
+  });
+  assert.equal((await post(bId, await secretOf(deviceId), event)).status, 404, "company A's secret for company B's device");
+  assert.equal((await post(deviceId, 'x'.repeat(24), event)).status, 404);
+  assert.equal((await post(999_999, await secretOf(deviceId), event)).status, 404);
+  assert.equal((await punchesOf(bId)).length, 0);
+  for (const junk of [
+    '{',
+    '[]',
+    'null',
+    '\u0000\u0001',
+    JSON.stringify({ eventType: 'AccessControllerEvent', AccessControllerEvent: { majorEventType: 'x' } }),
+  ])
+    assert.equal((await post(deviceId, await secretOf(deviceId), junk)).status, 200, 'acknowledged and dropped');
+  assert.equal((await post(deviceId, await secretOf(deviceId), Buffer.alloc(3 * 1024 * 1024, 0x20))).status, 413);
+  assert.equal((await post(deviceId, await secretOf(deviceId), Buffer.from('--X\r\nbroken'), 'multipart/form-data; boundary=X')).status, 200);
+});
+
+test('a wrong password is shown with its meaning, and a corrected one brings the terminal online', async () => {
+  const locked = await terminal({ serial: 'DS-EMU-PW', password: 'right12345' });
+  const id = await addTerminal(A, locked, 'ISAPIPW1', { password: 'wrong-one', attendance_scope: 'selected' });
+  const d = await until('the refusal shown', async () => {
+    const x = await info(A, id);
+    return x.problem ? x : undefined;
+  });
+  assert.match(d.problem, /refused the account or password/);
+  assert.equal(d.state, 'abnormal');
+  assert.equal(d.online, false);
+  const zh = (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id }, lang: 'zh-CN' })).data.problem as string;
+  assert.match(zh, /密码/);
+  const failures = locked.authFailures;
+  await new Promise((r) => setTimeout(r, 600));
+  assert.ok(locked.authFailures - failures <= 3, 'a refused password is not hammered (the terminal would lock the account)');
+  const fixed = await call(t.app, 'POST', '/device/update', {
+    token: A.main,
+    body: { id, name: 'ISAPIPW1', serial: 'ISAPIPW1', protocol: 'isapi', ip: '127.0.0.1', port: locked.port, account: 'admin', password: 'right12345' },
+  });
+  assert.equal(fixed.code, CODES.OK, fixed.message);
+  const ok = await until('online once corrected', async () => {
+    const x = await info(A, id);
+    return x.online && x.problem === '' ? x : undefined;
+  });
+  assert.equal(ok.state, 'normal');
+  assert.equal(ok.model, 'DS-K1T671M', 'what the connection learnt is kept');
+});
+
+test('hostile answers (huge, malformed, slow) never crash the server, and a slow terminal does not hold up another', async () => {
+  const hostile = await terminal({ serial: 'DS-EMU-HOSTILE' });
+  hostile.inject({ path: '/ISAPI/System/deviceInfo', huge: 8 * 1024 * 1024 });
+  const hId = await addTerminal(A, hostile, 'ISAPIH1', { attendance_scope: 'selected' });
+  await until('the huge answer refused with its meaning', async () => /unreadable or too large/.test((await info(A, hId)).problem));
+  hostile.clearInjections();
+  hostile.inject({ path: '/ISAPI/AccessControl/UserInfo/Count', badJson: true });
+  await until('malformed JSON is survived (the terminal still comes online)', async () => (await info(A, hId)).online);
+
+  // One terminal answers everything after 5 s (over the 1.5 s deadline); the door of another opens at once.
+  hostile.clearInjections();
+  hostile.inject({ path: '/ISAPI', slowMs: 5000 });
+  for (let i = 0; i < 4; i++) await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: hId, kind: 'info' } });
+  const started = Date.now();
+  const open = await call(t.app, 'POST', '/device/open', { token: A.main, body: { id: deviceId }, ...en });
+  assert.equal(open.data.state, 'success');
+  assert.ok(Date.now() - started < 1500, `the door took ${Date.now() - started} ms`);
+  await until('the slow terminal shown as not answering in time', async () => /did not answer in time/.test((await info(A, hId)).problem), 6000);
+  const health = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: deviceId } });
+  assert.equal(health.code, CODES.OK);
+  hostile.clearInjections();
+});
+
+test('a terminal that refuses the host notification has its events searched at every heartbeat instead', async () => {
+  const quiet = await terminal({ serial: 'DS-EMU-NOPUSH', algorithms: ['MD5'] });
+  quiet.inject({ path: '/ISAPI/Event/notification/httpHosts', status: { statusCode: 4, subStatusCode: 'notSupport' } });
+  const id = await addTerminal(A, quiet, 'ISAPINP1', { attendance_scope: 'selected' });
+  await until('online', async () => (await info(A, id)).online);
+  quiet.users.set('H1', { employeeNo: 'H1', name: 'Person 1', userType: 'normal', valid: { enable: false, beginTime: '', endTime: '' }, password: '' });
+  quiet.faces.set('H1', Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+  const r = await quiet.recognize('H1');
+  assert.equal(r.pushed, false);
+  await until('the searched punch', async () => (await punchesOf(id)).length === 1);
+});
+
+test('a refused face with its picture lands among the strangers when the device uploads strangers', async () => {
+  const gate = await terminal({ serial: 'DS-EMU-STRANGER' });
+  const id = await addTerminal(A, gate, 'ISAPIST1', { attendance_scope: 'selected', upload_strangers: 1 });
+  await until('told where to post', () => !!gate.httpHost);
+  const r = await gate.recognize('someone-unknown');
+  assert.equal(r.granted, false);
+  assert.equal(r.pushed, true);
+  const rows = (await until('the stranger', async () => ((await punchesOf(id)).length === 1 ? punchesOf(id) : undefined)))!;
+  assert.equal(rows[0]!.pin, '0');
+  assert.equal(rows[0]!.stranger, 1);
+});

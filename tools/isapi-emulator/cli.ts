@@ -1,0 +1,113 @@
+// Run one or many emulated Hikvision ISAPI access-control terminals the server dials.
+//   node tools/isapi-emulator/cli.ts [--port 8090] [--count 3] [--password admin12345] [--recognize-every 30s]
+
+import { parseArgs } from 'node:util';
+import { createIsapiTerminal, type IsapiTerminal } from './terminal.ts';
+
+const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
+
+  --host ADDR            address to listen on (default 127.0.0.1)
+  --port N               first port (default 8090); with --count > 1 the next ports follow
+  --count N              number of terminals (default 1)
+  --user NAME            account the server dials with (default admin)
+  --password TEXT        its password (default admin12345)
+  --serial SN            serial number (default DS-K1T671M…EMU00001); with --count > 1 the index is appended
+  --capacity N           users / faces the terminal holds (default 3000)
+  --algorithms LIST      digest algorithms offered, e.g. MD5 or SHA-256,MD5 (default SHA-256,MD5)
+  --timezone N           minutes east of UTC of the terminal's clock (default 480)
+  --recognize-every DUR  a random enrolled person (now and then a stranger) faces the camera every DUR
+  --verbose              print every request
+  -h, --help`;
+
+function duration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (!m) throw new Error(`bad duration: ${s}`);
+  const unit = m[2] ?? 's';
+  return Number(m[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000);
+}
+function num(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8090' },
+      count: { type: 'string', default: '1' },
+      user: { type: 'string', default: 'admin' },
+      password: { type: 'string', default: 'admin12345' },
+      serial: { type: 'string' },
+      capacity: { type: 'string' },
+      algorithms: { type: 'string' },
+      timezone: { type: 'string' },
+      'recognize-every': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const count = Math.max(1, Math.floor(num(values.count, 'count') ?? 1));
+  const port = num(values.port, 'port') ?? 8090;
+  const algorithms = values.algorithms?.split(',').map((a) => a.trim().toUpperCase());
+  if (algorithms?.some((a) => a !== 'MD5' && a !== 'SHA-256')) throw new Error('--algorithms takes MD5 and SHA-256');
+  const terminals: IsapiTerminal[] = [];
+  for (let i = 0; i < count; i++) {
+    const serial = values.serial
+      ? count > 1
+        ? `${values.serial}${i + 1}`
+        : values.serial
+      : `DS-K1T671M0120261126V030200ENEMU${String(i + 1).padStart(5, '0')}`;
+    const t = await createIsapiTerminal({
+      host: values.host,
+      port: port === 0 ? 0 : port + i,
+      user: values.user,
+      password: values.password,
+      serial,
+      verbose: values.verbose,
+      ...(values.capacity ? { capacity: num(values.capacity, 'capacity')! } : {}),
+      ...(algorithms ? { algorithms: algorithms as ('MD5' | 'SHA-256')[] } : {}),
+      ...(values.timezone ? { timezone: num(values.timezone, 'timezone')! } : {}),
+    });
+    terminals.push(t);
+    console.log(`${serial} listening on ${t.url} (account ${values.user})`);
+  }
+  const timers: NodeJS.Timeout[] = [];
+  if (values['recognize-every']) {
+    const every = duration(values['recognize-every']);
+    for (const t of terminals)
+      timers.push(
+        setInterval(() => {
+          const known = [...t.users.keys()];
+          const no = known.length && Math.random() > 0.1 ? known[Math.floor(Math.random() * known.length)]! : 'stranger';
+          void t
+            .recognize(no)
+            .then((r) =>
+              console.log(`${t.options.serial.slice(-8)} ${r.granted ? 'granted' : 'refused'} ${no} #${r.event.serialNo} ${r.pushed ? 'pushed' : 'kept'}`),
+            );
+        }, every),
+      );
+  }
+  const shutdown = async () => {
+    for (const tm of timers) clearInterval(tm);
+    await Promise.all(terminals.map((t) => t.stop()));
+    for (const t of terminals)
+      console.log(`${t.options.serial}: users=${t.users.size} faces=${t.faces.size} events=${t.events.length} doorOpens=${t.doorOpens.length}`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  console.error(HELP);
+  process.exit(2);
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { encodeOp, parseDeviceInfo, parseEventSearch, parseStatus, parseUserCount, eventSearchBody } from '../../apps/server/src/gateways/isapi/codec.ts';
+import { isapiClient, IsapiTransportError, type IsapiTarget } from '../../apps/server/src/gateways/isapi/client.ts';
+import { createIsapiTerminal, isapiTime, parseIsapiTime, type IsapiTerminal } from './terminal.ts';
+
+const started: IsapiTerminal[] = [];
+after(() => Promise.all(started.map((t) => t.stop())));
+async function terminal(opts: Parameters<typeof createIsapiTerminal>[0] = {}) {
+  const t = await createIsapiTerminal(opts);
+  started.push(t);
+  return t;
+}
+const target = (t: IsapiTerminal, password = t.options.password, id = t.port): IsapiTarget => ({
+  id,
+  host: '127.0.0.1',
+  port: t.port,
+  user: 'admin',
+  password,
+});
+const client = isapiClient({ timeoutMs: 3000 });
+const send = async (t: IsapiTarget, op: Parameters<typeof encodeOp>[0]) => {
+  const out = [];
+  for (const r of encodeOp(op)!) {
+    const res = await client.request(t, r);
+    let s = parseStatus(res.text);
+    if (s && r.retryOn?.includes(s.subStatusCode) && r.fallback) s = parseStatus((await client.request(t, r.fallback)).text);
+    out.push(s);
+  }
+  return out;
+};
+
+test('digest with SHA-256 or MD5: the device info is answered in XML, a wrong password is refused', async () => {
+  for (const algorithms of [['SHA-256', 'MD5'], ['MD5']] as const) {
+    const t = await terminal({ algorithms: [...algorithms], serial: `EMUTEST${algorithms.length}` });
+    const info = parseDeviceInfo((await client.request(target(t), { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
+    assert.equal(info?.model, 'DS-K1T671M');
+    assert.equal(info?.serialNo, `EMUTEST${algorithms.length}`);
+    assert.equal(info?.firmware, 'V3.2.0 build 241120');
+    // the session is reused: the second request needs no new challenge
+    const before = t.requests.length;
+    await client.request(target(t), { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' });
+    assert.equal(t.requests.length, before + 1);
+    await assert.rejects(
+      client.request(target(t, 'wrong', 9999), { method: 'GET', path: '/ISAPI/System/deviceInfo' }),
+      (e: unknown) => e instanceof IsapiTransportError && e.code === 900,
+    );
+  }
+});
+
+test('users, cards and faces: added, modified when present, counted, deleted; capacity and bad photos refused', async () => {
+  const t = await terminal({ capacity: 2 });
+  const d = target(t);
+  const user = { kind: 'user', pin: '7', name: 'Ann', pri: 0, password: '', card: '12345', start: '2026-01-01 00:00:00', end: '2026-12-31 23:59:59' } as const;
+  assert.deepEqual(
+    (await send(d, user)).map((s) => s?.code),
+    [0, 0, 0],
+  );
+  assert.deepEqual(
+    (await send(d, { ...user, name: 'Ann B', card: '777' })).map((s) => s?.code),
+    [0, 0, 0],
+    'an existing user is modified',
+  );
+  assert.deepEqual([...t.cards.keys()], ['777'], 'the replaced card no longer opens the door');
+  await send(d, { ...user, name: 'Ann B' });
+  assert.equal(t.users.get('7')?.name, 'Ann B');
+  assert.equal(t.users.get('7')?.valid.endTime, '2026-12-31T23:59:59');
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]).toString('base64');
+  assert.equal((await send(d, { kind: 'photo', pin: '7', jpegBase64: jpeg }))[0]?.code, 0);
+  assert.equal((await send(d, { kind: 'photo', pin: '7', jpegBase64: jpeg }))[0]?.code, 0, 'a face held is replaced');
+  assert.equal((await send(d, { kind: 'photo', pin: '7', jpegBase64: Buffer.from('not a photo').toString('base64') }))[0]?.code, 614);
+  assert.equal(parseUserCount((await client.request(d, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text), 1);
+  await send(d, { ...user, pin: '8', card: '' });
+  assert.equal((await send(d, { ...user, pin: '9', card: '' }))[0]?.code, 612, 'the third user is over the capacity');
+  assert.equal((await send(d, { kind: 'deleteUser', pin: '7' }))[0]?.code, 0);
+  assert.ok(!t.users.has('7') && !t.faces.has('7') && !t.cards.has('12345'));
+});
+
+test('recognitions honour validity; the event log is searched page by page; the door opens', async () => {
+  const t = await terminal({ searchPage: 2 });
+  const d = target(t);
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64');
+  await send(d, { kind: 'user', pin: '1', name: 'In', pri: 0, password: '', card: '', start: null, end: null });
+  await send(d, { kind: 'photo', pin: '1', jpegBase64: jpeg });
+  await send(d, { kind: 'user', pin: '2', name: 'Expired', pri: 0, password: '', card: '', start: '2020-01-01 00:00:00', end: '2020-12-31 23:59:59' });
+  await send(d, { kind: 'photo', pin: '2', jpegBase64: jpeg });
+  assert.equal((await t.recognize('1')).granted, true);
+  assert.equal((await t.recognize('2')).granted, false, 'outside the validity');
+  assert.equal((await t.recognize('nobody')).granted, false);
+  assert.equal((await t.recognize('1')).granted, true);
+  const from = isapiTime(Date.now() - 60_000, 480);
+  const to = isapiTime(Date.now() + 60_000, 480);
+  const seen = [];
+  for (let pos = 0; ;) {
+    const page = parseEventSearch(
+      (
+        await client.request(d, {
+          method: 'POST',
+          path: '/ISAPI/AccessControl/AcsEvent?format=json',
+          body: Buffer.from(JSON.stringify(eventSearchBody('s', pos, 30, from, to))),
+        })
+      ).text,
+    )!;
+    seen.push(...page.events);
+    pos += page.events.length;
+    if (!page.more) break;
+  }
+  assert.deepEqual(
+    seen.map((e) => [e.employeeNo, e.minor]),
+    [
+      ['1', 75],
+      ['2', 76],
+      ['', 76],
+      ['1', 75],
+    ],
+  );
+  assert.ok(seen.every((e, i) => e.serialNo === i + 1));
+  assert.equal((await send(d, { kind: 'unlock', seconds: 5 }))[0]?.code, 0);
+  assert.equal(t.doorOpens.length, 1);
+  assert.equal(parseIsapiTime('2026-11-26T08:00:00+08:00', 0), Date.UTC(2026, 10, 26, 0, 0, 0));
+});
+
+test('injected errors are answered as the terminal would; an unplugged terminal is unreachable until plugged in', async () => {
+  const t = await terminal();
+  const d = target(t);
+  t.inject({ path: 'UserInfo/Record', times: 1, status: { statusCode: 2, subStatusCode: 'deviceBusy' } });
+  assert.equal((await send(d, { kind: 'user', pin: '1', name: 'A', pri: 0, password: '', card: '', start: null, end: null }))[0]?.code, 200);
+  await t.stop();
+  await assert.rejects(
+    client.request(d, { method: 'GET', path: '/ISAPI/System/deviceInfo' }),
+    (e: unknown) => e instanceof IsapiTransportError && e.code === 902,
+  );
+  await t.start();
+  assert.ok(parseDeviceInfo((await client.request(d, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text));
+});

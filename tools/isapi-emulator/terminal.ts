@@ -1,0 +1,592 @@
+// An emulated Hikvision access-control terminal speaking ISAPI (docs/isapi-protocol.md): an HTTP server with
+// digest authentication, a user / card / face store with a capacity, a door, an event log with search, and a
+// host notification it pushes recognitions to. Error injection (a status for a path, a huge or malformed or
+// slow answer) lets tests play a hostile terminal. Written from the public ISAPI shapes, independent of the
+// server's code.
+
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface IsapiTerminalOptions {
+  /** port to listen on (0: any free one; a restarted terminal keeps the port it got) */
+  port?: number;
+  host?: string;
+  user?: string;
+  password?: string;
+  serial?: string;
+  model?: string;
+  firmware?: string;
+  firmwareBuild?: string;
+  deviceName?: string;
+  /** users (and faces) the terminal holds */
+  capacity?: number;
+  /** digest algorithms offered, strongest first (default SHA-256 then MD5, as recent firmware does) */
+  algorithms?: ('MD5' | 'SHA-256')[];
+  /** minutes east of UTC of the terminal's clock (default +480) */
+  timezone?: number;
+  /** events one search page returns at most (real terminals: 30) */
+  searchPage?: number;
+  /** print requests */
+  verbose?: boolean;
+}
+
+export interface EmulatedUser {
+  employeeNo: string;
+  name: string;
+  userType: string;
+  valid: { enable: boolean; beginTime: string; endTime: string };
+  password: string;
+}
+
+export interface EmulatedEvent {
+  serialNo: number;
+  /** UTC ms */
+  at: number;
+  major: number;
+  minor: number;
+  employeeNo: string;
+  name: string;
+  verifyMode: string;
+}
+
+/** An injected answer: for requests whose path contains `path`, `times` times (default: always). */
+export interface Injection {
+  path: string;
+  times?: number;
+  /** an ISAPI error status */
+  status?: { http?: number; statusCode: number; subStatusCode: string; statusString?: string };
+  /** hostile answers */
+  huge?: number;
+  badJson?: boolean;
+  slowMs?: number;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** UTC ms → ISAPI time with the terminal's offset: 2026-11-26T08:00:00+08:00 */
+export function isapiTime(ms: number, tz: number): string {
+  const d = new Date(ms + tz * 60_000);
+  const sign = tz >= 0 ? '+' : '-';
+  const a = Math.abs(tz);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+/** ISAPI time (with or without an offset; none means the terminal's) → UTC ms; NaN when unreadable. */
+export function parseIsapiTime(s: string, tz: number): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})?$/.exec(s);
+  if (!m) return NaN;
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const off = m[7] === undefined ? tz : m[7] === 'Z' ? 0 : (m[7][0] === '-' ? -1 : 1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(4, 6)));
+  return wall - off * 60_000;
+}
+
+function multipartParts(body: Buffer, contentType: string): { name: string; type: string; data: Buffer }[] {
+  const b = /boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const boundary = b?.[1] ?? b?.[2];
+  if (!boundary) return [];
+  const out: { name: string; type: string; data: Buffer }[] = [];
+  const delim = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delim);
+  while (at >= 0) {
+    const start = at + delim.length;
+    const headEnd = body.indexOf('\r\n\r\n', start);
+    if (headEnd < 0) break;
+    const next = body.indexOf(delim, headEnd);
+    if (next < 0) break;
+    const head = body.subarray(start, headEnd).toString('latin1');
+    out.push({
+      name: /name="([^"]*)"/.exec(head)?.[1] ?? '',
+      type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim() ?? '',
+      data: body.subarray(headEnd + 4, next - 2),
+    });
+    at = next;
+  }
+  return out;
+}
+
+export type IsapiTerminal = Awaited<ReturnType<typeof createIsapiTerminal>>;
+
+/** Starts an emulated terminal; `stop()` unplugs it and `start()` plugs it back in (same port, same memory). */
+export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
+  const o = {
+    host: '127.0.0.1',
+    user: 'admin',
+    password: 'admin12345',
+    serial: 'DS-K1T671M0120261126V030200ENEMU00001',
+    model: 'DS-K1T671M',
+    firmware: 'V3.2.0',
+    firmwareBuild: 'build 241120',
+    deviceName: 'Access Controller',
+    capacity: 3000,
+    algorithms: ['SHA-256', 'MD5'] as ('MD5' | 'SHA-256')[],
+    timezone: 480,
+    searchPage: 30,
+    verbose: false,
+    ...opts,
+  };
+  const realm = `DS-${o.serial.slice(-8)}`;
+  const users = new Map<string, EmulatedUser>();
+  const cards = new Map<string, string>(); // cardNo → employeeNo
+  const faces = new Map<string, Buffer>(); // employeeNo → JPEG
+  const events: EmulatedEvent[] = [];
+  const nonces = new Map<string, number>(); // nonce → highest nc seen
+  const injections: Injection[] = [];
+  const doorOpens: number[] = [];
+  const requests: string[] = [];
+  let httpHost: { url: string; ip: string; port: number } | undefined;
+  let serialNo = 0;
+  let deleteStatus = 'success';
+  let authFailures = 0;
+  let server: http.Server | undefined;
+  let port = o.port ?? 0;
+  const log = (...a: unknown[]) => o.verbose && console.log(`[${o.serial.slice(-8)}]`, ...a);
+
+  const status = (statusCode: number, subStatusCode: string, statusString?: string) => ({
+    statusCode,
+    statusString: statusString ?? (statusCode === 1 ? 'OK' : statusCode === 4 ? 'Invalid Operation' : statusCode === 6 ? 'Invalid Content' : 'Error'),
+    subStatusCode,
+    ...(statusCode === 1 ? {} : { errorCode: 0x60000000 + statusCode, errorMsg: subStatusCode }),
+  });
+  const ok = () => status(1, 'ok');
+
+  function checkDigest(req: http.IncomingMessage): boolean {
+    const h = req.headers.authorization ?? '';
+    if (!h.startsWith('Digest ')) return false;
+    const p: Record<string, string> = {};
+    for (const m of h.slice(7).matchAll(/(\w+)=(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) p[m[1]!] = (m[2] ?? m[3] ?? '').replace(/\\(.)/g, '$1');
+    const seen = nonces.get(p.nonce ?? '');
+    if (seen === undefined || p.username !== o.user || p.realm !== realm) return false;
+    const alg = (p.algorithm ?? 'MD5').toUpperCase();
+    const hash = alg === 'SHA-256' ? 'sha256' : alg === 'MD5' ? 'md5' : undefined;
+    if (!hash || !o.algorithms.includes(alg as 'MD5')) return false;
+    const H = (s: string) => createHash(hash).update(s).digest('hex');
+    const ha1 = H(`${o.user}:${realm}:${o.password}`);
+    const ha2 = H(`${req.method}:${p.uri}`);
+    const nc = parseInt(p.nc ?? '0', 16);
+    if (p.qop !== 'auth' || !(nc > seen) || p.uri !== req.url) return false;
+    if (H(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) !== p.response) return false;
+    nonces.set(p.nonce!, nc);
+    return true;
+  }
+
+  function challenge(res: http.ServerResponse) {
+    const nonce = randomBytes(16).toString('hex');
+    nonces.set(nonce, 0);
+    if (nonces.size > 1000) nonces.delete(nonces.keys().next().value!);
+    const value = o.algorithms.map((a) => `Digest realm="${realm}", domain="::", qop="auth", nonce="${nonce}", opaque="", algorithm="${a}", stale="FALSE"`);
+    res.writeHead(401, { 'www-authenticate': value, 'content-type': 'application/xml' });
+    res.end('<?xml version="1.0" encoding="UTF-8"?><userCheck><statusValue>401</statusValue><statusString>Unauthorized</statusString></userCheck>');
+  }
+
+  const localTime = (ms: number) => isapiTime(ms, o.timezone).slice(0, 19);
+  const nowLocal = () => localTime(Date.now());
+
+  function addEvent(e: Omit<EmulatedEvent, 'serialNo'>): EmulatedEvent {
+    const ev = { ...e, serialNo: ++serialNo };
+    events.push(ev);
+    return ev;
+  }
+
+  function eventJson(ev: EmulatedEvent) {
+    return {
+      ipAddress: o.host,
+      portNo: port,
+      protocol: 'HTTP',
+      macAddress: '44:47:cc:00:00:01',
+      channelID: 1,
+      dateTime: isapiTime(ev.at, o.timezone),
+      activePostCount: 1,
+      eventType: 'AccessControllerEvent',
+      eventState: 'active',
+      eventDescription: 'Access Controller Event',
+      AccessControllerEvent: {
+        deviceName: o.deviceName,
+        majorEventType: ev.major,
+        subEventType: ev.minor,
+        name: ev.name,
+        cardReaderNo: 1,
+        employeeNoString: ev.employeeNo,
+        serialNo: ev.serialNo,
+        userType: 'normal',
+        currentVerifyMode: ev.verifyMode,
+        attendanceStatus: 'undefined',
+        picturesNumber: 1,
+      },
+    };
+  }
+
+  /** Posts an event to the configured host, as the terminal's HTTP listening does (multipart, event_log + Picture). */
+  async function push(ev: EmulatedEvent): Promise<boolean> {
+    if (!httpHost || !server) return false;
+    const boundary = `MIME_boundary_${randomBytes(6).toString('hex')}`;
+    const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="event_log"\r\nContent-Type: application/json\r\n\r\n`),
+      Buffer.from(JSON.stringify(eventJson(ev))),
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="Picture"; filename="Picture.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      jpeg,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    try {
+      const r = await fetch(`http://${httpHost.ip}:${httpHost.port}${httpHost.url}`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        signal: AbortSignal.timeout(5000),
+      });
+      await r.arrayBuffer();
+      log('push', ev.serialNo, r.status);
+      return r.ok;
+    } catch (e) {
+      log('push failed', (e as Error).message);
+      return false;
+    }
+  }
+
+  const within = (u: EmulatedUser, ms: number) => {
+    if (!u.valid.enable) return true;
+    const b = parseIsapiTime(u.valid.beginTime, o.timezone);
+    const e = parseIsapiTime(u.valid.endTime, o.timezone);
+    return !(ms < b) && !(ms > e);
+  };
+
+  function readUser(j: Record<string, unknown>): EmulatedUser | undefined {
+    const u = (j.UserInfo ?? {}) as Record<string, unknown>;
+    const employeeNo = typeof u.employeeNo === 'string' ? u.employeeNo : '';
+    if (!employeeNo || employeeNo.length > 32) return undefined;
+    const v = (u.Valid ?? {}) as Record<string, unknown>;
+    const beginTime = typeof v.beginTime === 'string' ? v.beginTime : '2000-01-01T00:00:00';
+    const endTime = typeof v.endTime === 'string' ? v.endTime : '2037-12-31T23:59:59';
+    if (Number.isNaN(parseIsapiTime(beginTime, o.timezone)) || Number.isNaN(parseIsapiTime(endTime, o.timezone))) return undefined;
+    return {
+      employeeNo,
+      name: typeof u.name === 'string' ? u.name : '',
+      userType: typeof u.userType === 'string' ? u.userType : 'normal',
+      valid: { enable: v.enable !== false, beginTime, endTime },
+      password: typeof u.password === 'string' ? u.password : '',
+    };
+  }
+
+  type Answer = { http?: number; json?: unknown; xml?: string; raw?: Buffer; type?: string };
+  const bad = (sub: string, code = 6): Answer => ({ http: 400, json: status(code, sub) });
+
+  function route(method: string, path: string, body: Buffer, contentType: string): Answer {
+    const j = (): Record<string, unknown> | undefined => {
+      try {
+        const v = JSON.parse(body.toString('utf8')) as unknown;
+        return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const key = `${method} ${path}`;
+    switch (key) {
+      case 'GET /ISAPI/System/deviceInfo':
+        return {
+          xml:
+            '<?xml version="1.0" encoding="UTF-8"?>\n<DeviceInfo version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+            `<deviceName>${o.deviceName}</deviceName>\n<deviceID>${o.serial.slice(-8)}</deviceID>\n<model>${o.model}</model>\n` +
+            `<serialNumber>${o.serial}</serialNumber>\n<macAddress>44:47:cc:00:00:01</macAddress>\n` +
+            `<firmwareVersion>${o.firmware}</firmwareVersion>\n<firmwareReleasedDate>${o.firmwareBuild}</firmwareReleasedDate>\n` +
+            '<deviceType>ACS</deviceType>\n</DeviceInfo>\n',
+        };
+      case 'GET /ISAPI/AccessControl/UserInfo/capabilities':
+        return {
+          json: { UserInfo: { supportFunction: { '@opt': 'post,delete,put,get,setUp' }, maxRecordNum: o.capacity, employeeNo: { '@min': 1, '@max': 32 } } },
+        };
+      case 'GET /ISAPI/AccessControl/UserInfo/Count':
+        return { json: { UserInfoCount: { userNumber: users.size, bindFaceUserNumber: faces.size, bindCardUserNumber: new Set(cards.values()).size } } };
+      case 'POST /ISAPI/AccessControl/UserInfo/Record':
+      case 'PUT /ISAPI/AccessControl/UserInfo/Modify':
+      case 'PUT /ISAPI/AccessControl/UserInfo/SetUp': {
+        const body = j();
+        if (!body) return bad('badJsonFormat', 5);
+        const u = readUser(body);
+        if (!u) return bad('badParameters');
+        const exists = users.has(u.employeeNo);
+        if (path.endsWith('Record') && exists) return bad('employeeNoAlreadyExist');
+        if (path.endsWith('Modify') && !exists) return bad('employeeNoNotExist');
+        if (!exists && users.size >= o.capacity) return bad('userExceedLimit');
+        users.set(u.employeeNo, u);
+        return { json: ok() };
+      }
+      case 'POST /ISAPI/AccessControl/UserInfo/Search': {
+        const c = (j()?.UserInfoSearchCond ?? {}) as Record<string, unknown>;
+        const pos = Number(c.searchResultPosition ?? 0);
+        const max = Math.min(Number(c.maxResults ?? 30), 30);
+        const all = [...users.values()];
+        const page = all.slice(pos, pos + max);
+        return {
+          json: {
+            UserInfoSearch: {
+              searchID: String(c.searchID ?? ''),
+              responseStatusStrg: !page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK',
+              numOfMatches: page.length,
+              totalMatches: all.length,
+              UserInfo: page.map((u) => ({
+                employeeNo: u.employeeNo,
+                name: u.name,
+                userType: u.userType,
+                Valid: u.valid,
+                numOfFace: faces.has(u.employeeNo) ? 1 : 0,
+              })),
+            },
+          },
+        };
+      }
+      case 'PUT /ISAPI/AccessControl/UserInfo/Delete':
+      case 'PUT /ISAPI/AccessControl/UserInfoDetail/Delete': {
+        const body = j();
+        if (!body) return bad('badJsonFormat', 5);
+        const c = (body.UserInfoDelCond ?? body.UserInfoDetail ?? {}) as Record<string, unknown>;
+        const list = Array.isArray(c.EmployeeNoList) ? (c.EmployeeNoList as { employeeNo?: unknown }[]) : [];
+        for (const e of list) {
+          const no = String(e.employeeNo ?? '');
+          users.delete(no);
+          faces.delete(no);
+          for (const [card, who] of cards) if (who === no) cards.delete(card);
+        }
+        deleteStatus = 'success';
+        return { json: ok() };
+      }
+      case 'GET /ISAPI/AccessControl/UserInfoDetail/DeleteProcess':
+        return { json: { UserInfoDetail: { status: deleteStatus } } };
+      case 'PUT /ISAPI/AccessControl/CardInfo/Delete': {
+        const c = (j()?.CardInfoDelCond ?? {}) as Record<string, unknown>;
+        const list = Array.isArray(c.EmployeeNoList) ? (c.EmployeeNoList as { employeeNo?: unknown }[]) : [];
+        const cardList = Array.isArray(c.CardNoList) ? (c.CardNoList as { cardNo?: unknown }[]) : [];
+        for (const e of list) for (const [card, who] of cards) if (who === String(e.employeeNo ?? '')) cards.delete(card);
+        for (const e of cardList) cards.delete(String(e.cardNo ?? ''));
+        return { json: ok() };
+      }
+      case 'POST /ISAPI/AccessControl/CardInfo/Record':
+      case 'PUT /ISAPI/AccessControl/CardInfo/Modify': {
+        const c = (j()?.CardInfo ?? {}) as Record<string, unknown>;
+        const no = String(c.employeeNo ?? '');
+        const card = String(c.cardNo ?? '');
+        if (!card || !users.has(no)) return bad(users.has(no) ? 'badParameters' : 'employeeNoNotExist');
+        if (path.endsWith('Record') && cards.has(card)) return bad('cardNoAlreadyExist');
+        cards.set(card, no);
+        return { json: ok() };
+      }
+      case 'POST /ISAPI/Intelligent/FDLib/FaceDataRecord':
+      case 'PUT /ISAPI/Intelligent/FDLib/FDSetUp': {
+        const parts = multipartParts(body, contentType);
+        const metaPart = parts.find((p) => p.name === 'FaceDataRecord');
+        const img = parts.find((p) => p.type.startsWith('image/'));
+        let meta: Record<string, unknown> = {};
+        try {
+          meta = JSON.parse(metaPart?.data.toString('utf8') ?? '') as Record<string, unknown>;
+        } catch {
+          return bad('badJsonFormat', 5);
+        }
+        const fpid = String(meta.FPID ?? '');
+        if (!users.has(fpid)) return bad('employeeNoNotExist');
+        if (!img || img.data.length < 4 || img.data[0] !== 0xff || img.data[1] !== 0xd8) return bad('faceDataPictureNotDetected');
+        if (img.data.length > 200 * 1024) return bad('pictureSizeExceedLimit');
+        if (path.endsWith('FaceDataRecord') && faces.has(fpid)) return bad('deviceUserAlreadyExistFace');
+        if (!faces.has(fpid) && faces.size >= o.capacity) return bad('faceLibNumOverLimit');
+        faces.set(fpid, Buffer.from(img.data));
+        return { json: { ...ok(), FPID: fpid } };
+      }
+      case 'PUT /ISAPI/AccessControl/RemoteControl/door/1': {
+        const cmd = /<cmd>([^<]*)<\/cmd>/.exec(body.toString('utf8'))?.[1];
+        if (!cmd) return { http: 400, xml: statusXml(5, 'badXmlFormat') };
+        if (cmd === 'open') {
+          doorOpens.push(Date.now());
+          addEvent({ at: Date.now(), major: 3, minor: 1024, employeeNo: '', name: '', verifyMode: '' });
+        }
+        return { xml: statusXml(1, 'ok') };
+      }
+      case 'POST /ISAPI/AccessControl/AcsEvent': {
+        const c = (j()?.AcsEventCond ?? {}) as Record<string, unknown>;
+        const from = parseIsapiTime(String(c.startTime ?? ''), o.timezone);
+        const to = parseIsapiTime(String(c.endTime ?? ''), o.timezone);
+        if (Number.isNaN(from) || Number.isNaN(to)) return bad('badParameters');
+        const pos = Number(c.searchResultPosition ?? 0);
+        const max = Math.min(Number(c.maxResults ?? o.searchPage), o.searchPage);
+        const major = Number(c.major ?? 0);
+        const minor = Number(c.minor ?? 0);
+        const all = events.filter((e) => e.at >= from && e.at <= to && (!major || e.major === major) && (!minor || e.minor === minor));
+        const page = all.slice(pos, pos + max);
+        return {
+          json: {
+            AcsEvent: {
+              searchID: String(c.searchID ?? ''),
+              responseStatusStrg: !page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK',
+              numOfMatches: page.length,
+              totalMatches: all.length,
+              InfoList: page.map((e) => ({
+                major: e.major,
+                minor: e.minor,
+                time: isapiTime(e.at, o.timezone),
+                cardReaderNo: 1,
+                doorNo: 1,
+                employeeNoString: e.employeeNo,
+                name: e.name,
+                serialNo: e.serialNo,
+                userType: 'normal',
+                currentVerifyMode: e.verifyMode,
+                attendanceStatus: 'undefined',
+              })),
+            },
+          },
+        };
+      }
+      case 'PUT /ISAPI/Event/notification/httpHosts': {
+        const x = body.toString('utf8');
+        const url = /<url>([^<]*)<\/url>/.exec(x)?.[1];
+        const ip = /<ipAddress>([^<]*)<\/ipAddress>/.exec(x)?.[1];
+        const hp = Number(/<portNo>(\d+)<\/portNo>/.exec(x)?.[1]);
+        if (!url || !ip || !hp) return { http: 400, xml: statusXml(6, 'badXmlContent') };
+        httpHost = { url: url.replace(/&amp;/g, '&'), ip, port: hp };
+        return { xml: statusXml(1, 'ok') };
+      }
+      case 'GET /ISAPI/Event/notification/httpHosts':
+        return {
+          xml: httpHost
+            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
+            : '<HttpHostNotificationList/>',
+        };
+      case 'PUT /ISAPI/System/reboot':
+        return { xml: statusXml(1, 'ok') };
+      default:
+        return { http: 404, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
+    }
+  }
+
+  function statusXml(statusCode: number, sub: string, text?: string) {
+    return (
+      '<?xml version="1.0" encoding="UTF-8"?>\n<ResponseStatus version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+      `<requestURL></requestURL>\n<statusCode>${statusCode}</statusCode>\n<statusString>${text ?? (statusCode === 1 ? 'OK' : 'Invalid Operation')}</statusString>\n<subStatusCode>${sub}</subStatusCode>\n</ResponseStatus>\n`
+    );
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > 4 * 1024 * 1024) return res.destroy();
+      chunks.push(c as Buffer);
+    }
+    const body = Buffer.concat(chunks);
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    requests.push(`${req.method} ${path}`);
+    if (!checkDigest(req)) {
+      if (req.headers.authorization) authFailures++;
+      return challenge(res);
+    }
+    log(req.method, path);
+    const inj = injections.find((i) => path.includes(i.path) && i.times !== 0);
+    if (inj) {
+      if (inj.times !== undefined) inj.times--;
+      if (inj.slowMs) await new Promise((r) => setTimeout(r, inj.slowMs));
+      if (inj.huge) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        for (let sent = 0; sent < inj.huge && !res.destroyed; sent += chunk.length) {
+          if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+        }
+        return res.end();
+      }
+      if (inj.badJson) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"statusCode": 1, "UserInfoCount": {"userNumber": ');
+      }
+      if (inj.status) {
+        res.writeHead(inj.status.http ?? 400, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(status(inj.status.statusCode, inj.status.subStatusCode, inj.status.statusString)));
+      }
+    }
+    void query;
+    const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
+    if (a.xml !== undefined) {
+      res.writeHead(a.http ?? 200, { 'content-type': 'application/xml; charset="UTF-8"' });
+      return res.end(a.xml);
+    }
+    res.writeHead(a.http ?? 200, { 'content-type': 'application/json; charset="UTF-8"' });
+    res.end(JSON.stringify(a.json));
+  }
+
+  const sockets = new Set<import('node:net').Socket>();
+  async function start() {
+    if (server) return;
+    const s = http.createServer((req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        log('error', e);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    s.on('connection', (sock) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, o.host, () => resolve());
+    });
+    port = (s.address() as AddressInfo).port;
+    server = s;
+  }
+  await start();
+
+  return {
+    options: o,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `http://${o.host}:${port}`;
+    },
+    users,
+    faces,
+    cards,
+    events,
+    doorOpens,
+    requests,
+    get httpHost() {
+      return httpHost;
+    },
+    get authFailures() {
+      return authFailures;
+    },
+    get online() {
+      return !!server;
+    },
+    /** Plugs the terminal back in (same port, same memory). */
+    start,
+    /** Unplugs the terminal: connections are cut, nothing answers; events still go to its log. */
+    async stop() {
+      const s = server;
+      server = undefined;
+      if (!s) return;
+      for (const sock of sockets) sock.destroy();
+      await new Promise<void>((r) => s.close(() => r()));
+    },
+    inject(i: Injection) {
+      injections.push({ ...i });
+    },
+    clearInjections() {
+      injections.length = 0;
+    },
+    setPassword(p: string) {
+      o.password = p;
+    },
+    /**
+     * A face in front of the camera: a registered person with a face and inside their validity is let in
+     * (minor 75), anyone else refused (minor 76). The event is logged and, when plugged in with a host set,
+     * pushed. Returns the event and whether the push was accepted.
+     */
+    async recognize(employeeNo: string, at = Date.now()): Promise<{ event: EmulatedEvent; granted: boolean; pushed: boolean }> {
+      const u = users.get(employeeNo);
+      const granted = !!u && faces.has(employeeNo) && within(u, at);
+      const event = addEvent({ at, major: 5, minor: granted ? 75 : 76, employeeNo: u ? employeeNo : '', name: u?.name ?? '', verifyMode: 'face' });
+      const pushed = await push(event);
+      return { event, granted, pushed };
+    },
+    /** The device-local wall time now, as the terminal shows it. */
+    nowLocal,
+    localTime,
+  };
+}
