@@ -9,6 +9,7 @@ import {
   EditOutlined,
   MoreOutlined,
   PlusOutlined,
+  RadarChartOutlined,
   SettingOutlined,
   TeamOutlined,
   UnlockOutlined,
@@ -22,6 +23,7 @@ import { FirmwareDrawer } from '../components/FirmwareDrawer.tsx';
 import { DeviceSettingsDrawer } from '../components/DeviceSettingsDrawer.tsx';
 import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { QueryPunchesDialog } from '../components/QueryPunchesDialog.tsx';
+import { ScanDialog } from '../components/ScanDialog.tsx';
 import type { CommandKind, CommandResult, Device, DeviceListQuery } from '@faceadmin/shared';
 
 /** /device/list: face access-control devices (right `face`; writing needs face ≥ 2). */
@@ -36,6 +38,7 @@ export default function DeviceListPage() {
   const [punchesFor, setPunchesFor] = useState<Device>();
   const [firmwareFor, setFirmwareFor] = useState<{ open: boolean; deviceIds?: number[] }>({ open: false });
   const [logsFor, setLogsFor] = useState<Device>();
+  const [scanning, setScanning] = useState(false);
   const list = useDevices(query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
@@ -259,6 +262,11 @@ export default function DeviceListPage() {
             {t('device.create')}
           </Button>
         )}
+        {canEdit && (
+          <Button icon={<RadarChartOutlined />} onClick={() => setScanning(true)} data-testid="device-scan">
+            {t('device.scan.open')}
+          </Button>
+        )}
         <Button icon={<CloudUploadOutlined />} onClick={() => setFirmwareFor({ open: true })} data-testid="device-firmware">
           {t('device.fleet.title')}
         </Button>
@@ -280,6 +288,7 @@ export default function DeviceListPage() {
       <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />
       <FirmwareDrawer open={firmwareFor.open} deviceIds={firmwareFor.deviceIds} canEdit={canEdit} onClose={() => setFirmwareFor({ open: false })} />
       <DeviceLogsDialog device={logsFor} canEdit={canEdit} onClose={() => setLogsFor(undefined)} />
+      <ScanDialog open={scanning} onClose={() => setScanning(false)} />
       <QueryPunchesDialog
         open={Boolean(punchesFor)}
         loading={command.isPending}
