@@ -61,7 +61,7 @@ export function devicesModule(
     routes: async (app) => {
       await devicesRoutes(app, devices);
       await firmwareRoutes(app, firmware);
-      await scanRoutes(app, scanService({ database, discover: deps.protocols.find((p) => p.discover)?.discover }));
+      await scanRoutes(app, scanService({ database, discover: deps.protocols.find((p) => p.discover)?.discover, runMode: config.runMode }));
     },
     jobs: [
       // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.

@@ -144,3 +144,18 @@ test(`scanning needs face-device edit (${DIALECT})`, async () => {
   const r = await call(t.app, 'POST', '/device/scan', { token: viewer.token, body: { range: '127.0.0.2', port } });
   assert.equal(r.code, CODES.NO_AUTHORITY);
 });
+
+test(`outside LAN mode the scan is refused, saying why (${DIALECT})`, async () => {
+  const cloud = await makeApp({ ADMIN_USERNAME: 'cloudadmin', ADMIN_PASSWORD: 'secret1' });
+  try {
+    const token = (await call(cloud.app, 'POST', '/user/login', { body: { username: 'cloudadmin', password: 'secret1' } })).data.token as string;
+    assert.equal((await call(cloud.app, 'POST', '/company/create', { token, body: { name: 'Cloud', phone: '010-1234567' } })).code, CODES.OK);
+    const before = terminals[0]!.requests.length;
+    const r = await call(cloud.app, 'POST', '/device/scan', { token, lang: 'en-US', body: { range: '127.0.0.2', port } });
+    assert.equal(r.code, CODES.UNAVAILABLE);
+    assert.equal(r.message, tr('en-US', 'errors.scanLanOnly'));
+    assert.equal(terminals[0]!.requests.length, before, 'nothing was asked');
+  } finally {
+    await cloud.close();
+  }
+});

@@ -1,7 +1,8 @@
 import type { DeviceScanAnswer, DeviceScanBody, DeviceScanHit } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import type { Discovery } from '../../gateways/driver.ts';
-import { invalid } from '../../lib/errors.ts';
+import { CODES, type RunMode } from '@faceadmin/shared';
+import { AppError, invalid } from '../../lib/errors.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { devicesRepository } from './devices.repository.ts';
 
@@ -70,12 +71,14 @@ export function parseRange(raw: string): string[] {
 /**
  * Finds terminals in an address range through the protocols' discovery (ISAPI: GET /ISAPI/System/deviceInfo). ZK PUSH
  * terminals are not probed: they dial the server, and the ones that called without being added are listed by
- * GET /device/unknown.
+ * GET /device/unknown. LAN mode only.
  */
-export function scanService(deps: { database: Database; discover: Discovery | undefined; timeoutMs?: number }) {
+export function scanService(deps: { database: Database; discover: Discovery | undefined; runMode: RunMode; timeoutMs?: number }) {
   const timeoutMs = deps.timeoutMs ?? SCAN_TIMEOUT_MS;
   return {
     async scan(tenant: Tenant, input: DeviceScanBody): Promise<DeviceScanAnswer> {
+      // A cloud server (normal mode) serves many companies: none of them may probe the network it runs in.
+      if (deps.runMode !== 'lan') throw new AppError(CODES.UNAVAILABLE, 400, 'errors.scanLanOnly');
       const started = Date.now();
       const addresses = parseRange(input.range);
       const port = input.port ?? 80;

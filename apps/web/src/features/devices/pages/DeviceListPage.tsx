@@ -16,6 +16,7 @@ import {
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSystemConfig } from '../../../app/session.ts';
 import { awaitCommand, useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
 import { DeviceDialog } from '../components/DeviceDialog.tsx';
 import { DeviceLogsDialog } from '../components/DeviceLogsDialog.tsx';
@@ -39,6 +40,8 @@ export default function DeviceListPage() {
   const [firmwareFor, setFirmwareFor] = useState<{ open: boolean; deviceIds?: number[] }>({ open: false });
   const [logsFor, setLogsFor] = useState<Device>();
   const [scanning, setScanning] = useState(false);
+  // scanning the network is a LAN-mode tool (docs/lan-mode.md)
+  const lan = useSystemConfig().data?.runMode === 'lan';
   const list = useDevices(query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
@@ -262,7 +265,7 @@ export default function DeviceListPage() {
             {t('device.create')}
           </Button>
         )}
-        {canEdit && (
+        {canEdit && lan && (
           <Button icon={<RadarChartOutlined />} onClick={() => setScanning(true)} data-testid="device-scan">
             {t('device.scan.open')}
           </Button>
