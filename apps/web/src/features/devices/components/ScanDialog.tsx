@@ -148,7 +148,7 @@ function ScanContent() {
             locale={{ emptyText: t('device.scan.none') }}
             columns={[
               { title: t('device.scan.address'), key: 'ip', render: (_, h) => key(h) },
-              { title: t('device.scan.model'), dataIndex: 'model', render: (v: string) => v || '—' },
+              { title: t('device.scan.model'), dataIndex: 'model', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '—'}</span> },
               { title: t('device.scan.serial'), dataIndex: 'serial', render: (v: string) => v || '—' },
               { title: t('device.scan.firmware'), dataIndex: 'firmware', render: (v: string) => v || '—' },
               { title: '', key: 'action', render: (_, h) => status(h) },
