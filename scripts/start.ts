@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /**
  * `npm start`: builds the console when its sources are newer than the build, then serves console + API
- * on one port. `npm run demo`: the same on a fresh demo data directory with a seeded demo company.
+ * on one port. `npm run demo`: the same on a fresh demo data directory with a seeded demo company;
+ * `npm run demo -- --lan` runs it in LAN mode (RUN_MODE=lan) with emulated Hikvision terminals to scan for.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const demo = process.argv.includes('--demo');
@@ -35,6 +36,7 @@ if (demo) {
   const dataDir = path.resolve(root, process.env.DATA_DIR || 'data/demo');
   fs.rmSync(dataDir, { recursive: true, force: true });
   Object.assign(env, { DATA_DIR: dataDir, DEMO: '1' });
+  if (process.argv.includes('--lan')) env.RUN_MODE = 'lan';
 }
 // A larger young generation: recalculating a month of attendance allocates millions of short-lived objects,
 // and with V8's default 16 MB semi-space the scavenger took a quarter of the time (bench/attendance.bench.ts).

@@ -41,8 +41,10 @@ async function main() {
   let breakersLine = '';
   if (config.demo) {
     // Loaded only for the demo: production never loads the terminal emulator.
-    const { startDemoTerminals } = await import('./demo/demo-terminals.ts');
+    const { startDemoTerminals, startDemoIsapiTerminals, DEMO_ISAPI } = await import('./demo/demo-terminals.ts');
     const demoTerminals = await startDemoTerminals(where);
+    // `npm run demo -- --lan`: Hikvision terminals too, for "Scan the network" to find (issue #20).
+    const isapi = config.runMode === 'lan' ? await startDemoIsapiTerminals() : undefined;
     // Smart circuit breakers (issue #12): emulated against the embedded broker, or the external one.
     const { startDemoBreakers, DEMO_BREAKERS } = await import('./demo/demo-breakers.ts');
     const demoBreakers = await startDemoBreakers(app, config.mqtt.url ?? `mqtt://127.0.0.1:${app.mqtt.port}`);
@@ -50,11 +52,16 @@ async function main() {
     stopDemo = async () => {
       await demoBreakers.stop();
       await demoTerminals.stop();
+      await isapi?.stop();
     };
     // Printed plainly (not through the logger) so it stands out in the terminal.
     console.log(
       `\n  Demo console: ${where}/\n  Sign in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password}  (sub-admins: hr, guard, auditor, same password); 3 emulated terminals: ${DEMO_DEVICES.map((d) => d.serial).join(', ')}${breakersLine}${seeded ? '' : '  [existing data kept]'}\n`,
     );
+    if (isapi)
+      console.log(
+        `  LAN mode: ${isapi.terminals.length} emulated Hikvision terminals at ${isapi.where} (account ${DEMO_ISAPI.user}, password ${DEMO_ISAPI.password}): Face devices → Scan the network\n`,
+      );
   }
 }
 

@@ -320,6 +320,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/device/unknown', expect: RIGHT_DEVICE },
+  // LAN mode only (docs/lan-mode.md): in normal mode an allowed caller is told so
+  { method: 'POST', path: '/device/scan', expect: RIGHT_DEVICE, body: () => ({ range: '127.0.0.1', port: 9 }), answer: every(CODES.UNAVAILABLE) },
   { method: 'GET', path: '/device/command/result', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/failures/export', expect: RIGHT_DEVICE, body: () => ({}) },
   // Breakers (#12): reads take the breaker right or face view, writes face edit (docs/api-breakers.md).

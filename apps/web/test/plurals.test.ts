@@ -47,6 +47,11 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'device.persons.removeConfirm': { one: 'Remove 1 person from this device?', two: 'Remove 2 people from this device?' },
   'device.persons.removed': { one: '1 person is being removed', two: '2 people are being removed' },
   'device.persons.retried': { one: '1 person queued again', two: '2 people queued again' },
+  'device.scan.summary': {
+    params: { scanned: '11', seconds: '0.1' },
+    one: '11 addresses scanned in 0.1 s: 1 terminal found',
+    two: '11 addresses scanned in 0.1 s: 2 terminals found',
+  },
   'person.batchDeleteConfirm': { one: 'Delete the 1 selected person? This cannot be undone.', two: 'Delete the 2 selected people? This cannot be undone.' },
   'person.deletedCount': { one: '1 person deleted', two: '2 people deleted' },
   'person.import.doneWithErrors': { one: 'Import finished; 1 row was skipped', two: 'Import finished; 2 rows were skipped' },

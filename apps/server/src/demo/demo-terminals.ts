@@ -85,3 +85,41 @@ export async function startDemoTerminals(server: string, opts: { everyMs?: numbe
     },
   };
 }
+
+/** The demo's Hikvision terminals (`npm run demo -- --lan`): account and password the scan dialog takes. */
+export const DEMO_ISAPI = { user: 'admin', password: 'demo12345', hosts: ['127.0.0.11', '127.0.0.12'] } as const;
+
+/**
+ * Emulated ISAPI terminals beside the ZK ones, not added: the administrator finds them with "Scan the network" (range
+ * 127.0.0.10-127.0.0.20, the port printed at start) and adds them with one click. Where extra loopback addresses
+ * cannot be bound (macOS), they listen on 127.0.0.1, each on its own port.
+ */
+export async function startDemoIsapiTerminals() {
+  const { createIsapiTerminal } = await import('../../../../tools/isapi-emulator/terminal.ts');
+  const models = [
+    { model: 'DS-K1T671M', serial: 'DS-K1T671M0120261126V030200ENDEMO0011', deviceName: 'Lobby' },
+    { model: 'DS-K1T341AM', serial: 'DS-K1T341AM20261126V030200ENDEMO0012', deviceName: 'Warehouse' },
+  ];
+  const terminals: Awaited<ReturnType<typeof createIsapiTerminal>>[] = [];
+  try {
+    let port = 0;
+    for (const [i, m] of models.entries()) {
+      const term = await createIsapiTerminal({ ...m, host: DEMO_ISAPI.hosts[i]!, port, user: DEMO_ISAPI.user, password: DEMO_ISAPI.password });
+      port = term.port;
+      terminals.push(term);
+    }
+  } catch {
+    await Promise.all(terminals.splice(0).map((x) => x.stop()));
+    for (const m of models) terminals.push(await createIsapiTerminal({ ...m, host: '127.0.0.1', user: DEMO_ISAPI.user, password: DEMO_ISAPI.password }));
+  }
+  return {
+    terminals,
+    /** what to type in the scan dialog */
+    get where() {
+      return terminals.map((x) => `${x.options.host}:${x.port}`).join(', ');
+    },
+    async stop() {
+      await Promise.all(terminals.map((x) => x.stop()));
+    },
+  };
+}

@@ -88,4 +88,25 @@ export interface Protocol<Events> {
   driver: DeviceDriver;
   /** Built once the inbound port exists (a delivery plans and reports through it). */
   delivery?: (events: Events) => Delivery;
+  /** Finding terminals on the network (dialled protocols: the server asks each address; ZK PUSH terminals call in instead). */
+  discover?: Discovery;
 }
+
+/** A terminal that answered a discovery probe. */
+export interface DiscoveredTerminal {
+  ip: string;
+  port: number;
+  /** ok: the account read its device info; wrongPassword: refused; noPassword: none given, it proved its kind anyway */
+  auth: 'ok' | 'wrongPassword' | 'noPassword';
+  model: string;
+  /** as the terminal reports it */
+  serial: string;
+  firmware: string;
+  deviceName: string;
+}
+
+/** Asks each address (`concurrency` at once, `timeoutMs` each at most); answers the terminals found, in address order. */
+export type Discovery = (
+  addresses: readonly string[],
+  o: { port: number; account: string; password: string; timeoutMs: number; concurrency: number },
+) => Promise<DiscoveredTerminal[]>;

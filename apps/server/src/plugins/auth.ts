@@ -171,6 +171,8 @@ export default fp(async function auth(
       return;
     }
     if (access === 'person') {
+      // No person signs in in LAN mode, so these answer "not in LAN mode" before asking for a token.
+      if (notLan) throw lan();
       const raw = req.headers[PERSON_TOKEN_HEADER];
       const token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
       if (!token || token.length > 200 || !opts.persons) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
@@ -178,7 +180,6 @@ export default fp(async function auth(
       if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
       if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
       req.person = s.context;
-      if (notLan) throw lan();
       return;
     }
     const rawKey = req.headers[API_KEY_HEADER];

@@ -187,6 +187,39 @@ export const UnknownTerminal = Type.Object({
   requests: Type.Integer(),
 });
 export type UnknownTerminal = Static<typeof UnknownTerminal>;
+
+/**
+ * Scanning the network for ISAPI terminals (issue #20 LAN mode): an address range the administrator enters
+ * ("192.168.1.10-192.168.1.60", "192.168.1.10-60", "192.168.1.0/24" or one address), private addresses only,
+ * at most 256 of them, each asked GET /ISAPI/System/deviceInfo on `port`.
+ */
+export const DeviceScanBody = Type.Object({
+  range: Type.String({ minLength: 1, maxLength: 64 }),
+  /** the terminals' HTTP port (80 when omitted) */
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  /** with both, the model and serial of each terminal are read; without, a digest challenge still proves a Hikvision device */
+  account: Type.Optional(Type.String({ maxLength: 40 })),
+  password: Type.Optional(Type.String({ maxLength: 40 })),
+});
+export type DeviceScanBody = Static<typeof DeviceScanBody>;
+export const SCAN_AUTH = ['ok', 'wrongPassword', 'noPassword'] as const;
+export const DeviceScanHit = Type.Object({
+  ip: Type.String(),
+  port: Type.Integer(),
+  protocol: Type.Literal('isapi'),
+  /** ok: the account read the device info; wrongPassword: refused; noPassword: none given (a digest challenge answered) */
+  auth: Type.Enum([...SCAN_AUTH]),
+  model: Type.String(),
+  /** as the device list stores it: letters and digits, at most 32 (the end of a longer Hikvision serial) */
+  serial: Type.String(),
+  firmware: Type.String(),
+  device_name: Type.String(),
+  /** the company's device already at this address or with this serial (0: none) */
+  device_id: Type.Integer(),
+});
+export type DeviceScanHit = Static<typeof DeviceScanHit>;
+export const DeviceScanAnswer = Type.Object({ scanned: Type.Integer(), ms: Type.Integer(), found: Type.Array(DeviceScanHit) });
+export type DeviceScanAnswer = Static<typeof DeviceScanAnswer>;
 export const PersonDevice = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -218,6 +251,7 @@ export const devicesApi = {
   failuresExport: endpoint({ method: 'POST', path: '/device/failures/export', body: FailuresExportBody, response: binary(XLSX_TYPE) }),
   /** Terminals that called in during the last week with a serial no company registered. */
   unknown: endpoint({ method: 'GET', path: '/device/unknown', response: Type.Array(UnknownTerminal) }),
+  scan: endpoint({ method: 'POST', path: '/device/scan', body: DeviceScanBody, response: DeviceScanAnswer }),
   personDevices: endpoint({ method: 'GET', path: '/person/personSelectedDevice', query: IdBody, response: Type.Array(PersonDevice) }),
   syncPersons: endpoint({ method: 'POST', path: '/person/sync', body: PersonSyncBody, response: SyncAnswer }),
 };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Protocol } from '../driver.ts';
 import type { TerminalEvents } from '../terminal-events.ts';
 import { isapiClient, type IsapiClientOptions } from './client.ts';
+import { isapiDiscovery } from './discover.ts';
 import { isapiDelivery, type DialledTerminal, type IsapiDeliveryOptions } from './delivery.ts';
 import { isapiDriver } from './driver.ts';
 
@@ -11,10 +12,11 @@ export interface IsapiProtocolOptions extends Omit<IsapiDeliveryOptions, 'client
   http?: IsapiClientOptions;
 }
 
-/** Hikvision ISAPI as app.ts lists it beside ZK PUSH: the driver and the dialled delivery. */
+/** Hikvision ISAPI as app.ts lists it beside ZK PUSH: the driver, the dialled delivery and the network scan. */
 export function isapiProtocol<T extends DialledTerminal>(opts: IsapiProtocolOptions): Protocol<TerminalEvents<T>> {
   return {
     driver: isapiDriver,
     delivery: (events) => isapiDelivery(events, { ...opts, client: isapiClient(opts.http) }),
+    discover: isapiDiscovery,
   };
 }

@@ -16,6 +16,8 @@ export default async function attendanceRoutes(
 ) {
   const tags = ['attendance'];
   const config = { access: { right: 'attendance' as const } };
+  // spec §2: holidays and the free schedule are not there in LAN mode (docs/lan-mode.md).
+  const notLan = { ...config, notLan: true };
   const { rules, holidays, days, schedule, reports, periods } = deps;
   app.get(attendanceApi.rules.path, { config, schema: routeSchema(attendanceApi.rules, { tags }) }, async (req, reply) =>
     reply.ok(await rules.list(tenantOf(req))),
@@ -33,16 +35,16 @@ export default async function attendanceRoutes(
     await rules.remove(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
-  app.get(attendanceApi.holidays.path, { config, schema: routeSchema(attendanceApi.holidays, { tags }) }, async (req, reply) =>
+  app.get(attendanceApi.holidays.path, { config: notLan, schema: routeSchema(attendanceApi.holidays, { tags }) }, async (req, reply) =>
     reply.ok(await holidays.list(tenantOf(req), req.query.year)),
   );
-  app.post(attendanceApi.createHoliday.path, { config, schema: routeSchema(attendanceApi.createHoliday, { tags }) }, async (req, reply) =>
+  app.post(attendanceApi.createHoliday.path, { config: notLan, schema: routeSchema(attendanceApi.createHoliday, { tags }) }, async (req, reply) =>
     reply.ok(await holidays.create(tenantOf(req), req.body)),
   );
-  app.post(attendanceApi.updateHoliday.path, { config, schema: routeSchema(attendanceApi.updateHoliday, { tags }) }, async (req, reply) =>
+  app.post(attendanceApi.updateHoliday.path, { config: notLan, schema: routeSchema(attendanceApi.updateHoliday, { tags }) }, async (req, reply) =>
     reply.ok(await holidays.update(tenantOf(req), req.body)),
   );
-  app.post(attendanceApi.deleteHoliday.path, { config, schema: routeSchema(attendanceApi.deleteHoliday, { tags }) }, async (req, reply) => {
+  app.post(attendanceApi.deleteHoliday.path, { config: notLan, schema: routeSchema(attendanceApi.deleteHoliday, { tags }) }, async (req, reply) => {
     await holidays.remove(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
@@ -86,10 +88,10 @@ export default async function attendanceRoutes(
     await days.deleteAbsence(tenantOf(req), req.body.id);
     return reply.ok(null);
   });
-  app.get(attendanceApi.schedule.path, { config, schema: routeSchema(attendanceApi.schedule, { tags }) }, async (req, reply) =>
+  app.get(attendanceApi.schedule.path, { config: notLan, schema: routeSchema(attendanceApi.schedule, { tags }) }, async (req, reply) =>
     reply.ok(await schedule.grid(tenantOf(req), req.query)),
   );
-  app.post(attendanceApi.saveSchedule.path, { config, schema: routeSchema(attendanceApi.saveSchedule, { tags }) }, async (req, reply) =>
+  app.post(attendanceApi.saveSchedule.path, { config: notLan, schema: routeSchema(attendanceApi.saveSchedule, { tags }) }, async (req, reply) =>
     reply.ok(await schedule.save(tenantOf(req), req.body)),
   );
   app.get(

@@ -16,7 +16,8 @@ export function authModule(core: Core, opts: { captchaText?: (() => string) | un
   const { database, config } = core;
   const sessions = sessionsService(config.sessionTtl);
   const captcha = captchaService(opts.captchaText);
-  const sms = opts.sms === undefined ? createSmsSender(config, core.log) : opts.sms;
+  // LAN mode needs no SMS (no internet): sign-in is by password, registration and code-based resets are off.
+  const sms = config.runMode === 'lan' ? null : opts.sms === undefined ? createSmsSender(config, core.log) : opts.sms;
   const auth = authService({ database, config, sessions, captcha, sms });
   return defineModule({
     name: 'auth',

@@ -21,6 +21,8 @@ export default async function authRoutes(app: App, deps: AuthRoutesDeps) {
   const meta = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
   // Sign-in and code-sending routes get a tighter request budget than the rest of the API.
   const limited = { rateLimit: { max: 20, timeWindow: 60_000 } };
+  // The SMS routes (codes, registration, reset by code) are gone in LAN mode (no SMS without the internet).
+  const sms = { ...limited, notLan: true };
 
   app.get(authApi.config.path, { config: { access: 'public' }, schema: routeSchema(authApi.config, { tags }) }, async (_req, reply) =>
     reply.ok({
@@ -42,14 +44,14 @@ export default async function authRoutes(app: App, deps: AuthRoutesDeps) {
     reply.header('set-cookie', deviceCookie(r.device, loginPath, req.protocol === 'https'));
     return reply.ok({ token: r.token });
   });
-  app.post(authApi.sendSmsCode.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.sendSmsCode, { tags }) }, async (req, reply) =>
+  app.post(authApi.sendSmsCode.path, { config: { access: 'public', ...sms }, schema: routeSchema(authApi.sendSmsCode, { tags }) }, async (req, reply) =>
     reply.ok(await svc.sendSmsCode(req.body)),
   );
-  app.post(authApi.forget.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.forget, { tags }) }, async (req, reply) => {
+  app.post(authApi.forget.path, { config: { access: 'public', ...sms }, schema: routeSchema(authApi.forget, { tags }) }, async (req, reply) => {
     await svc.forget(req.body);
     return reply.ok(null);
   });
-  app.post(authApi.register.path, { config: { access: 'public', ...limited }, schema: routeSchema(authApi.register, { tags }) }, async (req, reply) =>
+  app.post(authApi.register.path, { config: { access: 'public', ...sms }, schema: routeSchema(authApi.register, { tags }) }, async (req, reply) =>
     reply.ok(await svc.register(req.body, meta(req))),
   );
   app.get(authApi.info.path, { config: { access: 'session' }, schema: routeSchema(authApi.info, { tags }) }, async (req, reply) =>

@@ -8,6 +8,8 @@ import type { HealthService } from '../punches/health.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import devicesRoutes from './devices.routes.ts';
 import firmwareRoutes from './firmware.routes.ts';
+import scanRoutes from './scan.routes.ts';
+import { scanService } from './scan.service.ts';
 import { firmwareService } from './firmware.service.ts';
 import { devicesService } from './devices.service.ts';
 import { offlineAfterMs, presenceService } from './presence.service.ts';
@@ -59,6 +61,7 @@ export function devicesModule(
     routes: async (app) => {
       await devicesRoutes(app, devices);
       await firmwareRoutes(app, firmware);
+      await scanRoutes(app, scanService({ database, discover: deps.protocols.find((p) => p.discover)?.discover, runMode: config.runMode }));
     },
     jobs: [
       // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.

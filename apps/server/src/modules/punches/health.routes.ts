@@ -27,6 +27,8 @@ export default async function healthRoutes(app: App, deps: { database: Database 
   const { db } = deps.database;
   const tags = ['attendance'];
   const view = { access: { right: 'attendance' as const } };
+  // spec §2: no alcohol records in LAN mode (docs/lan-mode.md)
+  const alcohol = { ...view, notLan: true };
 
   app.get(healthApi.list.path, { config: view, schema: routeSchema(healthApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
@@ -68,14 +70,14 @@ export default async function healthRoutes(app: App, deps: { database: Database 
     return sendXlsx(reply, 'health.xlsx', await xlsxStream(t(lang, 'health.sheet'), columns, rows));
   });
 
-  app.get(healthApi.alcoholList.path, { config: view, schema: routeSchema(healthApi.alcoholList, { tags }) }, async (req, reply) => {
+  app.get(healthApi.alcoholList.path, { config: alcohol, schema: routeSchema(healthApi.alcoholList, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
     const f = { ...rangeOf(req.query, authOf(req).timeZone), over: req.query.over };
     const r = await healthRepository.alcohol(db, tenantOf(req).companyId, { ...f, offset, limit: pageSize });
     return reply.ok({ items: r.items.map(presentAlcohol), total: r.total, page, pageSize });
   });
 
-  app.post(healthApi.alcoholExport.path, { config: view, schema: routeSchema(healthApi.alcoholExport, { tags }) }, async (req, reply) => {
+  app.post(healthApi.alcoholExport.path, { config: alcohol, schema: routeSchema(healthApi.alcoholExport, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);
     const lang = req.lang;
     const f = { ...rangeOf(req.body, authOf(req).timeZone), over: req.body.over };

@@ -2,7 +2,21 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type FormSchema, type ProcessTree, type WorkflowApp } from '@faceadmin/shared';
-import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, makeSub, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
+import {
+  API,
+  call,
+  CAPTCHA,
+  captcha,
+  DIALECT,
+  login,
+  makeApp,
+  makeCompany,
+  makeSub,
+  nextIp,
+  type Answer,
+  type Company,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { form, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
@@ -864,9 +878,12 @@ test('records: filters, export (xlsx) and import of past records (xlsx only, at 
 });
 
 test('LAN mode: approvals are refused to everyone, console and self-service alike', async () => {
-  const lan = await makeApp({ RUN_MODE: 'lan' });
+  // LAN mode has no registration (no SMS): the administrator comes from ADMIN_USERNAME/ADMIN_PASSWORD.
+  const lan = await makeApp({ RUN_MODE: 'lan', ADMIN_USERNAME: 'lanwf', ADMIN_PASSWORD: 'secret1' });
   try {
-    const C = await makeCompany(lan, 'Lan Co');
+    const token = await login(lan.app, 'lanwf', 'secret1');
+    assert.equal((await call(lan.app, 'POST', '/company/create', { token, body: { name: 'Lan Co', phone: '010-1234567' } })).code, CODES.OK);
+    const C = { main: token };
     const r = await call(lan.app, 'GET', '/workflow/app/list', { token: C.main, lang: 'en-US' });
     assert.equal(r.code, CODES.NO_AUTHORITY);
     assert.equal(r.message, tr('en-US', 'errors.lanMode'));

@@ -8,7 +8,7 @@ import { ChangePasswordDialog } from '../../features/profile/components/ChangePa
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
 import { selfTokenStore } from '../../features/workflow/self/selfClient.ts';
 import { call } from '../request.ts';
-import { useLogout } from '../session.ts';
+import { useLogout, useSystemConfig } from '../session.ts';
 
 /**
  * spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. The items, their
@@ -23,12 +23,14 @@ export function useAvatarMenu(user: SessionUser): { items: NonNullable<MenuProps
   const [dialog, setDialog] = useState<'password' | 'transfer' | null>(null);
 
   const hasCompany = user.company !== 0;
+  // no self-service in LAN mode (spec §2: approvals are not there; docs/lan-mode.md)
+  const lan = useSystemConfig().data?.runMode === 'lan';
   const items: MenuProps['items'] = [
     { key: 'companyList', label: t('layout.avatar.companyList') },
     ...(hasCompany ? [{ key: 'companyInfo', label: t('layout.avatar.companyInfo') }] : []),
     ...(hasCompany ? [{ key: 'dashboard', label: t('layout.avatar.dashboard') }] : []),
     // spec §7 bindAdmin: an account that is also one of the company's people opens self-service as them.
-    ...(hasCompany && user.person_id ? [{ key: 'selfService', label: t('layout.avatar.selfService') }] : []),
+    ...(hasCompany && user.person_id && !lan ? [{ key: 'selfService', label: t('layout.avatar.selfService') }] : []),
     { key: 'profile', label: t('layout.avatar.profile') },
     ...(user.is_init && hasCompany ? [{ key: 'transfer', label: t('layout.avatar.transfer') }] : []),
     { type: 'divider' },

@@ -146,6 +146,7 @@ export const ROUTE_TABLE: RouteNode[] = [
     ],
   },
   // spec §2: attendance, added when rights.attendance is non-zero: punch records, rules, holidays, day results, the shift grid, health-code and alcohol records (issue #10).
+  // "Unless LAN mode, also: freeSchedule, holiday, alcohol": those three are not there in LAN mode (docs/lan-mode.md).
   {
     path: '/attendance',
     titleKey: 'route.attendance',
@@ -156,13 +157,27 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/attendance/result', titleKey: 'route.attendanceResult', icon: 'attendanceResult', right: 'attendance', page: 'attendanceResult' },
       { path: '/attendance/report', titleKey: 'route.attendanceReport', icon: 'attendanceResult', right: 'attendance', page: 'attendanceReport' },
       { path: '/attendance/rule', titleKey: 'route.attendanceRule', icon: 'attendanceRule', right: 'attendance', page: 'attendanceRule' },
-      { path: '/attendance/holiday', titleKey: 'route.attendanceHoliday', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceHoliday' },
+      {
+        path: '/attendance/holiday',
+        titleKey: 'route.attendanceHoliday',
+        icon: 'attendanceHoliday',
+        right: 'attendance',
+        notInLan: true,
+        page: 'attendanceHoliday',
+      },
       // leave balances per person and leave type (#17 item 15)
       { path: '/attendance/balance', titleKey: 'route.attendanceBalance', icon: 'attendanceHoliday', right: 'attendance', page: 'attendanceBalance' },
       // the free scheduling grid of shift-mode rules (spec §2 freeSchedule); the rule list may link here with ?rule_id=
-      { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', page: 'freeSchedule' },
+      { path: '/attendance/freeSchedule', titleKey: 'schedule.title', icon: 'schedule', right: 'attendance', notInLan: true, page: 'freeSchedule' },
       { path: '/attendance/health', titleKey: 'route.attendanceHealth', icon: 'attendanceHealth', right: 'attendance', page: 'attendanceHealth' },
-      { path: '/attendance/alcohol', titleKey: 'route.attendanceAlcohol', icon: 'attendanceAlcohol', right: 'attendance', page: 'attendanceAlcohol' },
+      {
+        path: '/attendance/alcohol',
+        titleKey: 'route.attendanceAlcohol',
+        icon: 'attendanceAlcohol',
+        right: 'attendance',
+        notInLan: true,
+        page: 'attendanceAlcohol',
+      },
     ],
   },
   // spec §2/§6: smart circuit breakers. spec §6 says "the circuit-breaker menu is not tied to a right in the route

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   devicesApi,
   firmwareApi,
@@ -7,6 +7,7 @@ import {
   personsApi,
   TIMING,
   type DeviceCommandBody,
+  type DeviceScanBody,
   type DeviceListQuery,
   type DeviceOptionsBody,
   type DeviceAddPersonsBody,
@@ -67,6 +68,9 @@ export const useDevice = (id: number, refetchInterval?: number) =>
     enabled: id > 0,
     refetchInterval: (query) => (query.state.status === 'error' ? false : (refetchInterval ?? false)),
   });
+
+/** Scanning an address range for ISAPI terminals (at most 256 addresses, a few seconds each at worst: a minute's patience). */
+export const useScanNetwork = () => useMutation({ mutationFn: (body: DeviceScanBody) => call(devicesApi.scan, body, { silent: true, timeout: 90_000 }) });
 
 export const useUnknownTerminals = (enabled: boolean) =>
   useQuery({ queryKey: deviceKeys.unknown, queryFn: () => call(devicesApi.unknown), enabled, refetchInterval: enabled ? 5000 : false });

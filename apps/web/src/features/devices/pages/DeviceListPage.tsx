@@ -9,12 +9,14 @@ import {
   EditOutlined,
   MoreOutlined,
   PlusOutlined,
+  RadarChartOutlined,
   SettingOutlined,
   TeamOutlined,
   UnlockOutlined,
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSystemConfig } from '../../../app/session.ts';
 import { awaitCommand, useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
 import { DeviceDialog } from '../components/DeviceDialog.tsx';
 import { DeviceLogsDialog } from '../components/DeviceLogsDialog.tsx';
@@ -22,6 +24,7 @@ import { FirmwareDrawer } from '../components/FirmwareDrawer.tsx';
 import { DeviceSettingsDrawer } from '../components/DeviceSettingsDrawer.tsx';
 import { OnlineBadge, OpenStatusTag, StateTag, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { QueryPunchesDialog } from '../components/QueryPunchesDialog.tsx';
+import { ScanDialog } from '../components/ScanDialog.tsx';
 import type { CommandKind, CommandResult, Device, DeviceListQuery } from '@faceadmin/shared';
 
 /** /device/list: face access-control devices (right `face`; writing needs face ≥ 2). */
@@ -36,6 +39,9 @@ export default function DeviceListPage() {
   const [punchesFor, setPunchesFor] = useState<Device>();
   const [firmwareFor, setFirmwareFor] = useState<{ open: boolean; deviceIds?: number[] }>({ open: false });
   const [logsFor, setLogsFor] = useState<Device>();
+  const [scanning, setScanning] = useState(false);
+  // scanning the network is a LAN-mode tool (docs/lan-mode.md)
+  const lan = useSystemConfig().data?.runMode === 'lan';
   const list = useDevices(query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
@@ -259,6 +265,11 @@ export default function DeviceListPage() {
             {t('device.create')}
           </Button>
         )}
+        {canEdit && lan && (
+          <Button icon={<RadarChartOutlined />} onClick={() => setScanning(true)} data-testid="device-scan">
+            {t('device.scan.open')}
+          </Button>
+        )}
         <Button icon={<CloudUploadOutlined />} onClick={() => setFirmwareFor({ open: true })} data-testid="device-firmware">
           {t('device.fleet.title')}
         </Button>
@@ -280,6 +291,7 @@ export default function DeviceListPage() {
       <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />
       <FirmwareDrawer open={firmwareFor.open} deviceIds={firmwareFor.deviceIds} canEdit={canEdit} onClose={() => setFirmwareFor({ open: false })} />
       <DeviceLogsDialog device={logsFor} canEdit={canEdit} onClose={() => setLogsFor(undefined)} />
+      <ScanDialog open={scanning} onClose={() => setScanning(false)} />
       <QueryPunchesDialog
         open={Boolean(punchesFor)}
         loading={command.isPending}
