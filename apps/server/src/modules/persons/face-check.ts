@@ -102,11 +102,12 @@ export interface Detector {
 }
 
 /**
- * The detector's input size (the photo is padded square and scaled to it): 416 finds faces down to about 60 px on a
- * 640 px photo, half of FACE_MIN_PX, in about 100 ms with landmarks. 320 is a third faster but missed clear faces
- * on landscape photos in our runs (confidence 0.42 where 416 gives 0.94; docs/face-check.md).
+ * The detector's input sizes (the photo is padded square and scaled to each): 416 finds faces down to about 60 px on
+ * a 640 px photo, half of FACE_MIN_PX, in about 100 ms with landmarks. Its confidence on one clear face varies with
+ * the scale (0.35 at 416 and 0.89 at 224 on one of the bench's photos; docs/face-check.md), so a photo where 416
+ * finds no face is looked at again at 320 and 224 (about 50 and 30 ms more) before it is refused as faceless.
  */
-const INPUT_SIZE = 416;
+const INPUT_SIZES = [416, 320, 224];
 
 async function loadDetector(): Promise<Detector> {
   const require = createRequire(import.meta.url);
@@ -122,13 +123,18 @@ async function loadDetector(): Promise<Detector> {
   const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
   await faceapi.nets.tinyFaceDetector.loadFromDisk(models);
   await faceapi.nets.faceLandmark68TinyNet.loadFromDisk(models);
-  const options = new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: FACE_SCORE });
+  const passes = INPUT_SIZES.map((inputSize) => new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: FACE_SCORE }));
   return {
     backend: tf.getBackend(),
     async detect(rgb, width, height) {
       const tensor = tf.tensor3d(new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.length), [height, width, 3], 'int32');
       try {
-        return await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true);
+        let found: Detected[] = [];
+        for (const options of passes) {
+          found = await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true);
+          if (found.length) break;
+        }
+        return found;
       } finally {
         tensor.dispose();
       }
