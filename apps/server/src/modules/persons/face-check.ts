@@ -200,13 +200,13 @@ export type FaceCheck = (jpeg: Buffer) => Promise<void>;
  * When the detector cannot load, the reason is logged and uploads are refused with a message saying so: a photo
  * is never passed unchecked while the check is on.
  */
-export function faceChecker(mode: 'on' | 'off', log?: FastifyBaseLogger): FaceCheck {
+export function faceChecker(mode: 'on' | 'off', log?: FastifyBaseLogger, look: (jpeg: Buffer) => Promise<FaceFinding> = examine): FaceCheck {
   if (mode === 'off') return async () => {};
   let logged = false;
   return async (jpeg) => {
     let finding: FaceFinding;
     try {
-      finding = await examine(jpeg);
+      finding = await look(jpeg);
     } catch (e) {
       if (e instanceof AppError) throw e;
       if (!logged) {
