@@ -56,6 +56,8 @@ export interface Config {
   };
   /** Webhooks (docs/api-integrations.md): a day of failures pauses an endpoint, retries start 10 s apart (journeys shorten both). */
   webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
+  /** Face photos checked at upload by the bundled face detector (docs/face-check.md); 'off' stores any picture. */
+  faceCheck: 'on' | 'off';
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pauseAfterSeconds: int(env, 'WEBHOOK_PAUSE_SECONDS', 86_400, 10, 30 * 86_400),
       firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
+    faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),
   };
 }
 

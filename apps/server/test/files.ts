@@ -1,3 +1,4 @@
+import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { API, type TestApp } from './helpers.ts';
@@ -87,3 +88,31 @@ export async function upload(
 }
 
 export { libreOfficeXlsx, soffice } from './office.ts';
+
+const PORTRAIT = path.join(import.meta.dirname, 'faces', 'astronaut.jpg');
+/** A real portrait (public domain, test/faces/README.md), `w` px wide: one sharp face, about half the width. */
+export const facePhoto = (w = 480) => sharp(PORTRAIT).resize({ width: w }).jpeg({ quality: 90 }).toBuffer();
+/** The portrait out of focus (a Gaussian blur of σ = 4 px at 480 px wide). */
+export const blurredFace = async () =>
+  sharp(await facePhoto())
+    .blur(4)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+/** Two people side by side. */
+export const twoFaces = async () => {
+  const one = await facePhoto();
+  const { height = 0 } = await sharp(one).metadata();
+  return sharp({ create: { width: 960, height, channels: 3, background: '#d8d4cf' } })
+    .composite([
+      { input: one, left: 0, top: 0 },
+      { input: one, left: 480, top: 0 },
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+};
+/** The portrait far away: the face about 75 px wide on a 480 × 620 picture. */
+export const smallFace = async () =>
+  sharp({ create: { width: 480, height: 620, channels: 3, background: '#d8d4cf' } })
+    .composite([{ input: await facePhoto(160), left: 160, top: 200 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();

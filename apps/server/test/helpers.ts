@@ -76,6 +76,9 @@ export async function makeApp(
     // Every test server embeds the breakers' MQTT broker on a port of its own.
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    // Most tests upload plain test pictures: the face check has its own tests (persons/face-check.routes.test.ts)
+    // on real photos, which pass FACE_CHECK: 'on'.
+    FACE_CHECK: 'off',
     ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
     ...env,
   });

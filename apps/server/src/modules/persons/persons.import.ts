@@ -20,6 +20,7 @@ import { departmentsRepository, type DepartmentRow } from '../departments/depart
 import { departmentPaths } from '../departments/departments.service.ts';
 import { loadOptions, requiredPersonFields } from '../companies/companies.options.ts';
 import { audit } from '../logs/logs.service.ts';
+import type { FaceCheck } from './face-check.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
 import { newPersonRow, personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { syncedChanged } from './persons.service.ts';
@@ -126,7 +127,7 @@ function departmentResolver(rows: DepartmentRow[]) {
   };
 }
 
-export function importService(deps: { database: Database; photos: PhotoStore; peopleChanged: PeopleChangedHook }) {
+export function importService(deps: { database: Database; photos: PhotoStore; peopleChanged: PeopleChangedHook; faceCheck?: FaceCheck }) {
   const { db } = deps.database;
 
   return {
@@ -344,7 +345,9 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
           continue;
         }
         try {
-          saved.push({ person, pic: await deps.photos.save(tenant.companyId, await normalizePhoto(data)) });
+          const jpeg = await normalizePhoto(data);
+          await deps.faceCheck?.(jpeg);
+          saved.push({ person, pic: await deps.photos.save(tenant.companyId, jpeg) });
         } catch (e) {
           const key = (e as { key?: string }).key ?? 'errors.photoCorrupt';
           errors.push({ file: number, reason: t(lang, key, (e as { params?: Record<string, string | number> }).params ?? {}) });

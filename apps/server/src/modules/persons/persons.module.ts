@@ -8,6 +8,7 @@ import { importService } from './persons.import.ts';
 import { personsRepository } from './persons.repository.ts';
 import personsRoutes from './persons.routes.ts';
 import { personsService } from './persons.service.ts';
+import { faceChecker } from './face-check.ts';
 import { photoStore } from './photos.ts';
 
 /** An uploaded face waits this long for its person form to be saved. */
@@ -25,8 +26,9 @@ export function personsModule(core: Core) {
   const removePunchPhoto = async (companyId: number, deviceId: number, name: string) => {
     if (/^[\w-]+\.jpg$/.test(name)) await fs.promises.rm(path.join(core.config.dataDir, 'punches', String(companyId), String(deviceId), name), { force: true });
   };
-  const persons = personsService({ database, photos, peopleChanged, removePunchPhoto });
-  const imports = importService({ database, photos, peopleChanged });
+  const faceCheck = faceChecker(core.config.faceCheck, core.log);
+  const persons = personsService({ database, photos, peopleChanged, removePunchPhoto, faceCheck });
+  const imports = importService({ database, photos, peopleChanged, faceCheck });
   /** Face files no person holds, once a day old (a cancelled drawer's upload), and half-written files. */
   const sweepFaces = () => photos.sweep(clock.now() - UPLOAD_KEEP_MS, (companyId) => personsRepository.photoNames(database.db, companyId));
   return defineModule({

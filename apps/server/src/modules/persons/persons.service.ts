@@ -21,6 +21,7 @@ import { buildTree, descendantsOf, type TreeNode } from '../departments/departme
 import { audit } from '../logs/logs.service.ts';
 import type { PeopleChangedHook } from './people-changed.ts';
 import type { PhotoStore } from './photos.ts';
+import type { FaceCheck } from './face-check.ts';
 import { normalizePhoto } from './photos.ts';
 import { personsRepository, VISITOR, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { presentMany } from './persons.presenter.ts';
@@ -98,6 +99,8 @@ export function personsService(deps: {
   peopleChanged: PeopleChangedHook;
   /** Deletes a punch's photo file (an erased person's faces on their punches); the punches module owns the files. */
   removePunchPhoto?: (companyId: number, deviceId: number, name: string) => Promise<void>;
+  /** Refuses a photo a terminal would refuse (no face, several, too small, blurred); once per upload. */
+  faceCheck?: FaceCheck;
 }) {
   const { db } = deps.database;
   const { photos } = deps;
@@ -279,6 +282,7 @@ export function personsService(deps: {
 
     async upload(tenant: Tenant, data: Buffer) {
       const jpeg = await normalizePhoto(data);
+      await deps.faceCheck?.(jpeg);
       const pic = await photos.save(tenant.companyId, jpeg);
       return { pic, pic_url: API_PREFIX + pathOf(personsApi.uploadedPhoto, { name: pic }), size: jpeg.length };
     },

@@ -1,6 +1,7 @@
 import { defineModule, type Core } from '../../module.ts';
 import type { SmsSender } from '../auth/sms.service.ts';
 import type { SyncService } from '../devices/sync.service.ts';
+import { faceChecker } from '../persons/face-check.ts';
 import type { PhotoStore } from '../persons/photos.ts';
 import type { PunchesService, PunchPhotoStore } from '../punches/punches.service.ts';
 import visitorsRoutes from './visitors.routes.ts';
@@ -14,7 +15,9 @@ export function visitorsModule(
   core: Core,
   deps: { photos: PhotoStore; sync: SyncService; sms: SmsSender | null; punches: PunchesService; punchPhotos: PunchPhotoStore },
 ) {
-  const visitors = visitorsService({ database: core.database, photos: deps.photos, sync: deps.sync, sms: deps.sms, log: core.log });
+  // The people's face check (the detector is one per process, whichever module asks first).
+  const faceCheck = faceChecker(core.config.faceCheck, core.log);
+  const visitors = visitorsService({ database: core.database, photos: deps.photos, sync: deps.sync, sms: deps.sms, log: core.log, faceCheck });
   // The first door that lets a visitor in tells the inviter, in the punch writer's transaction.
   deps.punches.stored.on((trx, e) => visitors.onPunches(trx, e.punches));
   return defineModule({

@@ -14,6 +14,7 @@ import { publish } from '../live/publish.ts';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { newPersonRow, personsRepository, VISITOR } from '../persons/persons.repository.ts';
+import type { FaceCheck } from '../persons/face-check.ts';
 import { normalizePhoto, type PhotoStore } from '../persons/photos.ts';
 import { selfRepository } from '../workflow/self.repository.ts';
 import { presentVisitor } from './visitors.presenter.ts';
@@ -35,7 +36,14 @@ const allowsVisits = (options: string) => Number(parseJson<{ allowvisit?: number
  * Visitors (#19): the invitation, the visitor's link page, the sync to the doors through the ledger (a hidden person
  * of kind 'visitor' with the window as the terminal's own user validity), the end of the window, the visit log.
  */
-export function visitorsService(deps: { database: Database; photos: PhotoStore; sync: SyncService; sms: SmsSender | null; log?: FastifyBaseLogger }) {
+export function visitorsService(deps: {
+  database: Database;
+  photos: PhotoStore;
+  sync: SyncService;
+  sms: SmsSender | null;
+  log?: FastifyBaseLogger;
+  faceCheck?: FaceCheck;
+}) {
   const { db } = deps.database;
   const { sync, photos } = deps;
 
@@ -213,6 +221,7 @@ export function visitorsService(deps: { database: Database; photos: PhotoStore; 
     async face(token: string, data: Buffer): Promise<VisitPublic> {
       await this.show(token);
       const jpeg = await normalizePhoto(data);
+      await deps.faceCheck?.(jpeg);
       const row = (await visitorsRepository.byToken(db, sha256(token)))!;
       const name = await photos.save(row.company_id, jpeg);
       let old = '';
