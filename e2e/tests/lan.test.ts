@@ -1,12 +1,18 @@
-// Browser journey of issue #20 "LAN mode": the real server with RUN_MODE=lan, the built console, Debian Chromium and
-// emulated Hikvision terminals (tools/isapi-emulator) on 127.0.0.21–22. The menu lacks what LAN mode omits (spec §2),
-// "Scan the network" finds the terminals, and one click adds one that comes online with its model.
+// Browser journey of issue #20 "LAN mode", as a site would live it: the real server with RUN_MODE=lan, the built
+// console, Debian Chromium, emulated Hikvision terminals (tools/isapi-emulator) on 127.0.0.21–22 and an emulated
+// ZKTeco terminal (tools/zk-emulator) in the same company. The menu lacks what LAN mode omits (spec §2), "Scan the
+// network" finds the terminals and one click adds one that comes online with its model and firmware; a person with a
+// face reaches it, its door opens, recognitions arrive live and, after it was unplugged, its backlog arrives without
+// duplicates; the same for the ZK terminal.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { createIsapiTerminal, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
+import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
+import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { inputOf, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath } from '../lib/journey.ts';
+import { facePhoto } from '../lib/faces.ts';
+import { fillPerson, inputOf, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -19,6 +25,13 @@ let journey: Journey;
 const step = journeySteps(() => journey);
 let page: Page;
 const terminals: IsapiTerminal[] = [];
+let zk: Terminal | undefined;
+
+const HIK = 'DS-K1T671M 127.0.0.21';
+const ZK = 'Side gate';
+const ZK_SERIAL = 'LANZK00001';
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => untilOf(what, check, timeoutMs, 250);
+const deviceRow = (text: string) => page.locator('[data-testid=device-table] .ant-table-row', { hasText: text });
 
 const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
 const modal = (title: string) => modalOf(page, title);
@@ -43,6 +56,7 @@ before(async () => {
 after(async () => {
   await journey?.close();
   await Promise.all(terminals.map((x) => x.stop()));
+  await zk?.stop();
   await server?.stop();
 });
 
@@ -101,6 +115,116 @@ step('the added terminal comes online with its model and firmware', async () => 
   await row.locator('[data-testid=device-online][data-online="1"]').waitFor({ timeout: 20_000 });
   await row.getByTestId('device-version').getByText('DS-K1T671M V3.2.0 build 241120').waitFor({ timeout: 20_000 });
   await journey.screenshot('lan-online', false);
+});
+
+/** Rows of the punch records of one door, read after a reload (the list is today's records). */
+async function punchRows(device: string): Promise<number> {
+  await page.reload();
+  await page.getByTestId('punch-list-page').waitFor();
+  await page.locator('[data-testid=punch-table] .ant-table-row, [data-testid=punch-table] .ant-empty').first().waitFor();
+  return page.locator('[data-testid=punch-table] .ant-table-row', { hasText: device }).filter({ hasText: 'Hana Sato' }).count();
+}
+
+step('a person with a face, and the Hikvision terminal set to hold everyone: she reaches it with her face', async () => {
+  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
+  await page.getByTestId('dept-add-top').click();
+  const dept = modal(tr('org.addTop'));
+  await dept.getByTestId('department-name').fill('Front desk');
+  await dept.getByRole('button', { name: tr('common.actions.save') }).click();
+  await dept.waitFor({ state: 'hidden' });
+  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.getByTestId('person-create').click();
+  await page.getByTestId('person-form').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
+  await fillPerson(page, { name: 'Hana Sato', phone: '13800000012', department: 'Front desk', photo: await facePhoto('Hana Sato', 60) });
+  await page.getByTestId('person-save').click();
+  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await deviceRow(HIK).getByTestId('device-more').click();
+  await page.getByRole('menuitem', { name: tr('common.actions.edit') }).click();
+  const dialog = modal(tr('device.edit'));
+  await dialog.getByText(tr('device.scope.all')).click();
+  await dialog.getByTestId('device-save').click();
+  await dialog.waitFor({ state: 'hidden' });
+  await deviceRow(HIK).getByTestId('device-sync').getByText('1/1').waitFor({ timeout: 20_000 });
+  const hik = terminals[0]!;
+  assert.deepEqual([...hik.users.keys()], ['1']);
+  assert.equal(hik.users.get('1')!.name, 'Hana Sato');
+  assert.equal(hik.faces.get('1')?.subarray(0, 2).toString('hex'), 'ffd8', 'her face as a JPEG');
+});
+
+step('the door opens from the console, and a recognition shows up in the punch records', async () => {
+  const hik = terminals[0]!;
+  await deviceRow(HIK).getByTestId('device-open').click();
+  await toastOf(page, tr('device.result.opened')).waitFor({ timeout: 20_000 });
+  assert.equal(hik.doorOpens.length, 1);
+  const r = await hik.recognize('1');
+  assert.deepEqual([r.granted, r.pushed], [true, true], 'let in, and the event pushed to the server at once');
+  await menu(tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');
+  await until('the pushed recognition in the punch records', async () => (await punchRows(HIK)) === 1);
+});
+
+step('unplugged, the terminal is shown unreachable; plugged back, what it saw meanwhile arrives once', async () => {
+  const hik = terminals[0]!;
+  await hik.stop();
+  // She passes twice while the cable is out: the terminal keeps both in its own log.
+  for (let i = 0; i < 2; i++) {
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal((await hik.recognize('1')).pushed, false);
+  }
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await until('the terminal shown unreachable', async () => {
+    await page.reload();
+    await deviceRow(HIK).waitFor();
+    return (await deviceRow(HIK).getByTestId('device-problem').count()) === 1;
+  });
+  await journey.screenshot('lan-unplugged', false);
+  await hik.start();
+  await until('the terminal back', async () => {
+    await page.reload();
+    await deviceRow(HIK).waitFor();
+    return (await deviceRow(HIK).getByTestId('device-problem').count()) === 0;
+  });
+  await menu(tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');
+  await until('the backlog in the punch records', async () => (await punchRows(HIK)) === 3);
+  // Searched again at every later call, the pushed event and the backlog stay one punch each.
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(await punchRows(HIK), 3);
+  await journey.screenshot('lan-backlog', false);
+});
+
+step('a ZKTeco terminal in the same company: added by serial, it calls in, holds her face and uploads its punches', async () => {
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await page.getByTestId('device-create').click();
+  const dialog = modal(tr('device.create'));
+  await dialog.locator('#name').fill(ZK);
+  await dialog.locator('#serial').fill(ZK_SERIAL);
+  await dialog.locator('#ip').fill('127.0.0.1');
+  await dialog.locator('#password').fill('123456');
+  await dialog.getByText(tr('device.scope.all')).click();
+  await dialog.getByTestId('device-save').click();
+  await dialog.waitFor({ state: 'hidden' });
+  zk = createTerminal({ server: server.baseUrl, sn: ZK_SERIAL, pollMs: 500, retryMs: 1000 });
+  await zk.start();
+  await deviceRow(ZK).locator('[data-testid=device-online][data-online="1"]').waitFor({ timeout: 20_000 });
+  await deviceRow(ZK).getByTestId('device-sync').getByText('1/1').waitFor({ timeout: 30_000 });
+  assert.equal(zk.users.get('1')?.name, 'Hana Sato');
+  assert.equal(zk.photos.get('1')?.subarray(0, 2).toString('hex'), 'ffd8');
+  assert.equal((await zk.recognize({ pin: '1' })).outcome, 'opened');
+  // Unplugged, it keeps two punches and uploads them when it calls in again; a retried upload changes nothing.
+  await zk.stop();
+  for (let i = 0; i < 2; i++) {
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal((await zk.punch({ pin: '1' })).uploaded, false);
+  }
+  await zk.start();
+  await menu(tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');
+  await until('the ZK punches in the punch records', async () => (await punchRows(ZK)) === 3, 30_000);
+  await zk.replay(1);
+  assert.equal(await punchRows(ZK), 3);
+  assert.equal(await punchRows(HIK), 3);
+  await journey.screenshot('lan-both', false);
 });
 
 test('the server log has no terminal password', () => {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   codeKey,
   encodeOp,
+  localTime,
   multipart,
   parseDeviceInfo,
   parseEventSearch,
@@ -103,4 +104,27 @@ test('digest: challenges parsed (SHA-256 preferred), the response matches RFC 76
     digestAuthorization(md5, 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ'),
     /response="8ca523f5e9506fed4657c9700eebdbec"/,
   );
+});
+
+test("event times are filed in the device's zone: a terminal clock in another zone keeps each event's true moment", () => {
+  assert.equal(localTime('2026-11-26T08:01:02+08:00', 480), '2026-11-26 08:01:02');
+  assert.equal(localTime('2026-11-26T08:01:02+08:00', 0), '2026-11-26 00:01:02');
+  assert.equal(localTime('2026-11-26T01:00:00+08:00', 0), '2026-11-25 17:00:00', 'across midnight');
+  assert.equal(localTime('2026-11-26T08:01:02Z', 540), '2026-11-26 17:01:02');
+  assert.equal(localTime('2026-11-26T08:01:02-0500', 0), '2026-11-26 13:01:02');
+  assert.equal(localTime('2026-11-26T08:01:02', 0), '2026-11-26 08:01:02', 'no offset: the wall clock stays');
+  assert.equal(localTime('2026-11-26T08:01:02+08:00'), '2026-11-26 08:01:02', 'no zone asked: the wall clock stays');
+  assert.equal(localTime('2026-11-26T08:01:02+23:00', 0), '2026-11-26 08:01:02', 'an impossible offset is not trusted');
+  assert.equal(localTime('yesterday', 0), undefined);
+  const note = JSON.stringify({
+    dateTime: '2026-11-26T08:01:02+08:00',
+    eventType: 'AccessControllerEvent',
+    AccessControllerEvent: { majorEventType: 5, subEventType: 75, employeeNoString: 'E1' },
+  });
+  assert.equal(parseNotification(note, 0)!.time, '2026-11-26 00:01:02');
+  const found = parseEventSearch(
+    JSON.stringify({ AcsEvent: { InfoList: [{ major: 5, minor: 75, time: '2026-11-26T08:00:00+08:00', employeeNoString: '1' }] } }),
+    60,
+  );
+  assert.equal(found!.events[0]!.time, '2026-11-26 01:00:00');
 });

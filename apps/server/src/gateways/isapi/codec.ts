@@ -415,14 +415,25 @@ export interface AcsEvent {
   attendanceStatus: string;
 }
 
-/** '2026-11-26T08:00:00+08:00' → '2026-11-26 08:00:00': the terminal's own wall clock, as punches keep it. */
-export function localTime(iso: string): string | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]}` : undefined;
+/**
+ * '2026-11-26T08:00:00+08:00' → '2026-11-26 08:00:00': device-local time as punches keep it, in the zone the device
+ * is set to (`tz`, minutes east of UTC). A time with an offset is an instant: a terminal whose clock runs in another
+ * zone than the one the administrator gave it still files each event at its true moment (and the backlog search,
+ * asked in the device's zone, resumes where the pushed events ended). Without `tz` or an offset, the wall clock stays.
+ */
+export function localTime(iso: string, tz?: number): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})?/.exec(iso);
+  if (!m) return undefined;
+  const wall = `${m[1]} ${m[2]}`;
+  if (tz === undefined || !m[3]) return wall;
+  const off = m[3] === 'Z' ? 0 : (m[3][0] === '-' ? -1 : 1) * (Number(m[3].slice(1, 3)) * 60 + Number(m[3].slice(-2)));
+  const ms = Date.parse(`${m[1]}T${m[2]}Z`);
+  if (!Number.isFinite(ms) || Math.abs(off) > 14 * 60) return wall;
+  return new Date(ms - off * 60_000 + tz * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-function readEvent(e: Record<string, unknown>, time: unknown): AcsEvent | undefined {
-  const t = localTime(str(time));
+function readEvent(e: Record<string, unknown>, time: unknown, tz: number | undefined): AcsEvent | undefined {
+  const t = localTime(str(time), tz);
   const major = int(e.major ?? e.majorEventType);
   const minor = int(e.minor ?? e.subEventType);
   if (!t || major === undefined || minor === undefined) return undefined;
@@ -438,10 +449,10 @@ function readEvent(e: Record<string, unknown>, time: unknown): AcsEvent | undefi
 }
 
 /** The live notification's JSON (event_log / AccessControllerEvent part). */
-export function parseNotification(text: string): AcsEvent | undefined {
+export function parseNotification(text: string, tz?: number): AcsEvent | undefined {
   const j = jsonObject(text);
   if (!j || str(j.eventType) !== 'AccessControllerEvent') return undefined;
-  return readEvent(obj(j.AccessControllerEvent), j.dateTime);
+  return readEvent(obj(j.AccessControllerEvent), j.dateTime, tz);
 }
 
 export function eventSearchBody(searchID: string, position: number, maxResults: number, from: string, to: string) {
@@ -449,13 +460,13 @@ export function eventSearchBody(searchID: string, position: number, maxResults: 
 }
 
 /** POST /ISAPI/AccessControl/AcsEvent answer: the events and whether more follow. */
-export function parseEventSearch(text: string): { events: AcsEvent[]; more: boolean; matches: number } | undefined {
+export function parseEventSearch(text: string, tz?: number): { events: AcsEvent[]; more: boolean; matches: number } | undefined {
   const j = jsonObject(text);
   if (!j || !('AcsEvent' in j)) return undefined;
   const a = obj(j.AcsEvent);
   const events = arr(a.InfoList)
     .slice(0, 1000)
-    .map((e) => readEvent(obj(e), obj(e).time))
+    .map((e) => readEvent(obj(e), obj(e).time, tz))
     .filter((e): e is AcsEvent => !!e);
   return { events, more: str(a.responseStatusStrg) === 'MORE', matches: int(a.numOfMatches) ?? events.length };
 }

@@ -152,7 +152,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
         contentType: 'application/json',
         body: Buffer.from(JSON.stringify(eventSearchBody(searchID, position, 30, isapiTimeOf(fromLocal, d.tz_offset), isapiTimeOf(toLocal, d.tz_offset)))),
       });
-      const found = parseEventSearch(res.text);
+      const found = parseEventSearch(res.text, d.tz_offset);
       if (!found) {
         const s = parseStatus(res.text);
         throw new IsapiTransportError(s?.code || ISAPI_CODES.badResponse, 'event search refused');

@@ -56,7 +56,7 @@ export async function isapiGateway<T extends DialledTerminal>(app: FastifyInstan
     if (/^multipart\//i.test(type)) parts = parseMultipart(body, type);
     else parts = [{ name: 'event_log', contentType: type, data: body }];
     const eventPart = parts.find((p) => p.name === 'event_log' || p.name === 'AccessControllerEvent') ?? parts.find((p) => /json/i.test(p.contentType));
-    const event = eventPart ? parseNotification(eventPart.data.toString('utf8')) : undefined;
+    const event = eventPart ? parseNotification(eventPart.data.toString('utf8'), d.tz_offset) : undefined;
     // Heartbeats and events we do not keep (door, alarm) are acknowledged: the terminal must not resend them.
     if (!event) return reply.status(200).send('');
     const picture = parts.find((p) => /^image\/jpe?g$/i.test(p.contentType) && p.data.length > 3 && p.data[0] === 0xff && p.data[1] === 0xd8)?.data;
