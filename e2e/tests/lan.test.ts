@@ -159,6 +159,14 @@ step('the door opens from the console, and a recognition shows up in the punch r
   await deviceRow(HIK).getByTestId('device-open').click();
   await toastOf(page, tr('device.result.opened')).waitFor({ timeout: 20_000 });
   assert.equal(hik.doorOpens.length, 1);
+  // The door column follows the terminal's own door: open while the lock is, then closed again.
+  const door = (state: 'open' | 'close') =>
+    deviceRow(HIK)
+      .locator('.ant-tag')
+      .getByText(tr(`device.openStatus.${state}`), { exact: true });
+  await door('open').waitFor({ timeout: 10_000 });
+  await journey.screenshot('lan-door-open', false);
+  await door('close').waitFor({ timeout: 15_000 });
   const r = await hik.recognize('1');
   assert.deepEqual([r.granted, r.pushed], [true, true], 'let in, and the event pushed to the server at once');
   await menu(tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');

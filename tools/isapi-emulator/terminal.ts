@@ -27,6 +27,8 @@ export interface IsapiTerminalOptions {
   timezone?: number;
   /** events one search page returns at most (real terminals: 30) */
   searchPage?: number;
+  /** how long the lock stays open after a remote open or a person let in (ms, default 5000) */
+  unlockMs?: number;
   /** print requests */
   verbose?: boolean;
 }
@@ -120,6 +122,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     algorithms: ['SHA-256', 'MD5'] as ('MD5' | 'SHA-256')[],
     timezone: 480,
     searchPage: 30,
+    unlockMs: 5000,
     verbose: false,
     ...opts,
   };
@@ -131,6 +134,9 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   const nonces = new Map<string, number>(); // nonce → highest nc seen
   const injections: Injection[] = [];
   const doorOpens: number[] = [];
+  /** the lock is open until this instant (ms); the door contact: 0 closed, 1 open, 2–4 alarms (AcsWorkStatus) */
+  let unlockedUntil = 0;
+  let contact = 0;
   const requests: string[] = [];
   let httpHost: { url: string; ip: string; port: number } | undefined;
   let serialNo = 0;
@@ -388,11 +394,16 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         faces.set(fpid, Buffer.from(img.data));
         return { json: { ...ok(), FPID: fpid } };
       }
+      case 'GET /ISAPI/AccessControl/AcsWorkStatus':
+        return {
+          json: { AcsWorkStatus: { doorLockStatus: [Date.now() < unlockedUntil ? 1 : 0], doorStatus: [4], magneticStatus: [contact], cardNum: cards.size } },
+        };
       case 'PUT /ISAPI/AccessControl/RemoteControl/door/1': {
         const cmd = /<cmd>([^<]*)<\/cmd>/.exec(body.toString('utf8'))?.[1];
         if (!cmd) return { http: 400, xml: statusXml(5, 'badXmlFormat') };
         if (cmd === 'open') {
           doorOpens.push(Date.now());
+          unlockedUntil = Date.now() + o.unlockMs;
           addEvent({ at: Date.now(), major: 3, minor: 1024, employeeNo: '', name: '', verifyMode: '' });
         }
         return { xml: statusXml(1, 'ok') };
@@ -573,6 +584,14 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     setPassword(p: string) {
       o.password = p;
     },
+    /** The door contact (magneticStatus): someone holds the door open, it closes, or the circuit alarms. */
+    setDoorContact(state: 'closed' | 'open' | 'alarm') {
+      contact = state === 'closed' ? 0 : state === 'open' ? 1 : 2;
+    },
+    /** Whether the lock is open now (after a remote open or a person let in, for `unlockMs`). */
+    get unlocked() {
+      return Date.now() < unlockedUntil;
+    },
     /**
      * A face in front of the camera: a registered person with a face and inside their validity is let in
      * (minor 75), anyone else refused (minor 76). The event is logged and, when plugged in with a host set,
@@ -581,6 +600,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     async recognize(employeeNo: string, at = Date.now()): Promise<{ event: EmulatedEvent; granted: boolean; pushed: boolean }> {
       const u = users.get(employeeNo);
       const granted = !!u && faces.has(employeeNo) && within(u, at);
+      if (granted && Math.abs(at - Date.now()) < o.unlockMs) unlockedUntil = at + o.unlockMs;
       const event = addEvent({ at, major: 5, minor: granted ? 75 : 76, employeeNo: u ? employeeNo : '', name: u?.name ?? '', verifyMode: 'face' });
       const pushed = await push(event);
       return { event, granted, pushed };

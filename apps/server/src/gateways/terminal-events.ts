@@ -85,6 +85,8 @@ export interface StrangerRecord {
 export interface TerminalInfo {
   firmware?: string;
   userCount?: number;
+  /** the door as the terminal reports it (its lock and, where fitted, its contact): open or closed */
+  door?: 'open' | 'close';
   /** protocol facts to keep (merged into the stored JSON by key) */
   facts?: Record<string, unknown>;
 }

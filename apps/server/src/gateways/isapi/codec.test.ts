@@ -6,6 +6,7 @@ import {
   localTime,
   multipart,
   parseDeviceInfo,
+  parseDoorState,
   parseEventSearch,
   parseMultipart,
   parseNotification,
@@ -127,4 +128,16 @@ test("event times are filed in the device's zone: a terminal clock in another zo
     60,
   );
   assert.equal(found!.events[0]!.time, '2026-11-26 01:00:00');
+});
+
+test('door state: the lock or the contact open is an open door; alarms and junk are not a closed door', () => {
+  const ws = (w: unknown) => JSON.stringify({ AcsWorkStatus: w });
+  assert.equal(parseDoorState(ws({ doorLockStatus: [0], doorStatus: [4], magneticStatus: [0] })), 'close');
+  assert.equal(parseDoorState(ws({ doorLockStatus: [1], magneticStatus: [0] })), 'open');
+  assert.equal(parseDoorState(ws({ doorLockStatus: [0], magneticStatus: [1] })), 'open', 'held open');
+  assert.equal(parseDoorState(ws({ doorLockStatus: [0] })), 'close', 'no contact fitted');
+  assert.equal(parseDoorState(ws({ doorLockStatus: [0], magneticStatus: [3] })), undefined, 'a broken circuit is not a closed door');
+  assert.equal(parseDoorState(ws({ doorStatus: [4] })), undefined);
+  assert.equal(parseDoorState('<html>'), undefined);
+  assert.equal(parseDoorState(ws({ doorLockStatus: 'x' })), undefined);
 });

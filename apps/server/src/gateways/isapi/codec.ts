@@ -203,6 +203,23 @@ export function parseUserCount(text: string): number | undefined {
   return n !== undefined && n >= 0 ? n : undefined;
 }
 
+/**
+ * GET /ISAPI/AccessControl/AcsWorkStatus?format=json: door 1 as open or closed. The lock (doorLockStatus) and,
+ * where a door contact is fitted, the contact (magneticStatus) say 0 closed, 1 open, 2–4 an alarm (short or broken
+ * circuit, fault); the door is open when either is open, closed when what is reported is closed, and unknown (no
+ * answer) otherwise, so an alarm never reads as a closed door.
+ */
+export function parseDoorState(text: string): 'open' | 'close' | undefined {
+  const w = obj(jsonObject(text)?.AcsWorkStatus);
+  const first = (v: unknown) => (Array.isArray(v) ? int(v[0]) : undefined);
+  const lock = first(w.doorLockStatus);
+  const contact = first(w.magneticStatus);
+  if (lock === undefined && contact === undefined) return undefined;
+  if (lock === 1 || contact === 1) return 'open';
+  if ((lock === undefined || lock === 0) && (contact === undefined || contact === 0)) return 'close';
+  return undefined;
+}
+
 // ---------------------------------------------------------------- operations → requests
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');

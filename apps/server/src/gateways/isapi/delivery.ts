@@ -11,6 +11,7 @@ import {
   httpHostsXml,
   ISAPI_CODES,
   parseDeviceInfo,
+  parseDoorState,
   parseEventSearch,
   parseProgress,
   parseStatus,
@@ -198,8 +199,16 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     };
     await events.restarted(d, facts);
     await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
+    await readDoor(d, t);
     await backlog(d, t);
     return push;
+  }
+
+  /** The door as the terminal reports it, into the device's door column (terminals without the call say nothing). */
+  async function readDoor(d: T, t: IsapiTarget) {
+    const res = await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/AcsWorkStatus?format=json' }).catch(() => undefined);
+    const door = res ? parseDoorState(res.text) : undefined;
+    if (door) await events.info(d, { door });
   }
 
   /** The events the terminal kept while it could not reach us (or we it), from the last one we stored. */
@@ -267,6 +276,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
         if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))
           throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
         await events.seen(d.serial, d.ip);
+        await readDoor(d, t);
         // A terminal that cannot post to us (no host notification) is searched instead.
         if (!s.push) await backlog(d, t);
       }

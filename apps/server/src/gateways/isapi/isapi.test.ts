@@ -92,11 +92,20 @@ test('a terminal added by address and password goes online with its model and fi
   await until('the user count read back', async () => (await info(A, deviceId)).user_count === 2);
 });
 
-test("the door opens through the existing flow, with the terminal's answer", async () => {
+test("the door opens through the existing flow, with the terminal's answer; the door column follows the terminal's door", async () => {
+  await until('the door read closed', async () => (await info(A, deviceId)).open_status === 'close');
   const open = await call(t.app, 'POST', '/device/open', { token: A.main, body: { id: deviceId }, ...en });
   assert.equal(open.code, CODES.OK, open.message);
   assert.equal(open.data.state, 'success');
   assert.equal(emu.doorOpens.length, 1);
+  assert.ok(emu.unlocked);
+  await until('the door read open while the lock is open', async () => (await info(A, deviceId)).open_status === 'open');
+  await until('closed again after the unlock time', async () => (await info(A, deviceId)).open_status === 'close', 8000);
+  // someone holds the door open (the contact reports it) and lets it close
+  emu.setDoorContact('open');
+  await until('the held door read open', async () => (await info(A, deviceId)).open_status === 'open');
+  emu.setDoorContact('closed');
+  await until('and closed', async () => (await info(A, deviceId)).open_status === 'close');
 });
 
 test('live recognitions arrive as punches; after an outage the backlog arrives without duplicates', async () => {

@@ -78,9 +78,14 @@ export function terminalEvents(deps: {
         patch.user_count = info.userCount;
         patch.user_count_at = nowIso();
       }
+      // The door column also shows the last remote open's result: a reported state replaces it only when it differs.
+      if (info.door !== undefined && info.door !== d.open_status) patch.open_status = info.door;
       if (info.facts) return saveFacts(d, info.facts, patch);
       if (!Object.keys(patch).length) return;
-      const changed = (patch.firmware !== undefined && patch.firmware !== d.firmware) || (patch.user_count !== undefined && patch.user_count !== d.user_count);
+      const changed =
+        (patch.firmware !== undefined && patch.firmware !== d.firmware) ||
+        (patch.user_count !== undefined && patch.user_count !== d.user_count) ||
+        patch.open_status !== undefined;
       await devicesRepository.update(db, d.company_id, d.id, patch);
       // The cached row follows (no re-read): counts come with every poll on some firmware, so only a change is announced.
       Object.assign(d, patch);
