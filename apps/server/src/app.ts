@@ -34,6 +34,7 @@ import { dashboardModule } from './modules/dashboard/dashboard.module.ts';
 import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
+import { createBus, type Bus } from './db/bus.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { integrationsModule } from './modules/integrations/integrations.module.ts';
 import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
@@ -96,6 +97,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    bus: Bus;
     modules: Modules;
     jobs: Scheduler;
     appVersion: string;
@@ -162,7 +164,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await migrate(database.db, database.dialect);
 
-  const core: Core = { config, database, log: app.log, version: pkg.version };
+  // Listening before any module is built: nothing another instance sends from now on is missed.
+  const bus = createBus(database, app.log);
+  await bus.start();
+  const core: Core = { config, database, log: app.log, bus, version: pkg.version };
   // ISAPI terminals are told to post their events to this server's port, known once it listens.
   const listenPort = () => {
     const a = app.server.address();
@@ -176,6 +181,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   for (const m of list) for (const job of m.jobs ?? []) jobs.add(job);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('bus', bus);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
   app.decorate('appVersion', pkg.version);
@@ -183,6 +189,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('preClose', async () => {
     await jobs.stop();
     for (const m of list) await m.close?.();
+    await bus.close();
   });
   app.addHook('onClose', async () => database.close());
 

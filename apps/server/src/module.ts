@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from './config.ts';
+import type { Bus } from './db/bus.ts';
 import type { Database } from './db/database.ts';
 import type { JobDefinition } from './jobs/scheduler.ts';
 
@@ -12,6 +13,8 @@ export interface Core {
   config: Config;
   database: Database;
   log: FastifyBaseLogger;
+  /** what this instance tells every instance on the same database (db/bus.ts) */
+  bus: Bus;
   /** the server's version (package.json) */
   version: string;
 }

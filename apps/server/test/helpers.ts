@@ -106,6 +106,45 @@ export async function makeApp(
   };
 }
 
+/**
+ * A second instance of `first`'s server on the same PostgreSQL database, with its own DATA_DIR and broker port, as on
+ * a second machine (issue #21). Close it before `first` (which drops the database).
+ */
+export async function makeTwin(first: TestApp, env: Record<string, string> = {}, opts: { isapi?: BuildOptions['isapi'] } = {}): Promise<TestApp> {
+  const url = first.app.config.databaseUrl;
+  if (!url) throw new Error('makeTwin needs PostgreSQL (TEST_DATABASE_URL)');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-twin-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SCRYPT_LOG2N: '10',
+    LOG_LEVEL: 'silent',
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
+    FACE_CHECK: 'off',
+    DATABASE_URL: url,
+    ...env,
+  });
+  const database = openDatabase(config);
+  const sms: SentSms[] = [];
+  const app = await buildApp({
+    config,
+    database,
+    captchaText: () => CAPTCHA,
+    sms: { send: async (phone, purpose, code) => void sms.push({ phone, purpose, code }) },
+    logger: false,
+    ...(opts.isapi ? { isapi: opts.isapi } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    sms,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface CallOptions {
   token?: string | undefined;
   /** a person session of the self-service page (X-Person-Token) */

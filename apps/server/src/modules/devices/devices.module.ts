@@ -39,7 +39,7 @@ export function devicesModule(
   const driver = (protocol: string) => byProtocol.get(protocol) ?? fallback;
   // Filled below: a delivery plans and reports through the port, which needs the ledger first.
   const deliveries = new Map<string, Delivery>();
-  const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, log: core.log });
+  const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, bus: core.bus, log: core.log });
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
   const firmware = firmwareService({ database, sync, driver, dataDir: config.dataDir });

@@ -1,8 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import { WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../db/bus.ts';
 import { afterCommit } from '../../db/transaction.ts';
 import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } from '../../gateways/driver.ts';
 import { chunks, inChunks } from '../../lib/chunks.ts';
@@ -57,6 +57,10 @@ export function opsForPerson(p: PersonRow, tzOffset = 480, cards = true): Device
   ];
 }
 
+/** Bus topics (db/bus.ts): a one-off command's result; devices that got work. */
+const DONE_TOPIC = 'device.commandDone';
+const WAKE_TOPIC = 'device.wake';
+
 /** spec §4: people who have left are not synced; their desired state on every device is "absent". */
 export const desiredRevision = (p: Pick<PersonRow, 'work_status' | 'revision'>) => (p.work_status === WORK_STATUS.working ? p.revision : 0);
 
@@ -71,10 +75,48 @@ export function syncService(deps: {
   driver: (protocol: string) => DeviceDriver;
   /** deliveries of dialled and published protocols by protocol (polled ones have none); filled once built */
   deliveries?: ReadonlyMap<string, Delivery>;
+  /** tells every instance a command's result and which devices got work (db/bus.ts) */
+  bus: Bus;
   log?: FastifyBaseLogger;
 }) {
   const { db } = deps.database;
+  const { bus } = deps;
   const deliveries = deps.deliveries ?? new Map<string, Delivery>();
+
+  // Devices that got work, heard from any instance (this one included): the instance serving a device's
+  // delivery sends it now; the others' deliveries ignore devices they do not serve.
+  bus.on(WAKE_TOPIC, (data, fromSelf) => {
+    if (fromSelf) return; // woken after the commit already
+    const ids = Array.isArray(data) ? data.filter((x): x is number => Number.isInteger(x)) : [];
+    if (ids.length && deliveries.size) void wake(ids);
+  });
+
+  // Requests waiting for a one-off command's result (a door open), by command id. The result may come in on any
+  // instance: the bus tells them all. Should the bus have missed it (its connection was lost), the rows say it.
+  const waiting = new Map<number, Set<(r: CommandResult) => void>>();
+  const answer = (r: CommandResult) => {
+    const set = waiting.get(r.id);
+    if (!set) return;
+    waiting.delete(r.id);
+    for (const w of set) w(r);
+  };
+  bus.on(DONE_TOPIC, (data) => {
+    const d = data as { id?: unknown; code?: unknown } | null;
+    if (d && Number.isInteger(d.id) && Number.isInteger(d.code)) answer({ id: d.id as number, code: d.code as number });
+  });
+  async function checkWaiting() {
+    const ids = [...waiting.keys()];
+    if (!ids.length) return;
+    try {
+      const rows = await inChunks(ids, (part) =>
+        db.selectFrom('device_commands').select(['id', 'state', 'return_code']).where('id', 'in', part).where('state', 'in', ['done', 'failed']).execute(),
+      );
+      for (const r of rows) if (r.return_code !== null) answer({ id: r.id, code: r.return_code });
+    } catch (err) {
+      deps.log?.warn({ err }, 'reading command results failed');
+    }
+  }
+  bus.onResync(() => void checkWaiting());
 
   /**
    * Once the caller's write has committed, devices that got new work and whose protocol is dialled or
@@ -83,7 +125,19 @@ export function syncService(deps: {
   function wakeAfterCommit(trx: Executor, deviceIds: Iterable<number>) {
     if (!deliveries.size) return;
     const ids = [...new Set(deviceIds)];
-    if (ids.length) afterCommit(trx, () => void wake(ids));
+    if (!ids.length) return;
+    // Here at once (this instance may serve them); on PostgreSQL the others hear it at the commit too.
+    afterCommit(trx, () => void wake(ids));
+    if (deps.database.dialect === 'postgres') afterCommit(trx, () => void tellOthers(ids));
+  }
+  /** Tells every instance which devices got work (in chunks: a NOTIFY carries under 8 kB). */
+  async function tellOthers(ids: number[]) {
+    try {
+      for (let i = 0; i < ids.length; i += 500) await bus.send(db, WAKE_TOPIC, ids.slice(i, i + 500));
+    } catch (err) {
+      // The serving instance's heartbeat catches up with the work: it is in the database.
+      deps.log?.warn({ err }, 'telling other instances of device work failed');
+    }
   }
   async function wake(ids: number[]) {
     try {
@@ -99,8 +153,6 @@ export function syncService(deps: {
     if (!deliveries.size) return [];
     return (await ledgerRepository.rowsForPersons(trx, companyId, personIds)).map((r) => r.device_id);
   }
-  const events = new EventEmitter();
-  events.setMaxListeners(1000);
 
   async function personChanges(trx: Executor, companyId: number, persons: PersonRow[]) {
     const rows = (
@@ -222,8 +274,6 @@ export function syncService(deps: {
   }
 
   return {
-    events,
-
     /** Puts people on a device (left people are skipped: spec §4). Returns how many were newly added. */
     async assign(trx: Executor, companyId: number, device: DeviceRow, personIds: number[]): Promise<{ added: number; skippedLeft: number }> {
       const persons = await personsRepository.findMany(trx, companyId, personIds);
@@ -316,18 +366,27 @@ export function syncService(deps: {
       return r.id;
     },
 
-    /** Resolves when a queued command has a result, or with null after `ms`. */
+    /**
+     * Resolves when a queued command has a result, on whichever instance it arrives, or with null after `ms`.
+     * While the bus is not listening, the row is read every second instead.
+     */
     waitFor(commandId: number, ms: number): Promise<CommandResult | null> {
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          events.off(`done:${commandId}`, onDone);
-          resolve(null);
-        }, ms);
-        const onDone = (r: CommandResult) => {
+        const set = waiting.get(commandId) ?? waiting.set(commandId, new Set()).get(commandId)!;
+        const done = (r: CommandResult | null) => {
           clearTimeout(timer);
+          clearInterval(poll);
+          set.delete(onDone);
+          if (!set.size && waiting.get(commandId) === set) waiting.delete(commandId);
           resolve(r);
         };
-        events.once(`done:${commandId}`, onDone);
+        const onDone = (r: CommandResult) => done(r);
+        set.add(onDone);
+        const timer = setTimeout(() => done(null), ms);
+        const poll = setInterval(() => {
+          if (!bus.listening) void checkWaiting();
+        }, 1000);
+        poll.unref();
       });
     },
 
@@ -499,7 +558,6 @@ export function syncService(deps: {
      */
     async results(device: DeviceRow, results: CommandResult[]) {
       if (!results.length) return;
-      const done: CommandResult[] = [];
       const refreshAfter: number[] = [];
       await transaction(db, async (trx) => {
         const now = nowIso();
@@ -531,13 +589,14 @@ export function syncService(deps: {
           // console screens that wait on a door or a command see its outcome at once
           if (c.person_id === null && c.kind !== 'info')
             await publish(trx, device.company_id, 'command', { device_id: device.id, kind: c.kind, ok, code: r.code }, ['face']);
+          // whoever waits for it (a door open), on any instance, hears it at the commit
+          if (c.person_id === null) await bus.send(trx, DONE_TOPIC, { id: r.id, code: r.code });
           if (c.kind === 'unlock')
             await trx
               .updateTable('devices')
               .set({ open_status: ok ? 'success' : 'failure' })
               .where('id', '=', device.id)
               .execute();
-          done.push(r);
         }
         const failures: { person: number; code: number }[] = [];
         for (const personId of [...rowsTouched].sort((a, b) => a - b)) {
@@ -619,7 +678,6 @@ export function syncService(deps: {
         // the people list and the device's people page show the new sync states
         await publish(db, device.company_id, 'sync', { person_ids: refreshAfter.slice(0, 500), device_id: device.id }, ['person', 'face']);
       }
-      for (const r of done) events.emit(`done:${r.id}`, r);
     },
   };
 }

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { transaction } from '../src/db/transaction.ts';
+import { picture, upload } from './files.ts';
+import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
+import { openLive, type LiveClient } from './live-client.ts';
+import { listen, stopTerminals, terminal, until } from './terminals.ts';
+
+/**
+ * Two instances of the server on one PostgreSQL database, each with its own DATA_DIR, as on two machines behind a
+ * load balancer (issue #21): what one instance waits for or keeps in memory is told by the other through the bus
+ * (db/bus.ts, LISTEN/NOTIFY).
+ */
+const pgOnly = DIALECT !== 'postgres' && 'two instances share PostgreSQL only';
+
+let A: TestApp;
+let B: TestApp;
+let urlA: string;
+let urlB: string;
+let C: Company;
+const lives: LiveClient[] = [];
+
+before(async () => {
+  if (DIALECT !== 'postgres') return;
+  A = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  B = await makeTwin(A, { DEVICE_POLL_SECONDS: '1' });
+  urlA = await listen(A);
+  urlB = await listen(B);
+  C = await makeCompany(A, 'Two servers Ltd');
+});
+after(async () => {
+  for (const l of lives) l.close();
+  await stopTerminals();
+  await B?.close();
+  await A?.close();
+});
+
+test('a message sent in a transaction reaches the other instance at its commit, and never when it rolls back', { skip: pgOnly }, async () => {
+  const heard: unknown[] = [];
+  const off = B.app.bus.on('test.ping', (d, fromSelf) => heard.push({ d, fromSelf }));
+  try {
+    await transaction(A.app.database.db, async (trx) => {
+      await A.app.bus.send(trx, 'test.ping', { n: 1 });
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(heard, [], 'nothing before the commit');
+    });
+    await until('B hears the commit', () => heard.length === 1);
+    assert.deepEqual(heard[0], { d: { n: 1 }, fromSelf: false });
+    await assert.rejects(
+      transaction(A.app.database.db, async (trx) => {
+        await A.app.bus.send(trx, 'test.ping', { n: 2 });
+        throw new Error('rolled back');
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(heard.length, 1, 'a rolled-back message is never heard');
+    await assert.rejects(A.app.bus.send(A.app.database.db, 'test.ping', 'x'.repeat(9000)), /too large/);
+  } finally {
+    off();
+  }
+});
+
+async function gate(serial: string) {
+  const d = await call(A.app, 'POST', '/device/create', { token: C.main, body: { name: `Gate ${serial}`, serial, ip: '10.1.1.9', password: 'x' } });
+  assert.equal(d.code, CODES.OK, d.message);
+  return d.data.id as number;
+}
+
+test('a door opened on A reports the terminal’s answer although the terminal polls B', { skip: pgOnly }, async () => {
+  const id = await gate('TWINDOOR1');
+  const term = terminal(urlB, 'TWINDOOR1');
+  await term.start();
+  const started = Date.now();
+  const r = await call(A.app, 'POST', '/device/open', { token: C.main, body: { id }, lang: 'en-US' });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.state, 'success', `not "pending": ${r.data.message}`);
+  assert.ok(Date.now() - started < 10_000, 'answered well before the 15 s wait ends');
+  assert.equal(term.doorOpenCount, 1);
+});
+
+test('a punch uploaded to B reaches a console listening on A', { skip: pgOnly }, async () => {
+  const live = await openLive(urlA, C.main);
+  lives.push(live);
+  const dept = (await call(A.app, 'POST', '/org/create', { token: C.main, body: { name: 'Hall' } })).data.id as number;
+  const pic = (await upload(A, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic as string;
+  const p = await call(A.app, 'POST', '/person/create', { token: C.main, body: { name: 'Lin Mei', number: '4242', phone: '139', organizations: [dept], pic } });
+  assert.equal(p.code, CODES.OK, p.message);
+  const term = terminal(urlB, 'TWINPUNCH1');
+  await gate('TWINPUNCH1');
+  await term.start();
+  const up = await term.punch({ pin: '4242' });
+  assert.ok(up.uploaded);
+  await live.waitFor('the punch on A', (e) => e.event === 'punch' && e.data.number === '4242');
+});
+
+test('the bus comes back after its connection is cut: a result sent meanwhile still reaches the waiting request', { skip: pgOnly }, async () => {
+  const id = await gate('TWINCUT1');
+  // The terminal is silent while A's listening connection is cut, so its answer comes in during the gap.
+  const term = terminal(urlB, 'TWINCUT1');
+  const cut = A.app.database.pgPool!.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  const open = call(A.app, 'POST', '/device/open', { token: C.main, body: { id }, lang: 'en-US' });
+  await cut;
+  await term.start();
+  const r = await open;
+  assert.equal(r.data.state, 'success', `not "pending": ${r.data.message}`);
+  assert.equal(term.doorOpenCount, 1);
+  await until('A listens again', () => A.app.bus.listening, 5000);
+});
