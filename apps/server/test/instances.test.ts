@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { transaction } from '../src/db/transaction.ts';
+import { deviceCache } from '../src/modules/devices/devices.repository.ts';
 import { picture, upload } from './files.ts';
 import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { openLive, type LiveClient } from './live-client.ts';
@@ -108,4 +109,23 @@ test('the bus comes back after its connection is cut: a result sent meanwhile st
   assert.equal(r.data.state, 'success', `not "pending": ${r.data.message}`);
   assert.equal(term.doorOpenCount, 1);
   await until('A listens again', () => A.app.bus.listening, 5000);
+});
+
+test('a device deleted on A is forgotten at once by B, whose cache held it for its terminal', { skip: pgOnly }, async () => {
+  const id = await gate('TWINCACHE1');
+  const dbB = B.app.database.db;
+  // B read the row just now (as for a terminal's poll): without a word from A it would serve it for 2 s.
+  assert.ok(await deviceCache.bySerial(dbB, 'TWINCACHE1'));
+  assert.ok(deviceCache.holds(dbB, 'TWINCACHE1'));
+  const r = await call(A.app, 'POST', '/device/delete', { token: C.main, body: { id } });
+  assert.equal(r.code, CODES.OK, r.message);
+  await until('B forgot the row', () => !deviceCache.holds(dbB, 'TWINCACHE1'), 1000, 10);
+  assert.equal(await deviceCache.bySerial(dbB, 'TWINCACHE1'), undefined, 'a terminal calling B is not served the deleted device');
+  // and an edit on A: B reads the new row at once
+  const id2 = await gate('TWINCACHE2');
+  assert.equal((await deviceCache.bySerial(dbB, 'TWINCACHE2'))?.name, 'Gate TWINCACHE2');
+  const u = await call(A.app, 'POST', '/device/update', { token: C.main, body: { id: id2, name: 'Renamed gate', serial: 'TWINCACHE2', ip: '10.1.1.9' } });
+  assert.equal(u.code, CODES.OK, u.message);
+  await until('B forgot the edited row', () => !deviceCache.holds(dbB, 'TWINCACHE2'), 1000, 10);
+  assert.equal((await deviceCache.bySerial(dbB, 'TWINCACHE2'))?.name, 'Renamed gate');
 });

@@ -1,6 +1,6 @@
 import type { Delivery, Protocol } from '../../gateways/driver.ts';
 import type { TerminalEvents } from '../../gateways/terminal-events.ts';
-import type { DeviceRow } from './devices.repository.ts';
+import { deviceCache, DEVICE_FORGET_TOPIC, type DeviceRow } from './devices.repository.ts';
 import { defineModule, type Core } from '../../module.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import type { PhotoStore } from '../persons/photos.ts';
@@ -45,6 +45,11 @@ export function devicesModule(
   const firmware = firmwareService({ database, sync, driver, dataDir: config.dataDir });
   const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
+
+  // A device written on any instance (this one included, after the commit): its cached row is read again. Messages the
+  // bus may have missed: every cached row is.
+  core.bus.on(DEVICE_FORGET_TOPIC, (serial) => deviceCache.forgetHere(database.db, typeof serial === 'string' ? serial : null));
+  core.bus.onResync(() => deviceCache.forgetHere(database.db));
 
   // The ledger follows every write of people, in the writer's transaction (spec §4: people who have left are removed).
   deps.persons.peopleChanged.on((trx, change) =>

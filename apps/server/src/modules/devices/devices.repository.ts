@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { busOf } from '../../db/bus.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { dbOf } from '../../db/transaction.ts';
 import type { DeviceTable } from '../../db/schema.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 
@@ -81,30 +83,55 @@ export const devicesRepository = {
   },
   async delete(db: Executor, companyId: number, id: number) {
     await db.deleteFrom('devices').where('company_id', '=', companyId).where('id', '=', id).execute();
-    deviceCache.forget();
+    await deviceCache.forget(db);
   },
   /** Devices that stopped talking: online but not seen since `before`. */
   stale: (db: Executor, before: string) => db.selectFrom('devices').selectAll().where('online', '=', 1).where('last_seen_at', '<', before).execute(),
 };
 
+/** The bus topic (db/bus.ts) on which an instance tells the others to forget cached device rows: a serial, or null for all. */
+export const DEVICE_FORGET_TOPIC = 'device.forget';
+
+type CachedRows = Map<string, { row: DeviceRow; at: number }>;
+const caches = new WeakMap<Db, CachedRows>();
+const cacheOf = (executor: Executor): CachedRows | undefined => {
+  const db = dbOf(executor);
+  if (!db) return undefined;
+  return caches.get(db) ?? caches.set(db, new Map()).get(db)!;
+};
+
 /**
- * Terminals poll and upload constantly; their row is read from memory for up to 2 s. Every write to a
- * device through the console forgets it at once (same process), so a re-registered serial never lands
- * in its old company.
+ * Terminals poll and upload constantly; their row is read from memory for up to 2 s, one cache per database (per
+ * server instance). Every write to a device through the console forgets it at once here and, through the bus at
+ * its commit, on every other instance of the same database, so a re-registered serial never lands in its old company
+ * whichever instance the terminal calls.
  */
 export const deviceCache = {
-  rows: new Map<string, { row: DeviceRow; at: number }>(),
   async bySerial(db: Executor, serial: string): Promise<DeviceRow | undefined> {
-    const hit = this.rows.get(serial);
+    const rows = cacheOf(db);
+    const hit = rows?.get(serial);
     if (hit && Date.now() - hit.at < 2000) return hit.row;
     const row = await devicesRepository.findBySerial(db, serial);
-    if (row) this.rows.set(serial, { row, at: Date.now() });
-    else this.rows.delete(serial);
+    if (row) rows?.set(serial, { row, at: Date.now() });
+    else rows?.delete(serial);
     return row;
   },
-  forget(serial?: string) {
-    if (serial === undefined) this.rows.clear();
-    else this.rows.delete(serial);
+  /** Whether this instance holds the serial's row now (tests). */
+  holds(db: Executor, serial: string): boolean {
+    const hit = cacheOf(db)?.get(serial);
+    return !!hit && Date.now() - hit.at < 2000;
+  },
+  /** Forgets here at once; the other instances forget when the executor's transaction commits. */
+  async forget(executor: Executor, serial?: string) {
+    this.forgetHere(executor, serial);
+    await busOf(executor)?.send(executor, DEVICE_FORGET_TOPIC, serial ?? null);
+  },
+  /** Forgets on this instance only (what the bus's message does here). */
+  forgetHere(executor: Executor, serial?: string | null) {
+    const rows = cacheOf(executor);
+    if (!rows) return;
+    if (serial === undefined || serial === null) rows.clear();
+    else rows.delete(serial);
   },
 };
 

@@ -163,7 +163,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
           updated_at: nowIso(),
         };
         await devicesRepository.update(trx, tenant.companyId, d.id, patch);
-        deviceCache.forget(d.serial);
+        await deviceCache.forget(trx, d.serial);
         if (patch.attendance_scope === 'all' && d.attendance_scope !== 'all')
           await sync.assign(trx, tenant.companyId, { ...d, ...patch }, await workingIds(trx, tenant.companyId));
         // A dialled terminal is called again at once with its new address or password (a refused one is retried).
@@ -208,7 +208,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         return { queued, serial: d.serial };
       });
       // After the commit: the gateway's cached row (its alcohol threshold, say) is read again at once.
-      deviceCache.forget(out.serial);
+      await deviceCache.forget(db, out.serial);
       return { queued: out.queued };
     },
 
@@ -234,7 +234,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         // CHECK re-uploads from the stamps, so they are reset first (notes §10.13).
         if (kind === 'check') {
           await devicesRepository.update(trx, tenant.companyId, id, { att_stamp: '0', op_stamp: '0', photo_stamp: '0' });
-          deviceCache.forget(d.serial);
+          await deviceCache.forget(trx, d.serial);
         }
         const c = await sync.queue(trx, d, op);
         await audit(trx, tenant, 'device', 'device.command', { id, name: d.name, command: kind });

@@ -37,7 +37,7 @@ export function terminalEvents(deps: {
     const info = JSON.stringify({ ...parseJson<Record<string, unknown>>(d.info, {}), ...facts });
     const at = nowIso();
     await devicesRepository.update(db, d.company_id, d.id, { ...extra, info, reported_at: at });
-    deviceCache.forget(d.serial);
+    deviceCache.forgetHere(db, d.serial);
     await reported(d, at);
   };
   /** What the terminal says of itself changed (firmware, counts, settings): the device list and page refetch it. */
