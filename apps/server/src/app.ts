@@ -35,6 +35,7 @@ import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
 import { createBus, type Bus } from './db/bus.ts';
+import { clusterModule } from './modules/cluster/cluster.module.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { integrationsModule } from './modules/integrations/integrations.module.ts';
 import { dormitoryModule } from './modules/dormitory/dormitory.module.ts';
@@ -80,6 +81,7 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
     devices,
     punches,
     attendance: attendanceModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
+    cluster: clusterModule(core),
     breakers: breakersModule(core),
     workflow: workflowModule(core, { sms: auth.sms, captcha: auth.captcha, companyCreated: companies.created }),
     strangers: strangersModule(core, { photos: punches.photos }),

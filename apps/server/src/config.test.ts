@@ -23,6 +23,8 @@ test('bad values stop start-up with a message naming the variable', () => {
     [{ ADMIN_USERNAME: 'a-very-long-account-name-indeed', ADMIN_PASSWORD: '123456' }, /ADMIN_USERNAME/],
     [{ SMS_SENDER: 'webhook' }, /SMS_WEBHOOK_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ DEVICE_SECRET_KEY: 'c2hvcnQ=' }, /DEVICE_SECRET_KEY/],
+    [{ DEVICE_SECRET_KEY: 'not base64 at all, but long enough to be 32 bytes!!' }, /DEVICE_SECRET_KEY/],
     [{ MQTT_URL: 'tcp://broker' }, /MQTT_URL/],
     [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com:99999' }, /MQTT_PUBLIC_URL/],
     [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com/path' }, /MQTT_PUBLIC_URL/],
@@ -41,4 +43,10 @@ test('production refuses weak settings and disables SMS unless a sender is confi
   assert.throws(() => loadConfig({ NODE_ENV: 'production', SCRYPT_LOG2N: '12' }), /refused in production/);
   assert.equal(loadConfig({ NODE_ENV: 'production' }).smsSender, 'none');
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@h/db', RUN_MODE: 'lan' }).runMode, 'lan');
+});
+
+test('DEVICE_SECRET_KEY: one key for every instance, read as base64', () => {
+  const key = Buffer.alloc(32, 7).toString('base64');
+  assert.deepEqual(loadConfig({ DEVICE_SECRET_KEY: key }).deviceSecretKey, Buffer.alloc(32, 7));
+  assert.equal(loadConfig({}).deviceSecretKey, undefined);
 });

@@ -6,6 +6,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * DEVICE_SECRET_KEY (base64, at least 32 bytes): the key device secrets and API keys are hashed under. Several
+   * instances must share one; without it each instance uses (and makes) DATA_DIR/keys/device-secrets.key.
+   */
+  deviceSecretKey: Buffer | undefined;
   databaseUrl: string | undefined;
   runMode: RunMode;
   adminUsername: string | undefined;
@@ -100,11 +105,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
   const publicUrl = env.MQTT_PUBLIC_URL || undefined;
   if (publicUrl && !validBrokerUrl(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port] (port 1–65535)');
+  let deviceSecretKey: Buffer | undefined;
+  if (env.DEVICE_SECRET_KEY) {
+    const text = env.DEVICE_SECRET_KEY.trim();
+    deviceSecretKey = Buffer.from(text, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || deviceSecretKey.length < 32)
+      throw new ConfigError('DEVICE_SECRET_KEY must be at least 32 bytes in base64 (e.g. the content of DATA_DIR/keys/device-secrets.key)');
+  }
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir,
+    deviceSecretKey,
     databaseUrl,
     runMode: oneOf(env, 'RUN_MODE', RUN_MODES, 'normal'),
     adminUsername,

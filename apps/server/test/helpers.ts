@@ -122,6 +122,8 @@ export async function makeTwin(first: TestApp, env: Record<string, string> = {},
     MQTT_HOST: '127.0.0.1',
     FACE_CHECK: 'off',
     DATABASE_URL: url,
+    // every instance hashes device secrets under one key (docs/deploy.md): the first's, shared through the setting
+    DEVICE_SECRET_KEY: fs.readFileSync(path.join(first.app.config.dataDir, 'keys', 'device-secrets.key'), 'utf8').trim(),
     ...env,
   });
   const database = openDatabase(config);

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { transaction } from '../src/db/transaction.ts';
 import { deviceCache } from '../src/modules/devices/devices.repository.ts';
+import { EmulatedBreaker } from '../../../tools/breaker-emulator/breaker.ts';
 import { picture, upload } from './files.ts';
 import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { openLive, type LiveClient } from './live-client.ts';
@@ -21,6 +22,7 @@ let urlA: string;
 let urlB: string;
 let C: Company;
 const lives: LiveClient[] = [];
+const breakers: EmulatedBreaker[] = [];
 
 before(async () => {
   if (DIALECT !== 'postgres') return;
@@ -32,6 +34,7 @@ before(async () => {
 });
 after(async () => {
   for (const l of lives) l.close();
+  for (const b of breakers) await b.kill().catch(() => {});
   await stopTerminals();
   await B?.close();
   await A?.close();
@@ -129,3 +132,80 @@ test('a device deleted on A is forgotten at once by B, whose cache held it for i
   await until('B forgot the edited row', () => !deviceCache.holds(dbB, 'TWINCACHE2'), 1000, 10);
   assert.equal((await deviceCache.bySerial(dbB, 'TWINCACHE2'))?.name, 'Renamed gate');
 });
+
+/** A breaker registered on A, connected to `to`'s embedded broker. */
+async function breakerOn(to: TestApp, uuid: string) {
+  const reg = await call(A.app, 'POST', '/breaker/create', { token: C.main, body: { alias: `Dorm ${uuid}`, uuid, sort: 1, linenum: 2 } });
+  assert.equal(reg.code, CODES.OK, reg.message);
+  const emu = new EmulatedBreaker({
+    url: `mqtt://127.0.0.1:${to.app.mqtt.port}`,
+    uuid,
+    password: reg.data.password,
+    lines: 2,
+    reportMs: 150,
+    tickMs: 100,
+    reconnectMs: 0,
+  });
+  await emu.start();
+  breakers.push(emu);
+  const id = reg.data.breaker.id as number;
+  const info = async (app: TestApp) => (await call(app.app, 'GET', '/breaker/info', { token: C.main, query: { id } })).data;
+  await until('the breaker online', async () => (await info(A)).online, 10_000);
+  return { id, emu, info, password: reg.data.password as string };
+}
+
+test('a breaker connected to B is switched from A, and a third instance starting does not turn it offline', { skip: pgOnly }, async () => {
+  const { emu, info } = await breakerOn(B, 'TWIN-BRK-1');
+  const line = (await info(A)).lines[0]!;
+  await until('the line on', () => emu.lines[0]!.on);
+  const off = await call(A.app, 'POST', '/breaker/line/switch', { token: C.main, body: { id: line.id, oc: 0 }, lang: 'en-US' });
+  assert.equal(off.code, CODES.OK, off.message);
+  assert.equal(off.data.outcome, 'success', off.data.message);
+  assert.equal(emu.lines[0]!.on, false, 'the breaker on B switched the line off');
+  // Another instance starts: the breaker B serves stays online.
+  const third = await makeTwin(A);
+  try {
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await info(A)).online, true);
+    await third.app.modules.breakers.live.releaseOrphans(await runningIds());
+    assert.equal((await info(A)).online, true, 'a sweep by any instance leaves it alone while B runs');
+  } finally {
+    await third.close();
+  }
+});
+
+async function runningIds() {
+  const { instancesRepository } = await import('../src/modules/cluster/cluster.module.ts');
+  return instancesRepository.running(A.app.database.db);
+}
+
+test(
+  'an instance that stops: its breakers turn offline at the others (with the offline alarm), and come back where they reconnect',
+  { skip: pgOnly },
+  async () => {
+    const D = await makeTwin(A);
+    const { emu, info, password } = await breakerOn(D, 'TWIN-BRK-2');
+    await D.close();
+    // D said goodbye (its heartbeat row is gone): the next sweep on any instance releases what it held.
+    await A.app.modules.breakers.live.releaseOrphans(await runningIds());
+    const d = await info(A);
+    assert.equal(d.online, false);
+    const alarms = await call(A.app, 'GET', '/breaker/alarm/list', { token: C.main, query: { active: 1, type: 'offline' } });
+    assert.equal(alarms.code, CODES.OK, alarms.message);
+    assert.equal(alarms.data.total, 1, 'the offline alarm is raised');
+    // The breaker reconnects through the balancer, to A this time.
+    await emu.kill();
+    const again = new EmulatedBreaker({
+      url: `mqtt://127.0.0.1:${A.app.mqtt.port}`,
+      uuid: 'TWIN-BRK-2',
+      password,
+      lines: 2,
+      reportMs: 150,
+      tickMs: 100,
+      reconnectMs: 0,
+    });
+    await again.start();
+    breakers.push(again);
+    await until('online at A', async () => (await info(A)).online, 10_000);
+  },
+);

@@ -645,6 +645,7 @@ export interface DB {
   firmware: FirmwareTable;
   firmware_upgrades: FirmwareUpgradeTable;
   device_logs: DeviceLogTable;
+  instances: InstanceTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -682,6 +683,8 @@ export interface BreakerTable {
   linenum: number;
   online: number;
   last_seen_at: string | null;
+  /** the instance holding its connection ('' none; migration 0038) */
+  served_by: Generated<string>;
   password_hash: string;
   broker_hash: string;
   created_at: string;
@@ -965,4 +968,13 @@ export interface DeviceLogTable {
   file: Generated<string>;
   size: Generated<number>;
   created_at: string;
+}
+
+/** Running server instances' heartbeats (migration 0038, issue #21). */
+export interface InstanceTable {
+  id: string;
+  host: Generated<string>;
+  version: Generated<string>;
+  started_at: string;
+  seen_at: string;
 }

@@ -8,6 +8,7 @@ import breakersRoutes from './breakers.routes.ts';
 import { breakersService } from './breakers.service.ts';
 import { breakersLive } from './live.service.ts';
 import { breakersRepository } from './breakers.repository.ts';
+import { instancesRepository } from '../cluster/cluster.module.ts';
 
 const RAW_HOURS = 48;
 
@@ -37,12 +38,14 @@ export function breakersModule(core: Core) {
     log: core.log,
     selfCheckSeconds: core.config.breakers.selfCheckSeconds,
     hashCheck: (uuid, password, alive) => service.authenticate(uuid, password, alive),
+    bus: core.bus,
+    commandTimeoutMs: core.config.mqtt.commandTimeoutMs,
   });
   let listening: number | null = null;
   const service = breakersService({
     database: core.database,
     live,
-    secrets: deviceSecrets(loadDeviceKey(core.config.dataDir)),
+    secrets: deviceSecrets(core.config.deviceSecretKey ?? loadDeviceKey(core.config.dataDir)),
     broker: () => brokerAddress(core.config.mqtt, listening),
   });
 
@@ -64,9 +67,25 @@ export function breakersModule(core: Core) {
     name: 'breakers',
     // live figures and states reach the console through its one stream (modules/live; live.service.ts publishes)
     routes: (app) => breakersRoutes(app, service),
-    jobs: [{ name: 'breakers.measurements', every: 60_000, exclusive: true, run: measurements }],
-    /** Nothing is connected before the gateway starts: every breaker shows offline until it calls in. */
-    ready: () => breakersRepository.allOffline(db),
+    jobs: [
+      { name: 'breakers.measurements', every: 60_000, exclusive: true, run: measurements },
+      // Breakers held by an instance that stopped (killed, no clean close) turn offline once its heartbeat ages.
+      {
+        name: 'breakers.orphans',
+        every: 15_000,
+        exclusive: true,
+        run: async () => live.releaseOrphans([...new Set([...(await instancesRepository.running(db)), core.bus.instance])]),
+      },
+    ],
+    /**
+     * Nothing is connected to this instance before its gateway starts. One process (SQLite): every breaker shows
+     * offline until it calls in. Several instances (PostgreSQL): only those of instances that stopped — never the
+     * breakers another running instance serves.
+     */
+    ready: async () => {
+      if (core.database.dialect !== 'postgres') return breakersRepository.allOffline(db);
+      await live.releaseOrphans([...new Set([...(await instancesRepository.running(db)), core.bus.instance])]);
+    },
     close: () => live.close(),
     service,
     live,

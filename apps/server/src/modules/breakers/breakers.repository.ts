@@ -33,8 +33,26 @@ export const breakersRepository = {
   update: (db: Executor, companyId: number, id: number, set: Updateable<BreakerTable>) =>
     db.updateTable('breakers').set(set).where('company_id', '=', companyId).where('id', '=', id).execute(),
   delete: (db: Executor, companyId: number, id: number) => db.deleteFrom('breakers').where('company_id', '=', companyId).where('id', '=', id).execute(),
-  setOnline: (db: Executor, id: number, online: number, at: string) =>
-    db.updateTable('breakers').set({ online, last_seen_at: at }).where('id', '=', id).execute(),
+  /** Connected to this instance (`by`): it serves the breaker from now on. */
+  setConnected: (db: Executor, id: number, by: string, at: string) =>
+    db.updateTable('breakers').set({ online: 1, last_seen_at: at, served_by: by }).where('id', '=', id).execute(),
+  /**
+   * Disconnected from instance `by`: offline, unless another instance serves it by now (it reconnected there first).
+   * Answers whether it turned offline.
+   */
+  async setDisconnected(db: Executor, id: number, by: string, at: string): Promise<boolean> {
+    const r = await db.updateTable('breakers').set({ online: 0, last_seen_at: at }).where('id', '=', id).where('served_by', 'in', [by, '']).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  },
+  /** Online breakers served by none of these instances (they stopped): their uuids. */
+  orphaned: async (db: Executor, running: string[]) => {
+    let q = db.selectFrom('breakers').select('uuid').where('online', '=', 1);
+    if (running.length) q = q.where('served_by', 'not in', running);
+    return (await q.execute()).map((r) => r.uuid);
+  },
+  /** Where an online breaker is served: the instance id, or undefined when it is offline. */
+  servedBy: async (db: Executor, uuid: string) =>
+    (await db.selectFrom('breakers').select(['online', 'served_by']).where('uuid', '=', uuid).executeTakeFirst()) ?? undefined,
   /** At start: nothing is connected yet. */
   allOffline: (db: Executor) => db.updateTable('breakers').set({ online: 0 }).where('online', '=', 1).execute(),
   credentials: (db: Executor) => db.selectFrom('breakers').select(['uuid', 'broker_hash']).orderBy('uuid').execute(),

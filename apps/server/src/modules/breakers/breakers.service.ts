@@ -188,7 +188,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       });
       live.forget(b.uuid);
       if (input.uuid !== b.uuid) {
-        live.link.disconnect(b.uuid);
+        live.disconnect(b.uuid);
         await credentialsChanged(b.uuid);
         await credentialsChanged(input.uuid);
       }
@@ -205,7 +205,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         await sitesRepository.forget(trx, tenant.companyId, 'breaker', b.id);
         await audit(trx, tenant, 'breaker', 'breaker.delete', { id: b.id, uuid: b.uuid, name: b.alias || b.uuid });
       });
-      live.link.disconnect(b.uuid);
+      live.disconnect(b.uuid);
       await credentialsChanged(b.uuid);
     },
 
@@ -221,7 +221,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         });
         await audit(trx, tenant, 'breaker', 'breaker.password', { id: b.id, uuid: b.uuid, name: b.alias || b.uuid });
       });
-      live.link.disconnect(b.uuid);
+      live.disconnect(b.uuid);
       await credentialsChanged(b.uuid);
       return { password, broker: deps.broker() };
     },
@@ -247,7 +247,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       let result: CommandOutcome;
       const after = await linesRepository.find(db, tenant.companyId, line.id);
       if (after!.limits_synced) result = { outcome: 'success', oc: line.oc, message: t(lang, 'breaker.outcome.saved') };
-      else if (!live.link.isConnected(breaker.uuid)) result = { outcome: 'failure', oc: line.oc, message: t(lang, 'breaker.outcome.limitsPending') };
+      else if (!(await live.reachable(breaker.uuid))) result = { outcome: 'failure', oc: line.oc, message: t(lang, 'breaker.outcome.limitsPending') };
       else {
         const r = await live.send(breaker.uuid, { op: 'limits', index: line.addr - 1, powerW: input.mxgg, currentA: input.mxgl / 100 });
         if (r.ok) await linesRepository.update(db, tenant.companyId, line.id, { limits_synced: 1 });
@@ -259,7 +259,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     /** Switches a line and waits for the breaker's confirmation; refused while the breaker is offline. */
     async switchLine(lang: Language, tenant: Tenant, id: number, oc: number) {
       const { line, breaker } = await loadLine(tenant, id);
-      if (!live.link.isConnected(breaker.uuid)) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
+      if (!(await live.reachable(breaker.uuid))) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
       const r = await live.send(breaker.uuid, { op: 'switch', index: line.addr - 1, on: oc === 1 });
       if (r.ok) {
         await transaction(db, async (trx) => {
@@ -275,7 +275,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
     /** spec §9: the line loses power for the self-check's seconds, then the breaker closes it again. */
     async selfCheck(lang: Language, tenant: Tenant, id: number) {
       const { line, breaker } = await loadLine(tenant, id);
-      if (!live.link.isConnected(breaker.uuid)) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
+      if (!(await live.reachable(breaker.uuid))) throw badInput('breaker.errors.offline', undefined, { name: breaker.alias || breaker.uuid });
       const seconds = live.selfCheckSeconds;
       const r = await live.send(breaker.uuid, { op: 'switch', index: line.addr - 1, on: false, toggleAfter: seconds });
       if (r.ok) {

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import type { AlarmType, LiveBreaker, LiveFigures, SwitchOutcome } from '@faceadmin/shared';
+import type { Bus } from '../../db/bus.ts';
 import type { Database } from '../../db/database.ts';
 import type { BreakerLineTable, BreakerSampleTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -57,6 +59,11 @@ export const outcomeOf = (r: OpResult): SwitchOutcome => (r.ok ? 'success' : r.r
 /** Breaker events are for administrators with the breaker right or face-device view (the breaker pages' reading rule). */
 const BREAKER_RIGHTS = ['breaker', 'face'] as const;
 
+/** Bus topics: a command relayed to the instance holding the breaker, its answer, and news for every instance. */
+const RPC_TOPIC = 'breaker.command';
+const RESULT_TOPIC = 'breaker.answer';
+const CONTROL_TOPIC = 'breaker.control';
+
 const PROTECTION_ALARMS: readonly Protection[] = ['overcurrent', 'overpower', 'leakage', 'overtemp'];
 const FLUSH_MS = 1000;
 const FLUSH_SAMPLES = 4000;
@@ -107,8 +114,14 @@ export function breakersLive(deps: {
   log: LiveLog;
   selfCheckSeconds: number;
   hashCheck: (uuid: string, password: string, alive?: () => boolean) => Promise<boolean>;
+  /** what instances tell each other (db/bus.ts): commands for a breaker another instance holds, cache and timer news */
+  bus: Bus;
+  /** how long a command waits for the breaker (MQTT_COMMAND_TIMEOUT): a relayed one waits a little longer */
+  commandTimeoutMs: number;
 }) {
   const { db } = deps.database;
+  const { bus } = deps;
+  const me = bus.instance;
   let link: BreakerLink = NO_LINK;
   const cache = new Map<string, Promise<Entry | null>>();
   const pendingLines = new Map<number, Updateable<BreakerLineTable>>();
@@ -380,7 +393,7 @@ export function breakersLive(deps: {
       if (!e) return;
       await serial(uuid, async () => {
         const at = nowIso();
-        await breakersRepository.setOnline(db, e.id, 1, at);
+        await breakersRepository.setConnected(db, e.id, me, at);
         await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: true, lines: [] }, BREAKER_RIGHTS);
         await clear(e, null, 'offline', at);
       });
@@ -393,7 +406,8 @@ export function breakersLive(deps: {
       await flush();
       await serial(uuid, async () => {
         const at = nowIso();
-        await breakersRepository.setOnline(db, e.id, 0, at);
+        // Reconnected to another instance already: it is online there, nothing to raise.
+        if (!(await breakersRepository.setDisconnected(db, e.id, me, at))) return;
         await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: false, lines: [] }, BREAKER_RIGHTS);
         await raise(e, null, 'offline', null, at);
       });
@@ -427,6 +441,77 @@ export function breakersLive(deps: {
     },
   };
 
+  // ------------------------------------------------------------------ several instances (issue #21)
+  // A breaker is connected to one instance (its embedded broker, or the instance holding the external broker's
+  // subscription); a console's request may land on another. Commands are relayed to the holder through the bus and
+  // answered the same way; what the console changed (lines, timers, credentials) is told to every instance.
+  const relayed = new Map<string, (r: OpResult) => void>();
+  bus.on(RPC_TOPIC, (data) => {
+    const d = data as { rid: string; to: string; from: string; uuid: string; op: BreakerOp };
+    if (d.to !== me) return;
+    const answer = (r: OpResult) => bus.send(db, RESULT_TOPIC, { rid: d.rid, to: d.from, r });
+    const run = link.isConnected(d.uuid) ? serial(d.uuid, () => link.send(d.uuid, d.op)) : Promise.resolve<OpResult>({ ok: false, reason: 'offline' });
+    void run
+      .catch((): OpResult => ({ ok: false, reason: 'timeout' }))
+      .then(answer)
+      .catch((err: unknown) => deps.log.error({ err, uuid: d.uuid }, 'relaying a breaker answer failed'));
+  });
+  bus.on(RESULT_TOPIC, (data) => {
+    const d = data as { rid: string; to: string; r: OpResult };
+    if (d.to !== me) return;
+    const done = relayed.get(d.rid);
+    relayed.delete(d.rid);
+    done?.(d.r);
+  });
+  bus.on(CONTROL_TOPIC, (data, fromSelf) => {
+    const d = data as { kind: 'forget' | 'timers' | 'disconnect'; uuid: string };
+    if (d.kind === 'forget') {
+      if (!fromSelf) forgetHere(d.uuid);
+    } else if (d.kind === 'disconnect') {
+      if (!fromSelf && link.isConnected(d.uuid)) link.disconnect(d.uuid);
+    } else if (link.isConnected(d.uuid)) void timersNow(d.uuid).catch((err: unknown) => deps.log.error({ err, uuid: d.uuid }, 'breaker timers failed'));
+  });
+  bus.onResync(() => {
+    cache.clear();
+    lineMeta.clear();
+  });
+
+  /** The other instance holding this breaker's connection, or undefined (offline, or this instance's own). */
+  async function holder(uuid: string): Promise<string | undefined> {
+    const b = await breakersRepository.servedBy(db, uuid);
+    return b && b.online === 1 && b.served_by && b.served_by !== me ? b.served_by : undefined;
+  }
+  function relay(to: string, uuid: string, op: BreakerOp): Promise<OpResult> {
+    const rid = randomBytes(8).toString('hex');
+    return new Promise<OpResult>((resolve) => {
+      const timer = setTimeout(() => {
+        relayed.delete(rid);
+        resolve({ ok: false, reason: 'timeout' });
+      }, deps.commandTimeoutMs + 3000);
+      relayed.set(rid, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      bus.send(db, RPC_TOPIC, { rid, to, from: me, uuid, op }).catch((err: unknown) => {
+        deps.log.error({ err, uuid }, 'relaying a breaker command failed');
+        clearTimeout(timer);
+        relayed.delete(rid);
+        resolve({ ok: false, reason: 'offline' });
+      });
+    });
+  }
+  function forgetHere(uuid: string) {
+    cache.delete(uuid);
+    // names and line numbers may have changed: rebuilt from the next readings
+    lineMeta.clear();
+  }
+  async function timersNow(uuid: string) {
+    await serial(uuid, async () => {
+      const e = await entry(uuid);
+      if (e) await reconcile(e);
+    });
+  }
+
   return {
     events,
     stats,
@@ -436,22 +521,49 @@ export function breakersLive(deps: {
     get link() {
       return link;
     },
-    /** The service changed this breaker (lines, uuid, deleted): the next message reloads it. */
+    /** The service changed this breaker (lines, uuid, deleted): the next message reloads it, on every instance. */
     forget(uuid: string) {
-      cache.delete(uuid);
-      // names and line numbers may have changed: rebuilt from the next readings
-      lineMeta.clear();
+      forgetHere(uuid);
+      bus.send(db, CONTROL_TOPIC, { kind: 'forget', uuid }).catch((err: unknown) => deps.log.error({ err, uuid }, 'telling instances of a breaker failed'));
+    },
+    /** Cuts the breaker's connection wherever it is held (its password changed, it was deleted). */
+    disconnect(uuid: string) {
+      link.disconnect(uuid);
+      bus.send(db, CONTROL_TOPIC, { kind: 'disconnect', uuid }).catch((err: unknown) => deps.log.error({ err, uuid }, 'telling instances of a breaker failed'));
+    },
+    /** Whether a command can reach the breaker now: connected here, or online at another running instance. */
+    async reachable(uuid: string): Promise<boolean> {
+      return link.isConnected(uuid) || (await holder(uuid)) !== undefined;
     },
     flush,
-    /** Sends one operation, serialized with the breaker's other work. */
-    send: (uuid: string, op: BreakerOp) => serial(uuid, () => link.send(uuid, op)),
-    /** Timer edits reach the breaker now when it is connected (otherwise at its next connect). */
+    /** Sends one operation, serialized with the breaker's other work; relayed to the instance holding it. */
+    async send(uuid: string, op: BreakerOp): Promise<OpResult> {
+      if (link.isConnected(uuid)) return serial(uuid, () => link.send(uuid, op));
+      const to = await holder(uuid);
+      return to ? relay(to, uuid, op) : { ok: false, reason: 'offline' };
+    },
+    /** Timer edits reach the breaker now where it is connected (otherwise at its next connect). */
     async syncTimers(uuid: string) {
-      if (!link.isConnected(uuid)) return;
-      await serial(uuid, async () => {
+      if (link.isConnected(uuid)) return timersNow(uuid);
+      if (await holder(uuid)) await bus.send(db, CONTROL_TOPIC, { kind: 'timers', uuid });
+    },
+    /**
+     * Breakers online at instances that stopped (no heartbeat): offline, with their alarm. Run by one instance now
+     * and then, and at start; never touches a breaker another running instance serves.
+     */
+    async releaseOrphans(running: string[]) {
+      for (const uuid of await breakersRepository.orphaned(db, running)) {
         const e = await entry(uuid);
-        if (e) await reconcile(e);
-      });
+        if (!e) continue;
+        await serial(uuid, async () => {
+          const at = nowIso();
+          const b = await breakersRepository.servedBy(db, uuid);
+          if (!b || b.online !== 1 || running.includes(b.served_by)) return;
+          await breakersRepository.setDisconnected(db, e.id, b.served_by, at);
+          await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: false, lines: [] }, BREAKER_RIGHTS);
+          await raise(e, null, 'offline', null, at);
+        });
+      }
     },
     selfCheckSeconds: deps.selfCheckSeconds,
     async close() {
