@@ -85,6 +85,8 @@ export interface StrangerRecord {
 export interface TerminalInfo {
   firmware?: string;
   userCount?: number;
+  /** the users the terminal holds at most, when it says (ISAPI UserInfo capabilities) */
+  capacity?: number;
   /** protocol facts to keep (merged into the stored JSON by key) */
   facts?: Record<string, unknown>;
 }

@@ -221,7 +221,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push },
     };
     await events.restarted(d, facts);
-    await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
+    await events.info(d, {
+      firmware: info.firmware,
+      ...(count !== undefined ? { userCount: count } : {}),
+      ...(caps.maxUsers !== undefined ? { capacity: caps.maxUsers } : {}),
+    });
     await backlog(d, t);
     return push;
   }
