@@ -46,7 +46,7 @@ export const ISAPI_CODES = {
   noFace: 614,
   pictureTooLarge: 615,
   faceCapacity: 616,
-  /** firmware packages (PUT /ISAPI/System/updateFirmware, docs/isapi-protocol.md §7) */
+  /** firmware packages (PUT /ISAPI/System/updateFirmware, docs/isapi-protocol.md §10) */
   firmwareMismatch: 620,
   firmwareLanguage: 621,
   firmwareLower: 622,
@@ -498,7 +498,7 @@ export function httpHostsXml(host: { ip: string; port: number; path: string }): 
   );
 }
 
-// ---------------------------------------------------------------- firmware (docs/isapi-protocol.md §7)
+// ---------------------------------------------------------------- firmware (docs/isapi-protocol.md §10)
 
 /**
  * Our code for a refused firmware package (PUT /ISAPI/System/updateFirmware). The public documentation names no
@@ -530,7 +530,7 @@ export function parseUpgradeStatus(text: string): { upgrading: boolean; percent:
   return { upgrading: flag === 'true', percent: p !== undefined && p >= 0 && p <= 100 ? p : undefined };
 }
 
-// ---------------------------------------------------------------- the terminal's own log (docs/isapi-protocol.md §8)
+// ---------------------------------------------------------------- the terminal's own log (docs/isapi-protocol.md §11)
 
 /** POST /ISAPI/ContentMgmt/logSearch body: every log type over [from, to] (ISAPI times with offset), one page. */
 export function logSearchXml(searchID: string, position: number, maxResults: number, from: string, to: string): Buffer {

@@ -52,7 +52,7 @@ export interface IsapiDeliveryOptions {
   /** wait after a failed call before the next, doubling up to `maxBackoffMs` */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** how long a firmware upgrade may take (docs/isapi-protocol.md §7) */
+  /** how long a firmware upgrade may take (docs/isapi-protocol.md §10) */
   upgrade?: {
     /** the upload (the terminal may answer only once it checked the package) */
     uploadTimeoutMs?: number;
@@ -238,15 +238,16 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     if (last && last > from) await events.stamp(d, 'att', last);
   }
 
+  // Together under the 20 minutes the ledger gives an upgrade's command (sync.service UPGRADE_TIMEOUT_MS).
   const up = {
-    uploadTimeoutMs: opts.upgrade?.uploadTimeoutMs ?? 10 * 60_000,
-    flashTimeoutMs: opts.upgrade?.flashTimeoutMs ?? 10 * 60_000,
+    uploadTimeoutMs: opts.upgrade?.uploadTimeoutMs ?? 8 * 60_000,
+    flashTimeoutMs: opts.upgrade?.flashTimeoutMs ?? 8 * 60_000,
     rebootWaitMs: opts.upgrade?.rebootWaitMs ?? 60_000,
     pollMs: opts.upgrade?.pollMs ?? 2_000,
   };
 
   /**
-   * A firmware upgrade (docs/isapi-protocol.md §7): the server uploads the package the upgrade names
+   * A firmware upgrade (docs/isapi-protocol.md §10): the server uploads the package the upgrade names
    * (PUT /ISAPI/System/updateFirmware), follows the terminal writing it (GET /ISAPI/System/upgradeStatus, bounded),
    * tells it to restart and waits until it goes down. Done means "restarting": the version it reports when it is
    * back (connect()) is the upgrade's version after. Every wait is bounded, whatever the terminal answers.
@@ -326,7 +327,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   }
 
   /**
-   * A log capture (docs/isapi-protocol.md §8): the terminal's log of the last week (POST /ISAPI/ContentMgmt/logSearch,
+   * A log capture (docs/isapi-protocol.md §11): the terminal's log of the last week (POST /ISAPI/ContentMgmt/logSearch,
    * paged), written as a text file, one line per entry, for the device page's download.
    */
   async function captureLog(d: T, t: IsapiTarget, id: number): Promise<CommandResult> {
