@@ -66,6 +66,8 @@ export interface IsapiDeliveryOptions {
 }
 
 /** The terminal's own log fetched by a log capture: the last week, in pages, up to a bounded size. */
+/** Firmware uploads in flight at once, all terminals together (each holds its package in memory). */
+const MAX_UPLOADS = 4;
 const LOG_DAYS = 7;
 const LOG_PAGE = 100;
 const LOG_MAX_ENTRIES = 20_000;
@@ -246,6 +248,19 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     pollMs: opts.upgrade?.pollMs ?? 2_000,
   };
 
+  let uploading = 0;
+  const uploadQueue: (() => void)[] = [];
+  async function uploadSlot<R>(fn: () => Promise<R>): Promise<R> {
+    if (uploading >= MAX_UPLOADS) await new Promise<void>((r) => uploadQueue.push(r));
+    uploading++;
+    try {
+      return await fn();
+    } finally {
+      uploading--;
+      uploadQueue.shift()?.();
+    }
+  }
+
   /**
    * A firmware upgrade (docs/isapi-protocol.md §10): the server uploads the package the upgrade names
    * (PUT /ISAPI/System/updateFirmware), follows the terminal writing it (GET /ISAPI/System/upgradeStatus, bounded),
@@ -256,14 +271,17 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     // The port hands the firmware of this terminal's own upgrade only (and marks it downloading).
     const file = await events.file(d, op.url);
     if (!file) return ISAPI_CODES.noFirmwareFile;
-    const data = await fs.promises.readFile(file.path);
-    const res = await client.request(t, {
-      method: 'PUT',
-      path: '/ISAPI/System/updateFirmware',
-      contentType: 'application/octet-stream',
-      body: data,
-      timeoutMs: up.uploadTimeoutMs,
-    });
+    // The package is sent from memory (a digest challenge may ask for the body again): a few uploads at once
+    // bound what a fleet upgrade holds (64 MB each at most) while the other terminals wait their turn.
+    const res = await uploadSlot(async () =>
+      client.request(t, {
+        method: 'PUT',
+        path: '/ISAPI/System/updateFirmware',
+        contentType: 'application/octet-stream',
+        body: await fs.promises.readFile(file.path),
+        timeoutMs: up.uploadTimeoutMs,
+      }),
+    );
     const status = parseStatus(res.text);
     if (status) {
       // 7 "reboot required" is the usual yes: the new firmware runs after the restart.
