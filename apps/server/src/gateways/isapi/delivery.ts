@@ -65,9 +65,9 @@ export interface IsapiDeliveryOptions {
   };
 }
 
-/** The terminal's own log fetched by a log capture: the last week, in pages, up to a bounded size. */
 /** Firmware uploads in flight at once, all terminals together (each holds its package in memory). */
 const MAX_UPLOADS = 4;
+/** The terminal's own log fetched by a log capture: the last week, in pages, up to a bounded size. */
 const LOG_DAYS = 7;
 const LOG_PAGE = 100;
 const LOG_MAX_ENTRIES = 20_000;
