@@ -29,8 +29,50 @@ export interface IsapiTerminalOptions {
   searchPage?: number;
   /** how long the lock stays open after a remote open or a person let in (ms, default 5000) */
   unlockMs?: number;
+  /** the language of its firmware: a package for another language is refused */
+  language?: string;
+  /** how long writing a firmware package takes (upgradeStatus counts the percent up meanwhile) */
+  upgradeMs?: number;
+  /** how long a restart keeps it unplugged */
+  rebootMs?: number;
+  /** log entries one log search page returns at most */
+  logPage?: number;
   /** print requests */
   verbose?: boolean;
+}
+
+/** First line of a firmware package the emulator installs: `HIKEMU-FW <version> [build …]`, then `model=` and `language=` lines. */
+export const ISAPI_FIRMWARE_HEADER = 'HIKEMU-FW ';
+/**
+ * Builds a firmware package the emulator accepts (the ZK emulator's `ZKEMU-FW <version>` format with a Hikvision
+ * header; a ZK package is refused as not for this terminal, as a real one would be). `model` and `language` name what
+ * it is for; a terminal of another model or language refuses it.
+ */
+export function isapiEmulatorFirmware(version: string, o: { build?: string; model?: string; language?: string; body?: string } = {}): Buffer {
+  const lines = [`${ISAPI_FIRMWARE_HEADER}${version}${o.build ? ` ${o.build}` : ''}`];
+  if (o.model) lines.push(`model=${o.model}`);
+  if (o.language) lines.push(`language=${o.language}`);
+  return Buffer.from(`${lines.join('\n')}\n${o.body ?? 'firmware image'}`, 'utf8');
+}
+
+/** One entry of the terminal's own log (what the log search finds). */
+export interface EmulatedLogEntry {
+  /** UTC ms */
+  at: number;
+  major: 'Operation' | 'Exception' | 'Information' | 'Alarm';
+  minor: string;
+  user: string;
+  ip: string;
+  info: string;
+}
+
+/** "V3.2.0" → [3, 2, 0] */
+const versionParts = (v: string) => (v.match(/\d+/g) ?? []).map(Number);
+function lowerVersion(a: string, b: string): boolean {
+  const x = versionParts(a);
+  const y = versionParts(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
 }
 
 export interface EmulatedUser {
@@ -123,6 +165,10 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     timezone: 480,
     searchPage: 30,
     unlockMs: 5000,
+    language: 'English',
+    upgradeMs: 600,
+    rebootMs: 300,
+    logPage: 50,
     verbose: false,
     ...opts,
   };
@@ -144,6 +190,18 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   let authFailures = 0;
   let server: http.Server | undefined;
   let port = o.port ?? 0;
+  const deviceLog: EmulatedLogEntry[] = [];
+  /** a package being written: its version and build, and since when */
+  let upgrade: { version: string; build: string; started: number } | undefined;
+  /** injected upgrade troubles: upgradeStatus never finishes, or the restart comes back with the old firmware */
+  const upgradeTrouble = { stuck: false, flashFails: false };
+  let rebootCount = 0;
+  let rebootTimer: NodeJS.Timeout | undefined;
+  const note = (major: EmulatedLogEntry['major'], minor: string, info = '', user = '', ip = '') => {
+    deviceLog.push({ at: Date.now(), major, minor, user, ip, info });
+    if (deviceLog.length > 5000) deviceLog.splice(0, deviceLog.length - 5000);
+  };
+  note('Operation', 'powerOn', `firmware ${o.firmware} ${o.firmwareBuild}`);
   const log = (...a: unknown[]) => o.verbose && console.log(`[${o.serial.slice(-8)}]`, ...a);
 
   const status = (statusCode: number, subStatusCode: string, statusString?: string) => ({
@@ -170,6 +228,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     const nc = parseInt(p.nc ?? '0', 16);
     if (p.qop !== 'auth' || !(nc > seen) || p.uri !== req.url) return false;
     if (H(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) !== p.response) return false;
+    if (seen === 0) note('Operation', 'remoteLogin', '', o.user, req.socket.remoteAddress ?? '');
     nonces.set(p.nonce!, nc);
     return true;
   }
@@ -272,7 +331,83 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
 
-  type Answer = { http?: number; json?: unknown; xml?: string; raw?: Buffer; type?: string };
+  type Answer = { http?: number; json?: unknown; xml?: string; raw?: Buffer; type?: string; after?: () => void };
+
+  const upgradePercent = () => (upgrade ? Math.min(100, Math.floor(((Date.now() - upgrade.started) / Math.max(1, o.upgradeMs)) * 100)) : 0);
+  const upgrading = () => !!upgrade && (upgradeTrouble.stuck || upgradePercent() < 100);
+
+  /** The restart: unplugged for rebootMs, back with the firmware it finished writing (unless told the flash fails). */
+  function reboot(why: string) {
+    rebootCount++;
+    note('Operation', 'remoteReboot', why, o.user);
+    const written = upgrade && !upgrading() ? upgrade : undefined;
+    upgrade = undefined;
+    void stopServer().then(() => {
+      rebootTimer = setTimeout(() => {
+        rebootTimer = undefined;
+        if (written && !upgradeTrouble.flashFails) {
+          o.firmware = written.version;
+          if (written.build) o.firmwareBuild = written.build;
+        } else if (written) note('Exception', 'upgradeFail', `firmware ${written.version} not applied`);
+        note('Operation', 'powerOn', `firmware ${o.firmware} ${o.firmwareBuild}`);
+        void start();
+      }, o.rebootMs);
+    });
+  }
+
+  /** PUT /ISAPI/System/updateFirmware: the package is checked, then written in the background. */
+  function takeFirmware(body: Buffer): Answer {
+    if (upgrade) return { http: 200, xml: statusXml(2, 'deviceBusy', 'Device Busy') };
+    const text = body.subarray(0, 400).toString('latin1');
+    const [head = '', ...rest] = text.split('\n');
+    if (!head.startsWith(ISAPI_FIRMWARE_HEADER)) return { http: 400, xml: statusXml(6, 'upgradePackageError', 'Invalid Content') };
+    const [version = '', ...build] = head.slice(ISAPI_FIRMWARE_HEADER.length).trim().split(/\s+/);
+    const field = (k: string) =>
+      rest
+        .find((l) => l.startsWith(`${k}=`))
+        ?.slice(k.length + 1)
+        .trim();
+    if (!version || version.length > 40) return { http: 400, xml: statusXml(6, 'upgradePackageError', 'Invalid Content') };
+    const model = field('model');
+    if (model && model !== o.model) return { http: 400, xml: statusXml(6, 'upgradePackageMismatch', 'Invalid Content') };
+    const language = field('language');
+    if (language && language !== o.language) return { http: 400, xml: statusXml(6, 'languageMismatch', 'Invalid Content') };
+    if (lowerVersion(version, o.firmware)) return { http: 400, xml: statusXml(6, 'upgradeVersionLower', 'Invalid Content') };
+    upgrade = { version, build: build.join(' '), started: Date.now() };
+    note('Operation', 'remoteUpgrade', `firmware ${version} (${body.length} bytes)`, o.user);
+    return { xml: statusXml(7, 'rebootRequired', 'Reboot Required') };
+  }
+
+  /** POST /ISAPI/ContentMgmt/logSearch (XML CMSearchDescription → CMSearchResult). */
+  function searchLog(body: Buffer): Answer {
+    const x = body.toString('utf8');
+    const tag = (n: string) => new RegExp(`<${n}>([^<]*)</${n}>`).exec(x)?.[1]?.trim();
+    const from = parseIsapiTime(tag('startTime') ?? '', o.timezone);
+    const to = parseIsapiTime(tag('endTime') ?? '', o.timezone);
+    if (Number.isNaN(from) || Number.isNaN(to)) return { http: 400, xml: statusXml(6, 'badXmlContent', 'Invalid Content') };
+    const pos = Number(tag('searchResultPostion') ?? tag('searchResultPosition') ?? 0) || 0;
+    const max = Math.max(1, Math.min(Number(tag('maxResults') ?? o.logPage) || o.logPage, o.logPage));
+    const all = deviceLog.filter((e) => e.at >= from && e.at <= to);
+    const page = all.slice(pos, pos + max);
+    const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      xml:
+        '<?xml version="1.0" encoding="UTF-8"?>\n<CMSearchResult version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+        `<searchID>${esc(tag('searchID') ?? '')}</searchID>\n<responseStatus>true</responseStatus>\n` +
+        `<responseStatusStrg>${!page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK'}</responseStatusStrg>\n` +
+        `<numOfMatches>${page.length}</numOfMatches>\n<matchList>\n` +
+        page
+          .map(
+            (e) =>
+              '<searchMatchItem><logDescriptor>' +
+              `<metaId>log.std-cgi.com/${e.major}/${e.minor}</metaId><StartDateTime>${isapiTime(e.at, o.timezone)}</StartDateTime>` +
+              `<userName>${esc(e.user)}</userName><ipAddress>${esc(e.ip)}</ipAddress><infoContent>${esc(e.info)}</infoContent>` +
+              '</logDescriptor></searchMatchItem>\n',
+          )
+          .join('') +
+        '</matchList>\n</CMSearchResult>\n',
+    };
+  }
   const bad = (sub: string, code = 6): Answer => ({ http: 400, json: status(code, sub) });
 
   function route(method: string, path: string, body: Buffer, contentType: string): Answer {
@@ -404,6 +539,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         if (cmd === 'open') {
           doorOpens.push(Date.now());
           unlockedUntil = Date.now() + o.unlockMs;
+          note('Operation', 'remoteOpenDoor', 'door 1', o.user);
           addEvent({ at: Date.now(), major: 3, minor: 1024, employeeNo: '', name: '', verifyMode: '' });
         }
         return { xml: statusXml(1, 'ok') };
@@ -459,7 +595,17 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
             : '<HttpHostNotificationList/>',
         };
       case 'PUT /ISAPI/System/reboot':
-        return { xml: statusXml(1, 'ok') };
+        return { xml: statusXml(1, 'ok'), after: () => reboot('remote') };
+      case 'PUT /ISAPI/System/updateFirmware':
+        return takeFirmware(body);
+      case 'GET /ISAPI/System/upgradeStatus':
+        return {
+          xml:
+            '<?xml version="1.0" encoding="UTF-8"?>\n<upgradeStatus version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+            `<upgrading>${upgrading()}</upgrading>\n<percent>${upgrade ? upgradePercent() : 0}</percent>\n</upgradeStatus>\n`,
+        };
+      case 'POST /ISAPI/ContentMgmt/logSearch':
+        return searchLog(body);
       default:
         return { http: 404, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
     }
@@ -475,13 +621,15 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     let size = 0;
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    // A firmware package is tens of MB; anything else a few.
+    const cap = path === '/ISAPI/System/updateFirmware' ? 80 * 1024 * 1024 : 4 * 1024 * 1024;
     for await (const c of req) {
       size += (c as Buffer).length;
-      if (size > 4 * 1024 * 1024) return res.destroy();
+      if (size > cap) return res.destroy();
       chunks.push(c as Buffer);
     }
     const body = Buffer.concat(chunks);
-    const [path = '', query = ''] = (req.url ?? '').split('?');
     requests.push(`${req.method} ${path}`);
     if (!checkDigest(req)) {
       if (req.headers.authorization) authFailures++;
@@ -511,6 +659,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     }
     void query;
     const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
+    if (a.after) res.once('finish', () => setTimeout(a.after!, 10));
     if (a.xml !== undefined) {
       res.writeHead(a.http ?? 200, { 'content-type': 'application/xml; charset="UTF-8"' });
       return res.end(a.xml);
@@ -520,6 +669,13 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   }
 
   const sockets = new Set<import('node:net').Socket>();
+  async function stopServer() {
+    const s = server;
+    server = undefined;
+    if (!s) return;
+    for (const sock of sockets) sock.destroy();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
   async function start() {
     if (server) return;
     const s = http.createServer((req, res) => {
@@ -567,13 +723,28 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     },
     /** Plugs the terminal back in (same port, same memory). */
     start,
-    /** Unplugs the terminal: connections are cut, nothing answers; events still go to its log. */
+    /** Unplugs the terminal: connections are cut, nothing answers; events still go to its log. A restart under way is called off. */
     async stop() {
-      const s = server;
-      server = undefined;
-      if (!s) return;
-      for (const sock of sockets) sock.destroy();
-      await new Promise<void>((r) => s.close(() => r()));
+      clearTimeout(rebootTimer);
+      rebootTimer = undefined;
+      await stopServer();
+    },
+    /** Its own log (boots, logins, door opens, upgrades, restarts): what the log search finds. */
+    deviceLog,
+    /** The firmware it runs (deviceInfo's firmwareVersion); an upgrade and a restart change it. */
+    get firmware() {
+      return o.firmware;
+    },
+    get rebootCount() {
+      return rebootCount;
+    },
+    /** A package being written (percent as upgradeStatus says it), or undefined. */
+    get upgrade() {
+      return upgrade ? { version: upgrade.version, percent: upgradePercent() } : undefined;
+    },
+    /** Upgrade troubles: `stuck` upgradeStatus never finishes; `flashFails` the restart comes back with the old firmware. */
+    setUpgradeTrouble(t: { stuck?: boolean; flashFails?: boolean }) {
+      Object.assign(upgradeTrouble, t);
     },
     inject(i: Injection) {
       injections.push({ ...i });

@@ -26,6 +26,8 @@ export interface IsapiHttpRequest {
   path: string;
   contentType?: string | undefined;
   body?: Buffer | undefined;
+  /** this request's deadline when it is not the client's (a firmware upload takes minutes) */
+  timeoutMs?: number | undefined;
 }
 
 export interface IsapiResponse {
@@ -208,7 +210,7 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
 
   async function send(t: IsapiTarget, req: IsapiHttpRequest): Promise<IsapiResponse> {
     if (closing.signal.aborted) throw new IsapiTransportError(ISAPI_CODES.unreachable, 'closed');
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]);
+    const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs ?? timeoutMs), closing.signal]);
     const key = sessionKey(t);
     // Digest: reuse the last challenge (the nonce count goes up) and answer a fresh one when asked.
     for (let attempt = 0; attempt < 3; attempt++) {

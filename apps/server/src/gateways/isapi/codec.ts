@@ -46,6 +46,12 @@ export const ISAPI_CODES = {
   noFace: 614,
   pictureTooLarge: 615,
   faceCapacity: 616,
+  /** firmware packages (PUT /ISAPI/System/updateFirmware, docs/isapi-protocol.md §10) */
+  firmwareMismatch: 620,
+  firmwareLanguage: 621,
+  firmwareLower: 622,
+  upgradeFailed: 623,
+  noFirmwareFile: 624,
   rebootRequired: 700,
   wrongPassword: 900,
   locked: 901,
@@ -82,6 +88,11 @@ const SUB_CODES: Record<string, IsapiCodeName> = {
   pictureSizeExceedLimit: 'pictureTooLarge',
   imageSizeExceeded: 'pictureTooLarge',
   faceLibNumOverLimit: 'faceCapacity',
+  languageMismatch: 'firmwareLanguage',
+  upgradePackageMismatch: 'firmwareMismatch',
+  upgradePackageError: 'firmwareMismatch',
+  upgradeVersionLower: 'firmwareLower',
+  upgradeFailed: 'upgradeFailed',
 };
 const STATUS_CODES: Record<number, IsapiCodeName> = {
   1: 'ok',
@@ -388,12 +399,12 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
     case 'reboot':
       return [{ method: 'PUT', path: '/ISAPI/System/reboot' }];
     case 'queryPunches':
-      // Served by the delivery's event search (searchEvents), not as one request.
-      return [];
-    case 'options':
-    // ISAPI firmware upload and log search are not built yet (#20): reported unsupported.
+    // Served by the delivery, not as one fixed request: the event search (searchEvents), the firmware upload
+    // followed to the restart (upgradeFirmware) and the log search written as a file (captureLog).
     case 'upgrade':
     case 'getLog':
+      return [];
+    case 'options':
       return undefined;
   }
 }
@@ -513,4 +524,105 @@ export function httpHostsXml(host: { ip: string; port: number; path: string }): 
       '<httpAuthenticationMethod>none</httpAuthenticationMethod>' +
       '</HttpHostNotification></HttpHostNotificationList>',
   );
+}
+
+// ---------------------------------------------------------------- firmware (docs/isapi-protocol.md §10)
+
+/**
+ * Our code for a refused firmware package (PUT /ISAPI/System/updateFirmware). The public documentation names no
+ * fixed list of sub-statuses for this request and firmware spell them differently, so the cause is read from the
+ * name's family: the language, an older version, a package that is not for this model (or not a package at all),
+ * a flash that failed. Anything else keeps its status's meaning.
+ */
+export function firmwareRefusal(s: IsapiStatus): number {
+  const sub = s.subStatusCode;
+  if (/lang/i.test(sub)) return ISAPI_CODES.firmwareLanguage;
+  if (/lower|downgrade|versionlow|oldversion/i.test(sub)) return ISAPI_CODES.firmwareLower;
+  if (/package|packet|mismatch|model|platform|devicetype|checksum|verify|sign|file/i.test(sub)) return ISAPI_CODES.firmwareMismatch;
+  if (/upgrade|flash|fail/i.test(sub)) return ISAPI_CODES.upgradeFailed;
+  // a bare "invalid content" to a firmware upload: the terminal did not take the package
+  if (s.statusCode === 6 && (s.code === ISAPI_CODES.badContent || s.code === ISAPI_CODES.badParameters)) return ISAPI_CODES.firmwareMismatch;
+  return s.code;
+}
+
+/** Codes meaning "this firmware is not for this terminal": shown as spec §8 "upgrade unknown version". */
+export const WRONG_FIRMWARE: ReadonlySet<number> = new Set([ISAPI_CODES.firmwareMismatch, ISAPI_CODES.firmwareLanguage]);
+
+/** GET /ISAPI/System/upgradeStatus: `<upgradeStatus><upgrading>true</upgrading><percent>40</percent></upgradeStatus>` (XML or JSON). */
+export function parseUpgradeStatus(text: string): { upgrading: boolean; percent: number | undefined } | undefined {
+  const j = jsonObject(text);
+  const x: Record<string, unknown> = j ? obj(j.UpgradeStatus ?? j.upgradeStatus) : /<upgradeStatus[\s>]/i.test(text) ? xmlLeaves(text) : {};
+  const flag = typeof x.upgrading === 'boolean' ? String(x.upgrading) : str(x.upgrading).trim().toLowerCase();
+  if (flag !== 'true' && flag !== 'false') return undefined;
+  const p = int(x.percent);
+  return { upgrading: flag === 'true', percent: p !== undefined && p >= 0 && p <= 100 ? p : undefined };
+}
+
+// ---------------------------------------------------------------- the terminal's own log (docs/isapi-protocol.md §11)
+
+/** POST /ISAPI/ContentMgmt/logSearch body: every log type over [from, to] (ISAPI times with offset), one page. */
+export function logSearchXml(searchID: string, position: number, maxResults: number, from: string, to: string): Buffer {
+  return Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+      '<CMSearchDescription version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">' +
+      `<searchID>${escapeXml(searchID)}</searchID><metaId>log.std-cgi.com</metaId>` +
+      `<timeSpanList><timeSpan><startTime>${escapeXml(from)}</startTime><endTime>${escapeXml(to)}</endTime></timeSpan></timeSpanList>` +
+      // "searchResultPostion" is how the documentation (and firmware) spell it.
+      `<maxResults>${maxResults}</maxResults><searchResultPostion>${position}</searchResultPostion>` +
+      '</CMSearchDescription>',
+  );
+}
+
+/** One entry of the terminal's log. */
+export interface LogEntry {
+  /** device-local 'YYYY-MM-DD HH:mm:ss' ('' when the terminal gave none) */
+  time: string;
+  /** e.g. Operation, Exception, Alarm, Information */
+  major: string;
+  /** e.g. remoteReboot, remoteLogin */
+  minor: string;
+  user: string;
+  ip: string;
+  /** what else the entry says (parameter, information) */
+  details: string;
+}
+
+const oneLine = (s: string, max: number) =>
+  s
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max);
+
+/**
+ * POST /ISAPI/ContentMgmt/logSearch answer (XML CMSearchResult): its entries and whether more follow, or undefined
+ * when it is not one. `metaId` names the type: `log.std-cgi.com/Operation/remoteReboot` (some firmware
+ * log.hikvision.com/…). Read item by item with a cap, so a huge or broken answer yields at most `max` entries.
+ */
+export function parseLogSearch(text: string, max = 1000): { entries: LogEntry[]; more: boolean } | undefined {
+  if (!/<CMSearchResult[\s>]/.test(text)) return undefined;
+  const head = xmlLeaves(text.replace(/<matchList[\s>][\s\S]*$/, ''));
+  const entries: LogEntry[] = [];
+  const re = /<searchMatchItem(?:\s[^<>]*)?>([\s\S]*?)<\/searchMatchItem\s*>/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) && entries.length < max) {
+    const x = xmlLeaves(m[1]!);
+    const type = (x.metaId ?? '').replace(/^[^/]*\/?/, '').split('/');
+    const details = [x.paraType, x.infoContent, x.additionInformation, x.description].filter((v) => v && v.trim()).join(' ');
+    entries.push({
+      time: localTime(x.StartDateTime ?? x.startDateTime ?? x.time ?? '') ?? '',
+      major: oneLine(type[0] ?? '', 40),
+      minor: oneLine(type.slice(1).join('/'), 80),
+      user: oneLine(x.userName ?? '', 40),
+      ip: oneLine(x.ipAddress ?? '', 60),
+      details: oneLine(details, 500),
+    });
+  }
+  return { entries, more: /^MORE$/i.test((head.responseStatusStrg ?? '').trim()) };
+}
+
+/** The log as the text file an administrator downloads: a heading, then one line per entry (time, type, user, address, details). */
+export function logText(heading: string, entries: LogEntry[]): Buffer {
+  const lines = [`# ${oneLine(heading, 300)}`, `# ${entries.length} entries: time | major/minor type | user | address | details`];
+  for (const e of entries) lines.push([e.time || '-', `${e.major || '-'}/${e.minor || '-'}`, e.user || '-', e.ip || '-', e.details].join(' | ').trimEnd());
+  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
 }

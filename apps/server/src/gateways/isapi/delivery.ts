@@ -1,24 +1,31 @@
 import { createSocket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
-import type { CommandResult, Delivery, Planned } from '../driver.ts';
+import type { CommandResult, Delivery, DeviceOp, Planned } from '../driver.ts';
 import type { PunchRecord, Terminal, TerminalEvents } from '../terminal-events.ts';
 import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiTarget } from './client.ts';
 import {
   encodeOp,
   eventSearchBody,
+  firmwareRefusal,
   httpHostsXml,
   ISAPI_CODES,
+  logSearchXml,
+  logText,
   parseDeviceInfo,
   parseDoorState,
   parseEventSearch,
+  parseLogSearch,
   parseProgress,
   parseStatus,
+  parseUpgradeStatus,
   parseUserCapabilities,
   parseUserCount,
   punchOf,
   type IsapiRequest,
+  type LogEntry,
 } from './codec.ts';
 import { isapiWire, type IsapiPlanned } from './driver.ts';
 
@@ -46,7 +53,26 @@ export interface IsapiDeliveryOptions {
   /** wait after a failed call before the next, doubling up to `maxBackoffMs` */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** how long a firmware upgrade may take (docs/isapi-protocol.md §10) */
+  upgrade?: {
+    /** the upload (the terminal may answer only once it checked the package) */
+    uploadTimeoutMs?: number;
+    /** the terminal writing it, followed through upgradeStatus */
+    flashTimeoutMs?: number;
+    /** how long the terminal has to go down after it is told to restart */
+    rebootWaitMs?: number;
+    /** between two upgradeStatus (and restart) checks */
+    pollMs?: number;
+  };
 }
+
+/** Firmware uploads in flight at once, all terminals together (each holds its package in memory). */
+const MAX_UPLOADS = 4;
+/** The terminal's own log fetched by a log capture: the last week, in pages, up to a bounded size. */
+const LOG_DAYS = 7;
+const LOG_PAGE = 100;
+const LOG_MAX_ENTRIES = 20_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Where an event notification for this terminal goes: the device id and its secret make the path. */
 export const eventPath = (d: { id: number; event_secret: string }) => `/isapi/event/${d.id}/${d.event_secret}`;
@@ -198,7 +224,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push },
     };
     await events.restarted(d, facts);
-    await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
+    await events.info(d, {
+      firmware: info.firmware,
+      ...(count !== undefined ? { userCount: count } : {}),
+      ...(caps.maxUsers !== undefined ? { capacity: caps.maxUsers } : {}),
+    });
     await readDoor(d, t);
     await backlog(d, t);
     return push;
@@ -219,9 +249,145 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     if (last && last > from) await events.stamp(d, 'att', last);
   }
 
+  // Together under the 20 minutes the ledger gives an upgrade's command (sync.service UPGRADE_TIMEOUT_MS).
+  const up = {
+    uploadTimeoutMs: opts.upgrade?.uploadTimeoutMs ?? 8 * 60_000,
+    flashTimeoutMs: opts.upgrade?.flashTimeoutMs ?? 8 * 60_000,
+    rebootWaitMs: opts.upgrade?.rebootWaitMs ?? 60_000,
+    pollMs: opts.upgrade?.pollMs ?? 2_000,
+  };
+
+  let uploading = 0;
+  const uploadQueue: (() => void)[] = [];
+  async function uploadSlot<R>(fn: () => Promise<R>): Promise<R> {
+    if (uploading >= MAX_UPLOADS) await new Promise<void>((r) => uploadQueue.push(r));
+    uploading++;
+    try {
+      return await fn();
+    } finally {
+      uploading--;
+      uploadQueue.shift()?.();
+    }
+  }
+
+  /**
+   * A firmware upgrade (docs/isapi-protocol.md §10): the server uploads the package the upgrade names
+   * (PUT /ISAPI/System/updateFirmware), follows the terminal writing it (GET /ISAPI/System/upgradeStatus, bounded),
+   * tells it to restart and waits until it goes down. Done means "restarting": the version it reports when it is
+   * back (connect()) is the upgrade's version after. Every wait is bounded, whatever the terminal answers.
+   */
+  async function upgradeFirmware(d: T, t: IsapiTarget, op: Extract<DeviceOp, { kind: 'upgrade' }>): Promise<number> {
+    // The port hands the firmware of this terminal's own upgrade only (and marks it downloading).
+    const file = await events.file(d, op.url);
+    if (!file) return ISAPI_CODES.noFirmwareFile;
+    // The package is sent from memory (a digest challenge may ask for the body again): a few uploads at once
+    // bound what a fleet upgrade holds (64 MB each at most) while the other terminals wait their turn.
+    const res = await uploadSlot(async () =>
+      client.request(t, {
+        method: 'PUT',
+        path: '/ISAPI/System/updateFirmware',
+        contentType: 'application/octet-stream',
+        body: await fs.promises.readFile(file.path),
+        timeoutMs: up.uploadTimeoutMs,
+      }),
+    );
+    const status = parseStatus(res.text);
+    if (status) {
+      // 7 "reboot required" is the usual yes: the new firmware runs after the restart.
+      if (status.code !== ISAPI_CODES.ok && status.code !== ISAPI_CODES.rebootRequired) return firmwareRefusal(status);
+    } else if (res.status < 200 || res.status >= 300) return res.status === 404 || res.status === 405 ? ISAPI_CODES.notSupport : ISAPI_CODES.badResponse;
+
+    // Writing the flash: followed until it says it is no longer upgrading, for at most flashTimeoutMs.
+    const deadline = Date.now() + up.flashTimeoutMs;
+    let gone = false;
+    for (let unreadable = 0; ;) {
+      let answer;
+      try {
+        answer = await client.request(t, { method: 'GET', path: '/ISAPI/System/upgradeStatus' });
+      } catch (e) {
+        // The terminal restarting by itself once written.
+        if (e instanceof IsapiTransportError && (e.code === ISAPI_CODES.unreachable || e.code === ISAPI_CODES.timeout)) {
+          gone = true;
+          break;
+        }
+        throw e;
+      }
+      const st = parseUpgradeStatus(answer.text);
+      if (st && !st.upgrading) break;
+      if (!st) {
+        // Firmware without the resource: its restart's version tells. Unreadable answers, three in a row: refused.
+        if (answer.status === 404 || answer.status === 405 || parseStatus(answer.text)) break;
+        if (++unreadable >= 3) return ISAPI_CODES.badResponse;
+      } else {
+        unreadable = 0;
+        opts.log.debug({ device: d.id, percent: st.percent }, 'ISAPI firmware upgrade in progress');
+      }
+      if (Date.now() >= deadline) return ISAPI_CODES.timeout;
+      await sleep(Math.min(up.pollMs, Math.max(0, deadline - Date.now())));
+    }
+
+    const s = stateOf(d.id);
+    // Whatever follows, the session is over: the next call reconnects and reads the version it runs.
+    s.connected = false;
+    if (!gone) {
+      try {
+        const code = await send(t, { method: 'PUT', path: '/ISAPI/System/reboot' });
+        if (code !== ISAPI_CODES.ok && code !== ISAPI_CODES.rebootRequired) return code;
+      } catch (e) {
+        if (!(e instanceof IsapiTransportError)) throw e;
+        // the answer lost to the restart itself
+      }
+      // Until it stops answering (or answers with another version): reconnecting before would read the old one.
+      const until = Date.now() + up.rebootWaitMs;
+      while (Date.now() < until) {
+        try {
+          const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
+          if (info && info.firmware !== d.firmware) break;
+        } catch (e) {
+          if (e instanceof IsapiTransportError) break;
+          throw e;
+        }
+        await sleep(up.pollMs);
+      }
+    }
+    return ISAPI_CODES.ok;
+  }
+
+  /**
+   * A log capture (docs/isapi-protocol.md §11): the terminal's log of the last week (POST /ISAPI/ContentMgmt/logSearch,
+   * paged), written as a text file, one line per entry, for the device page's download.
+   */
+  async function captureLog(d: T, t: IsapiTarget, id: number): Promise<CommandResult> {
+    const now = Date.now();
+    const from = utcToLocal(new Date(now - LOG_DAYS * 86_400_000).toISOString(), d.tz_offset);
+    const to = utcToLocal(new Date(now + 60_000).toISOString(), d.tz_offset);
+    const searchID = randomBytes(8).toString('hex');
+    const entries: LogEntry[] = [];
+    for (let page = 0; page * LOG_PAGE < LOG_MAX_ENTRIES; page++) {
+      const res = await client.request(t, {
+        method: 'POST',
+        path: '/ISAPI/ContentMgmt/logSearch',
+        contentType: 'application/xml',
+        body: logSearchXml(searchID, entries.length, LOG_PAGE, isapiTimeOf(from, d.tz_offset), isapiTimeOf(to, d.tz_offset)),
+      });
+      const found = parseLogSearch(res.text, LOG_PAGE);
+      if (!found) {
+        const s = parseStatus(res.text);
+        const code = s && s.code !== 0 ? s.code : res.status === 404 || res.status === 405 ? ISAPI_CODES.notSupport : ISAPI_CODES.badResponse;
+        return { id, code };
+      }
+      entries.push(...found.entries);
+      if (!found.more || !found.entries.length) break;
+    }
+    const heading = `${d.serial} (${d.name}): the terminal's log from ${from} to ${to}, terminal time`;
+    return { id, code: 0, file: { name: 'isapi-log.txt', data: logText(heading, entries) } };
+  }
+
   /** One planned operation; a transport failure propagates (the batch stops there). */
   async function perform(d: T, t: IsapiTarget, p: Planned<IsapiPlanned>): Promise<CommandResult> {
     const op = p.encoded.op;
+    if (op.kind === 'upgrade') return { id: p.id, code: await upgradeFirmware(d, t, op) };
+    if (op.kind === 'getLog') return captureLog(d, t, p.id);
     if (op.kind === 'info' || op.kind === 'check') {
       const count = parseUserCount((await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text);
       if (count === undefined) return { id: p.id, code: ISAPI_CODES.badResponse };
@@ -295,6 +461,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           throw e;
         }
         await events.commandResults(d, results);
+        // The terminal is restarting (a firmware upgrade): the next call reconnects and reads what it runs.
+        if (!s.connected) break;
       }
       s.failures = 0;
     } catch (e) {

@@ -250,3 +250,29 @@ test('a refused face with its picture lands among the strangers when the device 
   assert.equal(rows[0]!.pin, '0');
   assert.equal(rows[0]!.stranger, 1);
 });
+
+test("the device's capacity follows the terminal's own user capacity, so the ledger refuses only what it cannot hold", async () => {
+  const small = await terminal({ serial: 'DS-EMU-SMALL', capacity: 1 });
+  // Typed 500 in the form: the terminal says it holds 1, and that is what it will take.
+  const id = await addTerminal(A, small, 'ISAPICAP1', { capacity: 500 });
+  const d = await until('the capacity read from the terminal', async () => {
+    const x = await info(A, id);
+    return x.capacity === 1 ? x : undefined;
+  });
+  assert.equal(d.capacity, 1);
+  const rows = await until('one synced, one refused for capacity without asking the terminal', async () => {
+    const r = await t.app.database.db.selectFrom('device_persons').select(['state', 'last_error']).where('device_id', '=', id).execute();
+    return r.filter((x) => x.state === 'synced').length === 1 && r.some((x) => x.state === 'failed') ? r : undefined;
+  });
+  assert.equal(rows!.find((x) => x.state === 'failed')?.last_error, 'device.codes.capacity');
+  assert.equal(small.users.size, 1);
+  const list = await call(t.app, 'GET', '/device/list', { token: A.main, query: { page: 1, pageSize: 50 } });
+  assert.equal((list.data.items as { id: number; capacity: number }[]).find((x) => x.id === id)?.capacity, 1, 'the list shows users / 1');
+
+  // A terminal that does not say its capacity keeps the figure typed for it.
+  const mute = await terminal({ serial: 'DS-EMU-MUTE' });
+  mute.inject({ path: '/ISAPI/AccessControl/UserInfo/capabilities', status: { http: 404, statusCode: 4, subStatusCode: 'notSupport' } });
+  const muteId = await addTerminal(A, mute, 'ISAPICAP2', { capacity: 700, attendance_scope: 'selected' });
+  await until('online', async () => (await info(A, muteId)).online);
+  assert.equal((await info(A, muteId)).capacity, 700);
+});
