@@ -29,6 +29,8 @@ export interface IsapiTerminalOptions {
   searchPage?: number;
   /** print requests */
   verbose?: boolean;
+  /** answer the host notification (httpHosts) "not supported", as terminals that cannot push do */
+  refuseHttpHosts?: boolean;
 }
 
 export interface EmulatedUser {
@@ -77,6 +79,20 @@ export function parseIsapiTime(s: string, tz: number): number {
   const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   const off = m[7] === undefined ? tz : m[7] === 'Z' ? 0 : (m[7][0] === '-' ? -1 : 1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(4, 6)));
   return wall - off * 60_000;
+}
+
+/**
+ * The host notification's target: `addressingFormatType` ipaddress (`ipAddress` or `ipv6Address`) or hostname
+ * (`hostName`), the port, the URL path and `protocolType` HTTP or HTTPS; undefined when one is missing.
+ */
+export function readHttpHost(x: string): { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined {
+  const leaf = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(x)?.[1]?.replace(/&amp;/g, '&');
+  const url = leaf('url');
+  const byName = leaf('addressingFormatType')?.toLowerCase() === 'hostname';
+  const ip = byName ? leaf('hostName') : (leaf('ipAddress') ?? leaf('ipv6Address'));
+  const port = Number(leaf('portNo'));
+  if (!url || !ip || !(port > 0 && port < 65536)) return undefined;
+  return { url, ip, port, protocol: leaf('protocolType')?.toUpperCase() === 'HTTPS' ? 'https' : 'http' };
 }
 
 function multipartParts(body: Buffer, contentType: string): { name: string; type: string; data: Buffer }[] {
@@ -132,7 +148,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   const injections: Injection[] = [];
   const doorOpens: number[] = [];
   const requests: string[] = [];
-  let httpHost: { url: string; ip: string; port: number } | undefined;
+  /** where events are posted: `ip` is the address or host name the notification named */
+  let httpHost: { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined;
   let serialNo = 0;
   let deleteStatus = 'success';
   let authFailures = 0;
@@ -227,7 +244,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     try {
-      const r = await fetch(`http://${httpHost.ip}:${httpHost.port}${httpHost.url}`, {
+      const r = await fetch(`${httpHost.protocol}://${httpHost.ip.includes(':') ? `[${httpHost.ip}]` : httpHost.ip}:${httpHost.port}${httpHost.url}`, {
         method: 'POST',
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
         body,
@@ -433,18 +450,16 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         };
       }
       case 'PUT /ISAPI/Event/notification/httpHosts': {
-        const x = body.toString('utf8');
-        const url = /<url>([^<]*)<\/url>/.exec(x)?.[1];
-        const ip = /<ipAddress>([^<]*)<\/ipAddress>/.exec(x)?.[1];
-        const hp = Number(/<portNo>(\d+)<\/portNo>/.exec(x)?.[1]);
-        if (!url || !ip || !hp) return { http: 400, xml: statusXml(6, 'badXmlContent') };
-        httpHost = { url: url.replace(/&amp;/g, '&'), ip, port: hp };
+        if (o.refuseHttpHosts) return { http: 403, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
+        const h = readHttpHost(body.toString('utf8'));
+        if (!h) return { http: 400, xml: statusXml(6, 'badXmlContent') };
+        httpHost = h;
         return { xml: statusXml(1, 'ok') };
       }
       case 'GET /ISAPI/Event/notification/httpHosts':
         return {
           xml: httpHost
-            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
+            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><protocolType>${httpHost.protocol.toUpperCase()}</protocolType><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
             : '<HttpHostNotificationList/>',
         };
       case 'PUT /ISAPI/System/reboot':

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   codeKey,
   encodeOp,
+  httpHostsXml,
   multipart,
   parseDeviceInfo,
   parseEventSearch,
@@ -103,4 +104,18 @@ test('digest: challenges parsed (SHA-256 preferred), the response matches RFC 76
     digestAuthorization(md5, 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ'),
     /response="8ca523f5e9506fed4657c9700eebdbec"/,
   );
+});
+
+test('host notification: an address as ipaddress (IPv4 or IPv6), a name as hostname, HTTPS when the URL says so', () => {
+  const v4 = httpHostsXml({ host: '192.168.1.5', port: 8080, path: '/isapi/event/1/s' }).toString();
+  assert.match(v4, /<addressingFormatType>ipaddress<\/addressingFormatType><ipAddress>192\.168\.1\.5<\/ipAddress><portNo>8080<\/portNo>/);
+  assert.match(v4, /<protocolType>HTTP<\/protocolType>/);
+  assert.match(v4, /<url>\/isapi\/event\/1\/s<\/url>/);
+  const v6 = httpHostsXml({ host: 'fd00::5', port: 80, path: '/x' }).toString();
+  assert.match(v6, /<ipv6Address>fd00::5<\/ipv6Address>/);
+  assert.doesNotMatch(v6, /<ipAddress>/);
+  const named = httpHostsXml({ protocol: 'https', host: 'faceadmin.example.lan', port: 443, path: '/fa/isapi/event/1/s' }).toString();
+  assert.match(named, /<addressingFormatType>hostname<\/addressingFormatType><hostName>faceadmin\.example\.lan<\/hostName>/);
+  assert.match(named, /<protocolType>HTTPS<\/protocolType>/);
+  assert.match(named, /<url>\/fa\/isapi\/event\/1\/s<\/url>/);
 });

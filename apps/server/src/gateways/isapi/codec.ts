@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { DeviceOp } from '../driver.ts';
 import type { PunchRecord } from '../terminal-events.ts';
 
@@ -475,13 +476,32 @@ export function punchOf(e: AcsEvent): PunchRecord | undefined {
   return { pin: e.employeeNo, time: e.time, status, verify, workcode: '', mask: null, temperature: null, alcohol: null };
 }
 
-/** The host notification the terminal is told to post events to (PUT /ISAPI/Event/notification/httpHosts). */
-export function httpHostsXml(host: { ip: string; port: number; path: string }): Buffer {
+/** Where a terminal posts its events: http or https, an IPv4 or IPv6 address or a host name, a port, a path. */
+export interface EventHost {
+  protocol?: 'http' | 'https';
+  host: string;
+  port: number;
+  path: string;
+}
+
+/**
+ * The host notification the terminal is told to post events to (PUT /ISAPI/Event/notification/httpHosts). An
+ * address goes as `addressingFormatType` ipaddress (`ipAddress`, or `ipv6Address`), a name as hostname
+ * (`hostName`); `protocolType` HTTP or HTTPS.
+ */
+export function httpHostsXml(h: EventHost): Buffer {
+  const kind = isIP(h.host);
+  const address =
+    kind === 4
+      ? `<addressingFormatType>ipaddress</addressingFormatType><ipAddress>${escapeXml(h.host)}</ipAddress>`
+      : kind === 6
+        ? `<addressingFormatType>ipaddress</addressingFormatType><ipv6Address>${escapeXml(h.host)}</ipv6Address>`
+        : `<addressingFormatType>hostname</addressingFormatType><hostName>${escapeXml(h.host)}</hostName>`;
   return Buffer.from(
     '<?xml version="1.0" encoding="UTF-8"?>' +
       '<HttpHostNotificationList><HttpHostNotification>' +
-      `<id>1</id><url>${escapeXml(host.path)}</url><protocolType>HTTP</protocolType><parameterFormatType>JSON</parameterFormatType>` +
-      `<addressingFormatType>ipaddress</addressingFormatType><ipAddress>${escapeXml(host.ip)}</ipAddress><portNo>${host.port}</portNo>` +
+      `<id>1</id><url>${escapeXml(h.path)}</url><protocolType>${h.protocol === 'https' ? 'HTTPS' : 'HTTP'}</protocolType><parameterFormatType>JSON</parameterFormatType>` +
+      `${address}<portNo>${h.port}</portNo>` +
       '<httpAuthenticationMethod>none</httpAuthenticationMethod>' +
       '</HttpHostNotification></HttpHostNotificationList>',
   );

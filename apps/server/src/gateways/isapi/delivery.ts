@@ -17,6 +17,7 @@ import {
   parseUserCapabilities,
   parseUserCount,
   punchOf,
+  type EventHost,
   type IsapiRequest,
 } from './codec.ts';
 import { isapiWire, type IsapiPlanned } from './driver.ts';
@@ -39,6 +40,11 @@ export interface IsapiDeliveryOptions {
   heartbeatMs: number;
   /** the port this server listens on, once it does (the terminal posts its events there) */
   listenPort: () => number | undefined;
+  /**
+   * ISAPI_EVENT_URL: the base terminals post to when this server is reached through a proxy, NAT or another
+   * interface (its host, port and path prefix replace the routed interface and the listening port)
+   */
+  eventUrl?: { protocol: 'http' | 'https'; host: string; port: number; path: string } | undefined;
   client?: IsapiClient;
   /** terminals worked on at once (each has its own request queue in the client as well) */
   parallel?: number;
@@ -166,6 +172,14 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     return last;
   }
 
+  /** Where this terminal posts its events: the configured event URL, else the interface routed to it and our port. */
+  async function eventHostFor(d: T): Promise<EventHost | undefined> {
+    if (opts.eventUrl) return { ...opts.eventUrl, path: `${opts.eventUrl.path}${eventPath(d)}` };
+    const port = opts.listenPort();
+    const ip = port ? await localAddressFor(d.ip) : undefined;
+    return port && ip ? { protocol: 'http', host: ip, port, path: eventPath(d) } : undefined;
+  }
+
   /** (Re)connects: what the terminal is, its counts, where it posts events, and what it took while we were apart. */
   async function connect(d: T, t: IsapiTarget): Promise<boolean> {
     const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
@@ -179,15 +193,14 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     // The terminal posts its events to this server (host notification); where it cannot, the backlog search
     // on every reconnect and heartbeat still brings them.
     let push = false;
-    const port = opts.listenPort();
-    const ip = port ? await localAddressFor(d.ip) : undefined;
-    if (port && ip) {
+    const host = await eventHostFor(d);
+    if (host) {
       push =
         (await send(t, {
           method: 'PUT',
           path: '/ISAPI/Event/notification/httpHosts',
           contentType: 'application/xml',
-          body: httpHostsXml({ ip, port, path: eventPath(d) }),
+          body: httpHostsXml(host),
         }).catch(() => -1)) === ISAPI_CODES.ok;
     }
     // `model` and `connection` are the protocol-free facts the console reads (devices.presenter.ts).
