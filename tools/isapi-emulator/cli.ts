@@ -16,6 +16,7 @@ const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
   --algorithms LIST      digest algorithms offered, e.g. MD5 or SHA-256,MD5 (default SHA-256,MD5)
   --timezone N           minutes east of UTC of the terminal's clock (default 480)
   --recognize-every DUR  a random enrolled person (now and then a stranger) faces the camera every DUR
+  --no-push              refuse the host notification: events reach the server over the alertStream only
   --verbose              print every request
   -h, --help`;
 
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       timezone: { type: 'string' },
       'recognize-every': { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      'no-push': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
       password: values.password,
       serial,
       verbose: values.verbose,
+      refuseHttpHosts: values['no-push'],
       ...(values.capacity ? { capacity: num(values.capacity, 'capacity')! } : {}),
       ...(algorithms ? { algorithms: algorithms as ('MD5' | 'SHA-256')[] } : {}),
       ...(values.timezone ? { timezone: num(values.timezone, 'timezone')! } : {}),

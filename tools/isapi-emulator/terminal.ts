@@ -31,7 +31,22 @@ export interface IsapiTerminalOptions {
   verbose?: boolean;
   /** answer the host notification (httpHosts) "not supported", as terminals that cannot push do */
   refuseHttpHosts?: boolean;
+  /** take the host notification, but no post ever reaches the host (a firewall between them) */
+  unreachableHost?: boolean;
+  /** the alertStream's heartbeat part, every this many ms (real terminals: about 10 s) */
+  streamHeartbeatMs?: number;
 }
+
+/** What a test makes an open alertStream do (`streamFault`). */
+export type StreamFault =
+  /** cut every open stream mid-way (a part half written, then the connection reset) */
+  | 'drop'
+  /** bytes that are no part at all */
+  | 'garbage'
+  /** a part far larger than any event (declared by its Content-Length) */
+  | 'huge'
+  /** heartbeats stop: the stream stays open and says nothing */
+  | 'silent';
 
 export interface EmulatedUser {
   employeeNo: string;
@@ -137,6 +152,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     timezone: 480,
     searchPage: 30,
     verbose: false,
+    streamHeartbeatMs: 10_000,
     ...opts,
   };
   const realm = `DS-${o.serial.slice(-8)}`;
@@ -231,9 +247,77 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
 
+  // ---- alertStream: GET /ISAPI/Event/notification/alertStream, an endless multipart/mixed answer. Each event goes
+  // as a JSON part (the same JSON the host notification posts) followed by its picture as a JPEG part; a
+  // heartbeat part (eventType heartBeat) comes every streamHeartbeatMs.
+  const STREAM_BOUNDARY = 'MIME_boundary';
+  const streams = new Set<{ res: http.ServerResponse; heartbeat: NodeJS.Timeout }>();
+
+  function streamPart(res: http.ServerResponse, type: string, data: Buffer) {
+    if (res.destroyed || res.writableEnded) return;
+    res.write(
+      Buffer.concat([Buffer.from(`--${STREAM_BOUNDARY}\r\nContent-Type: ${type}\r\nContent-Length: ${data.length}\r\n\r\n`), data, Buffer.from('\r\n')]),
+    );
+  }
+
+  function heartbeatJson() {
+    return Buffer.from(
+      JSON.stringify({
+        ipAddress: o.host,
+        portNo: port,
+        protocol: 'HTTP',
+        dateTime: isapiTime(Date.now(), o.timezone),
+        activePostCount: 1,
+        eventType: 'heartBeat',
+        eventState: 'active',
+        eventDescription: 'heartBeat',
+      }),
+    );
+  }
+
+  function openStream(req: http.IncomingMessage, res: http.ServerResponse) {
+    res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${STREAM_BOUNDARY}`, connection: 'keep-alive' });
+    const entry = { res, heartbeat: setInterval(() => streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson()), o.streamHeartbeatMs) };
+    streams.add(entry);
+    streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson());
+    const end = () => {
+      clearInterval(entry.heartbeat);
+      streams.delete(entry);
+    };
+    res.on('close', end);
+    req.on('close', end);
+    log('alertStream opened');
+  }
+
+  function streamEvent(ev: EmulatedEvent) {
+    const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    for (const { res } of streams) {
+      streamPart(res, 'application/json; charset="UTF-8"', Buffer.from(JSON.stringify(eventJson(ev))));
+      streamPart(res, 'image/jpeg', jpeg);
+    }
+  }
+
+  function streamFault(kind: StreamFault) {
+    for (const entry of [...streams]) {
+      const { res } = entry;
+      if (kind === 'drop') {
+        // half a part, then the connection reset
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"eventType":"AccessControllerEvent",`);
+        res.destroy();
+      } else if (kind === 'garbage') res.write(randomBytes(4096));
+      else if (kind === 'huge') {
+        const size = 8 * 1024 * 1024;
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${size}\r\n\r\n`);
+        const chunk = Buffer.alloc(64 * 1024, 0x41);
+        for (let sent = 0; sent < size; sent += chunk.length) res.write(chunk);
+        res.write('\r\n');
+      } else clearInterval(entry.heartbeat);
+    }
+  }
+
   /** Posts an event to the configured host, as the terminal's HTTP listening does (multipart, event_log + Picture). */
   async function push(ev: EmulatedEvent): Promise<boolean> {
-    if (!httpHost || !server) return false;
+    if (!httpHost || !server || o.unreachableHost) return false;
     const boundary = `MIME_boundary_${randomBytes(6).toString('hex')}`;
     const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
     const body = Buffer.concat([
@@ -514,6 +598,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       }
     }
     void query;
+    if (req.method === 'GET' && path === '/ISAPI/Event/notification/alertStream') return openStream(req, res);
     const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
     if (a.xml !== undefined) {
       res.writeHead(a.http ?? 200, { 'content-type': 'application/xml; charset="UTF-8"' });
@@ -576,9 +661,17 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       const s = server;
       server = undefined;
       if (!s) return;
+      for (const e of streams) clearInterval(e.heartbeat);
+      streams.clear();
       for (const sock of sockets) sock.destroy();
       await new Promise<void>((r) => s.close(() => r()));
     },
+    /** alertStream connections open now */
+    get streams() {
+      return streams.size;
+    },
+    /** Makes every open alertStream misbehave (tests of a hostile or failing terminal). */
+    streamFault,
     inject(i: Injection) {
       injections.push({ ...i });
     },
@@ -597,6 +690,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       const u = users.get(employeeNo);
       const granted = !!u && faces.has(employeeNo) && within(u, at);
       const event = addEvent({ at, major: 5, minor: granted ? 75 : 76, employeeNo: u ? employeeNo : '', name: u?.name ?? '', verifyMode: 'face' });
+      if (server) streamEvent(event);
       const pushed = await push(event);
       return { event, granted, pushed };
     },

@@ -4,8 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
 import type { CommandResult, Delivery, Planned } from '../driver.ts';
 import type { PunchRecord, Terminal, TerminalEvents } from '../terminal-events.ts';
-import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiTarget } from './client.ts';
+import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiStream, type IsapiTarget } from './client.ts';
 import {
+  AlertStreamParser,
+  boundaryOf,
   encodeOp,
   eventSearchBody,
   httpHostsXml,
@@ -17,10 +19,13 @@ import {
   parseUserCapabilities,
   parseUserCount,
   punchOf,
+  readAlertPart,
+  type AcsEvent,
   type EventHost,
   type IsapiRequest,
 } from './codec.ts';
 import { isapiWire, type IsapiPlanned } from './driver.ts';
+import { ingestLiveEvent } from './ingest.ts';
 
 /** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
 export interface DialledTerminal extends Terminal {
@@ -48,9 +53,26 @@ export interface IsapiDeliveryOptions {
   client?: IsapiClient;
   /** terminals worked on at once (each has its own request queue in the client as well) */
   parallel?: number;
+  /** the alertStream: the longest silence (no byte, not even a heartbeat) before it is cut and reopened */
+  streamIdleMs?: number;
+  /** the alertStream: the largest part read (an event with its picture); a bigger one is skipped */
+  streamMaxPartBytes?: number;
+  /**
+   * a terminal that took the host notification is checked this often (by an event search up to this long ago)
+   * for events its posts never brought: the terminal cannot reach us, and the alertStream is opened instead
+   */
+  pushCheckMs?: number;
   /** wait after a failed call before the next, doubling up to `maxBackoffMs` */
   backoffMs?: number;
   maxBackoffMs?: number;
+}
+
+/** A terminal's open alertStream. */
+interface AlertRun {
+  stream: IsapiStream;
+  /** ended on purpose (no reconnection follows) */
+  stopped: boolean;
+  opened: number;
 }
 
 /** Where an event notification for this terminal goes: the device id and its secret make the path. */
@@ -83,6 +105,12 @@ const offset = (minutes: number) => {
 /** device-local 'YYYY-MM-DD HH:mm:ss' → ISAPI time with the terminal's offset */
 export const isapiTimeOf = (local: string, tz: number) => `${local.replace(' ', 'T')}${offset(tz)}`;
 
+/** How a terminal's live events reach the server (device facts `isapi.events`). */
+export type EventPath = 'push' | 'stream' | 'search';
+
+/** The long connection a terminal sends its events down where it cannot post them (docs/isapi-protocol.md §6). */
+export const ALERT_STREAM_PATH = '/ISAPI/Event/notification/alertStream';
+
 interface State {
   running: boolean;
   again: boolean;
@@ -93,8 +121,12 @@ interface State {
   retryAt: number;
   /** the last transport code reported to the console (0: none) */
   error: number;
-  /** the terminal took our host notification: its events come pushed (else every heartbeat searches them) */
-  push: boolean;
+  /** how its events come: pushed to us, over the alertStream we keep open, or searched at every heartbeat */
+  path: EventPath;
+  /** when a pushing terminal was last checked for events its posts did not bring */
+  pushCheckedAt: number;
+  /** alertStream drops in a row (its reopening backs off) */
+  streamFailures: number;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -107,7 +139,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   const client = opts.client ?? isapiClient();
   const backoff = opts.backoffMs ?? 2_000;
   const maxBackoff = opts.maxBackoffMs ?? 60_000;
+  const streamIdleMs = opts.streamIdleMs ?? 60_000;
+  const streamMaxPart = opts.streamMaxPartBytes ?? 2 * 1024 * 1024;
+  const pushCheckMs = opts.pushCheckMs ?? 60_000;
   const states = new Map<number, State>();
+  const streams = new Map<number, AlertRun>();
   const inflight = new Set<Promise<void>>();
   const waiting: (() => void)[] = [];
   let active = 0;
@@ -116,10 +152,26 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   const stateOf = (id: number) => {
     let s = states.get(id);
     if (!s)
-      states.set(id, (s = { running: false, again: false, connected: false, targetKey: '', failures: 0, retryAt: 0, error: 0, push: false, timer: undefined }));
+      states.set(
+        id,
+        (s = {
+          running: false,
+          again: false,
+          connected: false,
+          targetKey: '',
+          failures: 0,
+          retryAt: 0,
+          error: 0,
+          path: 'search',
+          pushCheckedAt: 0,
+          streamFailures: 0,
+          timer: undefined,
+        }),
+      );
     return s;
   };
   const targetOf = (d: T): IsapiTarget => ({ id: d.id, host: d.ip, port: d.port, user: d.account || 'admin', password: d.password });
+  const targetKeyOf = (d: T) => `${d.ip}|${d.port}|${d.account || 'admin'}|${d.password}`;
 
   /** One request judged: our code (0 done), following the terminal's fallbacks and background progress. */
   async function send(t: IsapiTarget, req: IsapiRequest): Promise<number> {
@@ -181,7 +233,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   }
 
   /** (Re)connects: what the terminal is, its counts, where it posts events, and what it took while we were apart. */
-  async function connect(d: T, t: IsapiTarget): Promise<boolean> {
+  async function connect(d: T, t: IsapiTarget): Promise<EventPath> {
     const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
     if (!info) throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
     await events.seen(d.serial, d.ip);
@@ -203,16 +255,21 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           body: httpHostsXml(host),
         }).catch(() => -1)) === ISAPI_CODES.ok;
     }
+    // Where it refuses, the alertStream long connection brings them live; opened before the backlog search, so
+    // nothing falls between the two. A terminal with neither is searched at every heartbeat.
+    let path: EventPath = 'push';
+    if (push) stopStream(d.id);
+    else path = (await openAlertStream(d, t)) ? 'stream' : 'search';
     // `model` and `connection` are the protocol-free facts the console reads (devices.presenter.ts).
     const facts = {
       model: info.model,
       connection: { error: 0, at: nowIso() },
-      isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push },
+      isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push, events: path },
     };
     await events.restarted(d, facts);
     await events.info(d, { firmware: info.firmware, ...(count !== undefined ? { userCount: count } : {}) });
     await backlog(d, t);
-    return push;
+    return path;
   }
 
   /** The events the terminal kept while it could not reach us (or we it), from the last one we stored. */
@@ -245,6 +302,130 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     return { id: p.id, code: 0 };
   }
 
+  /** Ends a terminal's alertStream (deleted, moved, readdressed, pushing again, or the server closing). */
+  function stopStream(id: number) {
+    const run = streams.get(id);
+    if (!run) return;
+    streams.delete(id);
+    run.stopped = true;
+    run.stream.close();
+  }
+
+  /**
+   * Opens the terminal's alertStream; true once it answers a multipart stream, whose parts are then read in the
+   * background (a refusal, an answer of another kind or no answer: false, the terminal is searched instead).
+   */
+  async function openAlertStream(d: T, t: IsapiTarget): Promise<boolean> {
+    stopStream(d.id);
+    let stream: IsapiStream;
+    try {
+      stream = await client.stream(t, { method: 'GET', path: ALERT_STREAM_PATH }, streamIdleMs);
+    } catch (e) {
+      if (e instanceof IsapiTransportError && e.code === ISAPI_CODES.wrongPassword) throw e;
+      return false;
+    }
+    const boundary = boundaryOf(stream.contentType);
+    if (stream.status !== 200 || !boundary) {
+      stream.close();
+      return false;
+    }
+    const run: AlertRun = { stream, stopped: false, opened: Date.now() };
+    streams.set(d.id, run);
+    const job = readAlertStream(d.id, targetKeyOf(d), run, boundary);
+    inflight.add(job);
+    void job.finally(() => inflight.delete(job));
+    return true;
+  }
+
+  /**
+   * Reads one alertStream until it ends: each person event is kept like a posted one (ingestLiveEvent), with the
+   * picture part that follows it. One part at a time, awaited, so a terminal streaming faster than the database
+   * keeps is slowed down rather than buffered. When it drops (cut, silent past the idle limit, unreadable), the
+   * terminal is reconnected after a back-off, and the reconnection's backlog search brings what was missed.
+   */
+  async function readAlertStream(id: number, key: string, run: AlertRun, boundary: string) {
+    const parser = new AlertStreamParser(boundary, streamMaxPart);
+    let pending: AcsEvent | undefined;
+    /** the terminal as it is now: undefined when it is gone, moved or readdressed (the stream then ends) */
+    const current = async () => {
+      const d = await events.terminal(id);
+      return d && d.protocol === 'isapi' && targetKeyOf(d) === key ? d : undefined;
+    };
+    const keep = async (event: AcsEvent, picture: Buffer | undefined) => {
+      const d = await current();
+      if (!d) throw new Error('the terminal was deleted or changed');
+      await ingestLiveEvent(events, d, event, picture);
+    };
+    let why = 'ended by the terminal';
+    try {
+      for await (const chunk of run.stream.chunks) {
+        for (const part of parser.push(chunk)) {
+          const a = readAlertPart(part);
+          if (a.kind === 'picture' && pending) {
+            const event = pending;
+            pending = undefined;
+            await keep(event, a.jpeg);
+            continue;
+          }
+          if (pending) {
+            const event = pending;
+            pending = undefined;
+            await keep(event, undefined);
+          }
+          // An event announcing a picture waits for the part that carries it.
+          if (a.kind === 'event' && a.pictures > 0) pending = a.event;
+          else if (a.kind === 'event') await keep(a.event, undefined);
+        }
+        if (run.stopped) break;
+      }
+      if (pending && !run.stopped) await keep(pending, undefined);
+    } catch (e) {
+      why = e instanceof Error ? e.message : String(e);
+    } finally {
+      run.stream.close();
+    }
+    if (streams.get(id) === run) streams.delete(id);
+    if (run.stopped || closed) return;
+    // Dropped: reconnect (with the backlog search) after a back-off that grows while drops follow each other.
+    const s = stateOf(id);
+    if (Date.now() - run.opened > streamIdleMs) s.streamFailures = 0;
+    s.streamFailures++;
+    const wait = Math.min(maxBackoff, backoff * 2 ** Math.min(s.streamFailures - 1, 10));
+    opts.log.info({ device: id, reason: why, oversized: parser.oversized, garbage: parser.garbage, retryMs: wait }, 'ISAPI alertStream dropped');
+    s.connected = false;
+    s.retryAt = Date.now() + wait;
+    clearTimeout(s.timer);
+    s.timer = setTimeout(() => wake(id), wait);
+    s.timer.unref();
+  }
+
+  /** Events in the terminal's log, older than any post still in flight, that no post brought (kept on the way). */
+  async function unheard(d: T, t: IsapiTarget): Promise<boolean> {
+    const from = DEVICE_TIME.test(d.att_stamp) ? d.att_stamp : utcToLocal(d.created_at, d.tz_offset);
+    const to = utcToLocal(new Date(Date.now() - pushCheckMs).toISOString(), d.tz_offset);
+    if (to <= from) return false;
+    const last = await searchEvents(d, t, from, to);
+    if (last && last > from) {
+      await events.stamp(d, 'att', last);
+      return true;
+    }
+    return false;
+  }
+
+  /** Records a changed event path in the device's facts (merged into what connect() saved). */
+  async function reportPath(id: number, path: EventPath) {
+    const now = await events.terminal(id);
+    if (!now) return;
+    let info: Record<string, unknown> = {};
+    try {
+      info = JSON.parse(now.info || '{}') as Record<string, unknown>;
+    } catch {
+      info = {};
+    }
+    const isapi = info.isapi && typeof info.isapi === 'object' ? (info.isapi as Record<string, unknown>) : {};
+    await events.info(now, { facts: { isapi: { ...isapi, events: path } } });
+  }
+
   async function reportError(d: T, s: State, code: number) {
     if (s.error === code) return;
     s.error = code;
@@ -257,22 +438,27 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     const s = stateOf(id);
     const d = await events.terminal(id);
     if (!d || d.protocol !== 'isapi') {
+      stopStream(id);
       states.delete(id);
       return;
     }
     const t = targetOf(d);
-    const key = `${t.host}|${t.port}|${t.user}|${t.password}`;
+    const key = targetKeyOf(d);
     if (key !== s.targetKey) {
       s.targetKey = key;
       s.connected = false;
       s.failures = 0;
       s.retryAt = 0;
       client.forget(id);
+      stopStream(id);
     }
+    // A dropped alertStream is reopened by reconnecting (the backlog search then brings what it missed).
+    if (s.connected && s.path === 'stream' && !streams.has(id)) s.connected = false;
     if (Date.now() < s.retryAt) return;
     try {
       if (!s.connected) {
-        s.push = await connect(d, t);
+        s.path = await connect(d, t);
+        s.pushCheckedAt = Date.now();
         s.connected = true;
         s.error = 0; // the facts connect() saved say so
       } else {
@@ -280,8 +466,18 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
         if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))
           throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
         await events.seen(d.serial, d.ip);
-        // A terminal that cannot post to us (no host notification) is searched instead.
-        if (!s.push) await backlog(d, t);
+        // A terminal that neither posts to us nor streams is searched instead.
+        if (s.path === 'search') await backlog(d, t);
+        else if (s.path === 'push' && Date.now() - s.pushCheckedAt >= pushCheckMs) {
+          s.pushCheckedAt = Date.now();
+          // It took the host notification, yet its log holds events older than any post in flight that no post
+          // brought: its posts do not reach us (a firewall, a wrong ISAPI_EVENT_URL). The stream instead.
+          if (await unheard(d, t)) {
+            s.path = (await openAlertStream(d, t)) ? 'stream' : 'search';
+            opts.log.warn({ device: id, path: s.path }, 'ISAPI terminal took the host notification but its events do not reach this server');
+            await reportPath(id, s.path);
+          }
+        }
       }
       if (s.error) await reportError(d, s, 0);
       for (let rounds = 0; rounds < 1000 && !closed; rounds++) {
@@ -350,7 +546,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   const beat = async () => {
     if (closed) return;
     try {
-      for (const d of await events.dialled('isapi')) wake(d.id);
+      const dialled = await events.dialled('isapi');
+      for (const d of dialled) wake(d.id);
+      // A deleted terminal, or one moved to another protocol, is not woken again: its stream ends here.
+      const ids = new Set(dialled.map((d) => d.id));
+      for (const id of [...streams.keys()]) if (!ids.has(id)) stopStream(id);
     } catch (e) {
       if (!closed) opts.log.warn({ err: e }, 'ISAPI heartbeat failed');
     }
@@ -368,6 +568,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       clearTimeout(first);
       clearInterval(heartbeat);
       for (const s of states.values()) clearTimeout(s.timer);
+      for (const id of [...streams.keys()]) stopStream(id);
       client.close();
       while (inflight.size) await Promise.allSettled([...inflight]);
     },
