@@ -76,6 +76,12 @@ const streamOpens = (emu: IsapiTerminal) => emu.requests.filter((r) => r === 'GE
 
 let emu: IsapiTerminal;
 let id: number;
+/**
+ * The times of this terminal's recognitions: in the past, each a second after the last (a punch is keyed on its
+ * second, so two in one second would be one; and the backlog searches from the last one kept).
+ */
+let clock = Date.now() - 20_000;
+const next = () => (clock += 1000);
 
 test('a terminal refusing the host notification delivers a recognition live through the alertStream', async () => {
   emu = await terminal({ serial: 'DS-EMU-STREAM', refuseHttpHosts: true });
@@ -83,7 +89,7 @@ test('a terminal refusing the host notification delivers a recognition live thro
   await until('the stream open', async () => emu.streams === 1 && (await eventsPath(id)) === 'stream');
   enrol(emu, 'S1');
   const started = Date.now();
-  const r = await emu.recognize('S1', Date.now() - 5_000);
+  const r = await emu.recognize('S1', next());
   assert.equal(r.granted, true);
   assert.equal(r.pushed, false, 'nothing was posted');
   await until('the streamed punch', async () => (await pinsOf(id)).length === 1, 2000, 10);
@@ -96,18 +102,18 @@ test('a terminal refusing the host notification delivers a recognition live thro
 test('a dropped stream reconnects, and the backlog brings what happened meanwhile without duplicates', async () => {
   const opens = streamOpens(emu);
   emu.streamFault('drop');
-  const during = await emu.recognize('S1', Date.now() - 4_000); // the stream is cut: only the log keeps it
+  const during = await emu.recognize('S1', next()); // the stream is cut: only the log keeps it
   assert.equal(during.granted, true);
   await until('reopened', () => streamOpens(emu) > opens && emu.streams === 1, 5000);
   await until('the missed event from the backlog', async () => (await pinsOf(id)).length === 2, 5000);
   // Unplugged for a while: two recognitions in its log; plugged back, they come once, and live ones flow again.
   await emu.stop();
-  await emu.recognize('S1', Date.now() - 3_000);
-  await emu.recognize('S1', Date.now() - 2_000);
+  await emu.recognize('S1', next());
+  await emu.recognize('S1', next());
   await emu.start();
   await until('the outage backlog', async () => (await pinsOf(id)).length === 4, 8000);
   await until('the stream back', () => emu.streams === 1, 5000);
-  await emu.recognize('S1', Date.now() - 1_000);
+  await emu.recognize('S1', next());
   await until('live again', async () => (await pinsOf(id)).length === 5, 3000);
   await new Promise((r) => setTimeout(r, 800)); // a heartbeat or two: no search or stream repeats anything
   assert.deepEqual(await pinsOf(id), ['S1', 'S1', 'S1', 'S1', 'S1']);
@@ -123,7 +129,7 @@ test('garbage, an oversized part and a silent stream are survived; the other ter
   emu.streamFault('garbage');
   emu.streamFault('huge');
   emu.streamFault('garbage');
-  await emu.recognize('S1', Date.now() - 7_000);
+  await emu.recognize('S1', next());
   await until('the event after the junk', async () => (await pinsOf(id)).length === before + 1, 5000);
 
   const opens = streamOpens(emu);
@@ -145,7 +151,10 @@ test('a terminal that took the host notification but whose posts never arrive is
   const walled = await terminal({ serial: 'DS-EMU-WALLED', unreachableHost: true });
   const wid = await addTerminal(walled, 'ISAPIS3');
   await until('told where to post', async () => !!walled.httpHost && (await eventsPath(wid)) === 'push');
-  await new Promise((r) => setTimeout(r, 400)); // past the connection's own backlog search
+  // Past the connection's own backlog search, and a second past the device's creation (an event in the second the
+  // search starts from counts as kept).
+  await until('connected', () => walled.requests.includes('POST /ISAPI/AccessControl/AcsEvent'));
+  await new Promise((r) => setTimeout(r, 1000));
   enrol(walled, 'W1');
   const r = await walled.recognize('W1');
   assert.equal(r.pushed, false);
