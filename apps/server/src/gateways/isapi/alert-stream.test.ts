@@ -44,7 +44,7 @@ after(async () => {
   if (!closed) await t.close();
 });
 
-async function addTerminal(emu: IsapiTerminal, serial: string) {
+async function addTerminal(emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) {
   const r = await call(t.app, 'POST', '/device/create', {
     token: A.main,
     body: {
@@ -56,6 +56,7 @@ async function addTerminal(emu: IsapiTerminal, serial: string) {
       account: 'admin',
       password: emu.options.password,
       attendance_scope: 'selected',
+      ...extra,
     },
   });
   assert.equal(r.code, CODES.OK, r.message);
@@ -174,6 +175,25 @@ test('deleting the device ends its stream', async () => {
   const opens = streamOpens(gone);
   await new Promise((r) => setTimeout(r, 800));
   assert.equal(streamOpens(gone), opens, 'and never reopened');
+});
+
+test('streamed pictures: a punch keeps its capture, a refused face becomes a stranger', async () => {
+  const cam = await terminal({ serial: 'DS-EMU-PICS', refuseHttpHosts: true });
+  const cid = await addTerminal(cam, 'ISAPIS5', { upload_face_image: 1, upload_strangers: 1 });
+  await until('the stream open', () => cam.streams === 1);
+  enrol(cam, 'P1');
+  cam.faces.set('P1', Buffer.from([0xff, 0xd8, 0x01, 0x02, 0xff, 0xd9]));
+  await cam.recognize('P1');
+  await cam.recognize('someone-unknown', Date.now() + 1000);
+  const rows = (await until('the punch with its photo and the stranger', async () => {
+    const r = await t.app.database.db.selectFrom('punches').select(['pin', 'photo', 'stranger']).where('device_id', '=', cid).orderBy('local_time').execute();
+    return r.length === 2 && r[0]!.photo ? r : undefined;
+  }))!;
+  assert.equal(rows[0]!.pin, 'P1', 'the punch, with the capture that followed it');
+  assert.match(rows[0]!.photo, /P1\.jpg$/);
+  assert.equal(rows[1]!.pin, '0', 'the refused face, kept as a stranger with its picture');
+  assert.equal(rows[1]!.stranger, 1);
+  assert.ok(rows[1]!.photo);
 });
 
 test('closing the server ends every stream', async () => {

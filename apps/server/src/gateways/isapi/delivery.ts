@@ -25,7 +25,7 @@ import {
   type IsapiRequest,
 } from './codec.ts';
 import { isapiWire, type IsapiPlanned } from './driver.ts';
-import { ingestLiveEvent } from './ingest.ts';
+import { ingestLiveEvent, ingestLivePicture } from './ingest.ts';
 
 /** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
 export interface DialledTerminal extends Terminal {
@@ -345,40 +345,34 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
    */
   async function readAlertStream(id: number, key: string, run: AlertRun, boundary: string) {
     const parser = new AlertStreamParser(boundary, streamMaxPart);
-    let pending: AcsEvent | undefined;
+    /** the last event, while its announced picture may still come as the next part */
+    let awaiting: AcsEvent | undefined;
     /** the terminal as it is now: undefined when it is gone, moved or readdressed (the stream then ends) */
     const current = async () => {
       const d = await events.terminal(id);
-      return d && d.protocol === 'isapi' && targetKeyOf(d) === key ? d : undefined;
-    };
-    const keep = async (event: AcsEvent, picture: Buffer | undefined) => {
-      const d = await current();
-      if (!d) throw new Error('the terminal was deleted or changed');
-      await ingestLiveEvent(events, d, event, picture);
+      if (!d || d.protocol !== 'isapi' || targetKeyOf(d) !== key) throw new Error('the terminal was deleted or changed');
+      return d;
     };
     let why = 'ended by the terminal';
     try {
       for await (const chunk of run.stream.chunks) {
         for (const part of parser.push(chunk)) {
           const a = readAlertPart(part);
-          if (a.kind === 'picture' && pending) {
-            const event = pending;
-            pending = undefined;
-            await keep(event, a.jpeg);
+          const last = awaiting;
+          awaiting = undefined;
+          if (a.kind === 'picture') {
+            if (last) await ingestLivePicture(events, await current(), last, a.jpeg);
             continue;
           }
-          if (pending) {
-            const event = pending;
-            pending = undefined;
-            await keep(event, undefined);
-          }
-          // An event announcing a picture waits for the part that carries it.
-          if (a.kind === 'event' && a.pictures > 0) pending = a.event;
-          else if (a.kind === 'event') await keep(a.event, undefined);
+          // A refused face waits for its picture (a stranger is kept with one); when none came, it is only passed.
+          if (last && !punchOf(last)) await ingestLiveEvent(events, await current(), last, undefined);
+          if (a.kind !== 'event') continue;
+          // A punch is kept at once (its picture, if one follows, is added to it).
+          if (punchOf(a.event) || !a.pictures) await ingestLiveEvent(events, await current(), a.event, undefined);
+          if (a.pictures > 0) awaiting = a.event;
         }
         if (run.stopped) break;
       }
-      if (pending && !run.stopped) await keep(pending, undefined);
     } catch (e) {
       why = e instanceof Error ? e.message : String(e);
     } finally {

@@ -24,3 +24,16 @@ export async function ingestLiveEvent<T extends DialledTerminal>(events: Termina
   // The resume mark of the backlog search: events up to here are kept.
   if (event.time > d.att_stamp || !/^\d{4}-/.test(d.att_stamp)) await events.stamp(d, 'att', event.time);
 }
+
+/**
+ * The picture the alertStream sends as the part after its event: added to the punch already kept (when the device
+ * uploads face images), or, for a refused face, the stranger kept with it.
+ */
+export async function ingestLivePicture<T extends DialledTerminal>(events: TerminalEvents<T>, d: T, event: AcsEvent, jpeg: Buffer) {
+  const punch = punchOf(event);
+  if (punch) {
+    if (d.upload_face_image) await events.punchPhoto(d, punch.pin, punch.time, Buffer.from(jpeg));
+    return;
+  }
+  await ingestLiveEvent(events, d, event, jpeg);
+}
