@@ -555,10 +555,23 @@ export class AlertStreamParser {
     this.maxPartBytes = maxPartBytes;
   }
 
+  /** chunks of the part being read, kept apart until it can complete (joining at every chunk would be quadratic) */
+  private pieces: Buffer[] = [];
+  private piecesBytes = 0;
+
   /** Feeds a chunk; returns the parts it completed. */
   push(chunk: Buffer): StreamPart[] {
     const out: StreamPart[] = [];
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    if (this.state === 'body' && this.deferrable(chunk)) {
+      this.pieces.push(chunk);
+      this.piecesBytes += chunk.length;
+      return out;
+    }
+    if (this.pieces.length) {
+      this.buf = Buffer.concat([this.buf, ...this.pieces, chunk]);
+      this.pieces = [];
+      this.piecesBytes = 0;
+    } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     for (let guard = 0; guard < 100_000; guard++) {
       if (this.state === 'skip') {
         const n = Math.min(this.skipping, this.buf.length);
@@ -659,9 +672,27 @@ export class AlertStreamParser {
     return out;
   }
 
+  /** Whether a chunk of the body cannot complete the part (so it is only kept aside). */
+  private deferrable(chunk: Buffer): boolean {
+    const total = this.buf.length + this.piecesBytes + chunk.length;
+    if (this.length !== undefined) return total < this.length;
+    if (total > this.maxPartBytes) return false;
+    // No length: the part ends at the next boundary, which may begin in what came before this chunk.
+    const need = this.delim.length - 1;
+    const tail: Buffer[] = [];
+    let got = 0;
+    for (let i = this.pieces.length - 1; i >= 0 && got < need; i--) {
+      tail.unshift(this.pieces[i]!);
+      got += this.pieces[i]!.length;
+    }
+    if (got < need) tail.unshift(this.buf.subarray(Math.max(0, this.buf.length - (need - got))));
+    const prev = Buffer.concat(tail);
+    return Buffer.concat([prev.subarray(Math.max(0, prev.length - need)), chunk]).indexOf(this.delim) < 0;
+  }
+
   /** bytes held now (bounded by the part cap plus one chunk) */
   get buffered() {
-    return this.buf.length;
+    return this.buf.length + this.piecesBytes;
   }
 }
 
