@@ -242,8 +242,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       .then((r) => parseUserCapabilities(r.text))
       .catch(() => ({}));
     const count = parseUserCount((await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text);
-    // The terminal posts its events to this server (host notification); where it cannot, the backlog search
-    // on every reconnect and heartbeat still brings them.
+    // The terminal posts its events to this server (host notification), at ISAPI_EVENT_URL when one is set.
     let push = false;
     const host = await eventHostFor(d);
     if (host) {
