@@ -26,6 +26,7 @@ const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
   --out FILE             where --make-firmware writes (default isapi-emu-<VER>.dav)
   --model NAME           the model (default DS-K1T671M)
   --recognize-every DUR  a random enrolled person (now and then a stranger) faces the camera every DUR
+  --no-push              refuse the host notification: events reach the server over the alertStream only
   --verbose              print every request
   -h, --help`;
 
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       model: { type: 'string' },
       'recognize-every': { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      'no-push': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
       password: values.password,
       serial,
       verbose: values.verbose,
+      refuseHttpHosts: values['no-push'],
       ...(values.capacity ? { capacity: num(values.capacity, 'capacity')! } : {}),
       ...(algorithms ? { algorithms: algorithms as ('MD5' | 'SHA-256')[] } : {}),
       ...(values.timezone ? { timezone: num(values.timezone, 'timezone')! } : {}),

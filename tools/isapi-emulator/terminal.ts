@@ -39,6 +39,12 @@ export interface IsapiTerminalOptions {
   logPage?: number;
   /** print requests */
   verbose?: boolean;
+  /** answer the host notification (httpHosts) "not supported", as terminals that cannot push do */
+  refuseHttpHosts?: boolean;
+  /** take the host notification, but no post ever reaches the host (a firewall between them) */
+  unreachableHost?: boolean;
+  /** the alertStream's heartbeat part, every this many ms (real terminals: about 10 s) */
+  streamHeartbeatMs?: number;
 }
 
 /** First line of a firmware package the emulator installs: `HIKEMU-FW <version> [build …]`, then `model=` and `language=` lines. */
@@ -74,6 +80,17 @@ function lowerVersion(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
   return false;
 }
+
+/** What a test makes an open alertStream do (`streamFault`). */
+export type StreamFault =
+  /** cut every open stream mid-way (a part half written, then the connection reset) */
+  | 'drop'
+  /** bytes that are no part at all */
+  | 'garbage'
+  /** a part far larger than any event (declared by its Content-Length) */
+  | 'huge'
+  /** heartbeats stop: the stream stays open and says nothing */
+  | 'silent';
 
 export interface EmulatedUser {
   employeeNo: string;
@@ -123,6 +140,20 @@ export function parseIsapiTime(s: string, tz: number): number {
   return wall - off * 60_000;
 }
 
+/**
+ * The host notification's target: `addressingFormatType` ipaddress (`ipAddress` or `ipv6Address`) or hostname
+ * (`hostName`), the port, the URL path and `protocolType` HTTP or HTTPS; undefined when one is missing.
+ */
+export function readHttpHost(x: string): { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined {
+  const leaf = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(x)?.[1]?.replace(/&amp;/g, '&');
+  const url = leaf('url');
+  const byName = leaf('addressingFormatType')?.toLowerCase() === 'hostname';
+  const ip = byName ? leaf('hostName') : (leaf('ipAddress') ?? leaf('ipv6Address'));
+  const port = Number(leaf('portNo'));
+  if (!url || !ip || !(port > 0 && port < 65536)) return undefined;
+  return { url, ip, port, protocol: leaf('protocolType')?.toUpperCase() === 'HTTPS' ? 'https' : 'http' };
+}
+
 function multipartParts(body: Buffer, contentType: string): { name: string; type: string; data: Buffer }[] {
   const b = /boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
   const boundary = b?.[1] ?? b?.[2];
@@ -170,6 +201,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     rebootMs: 300,
     logPage: 50,
     verbose: false,
+    streamHeartbeatMs: 10_000,
     ...opts,
   };
   const realm = `DS-${o.serial.slice(-8)}`;
@@ -184,7 +216,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   let unlockedUntil = 0;
   let contact = 0;
   const requests: string[] = [];
-  let httpHost: { url: string; ip: string; port: number } | undefined;
+  /** where events are posted: `ip` is the address or host name the notification named */
+  let httpHost: { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined;
   let serialNo = 0;
   let deleteStatus = 'success';
   let authFailures = 0;
@@ -279,9 +312,77 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
 
+  // ---- alertStream: GET /ISAPI/Event/notification/alertStream, an endless multipart/mixed answer. Each event goes
+  // as a JSON part (the same JSON the host notification posts) followed by its picture as a JPEG part; a
+  // heartbeat part (eventType heartBeat) comes every streamHeartbeatMs.
+  const STREAM_BOUNDARY = 'MIME_boundary';
+  const streams = new Set<{ res: http.ServerResponse; heartbeat: NodeJS.Timeout }>();
+
+  function streamPart(res: http.ServerResponse, type: string, data: Buffer) {
+    if (res.destroyed || res.writableEnded) return;
+    res.write(
+      Buffer.concat([Buffer.from(`--${STREAM_BOUNDARY}\r\nContent-Type: ${type}\r\nContent-Length: ${data.length}\r\n\r\n`), data, Buffer.from('\r\n')]),
+    );
+  }
+
+  function heartbeatJson() {
+    return Buffer.from(
+      JSON.stringify({
+        ipAddress: o.host,
+        portNo: port,
+        protocol: 'HTTP',
+        dateTime: isapiTime(Date.now(), o.timezone),
+        activePostCount: 1,
+        eventType: 'heartBeat',
+        eventState: 'active',
+        eventDescription: 'heartBeat',
+      }),
+    );
+  }
+
+  function openStream(req: http.IncomingMessage, res: http.ServerResponse) {
+    res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${STREAM_BOUNDARY}`, connection: 'keep-alive' });
+    const entry = { res, heartbeat: setInterval(() => streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson()), o.streamHeartbeatMs) };
+    streams.add(entry);
+    streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson());
+    const end = () => {
+      clearInterval(entry.heartbeat);
+      streams.delete(entry);
+    };
+    res.on('close', end);
+    req.on('close', end);
+    log('alertStream opened');
+  }
+
+  function streamEvent(ev: EmulatedEvent) {
+    const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    for (const { res } of streams) {
+      streamPart(res, 'application/json; charset="UTF-8"', Buffer.from(JSON.stringify(eventJson(ev))));
+      streamPart(res, 'image/jpeg', jpeg);
+    }
+  }
+
+  function streamFault(kind: StreamFault) {
+    for (const entry of [...streams]) {
+      const { res } = entry;
+      if (kind === 'drop') {
+        // half a part, then the connection reset
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"eventType":"AccessControllerEvent",`);
+        res.destroy();
+      } else if (kind === 'garbage') res.write(randomBytes(4096));
+      else if (kind === 'huge') {
+        const size = 8 * 1024 * 1024;
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${size}\r\n\r\n`);
+        const chunk = Buffer.alloc(64 * 1024, 0x41);
+        for (let sent = 0; sent < size; sent += chunk.length) res.write(chunk);
+        res.write('\r\n');
+      } else clearInterval(entry.heartbeat);
+    }
+  }
+
   /** Posts an event to the configured host, as the terminal's HTTP listening does (multipart, event_log + Picture). */
   async function push(ev: EmulatedEvent): Promise<boolean> {
-    if (!httpHost || !server) return false;
+    if (!httpHost || !server || o.unreachableHost) return false;
     const boundary = `MIME_boundary_${randomBytes(6).toString('hex')}`;
     const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
     const body = Buffer.concat([
@@ -292,7 +393,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     try {
-      const r = await fetch(`http://${httpHost.ip}:${httpHost.port}${httpHost.url}`, {
+      const r = await fetch(`${httpHost.protocol}://${httpHost.ip.includes(':') ? `[${httpHost.ip}]` : httpHost.ip}:${httpHost.port}${httpHost.url}`, {
         method: 'POST',
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
         body,
@@ -580,18 +681,16 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         };
       }
       case 'PUT /ISAPI/Event/notification/httpHosts': {
-        const x = body.toString('utf8');
-        const url = /<url>([^<]*)<\/url>/.exec(x)?.[1];
-        const ip = /<ipAddress>([^<]*)<\/ipAddress>/.exec(x)?.[1];
-        const hp = Number(/<portNo>(\d+)<\/portNo>/.exec(x)?.[1]);
-        if (!url || !ip || !hp) return { http: 400, xml: statusXml(6, 'badXmlContent') };
-        httpHost = { url: url.replace(/&amp;/g, '&'), ip, port: hp };
+        if (o.refuseHttpHosts) return { http: 403, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
+        const h = readHttpHost(body.toString('utf8'));
+        if (!h) return { http: 400, xml: statusXml(6, 'badXmlContent') };
+        httpHost = h;
         return { xml: statusXml(1, 'ok') };
       }
       case 'GET /ISAPI/Event/notification/httpHosts':
         return {
           xml: httpHost
-            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
+            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><protocolType>${httpHost.protocol.toUpperCase()}</protocolType><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
             : '<HttpHostNotificationList/>',
         };
       case 'PUT /ISAPI/System/reboot':
@@ -658,6 +757,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       }
     }
     void query;
+    if (req.method === 'GET' && path === '/ISAPI/Event/notification/alertStream') return openStream(req, res);
     const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
     if (a.after) res.once('finish', () => setTimeout(a.after!, 10));
     if (a.xml !== undefined) {
@@ -673,6 +773,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     const s = server;
     server = undefined;
     if (!s) return;
+    for (const e of streams) clearInterval(e.heartbeat);
+    streams.clear();
     for (const sock of sockets) sock.destroy();
     await new Promise<void>((r) => s.close(() => r()));
   }
@@ -746,6 +848,12 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     setUpgradeTrouble(t: { stuck?: boolean; flashFails?: boolean }) {
       Object.assign(upgradeTrouble, t);
     },
+    /** alertStream connections open now */
+    get streams() {
+      return streams.size;
+    },
+    /** Makes every open alertStream misbehave (tests of a hostile or failing terminal). */
+    streamFault,
     inject(i: Injection) {
       injections.push({ ...i });
     },
@@ -773,6 +881,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       const granted = !!u && faces.has(employeeNo) && within(u, at);
       if (granted && Math.abs(at - Date.now()) < o.unlockMs) unlockedUntil = at + o.unlockMs;
       const event = addEvent({ at, major: 5, minor: granted ? 75 : 76, employeeNo: u ? employeeNo : '', name: u?.name ?? '', verifyMode: 'face' });
+      if (server) streamEvent(event);
       const pushed = await push(event);
       return { event, granted, pushed };
     },

@@ -12,6 +12,7 @@ import {
   parseUpgradeStatus,
   statusFrom,
   WRONG_FIRMWARE,
+  httpHostsXml,
   multipart,
   parseDeviceInfo,
   parseDoorState,
@@ -210,4 +211,18 @@ test("log search: the request's shape, entries read item by item with their type
     '2026-11-26 08:00:01 | Operation/remoteReboot | admin | 10.0.0.2 | door & hall next',
     '2026-11-26 08:00:01 | Exception/illegalAccess | admin | 10.0.0.2 |',
   ]);
+});
+
+test('host notification: an address as ipaddress (IPv4 or IPv6), a name as hostname, HTTPS when the URL says so', () => {
+  const v4 = httpHostsXml({ host: '192.168.1.5', port: 8080, path: '/isapi/event/1/s' }).toString();
+  assert.match(v4, /<addressingFormatType>ipaddress<\/addressingFormatType><ipAddress>192\.168\.1\.5<\/ipAddress><portNo>8080<\/portNo>/);
+  assert.match(v4, /<protocolType>HTTP<\/protocolType>/);
+  assert.match(v4, /<url>\/isapi\/event\/1\/s<\/url>/);
+  const v6 = httpHostsXml({ host: 'fd00::5', port: 80, path: '/x' }).toString();
+  assert.match(v6, /<ipv6Address>fd00::5<\/ipv6Address>/);
+  assert.doesNotMatch(v6, /<ipAddress>/);
+  const named = httpHostsXml({ protocol: 'https', host: 'faceadmin.example.lan', port: 443, path: '/fa/isapi/event/1/s' }).toString();
+  assert.match(named, /<addressingFormatType>hostname<\/addressingFormatType><hostName>faceadmin\.example\.lan<\/hostName>/);
+  assert.match(named, /<protocolType>HTTPS<\/protocolType>/);
+  assert.match(named, /<url>\/fa\/isapi\/event\/1\/s<\/url>/);
 });

@@ -230,6 +230,8 @@ test('hostile answers (huge, malformed, slow) never crash the server, and a slow
 test('a terminal that refuses the host notification has its events searched at every heartbeat instead', async () => {
   const quiet = await terminal({ serial: 'DS-EMU-NOPUSH', algorithms: ['MD5'] });
   quiet.inject({ path: '/ISAPI/Event/notification/httpHosts', status: { statusCode: 4, subStatusCode: 'notSupport' } });
+  // nor the alertStream (alert-stream.test.ts has the terminals that stream)
+  quiet.inject({ path: '/ISAPI/Event/notification/alertStream', status: { http: 404, statusCode: 4, subStatusCode: 'notSupport' } });
   const id = await addTerminal(A, quiet, 'ISAPINP1', { attendance_scope: 'selected' });
   await until('online', async () => (await info(A, id)).online);
   quiet.users.set('H1', { employeeNo: 'H1', name: 'Person 1', userType: 'normal', valid: { enable: false, beginTime: '', endTime: '' }, password: '' });
@@ -237,6 +239,10 @@ test('a terminal that refuses the host notification has its events searched at e
   const r = await quiet.recognize('H1');
   assert.equal(r.pushed, false);
   await until('the searched punch', async () => (await punchesOf(id)).length === 1);
+  const facts = JSON.parse((await t.app.database.db.selectFrom('devices').select('info').where('id', '=', id).executeTakeFirstOrThrow()).info) as {
+    isapi: { events: string };
+  };
+  assert.equal(facts.isapi.events, 'search');
 });
 
 test('a refused face with its picture lands among the strangers when the device uploads strangers', async () => {
