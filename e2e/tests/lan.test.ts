@@ -6,8 +6,9 @@
 // duplicates; the same for the ZK terminal.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { createIsapiTerminal, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
@@ -49,7 +50,7 @@ before(async () => {
       serial: 'DS-K1T341AM20261126V030200ENLAN00022',
     }),
   );
-  journey = await openJourney({ prefix: 'lan-', viewport: { width: 1440, height: 900 } });
+  journey = await openJourney({ prefix: 'lan-', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   page = journey.page;
 });
 
@@ -233,6 +234,54 @@ step('a ZKTeco terminal in the same company: added by serial, it calls in, holds
   assert.equal(await punchRows(ZK), 3);
   assert.equal(await punchRows(HIK), 3);
   await journey.screenshot('lan-both', false);
+});
+
+step("the Hikvision terminal's firmware is upgraded from the console after a confirmation, and its log is fetched", async () => {
+  const hik = terminals[0]!;
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await page.getByTestId('device-firmware').click();
+  const drawer = page.getByTestId('firmware-drawer');
+  await drawer.waitFor();
+  await drawer.getByTestId('firmware-name').fill('Hikvision face terminal');
+  await drawer.getByTestId('firmware-version').fill('V3.3.0');
+  await drawer
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'digicap.dav', mimeType: 'application/octet-stream', buffer: isapiEmulatorFirmware('V3.3.0', { build: 'build 251120' }) });
+  await drawer.getByTestId('firmware-upload').click();
+  await toastOf(page, tr('device.fleet.uploaded')).waitFor();
+  const row = drawer.locator('[data-testid=firmware-table] .ant-table-row', { hasText: 'V3.3.0' });
+  await row.getByTestId('firmware-upgrade').click();
+  const pick = modal(tr('device.fleet.upgradeTitle', { name: 'Hikvision face terminal', version: 'V3.3.0' }));
+  await pick.getByTestId('upgrade-devices').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: HIK }).click();
+  await page.keyboard.press('Escape');
+  await pick.getByRole('button', { name: tr('device.fleet.upgrade') }).click();
+  const confirm = page.locator('.ant-modal-confirm', { hasText: tr('device.fleet.upgradeConfirm', { count: 1, version: 'V3.3.0' }) });
+  await confirm.getByText(HIK, { exact: false }).waitFor();
+  assert.equal(hik.firmware, 'V3.2.0', 'nothing is sent before the confirmation');
+  await confirm.getByRole('button', { name: tr('device.fleet.upgrade') }).click();
+  await toastOf(page, tr('device.fleet.upgradeSent')).waitFor();
+  const upgrade = drawer.locator('[data-testid=upgrade-table] .ant-table-row', { hasText: HIK });
+  await upgrade.getByTestId('upgrade-state').getByText(tr('device.fleet.states.done')).waitFor({ timeout: 60_000 });
+  assert.equal((await upgrade.getByTestId('upgrade-versions').textContent())?.trim(), 'V3.2.0 build 241120 → V3.3.0 build 251120');
+  assert.equal(hik.firmware, 'V3.3.0');
+  await journey.screenshot('lan-upgraded', false);
+  await page.keyboard.press('Escape');
+  await drawer.waitFor({ state: 'hidden' });
+  await deviceRow(HIK).getByTestId('device-version').getByText('DS-K1T671M V3.3.0 build 251120').waitFor({ timeout: 20_000 });
+
+  await deviceRow(HIK).getByTestId('device-more').click();
+  await page.getByRole('menuitem', { name: tr('device.fleet.logs') }).click();
+  const dialog = page.getByTestId('device-logs-dialog');
+  await dialog.getByTestId('log-capture').click();
+  await dialog.getByTestId('log-state').getByText(tr('device.fleet.logStates.done')).waitFor({ timeout: 30_000 });
+  const download = page.waitForEvent('download');
+  await dialog.getByTestId('log-download').click();
+  const file = await download;
+  assert.match(file.suggestedFilename(), /isapi-log\.txt$/);
+  const text = fs.readFileSync(await file.path(), 'utf8');
+  assert.match(text, /remoteOpenDoor/, "the terminal's own log has the door opened from the console");
+  await journey.screenshot('lan-log', false);
 });
 
 test('the server log has no terminal password', () => {

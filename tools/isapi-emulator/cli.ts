@@ -1,8 +1,10 @@
 // Run one or many emulated Hikvision ISAPI access-control terminals the server dials.
 //   node tools/isapi-emulator/cli.ts [--port 8090] [--count 3] [--password admin12345] [--recognize-every 30s]
+//   node tools/isapi-emulator/cli.ts --make-firmware V3.3.0 --out fw.dav   (a package these terminals install)
 
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createIsapiTerminal, type IsapiTerminal } from './terminal.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from './terminal.ts';
 
 const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
 
@@ -15,7 +17,16 @@ const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
   --capacity N           users / faces the terminal holds (default 3000)
   --algorithms LIST      digest algorithms offered, e.g. MD5 or SHA-256,MD5 (default SHA-256,MD5)
   --timezone N           minutes east of UTC of the terminal's clock (default 480)
+  --firmware VERSION     the firmware it runs (default V3.2.0); an upgrade changes it
+  --language NAME        its firmware's language (default English): a package for another is refused
+  --upgrade-ms N         how long writing a firmware package takes (default 600)
+  --reboot-ms N          how long a restart keeps it unplugged (default 300)
+  --make-firmware VER    write a firmware package these terminals install (to --out, with --model and --language
+                         when given: a terminal of another model or language refuses it) and exit
+  --out FILE             where --make-firmware writes (default isapi-emu-<VER>.dav)
+  --model NAME           the model (default DS-K1T671M)
   --recognize-every DUR  a random enrolled person (now and then a stranger) faces the camera every DUR
+  --no-push              refuse the host notification: events reach the server over the alertStream only
   --verbose              print every request
   -h, --help`;
 
@@ -44,14 +55,32 @@ async function main(): Promise<void> {
       capacity: { type: 'string' },
       algorithms: { type: 'string' },
       timezone: { type: 'string' },
+      firmware: { type: 'string' },
+      language: { type: 'string' },
+      'upgrade-ms': { type: 'string' },
+      'reboot-ms': { type: 'string' },
+      'make-firmware': { type: 'string' },
+      out: { type: 'string' },
+      model: { type: 'string' },
       'recognize-every': { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      'no-push': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(HELP);
+    return;
+  }
+  if (values['make-firmware']) {
+    const version = values['make-firmware'];
+    const out = values.out ?? `isapi-emu-${version.replace(/[^A-Za-z0-9._-]/g, '_')}.dav`;
+    fs.writeFileSync(
+      out,
+      isapiEmulatorFirmware(version, { ...(values.model ? { model: values.model } : {}), ...(values.language ? { language: values.language } : {}) }),
+    );
+    console.log(`${out}: firmware ${version} for the ISAPI emulator (upload it as version ${version})`);
     return;
   }
   const count = Math.max(1, Math.floor(num(values.count, 'count') ?? 1));
@@ -72,9 +101,15 @@ async function main(): Promise<void> {
       password: values.password,
       serial,
       verbose: values.verbose,
+      refuseHttpHosts: values['no-push'],
       ...(values.capacity ? { capacity: num(values.capacity, 'capacity')! } : {}),
       ...(algorithms ? { algorithms: algorithms as ('MD5' | 'SHA-256')[] } : {}),
       ...(values.timezone ? { timezone: num(values.timezone, 'timezone')! } : {}),
+      ...(values.firmware ? { firmware: values.firmware } : {}),
+      ...(values.language ? { language: values.language } : {}),
+      ...(values.model ? { model: values.model } : {}),
+      ...(values['upgrade-ms'] ? { upgradeMs: num(values['upgrade-ms'], 'upgrade-ms')! } : {}),
+      ...(values['reboot-ms'] ? { rebootMs: num(values['reboot-ms'], 'reboot-ms')! } : {}),
     });
     terminals.push(t);
     console.log(`${serial} listening on ${t.url} (account ${values.user})`);

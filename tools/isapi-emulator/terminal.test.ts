@@ -1,8 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { encodeOp, parseDeviceInfo, parseEventSearch, parseStatus, parseUserCount, eventSearchBody } from '../../apps/server/src/gateways/isapi/codec.ts';
+import {
+  encodeOp,
+  eventSearchBody,
+  firmwareRefusal,
+  logSearchXml,
+  parseDeviceInfo,
+  parseEventSearch,
+  parseLogSearch,
+  parseStatus,
+  parseUpgradeStatus,
+  parseUserCount,
+} from '../../apps/server/src/gateways/isapi/codec.ts';
 import { isapiClient, IsapiTransportError, type IsapiTarget } from '../../apps/server/src/gateways/isapi/client.ts';
-import { createIsapiTerminal, isapiTime, parseIsapiTime, type IsapiTerminal } from './terminal.ts';
+import { emulatorFirmware } from '../zk-emulator/terminal.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, isapiTime, parseIsapiTime, type IsapiTerminal } from './terminal.ts';
 
 const started: IsapiTerminal[] = [];
 after(() => Promise.all(started.map((t) => t.stop())));
@@ -132,4 +144,74 @@ test('injected errors are answered as the terminal would; an unplugged terminal 
   );
   await t.start();
   assert.ok(parseDeviceInfo((await client.request(d, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text));
+});
+
+test('firmware: a package for another model, language or an older version is refused; one accepted is written, then applied by the restart', async () => {
+  const t = await terminal({ serial: 'EMUFW1', upgradeMs: 200, rebootMs: 100 });
+  const d = target(t);
+  const put = async (data: Buffer) =>
+    parseStatus((await client.request(d, { method: 'PUT', path: '/ISAPI/System/updateFirmware', contentType: 'application/octet-stream', body: data })).text)!;
+  const refused = async (data: Buffer) => firmwareRefusal(await put(data));
+  assert.equal(await refused(emulatorFirmware('Ver 3.0.0')), 620, 'a ZK package is not for this terminal');
+  assert.equal(await refused(Buffer.from('garbage')), 620);
+  assert.equal(await refused(isapiEmulatorFirmware('V3.3.0', { model: 'DS-K1T341' })), 620, 'another model');
+  assert.equal(await refused(isapiEmulatorFirmware('V3.3.0', { language: 'Chinese' })), 621, 'another language');
+  assert.equal(await refused(isapiEmulatorFirmware('V3.1.0')), 622, 'an older version');
+  assert.equal(t.firmware, 'V3.2.0');
+  const status = async () => parseUpgradeStatus((await client.request(d, { method: 'GET', path: '/ISAPI/System/upgradeStatus' })).text)!;
+  assert.deepEqual(await status(), { upgrading: false, percent: 0 });
+  const ok = await put(isapiEmulatorFirmware('V3.3.0', { build: 'build 250101', model: 'DS-K1T671M', language: 'English' }));
+  assert.equal(ok.statusCode, 7, 'accepted: a restart applies it');
+  assert.equal((await status()).upgrading, true);
+  assert.equal((await put(isapiEmulatorFirmware('V3.4.0'))).statusCode, 2, 'busy while writing');
+  await new Promise((r) => setTimeout(r, 250));
+  assert.deepEqual(await status(), { upgrading: false, percent: 100 });
+  assert.equal(parseStatus((await client.request(d, { method: 'PUT', path: '/ISAPI/System/reboot' })).text)?.code, 0);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(t.online, false, 'restarting');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(t.online, true);
+  assert.equal(parseDeviceInfo((await client.request(d, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text)?.firmware, 'V3.3.0 build 250101');
+  assert.equal(t.rebootCount, 1);
+
+  // Troubles: a status that never finishes; a flash that does not take (back with the old firmware).
+  t.setUpgradeTrouble({ stuck: true, flashFails: true });
+  await put(isapiEmulatorFirmware('V3.4.0'));
+  await new Promise((r) => setTimeout(r, 250));
+  assert.equal((await status()).upgrading, true, 'stuck');
+  await client.request(d, { method: 'PUT', path: '/ISAPI/System/reboot' });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(t.firmware, 'V3.3.0');
+});
+
+test("the terminal's own log is searched page by page: boots, logins, door opens, upgrades", async () => {
+  const t = await terminal({ serial: 'EMULOG1', logPage: 2 });
+  const d = target(t);
+  await send(d, { kind: 'unlock', seconds: 3 });
+  const from = isapiTime(Date.now() - 3_600_000, 480);
+  const to = isapiTime(Date.now() + 60_000, 480);
+  const seen = [];
+  for (let pos = 0, pages = 0; pages < 10; pages++) {
+    const page = parseLogSearch(
+      (
+        await client.request(d, {
+          method: 'POST',
+          path: '/ISAPI/ContentMgmt/logSearch',
+          contentType: 'application/xml',
+          body: logSearchXml('s', pos, 100, from, to),
+        })
+      ).text,
+    )!;
+    seen.push(...page.entries);
+    pos += page.entries.length;
+    if (!page.more) break;
+  }
+  assert.deepEqual(
+    seen.map((e) => `${e.major}/${e.minor}`),
+    ['Operation/powerOn', 'Operation/remoteLogin', 'Operation/remoteOpenDoor'],
+  );
+  assert.equal(seen[1]!.user, 'admin');
+  assert.match(seen[0]!.time, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  const bad = await client.request(d, { method: 'POST', path: '/ISAPI/ContentMgmt/logSearch', body: Buffer.from('<CMSearchDescription/>') });
+  assert.equal(parseStatus(bad.text)?.statusCode, 6);
 });

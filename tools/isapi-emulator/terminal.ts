@@ -29,9 +29,68 @@ export interface IsapiTerminalOptions {
   searchPage?: number;
   /** how long the lock stays open after a remote open or a person let in (ms, default 5000) */
   unlockMs?: number;
+  /** the language of its firmware: a package for another language is refused */
+  language?: string;
+  /** how long writing a firmware package takes (upgradeStatus counts the percent up meanwhile) */
+  upgradeMs?: number;
+  /** how long a restart keeps it unplugged */
+  rebootMs?: number;
+  /** log entries one log search page returns at most */
+  logPage?: number;
   /** print requests */
   verbose?: boolean;
+  /** answer the host notification (httpHosts) "not supported", as terminals that cannot push do */
+  refuseHttpHosts?: boolean;
+  /** take the host notification, but no post ever reaches the host (a firewall between them) */
+  unreachableHost?: boolean;
+  /** the alertStream's heartbeat part, every this many ms (real terminals: about 10 s) */
+  streamHeartbeatMs?: number;
 }
+
+/** First line of a firmware package the emulator installs: `HIKEMU-FW <version> [build …]`, then `model=` and `language=` lines. */
+export const ISAPI_FIRMWARE_HEADER = 'HIKEMU-FW ';
+/**
+ * Builds a firmware package the emulator accepts (the ZK emulator's `ZKEMU-FW <version>` format with a Hikvision
+ * header; a ZK package is refused as not for this terminal, as a real one would be). `model` and `language` name what
+ * it is for; a terminal of another model or language refuses it.
+ */
+export function isapiEmulatorFirmware(version: string, o: { build?: string; model?: string; language?: string; body?: string } = {}): Buffer {
+  const lines = [`${ISAPI_FIRMWARE_HEADER}${version}${o.build ? ` ${o.build}` : ''}`];
+  if (o.model) lines.push(`model=${o.model}`);
+  if (o.language) lines.push(`language=${o.language}`);
+  return Buffer.from(`${lines.join('\n')}\n${o.body ?? 'firmware image'}`, 'utf8');
+}
+
+/** One entry of the terminal's own log (what the log search finds). */
+export interface EmulatedLogEntry {
+  /** UTC ms */
+  at: number;
+  major: 'Operation' | 'Exception' | 'Information' | 'Alarm';
+  minor: string;
+  user: string;
+  ip: string;
+  info: string;
+}
+
+/** "V3.2.0" → [3, 2, 0] */
+const versionParts = (v: string) => (v.match(/\d+/g) ?? []).map(Number);
+function lowerVersion(a: string, b: string): boolean {
+  const x = versionParts(a);
+  const y = versionParts(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+}
+
+/** What a test makes an open alertStream do (`streamFault`). */
+export type StreamFault =
+  /** cut every open stream mid-way (a part half written, then the connection reset) */
+  | 'drop'
+  /** bytes that are no part at all */
+  | 'garbage'
+  /** a part far larger than any event (declared by its Content-Length) */
+  | 'huge'
+  /** heartbeats stop: the stream stays open and says nothing */
+  | 'silent';
 
 export interface EmulatedUser {
   employeeNo: string;
@@ -81,6 +140,20 @@ export function parseIsapiTime(s: string, tz: number): number {
   return wall - off * 60_000;
 }
 
+/**
+ * The host notification's target: `addressingFormatType` ipaddress (`ipAddress` or `ipv6Address`) or hostname
+ * (`hostName`), the port, the URL path and `protocolType` HTTP or HTTPS; undefined when one is missing.
+ */
+export function readHttpHost(x: string): { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined {
+  const leaf = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(x)?.[1]?.replace(/&amp;/g, '&');
+  const url = leaf('url');
+  const byName = leaf('addressingFormatType')?.toLowerCase() === 'hostname';
+  const ip = byName ? leaf('hostName') : (leaf('ipAddress') ?? leaf('ipv6Address'));
+  const port = Number(leaf('portNo'));
+  if (!url || !ip || !(port > 0 && port < 65536)) return undefined;
+  return { url, ip, port, protocol: leaf('protocolType')?.toUpperCase() === 'HTTPS' ? 'https' : 'http' };
+}
+
 function multipartParts(body: Buffer, contentType: string): { name: string; type: string; data: Buffer }[] {
   const b = /boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
   const boundary = b?.[1] ?? b?.[2];
@@ -123,7 +196,12 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     timezone: 480,
     searchPage: 30,
     unlockMs: 5000,
+    language: 'English',
+    upgradeMs: 600,
+    rebootMs: 300,
+    logPage: 50,
     verbose: false,
+    streamHeartbeatMs: 10_000,
     ...opts,
   };
   const realm = `DS-${o.serial.slice(-8)}`;
@@ -138,12 +216,25 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   let unlockedUntil = 0;
   let contact = 0;
   const requests: string[] = [];
-  let httpHost: { url: string; ip: string; port: number } | undefined;
+  /** where events are posted: `ip` is the address or host name the notification named */
+  let httpHost: { url: string; ip: string; port: number; protocol: 'http' | 'https' } | undefined;
   let serialNo = 0;
   let deleteStatus = 'success';
   let authFailures = 0;
   let server: http.Server | undefined;
   let port = o.port ?? 0;
+  const deviceLog: EmulatedLogEntry[] = [];
+  /** a package being written: its version and build, and since when */
+  let upgrade: { version: string; build: string; started: number } | undefined;
+  /** injected upgrade troubles: upgradeStatus never finishes, or the restart comes back with the old firmware */
+  const upgradeTrouble = { stuck: false, flashFails: false };
+  let rebootCount = 0;
+  let rebootTimer: NodeJS.Timeout | undefined;
+  const note = (major: EmulatedLogEntry['major'], minor: string, info = '', user = '', ip = '') => {
+    deviceLog.push({ at: Date.now(), major, minor, user, ip, info });
+    if (deviceLog.length > 5000) deviceLog.splice(0, deviceLog.length - 5000);
+  };
+  note('Operation', 'powerOn', `firmware ${o.firmware} ${o.firmwareBuild}`);
   const log = (...a: unknown[]) => o.verbose && console.log(`[${o.serial.slice(-8)}]`, ...a);
 
   const status = (statusCode: number, subStatusCode: string, statusString?: string) => ({
@@ -170,6 +261,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     const nc = parseInt(p.nc ?? '0', 16);
     if (p.qop !== 'auth' || !(nc > seen) || p.uri !== req.url) return false;
     if (H(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) !== p.response) return false;
+    if (seen === 0) note('Operation', 'remoteLogin', '', o.user, req.socket.remoteAddress ?? '');
     nonces.set(p.nonce!, nc);
     return true;
   }
@@ -220,9 +312,77 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
 
+  // ---- alertStream: GET /ISAPI/Event/notification/alertStream, an endless multipart/mixed answer. Each event goes
+  // as a JSON part (the same JSON the host notification posts) followed by its picture as a JPEG part; a
+  // heartbeat part (eventType heartBeat) comes every streamHeartbeatMs.
+  const STREAM_BOUNDARY = 'MIME_boundary';
+  const streams = new Set<{ res: http.ServerResponse; heartbeat: NodeJS.Timeout }>();
+
+  function streamPart(res: http.ServerResponse, type: string, data: Buffer) {
+    if (res.destroyed || res.writableEnded) return;
+    res.write(
+      Buffer.concat([Buffer.from(`--${STREAM_BOUNDARY}\r\nContent-Type: ${type}\r\nContent-Length: ${data.length}\r\n\r\n`), data, Buffer.from('\r\n')]),
+    );
+  }
+
+  function heartbeatJson() {
+    return Buffer.from(
+      JSON.stringify({
+        ipAddress: o.host,
+        portNo: port,
+        protocol: 'HTTP',
+        dateTime: isapiTime(Date.now(), o.timezone),
+        activePostCount: 1,
+        eventType: 'heartBeat',
+        eventState: 'active',
+        eventDescription: 'heartBeat',
+      }),
+    );
+  }
+
+  function openStream(req: http.IncomingMessage, res: http.ServerResponse) {
+    res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${STREAM_BOUNDARY}`, connection: 'keep-alive' });
+    const entry = { res, heartbeat: setInterval(() => streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson()), o.streamHeartbeatMs) };
+    streams.add(entry);
+    streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson());
+    const end = () => {
+      clearInterval(entry.heartbeat);
+      streams.delete(entry);
+    };
+    res.on('close', end);
+    req.on('close', end);
+    log('alertStream opened');
+  }
+
+  function streamEvent(ev: EmulatedEvent) {
+    const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    for (const { res } of streams) {
+      streamPart(res, 'application/json; charset="UTF-8"', Buffer.from(JSON.stringify(eventJson(ev))));
+      streamPart(res, 'image/jpeg', jpeg);
+    }
+  }
+
+  function streamFault(kind: StreamFault) {
+    for (const entry of [...streams]) {
+      const { res } = entry;
+      if (kind === 'drop') {
+        // half a part, then the connection reset
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"eventType":"AccessControllerEvent",`);
+        res.destroy();
+      } else if (kind === 'garbage') res.write(randomBytes(4096));
+      else if (kind === 'huge') {
+        const size = 8 * 1024 * 1024;
+        res.write(`--${STREAM_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${size}\r\n\r\n`);
+        const chunk = Buffer.alloc(64 * 1024, 0x41);
+        for (let sent = 0; sent < size; sent += chunk.length) res.write(chunk);
+        res.write('\r\n');
+      } else clearInterval(entry.heartbeat);
+    }
+  }
+
   /** Posts an event to the configured host, as the terminal's HTTP listening does (multipart, event_log + Picture). */
   async function push(ev: EmulatedEvent): Promise<boolean> {
-    if (!httpHost || !server) return false;
+    if (!httpHost || !server || o.unreachableHost) return false;
     const boundary = `MIME_boundary_${randomBytes(6).toString('hex')}`;
     const jpeg = faces.get(ev.employeeNo) ?? Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
     const body = Buffer.concat([
@@ -233,7 +393,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     try {
-      const r = await fetch(`http://${httpHost.ip}:${httpHost.port}${httpHost.url}`, {
+      const r = await fetch(`${httpHost.protocol}://${httpHost.ip.includes(':') ? `[${httpHost.ip}]` : httpHost.ip}:${httpHost.port}${httpHost.url}`, {
         method: 'POST',
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
         body,
@@ -272,7 +432,83 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
 
-  type Answer = { http?: number; json?: unknown; xml?: string; raw?: Buffer; type?: string };
+  type Answer = { http?: number; json?: unknown; xml?: string; raw?: Buffer; type?: string; after?: () => void };
+
+  const upgradePercent = () => (upgrade ? Math.min(100, Math.floor(((Date.now() - upgrade.started) / Math.max(1, o.upgradeMs)) * 100)) : 0);
+  const upgrading = () => !!upgrade && (upgradeTrouble.stuck || upgradePercent() < 100);
+
+  /** The restart: unplugged for rebootMs, back with the firmware it finished writing (unless told the flash fails). */
+  function reboot(why: string) {
+    rebootCount++;
+    note('Operation', 'remoteReboot', why, o.user);
+    const written = upgrade && !upgrading() ? upgrade : undefined;
+    upgrade = undefined;
+    void stopServer().then(() => {
+      rebootTimer = setTimeout(() => {
+        rebootTimer = undefined;
+        if (written && !upgradeTrouble.flashFails) {
+          o.firmware = written.version;
+          if (written.build) o.firmwareBuild = written.build;
+        } else if (written) note('Exception', 'upgradeFail', `firmware ${written.version} not applied`);
+        note('Operation', 'powerOn', `firmware ${o.firmware} ${o.firmwareBuild}`);
+        void start();
+      }, o.rebootMs);
+    });
+  }
+
+  /** PUT /ISAPI/System/updateFirmware: the package is checked, then written in the background. */
+  function takeFirmware(body: Buffer): Answer {
+    if (upgrade) return { http: 200, xml: statusXml(2, 'deviceBusy', 'Device Busy') };
+    const text = body.subarray(0, 400).toString('latin1');
+    const [head = '', ...rest] = text.split('\n');
+    if (!head.startsWith(ISAPI_FIRMWARE_HEADER)) return { http: 400, xml: statusXml(6, 'upgradePackageError', 'Invalid Content') };
+    const [version = '', ...build] = head.slice(ISAPI_FIRMWARE_HEADER.length).trim().split(/\s+/);
+    const field = (k: string) =>
+      rest
+        .find((l) => l.startsWith(`${k}=`))
+        ?.slice(k.length + 1)
+        .trim();
+    if (!version || version.length > 40) return { http: 400, xml: statusXml(6, 'upgradePackageError', 'Invalid Content') };
+    const model = field('model');
+    if (model && model !== o.model) return { http: 400, xml: statusXml(6, 'upgradePackageMismatch', 'Invalid Content') };
+    const language = field('language');
+    if (language && language !== o.language) return { http: 400, xml: statusXml(6, 'languageMismatch', 'Invalid Content') };
+    if (lowerVersion(version, o.firmware)) return { http: 400, xml: statusXml(6, 'upgradeVersionLower', 'Invalid Content') };
+    upgrade = { version, build: build.join(' '), started: Date.now() };
+    note('Operation', 'remoteUpgrade', `firmware ${version} (${body.length} bytes)`, o.user);
+    return { xml: statusXml(7, 'rebootRequired', 'Reboot Required') };
+  }
+
+  /** POST /ISAPI/ContentMgmt/logSearch (XML CMSearchDescription → CMSearchResult). */
+  function searchLog(body: Buffer): Answer {
+    const x = body.toString('utf8');
+    const tag = (n: string) => new RegExp(`<${n}>([^<]*)</${n}>`).exec(x)?.[1]?.trim();
+    const from = parseIsapiTime(tag('startTime') ?? '', o.timezone);
+    const to = parseIsapiTime(tag('endTime') ?? '', o.timezone);
+    if (Number.isNaN(from) || Number.isNaN(to)) return { http: 400, xml: statusXml(6, 'badXmlContent', 'Invalid Content') };
+    const pos = Number(tag('searchResultPostion') ?? tag('searchResultPosition') ?? 0) || 0;
+    const max = Math.max(1, Math.min(Number(tag('maxResults') ?? o.logPage) || o.logPage, o.logPage));
+    const all = deviceLog.filter((e) => e.at >= from && e.at <= to);
+    const page = all.slice(pos, pos + max);
+    const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      xml:
+        '<?xml version="1.0" encoding="UTF-8"?>\n<CMSearchResult version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+        `<searchID>${esc(tag('searchID') ?? '')}</searchID>\n<responseStatus>true</responseStatus>\n` +
+        `<responseStatusStrg>${!page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK'}</responseStatusStrg>\n` +
+        `<numOfMatches>${page.length}</numOfMatches>\n<matchList>\n` +
+        page
+          .map(
+            (e) =>
+              '<searchMatchItem><logDescriptor>' +
+              `<metaId>log.std-cgi.com/${e.major}/${e.minor}</metaId><StartDateTime>${isapiTime(e.at, o.timezone)}</StartDateTime>` +
+              `<userName>${esc(e.user)}</userName><ipAddress>${esc(e.ip)}</ipAddress><infoContent>${esc(e.info)}</infoContent>` +
+              '</logDescriptor></searchMatchItem>\n',
+          )
+          .join('') +
+        '</matchList>\n</CMSearchResult>\n',
+    };
+  }
   const bad = (sub: string, code = 6): Answer => ({ http: 400, json: status(code, sub) });
 
   function route(method: string, path: string, body: Buffer, contentType: string): Answer {
@@ -404,6 +640,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         if (cmd === 'open') {
           doorOpens.push(Date.now());
           unlockedUntil = Date.now() + o.unlockMs;
+          note('Operation', 'remoteOpenDoor', 'door 1', o.user);
           addEvent({ at: Date.now(), major: 3, minor: 1024, employeeNo: '', name: '', verifyMode: '' });
         }
         return { xml: statusXml(1, 'ok') };
@@ -444,22 +681,30 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         };
       }
       case 'PUT /ISAPI/Event/notification/httpHosts': {
-        const x = body.toString('utf8');
-        const url = /<url>([^<]*)<\/url>/.exec(x)?.[1];
-        const ip = /<ipAddress>([^<]*)<\/ipAddress>/.exec(x)?.[1];
-        const hp = Number(/<portNo>(\d+)<\/portNo>/.exec(x)?.[1]);
-        if (!url || !ip || !hp) return { http: 400, xml: statusXml(6, 'badXmlContent') };
-        httpHost = { url: url.replace(/&amp;/g, '&'), ip, port: hp };
+        if (o.refuseHttpHosts) return { http: 403, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
+        const h = readHttpHost(body.toString('utf8'));
+        if (!h) return { http: 400, xml: statusXml(6, 'badXmlContent') };
+        httpHost = h;
         return { xml: statusXml(1, 'ok') };
       }
       case 'GET /ISAPI/Event/notification/httpHosts':
         return {
           xml: httpHost
-            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
+            ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><protocolType>${httpHost.protocol.toUpperCase()}</protocolType><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
             : '<HttpHostNotificationList/>',
         };
       case 'PUT /ISAPI/System/reboot':
-        return { xml: statusXml(1, 'ok') };
+        return { xml: statusXml(1, 'ok'), after: () => reboot('remote') };
+      case 'PUT /ISAPI/System/updateFirmware':
+        return takeFirmware(body);
+      case 'GET /ISAPI/System/upgradeStatus':
+        return {
+          xml:
+            '<?xml version="1.0" encoding="UTF-8"?>\n<upgradeStatus version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+            `<upgrading>${upgrading()}</upgrading>\n<percent>${upgrade ? upgradePercent() : 0}</percent>\n</upgradeStatus>\n`,
+        };
+      case 'POST /ISAPI/ContentMgmt/logSearch':
+        return searchLog(body);
       default:
         return { http: 404, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
     }
@@ -475,13 +720,15 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     let size = 0;
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    // A firmware package is tens of MB; anything else a few.
+    const cap = path === '/ISAPI/System/updateFirmware' ? 80 * 1024 * 1024 : 4 * 1024 * 1024;
     for await (const c of req) {
       size += (c as Buffer).length;
-      if (size > 4 * 1024 * 1024) return res.destroy();
+      if (size > cap) return res.destroy();
       chunks.push(c as Buffer);
     }
     const body = Buffer.concat(chunks);
-    const [path = '', query = ''] = (req.url ?? '').split('?');
     requests.push(`${req.method} ${path}`);
     if (!checkDigest(req)) {
       if (req.headers.authorization) authFailures++;
@@ -510,7 +757,9 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       }
     }
     void query;
+    if (req.method === 'GET' && path === '/ISAPI/Event/notification/alertStream') return openStream(req, res);
     const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
+    if (a.after) res.once('finish', () => setTimeout(a.after!, 10));
     if (a.xml !== undefined) {
       res.writeHead(a.http ?? 200, { 'content-type': 'application/xml; charset="UTF-8"' });
       return res.end(a.xml);
@@ -520,6 +769,15 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   }
 
   const sockets = new Set<import('node:net').Socket>();
+  async function stopServer() {
+    const s = server;
+    server = undefined;
+    if (!s) return;
+    for (const e of streams) clearInterval(e.heartbeat);
+    streams.clear();
+    for (const sock of sockets) sock.destroy();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
   async function start() {
     if (server) return;
     const s = http.createServer((req, res) => {
@@ -567,14 +825,35 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     },
     /** Plugs the terminal back in (same port, same memory). */
     start,
-    /** Unplugs the terminal: connections are cut, nothing answers; events still go to its log. */
+    /** Unplugs the terminal: connections are cut, nothing answers; events still go to its log. A restart under way is called off. */
     async stop() {
-      const s = server;
-      server = undefined;
-      if (!s) return;
-      for (const sock of sockets) sock.destroy();
-      await new Promise<void>((r) => s.close(() => r()));
+      clearTimeout(rebootTimer);
+      rebootTimer = undefined;
+      await stopServer();
     },
+    /** Its own log (boots, logins, door opens, upgrades, restarts): what the log search finds. */
+    deviceLog,
+    /** The firmware it runs (deviceInfo's firmwareVersion); an upgrade and a restart change it. */
+    get firmware() {
+      return o.firmware;
+    },
+    get rebootCount() {
+      return rebootCount;
+    },
+    /** A package being written (percent as upgradeStatus says it), or undefined. */
+    get upgrade() {
+      return upgrade ? { version: upgrade.version, percent: upgradePercent() } : undefined;
+    },
+    /** Upgrade troubles: `stuck` upgradeStatus never finishes; `flashFails` the restart comes back with the old firmware. */
+    setUpgradeTrouble(t: { stuck?: boolean; flashFails?: boolean }) {
+      Object.assign(upgradeTrouble, t);
+    },
+    /** alertStream connections open now */
+    get streams() {
+      return streams.size;
+    },
+    /** Makes every open alertStream misbehave (tests of a hostile or failing terminal). */
+    streamFault,
     inject(i: Injection) {
       injections.push({ ...i });
     },
@@ -602,6 +881,7 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       const granted = !!u && faces.has(employeeNo) && within(u, at);
       if (granted && Math.abs(at - Date.now()) < o.unlockMs) unlockedUntil = at + o.unlockMs;
       const event = addEvent({ at, major: 5, minor: granted ? 75 : 76, employeeNo: u ? employeeNo : '', name: u?.name ?? '', verifyMode: 'face' });
+      if (server) streamEvent(event);
       const pushed = await push(event);
       return { event, granted, pushed };
     },

@@ -64,7 +64,13 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
   const auth = authModule(core, { captchaText: opts.captchaText, sms: opts.sms });
   const persons = personsModule(core);
   const punches = punchesModule(core);
-  const isapi = isapiProtocol({ log: core.log, heartbeatMs: core.config.devicePollSeconds * 1000, listenPort, ...opts.isapi });
+  const isapi = isapiProtocol({
+    log: core.log,
+    heartbeatMs: core.config.devicePollSeconds * 1000,
+    listenPort,
+    eventUrl: core.config.isapiEventUrl,
+    ...opts.isapi,
+  });
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, isapi, ...(opts.protocols ?? [])], persons, punches });
   const companies = companiesModule(core, { peopleChanged: persons.peopleChanged });
   return {

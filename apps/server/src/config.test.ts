@@ -50,3 +50,43 @@ test('DEVICE_SECRET_KEY: one key for every instance, read as base64', () => {
   assert.deepEqual(loadConfig({ DEVICE_SECRET_KEY: key }).deviceSecretKey, Buffer.alloc(32, 7));
   assert.equal(loadConfig({}).deviceSecretKey, undefined);
 });
+
+test('ISAPI_EVENT_URL: the base terminals post to behind a proxy, parsed strictly at start', () => {
+  assert.equal(loadConfig({}).isapiEventUrl, undefined);
+  assert.deepEqual(loadConfig({ ISAPI_EVENT_URL: 'http://faceadmin.example.lan:8080' }).isapiEventUrl, {
+    protocol: 'http',
+    host: 'faceadmin.example.lan',
+    port: 8080,
+    path: '',
+  });
+  assert.deepEqual(loadConfig({ ISAPI_EVENT_URL: 'HTTPS://Gate.Example.com/faceadmin/' }).isapiEventUrl, {
+    protocol: 'https',
+    host: 'gate.example.com',
+    port: 443,
+    path: '/faceadmin',
+  });
+  assert.deepEqual(loadConfig({ ISAPI_EVENT_URL: 'http://10.0.0.5' }).isapiEventUrl, { protocol: 'http', host: '10.0.0.5', port: 80, path: '' });
+  assert.deepEqual(loadConfig({ ISAPI_EVENT_URL: 'http://[fd00::5]:9000/a/b' }).isapiEventUrl, { protocol: 'http', host: 'fd00::5', port: 9000, path: '/a/b' });
+  for (const bad of [
+    'faceadmin.example.lan:8080',
+    'ftp://host',
+    'http://',
+    'http://host:0',
+    'http://host:70000',
+    'http://host:port',
+    'http://user:pw@host',
+    'http://host/?x=1',
+    'http://host/#top',
+    'http://host/a b',
+    'http://host/<x>',
+    'http://300.1.1.1',
+    'http://[not-ipv6]',
+    'http://-bad-.lan',
+    'http://host_name',
+  ])
+    assert.throws(
+      () => loadConfig({ ISAPI_EVENT_URL: bad }),
+      (e: unknown) => e instanceof ConfigError && /ISAPI_EVENT_URL/.test(e.message),
+      bad,
+    );
+});

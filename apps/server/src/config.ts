@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { RUN_MODES, type RunMode } from '@faceadmin/shared';
 
@@ -63,6 +64,19 @@ export interface Config {
   webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
   /** Face photos checked at upload by the bundled face detector (docs/face-check.md); 'off' stores any picture. */
   faceCheck: 'on' | 'off';
+  /**
+   * ISAPI_EVENT_URL: the base ISAPI terminals post their events to, where this server is reached through a proxy,
+   * NAT or another interface (docs/isapi-protocol.md §6); unset, the interface routed to each terminal and PORT.
+   */
+  isapiEventUrl: EventUrl | undefined;
+}
+
+/** A base URL terminals post to: http(s), a host (IPv4, IPv6 or a name), a port, and a path prefix ('' or '/x/y'). */
+export interface EventUrl {
+  protocol: 'http' | 'https';
+  host: string;
+  port: number;
+  path: string;
 }
 
 export class ConfigError extends Error {}
@@ -156,7 +170,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
     faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),
+    isapiEventUrl: env.ISAPI_EVENT_URL ? parseEventUrl(env.ISAPI_EVENT_URL, 'ISAPI_EVENT_URL') : undefined,
   };
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/**
+ * http(s)://host[:port][/prefix]: nothing the terminal's host notification cannot carry (no account, query or
+ * fragment; the path only of URL-safe characters, since it goes into the terminal's XML as is).
+ */
+export function parseEventUrl(raw: string, key: string): EventUrl {
+  const fail = (why: string) => new ConfigError(`${key} must be http://host[:port][/path] or https://…: ${why}, got "${raw}"`);
+  const m = /^(https?):\/\/([^/?#]*)([^?#]*)$/i.exec(raw.trim());
+  if (!m) throw fail('a scheme http or https, no query or fragment');
+  const protocol = m[1]!.toLowerCase() as 'http' | 'https';
+  const authority = m[2]!;
+  if (authority.includes('@')) throw fail('no account in the address');
+  const hp = /^(\[[0-9A-Fa-f:.]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(authority);
+  if (!hp) throw fail('a host and an optional port');
+  let host = hp[1]!;
+  if (host.startsWith('[')) {
+    host = host.slice(1, -1);
+    if (isIP(host) !== 6) throw fail('an IPv6 address in brackets');
+  } else if (!IPV4.test(host) && (!HOST_NAME.test(host) || /^[\d.]+$/.test(host))) throw fail('a host name or an IP address');
+  const port = hp[2] === undefined ? (protocol === 'https' ? 443 : 80) : Number(hp[2]);
+  if (port < 1 || port > 65535) throw fail('a port from 1 to 65535');
+  const path = m[3]!.replace(/\/+$/, '');
+  if (path && !/^(?:\/[A-Za-z0-9._~-]+)+$/.test(path)) throw fail('a path of letters, digits and . _ ~ - segments');
+  if (path.length > 100) throw fail('a path of at most 100 characters');
+  return { protocol, host: host.toLowerCase(), port, path };
 }
 
 /** mqtt://host[:port] or mqtts://host[:port], a port the URL parser accepts (1–65535), nothing after the host. */

@@ -68,6 +68,8 @@ export interface DeviceDriver {
   codeKey(code: number): string;
   /** Whether a command of this kind did what was wanted: some "errors" are the wanted state. */
   isOk(kind: DeviceOp['kind'], code: number): boolean;
+  /** The terminal refused an upgrade because the firmware is not for it (spec §8 "upgrade unknown version"). */
+  wrongFirmware?(code: number): boolean;
 }
 
 /**

@@ -87,6 +87,8 @@ export interface TerminalInfo {
   userCount?: number;
   /** the door as the terminal reports it (its lock and, where fitted, its contact): open or closed */
   door?: 'open' | 'close';
+  /** the users the terminal holds at most, when it says (ISAPI UserInfo capabilities) */
+  capacity?: number;
   /** protocol facts to keep (merged into the stored JSON by key) */
   facts?: Record<string, unknown>;
 }

@@ -26,6 +26,8 @@ export interface IsapiHttpRequest {
   path: string;
   contentType?: string | undefined;
   body?: Buffer | undefined;
+  /** this request's deadline when it is not the client's (a firmware upload takes minutes) */
+  timeoutMs?: number | undefined;
 }
 
 export interface IsapiResponse {
@@ -33,6 +35,16 @@ export interface IsapiResponse {
   contentType: string;
   body: Buffer;
   text: string;
+}
+
+/** An answer read as it arrives (IsapiClient.stream). */
+export interface IsapiStream {
+  status: number;
+  contentType: string;
+  /** the body of an answer other than 2xx (capped), '' otherwise */
+  text: string;
+  chunks: AsyncGenerator<Buffer>;
+  close(): void;
 }
 
 /** A request that did not get an answer to judge: unreachable, timed out, refused our password, or too big. */
@@ -208,7 +220,14 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
 
   async function send(t: IsapiTarget, req: IsapiHttpRequest): Promise<IsapiResponse> {
     if (closing.signal.aborted) throw new IsapiTransportError(ISAPI_CODES.unreachable, 'closed');
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]);
+    const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs ?? timeoutMs), closing.signal]);
+    const res = await authorized(t, req, signal);
+    const body = await readCapped(res, signal);
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body, text: body.toString('utf8') };
+  }
+
+  /** The answer to a request made under digest (a refused password throws): its body not read yet. */
+  async function authorized(t: IsapiTarget, req: IsapiHttpRequest, signal: AbortSignal): Promise<Response> {
     const key = sessionKey(t);
     // Digest: reuse the last challenge (the nonce count goes up) and answer a fresh one when asked.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -227,8 +246,7 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
         sessions.set(key, fresh);
         continue;
       }
-      const body = await readCapped(res, signal);
-      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body, text: body.toString('utf8') };
+      return res;
     }
     sessions.delete(key);
     throw new IsapiTransportError(ISAPI_CODES.wrongPassword, 'the terminal refused the account or password');
@@ -245,6 +263,63 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
         .finally(() => {
           if (g.idle) gates.delete(t.id);
         });
+    },
+    /**
+     * A long-lived answer read as it comes (the alertStream): the same digest, a deadline only until the answer's
+     * head arrives, then `idleMs` at most between two chunks instead of a deadline for the whole. Outside the
+     * terminal's request queue (it would hold a slot for hours). An answer other than 2xx is read whole (capped)
+     * into `text`, with no chunks. Chunks end when the terminal closes, throw IsapiTransportError on silence
+     * (timeout) or a cut; `close()` (or closing the client) ends them.
+     */
+    async stream(t: IsapiTarget, req: IsapiHttpRequest, idleMs: number): Promise<IsapiStream> {
+      if (closing.signal.aborted) throw new IsapiTransportError(ISAPI_CODES.unreachable, 'closed');
+      const own = new AbortController();
+      const signal = AbortSignal.any([own.signal, closing.signal]);
+      const head = setTimeout(() => own.abort(), timeoutMs);
+      let res: Response;
+      try {
+        res = await authorized(t, req, signal);
+      } finally {
+        clearTimeout(head);
+      }
+      const contentType = res.headers.get('content-type') ?? '';
+      if (res.status < 200 || res.status >= 300) {
+        const body = await readCapped(res, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+        return { status: res.status, contentType, text: body.toString('utf8'), chunks: (async function* () {})(), close() {} };
+      }
+      const reader = res.body?.getReader();
+      let idle = false;
+      async function* chunks(): AsyncGenerator<Buffer> {
+        if (!reader) return;
+        for (;;) {
+          const timer = setTimeout(() => {
+            idle = true;
+            own.abort();
+          }, idleMs);
+          let r: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            r = await reader.read();
+          } catch (e) {
+            if (idle) throw new IsapiTransportError(ISAPI_CODES.timeout, `no bytes for ${idleMs} ms`);
+            if (signal.aborted) return;
+            throw new IsapiTransportError(ISAPI_CODES.unreachable, `stream cut: ${(e as Error).message}`);
+          } finally {
+            clearTimeout(timer);
+          }
+          if (r.done) return;
+          yield Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+        }
+      }
+      return {
+        status: res.status,
+        contentType,
+        text: '',
+        chunks: chunks(),
+        close() {
+          own.abort();
+          void reader?.cancel().catch(() => undefined);
+        },
+      };
     },
     /** Cuts every request in flight; later ones fail at once. */
     close() {

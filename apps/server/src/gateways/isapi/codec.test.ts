@@ -4,6 +4,15 @@ import {
   codeKey,
   encodeOp,
   localTime,
+  firmwareRefusal,
+  ISAPI_CODES,
+  logSearchXml,
+  logText,
+  parseLogSearch,
+  parseUpgradeStatus,
+  statusFrom,
+  WRONG_FIRMWARE,
+  httpHostsXml,
   multipart,
   parseDeviceInfo,
   parseDoorState,
@@ -140,4 +149,80 @@ test('door state: the lock or the contact open is an open door; alarms and junk 
   assert.equal(parseDoorState(ws({ doorStatus: [4] })), undefined);
   assert.equal(parseDoorState('<html>'), undefined);
   assert.equal(parseDoorState(ws({ doorLockStatus: 'x' })), undefined);
+});
+
+test('firmware refusals: the cause read from the sub-status family, each with its meaning; unknown ones keep their status', () => {
+  const r = (statusCode: number, sub: string) => firmwareRefusal(statusFrom(statusCode, sub));
+  assert.equal(r(6, 'upgradePackageMismatch'), ISAPI_CODES.firmwareMismatch);
+  assert.equal(r(6, 'upgradePackageError'), ISAPI_CODES.firmwareMismatch);
+  assert.equal(r(6, 'deviceTypeMismatch'), ISAPI_CODES.firmwareMismatch);
+  assert.equal(r(6, 'languageMismatch'), ISAPI_CODES.firmwareLanguage);
+  assert.equal(r(6, 'upgradeVersionLower'), ISAPI_CODES.firmwareLower);
+  assert.equal(r(3, 'upgradeFailed'), ISAPI_CODES.upgradeFailed);
+  assert.equal(r(6, 'somethingNew'), ISAPI_CODES.firmwareMismatch, 'invalid content to an upload: the package was not taken');
+  assert.equal(r(2, 'deviceBusy'), ISAPI_CODES.busy);
+  assert.equal(r(4, 'notSupport'), ISAPI_CODES.notSupport);
+  for (const code of [620, 621, 622, 623, 624]) assert.notEqual(codeKey(code), 'device.isapi.unknown', `code ${code} has a meaning`);
+  assert.ok(WRONG_FIRMWARE.has(ISAPI_CODES.firmwareMismatch) && WRONG_FIRMWARE.has(ISAPI_CODES.firmwareLanguage));
+  assert.ok(!WRONG_FIRMWARE.has(ISAPI_CODES.firmwareLower), 'an older version is its own refusal');
+  assert.deepEqual(encodeOp({ kind: 'upgrade', url: 'firmware/1/emfw.cfg', md5: 'x', size: 1 }), [], 'served by the delivery');
+  assert.deepEqual(encodeOp({ kind: 'getLog' }), []);
+});
+
+test('upgradeStatus: XML or JSON, upgrading and percent; anything else is unreadable', () => {
+  assert.deepEqual(parseUpgradeStatus('<?xml version="1.0"?><upgradeStatus xmlns="x"><upgrading>true</upgrading><percent>40</percent></upgradeStatus>'), {
+    upgrading: true,
+    percent: 40,
+  });
+  assert.deepEqual(parseUpgradeStatus('<upgradeStatus><upgrading>false</upgrading></upgradeStatus>'), { upgrading: false, percent: undefined });
+  assert.deepEqual(parseUpgradeStatus('{"UpgradeStatus":{"upgrading":true,"percent":101}}'), { upgrading: true, percent: undefined });
+  for (const hostile of ['', '<upgradeStatus><upgrading>maybe</upgrading></upgradeStatus>', '<html/>', '{"x":1}', '<upgradeStatus>'.repeat(10_000)])
+    assert.equal(parseUpgradeStatus(hostile), undefined);
+});
+
+test("log search: the request's shape, entries read item by item with their type, a cap on huge answers, junk refused", () => {
+  const body = logSearchXml('abc', 100, 50, '2026-11-19T08:00:00+08:00', '2026-11-26T08:00:00+08:00').toString();
+  assert.match(body, /<CMSearchDescription[^>]*><searchID>abc<\/searchID><metaId>log\.std-cgi\.com<\/metaId>/);
+  assert.match(body, /<startTime>2026-11-19T08:00:00\+08:00<\/startTime><endTime>2026-11-26T08:00:00\+08:00<\/endTime>/);
+  assert.match(body, /<maxResults>50<\/maxResults><searchResultPostion>100<\/searchResultPostion>/);
+  const item = (meta: string, extra = '') =>
+    `<searchMatchItem><logDescriptor><metaId>${meta}</metaId><StartDateTime>2026-11-26T08:00:01+08:00</StartDateTime><userName>admin</userName><ipAddress>10.0.0.2</ipAddress>${extra}</logDescriptor></searchMatchItem>`;
+  const answer = `<?xml version="1.0"?><CMSearchResult xmlns="x"><searchID>abc</searchID><responseStatusStrg>MORE</responseStatusStrg><numOfMatches>2</numOfMatches><matchList>${item('log.std-cgi.com/Operation/remoteReboot', '<infoContent>door &amp; hall\nnext</infoContent>')}${item('log.hikvision.com/Exception/illegalAccess')}</matchList></CMSearchResult>`;
+  const found = parseLogSearch(answer)!;
+  assert.equal(found.more, true);
+  assert.deepEqual(found.entries[0], {
+    time: '2026-11-26 08:00:01',
+    major: 'Operation',
+    minor: 'remoteReboot',
+    user: 'admin',
+    ip: '10.0.0.2',
+    details: 'door & hall next',
+  });
+  assert.equal(found.entries[1]!.major, 'Exception');
+  assert.equal(parseLogSearch(answer.replace('MORE', 'OK'))!.more, false);
+  const huge = `<CMSearchResult><matchList>${item('log.std-cgi.com/Operation/x').repeat(5000)}</matchList></CMSearchResult>`;
+  assert.equal(parseLogSearch(huge, 100)!.entries.length, 100);
+  for (const hostile of ['', '<html>login</html>', '{"CMSearchResult":1}', '<CMSearchResult>'.repeat(1000)]) {
+    const r = parseLogSearch(hostile);
+    assert.ok(r === undefined || r.entries.length === 0);
+  }
+  const text = logText('SN1: the log', found.entries).toString();
+  assert.deepEqual(text.split('\n').slice(2, 4), [
+    '2026-11-26 08:00:01 | Operation/remoteReboot | admin | 10.0.0.2 | door & hall next',
+    '2026-11-26 08:00:01 | Exception/illegalAccess | admin | 10.0.0.2 |',
+  ]);
+});
+
+test('host notification: an address as ipaddress (IPv4 or IPv6), a name as hostname, HTTPS when the URL says so', () => {
+  const v4 = httpHostsXml({ host: '192.168.1.5', port: 8080, path: '/isapi/event/1/s' }).toString();
+  assert.match(v4, /<addressingFormatType>ipaddress<\/addressingFormatType><ipAddress>192\.168\.1\.5<\/ipAddress><portNo>8080<\/portNo>/);
+  assert.match(v4, /<protocolType>HTTP<\/protocolType>/);
+  assert.match(v4, /<url>\/isapi\/event\/1\/s<\/url>/);
+  const v6 = httpHostsXml({ host: 'fd00::5', port: 80, path: '/x' }).toString();
+  assert.match(v6, /<ipv6Address>fd00::5<\/ipv6Address>/);
+  assert.doesNotMatch(v6, /<ipAddress>/);
+  const named = httpHostsXml({ protocol: 'https', host: 'faceadmin.example.lan', port: 443, path: '/fa/isapi/event/1/s' }).toString();
+  assert.match(named, /<addressingFormatType>hostname<\/addressingFormatType><hostName>faceadmin\.example\.lan<\/hostName>/);
+  assert.match(named, /<protocolType>HTTPS<\/protocolType>/);
+  assert.match(named, /<url>\/fa\/isapi\/event\/1\/s<\/url>/);
 });

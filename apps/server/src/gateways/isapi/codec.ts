@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { DeviceOp } from '../driver.ts';
 import type { PunchRecord } from '../terminal-events.ts';
 
@@ -46,6 +47,12 @@ export const ISAPI_CODES = {
   noFace: 614,
   pictureTooLarge: 615,
   faceCapacity: 616,
+  /** firmware packages (PUT /ISAPI/System/updateFirmware, docs/isapi-protocol.md §10) */
+  firmwareMismatch: 620,
+  firmwareLanguage: 621,
+  firmwareLower: 622,
+  upgradeFailed: 623,
+  noFirmwareFile: 624,
   rebootRequired: 700,
   wrongPassword: 900,
   locked: 901,
@@ -82,6 +89,11 @@ const SUB_CODES: Record<string, IsapiCodeName> = {
   pictureSizeExceedLimit: 'pictureTooLarge',
   imageSizeExceeded: 'pictureTooLarge',
   faceLibNumOverLimit: 'faceCapacity',
+  languageMismatch: 'firmwareLanguage',
+  upgradePackageMismatch: 'firmwareMismatch',
+  upgradePackageError: 'firmwareMismatch',
+  upgradeVersionLower: 'firmwareLower',
+  upgradeFailed: 'upgradeFailed',
 };
 const STATUS_CODES: Record<number, IsapiCodeName> = {
   1: 'ok',
@@ -388,12 +400,12 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
     case 'reboot':
       return [{ method: 'PUT', path: '/ISAPI/System/reboot' }];
     case 'queryPunches':
-      // Served by the delivery's event search (searchEvents), not as one request.
-      return [];
-    case 'options':
-    // ISAPI firmware upload and log search are not built yet (#20): reported unsupported.
+    // Served by the delivery, not as one fixed request: the event search (searchEvents), the firmware upload
+    // followed to the restart (upgradeFirmware) and the log search written as a file (captureLog).
     case 'upgrade':
     case 'getLog':
+      return [];
+    case 'options':
       return undefined;
   }
 }
@@ -503,14 +515,345 @@ export function punchOf(e: AcsEvent): PunchRecord | undefined {
   return { pin: e.employeeNo, time: e.time, status, verify, workcode: '', mask: null, temperature: null, alcohol: null };
 }
 
-/** The host notification the terminal is told to post events to (PUT /ISAPI/Event/notification/httpHosts). */
-export function httpHostsXml(host: { ip: string; port: number; path: string }): Buffer {
+/** Where a terminal posts its events: http or https, an IPv4 or IPv6 address or a host name, a port, a path. */
+export interface EventHost {
+  protocol?: 'http' | 'https';
+  host: string;
+  port: number;
+  path: string;
+}
+
+/**
+ * The host notification the terminal is told to post events to (PUT /ISAPI/Event/notification/httpHosts). An
+ * address goes as `addressingFormatType` ipaddress (`ipAddress`, or `ipv6Address`), a name as hostname
+ * (`hostName`); `protocolType` HTTP or HTTPS.
+ */
+export function httpHostsXml(h: EventHost): Buffer {
+  const kind = isIP(h.host);
+  const address =
+    kind === 4
+      ? `<addressingFormatType>ipaddress</addressingFormatType><ipAddress>${escapeXml(h.host)}</ipAddress>`
+      : kind === 6
+        ? `<addressingFormatType>ipaddress</addressingFormatType><ipv6Address>${escapeXml(h.host)}</ipv6Address>`
+        : `<addressingFormatType>hostname</addressingFormatType><hostName>${escapeXml(h.host)}</hostName>`;
   return Buffer.from(
     '<?xml version="1.0" encoding="UTF-8"?>' +
       '<HttpHostNotificationList><HttpHostNotification>' +
-      `<id>1</id><url>${escapeXml(host.path)}</url><protocolType>HTTP</protocolType><parameterFormatType>JSON</parameterFormatType>` +
-      `<addressingFormatType>ipaddress</addressingFormatType><ipAddress>${escapeXml(host.ip)}</ipAddress><portNo>${host.port}</portNo>` +
+      `<id>1</id><url>${escapeXml(h.path)}</url><protocolType>${h.protocol === 'https' ? 'HTTPS' : 'HTTP'}</protocolType><parameterFormatType>JSON</parameterFormatType>` +
+      `${address}<portNo>${h.port}</portNo>` +
       '<httpAuthenticationMethod>none</httpAuthenticationMethod>' +
       '</HttpHostNotification></HttpHostNotificationList>',
   );
+}
+
+// ---------------------------------------------------------------- firmware (docs/isapi-protocol.md §10)
+
+/**
+ * Our code for a refused firmware package (PUT /ISAPI/System/updateFirmware). The public documentation names no
+ * fixed list of sub-statuses for this request and firmware spell them differently, so the cause is read from the
+ * name's family: the language, an older version, a package that is not for this model (or not a package at all),
+ * a flash that failed. Anything else keeps its status's meaning.
+ */
+export function firmwareRefusal(s: IsapiStatus): number {
+  const sub = s.subStatusCode;
+  if (/lang/i.test(sub)) return ISAPI_CODES.firmwareLanguage;
+  if (/lower|downgrade|versionlow|oldversion/i.test(sub)) return ISAPI_CODES.firmwareLower;
+  if (/package|packet|mismatch|model|platform|devicetype|checksum|verify|sign|file/i.test(sub)) return ISAPI_CODES.firmwareMismatch;
+  if (/upgrade|flash|fail/i.test(sub)) return ISAPI_CODES.upgradeFailed;
+  // a bare "invalid content" to a firmware upload: the terminal did not take the package
+  if (s.statusCode === 6 && (s.code === ISAPI_CODES.badContent || s.code === ISAPI_CODES.badParameters)) return ISAPI_CODES.firmwareMismatch;
+  return s.code;
+}
+
+/** Codes meaning "this firmware is not for this terminal": shown as spec §8 "upgrade unknown version". */
+export const WRONG_FIRMWARE: ReadonlySet<number> = new Set([ISAPI_CODES.firmwareMismatch, ISAPI_CODES.firmwareLanguage]);
+
+/** GET /ISAPI/System/upgradeStatus: `<upgradeStatus><upgrading>true</upgrading><percent>40</percent></upgradeStatus>` (XML or JSON). */
+export function parseUpgradeStatus(text: string): { upgrading: boolean; percent: number | undefined } | undefined {
+  const j = jsonObject(text);
+  const x: Record<string, unknown> = j ? obj(j.UpgradeStatus ?? j.upgradeStatus) : /<upgradeStatus[\s>]/i.test(text) ? xmlLeaves(text) : {};
+  const flag = typeof x.upgrading === 'boolean' ? String(x.upgrading) : str(x.upgrading).trim().toLowerCase();
+  if (flag !== 'true' && flag !== 'false') return undefined;
+  const p = int(x.percent);
+  return { upgrading: flag === 'true', percent: p !== undefined && p >= 0 && p <= 100 ? p : undefined };
+}
+
+// ---------------------------------------------------------------- the terminal's own log (docs/isapi-protocol.md §11)
+
+/** POST /ISAPI/ContentMgmt/logSearch body: every log type over [from, to] (ISAPI times with offset), one page. */
+export function logSearchXml(searchID: string, position: number, maxResults: number, from: string, to: string): Buffer {
+  return Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+      '<CMSearchDescription version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">' +
+      `<searchID>${escapeXml(searchID)}</searchID><metaId>log.std-cgi.com</metaId>` +
+      `<timeSpanList><timeSpan><startTime>${escapeXml(from)}</startTime><endTime>${escapeXml(to)}</endTime></timeSpan></timeSpanList>` +
+      // "searchResultPostion" is how the documentation (and firmware) spell it.
+      `<maxResults>${maxResults}</maxResults><searchResultPostion>${position}</searchResultPostion>` +
+      '</CMSearchDescription>',
+  );
+}
+
+/** One entry of the terminal's log. */
+export interface LogEntry {
+  /** device-local 'YYYY-MM-DD HH:mm:ss' ('' when the terminal gave none) */
+  time: string;
+  /** e.g. Operation, Exception, Alarm, Information */
+  major: string;
+  /** e.g. remoteReboot, remoteLogin */
+  minor: string;
+  user: string;
+  ip: string;
+  /** what else the entry says (parameter, information) */
+  details: string;
+}
+
+const oneLine = (s: string, max: number) =>
+  s
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max);
+
+/**
+ * POST /ISAPI/ContentMgmt/logSearch answer (XML CMSearchResult): its entries and whether more follow, or undefined
+ * when it is not one. `metaId` names the type: `log.std-cgi.com/Operation/remoteReboot` (some firmware
+ * log.hikvision.com/…). Read item by item with a cap, so a huge or broken answer yields at most `max` entries.
+ */
+export function parseLogSearch(text: string, max = 1000): { entries: LogEntry[]; more: boolean } | undefined {
+  if (!/<CMSearchResult[\s>]/.test(text)) return undefined;
+  const head = xmlLeaves(text.replace(/<matchList[\s>][\s\S]*$/, ''));
+  const entries: LogEntry[] = [];
+  const re = /<searchMatchItem(?:\s[^<>]*)?>([\s\S]*?)<\/searchMatchItem\s*>/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) && entries.length < max) {
+    const x = xmlLeaves(m[1]!);
+    const type = (x.metaId ?? '').replace(/^[^/]*\/?/, '').split('/');
+    const details = [x.paraType, x.infoContent, x.additionInformation, x.description].filter((v) => v && v.trim()).join(' ');
+    entries.push({
+      time: localTime(x.StartDateTime ?? x.startDateTime ?? x.time ?? '') ?? '',
+      major: oneLine(type[0] ?? '', 40),
+      minor: oneLine(type.slice(1).join('/'), 80),
+      user: oneLine(x.userName ?? '', 40),
+      ip: oneLine(x.ipAddress ?? '', 60),
+      details: oneLine(details, 500),
+    });
+  }
+  return { entries, more: /^MORE$/i.test((head.responseStatusStrg ?? '').trim()) };
+}
+
+/** The log as the text file an administrator downloads: a heading, then one line per entry (time, type, user, address, details). */
+export function logText(heading: string, entries: LogEntry[]): Buffer {
+  const lines = [`# ${oneLine(heading, 300)}`, `# ${entries.length} entries: time | major/minor type | user | address | details`];
+  for (const e of entries) lines.push([e.time || '-', `${e.major || '-'}/${e.minor || '-'}`, e.user || '-', e.ip || '-', e.details].join(' | ').trimEnd());
+  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+}
+
+// ---------------------------------------------------------------- alertStream (the long connection)
+
+/** One part of the alertStream: its content type and bytes. */
+export interface StreamPart {
+  contentType: string;
+  data: Buffer;
+}
+
+/** The boundary of a multipart answer (`multipart/mixed; boundary=MIME_boundary`), undefined when none. */
+export function boundaryOf(contentType: string): string | undefined {
+  if (!/^multipart\//i.test(contentType.trim())) return undefined;
+  const m = /boundary=(?:"([^"]{1,70})"|([^\s;,]{1,70}))/i.exec(contentType);
+  return m?.[1] ?? m?.[2];
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+/** the largest part header read before the part is given up as garbage */
+const MAX_HEAD = 4096;
+
+/**
+ * Reads the alertStream (`GET /ISAPI/Event/notification/alertStream`: an endless multipart/mixed answer, one
+ * part per event, heartbeats in between, a JPEG part after an event that has a picture) as it arrives, in
+ * chunks cut anywhere. A part with `Content-Length` is taken by its length; one without, up to the next
+ * boundary. Memory stays bounded whatever the terminal sends: bytes outside any part are dropped as they come,
+ * a part over `maxPartBytes` is skipped (counted in `oversized`) without being kept, a header over 4 KB is
+ * garbage. Never throws.
+ */
+export class AlertStreamParser {
+  private buf: Buffer = Buffer.alloc(0);
+  private state: 'seek' | 'head' | 'body' | 'skip' = 'seek';
+  /** bytes of buf already searched for a boundary without one found */
+  private scanned = 0;
+  private length: number | undefined;
+  private type = '';
+  /** bytes of an oversized part still to drop */
+  private skipping = 0;
+  private readonly delim: Buffer;
+  private readonly maxPartBytes: number;
+  /** parts given up for being over the cap */
+  oversized = 0;
+  /** bytes dropped for being outside any readable part */
+  garbage = 0;
+
+  constructor(boundary: string, maxPartBytes: number) {
+    this.delim = Buffer.from(`--${boundary}`);
+    this.maxPartBytes = maxPartBytes;
+  }
+
+  /** chunks of the part being read, kept apart until it can complete (joining at every chunk would be quadratic) */
+  private pieces: Buffer[] = [];
+  private piecesBytes = 0;
+
+  /** Feeds a chunk; returns the parts it completed. */
+  push(chunk: Buffer): StreamPart[] {
+    const out: StreamPart[] = [];
+    if (this.state === 'body' && this.deferrable(chunk)) {
+      this.pieces.push(chunk);
+      this.piecesBytes += chunk.length;
+      return out;
+    }
+    if (this.pieces.length) {
+      this.buf = Buffer.concat([this.buf, ...this.pieces, chunk]);
+      this.pieces = [];
+      this.piecesBytes = 0;
+    } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    for (let guard = 0; guard < 100_000; guard++) {
+      if (this.state === 'skip') {
+        const n = Math.min(this.skipping, this.buf.length);
+        this.skipping -= n;
+        this.buf = this.buf.subarray(n);
+        if (this.skipping > 0) break;
+        this.state = 'seek';
+        continue;
+      }
+      if (this.state === 'seek') {
+        const at = this.buf.indexOf(this.delim, Math.max(0, this.scanned - this.delim.length + 1));
+        if (at < 0) {
+          // Keep only what could still begin a boundary.
+          const keep = Math.min(this.buf.length, this.delim.length - 1);
+          if (this.buf.length - keep > 2) this.garbage += this.buf.length - keep;
+          this.buf = Buffer.from(this.buf.subarray(this.buf.length - keep));
+          this.scanned = this.buf.length;
+          break;
+        }
+        // (the line end closing the previous part is no garbage)
+        if (at > 2) this.garbage += at;
+        this.buf = this.buf.subarray(at + this.delim.length);
+        this.scanned = 0;
+        this.state = 'head';
+        continue;
+      }
+      if (this.state === 'head') {
+        if (this.buf.length < 2) break;
+        // The closing delimiter (`--boundary--`) ends the parts; anything after it is looked at as garbage.
+        if (this.buf[0] === 0x2d && this.buf[1] === 0x2d) {
+          this.buf = this.buf.subarray(2);
+          this.state = 'seek';
+          continue;
+        }
+        const end = this.buf.indexOf(CRLF2);
+        if (end < 0) {
+          if (this.buf.length > MAX_HEAD) {
+            this.garbage += this.buf.length;
+            this.buf = Buffer.alloc(0);
+            this.state = 'seek';
+            continue;
+          }
+          break;
+        }
+        if (end > MAX_HEAD) {
+          this.garbage += end;
+          this.buf = this.buf.subarray(end + 4);
+          this.state = 'seek';
+          continue;
+        }
+        const head = this.buf.subarray(0, end).toString('latin1');
+        this.buf = this.buf.subarray(end + 4);
+        this.type = /content-type:[ \t]*([^\r\n;]+)/i.exec(head)?.[1]?.trim() ?? '';
+        const len = /content-length:[ \t]*(\d{1,12})[ \t]*(?:\r|\n|$)/i.exec(head)?.[1];
+        this.length = len === undefined ? undefined : Number(len);
+        if (this.length !== undefined && this.length > this.maxPartBytes) {
+          this.oversized++;
+          this.skipping = this.length;
+          this.state = 'skip';
+          continue;
+        }
+        this.scanned = 0;
+        this.state = 'body';
+        continue;
+      }
+      // body
+      if (this.length !== undefined) {
+        if (this.buf.length < this.length) break;
+        out.push({ contentType: this.type, data: Buffer.from(this.buf.subarray(0, this.length)) });
+        this.buf = this.buf.subarray(this.length);
+        this.state = 'seek';
+        this.scanned = 0;
+        continue;
+      }
+      const next = this.buf.indexOf(this.delim, Math.max(0, this.scanned - this.delim.length + 1));
+      if (next < 0) {
+        if (this.buf.length > this.maxPartBytes) {
+          // Over the cap with no end in sight: dropped, and the boundary looked for again from here.
+          this.oversized++;
+          this.garbage += this.buf.length;
+          this.buf = Buffer.from(this.buf.subarray(this.buf.length - (this.delim.length - 1)));
+          this.scanned = this.buf.length;
+          this.state = 'seek';
+          continue;
+        }
+        this.scanned = this.buf.length;
+        break;
+      }
+      let data = this.buf.subarray(0, next);
+      if (data.length >= 2 && data[data.length - 2] === 0x0d && data[data.length - 1] === 0x0a) data = data.subarray(0, -2);
+      out.push({ contentType: this.type, data: Buffer.from(data) });
+      this.buf = this.buf.subarray(next);
+      this.scanned = 0;
+      this.state = 'seek';
+    }
+    // What is kept is copied out of the chunk, so a large chunk is not held alive by a small remainder.
+    if (this.buf.length && this.buf.buffer === chunk.buffer) this.buf = Buffer.from(this.buf);
+    return out;
+  }
+
+  /** Whether a chunk of the body cannot complete the part (so it is only kept aside). */
+  private deferrable(chunk: Buffer): boolean {
+    const total = this.buf.length + this.piecesBytes + chunk.length;
+    if (this.length !== undefined) return total < this.length;
+    if (total > this.maxPartBytes) return false;
+    // No length: the part ends at the next boundary, which may begin in what came before this chunk.
+    const need = this.delim.length - 1;
+    const tail: Buffer[] = [];
+    let got = 0;
+    for (let i = this.pieces.length - 1; i >= 0 && got < need; i--) {
+      tail.unshift(this.pieces[i]!);
+      got += this.pieces[i]!.length;
+    }
+    if (got < need) tail.unshift(this.buf.subarray(Math.max(0, this.buf.length - (need - got))));
+    const prev = Buffer.concat(tail);
+    return Buffer.concat([prev.subarray(Math.max(0, prev.length - need)), chunk]).indexOf(this.delim) < 0;
+  }
+
+  /** bytes held now (bounded by the part cap plus one chunk) */
+  get buffered() {
+    return this.buf.length + this.piecesBytes;
+  }
+}
+
+/** What one alertStream part says: a person event, a picture, or something else (a heartbeat, another event). */
+export type AlertPart = { kind: 'event'; event: AcsEvent; pictures: number } | { kind: 'picture'; jpeg: Buffer } | { kind: 'other' };
+
+/** One part read: the event JSON (as the host notification posts it), its XML form, a JPEG, or other. */
+export function readAlertPart(p: StreamPart, tz?: number): AlertPart {
+  if (/^image\/jpe?g$/i.test(p.contentType) && p.data.length > 3 && p.data[0] === 0xff && p.data[1] === 0xd8) return { kind: 'picture', jpeg: p.data };
+  const text = p.data.toString('utf8').trim();
+  if (text.startsWith('{')) {
+    const event = parseNotification(text, tz);
+    if (!event) return { kind: 'other' };
+    const pictures = int(obj(jsonObject(text)?.AccessControllerEvent).picturesNumber) ?? 0;
+    return { kind: 'event', event, pictures };
+  }
+  if (text.startsWith('<') && /<eventType>\s*AccessControllerEvent\s*<\/eventType>/.test(text)) {
+    // <EventNotificationAlert>…<dateTime>…<AccessControllerEvent><majorEventType>5</majorEventType>…
+    const x = xmlLeaves(text);
+    const event = readEvent(x, x.dateTime, tz);
+    return event ? { kind: 'event', event, pictures: int(x.picturesNumber) ?? 0 } : { kind: 'other' };
+  }
+  return { kind: 'other' };
 }

@@ -1,5 +1,5 @@
 import type { DeviceDriver, DeviceOp, Wire } from '../driver.ts';
-import { codeKey, ISAPI_CODES } from './codec.ts';
+import { codeKey, ISAPI_CODES, WRONG_FIRMWARE } from './codec.ts';
 
 /**
  * What one batch to an ISAPI terminal may carry: requests go one at a time, so the batch only bounds how much
@@ -16,6 +16,7 @@ export const isapiDriver: DeviceDriver = {
     if (code === ISAPI_CODES.ok) return true;
     return kind === 'deleteUser' && code === ISAPI_CODES.noUser; // already absent
   },
+  wrongFirmware: (code) => WRONG_FIRMWARE.has(code),
 };
 
 /** An operation as planned: encoded into requests when sent (a face's multipart is built only then). */

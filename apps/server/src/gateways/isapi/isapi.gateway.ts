@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { EVENT, parseMultipart, parseNotification, punchOf, type Part } from './codec.ts';
+import { parseMultipart, parseNotification, type Part } from './codec.ts';
+import { ingestLiveEvent } from './ingest.ts';
 import type { TerminalEvents } from '../terminal-events.ts';
 import type { DialledTerminal } from './delivery.ts';
 
@@ -60,20 +61,7 @@ export async function isapiGateway<T extends DialledTerminal>(app: FastifyInstan
     // Heartbeats and events we do not keep (door, alarm) are acknowledged: the terminal must not resend them.
     if (!event) return reply.status(200).send('');
     const picture = parts.find((p) => /^image\/jpe?g$/i.test(p.contentType) && p.data.length > 3 && p.data[0] === 0xff && p.data[1] === 0xd8)?.data;
-    const punch = punchOf(event);
-    if (punch) {
-      await events.punches(d, [punch]);
-      if (picture && d.upload_face_image) await events.punchPhoto(d, punch.pin, punch.time, Buffer.from(picture));
-    } else if (event.major === EVENT.major && event.minor === EVENT.faceRefused && picture && d.upload_strangers) {
-      await events.stranger(d, {
-        time: event.time,
-        pin: event.employeeNo || '0',
-        reason: event.employeeNo ? 'verifyFailed' : 'failed',
-        jpeg: Buffer.from(picture),
-      });
-    }
-    // The resume mark of the backlog search: events up to here are kept.
-    if (event.time > d.att_stamp || !/^\d{4}-/.test(d.att_stamp)) await events.stamp(d, 'att', event.time);
+    await ingestLiveEvent(events, d, event, picture);
     return reply.status(200).send('');
   });
 }

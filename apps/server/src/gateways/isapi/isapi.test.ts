@@ -230,6 +230,8 @@ test('hostile answers (huge, malformed, slow) never crash the server, and a slow
 test('a terminal that refuses the host notification has its events searched at every heartbeat instead', async () => {
   const quiet = await terminal({ serial: 'DS-EMU-NOPUSH', algorithms: ['MD5'] });
   quiet.inject({ path: '/ISAPI/Event/notification/httpHosts', status: { statusCode: 4, subStatusCode: 'notSupport' } });
+  // nor the alertStream (alert-stream.test.ts has the terminals that stream)
+  quiet.inject({ path: '/ISAPI/Event/notification/alertStream', status: { http: 404, statusCode: 4, subStatusCode: 'notSupport' } });
   const id = await addTerminal(A, quiet, 'ISAPINP1', { attendance_scope: 'selected' });
   await until('online', async () => (await info(A, id)).online);
   quiet.users.set('H1', { employeeNo: 'H1', name: 'Person 1', userType: 'normal', valid: { enable: false, beginTime: '', endTime: '' }, password: '' });
@@ -237,6 +239,10 @@ test('a terminal that refuses the host notification has its events searched at e
   const r = await quiet.recognize('H1');
   assert.equal(r.pushed, false);
   await until('the searched punch', async () => (await punchesOf(id)).length === 1);
+  const facts = JSON.parse((await t.app.database.db.selectFrom('devices').select('info').where('id', '=', id).executeTakeFirstOrThrow()).info) as {
+    isapi: { events: string };
+  };
+  assert.equal(facts.isapi.events, 'search');
 });
 
 test('a refused face with its picture lands among the strangers when the device uploads strangers', async () => {
@@ -249,4 +255,30 @@ test('a refused face with its picture lands among the strangers when the device 
   const rows = (await until('the stranger', async () => ((await punchesOf(id)).length === 1 ? punchesOf(id) : undefined)))!;
   assert.equal(rows[0]!.pin, '0');
   assert.equal(rows[0]!.stranger, 1);
+});
+
+test("the device's capacity follows the terminal's own user capacity, so the ledger refuses only what it cannot hold", async () => {
+  const small = await terminal({ serial: 'DS-EMU-SMALL', capacity: 1 });
+  // Typed 500 in the form: the terminal says it holds 1, and that is what it will take.
+  const id = await addTerminal(A, small, 'ISAPICAP1', { capacity: 500 });
+  const d = await until('the capacity read from the terminal', async () => {
+    const x = await info(A, id);
+    return x.capacity === 1 ? x : undefined;
+  });
+  assert.equal(d.capacity, 1);
+  const rows = await until('one synced, one refused for capacity without asking the terminal', async () => {
+    const r = await t.app.database.db.selectFrom('device_persons').select(['state', 'last_error']).where('device_id', '=', id).execute();
+    return r.filter((x) => x.state === 'synced').length === 1 && r.some((x) => x.state === 'failed') ? r : undefined;
+  });
+  assert.equal(rows!.find((x) => x.state === 'failed')?.last_error, 'device.codes.capacity');
+  assert.equal(small.users.size, 1);
+  const list = await call(t.app, 'GET', '/device/list', { token: A.main, query: { page: 1, pageSize: 50 } });
+  assert.equal((list.data.items as { id: number; capacity: number }[]).find((x) => x.id === id)?.capacity, 1, 'the list shows users / 1');
+
+  // A terminal that does not say its capacity keeps the figure typed for it.
+  const mute = await terminal({ serial: 'DS-EMU-MUTE' });
+  mute.inject({ path: '/ISAPI/AccessControl/UserInfo/capabilities', status: { http: 404, statusCode: 4, subStatusCode: 'notSupport' } });
+  const muteId = await addTerminal(A, mute, 'ISAPICAP2', { capacity: 700, attendance_scope: 'selected' });
+  await until('online', async () => (await info(A, muteId)).online);
+  assert.equal((await info(A, muteId)).capacity, 700);
 });

@@ -20,6 +20,8 @@ export const zkPushDriver: DeviceDriver = {
     if (kind === 'queryPunches' && code === -1) return true; // real firmware answers -1 for "no records" (notes §7)
     return code > 0 && kind !== 'user' && kind !== 'photo';
   },
+  // App. 1 -1004 "data and equipment configuration are inconsistent": the terminal does not take this firmware.
+  wrongFirmware: (code) => code === -1004,
 };
 
 /** Command lines of a poll reply, one `C:<id>:…` line per command. */

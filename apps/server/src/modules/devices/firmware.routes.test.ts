@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { API_PREFIX, CODES } from '@faceadmin/shared';
 import { EMULATOR_LOG_FILE, emulatorFirmware } from '../../../../../tools/zk-emulator/terminal.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
 import { upload } from '../../../test/files.ts';
 import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
@@ -10,20 +11,34 @@ import type { Wire } from '../../gateways/driver.ts';
 /**
  * Firmware upgrades and log capture (issue #20) through the real ZK PUSH gateway and emulated terminals:
  * UPGRADE with the file from /iclock/file, the version before and after, spec §8 messages when a terminal
- * refuses; GetFile for the terminal's log, downloadable; tenancy and rights.
+ * refuses; GetFile for the terminal's log, downloadable; tenancy and rights. The same through the dialled ISAPI
+ * delivery and emulated Hikvision terminals: the package uploaded to the terminal, the restart, its log search.
  */
 let t: TestApp;
 let server: string;
 let A: Company;
 let B: Company;
+const hikvisions: IsapiTerminal[] = [];
 before(async () => {
-  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  t = await makeApp(
+    { DEVICE_POLL_SECONDS: '1' },
+    {
+      isapi: {
+        heartbeatMs: 300,
+        backoffMs: 100,
+        maxBackoffMs: 400,
+        http: { timeoutMs: 2000 },
+        upgrade: { pollMs: 50, flashTimeoutMs: 1500, rebootWaitMs: 2000 },
+      },
+    },
+  );
   server = await listen(t);
   A = await makeCompany(t, 'Fleet A');
   B = await makeCompany(t, 'Fleet B');
 });
 after(async () => {
   await stopTerminals();
+  await Promise.all(hikvisions.map((h) => h.stop()));
   await t.close();
 });
 
@@ -32,6 +47,26 @@ async function device(c: Company, serial: string) {
   assert.equal(r.code, CODES.OK, r.message);
   return r.data.id as number;
 }
+/** An emulated Hikvision terminal added by address and password (the server dials it). */
+async function isapiDevice(c: Company, serial: string, opts: Parameters<typeof createIsapiTerminal>[0] = {}) {
+  const emu = await createIsapiTerminal({ serial, rebootMs: 150, upgradeMs: 200, ...opts });
+  hikvisions.push(emu);
+  const r = await call(t.app, 'POST', '/device/create', {
+    token: c.main,
+    body: { name: `Gate ${serial}`, serial, protocol: 'isapi', ip: '127.0.0.1', port: emu.port, account: 'admin', password: emu.options.password },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  return { emu, id: r.data.id as number };
+}
+const upgradeOf = async (c: Company, id: number, what: string) =>
+  (await until(
+    what,
+    async () => {
+      const u = (await upgrades(c, { device_id: id }))[0]!;
+      return u.state === 'done' || u.state === 'failed' ? u : undefined;
+    },
+    15_000,
+  ))!;
 const upgrades = async (c: Company, query: Record<string, number> = {}) =>
   (await call(t.app, 'GET', '/firmware/upgrades', { token: c.main, query, lang: 'en-US' })).data as {
     id: number;
@@ -219,6 +254,135 @@ test("a terminal's log file is captured for support and downloadable; 'Log captu
   });
   assert.equal(failed!.code, -1002);
   assert.match(failed!.reason, /^Log capture failed: /);
+});
+
+test('a ZK and an ISAPI terminal upgraded side by side: the package uploaded to the Hikvision one, its restart, the version before and after', async () => {
+  const zkFw = await upload(t, '/firmware/upload', A.main, { name: 'emfw.cfg', data: emulatorFirmware('Ver 5.0.0') }, { name: 'ZK5', version: 'Ver 5.0.0' });
+  const hikFw = await upload(
+    t,
+    '/firmware/upload',
+    A.main,
+    { name: 'digicap.dav', data: isapiEmulatorFirmware('V3.3.0', { build: 'build 250101', model: 'DS-K1T671M', language: 'English' }) },
+    { name: 'DS-K1T671M', version: 'V3.3.0' },
+  );
+  assert.equal(hikFw.code, CODES.OK, hikFw.message);
+  const zk = await device(A, 'FLEET06');
+  const zkTerm = terminal(server, 'FLEET06', { firmware: 'Ver 2.4.1', rebootMs: 100 });
+  await zkTerm.start();
+  const hik = await isapiDevice(A, 'HIKFLEET1');
+  await until('both report their firmware', async () => {
+    const r = await call(t.app, 'GET', '/device/list', { token: A.main, query: { page: 1, pageSize: 50 } });
+    const v = new Map((r.data.items as { id: number; version: string }[]).map((d) => [d.id, d.version]));
+    return v.get(zk) === 'Ver 2.4.1' && v.get(hik.id) === 'V3.2.0 build 241120';
+  });
+  for (const [fw, id] of [
+    [zkFw, zk],
+    [hikFw, hik.id],
+  ] as const) {
+    const sent = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [id] } });
+    assert.equal(sent.code, CODES.OK, sent.message);
+  }
+  const [zkDone, hikDone] = [await upgradeOf(A, zk, 'the ZK upgrade'), await upgradeOf(A, hik.id, 'the ISAPI upgrade')];
+  assert.deepEqual([zkDone.state, zkDone.version_before, zkDone.version_after], ['done', 'Ver 2.4.1', 'Ver 5.0.0']);
+  // The terminal shows its build after the version: "V3.3.0 build 250101" is firmware V3.3.0.
+  assert.deepEqual([hikDone.state, hikDone.version_before, hikDone.version_after], ['done', 'V3.2.0 build 241120', 'V3.3.0 build 250101']);
+  assert.equal(hik.emu.firmware, 'V3.3.0');
+  assert.equal(hik.emu.rebootCount, 1, 'told to restart once');
+  assert.ok(hik.emu.requests.includes('PUT /ISAPI/System/updateFirmware') && hik.emu.requests.includes('GET /ISAPI/System/upgradeStatus'));
+  const info = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: hik.id } });
+  assert.equal(info.data.version, 'V3.3.0 build 250101');
+});
+
+test("an ISAPI terminal's refusals: spec §8 'upgrade unknown version' for a package not for it, the meaning otherwise; a hung or garbled status ends", async () => {
+  const { emu, id } = await isapiDevice(A, 'HIKFLEET2');
+  await until('online', async () => (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id } })).data.online);
+  const fw = async (name: string, data: Buffer, version: string) => {
+    const r = await upload(t, '/firmware/upload', A.main, { name, data }, { name, version });
+    assert.equal(r.code, CODES.OK, r.message);
+    return r.data.id as number;
+  };
+  const tryUpgrade = async (firmwareId: number, what: string) => {
+    const sent = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: firmwareId, device_ids: [id] } });
+    assert.equal(sent.code, CODES.OK, sent.message);
+    return upgradeOf(A, id, what);
+  };
+  const zkPackage = await tryUpgrade(await fw('emfw.cfg', emulatorFirmware('Ver 9.0.0'), 'Ver 9.0.0'), 'a ZK package refused');
+  assert.deepEqual([zkPackage.state, zkPackage.code], ['failed', 620]);
+  assert.match(zkPackage.reason, /^Upgrade unknown version/);
+  const chinese = await tryUpgrade(await fw('cn.dav', isapiEmulatorFirmware('V3.5.0', { language: 'Chinese' }), 'V3.5.0'), 'another language');
+  assert.deepEqual([chinese.code, chinese.state], [621, 'failed']);
+  assert.match(chinese.reason, /^Upgrade unknown version/);
+  const older = await tryUpgrade(await fw('old.dav', isapiEmulatorFirmware('V3.0.0'), 'V3.0.0'), 'an older version');
+  assert.equal(older.code, 622);
+  assert.equal(older.reason, 'Upgrade failed: The terminal refuses a firmware older than the one it runs');
+  assert.equal(emu.firmware, 'V3.2.0', 'it kept its firmware');
+  assert.equal(emu.rebootCount, 0);
+
+  // A status that never finishes: given up after the bounded wait, not followed for ever.
+  emu.setUpgradeTrouble({ stuck: true });
+  const started = Date.now();
+  const hung = await tryUpgrade(await fw('hung.dav', isapiEmulatorFirmware('V3.6.0'), 'V3.6.0'), 'a hung upgrade');
+  assert.deepEqual([hung.state, hung.code], ['failed', 903]);
+  assert.match(hung.reason, /^Upgrade failed: The terminal did not answer in time/);
+  assert.ok(Date.now() - started < 8000);
+  // Garbage for a status: refused as unreadable (the terminal, still busy writing, says so to the next one).
+  const other = await isapiDevice(A, 'HIKFLEET3');
+  other.emu.inject({ path: '/ISAPI/System/upgradeStatus', badJson: true });
+  await call(t.app, 'POST', '/firmware/upgrade', {
+    token: A.main,
+    body: { firmware_id: await fw('g.dav', isapiEmulatorFirmware('V3.7.0'), 'V3.7.0'), device_ids: [other.id] },
+  });
+  const garbled = await upgradeOf(A, other.id, 'a garbled status');
+  assert.deepEqual([garbled.state, garbled.code], ['failed', 904]);
+  // The server is fine: the first terminal still answers.
+  assert.equal((await call(t.app, 'GET', '/device/info', { token: A.main, query: { id } })).code, CODES.OK);
+});
+
+test("an ISAPI terminal's log search is captured as a text file, downloadable; 'Log capture failed' when it cannot", async () => {
+  const { emu, id } = await isapiDevice(A, 'HIKFLEET4');
+  await until('online', async () => (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id } })).data.online);
+  await call(t.app, 'POST', '/device/open', { token: A.main, body: { id } });
+  type Capture = { id: number; state: string; size: number; file_name: string; reason: string; code: number | null };
+  const capture = async (what: string) => {
+    const cap = await call(t.app, 'POST', '/device/log/capture', { token: A.main, body: { id } });
+    assert.equal(cap.code, CODES.OK, cap.message);
+    return (await until(what, async () => {
+      const l = (await call(t.app, 'GET', '/device/log/list', { token: A.main, query: { id }, lang: 'en-US' })).data[0] as Capture;
+      return l.id === cap.data.id && l.state !== 'pending' ? l : undefined;
+    }))!;
+  };
+  const got = await capture('the log');
+  assert.equal(got.state, 'done');
+  assert.equal(got.file_name, 'isapi-log.txt');
+  const file = await t.app.inject({ method: 'GET', url: `${API_PREFIX}/device/log/file/${got.id}`, headers: { 'x-token': A.main } });
+  assert.equal(file.statusCode, 200);
+  assert.match(file.headers['content-disposition'] as string, /attachment; filename="HIKFLEET4-.*isapi-log\.txt"/);
+  const lines = file.payload.split('\n');
+  assert.match(lines[0]!, /^# HIKFLEET4 .*terminal's log from/);
+  assert.ok(
+    lines.some((l) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \| Operation\/powerOn \|/.test(l)),
+    'its boot',
+  );
+  assert.ok(
+    lines.some((l) => /\| Operation\/remoteLogin \| admin \| /.test(l)),
+    'our login',
+  );
+  assert.ok(
+    lines.some((l) => /\| Operation\/remoteOpenDoor \|/.test(l)),
+    'the door opened',
+  );
+  assert.equal(file.rawPayload.length, got.size);
+  assert.equal((await call(t.app, 'GET', `/device/log/file/${got.id}`, { token: B.main })).code, CODES.NOT_FOUND);
+
+  // A terminal without the log search, then one answering garbage: spec §8 "Log capture failed", with the reason.
+  emu.inject({ path: '/ISAPI/ContentMgmt/logSearch', times: 1, status: { http: 404, statusCode: 4, subStatusCode: 'notSupport' } });
+  const unsupported = await capture('the unsupported capture');
+  assert.equal(unsupported.state, 'failed');
+  assert.equal(unsupported.reason, 'Log capture failed: The terminal does not support this (notSupport)');
+  emu.inject({ path: '/ISAPI/ContentMgmt/logSearch', times: 1, badJson: true });
+  const garbled = await capture('the garbled capture');
+  assert.equal(garbled.state, 'failed');
+  assert.match(garbled.reason, /^Log capture failed: The terminal answered something unreadable/);
 });
 
 test('a sub-administrator without the face-device edit right cannot upload, upgrade or capture; with view only, reads', async () => {

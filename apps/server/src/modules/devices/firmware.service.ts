@@ -14,12 +14,16 @@ import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 import { firmwareRepository } from './firmware.repository.ts';
 import type { SyncService } from './sync.service.ts';
 
-/** App. 1 -1004 "data and equipment configuration are inconsistent": the terminal does not take this firmware. */
-export const UNKNOWN_VERSION_CODE = -1004;
 const FILE_NAME = /^[a-f0-9]{32}\.(bin|log)$/;
 /** The path a terminal is given to fetch an upgrade's file (ZK: `/iclock/file?url=`; the protocol echoes it). */
 export const upgradeUrl = (upgradeId: number) => `firmware/${upgradeId}/emfw.cfg`;
 const URL_PATTERN = /^firmware\/([1-9][0-9]{0,9})\/emfw\.cfg$/;
+
+/**
+ * Whether the version a terminal reports after its restart is the firmware's: the same, or the same followed by
+ * the build the terminal adds (ISAPI shows "V3.3.0 build 250101" for firmware V3.3.0).
+ */
+export const sameVersion = (reported: string, expected: string) => reported === expected || reported.startsWith(`${expected} `);
 
 type UpgradeRow = Awaited<ReturnType<typeof firmwareRepository.upgrades>>[number];
 type LogRow = Awaited<ReturnType<typeof firmwareRepository.logs>>[number];
@@ -57,7 +61,7 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
     if (r.command_state === 'queued' || r.command_state === 'sent') state = r.downloaded_at ? 'downloading' : r.command_state;
     else if (r.command_state === 'done') {
       if (r.version_after === null) state = 'rebooting';
-      else if (r.version_after === r.firmware_version) state = 'done';
+      else if (sameVersion(r.version_after, r.firmware_version)) state = 'done';
       else {
         // spec §8 "upgrade unknown version": back after the restart, but not with the version it was sent.
         state = 'failed';
@@ -66,7 +70,7 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
     } else {
       state = 'failed';
       reason =
-        r.return_code === UNKNOWN_VERSION_CODE
+        r.return_code !== null && deps.driver(r.protocol).wrongFirmware?.(r.return_code) === true
           ? t(lang, 'device.fleet.unknownVersion', { version: r.firmware_version })
           : t(lang, 'device.fleet.upgradeFailed', { reason: reasonOf(lang, r.protocol, r.return_code, r.result) });
     }

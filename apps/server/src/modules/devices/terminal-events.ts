@@ -80,12 +80,18 @@ export function terminalEvents(deps: {
       }
       // The door column also shows the last remote open's result: a reported state replaces it only when it differs.
       if (info.door !== undefined && info.door !== d.open_status) patch.open_status = info.door;
+      // The terminal's own capacity wins over the figure typed when the device was added: the terminal refuses
+      // users past its memory whatever we record, and refusing people below it (the form's default of 3000 on a
+      // terminal that holds 50,000) only leaves them off a terminal that has room. The typed figure stays for
+      // terminals that report none (ZK PUSH); the ledger's capacity check and "users / capacity" read this one.
+      if (info.capacity !== undefined && info.capacity > 0 && info.capacity !== d.capacity) patch.capacity = Math.min(info.capacity, 1_000_000);
       if (info.facts) return saveFacts(d, info.facts, patch);
       if (!Object.keys(patch).length) return;
       const changed =
         (patch.firmware !== undefined && patch.firmware !== d.firmware) ||
         (patch.user_count !== undefined && patch.user_count !== d.user_count) ||
-        patch.open_status !== undefined;
+        patch.open_status !== undefined ||
+        patch.capacity !== undefined;
       await devicesRepository.update(db, d.company_id, d.id, patch);
       // The cached row follows (no re-read): counts come with every poll on some firmware, so only a change is announced.
       Object.assign(d, patch);

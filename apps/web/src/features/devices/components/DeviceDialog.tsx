@@ -140,7 +140,7 @@ export function DeviceDialog({ open, device, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="capacity" label={t('device.fields.capacity')}>
+            <Form.Item name="capacity" label={t('device.fields.capacity')} extra={dialled ? t('device.protocol.capacityHint') : undefined}>
               <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>

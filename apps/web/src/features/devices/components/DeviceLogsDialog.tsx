@@ -19,12 +19,14 @@ export function DeviceLogsDialog({ device, canEdit, onClose }: Props) {
   const { message } = App.useApp();
   const logs = useDeviceLogs(device?.id);
   const capture = useCaptureLog();
+  // A Hikvision terminal is dialled: the server searches its log now instead of waiting for a poll.
+  const dialled = device?.protocol === 'isapi';
 
   const doCapture = async () => {
     if (!device) return;
     try {
       await capture.mutateAsync(device.id);
-      message.info(t('device.fleet.captureSent'));
+      message.info(t(dialled ? 'device.fleet.captureSentIsapi' : 'device.fleet.captureSent'));
     } catch {
       // shown by the API client
     }
@@ -81,7 +83,7 @@ export function DeviceLogsDialog({ device, canEdit, onClose }: Props) {
             {t('device.fleet.capture')}
           </Button>
         )}
-        <Typography.Text type="secondary">{t('device.fleet.captureHint')}</Typography.Text>
+        <Typography.Text type="secondary">{t(dialled ? 'device.fleet.captureHintIsapi' : 'device.fleet.captureHint')}</Typography.Text>
       </Space>
       <Table<LogCapture>
         rowKey="id"
