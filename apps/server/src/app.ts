@@ -35,6 +35,7 @@ import { departmentsModule } from './modules/departments/departments.module.ts';
 import { devicesModule, TERMINAL_ERROR_DELAY_S } from './modules/devices/devices.module.ts';
 import type { DeviceRow } from './modules/devices/devices.repository.ts';
 import { createBus, type Bus } from './db/bus.ts';
+import { leadership, type Leadership } from './db/leader.ts';
 import { clusterModule } from './modules/cluster/cluster.module.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { integrationsModule } from './modules/integrations/integrations.module.ts';
@@ -60,7 +61,7 @@ export type { App } from './module.ts';
 const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
 
 /** Built modules by name; tests reach services through it (routes never do: they get what they need from their module). */
-function buildModules(core: Core, opts: BuildOptions, listenPort: () => number | undefined) {
+function buildModules(core: Core, opts: BuildOptions, listenPort: () => number | undefined, dialling: Leadership) {
   const auth = authModule(core, { captchaText: opts.captchaText, sms: opts.sms });
   const persons = personsModule(core);
   const punches = punchesModule(core);
@@ -69,6 +70,8 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
     heartbeatMs: core.config.devicePollSeconds * 1000,
     listenPort,
     eventUrl: core.config.isapiEventUrl,
+    // one instance dials the terminals (several instances on one PostgreSQL): the holder of the role
+    serves: () => dialling.held,
     ...opts.isapi,
   });
   const devices = devicesModule(core, { protocols: [{ driver: zkPushDriver }, isapi, ...(opts.protocols ?? [])], persons, punches });
@@ -106,6 +109,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     bus: Bus;
+    /** this instance dials the ISAPI terminals while it holds this role */
+    dialling: Leadership;
     modules: Modules;
     jobs: Scheduler;
     appVersion: string;
@@ -181,7 +186,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const a = app.server.address();
     return a && typeof a === 'object' ? a.port : undefined;
   };
-  const modules = buildModules(core, opts, listenPort);
+  // Terminals the server dials (ISAPI) are served by one instance at a time; the role passes on when it stops.
+  const dialling = leadership(database, 'isapi.dialling', app.log);
+  await dialling.start();
+  const modules = buildModules(core, opts, listenPort, dialling);
   const list: AppModule[] = Object.values(modules);
   // Scheduled work of every module; with several instances on one PostgreSQL an exclusive job runs on one.
   const pool = database.pgPool;
@@ -190,6 +198,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('bus', bus);
+  app.decorate('dialling', dialling);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
   app.decorate('appVersion', pkg.version);
@@ -197,6 +206,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('preClose', async () => {
     await jobs.stop();
     for (const m of list) await m.close?.();
+    await dialling.close();
     await bus.close();
   });
   app.addHook('onClose', async () => database.close());

@@ -4,6 +4,7 @@ import { CODES } from '@faceadmin/shared';
 import { transaction } from '../src/db/transaction.ts';
 import { deviceCache } from '../src/modules/devices/devices.repository.ts';
 import { EmulatedBreaker } from '../../../tools/breaker-emulator/breaker.ts';
+import { createIsapiTerminal, type IsapiTerminal } from '../../../tools/isapi-emulator/terminal.ts';
 import { picture, upload } from './files.ts';
 import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { openLive, type LiveClient } from './live-client.ts';
@@ -23,6 +24,7 @@ let urlB: string;
 let C: Company;
 const lives: LiveClient[] = [];
 const breakers: EmulatedBreaker[] = [];
+const hiks: IsapiTerminal[] = [];
 
 before(async () => {
   if (DIALECT !== 'postgres') return;
@@ -35,6 +37,7 @@ before(async () => {
 after(async () => {
   for (const l of lives) l.close();
   for (const b of breakers) await b.kill().catch(() => {});
+  for (const h of hiks) await h.stop();
   await stopTerminals();
   await B?.close();
   await A?.close();
@@ -209,3 +212,32 @@ test(
     await until('online at A', async () => (await info(A)).online, 10_000);
   },
 );
+
+test('one instance dials a Hikvision terminal; when it stops dialling, another takes over and the door still opens from either', { skip: pgOnly }, async () => {
+  const hik = await createIsapiTerminal({ password: 'hik-Pass-1', serial: 'DS-TWIN-1' });
+  hiks.push(hik);
+  const portOf = (u: string) => Number(new URL(u).port);
+  assert.equal(A.app.dialling.held, true, 'the first instance took the role');
+  assert.equal(B.app.dialling.held, false);
+  const r = await call(A.app, 'POST', '/device/create', {
+    token: C.main,
+    body: { name: 'Hik twin', serial: 'HIKTWIN1', protocol: 'isapi', ip: '127.0.0.1', port: hik.port, account: 'admin', password: 'hik-Pass-1' },
+  });
+  assert.equal(r.code, CODES.OK, r.message);
+  const id = r.data.id as number;
+  await until('A dials it (its events are posted to A)', () => hik.httpHost?.port === portOf(urlA), 10_000);
+  const open = await call(B.app, 'POST', '/device/open', { token: C.main, body: { id }, lang: 'en-US' });
+  assert.equal(open.data.state, 'success', `opened from B through A: ${open.data.message}`);
+  assert.equal(hik.doorOpens.length, 1);
+
+  await A.app.dialling.close();
+  await until('B took the role', () => B.app.dialling.held, 10_000, 100);
+  await until('B dials it now', () => hik.httpHost?.port === portOf(urlB), 10_000);
+  const again = await call(A.app, 'POST', '/device/open', { token: C.main, body: { id }, lang: 'en-US' });
+  assert.equal(again.data.state, 'success', `opened from A through B: ${again.data.message}`);
+  assert.equal(hik.doorOpens.length, 2);
+  const seen = hik.requests.length;
+  await new Promise((r) => setTimeout(r, 1500));
+  const calls = hik.requests.slice(seen).filter((p) => p.includes('deviceInfo')).length;
+  assert.ok(calls <= 3, `one instance calls it at a heartbeat of 1 s, not two (${calls} calls in 1.5 s)`);
+});

@@ -49,6 +49,11 @@ export interface DialledTerminal extends Terminal {
 
 export interface IsapiDeliveryOptions {
   log: FastifyBaseLogger;
+  /**
+   * Whether this instance dials the terminals now: with several instances on one database only one does (the
+   * holder of the role, db/leader.ts), the others leave them alone. Default: always.
+   */
+  serves?: () => boolean;
   /** how often every terminal is called when nothing wakes it (presence, catching up) */
   heartbeatMs: number;
   /** the port this server listens on, once it does (the terminal posts its events there) */
@@ -687,8 +692,19 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     }
   }
 
+  const serves = opts.serves ?? (() => true);
+  /** Another instance dials the terminals now: what this one held (sessions, streams) is let go. */
+  function letGo() {
+    for (const id of [...streams.keys()]) stopStream(id);
+    for (const s of states.values()) {
+      clearTimeout(s.timer);
+      s.connected = false;
+      s.targetKey = '';
+    }
+  }
+
   function wake(id: number) {
-    if (closed) return;
+    if (closed || !serves()) return;
     const s = stateOf(id);
     if (s.running) {
       s.again = true;
@@ -716,8 +732,16 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   }
 
   // The heartbeat: every terminal is called now and then (presence, backlog, work a failed call left behind).
+  let serving = serves();
   const beat = async () => {
     if (closed) return;
+    const now = serves();
+    if (!now) {
+      if (serving) letGo();
+      serving = false;
+      return;
+    }
+    serving = true;
     try {
       const dialled = await events.dialled('isapi');
       for (const d of dialled) wake(d.id);
