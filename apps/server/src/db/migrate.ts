@@ -74,6 +74,9 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0033_firmware': m0033,
 };
 
+/** Every migration this build knows (/readyz checks the database has run them all). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
 export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
