@@ -89,7 +89,7 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
     visitors: visitorsModule(core, { photos: persons.photos, sync: devices.sync, sms: auth.sms, punches: punches.punches, punchPhotos: punches.photos }),
     integrations: integrationsModule(core, { peopleChanged: persons.peopleChanged }),
     parking: parkingModule(core, { auth: auth.auth, peopleChanged: persons.peopleChanged }),
-    system: systemModule(core, { punches: punches.punches }),
+    system: systemModule(core, { punches: punches.punches, sessions: auth.lookup }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;
