@@ -7,7 +7,7 @@ const RELEASE = typeof __FACEADMIN_RELEASE__ === 'string' ? __FACEADMIN_RELEASE_
 
 // What the server's text fields refuse (packages/shared contracts/request.ts): control characters except tab and
 // line breaks, and bidirectional overrides.
- 
+
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 const clean = (s: string, max: number) => s.replace(FORBIDDEN, '').slice(0, max);
 
