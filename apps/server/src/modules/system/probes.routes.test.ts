@@ -152,3 +152,20 @@ test('/metrics counts requests by route pattern, punches by protocol, and reads 
   // Nothing of a company in the figures.
   assert.ok(!text.includes('Probe Co') && !text.includes('Metric Person') && !text.includes('MET0001'));
 });
+
+test('probes are not logged per request at info; an API request still is', async () => {
+  const lines: Record<string, any>[] = [];
+  const t2 = await makeApp({}, { logger: { level: 'info', stream: { write: (s: string) => void lines.push(JSON.parse(s)) } } });
+  try {
+    for (const url of ['/healthz', '/readyz', '/metrics']) assert.ok((await t2.app.inject({ method: 'GET', url })).statusCode < 400, url);
+    await call(t2.app, 'GET', '/system/config');
+    const urls = lines.map((l) => String(l.url ?? l.req?.url ?? ''));
+    assert.ok(!urls.some((u) => /^\/(healthz|readyz|metrics)/.test(u)), urls.join(', '));
+    assert.ok(
+      urls.some((u) => u.endsWith('/system/config')),
+      'the API request is logged',
+    );
+  } finally {
+    await t2.close();
+  }
+});
