@@ -1,16 +1,19 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { BACKUP, pgConnection, pgTool, safeUrl, SQLITE_LIVE } from './pg-tools.ts';
 
 /**
  * `npm run backup [-- <folder>] [--keep N]`: a consistent copy of DATA_DIR while the server runs. The SQLite database goes
  * through SQLite's online backup (node:sqlite `backup()`: pages copied in steps, writers never blocked, the copy is
  * one committed state); photos, firmware files and captured logs are copied beside it. With DATABASE_URL the
- * database is PostgreSQL's to back up (pg_dump); the files are still copied.
+ * database is dumped with pg_dump in its custom format (faceadmin.pgdump: one consistent snapshot, taken while
+ * every instance keeps writing); the files in DATA_DIR are still copied.
  *
  * Each backup is a folder faceadmin-YYYYMMDD-HHMMSS inside <folder> (default <DATA_DIR>/../backups); `--keep N`
  * removes all but the N newest of them afterwards (a nightly timer with --keep 14 holds two weeks). Restoring:
- * stop the server, put the folder's contents in DATA_DIR, start it.
+ * `npm run restore -- <backup folder>` (scripts/restore.ts; docs/deploy.md "Backups").
  */
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -38,25 +41,41 @@ fs.mkdirSync(target, { recursive: true });
 const started = Date.now();
 
 // Everything but the live database files (the WAL and its index are folded into the online copy).
-const live = new Set(['faceadmin.sqlite', 'faceadmin.sqlite-wal', 'faceadmin.sqlite-shm', 'faceadmin.sqlite-journal']);
 for (const e of fs.readdirSync(dataDir)) {
-  if (live.has(e)) continue;
+  if (SQLITE_LIVE.has(e)) continue;
   fs.cpSync(path.join(dataDir, e), path.join(target, e), { recursive: true, preserveTimestamps: true });
 }
 
-if (process.env.DATABASE_URL) {
-  console.log('DATABASE_URL is set: back the database up with pg_dump (files copied).');
+let database: 'sqlite' | 'postgres' | 'none' = 'none';
+const databaseUrl = process.env.DATABASE_URL;
+if (databaseUrl) {
+  const { url, env } = pgConnection(databaseUrl);
+  const file = path.join(target, BACKUP.pgdump);
+  const r = spawnSync(pgTool('pg_dump'), ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${url}`], {
+    env,
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  if (r.status !== 0) {
+    fs.rmSync(target, { recursive: true, force: true });
+    console.error(`pg_dump of ${safeUrl(databaseUrl)} failed${r.error ? `: ${r.error.message}` : ''}\n${r.stderr?.toString() ?? ''}`);
+    process.exit(1);
+  }
+  database = 'postgres';
+  console.log(`database: ${safeUrl(databaseUrl)} dumped (${(fs.statSync(file).size / 1024).toFixed(0)} KB)`);
 } else if (fs.existsSync(dbFile)) {
   const db = new DatabaseSync(dbFile);
   try {
-    const pages = await backup(db, path.join(target, 'faceadmin.sqlite'), { rate: 1000 });
+    const pages = await backup(db, path.join(target, BACKUP.sqlite), { rate: 1000 });
     console.log(`database: ${pages} pages copied`);
   } finally {
     db.close();
   }
+  database = 'sqlite';
 } else {
   console.log(`no database at ${dbFile} (files copied)`);
 }
+// What restore.ts reads first: which database the folder holds.
+fs.writeFileSync(path.join(target, BACKUP.manifest), `${JSON.stringify({ created: new Date().toISOString(), database }, null, 2)}\n`);
 console.log(`backup of ${dataDir} → ${target} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 if (keep > 0) {

@@ -5,7 +5,9 @@ import path from 'node:path';
 /** `npm run check`: typecheck every workspace, lint, and format check. Fails on the first failing step. */
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
-const projects = ['packages/shared', 'apps/server', 'apps/web', 'e2e', 'tools', 'bench'].filter((p) => fs.existsSync(path.join(root, p, 'tsconfig.json')));
+const projects = ['packages/shared', 'apps/server', 'apps/web', 'e2e', 'tools', 'bench', 'scripts'].filter((p) =>
+  fs.existsSync(path.join(root, p, 'tsconfig.json')),
+);
 const steps: [string, string, string[]][] = [
   ...projects.map((p): [string, string, string[]] => [`typecheck ${p}`, bin('tsc'), ['--noEmit', '-p', p]]),
   ['lint', bin('eslint'), ['--max-warnings=0', '.']],

@@ -1,11 +1,17 @@
+import fs from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './scripts/precompress.ts';
 
 // The console is served by the Fastify server from apps/web/dist (WEB_DIST); in development Vite proxies the API.
 // The build writes brotli and gzip variants beside each file; the server sends the one the browser accepts.
+const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+// The console build reported with client errors (System → Client errors): version + build time, UTC.
+const release = `${version}+${new Date().toISOString().slice(0, 16).replace(/\D/g, '')}`;
+
 export default defineConfig({
   plugins: [react(), precompressPlugin()],
+  define: { __FACEADMIN_RELEASE__: JSON.stringify(release) },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true } },

@@ -49,6 +49,7 @@ import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
 import { sitesModule } from './modules/sites/sites.module.ts';
+import { systemModule } from './modules/system/system.module.ts';
 import { workflowModule } from './modules/workflow/workflow.module.ts';
 import { visitorsModule } from './modules/visitors/visitors.module.ts';
 import authPlugin from './plugins/auth.ts';
@@ -100,6 +101,7 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
     visitors: visitorsModule(core, { photos: persons.photos, sync: devices.sync, sms: auth.sms, punches: punches.punches, punchPhotos: punches.photos }),
     integrations: integrationsModule(core, { peopleChanged: persons.peopleChanged }),
     parking: parkingModule(core, { auth: auth.auth, peopleChanged: persons.peopleChanged }),
+    system: systemModule(core, { punches: punches.punches, sessions: auth.lookup }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;
@@ -210,6 +212,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await bus.close();
   });
   app.addHook('onClose', async () => database.close());
+  // /healthz, /readyz, /metrics and the request metrics (outside the management API; docs/deploy.md).
+  await app.register(
+    ...modules.system.probes({ jobs, broker: () => app.hasDecorator('mqtt') && app.mqtt.connected(), liveStreams: () => modules.live.hub.size }),
+  );
 
   // The management API's plugins (envelope, sessions, uploads, OpenAPI) live in its own context: the
   // terminals' gateway beside it pays for none of their hooks on every punch.

@@ -62,6 +62,8 @@ export interface Config {
   };
   /** Webhooks (docs/api-integrations.md): a day of failures pauses an endpoint, retries start 10 s apart (journeys shorten both). */
   webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
+  /** GET /metrics (Prometheus) with `Authorization: Bearer <this>` from anywhere; unset: only from loopback, never through a proxy (docs/deploy.md). */
+  metricsToken: string | undefined;
   /** Face photos checked at upload by the bundled face detector (docs/face-check.md); 'off' stores any picture. */
   faceCheck: 'on' | 'off';
   /**
@@ -116,6 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && scryptLog2N < 17) throw new ConfigError('SCRYPT_LOG2N below 17 is refused in production');
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const mqttUrl = env.MQTT_URL || undefined;
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken))
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
   const publicUrl = env.MQTT_PUBLIC_URL || undefined;
   if (publicUrl && !validBrokerUrl(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port] (port 1–65535)');
@@ -171,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),
     isapiEventUrl: env.ISAPI_EVENT_URL ? parseEventUrl(env.ISAPI_EVENT_URL, 'ISAPI_EVENT_URL') : undefined,
+    metricsToken,
   };
 }
 

@@ -203,6 +203,10 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/dzg/bindings', expect: MAIN },
   // refused while the company's internal-testing option is off (it is, for the table's company)
   { method: 'GET', path: '/company/diagnostics', expect: MAIN, answer: { main: CODES.RULE, init: CODES.RULE } },
+  // client errors (#21): any console reports (session optional); main administrators read and delete them
+  { method: 'POST', path: '/system/clientError', expect: PUBLIC, body: () => ({ kind: 'error', message: uniq('Access error '), url: 'https://x/' }) },
+  { method: 'GET', path: '/system/clientError/list', expect: MAIN },
+  { method: 'POST', path: '/system/clientError/delete', expect: MAIN, body: () => ({ ids: [2_000_000_000] }) },
   { method: 'POST', path: '/dzg/unbind', expect: MAIN, answer: { main: CODES.NOT_FOUND, init: CODES.NOT_FOUND }, body: () => ({ id: 2_000_000_000 }) },
   { method: 'GET', path: '/admin/get_adminright', expect: COMPANY },
   // integrations (issue #19): main administrators, with the company's option thirdParty on (turned on in before())

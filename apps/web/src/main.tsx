@@ -3,6 +3,9 @@ import { createRoot } from 'react-dom/client';
 import './app/i18n.ts';
 import './app/global.css';
 import { AppProviders } from './app/AppProviders.tsx';
+import { installClientErrorReporting } from './app/clientErrors.ts';
+
+installClientErrorReporting();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030_parking_options.ts';
 import * as m0031 from './migrations/0031_person_admin.ts';
 import * as m0032 from './migrations/0032_isapi.ts';
 import * as m0033 from './migrations/0033_firmware.ts';
+import * as m0036 from './migrations/0036_client_errors.ts';
 import * as m0038 from './migrations/0038_instances.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -73,8 +74,12 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0031_person_admin': m0031,
   '0032_isapi': m0032,
   '0033_firmware': m0033,
+  '0036_client_errors': m0036,
   '0038_instances': m0038,
 };
+
+/** Every migration this build knows (/readyz checks the database has run them all). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */
 export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {

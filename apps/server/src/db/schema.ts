@@ -646,6 +646,8 @@ export interface DB {
   firmware_upgrades: FirmwareUpgradeTable;
   device_logs: DeviceLogTable;
   instances: InstanceTable;
+  client_errors: ClientErrorTable;
+  client_error_quota: ClientErrorQuotaTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -977,4 +979,27 @@ export interface InstanceTable {
   version: Generated<string>;
   started_at: string;
   seen_at: string;
+}
+/** Errors the console reported, one row per company and fingerprint (migration 0036, issue #21). */
+export interface ClientErrorTable {
+  id: Generated<number>;
+  /** 0: reported without a company (signed out, or no company yet) */
+  company_id: number;
+  fingerprint: string;
+  kind: string;
+  message: string;
+  stack: Generated<string>;
+  component_stack: Generated<string>;
+  url: Generated<string>;
+  release: Generated<string>;
+  user_agent: Generated<string>;
+  count: Generated<number>;
+  first_seen: string;
+  last_seen: string;
+}
+/** Client error reports per address or session and window (0036): the limit every instance shares. */
+export interface ClientErrorQuotaTable {
+  key: string;
+  slot: number;
+  count: number;
 }

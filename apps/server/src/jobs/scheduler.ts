@@ -66,6 +66,8 @@ export interface Scheduler {
   stop(): Promise<void>;
   runNow(name: string): Promise<RunOutcome>;
   status(): JobStatus[];
+  /** Started and not stopping (/readyz). */
+  isRunning(): boolean;
 }
 
 // setTimeout fires at once (with a warning) past this.
@@ -259,6 +261,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (stopping) throw new Error('scheduler stopped');
       return execute(job);
     },
+
+    isRunning: () => started && stopping === null,
 
     status() {
       return [...jobs.values()].map((j) => ({

@@ -24,6 +24,7 @@ export * from './visitors.ts';
 export * from './integrations.ts';
 export * from './parking.ts';
 export * from './firmware.ts';
+export * from './system.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -48,6 +49,7 @@ import { selfApi, workflowApi } from './workflow.ts';
 import { strangersApi } from './strangers.ts';
 import { selfVisitorsApi, visitApi, visitorsApi } from './visitors.ts';
 import { parkingApi } from './parking.ts';
+import { systemApi } from './system.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -77,4 +79,5 @@ export const apiContract = {
   integrations: integrationsApi,
   parking: parkingApi,
   firmware: firmwareApi,
+  system: systemApi,
 };

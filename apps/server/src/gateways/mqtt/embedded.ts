@@ -8,6 +8,8 @@ export interface MqttGateway extends BreakerLink {
   /** The port the embedded broker listens on (null for an external broker). */
   readonly port: number | null;
   readonly stats: GatewayStats;
+  /** Whether breakers can reach the server now: the embedded broker listens, or the external one is connected (/readyz). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
       return rpc.send(uuid, op, timeoutMs, publish);
     },
     isConnected: (uuid) => sessions.has(uuid),
+    connected: () => server.listening && !broker.closed,
     disconnect(uuid) {
       sessions.get(uuid)?.close();
     },

@@ -111,6 +111,7 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
       });
     },
     isConnected: (uuid) => online.has(uuid),
+    connected: () => client.connected,
     disconnect(uuid) {
       // Mosquitto drops the session itself once the password file no longer lets it in; mark it gone here.
       online.delete(uuid);

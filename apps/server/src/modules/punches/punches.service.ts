@@ -82,6 +82,8 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   const writer = punchWriter();
   const queue: Pending[] = [];
   let writing = false;
+  /** Told after each commit how many records each upload brought (the metrics count them by protocol). */
+  const ingested: ((protocol: string, records: number) => void)[] = [];
 
   /** The device's breath-alcohol threshold (mg/100 mL), read from its options once per cached row. */
   const alcoholLimit = perObject((d: DeviceRow) =>
@@ -167,6 +169,7 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
         try {
           await writeGroup(group);
           group.forEach((g) => g.resolve());
+          for (const g of group) for (const fn of ingested) fn(g.device.protocol, g.records.length);
         } catch (e) {
           group.forEach((g) => g.reject(e));
         }
@@ -179,6 +182,10 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
   return {
     /** Listened to by attendance (a retried upload emits again: recomputing a day twice is harmless). */
     stored,
+    /** Observes committed uploads (records each, by the device's protocol); an observer must not throw. */
+    onIngested(fn: (protocol: string, records: number) => void) {
+      ingested.push(fn);
+    },
     /**
      * Stores a batch of punches and resolves only after it is committed, so the gateway's "OK" never
      * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).

@@ -40,7 +40,8 @@ export type PageKey =
   | 'stranger'
   | 'visitors'
   | 'visitorLog'
-  | 'integrations';
+  | 'integrations'
+  | 'clientErrors';
 
 export type IconKey =
   | 'dashboard'
@@ -224,6 +225,8 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/system/visitorlog', titleKey: 'route.visitorLog', icon: 'log', right: 'log', notInLan: true, page: 'visitorLog' },
       // API keys and webhooks (issue #19): main administrators, with the company option thirdParty on
       { path: '/system/integrations', titleKey: 'route.integrations', icon: 'integrations', mainOnly: true, option: 'thirdParty', page: 'integrations' },
+      // spec §8: errors the consoles reported (issue #21); main administrators, LAN mode too
+      { path: '/system/clientErrors', titleKey: 'route.clientErrors', icon: 'log', mainOnly: true, page: 'clientErrors' },
     ],
   },
   // spec §2: company routes are always added and hidden from the menu (reached from the avatar dropdown).

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { ErrorBoundary, RouteError } from '../ErrorBoundary.tsx';
 import { Layout } from '../layout/Layout.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { Guard } from './Guard.tsx';
@@ -46,6 +47,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   visitors: lazy(() => import('../../features/visitors/pages/VisitorsPage.tsx')),
   visitorLog: lazy(() => import('../../features/visitors/pages/VisitorLogPage.tsx')),
   integrations: lazy(() => import('../../features/integrations/pages/IntegrationsPage.tsx')),
+  clientErrors: lazy(() => import('../../features/clientErrors/pages/ClientErrorsPage.tsx')),
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
@@ -59,11 +61,14 @@ const VisitPage = lazy(() => import('../../features/visitors/pages/VisitPage.tsx
 // spec §2: the public parking-lot binding page; it signs in with the console's own session when asked to.
 const DzgPage = lazy(() => import('../../features/parking/pages/DzgPage.tsx'));
 
+/** A page that fails to render is reported and replaced by a reload offer (spec §8); the shell stays. */
 function page(Component: ComponentType) {
   return (
-    <Suspense fallback={<PageLoading />}>
-      <Component />
-    </Suspense>
+    <ErrorBoundary>
+      <Suspense fallback={<PageLoading />}>
+        <Component />
+      </Suspense>
+    </ErrorBoundary>
   );
 }
 
@@ -80,6 +85,7 @@ export const router = createBrowserRouter([
   { path: '/dzg', element: page(DzgPage) },
   {
     element: <Guard />,
+    errorElement: <RouteError />,
     children: [
       { path: '/login', element: page(LoginPage) },
       { path: '/auth-redirect', element: page(AuthRedirectPage) },
