@@ -4,7 +4,7 @@ import { ensureTestSetup, findMissing, setupPlan, shellLine, systemProbe, type C
 
 /** A Debian machine with everything the suite needs, minus what `without` takes away. */
 function machine(without: { files?: string[]; commands?: string[]; fonts?: boolean; users?: string[] } = {}): Probe {
-  const files = new Set(['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/lib/postgresql/15/bin/initdb']);
+  const files = new Set(['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb']);
   const commands = new Set(['apt-get', 'soffice', 'mosquitto']);
   for (const f of without.files ?? []) files.delete(f);
   for (const c of without.commands ?? []) commands.delete(c);
@@ -20,12 +20,12 @@ function machine(without: { files?: string[]; commands?: string[]; fonts?: boole
   };
 }
 const bare = machine({
-  files: ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/lib/postgresql/15/bin/initdb'],
+  files: ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb'],
   commands: ['soffice', 'mosquitto'],
   fonts: false,
   users: ['postgres'],
 });
-const all = ['chromium', 'fonts-wqy-zenhei', 'libreoffice-calc-nogui', 'mosquitto', 'postgresql'];
+const all = ['chromium', 'fonts-wqy-zenhei', 'libreoffice-calc-nogui', 'mosquitto', 'nginx-light', 'postgresql'];
 
 test('a complete machine needs nothing', () => {
   assert.deepEqual(findMissing(machine(), true), { packages: [], postgresUser: false });
@@ -40,6 +40,7 @@ test('each missing piece maps to its Debian package', () => {
   assert.deepEqual(findMissing(machine({ files: ['/usr/sbin/mosquitto'] }), false).packages, []);
   assert.deepEqual(findMissing(machine({ files: ['/usr/sbin/mosquitto'], commands: ['mosquitto'] }), false).packages, ['mosquitto']);
   assert.deepEqual(findMissing(machine({ files: ['/usr/lib/postgresql/15/bin/initdb'] }), false).packages, ['postgresql']);
+  assert.deepEqual(findMissing(machine({ files: ['/usr/sbin/nginx'] }), false).packages, ['nginx-light']);
   assert.deepEqual(findMissing(bare, true), { packages: all, postgresUser: true });
 });
 
@@ -124,7 +125,7 @@ test('ensureTestSetup as root installs, looks again, and adds the postgres user 
   const exec = (c: Command) => {
     ran.push(shellLine(c));
     if (c.argv[1] === 'install')
-      for (const f of ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/lib/postgresql/16/bin/initdb', 'pg', 'soffice', 'wqy']) files.add(f);
+      for (const f of ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/16/bin/initdb', 'pg', 'soffice', 'wqy']) files.add(f);
     if (c.argv[0] === 'useradd') users.add('postgres');
     return true;
   };

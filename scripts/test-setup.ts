@@ -48,6 +48,11 @@ export const requirements: Requirement[] = [
     present: (p) => p.file('/usr/sbin/mosquitto') || p.command('mosquitto'),
   },
   {
+    pkg: 'nginx-light',
+    why: 'the several-instances journey runs two servers behind nginx with docs/nginx-faceadmin.conf',
+    present: (p) => p.file('/usr/sbin/nginx') || p.command('nginx'),
+  },
+  {
     pkg: 'postgresql',
     why: 'initdb for the server suite\u2019s PostgreSQL run',
     present: (p) => p.command('initdb') || p.dir('/usr/lib/postgresql').some((v) => p.file(`/usr/lib/postgresql/${v}/bin/initdb`)),

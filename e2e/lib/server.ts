@@ -9,6 +9,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export interface RunningServer {
   baseUrl: string;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL: no clean close), as a crashed or unplugged machine. */
+  kill(): Promise<void>;
   log(): string;
 }
 
@@ -58,6 +60,12 @@ export async function startServer(admin: { username: string; password: string },
   return {
     baseUrl,
     log: () => output,
+    async kill() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -1,0 +1,125 @@
+// Browser journey of issue #21: the deployment of docs/deploy.md on one machine — a throwaway PostgreSQL, two server
+// instances (each with its own DATA_DIR, as on two machines) and Debian's nginx in front with the shipped
+// docs/nginx-faceadmin.conf. The console and a ZKTeco terminal talk to nginx only, so each request lands on either
+// instance: a face synced to the terminal, a door opened from the console, punches live on the dashboard — and one
+// instance killed mid-way, after which everything carries on through the other.
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
+import { until as untilOf } from '../../apps/server/test/terminals.ts';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { startNginxCluster, type RunningCluster } from '../lib/cluster.ts';
+import { facePhoto } from '../lib/faces.ts';
+import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
+import { loadLocale } from '../lib/locales.ts';
+
+const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
+const SERIAL = 'CLUSTERZK1';
+const DEVICE = 'Main gate';
+const PERSON = 'Mei Chen';
+const tr = translator(loadLocale('en-US'));
+
+let cluster: RunningCluster;
+let journey: Journey;
+const step = journeySteps(() => journey);
+let page: Page;
+let terminal: Terminal | undefined;
+const direct: Terminal[] = [];
+
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => untilOf(what, check, timeoutMs, 250);
+const deviceRow = () => page.locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL });
+const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
+
+before(async () => {
+  cluster = await startNginxCluster(ADMIN, { DEVICE_POLL_SECONDS: '1' });
+  journey = await openJourney({ prefix: 'cluster-', viewport: { width: 1440, height: 900 } });
+  page = journey.page;
+});
+
+after(async () => {
+  await journey?.close();
+  await terminal?.stop();
+  for (const t of direct) await t.stop();
+  await cluster?.stop();
+});
+
+step('through nginx: sign in, a department and a person with a face', async () => {
+  await signInAndCreateCompany(page, cluster.baseUrl, ADMIN, { name: 'Two Servers Ltd', phone: '+8613800000030' });
+  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
+  await page.getByTestId('dept-add-top').click();
+  const dept = modalOf(page, tr('org.addTop'));
+  await dept.getByTestId('department-name').fill('Front');
+  await dept.getByRole('button', { name: tr('common.actions.save') }).click();
+  await dept.waitFor({ state: 'hidden' });
+  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.getByTestId('person-create').click();
+  await page.getByTestId('person-form').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
+  // the photo is uploaded in one request and the form saved in another: either instance may take each
+  await fillPerson(page, { name: PERSON, phone: '13800000030', department: 'Front', photo: await facePhoto(PERSON, 60) });
+  await page.getByTestId('person-save').click();
+  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+});
+
+step('a terminal polling nginx (so either instance) gets her face', async () => {
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  await page.getByTestId('device-create').click();
+  const dialog = modalOf(page, tr('device.create'));
+  await dialog.locator('#name').fill(DEVICE);
+  await dialog.locator('#serial').fill(SERIAL);
+  await dialog.locator('#ip').fill('10.0.0.40');
+  await dialog.locator('#password').fill('123456');
+  await dialog.getByText(tr('device.scope.all')).click();
+  await dialog.getByTestId('device-save').click();
+  await dialog.waitFor({ state: 'hidden' });
+  terminal = createTerminal({ server: cluster.baseUrl, sn: SERIAL, pollMs: 300, retryMs: 500 });
+  await terminal.start();
+  await deviceRow().locator('[data-testid=device-online][data-online="1"]').waitFor({ timeout: 20_000 });
+  await deviceRow().getByTestId('device-sync').getByText('1/1').waitFor({ timeout: 30_000 });
+  assert.equal(terminal.users.get('1')?.name, PERSON);
+  assert.equal(terminal.photos.get('1')?.subarray(0, 2).toString('hex'), 'ffd8', 'her face as a JPEG, stored by whichever instance took the upload');
+});
+
+step('the door opens from the console, whichever instance the click and the terminal reach', async () => {
+  for (let i = 1; i <= 3; i++) {
+    await deviceRow().getByTestId('device-open').click();
+    await toastOf(page, tr('device.result.opened')).first().waitFor({ timeout: 15_000 });
+    await until(`door open ${i} done at the terminal`, () => terminal!.doorOpenCount === i);
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 10_000 });
+  }
+});
+
+step('punches sent straight to each instance appear live on the dashboard the browser streams from one of them', async () => {
+  await page.goto(`${cluster.baseUrl}/dashboard`);
+  await page.getByTestId('dashboard').waitFor();
+  await page.getByTestId('dashboard-live').getByText(tr('dashboard.live.open')).waitFor();
+  // the same terminal, calling each instance directly: one of the two punches crosses instances for sure
+  for (const [i, s] of cluster.servers.entries()) {
+    const t = createTerminal({ server: s.baseUrl, sn: SERIAL, pollMs: 300, retryMs: 500 });
+    direct.push(t);
+    await t.punch({ pin: '1', time: new Date(Date.now() - (10 - i) * 60_000) });
+  }
+  for (const t of direct) await t.start();
+  await until('both punches on the dashboard', async () => (await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count()) >= 2);
+  for (const t of direct.splice(0)) await t.stop();
+  await journey.screenshot('cluster-live', false);
+});
+
+step('one instance is killed: the console, the terminal and the live stream carry on through the other', async () => {
+  await cluster.servers[0]!.kill();
+  const before = await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count();
+  const r = await terminal!.punch({ pin: '1' });
+  assert.ok(r.uploaded, 'the terminal’s upload was taken (acknowledged only once committed)');
+  await until(
+    'the punch after the kill on the dashboard',
+    async () => (await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count()) > before,
+    30_000,
+  );
+  await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  const opened = terminal!.doorOpenCount;
+  await deviceRow().getByTestId('device-open').click();
+  await toastOf(page, tr('device.result.opened')).first().waitFor({ timeout: 20_000 });
+  await until('the door opened after the kill', () => terminal!.doorOpenCount === opened + 1);
+  await journey.screenshot('cluster-after-kill', false);
+});
