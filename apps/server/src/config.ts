@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { RUN_MODES, type RunMode } from '@faceadmin/shared';
+import type { S3Settings } from './lib/files/s3.ts';
+import { FILE_STORE_KINDS, type FileStoreKind } from './lib/files/store.ts';
 
 /** Every environment variable the server reads, validated once. */
 export interface Config {
@@ -58,6 +60,10 @@ export interface Config {
   webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
   /** Face photos checked at upload by the bundled face detector (docs/face-check.md); 'off' stores any picture. */
   faceCheck: 'on' | 'off';
+  /** Where files live (docs/files.md): DATA_DIR, the database (default with DATABASE_URL) or an S3-compatible bucket. */
+  fileStore: FileStoreKind;
+  /** the bucket, when every S3_* setting is given */
+  s3: S3Settings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +83,29 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, key: string, allowed: r
   if (raw === undefined || raw === '') return def;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+const S3_KEYS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_REGION'] as const;
+
+/** The bucket settings: all of them or none; FILE_STORE defaults to s3 when they are given. */
+function s3Of(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const given = S3_KEYS.filter((k) => env[k]);
+  if (!given.length) return undefined;
+  if (given.length < S3_KEYS.length) throw new ConfigError(`S3 settings go together: missing ${S3_KEYS.filter((k) => !env[k]).join(', ')}`);
+  const endpoint = env.S3_ENDPOINT!;
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new ConfigError('S3_ENDPOINT must be an http:// or https:// address');
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash) throw new ConfigError('S3_ENDPOINT must be an http:// or https:// address');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET!))
+    throw new ConfigError('S3_BUCKET must be a bucket name (3–63 lower-case letters, digits, . or -)');
+  if (!/^[a-z0-9-]{2,40}$/.test(env.S3_REGION!)) throw new ConfigError('S3_REGION must be a region name such as us-east-1');
+  const prefix = env.S3_PREFIX ?? '';
+  if (prefix && !/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new ConfigError('S3_PREFIX must be folder names ending with /');
+  return { endpoint, bucket: env.S3_BUCKET!, accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY!, region: env.S3_REGION!, prefix };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,6 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts://');
   const publicUrl = env.MQTT_PUBLIC_URL || undefined;
   if (publicUrl && !validBrokerUrl(publicUrl)) throw new ConfigError('MQTT_PUBLIC_URL must be mqtt://host[:port] or mqtts://host[:port] (port 1–65535)');
+  const s3 = s3Of(env);
+  const fileStore = oneOf(env, 'FILE_STORE', FILE_STORE_KINDS, s3 ? 's3' : databaseUrl ? 'database' : 'disk');
+  if (fileStore === 's3' && !s3) throw new ConfigError(`FILE_STORE=s3 needs ${S3_KEYS.join(', ')}`);
+  // SQLite keeps files in DATA_DIR: one server, and a write transaction there holds the only connection
+  if (fileStore === 'database' && !databaseUrl) throw new ConfigError('FILE_STORE=database needs DATABASE_URL (with SQLite files stay in DATA_DIR)');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -142,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pauseAfterSeconds: int(env, 'WEBHOOK_PAUSE_SECONDS', 86_400, 10, 30 * 86_400),
       firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
+    fileStore,
+    s3,
     faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),
   };
 }

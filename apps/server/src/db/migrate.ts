@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030_parking_options.ts';
 import * as m0031 from './migrations/0031_person_admin.ts';
 import * as m0032 from './migrations/0032_isapi.ts';
 import * as m0033 from './migrations/0033_firmware.ts';
+import * as m0037 from './migrations/0037_files.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0031_person_admin': m0031,
   '0032_isapi': m0032,
   '0033_firmware': m0033,
+  '0037_files': m0037,
 };
 
 /** Brings the schema to the newest migration, or to `target` (tests of a migration start below it). */

@@ -645,6 +645,8 @@ export interface DB {
   firmware: FirmwareTable;
   firmware_upgrades: FirmwareUpgradeTable;
   device_logs: DeviceLogTable;
+  files: FileTable;
+  file_chunks: FileChunkTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -965,4 +967,19 @@ export interface DeviceLogTable {
   file: Generated<string>;
   size: Generated<number>;
   created_at: string;
+}
+
+/** Stored files when FILE_STORE=database (migration 0037, issue #21): db/file-store.ts, docs/files.md. */
+export interface FileTable {
+  key: string;
+  size: number;
+  content_type: string;
+  /** ms since the epoch (PostgreSQL bigint: read as a string) */
+  modified_at: number | string;
+  created_at: string;
+}
+export interface FileChunkTable {
+  key: string;
+  n: number;
+  data: Uint8Array;
 }
