@@ -50,6 +50,9 @@ export function databaseFileStore(database: Database): FileStore {
       checkKey(key);
       const m = meter(opts.maxBytes);
       const input = asStream(data);
+      // an error may come before the transaction reads (a cap passed while the first statement runs): kept for it
+      let failed: unknown;
+      m.stream.on('error', (e) => (failed ??= e));
       input.on('error', (e) => m.stream.destroy(e));
       input.pipe(m.stream);
       let runs = 0;
@@ -58,7 +61,9 @@ export function databaseFileStore(database: Database): FileStore {
         if (runs++) throw new Error(`file ${key} was written concurrently; try again`);
         await trx.deleteFrom('file_chunks').where('key', '=', key).execute();
         let n = 0;
+        if (failed) throw failed;
         for await (const chunk of chunked(m.stream)) await trx.insertInto('file_chunks').values({ key, n: n++, data: chunk }).execute();
+        if (failed) throw failed;
         const r = m.result();
         const values = { size: r.size, content_type: opts.contentType ?? typeOfKey(key), modified_at: Date.now(), created_at: new Date().toISOString() };
         await trx
