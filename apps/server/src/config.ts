@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { RUN_MODES, type RunMode } from '@faceadmin/shared';
 import type { S3Settings } from './lib/files/s3.ts';
-import { FILE_STORE_KINDS, type FileStoreKind } from './lib/files/store.ts';
+import { FILE_STORE_KINDS, validKey, type FileStoreKind } from './lib/files/store.ts';
 
 /** Every environment variable the server reads, validated once. */
 export interface Config {
@@ -104,7 +104,7 @@ function s3Of(env: NodeJS.ProcessEnv): S3Settings | undefined {
     throw new ConfigError('S3_BUCKET must be a bucket name (3–63 lower-case letters, digits, . or -)');
   if (!/^[a-z0-9-]{2,40}$/.test(env.S3_REGION!)) throw new ConfigError('S3_REGION must be a region name such as us-east-1');
   const prefix = env.S3_PREFIX ?? '';
-  if (prefix && !/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new ConfigError('S3_PREFIX must be folder names ending with /');
+  if (prefix && (!prefix.endsWith('/') || !validKey(prefix.slice(0, -1)))) throw new ConfigError('S3_PREFIX must be folder names ending with /');
   return { endpoint, bucket: env.S3_BUCKET!, accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY!, region: env.S3_REGION!, prefix };
 }
 

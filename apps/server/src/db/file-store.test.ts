@@ -11,6 +11,7 @@ import { loadConfig } from '../config.ts';
 import { diskFileStore } from '../lib/files/disk.ts';
 import { s3FileStore } from '../lib/files/s3.ts';
 import { authorization } from '../lib/files/sigv4.ts';
+import { moveFiles } from '../lib/files/move.ts';
 import { FileTooLarge, readAll, type FileStore } from '../lib/files/store.ts';
 import { openDatabase, type Database } from './database.ts';
 import { CHUNK_BYTES, databaseFileStore } from './file-store.ts';
@@ -180,4 +181,34 @@ test('the bucket refuses a request signed with another secret, and the store say
   await assert.rejects(wrong.put('x/y.jpg', Buffer.from('x')), /S3 PutObject answered 403 SignatureDoesNotMatch/);
   await assert.rejects(wrong.get('x/y.jpg'), /403/);
   assert.equal(s3.rejected, before + 2);
+});
+
+test('files:move copies a DATA_DIR into the database and the bucket, resumable and idempotent', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-move-'));
+  try {
+    const disk = diskFileStore(root);
+    await disk.put('faces/1/aa.jpg', Buffer.from('face'));
+    await disk.put('punches/1/2/20260101080000-7.jpg', Buffer.from('shot'));
+    await disk.put('firmware/1/big.bin', bigStream(3).stream);
+    fs.writeFileSync(path.join(root, 'faceadmin.sqlite'), 'not a file of the store');
+    fs.mkdirSync(path.join(root, 'keys'));
+    fs.writeFileSync(path.join(root, 'keys', 'device-secrets.key'), 'secret');
+    for (const [, make] of stores.slice(1)) {
+      const target = make();
+      const first = await moveFiles(disk, target);
+      assert.deepEqual([first.seen, first.copied, first.skipped, first.failed, first.bytes], [3, 3, 0, 0, 8 + MB5], target.kind);
+      assert.equal((await readAll(target, 'punches/1/2/20260101080000-7.jpg'))?.toString(), 'shot');
+      assert.equal((await target.head('firmware/1/big.bin'))?.size, MB5);
+      assert.equal(await target.head('keys/device-secrets.key'), undefined, 'only the stored files move');
+      // run again: nothing to copy; a file changed since is copied again
+      await disk.put('faces/1/aa.jpg', Buffer.from('a new face'));
+      const again = await moveFiles(disk, target);
+      assert.deepEqual([again.copied, again.skipped], [1, 2], target.kind);
+      assert.equal((await readAll(target, 'faces/1/aa.jpg'))?.toString(), 'a new face');
+      for (const k of ['faces/1/aa.jpg', 'punches/1/2/20260101080000-7.jpg', 'firmware/1/big.bin']) await target.delete(k);
+      await disk.put('faces/1/aa.jpg', Buffer.from('face'));
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
