@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { picture, upload } from './files.ts';
 import { API, CAPTCHA, call, freshDatabase, makeCompany, type Company, type SentSms, type TestApp } from './helpers.ts';
+import { emulatorFirmware } from '../../../tools/zk-emulator/terminal.ts';
 import { listen, stopTerminals, terminal, until } from './terminals.ts';
 
 /**
@@ -58,11 +59,14 @@ async function instance(): Promise<TestApp & { dataDir: string }> {
 let A: TestApp & { dataDir: string };
 let B: TestApp & { dataDir: string };
 let co: Company;
+/** where terminals reach B */
+let serverB: string;
 before(async () => {
   if (!onPg) return;
   A = await instance();
   B = await instance();
   co = await makeCompany(A, 'Two servers');
+  serverB = await listen(B);
 });
 after(async () => {
   await stopTerminals();
@@ -102,7 +106,7 @@ test(
     // the terminal polls B; the person is sent to it through A
     const d = await call(A.app, 'POST', '/device/create', { token: co.main, body: { name: 'Gate', serial: 'ZKTWO1', ip: '10.0.0.9', password: 'x12345' } });
     assert.equal(d.code, CODES.OK, d.message);
-    const term = terminal(await listen(B), 'ZKTWO1');
+    const term = terminal(serverB, 'ZKTWO1');
     await term.start();
     const add = await call(A.app, 'POST', '/device/persons/add', { token: co.main, body: { id: d.data.id, person_ids: [person.data.id] } });
     assert.equal(add.code, CODES.OK, add.message);
@@ -121,5 +125,35 @@ test(
     const img = await A.app.inject({ method: 'GET', url, headers: { cookie: `Admin-Token=${co.main}` } });
     assert.equal(img.statusCode, 200);
     assert.deepEqual(img.rawPayload, shot);
+  },
+);
+
+test(
+  'firmware uploaded through A is fetched from B by the terminal polling B (streamed from the database), which restarts with it',
+  { skip: !onPg && 'PostgreSQL only' },
+  async () => {
+    const fw = await upload(
+      A,
+      '/firmware/upload',
+      co.main,
+      { name: 'emfw.cfg', data: emulatorFirmware('Ver 9.0.0', 'x'.repeat(600_000)) },
+      { name: 'FW9', version: 'Ver 9.0.0' },
+    );
+    assert.equal(fw.code, CODES.OK, fw.message);
+    const d = await call(A.app, 'POST', '/device/create', {
+      token: co.main,
+      body: { name: 'Side door', serial: 'ZKTWO2', ip: '10.0.0.10', password: 'x12345' },
+    });
+    const term = terminal(serverB, 'ZKTWO2', { firmware: 'Ver 2.4.1', rebootMs: 100 });
+    await term.start();
+    await until(
+      'the terminal reports its firmware',
+      async () => (await call(A.app, 'GET', '/device/info', { token: co.main, query: { id: d.data.id } })).data.version === 'Ver 2.4.1',
+      20_000,
+    );
+    const sent = await call(A.app, 'POST', '/firmware/upgrade', { token: co.main, body: { firmware_id: fw.data.id, device_ids: [d.data.id] } });
+    assert.equal(sent.code, CODES.OK, sent.message);
+    await until('upgraded', async () => term.firmware === 'Ver 9.0.0', 20_000);
+    assert.equal(term.rebootCount, 1);
   },
 );
