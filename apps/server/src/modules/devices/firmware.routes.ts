@@ -18,7 +18,8 @@ async function firmwareUpload(req: FastifyRequest, svc: FirmwareService, tenant:
   let saved: Awaited<ReturnType<FirmwareService['upload']>> | undefined;
   const tooLarge = () => badInput('errors.fileTooLarge', 'file', { mb: cap / 1024 / 1024 });
   try {
-    for await (const part of req.parts({ limits: { fileSize: cap, files: 1 } })) {
+    // one byte past the cap comes through, so the store sees the file is too large and keeps nothing
+    for await (const part of req.parts({ limits: { fileSize: cap + 1, files: 1 } })) {
       if (part.type === 'file') {
         try {
           saved = await svc.upload(tenant, { name: fields.name ?? '', version: fields.version ?? '', data: part.file });
