@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import { amzDate, authorization, EMPTY_SHA256, uriEncode } from './sigv4.ts';
 import { asStream, checkKey, meter, typeOfKey, type FileInfo, type FileStore } from './store.ts';
@@ -33,6 +34,9 @@ const decodeXml = (s: string) =>
     if (named[e.toLowerCase()]) return named[e.toLowerCase()]!;
     return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
   });
+
+/** fetch's body as a Node stream (typed loosely: the DOM and Node typings of a web stream differ). */
+const nodeStream = (body: unknown): Readable => Readable.fromWeb(body as WebReadableStream);
 
 /**
  * Files in an S3-compatible bucket (MinIO, Ceph, AWS, …), signed with SigV4 over fetch; no SDK. A stream of unknown
@@ -120,7 +124,7 @@ export function s3FileStore(s: S3Settings): FileStore {
         return undefined;
       }
       if (!res.ok || !res.body) throw await fail();
-      return { ...infoOf(res), stream: Readable.fromWeb(res.body) };
+      return { ...infoOf(res), stream: nodeStream(res.body) };
     },
     async head(key) {
       const { res } = await send('HeadObject', 'HEAD', objectPath(key));
