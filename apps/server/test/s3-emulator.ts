@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Transform } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -122,11 +123,15 @@ export async function startS3Emulator(o: { bucket?: string; region?: string } = 
       const hash = createHash('sha256');
       let size = 0;
       const out = fs.createWriteStream(file);
-      req.on('data', (c: Buffer) => {
-        hash.update(c);
-        size += c.length;
+      // hashed on the way to the file, with backpressure (a 'data' listener would read the body as fast as it comes)
+      const count = new Transform({
+        transform(c: Buffer, _e, cb) {
+          hash.update(c);
+          size += c.length;
+          cb(null, c);
+        },
       });
-      req.pipe(out);
+      req.pipe(count).pipe(out);
       out.on('finish', () => {
         if (claimed !== 'UNSIGNED-PAYLOAD' && hash.digest('hex') !== claimed) {
           em.rejected++;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -35,6 +37,28 @@ const decodeXml = (s: string) =>
     return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
   });
 
+/**
+ * A request with a streamed body, over node:http(s): its pipe waits for the socket (fetch's request body reads
+ * the whole file ahead into memory when the peer is slower than the disk). Answered as a fetch Response.
+ */
+function upload(url: string, method: string, headers: Record<string, string>, body: Readable): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = (url.startsWith('https:') ? https : http).request(url, { method, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.length < 64 && parts.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const status = res.statusCode ?? 502;
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(parts), { status, headers: h }));
+      });
+    });
+    req.on('error', reject);
+    pipeline(body, req).catch(reject);
+  });
+}
+
 /** fetch's body as a Node stream (typed loosely: the DOM and Node typings of a web stream differ). */
 const nodeStream = (body: unknown): Readable => Readable.fromWeb(body as WebReadableStream);
 
@@ -66,12 +90,8 @@ export function s3FileStore(s: S3Settings): FileStore {
       .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
       .join('&');
     const { host: _host, ...sent } = headers;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers: sent };
-    if (o.body) {
-      init.body = Readable.toWeb(o.body) as ReadableStream;
-      init.duplex = 'half';
-    }
-    const res = await fetch(`${endpoint.origin}${p}${qs ? `?${qs}` : ''}`, init);
+    const url = `${endpoint.origin}${p}${qs ? `?${qs}` : ''}`;
+    const res = o.body ? await upload(url, method, sent, o.body) : await fetch(url, { method, headers: sent });
     return { res, fail: async () => new S3Error(res.status, operation, await res.text().catch(() => '')) };
   }
 
