@@ -101,7 +101,7 @@ const face = await sharp({ create: { width: 480, height: 640, channels: 3, backg
   ])
   .jpeg({ quality: 85 })
   .toBuffer();
-const photos = photoStore(app.config.dataDir);
+const photos = photoStore(app.files);
 const now = nowIso();
 const dept = (await api('/org/create', { name: 'Roster' })).json().data.id as number;
 await app.database.db.transaction().execute(async (trx) => {

@@ -51,7 +51,7 @@ const { app, url, companyId, api, close } = await benchServer({ listen: true });
 const db = app.database.db;
 const variants: Buffer[] = [];
 for (let kb = 15; kb <= 40; kb++) variants.push(await jpegOf(kb));
-const photos = photoStore(app.config.dataDir);
+const photos = photoStore(app.files);
 const now = nowIso();
 const dept = (await api('/org/create', { name: 'Roster' })).json().data.id as number;
 let faceBytes = 0;

@@ -23,6 +23,8 @@ import { languageOf, t } from './i18n/i18n.ts';
 import { prettyStream } from './lib/pretty-log.ts';
 import { isInstant } from './lib/time.ts';
 import { API_PREFIX } from './lib/api.ts';
+import { openFileStore } from './db/file-store.ts';
+import type { FileStore } from './lib/files/store.ts';
 import { createScheduler, localJobLock, postgresJobLock, type Scheduler } from './jobs/scheduler.ts';
 import type { App, AppModule, Core } from './module.ts';
 import { attendanceModule } from './modules/attendance/attendance.module.ts';
@@ -113,6 +115,8 @@ declare module 'fastify' {
     bus: Bus;
     /** this instance dials the ISAPI terminals while it holds this role */
     dialling: Leadership;
+    /** every stored file (docs/files.md) */
+    files: FileStore;
     modules: Modules;
     jobs: Scheduler;
     appVersion: string;
@@ -134,6 +138,8 @@ export interface BuildOptions {
   isapi?: Partial<IsapiProtocolOptions>;
   /** Live stream limits (tests shorten them). */
   live?: Parameters<typeof liveModule>[1];
+  /** The file store (tests share one between instances); else the one config.ts chose. */
+  files?: FileStore;
   /** The console as served before precompression and caching (uncompressed, max-age=0): bench/'s baseline. */
   plainAssets?: boolean;
 }
@@ -182,7 +188,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Listening before any module is built: nothing another instance sends from now on is missed.
   const bus = createBus(database, app.log);
   await bus.start();
-  const core: Core = { config, database, log: app.log, bus, version: pkg.version };
+  const core: Core = {
+    config,
+    database,
+    log: app.log,
+    bus,
+    version: pkg.version,
+    files: opts.files ?? openFileStore({ kind: config.fileStore, dataDir: config.dataDir, s3: config.s3 }, database),
+  };
   // ISAPI terminals are told to post their events to this server's port, known once it listens.
   const listenPort = () => {
     const a = app.server.address();
@@ -201,6 +214,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('database', database);
   app.decorate('bus', bus);
   app.decorate('dialling', dialling);
+  app.decorate('files', core.files);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
   app.decorate('appVersion', pkg.version);

@@ -90,3 +90,40 @@ test('ISAPI_EVENT_URL: the base terminals post to behind a proxy, parsed strictl
       bad,
     );
 });
+
+test('FILE_STORE: disk with SQLite, the database with DATABASE_URL, the bucket with the S3 settings; parsed strictly', () => {
+  const pg = 'postgres://u@127.0.0.1/db';
+  const s3 = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'faces', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK', S3_REGION: 'us-east-1' };
+  assert.equal(loadConfig({}).fileStore, 'disk');
+  assert.equal(loadConfig({ DATABASE_URL: pg }).fileStore, 'database');
+  assert.equal(loadConfig({ DATABASE_URL: pg, FILE_STORE: 'disk' }).fileStore, 'disk');
+  const bucket = loadConfig({ DATABASE_URL: pg, ...s3 });
+  assert.equal(bucket.fileStore, 's3');
+  assert.deepEqual(bucket.s3, {
+    endpoint: 'http://127.0.0.1:9000',
+    bucket: 'faces',
+    accessKeyId: 'AK',
+    secretAccessKey: 'SK',
+    region: 'us-east-1',
+    prefix: '',
+  });
+  assert.equal(loadConfig({ ...s3, FILE_STORE: 'disk' }).fileStore, 'disk');
+  assert.equal(loadConfig({ ...s3, S3_PREFIX: 'faceadmin/prod/' }).s3?.prefix, 'faceadmin/prod/');
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ FILE_STORE: 'nfs' }, /FILE_STORE must be one of disk, database, s3/],
+    [{ FILE_STORE: 'database' }, /FILE_STORE=database needs DATABASE_URL/],
+    [{ FILE_STORE: 's3' }, /FILE_STORE=s3 needs S3_ENDPOINT/],
+    [{ S3_BUCKET: 'faces' }, /missing S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION/],
+    [{ ...s3, S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT/],
+    [{ ...s3, S3_BUCKET: 'Not_A_Bucket' }, /S3_BUCKET/],
+    [{ ...s3, S3_REGION: 'us east' }, /S3_REGION/],
+    [{ ...s3, S3_PREFIX: '../x' }, /S3_PREFIX/],
+    [{ ...s3, S3_PREFIX: '../' }, /S3_PREFIX/],
+  ];
+  for (const [env, message] of cases)
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      JSON.stringify(env),
+    );
+});

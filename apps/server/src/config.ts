@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { RUN_MODES, type RunMode } from '@faceadmin/shared';
+import type { S3Settings } from './lib/files/s3.ts';
+import { FILE_STORE_KINDS, validKey, type FileStoreKind } from './lib/files/store.ts';
 
 /** Every environment variable the server reads, validated once. */
 export interface Config {
@@ -71,6 +73,10 @@ export interface Config {
    * NAT or another interface (docs/isapi-protocol.md §6); unset, the interface routed to each terminal and PORT.
    */
   isapiEventUrl: EventUrl | undefined;
+  /** Where files live (docs/files.md): DATA_DIR, the database (default with DATABASE_URL) or an S3-compatible bucket. */
+  fileStore: FileStoreKind;
+  /** the bucket, when every S3_* setting is given */
+  s3: S3Settings | undefined;
 }
 
 /** A base URL terminals post to: http(s), a host (IPv4, IPv6 or a name), a port, and a path prefix ('' or '/x/y'). */
@@ -98,6 +104,29 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, key: string, allowed: r
   if (raw === undefined || raw === '') return def;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+const S3_KEYS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_REGION'] as const;
+
+/** The bucket settings: all of them or none; FILE_STORE defaults to s3 when they are given. */
+function s3Of(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const given = S3_KEYS.filter((k) => env[k]);
+  if (!given.length) return undefined;
+  if (given.length < S3_KEYS.length) throw new ConfigError(`S3 settings go together: missing ${S3_KEYS.filter((k) => !env[k]).join(', ')}`);
+  const endpoint = env.S3_ENDPOINT!;
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new ConfigError('S3_ENDPOINT must be an http:// or https:// address');
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash) throw new ConfigError('S3_ENDPOINT must be an http:// or https:// address');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET!))
+    throw new ConfigError('S3_BUCKET must be a bucket name (3–63 lower-case letters, digits, . or -)');
+  if (!/^[a-z0-9-]{2,40}$/.test(env.S3_REGION!)) throw new ConfigError('S3_REGION must be a region name such as us-east-1');
+  const prefix = env.S3_PREFIX ?? '';
+  if (prefix && (!prefix.endsWith('/') || !validKey(prefix.slice(0, -1)))) throw new ConfigError('S3_PREFIX must be folder names ending with /');
+  return { endpoint, bucket: env.S3_BUCKET!, accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY!, region: env.S3_REGION!, prefix };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -131,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || deviceSecretKey.length < 32)
       throw new ConfigError('DEVICE_SECRET_KEY must be at least 32 bytes in base64 (e.g. the content of DATA_DIR/keys/device-secrets.key)');
   }
+  const s3 = s3Of(env);
+  const fileStore = oneOf(env, 'FILE_STORE', FILE_STORE_KINDS, s3 ? 's3' : databaseUrl ? 'database' : 'disk');
+  if (fileStore === 's3' && !s3) throw new ConfigError(`FILE_STORE=s3 needs ${S3_KEYS.join(', ')}`);
+  // SQLite keeps files in DATA_DIR: one server, and a write transaction there holds the only connection
+  if (fileStore === 'database' && !databaseUrl) throw new ConfigError('FILE_STORE=database needs DATABASE_URL (with SQLite files stay in DATA_DIR)');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -174,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pauseAfterSeconds: int(env, 'WEBHOOK_PAUSE_SECONDS', 86_400, 10, 30 * 86_400),
       firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
+    fileStore,
+    s3,
     faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),
     isapiEventUrl: env.ISAPI_EVENT_URL ? parseEventUrl(env.ISAPI_EVENT_URL, 'ISAPI_EVENT_URL') : undefined,
     metricsToken,

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Database } from './db/database.ts';
 import type { JobDefinition } from './jobs/scheduler.ts';
+import type { FileStore } from './lib/files/store.ts';
 
 /** The Fastify instance as modules see it: TypeBox schemas type each handler's request. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -17,6 +18,8 @@ export interface Core {
   bus: Bus;
   /** the server's version (package.json) */
   version: string;
+  /** every stored file (faces, photos, plans, firmware, …): DATA_DIR, the database or a bucket (docs/files.md) */
+  files: FileStore;
 }
 
 /**

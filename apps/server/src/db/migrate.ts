@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031_person_admin.ts';
 import * as m0032 from './migrations/0032_isapi.ts';
 import * as m0033 from './migrations/0033_firmware.ts';
 import * as m0036 from './migrations/0036_client_errors.ts';
+import * as m0037 from './migrations/0037_files.ts';
 import * as m0038 from './migrations/0038_instances.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0032_isapi': m0032,
   '0033_firmware': m0033,
   '0036_client_errors': m0036,
+  '0037_files': m0037,
   '0038_instances': m0038,
 };
 

@@ -648,6 +648,8 @@ export interface DB {
   instances: InstanceTable;
   client_errors: ClientErrorTable;
   client_error_quota: ClientErrorQuotaTable;
+  files: FileTable;
+  file_chunks: FileChunkTable;
 }
 
 /** An invitation (migration 0028, #19): the visitor is the hidden person `person_id` (kind 'visitor'). */
@@ -1002,4 +1004,18 @@ export interface ClientErrorQuotaTable {
   key: string;
   slot: number;
   count: number;
+}
+/** Stored files when FILE_STORE=database (migration 0037, issue #21): db/file-store.ts, docs/files.md. */
+export interface FileTable {
+  key: string;
+  size: number;
+  content_type: string;
+  /** ms since the epoch (PostgreSQL bigint: read as a string) */
+  modified_at: number | string;
+  created_at: string;
+}
+export interface FileChunkTable {
+  key: string;
+  n: number;
+  data: Uint8Array;
 }

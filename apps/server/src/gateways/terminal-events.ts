@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { CommandResult, Planned, Wire } from './driver.ts';
 
 /**
@@ -112,7 +113,7 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
   /** Answers to planned operations (files they carry are stored before the answers count). */
   commandResults(terminal: T, results: CommandResult[]): Promise<void>;
   /** A file the terminal fetches (the firmware of an upgrade it was sent); undefined when it has none to fetch. */
-  file(terminal: T, url: string): Promise<{ path: string; size: number } | undefined>;
+  file(terminal: T, url: string): Promise<{ stream: Readable; size: number } | undefined>;
   /** The terminal took an operation but could not use its data (e.g. no face in the photo). */
   commandRejected(terminal: T, commandId: number, code: string): Promise<void>;
   /** Attendance records; idempotent on (terminal, PIN, local time), so a resend is harmless. */

@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
 import type { CommandResult, Delivery, DeviceOp, Planned } from '../driver.ts';
@@ -353,19 +353,21 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
    */
   async function upgradeFirmware(d: T, t: IsapiTarget, op: Extract<DeviceOp, { kind: 'upgrade' }>): Promise<number> {
     // The port hands the firmware of this terminal's own upgrade only (and marks it downloading).
-    const file = await events.file(d, op.url);
-    if (!file) return ISAPI_CODES.noFirmwareFile;
     // The package is sent from memory (a digest challenge may ask for the body again): a few uploads at once
-    // bound what a fleet upgrade holds (64 MB each at most) while the other terminals wait their turn.
-    const res = await uploadSlot(async () =>
-      client.request(t, {
+    // bound what a fleet upgrade holds (64 MB each at most) while the other terminals wait their turn. It is read
+    // from the file store only once this upload's turn has come.
+    const res = await uploadSlot(async () => {
+      const file = await events.file(d, op.url);
+      if (!file) return undefined;
+      return client.request(t, {
         method: 'PUT',
         path: '/ISAPI/System/updateFirmware',
         contentType: 'application/octet-stream',
-        body: await fs.promises.readFile(file.path),
+        body: await buffer(file.stream),
         timeoutMs: up.uploadTimeoutMs,
-      }),
-    );
+      });
+    });
+    if (!res) return ISAPI_CODES.noFirmwareFile;
     const status = parseStatus(res.text);
     if (status) {
       // 7 "reboot required" is the usual yes: the new firmware runs after the restart.

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { parseJson } from '../../lib/json.ts';
@@ -166,7 +165,7 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     const file = await events.file(d, String(req.query.url ?? '').slice(0, 500));
     if (!file) return send(reply, 'ERROR: no such file', d, 404);
     req.log.info({ serial: d.serial, bytes: file.size }, 'firmware download');
-    return reply.status(200).type('application/octet-stream').header('content-length', file.size).send(fs.createReadStream(file.path));
+    return reply.status(200).type('application/octet-stream').header('content-length', file.size).send(file.stream);
   });
 
   // §11 uploads.

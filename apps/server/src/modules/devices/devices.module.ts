@@ -42,7 +42,7 @@ export function devicesModule(
   const sync = syncService({ database, photos: deps.persons.photos, driver, deliveries, bus: core.bus, log: core.log });
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
-  const firmware = firmwareService({ database, sync, driver, dataDir: config.dataDir });
+  const firmware = firmwareService({ database, sync, driver, files: core.files });
   const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
 

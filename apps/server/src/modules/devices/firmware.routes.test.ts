@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { API_PREFIX, CODES } from '@faceadmin/shared';
+import { API_PREFIX, CODES, FIRMWARE_LIMITS } from '@faceadmin/shared';
 import { EMULATOR_LOG_FILE, emulatorFirmware } from '../../../../../tools/zk-emulator/terminal.ts';
 import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
 import { upload } from '../../../test/files.ts';
@@ -109,6 +109,21 @@ test('firmware is uploaded once (hashed, listed with name and version) and check
   assert.equal((await call(t.app, 'GET', '/firmware/list', { token: B.main })).data.length, 0, 'another company sees none');
   assert.equal((await call(t.app, 'POST', '/firmware/delete', { token: B.main, body: { id: big.data.id } })).code, CODES.NOT_FOUND);
   assert.equal((await call(t.app, 'POST', '/firmware/delete', { token: A.main, body: { id: big.data.id } })).code, CODES.OK);
+  // Past the cap: refused, and nothing is kept (not even the first 64 MB), in any file store.
+  const over = await upload(
+    t,
+    '/firmware/upload',
+    A.main,
+    { name: 'over.cfg', data: Buffer.alloc(FIRMWARE_LIMITS.maxBytes + 1, 8) },
+    { name: 'Over', version: '10' },
+  );
+  assert.equal(over.status, 422);
+  assert.match(over.message, /64 MB/);
+  const names = ((await call(t.app, 'GET', '/firmware/list', { token: A.main })).data as { name: string }[]).map((f) => f.name);
+  assert.deepEqual(names, ['Face terminal']);
+  let stored = 0;
+  for await (const f of t.app.files.list(`firmware/${A.id}/`)) if (f.key) stored++;
+  assert.equal(stored, 1, 'one file for the one firmware listed');
 });
 
 test('an upgrade reaches one or many terminals: progress, the version before and after, and the §8 message when one refuses', async () => {

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
 import { FIRMWARE_LIMITS, type FirmwareUpgrade, type Language, type LogCapture, type UpgradeState } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { CommandResult, DeviceDriver } from '../../gateways/driver.ts';
 import { t } from '../../i18n/i18n.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
+import { FileTooLarge, type FileStore, type StoredFile } from '../../lib/files/store.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
@@ -30,23 +30,15 @@ type LogRow = Awaited<ReturnType<typeof firmwareRepository.logs>>[number];
 
 /**
  * Fleet work on terminals (issue #20, spec §8): firmware uploaded once per company (size-capped, hashed, stored
- * under DATA_DIR/firmware) and sent to one or many terminals, each upgrade followed from its command to the
+ * in the file store as firmware/<company>/<name>) and sent to one or many terminals, each upgrade followed from its command to the
  * version the terminal reports after its restart; and a terminal's own log file fetched for support (stored
- * under DATA_DIR/device-logs). Protocol-free: a driver writes the `upgrade` and `getLog` operations.
+ * as device-logs/<company>/<name>). Protocol-free: a driver writes the `upgrade` and `getLog` operations.
  */
-export function firmwareService(deps: { database: Database; sync: SyncService; driver: (protocol: string) => DeviceDriver; dataDir: string }) {
+export function firmwareService(deps: { database: Database; sync: SyncService; driver: (protocol: string) => DeviceDriver; files: FileStore }) {
   const { db } = deps.database;
-  const dirOf = (kind: 'firmware' | 'device-logs', companyId: number) => path.join(deps.dataDir, kind, String(companyId));
-  const pathOf = (kind: 'firmware' | 'device-logs', companyId: number, name: string) =>
-    FILE_NAME.test(name) ? path.join(dirOf(kind, companyId), name) : undefined;
-  async function write(kind: 'firmware' | 'device-logs', companyId: number, data: Buffer, ext: 'bin' | 'log') {
-    const name = `${randomBytes(16).toString('hex')}.${ext}`;
-    await fs.promises.mkdir(dirOf(kind, companyId), { recursive: true });
-    const file = path.join(dirOf(kind, companyId), name);
-    await fs.promises.writeFile(`${file}.tmp`, data);
-    await fs.promises.rename(`${file}.tmp`, file);
-    return name;
-  }
+  const { files } = deps;
+  const keyOf = (kind: 'firmware' | 'device-logs', companyId: number, name: string) => (FILE_NAME.test(name) ? `${kind}/${companyId}/${name}` : undefined);
+  const newName = (ext: 'bin' | 'log') => `${randomBytes(16).toString('hex')}.${ext}`;
   async function device(trx: Executor, tenant: Tenant, id: number): Promise<DeviceRow> {
     const d = await devicesRepository.find(trx, tenant.companyId, id);
     if (!d) throw notFound();
@@ -121,34 +113,59 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
         created_at: f.created_at,
       })),
 
-    /** Stores a firmware file once: the same bytes uploaded again are refused, naming the first upload. */
-    async upload(tenant: Tenant, input: { name: string; version: string; data: Buffer }) {
+    /**
+     * Stores a firmware file once, streamed into the file store (never whole in memory) while its hashes are
+     * taken: the same bytes uploaded again are refused, naming the first upload.
+     */
+    async upload(tenant: Tenant, input: { name: string; version: string; data: Buffer | Readable }) {
       const name = input.name.trim();
       const version = input.version.trim();
       if (!name) throw invalid('name', 'reasons.required');
       if (name.length > FIRMWARE_LIMITS.nameMax) throw invalid('name', 'reasons.maxLength', { limit: FIRMWARE_LIMITS.nameMax });
       if (!version) throw invalid('version', 'reasons.required');
       if (version.length > FIRMWARE_LIMITS.versionMax || /[\t\r\n,]/.test(version)) throw invalid('version', 'reasons.invalid');
-      const sha256 = createHash('sha256').update(input.data).digest('hex');
-      const same = await firmwareRepository.bySha(db, tenant.companyId, sha256);
-      if (same) throw conflict('device.fleet.sameFile', { name: same.name, version: same.version });
-      const md5 = createHash('md5').update(input.data).digest('hex');
-      const file = await write('firmware', tenant.companyId, input.data, 'bin');
-      const id = await transaction(db, async (trx) => {
-        const id = await firmwareRepository.insert(trx, {
-          company_id: tenant.companyId,
-          name,
-          version,
-          size: input.data.length,
-          sha256,
-          md5,
-          file,
-          created_at: nowIso(),
-        });
-        await audit(trx, tenant, 'device', 'device.firmware.upload', { name, version });
-        return id;
+      const file = newName('bin');
+      const key = keyOf('firmware', tenant.companyId, file)!;
+      const md5 = createHash('md5');
+      const source = Buffer.isBuffer(input.data) ? Readable.from([input.data]) : input.data;
+      const hashing = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          md5.update(chunk);
+          cb(null, chunk);
+        },
       });
-      return (await this.list(tenant)).find((f) => f.id === id)!;
+      source.on('error', (e) => hashing.destroy(e));
+      let stored;
+      try {
+        stored = await files.put(key, source.pipe(hashing), { maxBytes: FIRMWARE_LIMITS.maxBytes, contentType: 'application/octet-stream' });
+      } catch (e) {
+        if (e instanceof FileTooLarge) throw badInput('errors.fileTooLarge', 'file', { mb: FIRMWARE_LIMITS.maxBytes / 1024 / 1024 });
+        throw e;
+      }
+      const { size, sha256 } = stored;
+      try {
+        if (!size) throw invalid('file', 'reasons.required');
+        const same = await firmwareRepository.bySha(db, tenant.companyId, sha256);
+        if (same) throw conflict('device.fleet.sameFile', { name: same.name, version: same.version });
+        const id = await transaction(db, async (trx) => {
+          const id = await firmwareRepository.insert(trx, {
+            company_id: tenant.companyId,
+            name,
+            version,
+            size,
+            sha256,
+            md5: md5.digest('hex'),
+            file,
+            created_at: nowIso(),
+          });
+          await audit(trx, tenant, 'device', 'device.firmware.upload', { name, version });
+          return id;
+        });
+        return (await this.list(tenant)).find((f) => f.id === id)!;
+      } catch (e) {
+        await files.delete(key);
+        throw e;
+      }
     },
 
     async remove(tenant: Tenant, id: number) {
@@ -159,8 +176,8 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
         await firmwareRepository.remove(trx, tenant.companyId, id);
         await audit(trx, tenant, 'device', 'device.firmware.delete', { name: f.name, version: f.version });
       });
-      const p = pathOf('firmware', tenant.companyId, f.file);
-      if (p) await fs.promises.rm(p, { force: true });
+      const key = keyOf('firmware', tenant.companyId, f.file);
+      if (key) await files.delete(key);
     },
 
     /** Queues the firmware for each terminal (it restarts once it has it); one upgrade in flight per terminal. */
@@ -220,27 +237,30 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
       return (await firmwareRepository.logs(db, tenant.companyId, { deviceId, limit: 50 })).map((r) => presentLog(lang, d.protocol, r));
     },
 
-    /** A captured file to download: its path and a file name for the browser. */
-    async logFile(tenant: Tenant, id: number) {
+    /** A captured file to download: its stream and a file name for the browser. */
+    async logFile(tenant: Tenant, id: number): Promise<{ file: StoredFile; name: string }> {
       const r = (await firmwareRepository.logs(db, tenant.companyId, { id, limit: 1 }))[0];
-      const p = r && r.file ? pathOf('device-logs', tenant.companyId, r.file) : undefined;
-      if (!r || !p || !fs.existsSync(p)) throw notFound();
+      const key = r && r.file ? keyOf('device-logs', tenant.companyId, r.file) : undefined;
+      if (!r || !key) throw notFound();
       const d = await device(db, tenant, r.device_id);
+      const file = await files.get(key);
+      if (!file) throw notFound();
       const base = (r.file_name.split(/[\\/]/).pop() || 'device.log').replace(/[^A-Za-z0-9._-]/g, '_');
-      return { path: p, name: `${d.serial}-${r.created_at.slice(0, 10)}-${base}` };
+      return { file, name: `${d.serial}-${r.created_at.slice(0, 10)}-${base}` };
     },
 
     // ---- the inbound port (any protocol)
 
     /** A terminal fetches an upgrade's file: only its own upgrade, only while the command is out. */
-    async fileFor(d: DeviceRow, url: string): Promise<{ path: string; size: number } | undefined> {
+    async fileFor(d: DeviceRow, url: string): Promise<{ stream: Readable; size: number } | undefined> {
       const m = URL_PATTERN.exec(url.replace(/^.*?(firmware\/)/, '$1'));
       if (!m) return undefined;
       const u = await firmwareRepository.upgradeForDownload(db, d.id, Number(m[1]));
-      const p = u ? pathOf('firmware', u.company_id, u.file) : undefined;
-      if (!u || !p || !fs.existsSync(p)) return undefined;
+      const key = u ? keyOf('firmware', u.company_id, u.file) : undefined;
+      const file = key ? await files.get(key) : undefined;
+      if (!u || !file) return undefined;
       await firmwareRepository.downloaded(db, u.id, nowIso());
-      return { path: p, size: u.size };
+      return { stream: file.stream, size: file.size };
     },
 
     /** The firmware a terminal reports: the version after, for upgrades it accepted before restarting. */
@@ -252,7 +272,8 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
         if (!r.file) continue;
         const capture = await firmwareRepository.logForCommand(db, d.id, r.id);
         if (!capture || capture.file) continue;
-        const file = await write('device-logs', d.company_id, r.file.data, 'log');
+        const file = newName('log');
+        await files.put(keyOf('device-logs', d.company_id, file)!, r.file.data, { contentType: 'text/plain' });
         await firmwareRepository.logStored(db, capture.id, { file, file_name: r.file.name.slice(0, 200), size: r.file.data.length });
       }
     },

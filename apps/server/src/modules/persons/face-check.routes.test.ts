@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
@@ -16,9 +14,10 @@ let door: number;
 
 const HOUR = 3600_000;
 /** Face files stored for company A (a refused photo stores none). */
-const stored = () => {
-  const dir = path.join(t.app.config.dataDir, 'faces', String(A.id));
-  return fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
+const stored = async () => {
+  let n = 0;
+  for await (const _ of t.app.files.list(`faces/${A.id}/`)) n++;
+  return n;
 };
 
 const bad = async () => ({
@@ -64,7 +63,7 @@ test('the detector measures the test photos as the rules expect (one sharp large
 });
 
 test(`the person form's upload keeps a good face and refuses no face, two faces, a small and a blurred face with the reason, storing nothing (${DIALECT})`, async () => {
-  const before = stored();
+  const before = await stored();
   for (const [kind, data] of Object.entries(await bad())) {
     const r = await upload(t, '/person/upload', A.main, { name: `${kind}.jpg`, data });
     assert.equal(r.status, 422, kind);
@@ -72,7 +71,7 @@ test(`the person form's upload keeps a good face and refuses no face, two faces,
     assert.equal(r.data?.field, 'pic', kind);
     assert.match(r.message, REASONS[kind as keyof typeof REASONS], `${kind}: ${r.message}`);
   }
-  assert.equal(stored(), before, 'refused photos are not stored');
+  assert.equal(await stored(), before, 'refused photos are not stored');
   // translated: the reason in the administrator's language
   const zh = await upload(t, '/person/upload', A.main, { name: 'x.jpg', data: await twoFaces() }, {}, 'zh-CN');
   assert.equal(zh.message, '图片中有 2 张人脸，请上传本人单独的照片');
@@ -81,7 +80,7 @@ test(`the person form's upload keeps a good face and refuses no face, two faces,
   const ok = await upload(t, '/person/upload', A.main, { name: 'me.jpg', data: await facePhoto() });
   assert.equal(ok.code, CODES.OK, ok.message);
   assert.match(ok.data.pic, /^[a-f0-9]{32}\.jpg$/);
-  assert.equal(stored(), before + 1);
+  assert.equal(await stored(), before + 1);
   // the same photo as a PNG, and large (the pipeline shrinks it to 640 px before the check)
   assert.equal((await upload(t, '/person/upload', A.main, { name: 'big.jpg', data: await facePhoto(1600) })).code, CODES.OK);
 });

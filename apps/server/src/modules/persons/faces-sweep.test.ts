@@ -3,7 +3,8 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { API, call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { personsRepository } from './persons.repository.ts';
 import { picture, upload } from '../../../test/files.ts';
 
 let t: TestApp;
@@ -11,7 +12,8 @@ let A: Company;
 let B: Company;
 
 before(async () => {
-  t = await makeApp();
+  // ages files on disk (utimes); the sweep over this run's own store (the database on PostgreSQL) is the last test
+  t = await makeApp({ FILE_STORE: 'disk' });
   A = await makeCompany(t, 'Sweep A');
   B = await makeCompany(t, 'Sweep B');
 });
@@ -71,4 +73,26 @@ test('housekeeping deletes face files no person holds once a day old, in every c
   assert.equal(late.code, CODES.VALIDATION);
 
   assert.equal(await t.app.modules.persons.sweepFaces(), 0, 'a second run finds nothing');
+});
+
+test(`the sweep works on the store this run uses (${DIALECT === 'postgres' ? 'the database' : 'disk'}), and only on unclaimed faces`, async () => {
+  const own = await makeApp();
+  try {
+    const C = await makeCompany(own, 'Sweep C');
+    const up = async () => (await upload(own, '/person/upload', C.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
+    const held = await up();
+    const orphan = await up();
+    const dept = (await call(own.app, 'POST', '/org/create', { token: C.main, body: { name: 'C staff' } })).data.id;
+    const r = await call(own.app, 'POST', '/person/create', { token: C.main, body: { name: 'Held', phone: '13800000000', organizations: [dept], pic: held } });
+    assert.equal(r.code, CODES.OK, r.message);
+    const { photos } = own.app.modules.persons;
+    const inUse = (companyId: number) => personsRepository.photoNames(own.app.database.db, companyId);
+    assert.equal(await photos.sweep(Date.now() - 60_000, inUse), 0, 'nothing is old enough yet');
+    // as if a day went by: both files are older than the cut
+    assert.equal(await photos.sweep(Date.now() + 60_000, inUse), 1);
+    assert.equal(await photos.exists(C.id, held), true);
+    assert.equal(await photos.exists(C.id, orphan), false);
+  } finally {
+    await own.close();
+  }
 });

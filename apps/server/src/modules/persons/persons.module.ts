@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { clock } from '../../lib/time.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { adminLinkService } from './admin-link.service.ts';
@@ -20,11 +18,11 @@ export const UPLOAD_KEEP_MS = 86400_000;
  */
 export function personsModule(core: Core) {
   const { database } = core;
-  const photos = photoStore(core.config.dataDir);
+  const photos = photoStore(core.files, core.config.dataDir);
   const peopleChanged = peopleChangedHook();
-  // Punch photos live in DATA_DIR/punches/<company>/<device>/<name> (punches.service.ts punchPhotoStore).
+  // Punch photos are punches/<company>/<device>/<name> in the file store (punches.service.ts punchPhotoStore).
   const removePunchPhoto = async (companyId: number, deviceId: number, name: string) => {
-    if (/^[\w-]+\.jpg$/.test(name)) await fs.promises.rm(path.join(core.config.dataDir, 'punches', String(companyId), String(deviceId), name), { force: true });
+    if (/^[\w-]+\.jpg$/.test(name)) await core.files.delete(`punches/${companyId}/${deviceId}/${name}`);
   };
   const faceCheck = faceChecker(core.config.faceCheck, core.log);
   const persons = personsService({ database, photos, peopleChanged, removePunchPhoto, faceCheck });
@@ -42,7 +40,8 @@ export function personsModule(core: Core) {
       {
         name: 'faces.sweep',
         every: 3600_000,
-        // Not exclusive: faces live in each instance's DATA_DIR.
+        // Not exclusive on disk: faces live in each instance's DATA_DIR; a shared store is swept by one instance.
+        exclusive: core.files.kind !== 'disk',
         run: async () => {
           const faces = await sweepFaces();
           if (faces) core.log.info({ faces }, 'unattached face uploads deleted');

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../module.ts';
 import type { Database } from '../../db/database.ts';
@@ -11,6 +10,7 @@ import { authOf, tenantOf } from '../../plugins/auth.ts';
 import type { AdminLinkService } from './admin-link.service.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { PHOTO_MAX_BYTES } from './photos.ts';
+import { sendStored } from '../../lib/files/reply.ts';
 import { exportPeople } from './persons.export.ts';
 import type { ImportService } from './persons.import.ts';
 import type { PersonsService } from './persons.service.ts';
@@ -126,15 +126,12 @@ export default async function personsRoutes(app: App, deps: { database: Database
     personsApi.uploadedPhoto.path,
     { config: { ...view, cookieAuth: true }, schema: routeSchema(personsApi.uploadedPhoto, { tags }) },
     async (req, reply) =>
-      (reply as FastifyReply)
-        .header('cache-control', 'private, max-age=3600')
-        .type('image/jpeg')
-        .send(await readFile(svc.uploadFile(tenantOf(req), req.params.name))),
+      sendStored(
+        (reply as FastifyReply).header('cache-control', 'private, max-age=3600').type('image/jpeg'),
+        await svc.uploadFile(tenantOf(req), req.params.name),
+      ),
   );
   app.get(personsApi.photo.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(personsApi.photo, { tags }) }, async (req, reply) =>
-    (reply as FastifyReply)
-      .header('cache-control', 'private, max-age=86400')
-      .type('image/jpeg')
-      .send(await readFile(await svc.photoFile(tenantOf(req), req.params.id))),
+    sendStored((reply as FastifyReply).header('cache-control', 'private, max-age=86400').type('image/jpeg'), await svc.photoFile(tenantOf(req), req.params.id)),
   );
 }

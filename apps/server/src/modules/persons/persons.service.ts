@@ -21,6 +21,7 @@ import { buildTree, descendantsOf, type TreeNode } from '../departments/departme
 import { audit } from '../logs/logs.service.ts';
 import type { PeopleChangedHook } from './people-changed.ts';
 import type { PhotoStore } from './photos.ts';
+import type { StoredFile } from '../../lib/files/store.ts';
 import type { FaceCheck } from './face-check.ts';
 import { normalizePhoto } from './photos.ts';
 import { personsRepository, VISITOR, type PersonInsert, type PersonRow } from './persons.repository.ts';
@@ -149,7 +150,7 @@ export function personsService(deps: {
     },
 
     async create(tenant: Tenant, input: Input): Promise<Person> {
-      if (!photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
+      if (!(await photos.exists(tenant.companyId, input.pic))) throw invalid('pic');
       const cols = personColumns(input, undefined);
       return transaction(db, async (trx) => {
         requireOptionFields(await loadOptions(trx, tenant.companyId), cols);
@@ -176,11 +177,13 @@ export function personsService(deps: {
 
     async update(tenant: Tenant, input: PersonUpdate): Promise<Person> {
       let oldPhoto = '';
+      // asked before the transaction: the file store may be the database itself
+      const picStored = await photos.exists(tenant.companyId, input.pic);
       const person = await transaction(db, async (trx) => {
         const row = await personsRepository.find(trx, tenant.companyId, input.id);
         // a visitor (#19) is no person of the people pages: its invitation owns it
         if (!row || row.kind === VISITOR) throw notFound();
-        if (input.pic !== row.photo && !photos.pathOf(tenant.companyId, input.pic)) throw invalid('pic');
+        if (input.pic !== row.photo && !picStored) throw invalid('pic');
         const cols = personColumns(input, row);
         await checkDepartments(trx, tenant.companyId, 'organizations', input.organizations);
         if (input.incharges) await checkDepartments(trx, tenant.companyId, 'incharges', input.incharges);
@@ -287,15 +290,15 @@ export function personsService(deps: {
       return { pic, pic_url: API_PREFIX + pathOf(personsApi.uploadedPhoto, { name: pic }), size: jpeg.length };
     },
 
-    async photoFile(tenant: Tenant, id: number): Promise<string> {
+    async photoFile(tenant: Tenant, id: number): Promise<StoredFile> {
       const row = await personsRepository.find(db, tenant.companyId, id);
-      const file = row?.photo ? photos.pathOf(tenant.companyId, row.photo) : undefined;
+      const file = row?.photo ? await photos.open(tenant.companyId, row.photo) : undefined;
       if (!file) throw notFound();
       return file;
     },
 
-    uploadFile(tenant: Tenant, name: string): string {
-      const file = photos.pathOf(tenant.companyId, name);
+    async uploadFile(tenant: Tenant, name: string): Promise<StoredFile> {
+      const file = await photos.open(tenant.companyId, name);
       if (!file) throw notFound();
       return file;
     },

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
+import { sweepTempFiles } from '../../lib/files/disk.ts';
+import { readAll, type FileStore, type StoredFile } from '../../lib/files/store.ts';
 import { CODES } from '@faceadmin/shared';
 
 /** Upload cap for one face picture. */
@@ -59,62 +59,61 @@ export async function normalizePhoto(input: Buffer): Promise<Buffer> {
   throw photoError('errors.photoCorrupt');
 }
 
-/** Face pictures live under DATA_DIR/faces/<company>/ with server-chosen names; the database holds the name only. */
-export function photoStore(dataDir: string) {
-  const dirOf = (companyId: number) => path.join(dataDir, 'faces', String(companyId));
+/**
+ * Face pictures are stored as `faces/<company>/<name>.jpg` in the file store (docs/files.md) with server-chosen
+ * names; the database holds the name only.
+ */
+export function photoStore(files: FileStore, dataDir?: string) {
   const NAME = /^[a-f0-9]{32}\.jpg$/;
-  const TMP = /^[a-f0-9]{32}\.jpg\.tmp$/;
+  /** Only names this store made, in this company's folder: no path tricks, no other tenant's files. */
+  const keyOf = (companyId: number, name: string) => (NAME.test(name) ? `faces/${companyId}/${name}` : undefined);
   return {
     async save(companyId: number, jpeg: Buffer): Promise<string> {
       const name = `${randomBytes(16).toString('hex')}.jpg`;
-      await fs.promises.mkdir(dirOf(companyId), { recursive: true });
-      const file = path.join(dirOf(companyId), name);
-      await fs.promises.writeFile(`${file}.tmp`, jpeg);
-      await fs.promises.rename(`${file}.tmp`, file);
+      await files.put(keyOf(companyId, name)!, jpeg, { contentType: 'image/jpeg' });
       return name;
     },
-    /** Only names this store made, in this company's folder: no path tricks, no other tenant's files. */
-    pathOf(companyId: number, name: string): string | undefined {
-      if (!NAME.test(name)) return undefined;
-      const file = path.join(dirOf(companyId), name);
-      return fs.existsSync(file) ? file : undefined;
+    async exists(companyId: number, name: string): Promise<boolean> {
+      const key = keyOf(companyId, name);
+      return !!key && !!(await files.head(key));
+    },
+    /** The picture as a stream, or undefined when there is none. */
+    async open(companyId: number, name: string): Promise<StoredFile | undefined> {
+      const key = keyOf(companyId, name);
+      return key ? files.get(key) : undefined;
     },
     /** A face as base64 (what terminals are sent), or undefined when the file is gone. */
     async base64(companyId: number, name: string): Promise<string | undefined> {
-      if (!NAME.test(name)) return undefined;
-      try {
-        return (await fs.promises.readFile(path.join(dirOf(companyId), name))).toString('base64');
-      } catch {
-        return undefined;
-      }
+      const key = keyOf(companyId, name);
+      return key ? (await readAll(files, key))?.toString('base64') : undefined;
     },
     async remove(companyId: number, name: string) {
-      if (NAME.test(name)) await fs.promises.rm(path.join(dirOf(companyId), name), { force: true });
+      const key = keyOf(companyId, name);
+      if (key) await files.delete(key);
     },
     /**
      * Deletes the face files last written before `before` (ms) that `inUse` does not claim: uploads never
-     * attached to a person (the drawer was cancelled) and writes cut short by a crash (.tmp). Returns how many.
-     * Only unclaimed files are looked at on disk, so the people's own faces cost no stat call.
+     * attached to a person (the drawer was cancelled). Returns how many. On disk, writes cut short by a crash
+     * (.tmp) go too.
      */
     async sweep(before: number, inUse: (companyId: number) => Promise<Set<string>>): Promise<number> {
-      const root = path.join(dataDir, 'faces');
-      const companies = await fs.promises.readdir(root).catch(() => [] as string[]);
+      const byCompany = new Map<number, { name: string; modifiedAt: number }[]>();
+      for await (const f of files.list('faces/')) {
+        const m = /^faces\/(\d+)\/([^/]+)$/.exec(f.key);
+        if (!m || !NAME.test(m[2]!) || f.modifiedAt >= before) continue;
+        const list = byCompany.get(Number(m[1])) ?? byCompany.set(Number(m[1]), []).get(Number(m[1]))!;
+        list.push({ name: m[2]!, modifiedAt: f.modifiedAt });
+      }
       let removed = 0;
-      for (const folder of companies) {
-        if (!/^\d+$/.test(folder)) continue;
-        const dir = path.join(root, folder);
-        const names = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((n) => NAME.test(n) || TMP.test(n));
-        if (!names.length) continue;
-        const used = await inUse(Number(folder));
-        for (const name of names) {
+      for (const [companyId, names] of byCompany) {
+        const used = await inUse(companyId);
+        for (const { name } of names) {
           if (used.has(name)) continue;
-          const file = path.join(dir, name);
-          const stat = await fs.promises.stat(file).catch(() => undefined);
-          if (!stat?.isFile() || stat.mtimeMs >= before) continue;
-          await fs.promises.rm(file, { force: true });
+          await files.delete(keyOf(companyId, name)!);
           removed += 1;
         }
       }
+      if (files.kind === 'disk' && dataDir) removed += await sweepTempFiles(dataDir, 'faces', before);
       return removed;
     },
   };

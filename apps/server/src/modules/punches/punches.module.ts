@@ -11,7 +11,7 @@ import { punchesService, punchPhotoStore } from './punches.service.ts';
  * the health-code records terminals report with them and the alcohol records (spec §2 /attendance/alcohol).
  */
 export function punchesModule(core: Core) {
-  const photos = punchPhotoStore(core.config.dataDir);
+  const photos = punchPhotoStore(core.files);
   const waiting = healthWaiting();
   const punches = punchesService({ database: core.database, photos, health: waiting });
   const health = healthService({ database: core.database, waiting, stored: punches.stored });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { sendStored } from '../../lib/files/reply.ts';
 import { punchesApi, type PunchExportBody } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../module.ts';
@@ -46,12 +46,9 @@ export default async function punchesRoutes(app: App, deps: { database: Database
   const photoAccess = { anyOf: [{ right: 'attendance' as const }, { right: 'face' as const, level: 1 }] };
   app.get(punchesApi.photo.path, { config: { access: photoAccess, cookieAuth: true }, schema: routeSchema(punchesApi.photo, { tags }) }, async (req, reply) => {
     const p = await punchesRepository.find(db, tenantOf(req).companyId, req.params.id);
-    const file = p?.photo ? photos.pathOf(p.company_id, p.device_id, p.photo) : undefined;
+    const file = p?.photo ? await photos.open(p.company_id, p.device_id, p.photo) : undefined;
     if (!file) throw notFound();
-    return (reply as FastifyReply)
-      .header('cache-control', 'private, max-age=86400')
-      .type('image/jpeg')
-      .send(await readFile(file));
+    return sendStored((reply as FastifyReply).header('cache-control', 'private, max-age=86400').type('image/jpeg'), file);
   });
 
   app.post(punchesApi.export.path, { config: { ...view, apiScope: 'punches:read' }, schema: routeSchema(punchesApi.export, { tags }) }, async (req, reply) => {

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import type { FileStore, StoredFile } from '../../lib/files/store.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import type { PunchRecord, RefusalReason, StrangerRecord } from '../../gateways/terminal-events.ts';
 import { DEVICE_OPTION_DEFAULTS } from '@faceadmin/shared';
@@ -28,17 +27,19 @@ export const REFUSAL_STATUS: Record<RefusalReason, number> = { failed: 1, blackl
 /** A device clock more than this far off raises a message (it shifts punches between days and shifts). */
 export const DRIFT_LIMIT_S = 120;
 
-/** Punch photos: DATA_DIR/punches/<company>/<device>/<YYYYMMDDhhmmss>-<PIN>.jpg, named from what the device sent. */
-export function punchPhotoStore(dataDir: string) {
-  const dir = (companyId: number, deviceId: number) => path.join(dataDir, 'punches', String(companyId), String(deviceId));
+/** Punch photos: punches/<company>/<device>/<YYYYMMDDhhmmss>-<PIN>.jpg in the file store, named from what the device sent. */
+export function punchPhotoStore(files: FileStore) {
   const nameOf = (pin: string, localTime: string) => `${localTime.replace(/\D/g, '')}-${pin}.jpg`;
-  /** Photos that arrived before their punch, awaiting it (so the hot path never touches the disk to ask). */
+  const keyOf = (companyId: number, deviceId: number, name: string) =>
+    /^\d{14}-[A-Za-z0-9]{1,24}\.jpg$/.test(name) ? `punches/${companyId}/${deviceId}/${name}` : undefined;
+  /** Photos that arrived before their punch, awaiting it (so the hot path never touches the store to ask). */
   const early = new Set<string>();
   return {
     async save(companyId: number, deviceId: number, pin: string, localTime: string, data: Buffer): Promise<string> {
       const name = nameOf(pin, localTime);
-      await fs.promises.mkdir(dir(companyId, deviceId), { recursive: true });
-      await fs.promises.writeFile(path.join(dir(companyId, deviceId), name), data);
+      const key = keyOf(companyId, deviceId, name);
+      // a PIN the key cannot carry is stored under a name no reader accepts: the photo is dropped as before
+      if (key) await files.put(key, data, { contentType: 'image/jpeg' });
       return name;
     },
     awaitPunch(deviceId: number, name: string) {
@@ -51,10 +52,10 @@ export function punchPhotoStore(dataDir: string) {
       const name = nameOf(pin, localTime);
       return early.delete(`${deviceId}/${name}`) ? name : '';
     },
-    pathOf(companyId: number, deviceId: number, name: string): string | undefined {
-      if (!/^\d{14}-[A-Za-z0-9]{1,24}\.jpg$/.test(name)) return undefined;
-      const file = path.join(dir(companyId, deviceId), name);
-      return fs.existsSync(file) ? file : undefined;
+    /** The photo as a stream, or undefined when there is none. */
+    async open(companyId: number, deviceId: number, name: string): Promise<StoredFile | undefined> {
+      const key = keyOf(companyId, deviceId, name);
+      return key ? files.get(key) : undefined;
     },
   };
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { SITE_LIMITS } from '@faceadmin/shared';
 import { badInput } from '../../lib/errors.ts';
+import type { FileStore, StoredFile } from '../../lib/files/store.ts';
 
 export type PlanType = 'png' | 'jpeg' | 'webp';
 const EXT: Record<PlanType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
@@ -50,27 +49,27 @@ export async function checkPlan(data: Buffer): Promise<{ type: PlanType; width: 
   return { type, width, height };
 }
 
-/** Floor plans live under DATA_DIR/sites/<company>/ with server-chosen names; the database holds the name only. */
-export function planStore(dataDir: string) {
-  const dirOf = (companyId: number) => path.join(dataDir, 'sites', String(companyId));
+/** Floor plans are sites/<company>/<name> in the file store with server-chosen names; the database holds the name only. */
+export function planStore(files: FileStore) {
   const NAME = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
+  /** Only names this store made, in this company's folder: no path tricks, no other tenant's files. */
+  const keyOf = (companyId: number, name: string) => (NAME.test(name) ? `sites/${companyId}/${name}` : undefined);
+  const mimeOf = (name: string) => MIME[name.slice(name.lastIndexOf('.') + 1)]!;
   return {
     async save(companyId: number, data: Buffer, type: PlanType): Promise<string> {
       const name = `${randomBytes(16).toString('hex')}.${EXT[type]}`;
-      await fs.promises.mkdir(dirOf(companyId), { recursive: true });
-      const file = path.join(dirOf(companyId), name);
-      await fs.promises.writeFile(`${file}.tmp`, data);
-      await fs.promises.rename(`${file}.tmp`, file);
+      await files.put(keyOf(companyId, name)!, data, { contentType: mimeOf(name) });
       return name;
     },
-    /** Only names this store made, in this company's folder: no path tricks, no other tenant's files. */
-    fileOf(companyId: number, name: string): { path: string; mime: string } | undefined {
-      if (!NAME.test(name)) return undefined;
-      const file = path.join(dirOf(companyId), name);
-      return fs.existsSync(file) ? { path: file, mime: MIME[name.slice(name.lastIndexOf('.') + 1)]! } : undefined;
+    /** The plan as a stream with its type, or undefined when there is none. */
+    async fileOf(companyId: number, name: string): Promise<(StoredFile & { mime: string }) | undefined> {
+      const key = keyOf(companyId, name);
+      const file = key ? await files.get(key) : undefined;
+      return file ? { ...file, mime: mimeOf(name) } : undefined;
     },
     async remove(companyId: number, name: string) {
-      if (NAME.test(name)) await fs.promises.rm(path.join(dirOf(companyId), name), { force: true });
+      const key = keyOf(companyId, name);
+      if (key) await files.delete(key);
     },
   };
 }

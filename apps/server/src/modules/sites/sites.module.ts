@@ -8,6 +8,6 @@ import { sitesService } from './sites.service.ts';
  * and breakers placed on them. The big screen reads a site's devices with `sitesRepository.refIds`.
  */
 export function sitesModule(core: Core) {
-  const service = sitesService({ database: core.database, plans: planStore(core.config.dataDir) });
+  const service = sitesService({ database: core.database, plans: planStore(core.files) });
   return defineModule({ name: 'sites', routes: (app) => sitesRoutes(app, service), sites: service });
 }

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CODES, type Site, type SiteDetail } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, makeSub, raw, type Company, type TestApp } from '../../../test/helpers.ts';
@@ -45,9 +43,11 @@ async function info(token: string, id: number): Promise<SiteDetail> {
 const plan = (token: string, siteId: number | string, data: Buffer, name = 'plan.png') =>
   upload(t, '/site/image', token, { name, data }, { site_id: String(siteId) });
 const place = (token: string, body: Record<string, unknown>) => call(t.app, 'POST', '/site/place', { token, lang: 'en-US', body });
-const planFile = (companyId: number) => {
-  const dir = path.join(t.app.config.dataDir, 'sites', String(companyId));
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+/** The plan files stored for a company, whatever the file store. */
+const planFile = async (companyId: number) => {
+  const names: string[] = [];
+  for await (const f of t.app.files.list(`sites/${companyId}/`)) names.push(f.key.slice(f.key.lastIndexOf('/') + 1));
+  return names;
 };
 
 test(`a site with a floor plan: create, upload, place a device and a breaker, move, unplace (${DIALECT})`, async () => {
@@ -70,7 +70,7 @@ test(`a site with a floor plan: create, upload, place a device and a breaker, mo
   assert.match(up.data.image_url, new RegExp(`^/api/management/site/image/${s.id}\\?v=[a-f0-9]{8}$`));
   const stored = await db().selectFrom('sites').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
   assert.match(stored.image, /^[a-f0-9]{32}\.png$/);
-  assert.deepEqual(planFile(A.id), [stored.image]);
+  assert.deepEqual(await planFile(A.id), [stored.image]);
   const img = await raw(t.app, 'GET', `/site/image/${s.id}`, { token: A.main });
   assert.equal(img.status, 200);
   assert.equal(img.contentType, 'image/png');
@@ -133,7 +133,7 @@ test(`a site with a floor plan: create, upload, place a device and a breaker, mo
       [1600, 1200],
     ],
   );
-  const files = planFile(A.id);
+  const files = await planFile(A.id);
   assert.equal(files.length, 1);
   assert.match(files[0]!, /\.jpg$/);
   assert.equal((await raw(t.app, 'GET', `/site/image/${s.id}`, { token: A.main })).contentType, 'image/jpeg');
@@ -157,7 +157,7 @@ test(`a site with a floor plan: create, upload, place a device and a breaker, mo
   assert.equal(ren.data.breakers, 1, 'placements kept by a rename');
   assert.equal((await call(t.app, 'POST', '/site/delete', { token: A.main, body: { id: s.id } })).code, CODES.OK);
   assert.equal((await db().selectFrom('site_placements').selectAll().where('site_id', '=', s.id).execute()).length, 0);
-  assert.deepEqual(planFile(A.id), []);
+  assert.deepEqual(await planFile(A.id), []);
   assert.equal((await call(t.app, 'GET', '/site/info', { token: A.main, query: { id: s.id } })).code, CODES.NOT_FOUND);
   assert.equal((await call(t.app, 'POST', '/site/delete', { token: A.main, body: { id: s.id } })).code, CODES.NOT_FOUND);
   const devices = await db().selectFrom('devices').select('id').where('id', '=', gate).execute();
@@ -328,6 +328,6 @@ test('bad images are refused by their content', async () => {
   assert.deepEqual([ok.data.image_width, ok.data.image_height], [120, 90]);
   assert.equal((await raw(t.app, 'GET', `/site/image/${s.id}`, { token: A.main })).contentType, 'image/webp');
   // Nothing of the refused uploads was left behind.
-  assert.equal(planFile(A.id).filter((n) => n.endsWith('.webp')).length, 1);
-  assert.equal(planFile(A.id).filter((n) => n.endsWith('.tmp')).length, 0);
+  assert.equal((await planFile(A.id)).filter((n) => n.endsWith('.webp')).length, 1);
+  assert.equal((await planFile(A.id)).filter((n) => n.endsWith('.tmp')).length, 0);
 });

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { sendStored } from '../../lib/files/reply.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SITE_LIMITS, sitesApi } from '@faceadmin/shared';
 import type { App } from '../../module.ts';
@@ -65,11 +65,10 @@ export default async function sitesRoutes(app: App, service: SitesService) {
   // Read by the map's <img> too, which sends the session cookie and no X-Token.
   app.get(api.imageFile.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(api.imageFile, { tags }) }, async (req, reply) => {
     const file = await service.imageFile(tenantOf(req), req.params.id);
-    return (reply as FastifyReply)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=86400')
-      .type(file.mime)
-      .send(fs.createReadStream(file.path));
+    return sendStored(
+      (reply as FastifyReply).header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=86400').type(file.mime),
+      file,
+    );
   });
   app.post(api.place.path, { config: edit, schema: routeSchema(api.place, { tags }) }, async (req, reply) =>
     reply.ok(await service.place(tenantOf(req), req.body)),

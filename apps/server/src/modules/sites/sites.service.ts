@@ -127,7 +127,7 @@ export function sitesService(deps: { database: Database; plans: PlanStore }) {
 
     async imageFile(tenant: Tenant, id: number) {
       const s = await load(tenant, id);
-      const file = s.image ? plans.fileOf(tenant.companyId, s.image) : undefined;
+      const file = s.image ? await plans.fileOf(tenant.companyId, s.image) : undefined;
       if (!file) throw notFound();
       return file;
     },

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { sendStored } from '../../lib/files/reply.ts';
 import { strangersApi, type StrangerExportBody } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../module.ts';
@@ -50,12 +50,9 @@ export default async function strangersRoutes(app: App, deps: { database: Databa
   app.get(strangersApi.photo.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(strangersApi.photo, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);
     const r = await strangersRepository.find(db, companyId, req.params.id);
-    const file = r?.photo ? photos.pathOf(companyId, r.device_id, r.photo) : undefined;
+    const file = r?.photo ? await photos.open(companyId, r.device_id, r.photo) : undefined;
     if (!file) throw notFound();
-    return (reply as FastifyReply)
-      .header('cache-control', 'private, max-age=86400')
-      .type('image/jpeg')
-      .send(await readFile(file));
+    return sendStored((reply as FastifyReply).header('cache-control', 'private, max-age=86400').type('image/jpeg'), file);
   });
 
   app.post(strangersApi.export.path, { config: view, schema: routeSchema(strangersApi.export, { tags }) }, async (req, reply) => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { sendStored } from '../../lib/files/reply.ts';
 import { selfVisitorsApi, visitApi, visitorsApi, type VisitLogExportBody } from '@faceadmin/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../i18n/i18n.ts';
@@ -74,12 +74,9 @@ export default async function visitorsRoutes(app: App, deps: { visitors: Visitor
   app.get(visitorsApi.logPhoto.path, { config: { ...log, cookieAuth: true }, schema: routeSchema(visitorsApi.logPhoto, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);
     const r = await visitors.visit(companyId, req.params.id);
-    const file = r?.photo ? punchPhotos.pathOf(companyId, r.device_id, r.photo) : undefined;
+    const file = r?.photo ? await punchPhotos.open(companyId, r.device_id, r.photo) : undefined;
     if (!file) throw notFound();
-    return (reply as FastifyReply)
-      .header('cache-control', 'private, max-age=86400')
-      .type('image/jpeg')
-      .send(await readFile(file));
+    return sendStored((reply as FastifyReply).header('cache-control', 'private, max-age=86400').type('image/jpeg'), file);
   });
   app.post(visitorsApi.logExport.path, { config: log, schema: routeSchema(visitorsApi.logExport, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);

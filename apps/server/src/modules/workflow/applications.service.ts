@@ -416,7 +416,7 @@ export function applicationsService(database: Database, files: WorkflowFiles) {
         if ((await repo.persons(trx, companyId, checked.personIds)).length !== new Set(checked.personIds).size)
           throw invalid('values', 'reasons.wfUnknownPerson');
         if (checked.departmentIds.some((d) => !parents.has(d))) throw invalid('values', 'reasons.wfUnknownDepartment');
-        if (files.missing(companyId, checked.files).length) throw invalid('values', 'reasons.wfUnknownFile');
+        if ((await files.missing(companyId, checked.files)).length) throw invalid('values', 'reasons.wfUnknownFile');
         const values = checked.values;
         // What attendance reads: the period (or the punch time) and the leave type; the period's duration in working time.
         const durations = new Map<string, { days: number; hours: number }>();

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { CODES, WORKFLOW_FILE_PATTERN, WORKFLOW_LIMITS } from '@faceadmin/shared';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
+import type { FileStore, StoredFile } from '../../lib/files/store.ts';
 import { sniffImage } from '../persons/photos.ts';
 
 const NAME = new RegExp(WORKFLOW_FILE_PATTERN);
@@ -13,21 +12,27 @@ const PICTURE_LONG_SIDE = 1600;
 const fileError = (key: string, params: Record<string, string | number> = {}) => new AppError(CODES.RULE, 422, key, params, { field: 'file' });
 
 /**
- * Pictures and attachments of applications, under DATA_DIR/workflow/<company>/ with random names (what a picture
+ * Pictures and attachments of applications, workflow/<company>/<name> in the file store with random names (what a picture
  * or attachment field's value lists). Pictures are decoded and re-encoded as JPEG (nothing but pixels is kept);
  * attachments are kept as sent and only ever served as downloads.
  */
-export function workflowFiles(dataDir: string) {
-  const dirOf = (companyId: number) => path.join(dataDir, 'workflow', String(companyId));
-  const pathOf = (companyId: number, name: string) => {
-    if (!NAME.test(name)) return undefined;
-    const p = path.join(dirOf(companyId), name);
-    return fs.existsSync(p) ? p : undefined;
-  };
+export function workflowFiles(files: FileStore) {
+  const keyOf = (companyId: number, name: string) => (NAME.test(name) ? `workflow/${companyId}/${name}` : undefined);
   return {
-    pathOf,
+    /** The file as a stream, or undefined when there is none. */
+    async open(companyId: number, name: string): Promise<StoredFile | undefined> {
+      const key = keyOf(companyId, name);
+      return key ? files.get(key) : undefined;
+    },
     /** The names among these that are not this company's files. */
-    missing: (companyId: number, names: string[]) => names.filter((n) => !pathOf(companyId, n)),
+    async missing(companyId: number, names: string[]) {
+      const out: string[] = [];
+      for (const n of names) {
+        const key = keyOf(companyId, n);
+        if (!key || !(await files.head(key))) out.push(n);
+      }
+      return out;
+    },
     async save(companyId: number, data: Buffer, filename: string, kind: 'picture' | 'attachment'): Promise<{ name: string; size: number; picture: boolean }> {
       if (data.length > WORKFLOW_LIMITS.fileMaxBytes) throw fileError('errors.fileTooLarge', { mb: WORKFLOW_LIMITS.fileMaxBytes / 1024 / 1024 });
       if (!data.length) throw fileError('errors.wfFileEmpty');
@@ -50,8 +55,7 @@ export function workflowFiles(dataDir: string) {
         ext = /\.([A-Za-z0-9]{1,8})$/.exec(filename)?.[1]?.toLowerCase() ?? 'bin';
       }
       const name = `${randomBytes(16).toString('hex')}.${ext}`;
-      fs.mkdirSync(dirOf(companyId), { recursive: true });
-      fs.writeFileSync(path.join(dirOf(companyId), name), out);
+      await files.put(keyOf(companyId, name)!, out);
       return { name, size: out.length, picture: kind === 'picture' };
     },
   };

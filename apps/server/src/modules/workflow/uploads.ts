@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, WORKFLOW_LIMITS, type WorkflowFile } from '@faceadmin/shared';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import type { WorkflowFiles } from './files.ts';
+import { sendStored } from '../../lib/files/reply.ts';
 
 /** One file of a multipart request (form field "file", other fields before it), refused beyond `cap` bytes. */
 export async function uploadOf(req: FastifyRequest, cap: number): Promise<{ data: Buffer; filename: string; fields: Record<string, string> }> {
@@ -38,11 +38,11 @@ export async function saveUpload(req: FastifyRequest, files: WorkflowFiles, comp
 }
 
 /** Serves a stored file: pictures inline as JPEG, attachments only as downloads (never rendered by the browser). */
-export function sendFile(reply: FastifyReply, files: WorkflowFiles, companyId: number, name: string) {
-  const p = files.pathOf(companyId, name);
-  if (!p) throw notFound();
+export async function sendFile(reply: FastifyReply, files: WorkflowFiles, companyId: number, name: string) {
+  const file = await files.open(companyId, name);
+  if (!file) throw notFound();
   const picture = name.endsWith('.jpg');
   reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=3600');
-  if (picture) return reply.type('image/jpeg').send(fs.createReadStream(p));
-  return reply.type('application/octet-stream').header('content-disposition', `attachment; filename="${name}"`).send(fs.createReadStream(p));
+  if (picture) return sendStored(reply.type('image/jpeg'), file);
+  return sendStored(reply.type('application/octet-stream').header('content-disposition', `attachment; filename="${name}"`), file);
 }

@@ -17,7 +17,7 @@ import workflowRoutes from './workflow.routes.ts';
  */
 export function workflowModule(core: Core, deps: { sms: SmsSender | null; captcha: CaptchaService; companyCreated: CompanyCreatedHook }) {
   const apps = appsService(core.database);
-  const files = workflowFiles(core.config.dataDir);
+  const files = workflowFiles(core.files);
   const applications = applicationsService(core.database, files);
   const self = selfService({ database: core.database, sms: deps.sms, captcha: deps.captcha });
   const sheets = workflowSheets(core.database, applications);
