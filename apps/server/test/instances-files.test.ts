@@ -153,7 +153,8 @@ test(
     );
     const sent = await call(A.app, 'POST', '/firmware/upgrade', { token: co.main, body: { firmware_id: fw.data.id, device_ids: [d.data.id] } });
     assert.equal(sent.code, CODES.OK, sent.message);
-    await until('upgraded', async () => term.firmware === 'Ver 9.0.0', 20_000);
+    // the terminal installs the package, then restarts (counted once its restart begins)
+    await until('upgraded and restarted', async () => term.firmware === 'Ver 9.0.0' && term.rebootCount >= 1, 20_000);
     assert.equal(term.rebootCount, 1);
   },
 );
