@@ -22,11 +22,7 @@ export interface RunningCluster {
  * its own DATA_DIR, as on separate machines, sharing DEVICE_SECRET_KEY), and Debian's nginx in front of them with the
  * shipped docs/nginx-faceadmin.conf (its HTTPS server, on a free port over plain HTTP: TLS is not what is tested).
  */
-export async function startNginxCluster(
-  admin: { username: string; password: string },
-  env: Record<string, string> = {},
-  count = 2,
-): Promise<RunningCluster> {
+export async function startNginxCluster(admin: { username: string; password: string }, env: Record<string, string> = {}, count = 2): Promise<RunningCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL binaries not found (npm test installs postgresql)');
   const pg: PgCluster = await startCluster(bin);
@@ -40,7 +36,7 @@ export async function startNginxCluster(
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
     }
     for (const s of servers) await s.stop();
-    await pg.stop();
+    pg.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -52,6 +48,12 @@ export async function startNginxCluster(
     };
     // One after the other: the first creates the schema and the installed administrator.
     for (let i = 0; i < count; i++) servers.push(await startServer(admin, shared));
+    // nginx's workers drop root for nobody: the folders they spool request bodies to must be theirs to write.
+    fs.chmodSync(dir, 0o755);
+    for (const sub of ['body', 'proxy', 'fcgi', 'uwsgi', 'scgi']) {
+      fs.mkdirSync(path.join(dir, sub));
+      fs.chmodSync(path.join(dir, sub), 0o777);
+    }
     const port = await freePort();
     const conf = siteConfig(
       fs.readFileSync(path.join(ROOT, 'docs', 'nginx-faceadmin.conf'), 'utf8'),
@@ -110,7 +112,9 @@ export function siteConfig(text: string, port: number, upstreams: string[]): str
   const upstream = /^upstream faceadmin \{[\s\S]*?^\}/m.exec(text)?.[0];
   const map = /^map [\s\S]*?^\}/m.exec(text)?.[0] ?? '';
   if (!upstream) throw new Error('docs/nginx-faceadmin.conf has no upstream');
-  const up = upstream.replace(/^\s*server [^\n]*\n/gm, '').replace(/\{\n/, `{\n${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join('\n')}\n`);
+  const up = upstream
+    .replace(/^\s*server [^\n]*\n/gm, '')
+    .replace(/\{\n/, `{\n${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join('\n')}\n`);
   const site = https
     .split('\n')
     .filter((l) => !/^\s*(ssl_|add_header Strict-Transport-Security|listen \[::\])/.test(l))

@@ -104,8 +104,8 @@ export function syncService(deps: {
     const d = data as { id?: unknown; code?: unknown } | null;
     if (d && Number.isInteger(d.id) && Number.isInteger(d.code)) answer({ id: d.id as number, code: d.code as number });
   });
-  async function checkWaiting() {
-    const ids = [...waiting.keys()];
+  async function checkWaiting(only?: number[]) {
+    const ids = only ?? [...waiting.keys()];
     if (!ids.length) return;
     try {
       const rows = await inChunks(ids, (part) =>
@@ -383,6 +383,8 @@ export function syncService(deps: {
         const onDone = (r: CommandResult) => done(r);
         set.add(onDone);
         const timer = setTimeout(() => done(null), ms);
+        // Answered before this wait began (the caller read the row a moment ago): the row says so now.
+        void checkWaiting([commandId]);
         const poll = setInterval(() => {
           if (!bus.listening) void checkWaiting();
         }, 1000);

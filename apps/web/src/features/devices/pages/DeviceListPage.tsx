@@ -51,10 +51,13 @@ export default function DeviceListPage() {
   const settingsDevice = items.find((d) => d.id === settingsId);
 
   /** spec: the result of a device command — success, failure with its reason, or still waiting for the device. */
-  const showResult = (r: CommandResult, successKey: string) => {
-    if (r.state === 'success') message.success(t(successKey));
-    else if (r.state === 'failure') message.error(t('device.result.failure', { reason: r.message || String(r.code ?? '') }));
-    else message.info(t('device.result.pending'));
+  const showResult = (r: CommandResult, successKey: string, key?: string) => {
+    // With the key of the "waiting" message: it becomes the answer (closing it and opening another could leave the
+    // waiting one on screen when the answer comes before it was shown).
+    const k = key ? { key } : {};
+    if (r.state === 'success') message.open({ ...k, type: 'success', content: t(successKey) });
+    else if (r.state === 'failure') message.open({ ...k, type: 'error', content: t('device.result.failure', { reason: r.message || String(r.code ?? '') }) });
+    else message.open({ ...k, type: 'info', content: t('device.result.pending') });
   };
 
   /** Open door: "sent, waiting for the terminal" at once, then the terminal's answer when its next poll brings it. */
@@ -65,10 +68,9 @@ export default function DeviceListPage() {
       if (r.state === 'pending') {
         message.open({ key, type: 'loading', content: t('device.result.sentWaiting', { name: d.name }), duration: 0 });
         for (let round = 0; round < 3 && r.state === 'pending'; round++) r = await awaitCommand(r.command_id);
-        message.destroy(key);
       }
-      if (r.state === 'pending') message.warning(t('device.result.noAnswer', { name: d.name }));
-      else showResult(r, 'device.result.opened');
+      if (r.state === 'pending') message.open({ key, type: 'warning', content: t('device.result.noAnswer', { name: d.name }) });
+      else showResult(r, 'device.result.opened', key);
     } catch {
       message.destroy(key);
       // shown by the API client
