@@ -4,7 +4,7 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
 import type { CommandResult, Delivery, DeviceOp, Planned } from '../driver.ts';
-import type { PunchRecord, Terminal, TerminalEvents } from '../terminal-events.ts';
+import type { PunchRecord, TerminalEvents } from '../terminal-events.ts';
 import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiStream, type IsapiTarget } from './client.ts';
 import {
   AlertStreamParser,
@@ -32,20 +32,10 @@ import {
   type IsapiRequest,
   type LogEntry,
 } from './codec.ts';
-import { isapiWire, type IsapiPlanned } from './driver.ts';
-import { ingestLiveEvent, ingestLivePicture } from './ingest.ts';
+import { isapiWire, type DialledTerminal, type IsapiPlanned } from './driver.ts';
 
-/** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
-export interface DialledTerminal extends Terminal {
-  readonly ip: string;
-  readonly port: number;
-  readonly account: string;
-  readonly password: string;
-  readonly event_secret: string;
-  readonly created_at: string;
-  readonly upload_face_image: number;
-  readonly upload_strangers: number;
-}
+export type { DialledTerminal } from './driver.ts';
+import { ingestLiveEvent, ingestLivePicture } from './ingest.ts';
 
 export interface IsapiDeliveryOptions {
   log: FastifyBaseLogger;

@@ -1,4 +1,5 @@
 import type { DeviceDriver, DeviceOp, Wire } from '../driver.ts';
+import type { Terminal } from '../terminal-events.ts';
 import { codeKey, ISAPI_CODES, WRONG_FIRMWARE } from './codec.ts';
 
 /**
@@ -31,3 +32,15 @@ export const isapiWire: Wire<IsapiPlanned> = {
   size: (e) => (e.op.kind === 'photo' ? Math.ceil((e.op.jpegBase64.length * 3) / 4) + 512 : 512),
   maxBatchBytes: ISAPI_MAX_BATCH_BYTES,
 };
+
+/** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
+export interface DialledTerminal extends Terminal {
+  readonly ip: string;
+  readonly port: number;
+  readonly account: string;
+  readonly password: string;
+  readonly event_secret: string;
+  readonly created_at: string;
+  readonly upload_face_image: number;
+  readonly upload_strangers: number;
+}

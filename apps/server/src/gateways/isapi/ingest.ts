@@ -1,6 +1,6 @@
 import type { TerminalEvents } from '../terminal-events.ts';
 import { EVENT, punchOf, type AcsEvent } from './codec.ts';
-import type { DialledTerminal } from './delivery.ts';
+import type { DialledTerminal } from './driver.ts';
 
 /**
  * One live event from a terminal, posted (host notification) or streamed (alertStream), kept the same way: a

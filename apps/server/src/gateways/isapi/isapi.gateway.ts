@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { parseMultipart, parseNotification, type Part } from './codec.ts';
 import { ingestLiveEvent } from './ingest.ts';
 import type { TerminalEvents } from '../terminal-events.ts';
-import type { DialledTerminal } from './delivery.ts';
+import type { DialledTerminal } from './driver.ts';
 
 export interface IsapiGatewayOptions<T extends DialledTerminal> {
   events: TerminalEvents<T>;
