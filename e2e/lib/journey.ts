@@ -55,6 +55,31 @@ export async function signInAndCreateCompany(
   await waitForPath(page, '/dashboard');
 }
 
+/** Users → Organization → a top-level department named `name`, through its dialog. `tr`: the journey's translator. */
+export async function addDepartment(page: Page, tr: (key: string) => string, name: string): Promise<void> {
+  await menu(page, tr('route.user'), tr('route.organization'), 'organization-page');
+  await page.getByTestId('dept-add-top').click();
+  const dialog = modal(page, tr('org.addTop'));
+  await dialog.getByTestId('department-name').fill(name);
+  await dialog.getByRole('button', { name: tr('common.actions.save') }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Users → Personnel list → Add person: the form's next number (`number`), face, name, phone, one department; saved. */
+export async function addPerson(
+  page: Page,
+  tr: (key: string) => string,
+  p: { name: string; phone: string; department: string; photo: Buffer; number?: string },
+): Promise<void> {
+  await menu(page, tr('route.user'), tr('route.personList'), 'person-list-page');
+  await page.getByTestId('person-create').click();
+  await page.getByTestId('person-form').waitFor({ state: 'visible' });
+  await page.waitForFunction((n) => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === n, p.number ?? '1');
+  await fillPerson(page, p);
+  await page.getByTestId('person-save').click();
+  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+}
+
 /** Opens a department TreeSelect and picks a department by its title. */
 export async function pickTreeOption(page: Page, select: Locator, title: string): Promise<void> {
   await select.click();

@@ -11,7 +11,7 @@ import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { startNginxCluster, type RunningCluster } from '../lib/cluster.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
+import { addDepartment, addPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
@@ -46,20 +46,9 @@ after(async () => {
 
 step('through nginx: sign in, a department and a person with a face', async () => {
   await signInAndCreateCompany(page, cluster.baseUrl, ADMIN, { name: 'Two Servers Ltd', phone: '+8613800000030' });
-  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
-  await page.getByTestId('dept-add-top').click();
-  const dept = modalOf(page, tr('org.addTop'));
-  await dept.getByTestId('department-name').fill('Front');
-  await dept.getByRole('button', { name: tr('common.actions.save') }).click();
-  await dept.waitFor({ state: 'hidden' });
-  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
-  await page.getByTestId('person-create').click();
-  await page.getByTestId('person-form').waitFor({ state: 'visible' });
-  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
   // the photo is uploaded in one request and the form saved in another: either instance may take each
-  await fillPerson(page, { name: PERSON, phone: '13800000030', department: 'Front', photo: await facePhoto(PERSON, 60) });
-  await page.getByTestId('person-save').click();
-  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+  await addDepartment(page, tr, 'Front');
+  await addPerson(page, tr, { name: PERSON, phone: '13800000030', department: 'Front', photo: await facePhoto(PERSON, 60) });
 });
 
 step('a terminal polling nginx (so either instance) gets her face', async () => {

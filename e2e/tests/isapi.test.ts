@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { createIsapiTerminal, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath } from '../lib/journey.ts';
+import { addDepartment, addPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -44,20 +44,8 @@ after(async () => {
 
 step('a company with one person with a photo', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Hik Gate Ltd', phone: '+8613800000009' });
-  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
-  await waitForPath(page, '/user/organization');
-  await page.getByTestId('dept-add-top').click();
-  const dept = modal(tr('org.addTop'));
-  await dept.getByTestId('department-name').fill('Lobby');
-  await dept.getByRole('button', { name: tr('common.actions.save') }).click();
-  await dept.waitFor({ state: 'hidden' });
-  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
-  await page.getByTestId('person-create').click();
-  await page.getByTestId('person-form').waitFor({ state: 'visible' });
-  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
-  await fillPerson(page, { name: 'Hana Sato', phone: '13800000011', department: 'Lobby', photo: await facePhoto('Hana Sato', 60) });
-  await page.getByTestId('person-save').click();
-  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+  await addDepartment(page, tr, 'Lobby');
+  await addPerson(page, tr, { name: 'Hana Sato', phone: '13800000011', department: 'Lobby', photo: await facePhoto('Hana Sato', 60) });
 });
 
 step('add the terminal by address, port, account and a wrong password: the refusal is shown with its meaning', async () => {

@@ -13,7 +13,17 @@ import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, inputOf, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, waitForPath } from '../lib/journey.ts';
+import {
+  addDepartment,
+  addPerson,
+  inputOf,
+  menu as menuOf,
+  modal as modalOf,
+  signInAndCreateCompany,
+  toast as toastOf,
+  translator,
+  waitForPath,
+} from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -127,19 +137,8 @@ async function punchRows(device: string): Promise<number> {
 }
 
 step('a person with a face, and the Hikvision terminal set to hold everyone: she reaches it with her face', async () => {
-  await menu(tr('route.user'), tr('route.organization'), 'organization-page');
-  await page.getByTestId('dept-add-top').click();
-  const dept = modal(tr('org.addTop'));
-  await dept.getByTestId('department-name').fill('Front desk');
-  await dept.getByRole('button', { name: tr('common.actions.save') }).click();
-  await dept.waitFor({ state: 'hidden' });
-  await menu(tr('route.user'), tr('route.personList'), 'person-list-page');
-  await page.getByTestId('person-create').click();
-  await page.getByTestId('person-form').waitFor({ state: 'visible' });
-  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '1');
-  await fillPerson(page, { name: 'Hana Sato', phone: '13800000012', department: 'Front desk', photo: await facePhoto('Hana Sato', 60) });
-  await page.getByTestId('person-save').click();
-  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
+  await addDepartment(page, tr, 'Front desk');
+  await addPerson(page, tr, { name: 'Hana Sato', phone: '13800000012', department: 'Front desk', photo: await facePhoto('Hana Sato', 60) });
 
   await menu(tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await deviceRow(HIK).getByTestId('device-more').click();
