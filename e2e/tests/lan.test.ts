@@ -132,7 +132,10 @@ step('the added terminal comes online with its model and firmware', async () => 
 async function punchRows(device: string): Promise<number> {
   await page.reload();
   await page.getByTestId('punch-list-page').waitFor();
-  await page.locator('[data-testid=punch-table] .ant-table-row, [data-testid=punch-table] .ant-empty').first().waitFor();
+  // Every count asked here is of a list that has rows by then: wait for them (a reloaded table is empty while it
+  // loads), and for the loading to end.
+  await page.locator('[data-testid=punch-table] .ant-table-row').first().waitFor();
+  await page.locator('[data-testid=punch-table] .ant-spin-spinning').waitFor({ state: 'detached' });
   return page.locator('[data-testid=punch-table] .ant-table-row', { hasText: device }).filter({ hasText: 'Hana Sato' }).count();
 }
 
