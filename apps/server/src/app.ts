@@ -115,6 +115,8 @@ declare module 'fastify' {
     bus: Bus;
     /** this instance dials the ISAPI terminals while it holds this role */
     dialling: Leadership;
+    /** The external broker's subscription role (MQTT_URL set), else null. */
+    subscription: Leadership | null;
     /** every stored file (docs/files.md) */
     files: FileStore;
     modules: Modules;
@@ -204,6 +206,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Terminals the server dials (ISAPI) are served by one instance at a time; the role passes on when it stops.
   const dialling = leadership(database, 'isapi.dialling', app.log);
   await dialling.start();
+  // With an external broker (MQTT_URL) one instance subscribes and serves the breakers; the role passes on likewise.
+  const subscription = config.mqtt.url ? leadership(database, 'mqtt.subscription', app.log) : null;
+  await subscription?.start();
   const modules = buildModules(core, opts, listenPort, dialling);
   const list: AppModule[] = Object.values(modules);
   // Scheduled work of every module; with several instances on one PostgreSQL an exclusive job runs on one.
@@ -214,6 +219,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('database', database);
   app.decorate('bus', bus);
   app.decorate('dialling', dialling);
+  app.decorate('subscription', subscription);
   app.decorate('files', core.files);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
@@ -228,7 +234,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => database.close());
   // /healthz, /readyz, /metrics and the request metrics (outside the management API; docs/deploy.md).
   await app.register(
-    ...modules.system.probes({ jobs, broker: () => app.hasDecorator('mqtt') && app.mqtt.connected(), liveStreams: () => modules.live.hub.size }),
+    ...modules.system.probes({
+      jobs,
+      broker: () => app.hasDecorator('mqtt') && app.mqtt.connected(),
+      liveStreams: () => modules.live.hub.size,
+      roles: () => ({ [dialling.name]: dialling.held, ...(subscription ? { [subscription.name]: subscription.held } : {}) }),
+      bus,
+    }),
   );
 
   // The management API's plugins (envelope, sessions, uploads, OpenAPI) live in its own context: the
@@ -312,9 +324,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   for (const m of list) await m.ready?.();
   // Breakers (MQTT): started once every module is ready; closed before the modules (the jobs are stopped first).
-  const mqtt = await startMqttGateway(config.mqtt, modules.breakers.events, app.log);
+  const mqtt = await startMqttGateway(config.mqtt, modules.breakers.events, app.log, subscription ?? undefined);
   modules.breakers.attach(mqtt);
   app.decorate('mqtt', mqtt);
-  app.addHook('preClose', async () => mqtt.close());
+  app.addHook('preClose', async () => {
+    await mqtt.close();
+    await subscription?.close();
+  });
   return app;
 }

@@ -33,6 +33,8 @@ export interface Bus {
   readonly instance: string;
   /** Whether messages arrive now (always on SQLite; on PostgreSQL while the listening connection is up). */
   readonly listening: boolean;
+  /** How many times the listening connection came back after it was lost (messages may have been missed each time). */
+  readonly reconnects: number;
   /** Sends at the commit of the executor's transaction (at once outside one). `data` must be JSON; too large is refused. */
   send(executor: Executor, topic: string, data: unknown): Promise<void>;
   /** Handlers run in arrival order; one throwing is logged and does not stop the others. */
@@ -61,6 +63,7 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
   let everListened = false;
+  let reconnects = 0;
 
   function deliver(topic: string, data: unknown, from: string) {
     const set = handlers.get(topic);
@@ -111,7 +114,10 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
       }
       listener = client;
       // What was sent while nobody listened is gone: whoever keeps or waits for something re-reads it.
-      if (everListened) resync();
+      if (everListened) {
+        reconnects++;
+        resync();
+      }
       everListened = true;
     } catch (err) {
       if (closed) return;
@@ -138,6 +144,9 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
     instance,
     get listening() {
       return database.dialect !== 'postgres' || listener !== null;
+    },
+    get reconnects() {
+      return reconnects;
     },
     async send(executor, topic, data) {
       if (database.dialect === 'postgres') {

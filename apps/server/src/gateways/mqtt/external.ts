@@ -18,6 +18,17 @@ export interface ExternalOptions {
   passwordFile: string | undefined;
   aclFile: string | undefined;
   reloadPidFile: string | undefined;
+  /**
+   * With several instances on one broker, the one holding this role subscribes and serves every breaker; the
+   * others only connect (their commands are relayed to the holder by the breakers module). Absent: always held.
+   */
+  role?: SubscriptionRole | undefined;
+}
+
+/** The `mqtt.subscription` role of db/leader.ts, as the gateway sees it. */
+export interface SubscriptionRole {
+  readonly held: boolean;
+  onChange(cb: (held: boolean) => void): () => void;
 }
 
 /** The ACL of docs/breaker-protocol.md §1 in Mosquitto's syntax. */
@@ -73,45 +84,78 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
   }
   await writeFiles();
 
-  const client = await mqtt.connectAsync(o.url, {
-    clientId: `faceadmin-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
-    ...(o.username ? { username: o.username } : {}),
-    ...(o.password ? { password: o.password } : {}),
-    reconnectPeriod: 2000,
-    connectTimeout: 10_000,
-    clean: true,
-  });
-  client.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt broker connection error'));
-  // Requests and their acknowledgements are small frames: Nagle's algorithm must not hold them (as on the embedded broker).
-  const noDelay = () => (client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
-  noDelay();
-  client.on('connect', noDelay);
+  const role: SubscriptionRole = o.role ?? { held: true, onChange: () => () => {} };
   const deps = { events: o.events, rpc, stats, log: o.log, onlineFromTopic: true };
-  client.on('message', (topic, payload) => {
-    const t = parseTopic(topic);
-    if (!t) return;
-    const { verdict, decoded } = admit({ rpc, budget, stats }, t.uuid, topic, payload);
-    if (verdict !== 'ok') return;
-    if (t.kind === 'online') {
-      const text = payload.toString().trim();
-      if (text === 'true') online.add(t.uuid);
-      else if (text === 'false') online.delete(t.uuid);
-    }
-    dispatch(deps, topic, payload, decoded);
-  });
-  await client.subscribeAsync(SERVER_SUBSCRIPTIONS, { qos: 1 });
+
+  /**
+   * Connected and subscribed while the role is held, and only then: Mosquitto takes the server's user name as its
+   * client id (docs/breaker-protocol.md §1), so two instances connected at once would push each other off. Taking
+   * the role, the retained `online` and status messages of every breaker arrive at once: they are served here from
+   * then on. Losing it, this instance forgets them without marking them offline: the next holder says where they are.
+   */
+  let client: mqtt.MqttClient | null = null;
+  async function open(): Promise<void> {
+    const c = await mqtt.connectAsync(o.url, {
+      clientId: `faceadmin-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+      ...(o.username ? { username: o.username } : {}),
+      ...(o.password ? { password: o.password } : {}),
+      reconnectPeriod: 2000,
+      connectTimeout: 10_000,
+      clean: true,
+    });
+    client = c;
+    c.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt broker connection error'));
+    // Requests and their acknowledgements are small frames: Nagle's algorithm must not hold them (as on the embedded broker).
+    const noDelay = () => (c.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
+    noDelay();
+    c.on('connect', noDelay);
+    c.on('message', (topic, payload) => {
+      // Messages still in flight when the role passed on belong to the next holder.
+      if (client !== c) return;
+      const t = parseTopic(topic);
+      if (!t) return;
+      const { verdict, decoded } = admit({ rpc, budget, stats }, t.uuid, topic, payload);
+      if (verdict !== 'ok') return;
+      if (t.kind === 'online') {
+        const text = payload.toString().trim();
+        if (text === 'true') online.add(t.uuid);
+        else if (text === 'false') online.delete(t.uuid);
+      }
+      dispatch(deps, topic, payload, decoded);
+    });
+    await c.subscribeAsync(SERVER_SUBSCRIPTIONS, { qos: 1 });
+    o.log.info({ url: o.url }, 'serving the breakers of the MQTT broker');
+  }
+  async function shut(): Promise<void> {
+    const c = client;
+    client = null;
+    online.clear();
+    rpc.close();
+    await c?.endAsync();
+  }
+  // Role changes, one at a time and in order.
+  let turn: Promise<void> = Promise.resolve();
+  const follow = (held: boolean) =>
+    (turn = turn
+      .then(() => (held && !client ? open() : !held && client ? shut() : undefined))
+      .catch((err: unknown) => o.log.warn({ err }, 'mqtt subscription change failed')));
+  const offRole = role.onChange((held) => void follow(held));
+  // The first connection's failure stops the start (a wrong MQTT_URL or password is said at once).
+  if (role.held) await open();
 
   return {
     port: null,
     stats,
     async send(uuid: string, op: BreakerOp, timeoutMs = o.commandTimeoutMs) {
-      if (!online.has(uuid) || !client.connected) return { ok: false, reason: 'offline' };
+      const c = client;
+      if (!c || !online.has(uuid) || !c.connected) return { ok: false, reason: 'offline' };
       return rpc.send(uuid, op, timeoutMs, (topic, payload) => {
-        client.publish(topic, payload, { qos: 1 });
+        c.publish(topic, payload, { qos: 1 });
       });
     },
     isConnected: (uuid) => online.has(uuid),
-    connected: () => client.connected,
+    // An instance standing by (another holds the subscription) needs no connection: its commands are relayed.
+    connected: () => (client ? client.connected : !role.held),
     disconnect(uuid) {
       // Mosquitto drops the session itself once the password file no longer lets it in; mark it gone here.
       online.delete(uuid);
@@ -120,8 +164,9 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
     credentialsChanged: writeFiles,
     brokerHash: (password) => mosquittoHash(password),
     async close() {
-      rpc.close();
-      await client.endAsync();
+      offRole();
+      await turn;
+      await shut();
     },
   };
 }

@@ -1,10 +1,10 @@
 import type { BreakerEvents } from '../breaker-events.ts';
 import { startEmbeddedBroker, type MqttGateway } from './embedded.ts';
-import { connectExternalBroker } from './external.ts';
+import { connectExternalBroker, type SubscriptionRole } from './external.ts';
 import type { TransportLog } from './transport.ts';
 
 export type { MqttGateway } from './embedded.ts';
-export { mosquittoAcl } from './external.ts';
+export { mosquittoAcl, type SubscriptionRole } from './external.ts';
 
 export interface MqttSettings {
   /** embedded broker's port (0: ephemeral) and address */
@@ -22,7 +22,7 @@ export interface MqttSettings {
 }
 
 /** The breakers' broker: embedded (default) or external (MQTT_URL), docs/breaker-protocol.md §8. */
-export function startMqttGateway(s: MqttSettings, events: BreakerEvents, log: TransportLog): Promise<MqttGateway> {
-  if (s.url) return connectExternalBroker({ ...s, url: s.url, events, log });
+export function startMqttGateway(s: MqttSettings, events: BreakerEvents, log: TransportLog, role?: SubscriptionRole): Promise<MqttGateway> {
+  if (s.url) return connectExternalBroker({ ...s, url: s.url, events, log, role });
   return startEmbeddedBroker({ port: s.port, host: s.host, events, log, rate: s.rate, commandTimeoutMs: s.commandTimeoutMs });
 }

@@ -7,6 +7,7 @@ import { decodeInbound, decodeResult, encodeRequest, parseTopic, type Inbound } 
 
 export interface TransportLog {
   debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }

@@ -40,7 +40,15 @@ export function breakersModule(core: Core) {
     hashCheck: (uuid, password, alive) => service.authenticate(uuid, password, alive),
     bus: core.bus,
     commandTimeoutMs: core.config.mqtt.commandTimeoutMs,
+    sharedBroker: Boolean(core.config.mqtt.url),
   });
+  /**
+   * Several instances with embedded brokers: a breaker's connection dies with the instance holding it, so the others
+   * release what a stopped instance held. One process (SQLite) holds everything; an external broker keeps presence
+   * itself (its retained `online` topics reach whichever instance subscribes next).
+   */
+  const releasesOrphans = core.database.dialect === 'postgres' && !core.config.mqtt.url;
+  const running = async () => [...new Set([...(await instancesRepository.running(db)), core.bus.instance])];
   let listening: number | null = null;
   const service = breakersService({
     database: core.database,
@@ -70,21 +78,16 @@ export function breakersModule(core: Core) {
     jobs: [
       { name: 'breakers.measurements', every: 60_000, exclusive: true, run: measurements },
       // Breakers held by an instance that stopped (killed, no clean close) turn offline once its heartbeat ages.
-      {
-        name: 'breakers.orphans',
-        every: 15_000,
-        exclusive: true,
-        run: async () => live.releaseOrphans([...new Set([...(await instancesRepository.running(db)), core.bus.instance])]),
-      },
+      ...(releasesOrphans ? [{ name: 'breakers.orphans', every: 15_000, exclusive: true, run: async () => live.releaseOrphans(await running()) }] : []),
     ],
     /**
      * Nothing is connected to this instance before its gateway starts. One process (SQLite): every breaker shows
      * offline until it calls in. Several instances (PostgreSQL): only those of instances that stopped — never the
-     * breakers another running instance serves.
+     * breakers another running instance serves; with an external broker, none (the subscriber re-reads presence).
      */
     ready: async () => {
       if (core.database.dialect !== 'postgres') return breakersRepository.allOffline(db);
-      await live.releaseOrphans([...new Set([...(await instancesRepository.running(db)), core.bus.instance])]);
+      if (releasesOrphans) await live.releaseOrphans(await running());
     },
     close: () => live.close(),
     service,

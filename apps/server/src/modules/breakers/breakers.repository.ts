@@ -38,10 +38,12 @@ export const breakersRepository = {
     db.updateTable('breakers').set({ online: 1, last_seen_at: at, served_by: by }).where('id', '=', id).execute(),
   /**
    * Disconnected from instance `by`: offline, unless another instance serves it by now (it reconnected there first).
-   * Answers whether it turned offline.
+   * `by` null: the shared broker said so (its retained presence), whoever served it. Answers whether it turned offline.
    */
-  async setDisconnected(db: Executor, id: number, by: string, at: string): Promise<boolean> {
-    const r = await db.updateTable('breakers').set({ online: 0, last_seen_at: at }).where('id', '=', id).where('served_by', 'in', [by, '']).executeTakeFirst();
+  async setDisconnected(db: Executor, id: number, by: string | null, at: string): Promise<boolean> {
+    let q = db.updateTable('breakers').set({ online: 0, last_seen_at: at }).where('id', '=', id);
+    if (by !== null) q = q.where('served_by', 'in', [by, '']);
+    const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   },
   /** Online breakers served by none of these instances (they stopped): their uuids. */

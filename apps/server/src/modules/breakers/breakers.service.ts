@@ -67,7 +67,7 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
 
   async function credentialsChanged(uuid: string) {
     live.forget(uuid);
-    await live.link.credentialsChanged();
+    await live.credentialsChanged(uuid);
   }
 
   function outcome(lang: Language, r: Awaited<ReturnType<BreakersLive['send']>>, oc: number, successKey: string): CommandOutcome {

@@ -118,6 +118,11 @@ export function breakersLive(deps: {
   bus: Bus;
   /** how long a command waits for the breaker (MQTT_COMMAND_TIMEOUT): a relayed one waits a little longer */
   commandTimeoutMs: number;
+  /**
+   * An external broker (MQTT_URL) shared by every instance: it keeps each breaker's presence (the retained `online`
+   * topic), and the instance holding its subscription reports it whoever served the breaker before.
+   */
+  sharedBroker?: boolean;
 }) {
   const { db } = deps.database;
   const { bus } = deps;
@@ -407,7 +412,7 @@ export function breakersLive(deps: {
       await serial(uuid, async () => {
         const at = nowIso();
         // Reconnected to another instance already: it is online there, nothing to raise.
-        if (!(await breakersRepository.setDisconnected(db, e.id, me, at))) return;
+        if (!(await breakersRepository.setDisconnected(db, e.id, deps.sharedBroker ? null : me, at))) return;
         await publish(db, e.companyId, 'breaker', { id: e.id, name: e.name, online: false, lines: [] }, BREAKER_RIGHTS);
         await raise(e, null, 'offline', null, at);
       });
@@ -464,8 +469,11 @@ export function breakersLive(deps: {
     done?.(d.r);
   });
   bus.on(CONTROL_TOPIC, (data, fromSelf) => {
-    const d = data as { kind: 'forget' | 'timers' | 'disconnect'; uuid: string };
-    if (d.kind === 'forget') {
+    const d = data as { kind: 'forget' | 'timers' | 'disconnect' | 'credentials'; uuid: string };
+    if (d.kind === 'credentials') {
+      // Every instance keeping the broker's password file (MQTT_PASSWORD_FILE beside Mosquitto) rewrites it.
+      if (!fromSelf) void link.credentialsChanged().catch((err: unknown) => deps.log.error({ err }, 'rewriting the broker credentials failed'));
+    } else if (d.kind === 'forget') {
       if (!fromSelf) forgetHere(d.uuid);
     } else if (d.kind === 'disconnect') {
       if (!fromSelf && link.isConnected(d.uuid)) link.disconnect(d.uuid);
@@ -525,6 +533,11 @@ export function breakersLive(deps: {
     forget(uuid: string) {
       forgetHere(uuid);
       bus.send(db, CONTROL_TOPIC, { kind: 'forget', uuid }).catch((err: unknown) => deps.log.error({ err, uuid }, 'telling instances of a breaker failed'));
+    },
+    /** A breaker's password or uuid changed: the broker's files are rewritten here and by every other instance. */
+    async credentialsChanged(uuid: string) {
+      await link.credentialsChanged();
+      await bus.send(db, CONTROL_TOPIC, { kind: 'credentials', uuid });
     },
     /** Cuts the breaker's connection wherever it is held (its password changed, it was deleted). */
     disconnect(uuid: string) {

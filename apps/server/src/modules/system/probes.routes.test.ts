@@ -24,7 +24,14 @@ test(`/healthz answers while the process serves, without a session (${DIALECT})`
 test('/readyz is 200 with every check ok, and 503 naming the check that failed', async () => {
   const ok = await get('/readyz', {}, '203.0.113.9');
   assert.equal(ok.statusCode, 200, ok.body);
-  assert.deepEqual(ok.json(), { status: 'ok', checks: { database: 'ok', migrations: 'ok', broker: 'ok', jobs: 'ok' }, failed: [] });
+  assert.deepEqual(ok.json(), {
+    status: 'ok',
+    checks: { database: 'ok', migrations: 'ok', broker: 'ok', jobs: 'ok' },
+    failed: [],
+    // One instance (the test's only one on its database) holds the dialling role; no external broker, no subscription.
+    roles: { 'isapi.dialling': true },
+    bus: { listening: true, reconnects: 0 },
+  });
 
   // A migration this build knows but the database has not run: not ready (another instance mid-upgrade).
   const db = t.app.database.db;
@@ -147,6 +154,9 @@ test('/metrics counts requests by route pattern, punches by protocol, and reads 
   assert.ok(sample(text, 'faceadmin_recalc_queue_lag_seconds') !== undefined);
   assert.equal(sample(text, 'faceadmin_live_streams'), 0);
   assert.equal(sample(text, 'faceadmin_ready'), 1);
+  assert.equal(sample(text, 'faceadmin_role_held', { role: 'isapi.dialling' }), 1, 'the roles this instance holds');
+  assert.equal(sample(text, 'faceadmin_bus_listening'), 1);
+  assert.equal(sample(text, 'faceadmin_bus_reconnects_total'), 0);
   assert.ok(text.includes('faceadmin_job_runs_total{name='), 'job runs by name');
   assert.ok(text.includes('faceadmin_job_failures_total{name='), 'job failures by name');
   // Nothing of a company in the figures.

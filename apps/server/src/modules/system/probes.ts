@@ -15,6 +15,10 @@ export interface ProbeSources {
   broker: () => boolean;
   /** Open live streams (modules/live). */
   liveStreams: () => number;
+  /** The roles one instance at a time holds (db/leader.ts), by name: whether this instance holds each now. */
+  roles: () => Record<string, boolean>;
+  /** The bus between instances (db/bus.ts): listening now, and how often its connection came back. */
+  bus: { readonly listening: boolean; readonly reconnects: number };
 }
 
 export type CheckName = 'database' | 'migrations' | 'broker' | 'jobs';
@@ -101,10 +105,18 @@ export const probesPlugin = fp<ProbeSources & { config: Config; database: Databa
     app.get('/readyz', quiet, async (_req, reply) => {
       const c = await checks();
       const failed = (Object.keys(c) as CheckName[]).filter((k) => c[k] !== 'ok');
+      // Roles and the bus are reported, not checked: an instance holding no role serves as well, and a bus that is
+      // reconnecting leaves its waiters polling the database.
       return reply
         .status(failed.length ? 503 : 200)
         .header('cache-control', 'no-store')
-        .send({ status: failed.length ? 'unavailable' : 'ok', checks: c, failed });
+        .send({
+          status: failed.length ? 'unavailable' : 'ok',
+          checks: c,
+          failed,
+          roles: o.roles(),
+          bus: { listening: o.bus.listening, reconnects: o.bus.reconnects },
+        });
     });
 
     // Gauges read on scrape.
@@ -169,6 +181,33 @@ export const probesPlugin = fp<ProbeSources & { config: Config; database: Databa
       registers: [registry],
       collect() {
         this.set(o.liveStreams());
+      },
+    });
+    new client.Gauge({
+      name: 'faceadmin_role_held',
+      help: 'Roles one instance at a time holds (isapi.dialling, mqtt.subscription): 1 on the instance holding it',
+      labelNames: ['role'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [role, held] of Object.entries(o.roles())) this.set({ role }, held ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'faceadmin_bus_listening',
+      help: 'Whether the bus between instances (PostgreSQL LISTEN) is connected: 1 yes, 0 reconnecting',
+      registers: [registry],
+      collect() {
+        this.set(o.bus.listening ? 1 : 0);
+      },
+    });
+    new client.Counter({
+      name: 'faceadmin_bus_reconnects_total',
+      help: 'Times the bus between instances came back after losing its connection (messages sent meanwhile were re-read)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(o.bus.reconnects);
       },
     });
     // Counters owned by the scheduler: the scrape copies its totals (they only grow while the process lives).
