@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTerminal, type Terminal, type TerminalUser } from '../../tools/zk-emulator/terminal.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { menu, signInAndCreateCompany, translator } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
@@ -20,7 +20,6 @@ const SERIAL = 'E2EVISIT0001';
 const DOOR = 'Lobby gate';
 const HOST = 'Eve Host';
 const VISITOR = 'Victor Guest';
-const PHONE = { width: 390, height: 844 };
 const tr = translator(loadLocale('en-US'));
 
 let server: RunningServer;
@@ -47,13 +46,7 @@ async function until<T>(what: string, check: () => T | Promise<T>, ms = 30_000):
   }
 }
 
-async function phone(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await journey.browser.newContext({ viewport: PHONE, locale: 'en-US', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  const p = await context.newPage();
-  p.setDefaultTimeout(15_000);
-  p.on('pageerror', (err) => journey.pageErrors.push(err.message));
-  return { context, page: p };
-}
+const phone = () => openPhone(journey);
 
 before(async () => {
   // no SMS gateway: the employee passes the link on (the copy button)

@@ -7,7 +7,7 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, chooseOption as choose } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
@@ -17,7 +17,6 @@ import path from 'node:path';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const tr = translator(loadLocale('en-US'));
-const PHONE = { width: 390, height: 844 };
 
 let server: RunningServer;
 let journey: Journey;
@@ -64,13 +63,7 @@ async function drag(p: Page, from: Locator, to: Locator): Promise<void> {
   await p.mouse.up();
 }
 
-async function phone(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await journey.browser.newContext({ viewport: PHONE, locale: 'en-US', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  const p = await context.newPage();
-  p.setDefaultTimeout(15_000);
-  p.on('pageerror', (err) => journey.pageErrors.push(err.message));
-  return { context, page: p };
-}
+const phone = () => openPhone(journey);
 
 before(async () => {
   server = await startServer(ADMIN);
