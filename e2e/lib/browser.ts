@@ -90,6 +90,21 @@ export async function openJourney(opts: {
   };
 }
 
+/** A phone (390 × 844, touch) in the journey's browser, beside its page; its uncaught errors join the page's. */
+export async function openPhone(journey: Journey): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await journey.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'en-US',
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
+  const p = await context.newPage();
+  p.setDefaultTimeout(15_000);
+  p.on('pageerror', (err) => journey.pageErrors.push(err.message));
+  return { context, page: p };
+}
+
 /**
  * A journey's steps, run in order: each builds on the ones before it, so after a failed step the rest are
  * skipped (their failures would only echo it) and the failure carries what the page showed at that moment.

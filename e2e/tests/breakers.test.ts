@@ -6,9 +6,9 @@ import type { Page } from 'playwright-core';
 import { freePort } from '../../apps/server/scripts/pg-cluster.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { EmulatedBreaker } from '../../tools/breaker-emulator/breaker.ts';
-import { API_PREFIX } from '@faceadmin/shared';
 import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
 import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -276,18 +276,11 @@ step('line detail: §5 name and limits required; limits are written to the break
 step(
   'sub-admins: the breaker right reads without the write controls; without it (and without face-device view) no breaker menu and no map, and the paths lead to 404',
   async () => {
-    const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value);
     for (const [username, rights] of [
       ['breakerview', ['breaker']],
       ['attonly', ['attendance']],
-    ] as const) {
-      const r = (await fetch(`${server.baseUrl}${API_PREFIX}/manager/create`, {
-        method: 'POST',
-        headers: { 'X-Token': token, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' }),
-      }).then((x) => x.json())) as { code: number; message: string };
-      assert.equal(r.code, 20000, r.message);
-    }
+    ] as const)
+      await api(page, 'POST', '/manager/create', { name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' });
     const as = async (username: string) => {
       const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
       const p = await ctx.newPage();

@@ -12,6 +12,7 @@ import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast, translator } from '../lib/journey.ts';
+import { api as consoleApi } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -127,15 +128,7 @@ step('a person created through the key reaches the receiver signed, after a 500 
   form.append('file', new Blob([new Uint8Array(await facePhoto('Key Person', 120))], { type: 'image/jpeg' }), 'face.jpg');
   const up = await api('/person/upload', { method: 'POST', body: form });
   assert.equal(up.code, 20000, up.message);
-  const org = await page.evaluate(async () => {
-    const token = document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '';
-    const r = await fetch('/api/management/org/create', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-token': decodeURIComponent(token) },
-      body: JSON.stringify({ name: 'Finance' }),
-    });
-    return ((await r.json()) as { data: { id: number } }).data.id;
-  });
+  const org = (await consoleApi<{ id: number }>(page, 'POST', '/org/create', { name: 'Finance' })).id;
   const made = await api('/person/create', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

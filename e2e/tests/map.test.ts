@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import type { SiteDetail } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { menu, modal as modalOf, signInAndCreateCompany, toast, translator } from '../lib/journey.ts';
+import { api, callApi } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
@@ -25,22 +26,7 @@ const step = journeySteps(() => journey);
 let page: Page;
 let siteId = 0;
 
-/** The API as the signed-in console calls it (the session token from its cookie). */
-async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; data: T }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const token = decodeURIComponent(/Admin-Token=([^;]+)/.exec(document.cookie)?.[1] ?? '');
-      const r = await fetch(`/api/management${path}`, {
-        method,
-        headers: { 'X-Token': token, 'Content-Type': 'application/json', 'X-Lang': 'en-US' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return r.json() as Promise<{ code: number; data: never }>;
-    },
-    { method, path, body },
-  );
-}
-const site = async () => (await api<SiteDetail>('GET', `/site/info?id=${siteId}`)).data;
+const site = () => api<SiteDetail>(page, 'GET', `/site/info?id=${siteId}`);
 const floorPlan = () =>
   sharp(
     Buffer.from(
@@ -63,8 +49,8 @@ after(async () => {
 
 step('sign in, add a device and a breaker, open the device map from the menu: no sites yet', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Map Works Ltd', phone: '+8613800000016' });
-  assert.equal((await api('POST', '/device/create', { name: 'Front gate', serial: 'E2EMAP01', ip: '192.168.1.30', password: 'dev-secret' })).code, 20000);
-  assert.equal((await api('POST', '/breaker/create', { alias: 'Lobby power', uuid: 'E2E-MAP-BRK1', sort: 1 })).code, 20000);
+  await api(page, 'POST', '/device/create', { name: 'Front gate', serial: 'E2EMAP01', ip: '192.168.1.30', password: 'dev-secret' });
+  await api(page, 'POST', '/breaker/create', { alias: 'Lobby power', uuid: 'E2E-MAP-BRK1', sort: 1 });
   await menu(page, '', tr('route.map'), 'map-page');
   await page.getByText(tr('map.noSites')).waitFor();
 });
@@ -167,7 +153,6 @@ step('delete the site after confirming: its placements go, the device and breake
   await page.locator('.ant-modal-confirm-title', { hasText: tr('map.deleteConfirm', { name: 'Head office' }) }).waitFor();
   await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
   await page.getByText(tr('map.noSites')).waitFor();
-  assert.equal((await api('GET', `/site/info?id=${siteId}`)).code, 40004);
-  const devices = await api<{ total: number }>('GET', '/device/list');
-  assert.equal(devices.data.total, 1);
+  assert.equal((await callApi(page, 'GET', `/site/info?id=${siteId}`)).code, 40004);
+  assert.equal((await api<{ total: number }>(page, 'GET', '/device/list')).total, 1);
 });

@@ -2,10 +2,10 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { API_PREFIX } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { menu, modal as modalOf, signInAndCreateCompany, translator, waitForPath } from '../lib/journey.ts';
+import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -26,18 +26,6 @@ let token = '';
 let month = '';
 let second: BrowserContext | undefined;
 let other: Page;
-
-/** The management API as the console's session calls it (data setup the way an integrator would). */
-async function api(path: string, body?: unknown, form?: FormData): Promise<any> {
-  const res = await fetch(`${server.baseUrl}${API_PREFIX}${path}`, {
-    method: body === undefined && !form ? 'GET' : 'POST',
-    headers: { 'X-Token': token, 'X-Lang': 'en-US', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-    body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: any };
-  assert.equal(envelope.code, 20000, `${path}: ${envelope.message}`);
-  return envelope.data;
-}
 
 /** The "Saved (days changed: n)" toast, whatever n (the template's days depend on the month). */
 const savedToast = (p: Page) =>
@@ -73,14 +61,14 @@ after(async () => {
 step('sign in, create a company with a production line of three people under a 2 days / 2 nights / 2 rest rule', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme Schedule Ltd', phone: '+8613800000077' });
   token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
-  const dept = (await api('/org/create', { name: 'Production line' })).id;
+  const dept = (await api(page, 'POST', '/org/create', { name: 'Production line' })).id;
   for (const [i, p] of PEOPLE.entries()) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await facePhoto(p.name, i * 90))], { type: 'image/jpeg' }), `${p.number}.jpg`);
-    const { pic } = await api('/person/upload', undefined, form);
-    await api('/person/create', { ...p, phone: `1380000010${i}`, organizations: [dept], pic });
+    const { pic } = await api(page, 'POST', '/person/upload', form);
+    await api(page, 'POST', '/person/create', { ...p, phone: `1380000010${i}`, organizations: [dept], pic });
   }
-  await api('/attendance/rule/create', {
+  await api(page, 'POST', '/attendance/rule/create', {
     name: 'Production',
     mode: 'shift',
     shifts: [

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTerminal, type Terminal, type TerminalUser } from '../../tools/zk-emulator/terminal.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { menu, signInAndCreateCompany, translator } from '../lib/journey.ts';
+import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -19,7 +20,6 @@ const SERIAL = 'E2EVISIT0001';
 const DOOR = 'Lobby gate';
 const HOST = 'Eve Host';
 const VISITOR = 'Victor Guest';
-const PHONE = { width: 390, height: 844 };
 const tr = translator(loadLocale('en-US'));
 
 let server: RunningServer;
@@ -46,26 +46,7 @@ async function until<T>(what: string, check: () => T | Promise<T>, ms = 30_000):
   }
 }
 
-/** The console's API with the administrator's session (setup that is not this journey's subject). */
-async function api<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<T> {
-  const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')?.value ?? '';
-  const res = await fetch(`${server.baseUrl}/api/management${apiPath}`, {
-    method,
-    headers: { 'X-Token': decodeURIComponent(token), 'Content-Type': 'application/json', 'X-Lang': 'en-US' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; message: string; data: T };
-  assert.equal(env.code, 20000, `${apiPath}: ${env.message}`);
-  return env.data;
-}
-
-async function phone(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await journey.browser.newContext({ viewport: PHONE, locale: 'en-US', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  const p = await context.newPage();
-  p.setDefaultTimeout(15_000);
-  p.on('pageerror', (err) => journey.pageErrors.push(err.message));
-  return { context, page: p };
-}
+const phone = () => openPhone(journey);
 
 before(async () => {
   // no SMS gateway: the employee passes the link on (the copy button)
@@ -85,19 +66,14 @@ after(async () => {
 step('the administrator registers the door and turns on "Allow visitors"; the terminal calls in', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Visitors Demo Ltd', phone: '+8613800000019' });
   // setup that other journeys walk through: a department, the employee, the device, the employee's sign-in link
-  const dept = await api<{ id: number }>('POST', '/org/create', { name: 'Office' });
+  const dept = await api<{ id: number }>(page, 'POST', '/org/create', { name: 'Office' });
   const upload = new FormData();
   upload.append('file', new Blob([new Uint8Array(await facePhoto(HOST, 30))], { type: 'image/jpeg' }), 'eve.jpg');
-  const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'Admin-Token')?.value ?? '');
-  const pic = (
-    (await (await fetch(`${server.baseUrl}/api/management/person/upload`, { method: 'POST', headers: { 'X-Token': token }, body: upload })).json()) as {
-      data: { pic: string };
-    }
-  ).data.pic;
-  const eve = await api<{ id: number }>('POST', '/person/create', { number: '1', name: HOST, phone: '13800000019', organizations: [dept.id], pic });
-  const device = await api<{ id: number }>('POST', '/device/create', { name: DOOR, serial: SERIAL, ip: '192.168.9.19', password: '123456' });
+  const { pic } = await api<{ pic: string }>(page, 'POST', '/person/upload', upload);
+  const eve = await api<{ id: number }>(page, 'POST', '/person/create', { number: '1', name: HOST, phone: '13800000019', organizations: [dept.id], pic });
+  const device = await api<{ id: number }>(page, 'POST', '/device/create', { name: DOOR, serial: SERIAL, ip: '192.168.9.19', password: '123456' });
   deviceId = device.id;
-  hostLink = `${server.baseUrl}${(await api<{ path: string }>('POST', '/workflow/link', { person_id: eve.id })).path}`;
+  hostLink = `${server.baseUrl}${(await api<{ path: string }>(page, 'POST', '/workflow/link', { person_id: eve.id })).path}`;
 
   await menu(page, tr('route.device'), tr('route.deviceList'), 'device-list-page');
   await page.locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL }).getByTestId('device-settings').click();

@@ -7,16 +7,16 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, chooseOption as choose } from '../lib/journey.ts';
+import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 import path from 'node:path';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const tr = translator(loadLocale('en-US'));
-const PHONE = { width: 390, height: 844 };
 
 let server: RunningServer;
 let journey: Journey;
@@ -63,26 +63,7 @@ async function drag(p: Page, from: Locator, to: Locator): Promise<void> {
   await p.mouse.up();
 }
 
-/** The console's API with the administrator's session (setup that is not this journey's subject). */
-async function api<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<T> {
-  const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')?.value ?? '';
-  const res = await fetch(`${server.baseUrl}/api/management${apiPath}`, {
-    method,
-    headers: { 'X-Token': decodeURIComponent(token), 'Content-Type': 'application/json', 'X-Lang': 'en-US' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; message: string; data: T };
-  assert.equal(env.code, 20000, `${apiPath}: ${env.message}`);
-  return env.data;
-}
-
-async function phone(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await journey.browser.newContext({ viewport: PHONE, locale: 'en-US', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  const p = await context.newPage();
-  p.setDefaultTimeout(15_000);
-  p.on('pageerror', (err) => journey.pageErrors.push(err.message));
-  return { context, page: p };
-}
+const phone = () => openPhone(journey);
 
 before(async () => {
   server = await startServer(ADMIN);
@@ -116,14 +97,14 @@ step('sign in, create a company, the Sales department with Hana (its head) and E
     await page.getByTestId('person-form').waitFor({ state: 'hidden' });
   }
   // Hana heads Sales (the organization page's heads dialog is another journey's subject)
-  const tree = await api<{ id: number; name: string }[]>('GET', '/org/tree');
+  const tree = await api<{ id: number; name: string }[]>(page, 'GET', '/org/tree');
   const sales = tree.find((d) => d.name === 'Sales')!;
-  const people = await api<{ items: { id: number; name: string }[] }>('GET', '/person/list?page=1&pageSize=10');
+  const people = await api<{ items: { id: number; name: string }[] }>(page, 'GET', '/person/list?page=1&pageSize=10');
   const head = people.items.find((p) => p.name === 'Hana Head')!;
-  await api('POST', '/org/update', { id: sales.id, name: 'Sales', incharges: [head.id] });
+  await api(page, 'POST', '/org/update', { id: sales.id, name: 'Sales', incharges: [head.id] });
   // Sales works Monday to Friday, 09:00–18:00 (the attendance journey designs rules through the console)
   const day = ['day'];
-  await api('POST', '/attendance/rule/create', {
+  await api(page, 'POST', '/attendance/rule/create', {
     name: 'Office hours',
     mode: 'fixed',
     shifts: [{ key: 'day', name: 'Day', start: '09:00', end: '18:00', breaks: [{ start: '12:00', end: '13:00', deducted: true }] }],
@@ -524,7 +505,7 @@ step('the administrator is also Hana: linked on the people page, the avatar menu
   const row = page.locator('[data-testid=person-table] .ant-table-row', { hasText: 'Hana Head' });
   await row.getByTestId('person-admin-link-open').click();
   const dialog = modalOf(page, tr('person.adminLink.title', { name: 'Hana Head' }));
-  const me = await api<{ name: string; username: string }>('GET', '/user/info');
+  const me = await api<{ name: string; username: string }>(page, 'GET', '/user/info');
   await choose(page, dialog.getByTestId('admin-link-select'), `${me.name} (${me.username})`);
   await dialog.getByTestId('admin-link-save').click();
   await toast(page, tr('person.adminLink.done')).waitFor();

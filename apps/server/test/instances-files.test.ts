@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import { picture, upload } from './files.ts';
-import { API, CAPTCHA, call, freshDatabase, makeCompany, type Company, type SentSms, type TestApp } from './helpers.ts';
+import { API, call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { emulatorFirmware } from '../../../tools/zk-emulator/terminal.ts';
 import { listen, stopTerminals, terminal, until } from './terminals.ts';
 
@@ -17,61 +12,25 @@ import { listen, stopTerminals, terminal, until } from './terminals.ts';
  * machines). A face uploaded through A is served by B and reaches a ZK terminal polling B; the terminal's capture
  * photo, taken in by B, is served by A. Runs on PostgreSQL only (TEST_DATABASE_URL): SQLite is one server.
  */
-const onPg = !!process.env.TEST_DATABASE_URL;
-const fresh = onPg ? await freshDatabase() : undefined;
-const instances: (TestApp & { dataDir: string })[] = [];
+const onPg = DIALECT === 'postgres';
 
-async function instance(): Promise<TestApp & { dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-inst-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: fresh!.databaseUrl!,
-    SCRYPT_LOG2N: '10',
-    LOG_LEVEL: 'silent',
-    MQTT_PORT: '0',
-    MQTT_HOST: '127.0.0.1',
-    FACE_CHECK: 'off',
-    DEVICE_POLL_SECONDS: '1',
-  });
-  const database = openDatabase(config);
-  const sms: SentSms[] = [];
-  const app = await buildApp({
-    config,
-    database,
-    captchaText: () => CAPTCHA,
-    sms: { send: async (phone, purpose, code) => void sms.push({ phone, purpose, code }) },
-    logger: false,
-  });
-  await app.ready();
-  const t = {
-    app,
-    sms,
-    dataDir,
-    close: async () => {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  instances.push(t);
-  return t;
-}
-
-let A: TestApp & { dataDir: string };
-let B: TestApp & { dataDir: string };
+let A: TestApp;
+let B: TestApp;
 let co: Company;
 /** where terminals reach B */
 let serverB: string;
 before(async () => {
   if (!onPg) return;
-  A = await instance();
-  B = await instance();
+  A = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  B = await makeTwin(A, { DEVICE_POLL_SECONDS: '1' });
   co = await makeCompany(A, 'Two servers');
   serverB = await listen(B);
 });
 after(async () => {
   await stopTerminals();
-  for (const t of instances) await t.close();
-  await fresh?.drop();
+  // the twin first: A's close drops the database
+  await B?.close();
+  await A?.close();
 });
 
 test(
@@ -98,7 +57,7 @@ test(
     assert.deepEqual(onA.rawPayload, onB.rawPayload, 'the same stored face from either server');
     for (const t of [A, B])
       assert.deepEqual(
-        fs.readdirSync(t.dataDir).filter((n) => n === 'faces'),
+        fs.readdirSync(t.app.config.dataDir).filter((n) => n === 'faces'),
         [],
         'no face file in either DATA_DIR',
       );

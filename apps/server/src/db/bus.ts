@@ -17,6 +17,13 @@ export interface BusLog {
 
 type Handler = (data: unknown, fromSelf: boolean) => void;
 
+/** Makes a message read-only through and through (JSON data: plain objects, arrays and values). */
+function freeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v) || ArrayBuffer.isView(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) freeze(x);
+}
+
 /**
  * What one instance tells every instance on the same database (this one included), for what instances wait for or
  * keep in memory: a command's result, a forgotten cache row, work for a device another instance serves, the live
@@ -35,7 +42,11 @@ export interface Bus {
   readonly listening: boolean;
   /** How many times the listening connection came back after it was lost (messages may have been missed each time). */
   readonly reconnects: number;
-  /** Sends at the commit of the executor's transaction (at once outside one). `data` must be JSON; too large is refused. */
+  /**
+   * Sends at the commit of the executor's transaction (at once outside one). `data` must be JSON; too large is
+   * refused on PostgreSQL (a NOTIFY carries under 8 kB). It is frozen here: neither the sender nor a handler changes
+   * it afterwards (on SQLite the handlers get the sender's very object, on PostgreSQL one copy shared by them all).
+   */
   send(executor: Executor, topic: string, data: unknown): Promise<void>;
   /** Handlers run in arrival order; one throwing is logged and does not stop the others. */
   on(topic: string, handler: Handler): () => void;
@@ -101,7 +112,9 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
           log.error({ err }, 'bus message unreadable');
           return;
         }
-        if (typeof m.t === 'string') deliver(m.t, m.d, typeof m.i === 'string' ? m.i : '');
+        if (typeof m.t !== 'string') return;
+        freeze(m.d);
+        deliver(m.t, m.d, typeof m.i === 'string' ? m.i : '');
       });
       client.on('error', (err) => {
         log.warn({ err }, 'bus listener lost; reconnecting');
@@ -149,6 +162,7 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
       return reconnects;
     },
     async send(executor, topic, data) {
+      freeze(data);
       if (database.dialect === 'postgres') {
         const payload = JSON.stringify({ t: topic, i: instance, d: data });
         if (Buffer.byteLength(payload) > BUS_PAYLOAD_MAX) throw new Error(`bus message on ${topic} too large (${Buffer.byteLength(payload)} bytes)`);
@@ -156,9 +170,8 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
         await sql`select pg_notify(${BUS_CHANNEL}, ${payload})`.execute(executor);
         return;
       }
-      // One process: the same round trip through JSON, so a handler never holds the sender's objects.
-      const copy = JSON.parse(JSON.stringify(data ?? null)) as unknown;
-      afterCommit(executor, () => deliver(topic, copy, instance));
+      // One process: the message itself (frozen), with no copy through JSON on the way (a live event per punch).
+      afterCommit(executor, () => deliver(topic, data ?? null, instance));
     },
     on(topic, handler) {
       const set = handlers.get(topic) ?? handlers.set(topic, new Set()).get(topic)!;

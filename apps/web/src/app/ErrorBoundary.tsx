@@ -8,6 +8,23 @@ interface State {
   failed: boolean;
 }
 
+/** The screen shown instead of what failed: "something went wrong", translated, and a reload button. */
+function Failed(): ReactNode {
+  return (
+    <Result
+      status="error"
+      title={i18next.t('clientError.boundary.title')}
+      subTitle={i18next.t('clientError.boundary.text')}
+      extra={
+        <Button type="primary" onClick={() => location.reload()}>
+          {i18next.t('clientError.boundary.reload')}
+        </Button>
+      }
+      data-testid="render-error"
+    />
+  );
+}
+
 /**
  * A page that fails to render shows a translated "something went wrong" with a reload button instead of a blank
  * screen, and the error (with React's component stack) is reported to the server (spec §8).
@@ -25,19 +42,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
-    return (
-      <Result
-        status="error"
-        title={i18next.t('clientError.boundary.title')}
-        subTitle={i18next.t('clientError.boundary.text')}
-        extra={
-          <Button type="primary" onClick={() => location.reload()}>
-            {i18next.t('clientError.boundary.reload')}
-          </Button>
-        }
-        data-testid="render-error"
-      />
-    );
+    return <Failed />;
   }
 }
 
@@ -45,16 +50,5 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 export function RouteError(): ReactNode {
   const error = useRouteError();
   useEffect(() => reportClientError('render', error), [error]);
-  return (
-    <Result
-      status="error"
-      title={i18next.t('clientError.boundary.title')}
-      subTitle={i18next.t('clientError.boundary.text')}
-      extra={
-        <Button type="primary" onClick={() => location.reload()}>
-          {i18next.t('clientError.boundary.reload')}
-        </Button>
-      }
-    />
-  );
+  return <Failed />;
 }

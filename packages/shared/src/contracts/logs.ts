@@ -7,7 +7,19 @@ import { endpoint } from './endpoint.ts';
  * The modules that write the operation log (the server's `audit` accepts only these). The console labels each
  * in the user's language (log.modules.<id>); a test checks every one has a label in all four languages.
  */
-export const LOG_MODULES = ['auth', 'company', 'manager', 'department', 'person', 'device', 'attendance', 'breaker', 'workflow', 'integration'] as const;
+export const LOG_MODULES = [
+  'auth',
+  'company',
+  'manager',
+  'department',
+  'person',
+  'device',
+  'attendance',
+  'breaker',
+  'workflow',
+  'integration',
+  'system',
+] as const;
 export type LogModule = (typeof LOG_MODULES)[number];
 
 export const LogItem = Type.Object({

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { createIsapiTerminal, type IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
-import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { listen, until } from '../../../test/terminals.ts';
+import type { IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
+import { call, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { addIsapiTerminal, isapiTerminals, makeIsapiApp } from '../../../test/isapi.ts';
+import { until } from '../../../test/terminals.ts';
 
 /**
  * The alertStream (docs/isapi-protocol.md §6): a terminal that refuses the host notification, or whose posts never
@@ -14,54 +15,20 @@ import { listen, until } from '../../../test/terminals.ts';
 let t: TestApp;
 let A: Company;
 let closed = false;
-const terminals: IsapiTerminal[] = [];
-async function terminal(opts: Parameters<typeof createIsapiTerminal>[0] = {}) {
-  const emu = await createIsapiTerminal({ streamHeartbeatMs: 200, ...opts });
-  terminals.push(emu);
-  return emu;
-}
+const terminals = isapiTerminals({ streamHeartbeatMs: 200 });
+const terminal = terminals.start;
 
 before(async () => {
-  t = await makeApp(
-    {},
-    {
-      isapi: {
-        heartbeatMs: 300,
-        backoffMs: 100,
-        maxBackoffMs: 400,
-        streamIdleMs: 1500,
-        streamMaxPartBytes: 256 * 1024,
-        pushCheckMs: 600,
-        http: { timeoutMs: 1500, maxBodyBytes: 256 * 1024 },
-      },
-    },
-  );
-  await listen(t);
+  ({ t } = await makeIsapiApp({ streamIdleMs: 1500, streamMaxPartBytes: 256 * 1024, pushCheckMs: 600 }));
   A = await makeCompany(t, 'Streams');
 });
 after(async () => {
-  await Promise.all(terminals.map((x) => x.stop()));
+  await terminals.stop();
   if (!closed) await t.close();
 });
 
-async function addTerminal(emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) {
-  const r = await call(t.app, 'POST', '/device/create', {
-    token: A.main,
-    body: {
-      name: serial,
-      serial,
-      protocol: 'isapi',
-      ip: '127.0.0.1',
-      port: emu.port,
-      account: 'admin',
-      password: emu.options.password,
-      attendance_scope: 'selected',
-      ...extra,
-    },
-  });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-}
+const addTerminal = (emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) =>
+  addIsapiTerminal(t, A, emu, serial, { attendance_scope: 'selected', ...extra });
 /** A person registered on the terminal itself, with a face (so a recognition is granted). */
 function enrol(emu: IsapiTerminal, no: string) {
   emu.users.set(no, { employeeNo: no, name: no, userType: 'normal', valid: { enable: false, beginTime: '', endTime: '' }, password: '' });
@@ -200,5 +167,5 @@ test('closing the server ends every stream', async () => {
   assert.ok(emu.streams >= 1);
   closed = true;
   await t.close();
-  await until('the streams closed', () => terminals.every((x) => x.streams === 0), 3000);
+  await until('the streams closed', () => terminals.all.every((x) => x.streams === 0), 3000);
 });

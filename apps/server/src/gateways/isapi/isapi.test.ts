@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { createIsapiTerminal, type IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
+import type { IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
 import { picture, upload } from '../../../test/files.ts';
-import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { listen, until } from '../../../test/terminals.ts';
+import { call, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { addIsapiTerminal, isapiTerminals, makeIsapiApp } from '../../../test/isapi.ts';
+import { until } from '../../../test/terminals.ts';
 
 /**
  * Hikvision ISAPI end to end: an emulated terminal (tools/isapi-emulator) added by address and password,
@@ -14,43 +15,21 @@ let t: TestApp;
 let server: string;
 let A: Company;
 let B: Company;
-const terminals: IsapiTerminal[] = [];
-async function terminal(opts: Parameters<typeof createIsapiTerminal>[0] = {}) {
-  const emu = await createIsapiTerminal(opts);
-  terminals.push(emu);
-  return emu;
-}
+const terminals = isapiTerminals();
+const terminal = terminals.start;
 
 before(async () => {
-  t = await makeApp({}, { isapi: { heartbeatMs: 300, backoffMs: 100, maxBackoffMs: 400, http: { timeoutMs: 1500, maxBodyBytes: 256 * 1024 } } });
-  server = await listen(t);
+  ({ t, server } = await makeIsapiApp());
   A = await makeCompany(t, 'Isapi A');
   B = await makeCompany(t, 'Isapi B');
 });
 after(async () => {
-  await Promise.all(terminals.map((x) => x.stop()));
+  await terminals.stop();
   await t.close();
 });
 
 const en = { lang: 'en-US' as const };
-async function addTerminal(c: Company, emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) {
-  const r = await call(t.app, 'POST', '/device/create', {
-    token: c.main,
-    body: {
-      name: serial,
-      serial,
-      protocol: 'isapi',
-      ip: '127.0.0.1',
-      port: emu.port,
-      account: 'admin',
-      password: emu.options.password,
-      attendance_scope: 'all',
-      ...extra,
-    },
-  });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-}
+const addTerminal = (c: Company, emu: IsapiTerminal, serial: string, extra: Record<string, unknown> = {}) => addIsapiTerminal(t, c, emu, serial, extra);
 const info = async (c: Company, id: number) => (await call(t.app, 'GET', '/device/info', { token: c.main, query: { id }, ...en })).data;
 const punchesOf = (id: number) =>
   t.app.database.db.selectFrom('punches').select(['pin', 'local_time', 'stranger']).where('device_id', '=', id).orderBy('local_time').execute();

@@ -126,9 +126,17 @@ export function syncService(deps: {
     if (!deliveries.size) return;
     const ids = [...new Set(deviceIds)];
     if (!ids.length) return;
-    // Here at once (this instance may serve them); on PostgreSQL the others hear it at the commit too.
-    afterCommit(trx, () => void wake(ids));
-    if (deps.database.dialect === 'postgres') afterCommit(trx, () => void tellOthers(ids));
+    afterCommit(trx, () => void wakeAndTell(ids));
+  }
+  /**
+   * Wakes here at once (this instance may serve them); on PostgreSQL the others hear it too, but only of devices
+   * with a delivery: a polled terminal (ZKTeco) asks whichever instance it reaches, so no instance needs a word.
+   */
+  async function wakeAndTell(ids: number[]) {
+    const woken = await wake(ids);
+    // unread (the query failed): the others read the protocols themselves
+    const served = woken ?? ids;
+    if (deps.database.dialect === 'postgres' && served.length) await tellOthers(served);
   }
   /** Tells every instance which devices got work (in chunks: a NOTIFY carries under 8 kB). */
   async function tellOthers(ids: number[]) {
@@ -139,13 +147,22 @@ export function syncService(deps: {
       deps.log?.warn({ err }, 'telling other instances of device work failed');
     }
   }
-  async function wake(ids: number[]) {
+  /** Wakes the deliveries of these devices; answers the ids that have one (undefined when they could not be read). */
+  async function wake(ids: number[]): Promise<number[] | undefined> {
     try {
       const rows = await inChunks(ids, (part) => db.selectFrom('devices').select(['id', 'protocol']).where('id', 'in', part).execute());
-      for (const r of rows) deliveries.get(r.protocol)?.wake(r.id);
+      const served: number[] = [];
+      for (const r of rows) {
+        const delivery = deliveries.get(r.protocol);
+        if (!delivery) continue;
+        delivery.wake(r.id);
+        served.push(r.id);
+      }
+      return served;
     } catch (err) {
       // The delivery's own catch-up sends the work later; the write that queued it has committed.
       deps.log?.error({ err }, 'waking devices failed');
+      return undefined;
     }
   }
   /** The devices that hold (or are to hold) these people, for waking; read only when a delivery exists. */

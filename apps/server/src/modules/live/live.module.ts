@@ -1,5 +1,5 @@
 import { BUS_PAYLOAD_MAX } from '../../db/bus.ts';
-import type { Executor } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { createLiveHub, wireOf, type HubOptions, type WireEvent } from './live.hub.ts';
 import liveRoutes, { type StreamOptions } from './live.routes.ts';
@@ -10,9 +10,12 @@ export const LIVE_TOPIC = 'live';
 /** The bus envelope's room for an event. */
 const PAYLOAD_MAX = BUS_PAYLOAD_MAX - 100;
 
-/** A day list too long for one notification becomes "refetch" (LiveDays.days null); anything else too large is dropped. */
-function fit(e: WireEvent): WireEvent | null {
-  if (Buffer.byteLength(JSON.stringify(e)) <= PAYLOAD_MAX) return e;
+/**
+ * A day list too long for one notification becomes "refetch" (LiveDays.days null); anything else too large is
+ * dropped. Only a NOTIFY has the limit: on SQLite (one process, no serialising on the way) nothing is measured.
+ */
+function fit(e: WireEvent, dialect: Database['dialect']): WireEvent | null {
+  if (dialect !== 'postgres' || Buffer.byteLength(JSON.stringify(e)) <= PAYLOAD_MAX) return e;
   if (e.type === 'day') return { ...e, data: { days: null } };
   return null;
 }
@@ -30,7 +33,7 @@ export function liveModule(core: Core, opts: { hub?: HubOptions; stream?: Stream
 
   const unregister = registerLiveSink(database.db, {
     async publish(executor: Executor, event: LiveEnvelope) {
-      const wire = fit(wireOf(event));
+      const wire = fit(wireOf(event), database.dialect);
       if (wire === null) {
         log.warn({ type: event.type, company: event.companyId }, 'live event too large to publish');
         return;

@@ -92,6 +92,15 @@ test('a main administrator deletes entries', async () => {
   const d = await call(t.app, 'POST', '/system/clientError/delete', { token: A.main, body: { ids: [e.id, e.id] } });
   assert.deepEqual(d.data, { deleted: 1 });
   assert.equal(await find(A.main, 'Delete me'), undefined);
+  // the operation log says who deleted what (a deletion that found nothing, as B's above, writes nothing)
+  const log = await call(t.app, 'GET', '/log/list', { token: A.main, query: { module: 'system' }, lang: 'en-US' });
+  assert.equal(log.code, CODES.OK, log.message);
+  assert.deepEqual(
+    log.data.items.map((l: { action: string; description: string; data: unknown }) => [l.action, l.description, l.data]),
+    [['system.clientErrors.delete', 'Deleted client errors (1)', { count: 1, ids: [e.id] }]],
+  );
+  const logB = await call(t.app, 'GET', '/log/list', { token: B.main, query: { module: 'system' } });
+  assert.equal(logB.data.total, 0);
   const none = await call(t.app, 'POST', '/system/clientError/delete', { token: A.main, body: { ids: [] } });
   assert.equal(none.code, CODES.VALIDATION);
 });

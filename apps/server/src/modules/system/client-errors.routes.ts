@@ -39,6 +39,6 @@ export default async function clientErrorsRoutes(app: App, deps: { svc: ReturnTy
     return reply.ok({ ...r, page, pageSize });
   });
   app.post(systemApi.deleteClientErrors.path, { config: { access: 'main' }, schema: routeSchema(systemApi.deleteClientErrors, { tags }) }, async (req, reply) =>
-    reply.ok(await svc.remove(tenantOf(req).companyId, req.body)),
+    reply.ok(await svc.remove(tenantOf(req), req.body)),
   );
 }

@@ -4,6 +4,8 @@ import type { Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import { addressKey } from '../../lib/throttle.ts';
+import type { Tenant } from '../../plugins/auth.ts';
+import { audit } from '../logs/logs.service.ts';
 import { clientErrorsRepository as repo } from './client-errors.repository.ts';
 import { presentClientError } from './client-errors.presenter.ts';
 
@@ -64,8 +66,14 @@ export function clientErrorsService(db: Executor) {
       return { items: items.map(presentClientError), total };
     },
 
-    async remove(companyId: number, body: ClientErrorDelete) {
-      return { deleted: await repo.remove(db, companyId, [...new Set(body.ids)]) };
+    /** Deletes entries the company sees; what was deleted goes to its operation log. */
+    async remove(tenant: Tenant, body: ClientErrorDelete) {
+      const ids = [...new Set(body.ids)];
+      return transaction(db, async (trx) => {
+        const deleted = await repo.remove(trx, tenant.companyId, ids);
+        if (deleted) await audit(trx, tenant, 'system', 'system.clientErrors.delete', { count: deleted, ids });
+        return { deleted };
+      });
     },
 
     /** The cleanup job: entries not seen for 30 days, quotas of past windows. */

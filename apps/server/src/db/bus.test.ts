@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DIALECT, makeApp, type TestApp } from '../../test/helpers.ts';
+import { until } from '../../test/terminals.ts';
+import { transaction } from './transaction.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await makeApp();
+});
+after(async () => {
+  await t.close();
+});
+
+test('a message reaches every handler at the commit, read-only: no handler or sender changes what the others see', async () => {
+  const { bus } = t.app;
+  const sent = { n: 1, list: [{ id: 7 }] };
+  const seen: unknown[] = [];
+  const refused: string[] = [];
+  const offs = [
+    bus.on('test.shared', (d) => {
+      const m = d as typeof sent;
+      try {
+        m.n = 2;
+      } catch {
+        refused.push('top');
+      }
+      try {
+        m.list[0]!.id = 8;
+      } catch {
+        refused.push('nested');
+      }
+    }),
+    bus.on('test.shared', (d, fromSelf) => seen.push({ d: structuredClone(d), fromSelf, same: d === sent })),
+  ];
+  try {
+    await transaction(t.app.database.db, async (trx) => {
+      await bus.send(trx, 'test.shared', sent);
+      assert.throws(() => void (sent.list[0]!.id = 9), TypeError, 'the sender cannot change a message once sent');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, [], 'nothing before the commit');
+    });
+    await until('the message heard', () => seen.length === 1);
+    // on SQLite the handlers get the sender's very object (no copy through JSON); on PostgreSQL one parsed copy
+    assert.deepEqual(seen[0], { d: { n: 1, list: [{ id: 7 }] }, fromSelf: true, same: DIALECT !== 'postgres' });
+    assert.deepEqual(refused, ['top', 'nested']);
+  } finally {
+    for (const off of offs) off();
+  }
+});
+
+test('a message sent in a transaction that rolls back is never heard', async () => {
+  const { bus } = t.app;
+  const heard: unknown[] = [];
+  const off = bus.on('test.rolled', (d) => heard.push(d));
+  try {
+    await assert.rejects(
+      transaction(t.app.database.db, async (trx) => {
+        await bus.send(trx, 'test.rolled', { n: 1 });
+        throw new Error('rolled back');
+      }),
+    );
+    await bus.send(t.app.database.db, 'test.rolled', { n: 2 });
+    await until('the later message heard', () => heard.length > 0);
+    assert.deepEqual(heard, [{ n: 2 }]);
+  } finally {
+    off();
+  }
+});
