@@ -222,6 +222,8 @@ export const LEAVE_OTHER = 'other';
 export const LeaveKinds = Type.Record(Type.String(), Type.Integer());
 export type LeaveKinds = Static<typeof LeaveKinds>;
 const LeaveFigures = {
+  /** the day's leave in days, to the half day (#18): 1 on a day on leave, else its leave minutes over its scheduled ones */
+  leave_days: Type.Number({ minimum: 0, maximum: 1, multipleOf: 0.5 }),
   leave_min: Type.Integer(),
   out_min: Type.Integer(),
   absent_min: Type.Integer(),
@@ -385,7 +387,8 @@ export const MonthRow = Type.Object({
   early_min: Type.Integer(),
   missing_count: Type.Integer(),
   absent_days: Type.Integer(),
-  leave_days: Type.Integer(),
+  /** leave in days, to the half day (#18): the sum of each day's leave days (a half-day leave counts 0.5) */
+  leave_days: Type.Number({ minimum: 0, multipleOf: 0.5 }),
   out_days: Type.Integer(),
   worked_min: Type.Integer(),
   overtime_min: Type.Integer(),

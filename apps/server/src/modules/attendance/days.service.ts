@@ -51,6 +51,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     out_min: number;
     absent_min: number;
     leave_kinds: string;
+    leave_half_days: number;
     rule: string | null;
   }): DayRow => ({
     person_id: r.person_id,
@@ -128,6 +129,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           'a.out_min',
           'a.absent_min',
           'a.leave_kinds',
+          'a.leave_half_days',
           'a.detail',
           'a.computed_at',
           'r.name as rule',
@@ -177,6 +179,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
                 out_min: live.outMin ?? 0,
                 absent_min: live.absentMin ?? 0,
                 leave_kinds: JSON.stringify(live.leaveKinds ?? {}),
+                leave_half_days: Math.round((live.leaveDays ?? 0) * 2),
               }
             : r,
         ),
