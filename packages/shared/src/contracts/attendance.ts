@@ -586,5 +586,6 @@ export const attendanceApi = {
   saveSchedule: endpoint({ method: 'POST', path: '/attendance/schedule/save', body: ScheduleSave, response: ScheduleSaved }),
   periods: endpoint({ method: 'GET', path: '/attendance/period/list', response: ClosedPeriodList }),
   closePeriod: endpoint({ method: 'POST', path: '/attendance/period/close', body: ClosePeriodBody, response: ClosedPeriod }),
-  reopenPeriod: endpoint({ method: 'POST', path: '/attendance/period/reopen', body: IdBody, response: Type.Null() }),
+  /** reopening queues the period's recalculation (#18): the answer is the queue's progress, as recalculate's */
+  reopenPeriod: endpoint({ method: 'POST', path: '/attendance/period/reopen', body: IdBody, response: RecalculateStatus }),
 };
