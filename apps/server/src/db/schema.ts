@@ -452,6 +452,8 @@ export interface AttendanceDayTable {
   out_min: Generated<number>;
   absent_min: Generated<number>;
   leave_kinds: Generated<string>;
+  /** the day's leave in half days, 0 to 2 (migration 0039, #18) */
+  leave_half_days: Generated<number>;
   detail: Generated<string>;
   manual_status: string | null;
   manual_reason: string | null;

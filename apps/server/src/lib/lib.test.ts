@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { hashPassword, verifyPassword } from './crypto.ts';
 import { isoToMs } from './time.ts';
 import { addressKey, delayAfter, judge, SIGN_IN, type Attempt } from './throttle.ts';
+import { cellText } from './xlsx.ts';
 
 test('password hashes verify, carry their parameters, and default to the OWASP scrypt cost', async () => {
   const h = await hashPassword('correct horse', 10);
@@ -81,4 +82,21 @@ test('isoToMs reads stored instants exactly as Date.parse does, and hands any ot
   for (const s of samples) assert.equal(isoToMs(s), Date.parse(s), s);
   for (const odd of ['2026-10-31 16:00:00', '2026-10-31T16:00:00Z', '2026-10-31T16:00:00+08:00', '2026-10-31T16/00/00.000Z', 'garbage'])
     assert.deepEqual(isoToMs(odd), Date.parse(odd), odd);
+});
+
+test('an imported cell reads as trimmed text the one way every import reads it', () => {
+  const when = new Date('2026-10-05T09:30:00Z');
+  assert.equal(cellText(null), '');
+  assert.equal(cellText(undefined as never), '');
+  assert.equal(cellText(1001), '1001');
+  assert.equal(cellText(2.5), '2.5');
+  assert.equal(cellText('  Wang  '), 'Wang');
+  assert.equal(cellText(true), '1');
+  assert.equal(cellText(false), '0');
+  assert.equal(cellText(when), '2026-10-05');
+  assert.equal(cellText(when, 'minute'), '2026-10-05 09:30');
+  assert.equal(cellText({ richText: [{ text: ' An' }, { text: 'nual ' }] }), 'Annual');
+  assert.equal(cellText({ text: ' link ', hyperlink: 'https://example.test' }), 'link');
+  assert.equal(cellText({ formula: 'A1+1', result: 7 }), '7');
+  assert.equal(cellText({ formula: 'A1', result: when }, 'minute'), '2026-10-05 09:30');
 });

@@ -57,3 +57,26 @@ export async function* pages<T>(read: (offset: number, limit: number) => Promise
 export function sendXlsx(reply: FastifyReply, filename: string, stream: PassThrough) {
   return reply.type(XLSX_TYPE).header('content-disposition', `attachment; filename="${filename}"`).send(stream);
 }
+
+/**
+ * A cell of an imported sheet as trimmed text: numbers as written (whole numbers without a decimal point), rich
+ * text joined, a hyperlink's text, a formula's result, booleans as 1/0, and dates as the calendar date ('YYYY-MM-DD',
+ * `dates: 'day'`) or to the minute ('YYYY-MM-DD HH:mm', `dates: 'minute'`). Empty: ''.
+ */
+export function cellText(v: ExcelJS.CellValue, dates: 'day' | 'minute' = 'day'): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (v instanceof Date) return dates === 'day' ? v.toISOString().slice(0, 10) : v.toISOString().slice(0, 16).replace('T', ' ');
+  if (typeof v === 'object') {
+    if ('richText' in v)
+      return v.richText
+        .map((r) => r.text)
+        .join('')
+        .trim();
+    if ('text' in v) return String(v.text).trim();
+    if ('result' in v) return cellText(v.result, dates);
+  }
+  return String(v).trim();
+}

@@ -222,6 +222,8 @@ export const LEAVE_OTHER = 'other';
 export const LeaveKinds = Type.Record(Type.String(), Type.Integer());
 export type LeaveKinds = Static<typeof LeaveKinds>;
 const LeaveFigures = {
+  /** the day's leave in days, to the half day (#18): 1 on a day on leave, else its leave minutes over its scheduled ones */
+  leave_days: Type.Number({ minimum: 0, maximum: 1, multipleOf: 0.5 }),
   leave_min: Type.Integer(),
   out_min: Type.Integer(),
   absent_min: Type.Integer(),
@@ -385,7 +387,8 @@ export const MonthRow = Type.Object({
   early_min: Type.Integer(),
   missing_count: Type.Integer(),
   absent_days: Type.Integer(),
-  leave_days: Type.Integer(),
+  /** leave in days, to the half day (#18): the sum of each day's leave days (a half-day leave counts 0.5) */
+  leave_days: Type.Number({ minimum: 0, multipleOf: 0.5 }),
   out_days: Type.Integer(),
   worked_min: Type.Integer(),
   overtime_min: Type.Integer(),
@@ -583,5 +586,6 @@ export const attendanceApi = {
   saveSchedule: endpoint({ method: 'POST', path: '/attendance/schedule/save', body: ScheduleSave, response: ScheduleSaved }),
   periods: endpoint({ method: 'GET', path: '/attendance/period/list', response: ClosedPeriodList }),
   closePeriod: endpoint({ method: 'POST', path: '/attendance/period/close', body: ClosePeriodBody, response: ClosedPeriod }),
-  reopenPeriod: endpoint({ method: 'POST', path: '/attendance/period/reopen', body: IdBody, response: Type.Null() }),
+  /** reopening queues the period's recalculation (#18): the answer is the queue's progress, as recalculate's */
+  reopenPeriod: endpoint({ method: 'POST', path: '/attendance/period/reopen', body: IdBody, response: RecalculateStatus }),
 };

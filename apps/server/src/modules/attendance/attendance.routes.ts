@@ -116,8 +116,8 @@ export default async function attendanceRoutes(
   app.post(attendanceApi.closePeriod.path, { config, schema: routeSchema(attendanceApi.closePeriod, { tags }) }, async (req, reply) =>
     reply.ok(await periods.close(tenantOf(req), req.body)),
   );
-  app.post(attendanceApi.reopenPeriod.path, { config, schema: routeSchema(attendanceApi.reopenPeriod, { tags }) }, async (req, reply) => {
-    await periods.reopen(tenantOf(req), req.body.id);
-    return reply.ok(null);
-  });
+  // Reopening queues the period's recalculation (#18): the answer is its progress, as "attendance update" answers.
+  app.post(attendanceApi.reopenPeriod.path, { config, schema: routeSchema(attendanceApi.reopenPeriod, { tags }) }, async (req, reply) =>
+    reply.ok(await periods.reopen(tenantOf(req), req.body.id)),
+  );
 }

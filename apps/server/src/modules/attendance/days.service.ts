@@ -15,11 +15,11 @@ import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { pageOf } from '../../lib/schemas.ts';
-import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
+import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
-import { markDirty } from './dirty.ts';
+import { markCompanyDirty, markDirty } from './dirty.ts';
 import { assertOpen } from './periods.service.ts';
 import { leaveTypes } from './leave-types.ts';
 import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
@@ -51,6 +51,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
     out_min: number;
     absent_min: number;
     leave_kinds: string;
+    leave_half_days: number;
     rule: string | null;
   }): DayRow => ({
     person_id: r.person_id,
@@ -128,6 +129,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
           'a.out_min',
           'a.absent_min',
           'a.leave_kinds',
+          'a.leave_half_days',
           'a.detail',
           'a.computed_at',
           'r.name as rule',
@@ -177,6 +179,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
                 out_min: live.outMin ?? 0,
                 absent_min: live.absentMin ?? 0,
                 leave_kinds: JSON.stringify(live.leaveKinds ?? {}),
+                leave_half_days: Math.round((live.leaveDays ?? 0) * 2),
               }
             : r,
         ),
@@ -286,18 +289,8 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       await transaction(db, async (trx) => {
         // closed days are not recalculated (#17): a range touching them is refused, naming the period
         await assertOpen(trx, tenant.companyId, from, to);
-        // working people, and those who left within the range (their days up to leaving are corrected too)
-        const fromIso = new Date(zonedToUtcMs(from, zoneOf(tenant))).toISOString();
-        const people = (
-          await trx
-            .selectFrom('persons')
-            .select('id')
-            .where('company_id', '=', tenant.companyId)
-            .where((eb) => eb.or([eb('work_status', '=', 1), eb('left_at', '>=', fromIso)]))
-            .execute()
-        ).map((p) => p.id);
-        await markDirty(trx, tenant.companyId, people, { from, to });
-        await audit(trx, tenant, 'attendance', 'attendance.recalculate', { from, to, count: people.length });
+        const count = await markCompanyDirty(trx, tenant.companyId, zoneOf(tenant), { from, to });
+        await audit(trx, tenant, 'attendance', 'attendance.recalculate', { from, to, count });
       });
       return this.status(tenant);
     },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { chunks } from '../../lib/chunks.ts';
-import { nowIso } from '../../lib/time.ts';
+import { nowIso, zonedToUtcMs } from '../../lib/time.ts';
 
 /** A range of the company's local dates, inclusive ('YYYY-MM-DD'). */
 export interface DirtyRange {
@@ -41,4 +41,22 @@ export async function markDirty(db: Executor, companyId: number, personIds: numb
 /** Several people each with a range of their own, marked one by one in ascending person order (the lock order). */
 export async function markDirtyRanges(db: Executor, companyId: number, ranges: Map<number, DirtyRange>): Promise<void> {
   for (const [personId, range] of [...ranges].sort((a, b) => a[0] - b[0])) await markDirty(db, companyId, [personId], range);
+}
+
+/**
+ * Queues a range for the whole company, as "attendance update" does: everyone working, and those who left within
+ * the range (their days up to leaving are corrected too). Returns how many people were queued.
+ */
+export async function markCompanyDirty(db: Executor, companyId: number, zone: string, range: DirtyRange): Promise<number> {
+  const fromIso = new Date(zonedToUtcMs(range.from, zone)).toISOString();
+  const people = (
+    await db
+      .selectFrom('persons')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where((eb) => eb.or([eb('work_status', '=', 1), eb('left_at', '>=', fromIso)]))
+      .execute()
+  ).map((p) => p.id);
+  await markDirty(db, companyId, people, range);
+  return people.length;
 }

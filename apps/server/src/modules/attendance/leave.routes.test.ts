@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type WorkflowApp } from '@faceadmin/shared';
 import { picture, upload } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { plainPunch, punchWriter } from '../punches/punches.repository.ts';
 
 /**
  * Leave in the figures (#17 items 2, 14, 16): a partial-day leave on a day without punches is leave for its
@@ -16,6 +17,8 @@ let A: Company;
 let B: Company;
 let wang: number; // 601: an approved half day of annual leave on Monday 5 October, no punch
 let li: number; // 602: a morning of sick leave recorded by hand on Tuesday 6 October, no punch
+// 603 (#18): a morning's leave then the afternoon worked on the 5th, a whole day's leave on the 7th, an hour's on the 8th
+let zhao: number;
 const ok = (r: { code: number; message: string; data?: any }, what = '') => {
   assert.equal(r.code, CODES.OK, `${what} ${r.code} ${r.message}`);
   return r.data;
@@ -32,6 +35,7 @@ before(async () => {
     ok(await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } }), name).id as number;
   wang = await person('601', 'Wang Fang');
   li = await person('602', 'Li Na');
+  zhao = await person('603', 'Zhao Lei');
   ok(
     await call(t.app, 'POST', '/attendance/rule/create', {
       token: A.main,
@@ -75,7 +79,26 @@ before(async () => {
     }),
     'absence',
   );
-  for (const id of [wang, li]) await t.app.modules.attendance.recompute.person(A.id, id, '2026-10-01', '2026-10-31');
+  for (const [from, to] of [
+    ['2026-10-05 09:00', '2026-10-05 13:00'],
+    ['2026-10-07 09:00', '2026-10-07 18:00'],
+    ['2026-10-08 09:00', '2026-10-08 10:00'],
+  ])
+    ok(
+      await call(t.app, 'POST', '/attendance/absence/create', {
+        token: A.main,
+        body: { person_id: zhao, kind: 'leave', leave_type: 'annual', from: at(from!), to: at(to!), reason: 'Errand' },
+      }),
+      `absence ${from}`,
+    );
+  const device = ok(
+    await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Gate', serial: 'LEA001', ip: '10.0.0.1', password: 'pw' } }),
+  ).id;
+  const punches = ['2026-10-05 13:00:00', '2026-10-05 18:00:00', '2026-10-08 10:00:00', '2026-10-08 18:00:00'].map((local) =>
+    plainPunch({ companyId: A.id, deviceId: device, personId: zhao, pin: '603', local, zone: 'Asia/Shanghai' }),
+  );
+  await t.app.database.db.transaction().execute((trx) => punchWriter().insertIgnore(trx, punches));
+  for (const id of [wang, li, zhao]) await t.app.modules.attendance.recompute.person(A.id, id, '2026-10-01', '2026-10-31');
 });
 after(() => t.close());
 
@@ -192,4 +215,56 @@ test(`the day export carries leave, out and absent minutes and a column per leav
   assert.equal(row[col('Absent (min)')], 240);
   const li6 = rows.find((r) => r[0] === '2026-10-06' && r[1] === '602')!;
   assert.equal(li6[col('Sick leave (min)')], 180);
+});
+
+test(`leave days count to the half day: a morning's leave is 0.5 in the day, the month totals and both exports (${DIALECT})`, async () => {
+  // The day: leave minutes over the day's scheduled minutes (480), to the nearest half day.
+  const day = async (person: number, date: string) => {
+    const list = ok(await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date } }));
+    const row = list.items.find((r: { person_id: number }) => r.person_id === person);
+    const info = ok(await call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: person, date } }));
+    assert.equal(info.leave_days, row.leave_days, `${date}: the day and the list agree`);
+    return [row.status, row.leave_min, row.leave_days];
+  };
+  assert.deepEqual(await day(wang, '2026-10-05'), ['halfDay', 240, 0.5], '09:00–14:00 and no punch');
+  assert.deepEqual(await day(li, '2026-10-06'), ['absent', 180, 0.5], '09:00–13:00 (180 of 480) is still half a day of leave');
+  assert.deepEqual(await day(zhao, '2026-10-05'), ['normal', 180, 0.5], 'a morning on leave, the afternoon worked');
+  assert.deepEqual(await day(zhao, '2026-10-07'), ['leave', 480, 1], 'a whole day');
+  assert.deepEqual(await day(zhao, '2026-10-08'), ['normal', 60, 0], 'an hour is less than a quarter of the day');
+  assert.equal(await day(li, '2026-10-07').then((d) => d[2]), 0, 'no leave, no leave days');
+
+  // The month totals: the month report and a person's month.
+  const month = ok(await call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: '2026-10' } }));
+  const total = (person: number) => month.items.find((r: { person_id: number }) => r.person_id === person).leave_days;
+  assert.deepEqual([total(wang), total(li), total(zhao)], [0.5, 0.5, 1.5]);
+  const person = ok(await call(t.app, 'GET', '/attendance/report/person', { token: A.main, query: { person_id: zhao, month: '2026-10' } }));
+  assert.equal(person.totals.leave_days, 1.5);
+  assert.equal(person.days.find((d: { date: string }) => d.date === '2026-10-05').leave_days, 0.5);
+
+  // The payroll sheet and the day export.
+  const rows = await xlsx('/attendance/report/export', { month: '2026-10' });
+  const header = rows[2]!;
+  const days = header.indexOf('Leave (days)');
+  assert.ok(days >= 0, header.join(' | '));
+  const byNumber = new Map(rows.slice(3).map((r) => [r[0], r]));
+  assert.deepEqual(
+    ['601', '602', '603'].map((n) => byNumber.get(n)![days]),
+    [0.5, 0.5, 1.5],
+  );
+  const dayRows = await xlsx('/attendance/day/export', { from: '2026-10-05', to: '2026-10-08' });
+  const dayCol = dayRows[0]!.indexOf('Leave (days)');
+  assert.ok(dayCol >= 0, dayRows[0]!.join(' | '));
+  const cell = (date: string, number: string) => dayRows.find((r) => r[0] === date && r[1] === number)![dayCol];
+  assert.deepEqual([cell('2026-10-05', '603'), cell('2026-10-07', '603'), cell('2026-10-08', '603'), cell('2026-10-05', '601')], [0.5, 1, 0, 0.5]);
+
+  // A result hand-set to leave is one leave day, whatever was computed.
+  ok(
+    await call(t.app, 'POST', '/attendance/day/manual', {
+      token: A.main,
+      body: { person_id: zhao, date: '2026-10-08', status: 'leave', reason: 'Whole day after all' },
+    }),
+  );
+  assert.equal((await day(zhao, '2026-10-08'))[2], 1);
+  const after = ok(await call(t.app, 'GET', '/attendance/report/person', { token: A.main, query: { person_id: zhao, month: '2026-10' } }));
+  assert.equal(after.totals.leave_days, 2.5);
 });

@@ -240,3 +240,32 @@ test(`a closed period's schedule cells are not edited, and its absences are not 
   assert.equal(saved.code, CODES.OK, saved.message);
   assert.equal((await call(t.app, 'POST', '/attendance/absence/delete', { token: A.main, body: { id: leave.data.id } })).code, CODES.OK);
 });
+
+test(`reopening a closed period recalculates it: a punch that arrived while it was closed counts then, with progress (${DIALECT})`, async () => {
+  const { person, number } = await setUp('5');
+  assert.equal((await stored(person, EARLY))?.late_min, 30);
+  const closed = await call(t.app, 'POST', '/attendance/period/close', { token: A.main, body: { from: '2026-10-01', to: '2026-10-31' } });
+  assert.equal(closed.code, CODES.OK, closed.message);
+  // A punch arrives as a terminal's would (stored, its days queued); the job works the queue.
+  const row = plainPunch({ companyId: A.id, deviceId: device, personId: person, pin: number, local: `${EARLY} 08:55:00`, zone: ZONE });
+  await t.app.database.db.transaction().execute(async (trx) => {
+    await punchWriter().insertIgnore(trx, [row]);
+    await t.app.modules.attendance.recompute.onPunches(trx, [{ companyId: A.id, personId: person, time: row.time }]);
+  });
+  while ((await t.app.modules.attendance.recompute.runOnce(100)).people);
+  const still = await stored(person, EARLY);
+  assert.deepEqual([still?.status, still?.late_min], ['late', 30], 'the closed day keeps its paid result');
+
+  const reopened = await call(t.app, 'POST', '/attendance/period/reopen', { token: A.main, body: { id: closed.data.id } });
+  assert.equal(reopened.code, CODES.OK, reopened.message);
+  assert.ok(reopened.data.pending >= 1, 'the answer is the recalculation queued, as "attendance update" answers');
+  const status = await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main });
+  assert.equal(status.data.pending, reopened.data.pending, 'the usual progress follows it');
+  const log = await logged('attendance.period.reopen');
+  assert.ok(JSON.parse(log[log.length - 1]!.data).count >= 1, 'the log says how many people were queued');
+  // No "attendance update": the job alone brings the day up to date.
+  while ((await t.app.modules.attendance.recompute.runOnce(100)).people);
+  const now = await stored(person, EARLY);
+  assert.deepEqual([now?.status, now?.late_min], ['normal', 0], 'the 08:55 punch counts now');
+  assert.equal((await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending, 0);
+});

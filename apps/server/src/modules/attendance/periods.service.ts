@@ -1,4 +1,4 @@
-import type { ClosedPeriod } from '@faceadmin/shared';
+import { DEFAULT_TIME_ZONE, type ClosedPeriod } from '@faceadmin/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -7,6 +7,7 @@ import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
+import { markCompanyDirty } from './dirty.ts';
 
 /** A closed range of a company's local dates, inclusive. */
 export interface ClosedRange {
@@ -72,8 +73,13 @@ export function periodsService(database: Database) {
       });
       return present(await db.selectFrom('attendance_closed_periods').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     },
-    /** Reopened days may be edited and are recalculated again from the next change (or "update attendance") on. */
-    async reopen(tenant: Tenant, id: number): Promise<void> {
+    /**
+     * Reopened days may be edited again, and the whole period is queued for recalculation at once (#18), as
+     * "attendance update" over it would: what changed while it was closed (punches that arrived, holidays, a
+     * person's hire or leaving) is reflected. Changes were not tracked day by day while closed, so every day of the
+     * period is recalculated; a day whose figures come out the same is not rewritten. Answers the queue's progress.
+     */
+    async reopen(tenant: Tenant, id: number): Promise<{ pending: number }> {
       await transaction(db, async (trx) => {
         const p = await trx
           .selectFrom('attendance_closed_periods')
@@ -83,8 +89,16 @@ export function periodsService(database: Database) {
           .executeTakeFirst();
         if (!p) throw notFound();
         await trx.deleteFrom('attendance_closed_periods').where('id', '=', id).execute();
-        await audit(trx, tenant, 'attendance', 'attendance.period.reopen', { id, from: p.from_date, to: p.to_date });
+        const zone = tenant.timeZone ?? DEFAULT_TIME_ZONE;
+        const count = await markCompanyDirty(trx, tenant.companyId, zone, { from: p.from_date, to: p.to_date });
+        await audit(trx, tenant, 'attendance', 'attendance.period.reopen', { id, from: p.from_date, to: p.to_date, count });
       });
+      const r = await db
+        .selectFrom('attendance_dirty')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', tenant.companyId)
+        .executeTakeFirstOrThrow();
+      return { pending: Number(r.n) };
     },
   };
 }

@@ -221,6 +221,7 @@ const DAY_COLUMNS = [
   'out_min',
   'absent_min',
   'leave_kinds',
+  'leave_half_days',
   'detail',
   'manual_status',
   'manual_reason',
@@ -264,6 +265,7 @@ const DAY_INTS = new Set<string>([
   'leave_min',
   'out_min',
   'absent_min',
+  'leave_half_days',
 ]);
 const PG_UPSERT =
   `insert into attendance_days (${DAY_COLUMNS.join(', ')}) ` +
@@ -505,6 +507,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
             out_min: r.outMin ?? 0,
             absent_min: r.absentMin ?? 0,
             leave_kinds: r.leaveKinds && Object.keys(r.leaveKinds).length ? JSON.stringify(r.leaveKinds) : '{}',
+            leave_half_days: Math.round((r.leaveDays ?? 0) * 2),
             // Only what lists need (the punches it used); the explanation is recomputed on demand (explain()),
             // which keeps a month for 10,000 people a few MB instead of hundreds.
             detail: `{"used":[${r.used.join(',')}]}`, // JSON of { used } (ids are numbers), without stringify's walk

@@ -23,7 +23,7 @@ import { xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { clockText } from './engine/zone.ts';
 import { leaveTypes } from './leave-types.ts';
-import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
+import { DAY_FIGURES, dayResults, leaveDays, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { datesBetween } from './plans.ts';
 
 /** A day-results export sends its rows in batches of this many (one date may hold a whole company). */
@@ -43,6 +43,7 @@ interface StoredDay {
   out_min: number;
   absent_min: number;
   leave_kinds: string;
+  leave_half_days: number;
   detail: string;
   rule: string | null;
 }
@@ -193,6 +194,7 @@ export function reportsService(database: Database) {
         { key: 'early_min', header: header('earlyMin'), width: 12 },
         { key: 'worked', header: header('workedH'), width: 12 },
         { key: 'overtime', header: header('overtimeH'), width: 12 },
+        { key: 'leave_days', header: header('leaveDays'), width: 12 },
         { key: 'leave_min', header: header('leaveMin'), width: 12 },
         ...kinds.map((k) => ({ key: leaveKey(k.value), header: t(lang, 'att.fields.leaveKindMin', { kind: k.label }), width: 14 })),
         { key: 'out_min', header: header('outMin'), width: 12 },
@@ -225,6 +227,7 @@ export function reportsService(database: Database) {
                 early_min: r.early_min,
                 worked: hours(r.worked_min),
                 overtime: hours(r.overtime_min),
+                leave_days: leaveDays(r),
                 leave_min: r.leave_min,
                 ...leaveCells(r.leave_kinds),
                 out_min: r.out_min,

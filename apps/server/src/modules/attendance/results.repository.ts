@@ -25,11 +25,26 @@ export const DAY_FIGURES = [
   'a.out_min',
   'a.absent_min',
   'a.leave_kinds',
+  'a.leave_half_days',
   'r.name as rule',
 ] as const;
 
+/**
+ * A day's leave days (#18): a result hand-set to leave is one day; any other counts its computed leave to the half
+ * day (a computed day on leave: 1; part of a working day: its leave minutes over its scheduled ones, engine.ts).
+ */
+export const leaveDays = (r: { manual_status: string | null; leave_half_days: number }) => (r.manual_status === 'leave' ? 1 : r.leave_half_days / 2);
+
 /** A stored row's leave figures as the API shows them (#17). */
-export const leaveFigures = (r: { leave_min: number; out_min: number; absent_min: number; leave_kinds: string }) => ({
+export const leaveFigures = (r: {
+  leave_min: number;
+  out_min: number;
+  absent_min: number;
+  leave_kinds: string;
+  manual_status: string | null;
+  leave_half_days: number;
+}) => ({
+  leave_days: leaveDays(r),
   leave_min: r.leave_min,
   out_min: r.out_min,
   absent_min: r.absent_min,
@@ -88,7 +103,8 @@ export async function monthSums(db: Executor, personIds: number[], first: string
       sql<number>`sum(a.early_min)`.as('early_min'),
       count(['missingIn', 'missingOut']).as('missing_count'),
       count(['absent']).as('absent_days'),
-      count(['leave']).as('leave_days'),
+      // #18: in days to the half day (leaveDays above), summed as half days
+      sql<number>`sum(case when a.manual_status = 'leave' then 2 else a.leave_half_days end)`.as('leave_half_days'),
       count(['out']).as('out_days'),
       sql<number>`sum(a.worked_min)`.as('worked_min'),
       sql<number>`sum(a.overtime_min)`.as('overtime_min'),
@@ -127,7 +143,7 @@ export async function monthSums(db: Executor, personIds: number[], first: string
     early_min: n(r.early_min),
     missing_count: n(r.missing_count),
     absent_days: n(r.absent_days),
-    leave_days: n(r.leave_days),
+    leave_days: n(r.leave_half_days) / 2,
     out_days: n(r.out_days),
     worked_min: n(r.worked_min),
     overtime_min: n(r.overtime_min),

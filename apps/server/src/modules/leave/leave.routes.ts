@@ -3,7 +3,7 @@ import { sendXlsx } from '../../lib/xlsx.ts';
 import type { App } from '../../module.ts';
 import { personOf, tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
-import { uploadOf } from '../workflow/uploads.ts';
+import { uploadOf } from '../../lib/multipart.ts';
 import type { LeaveService } from './leave.service.ts';
 
 /** Leave balances (#17 item 15): the attendance right; a person's own on the self-service page. */

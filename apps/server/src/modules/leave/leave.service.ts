@@ -20,7 +20,7 @@ import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
-import { pages, xlsxStream } from '../../lib/xlsx.ts';
+import { cellText, pages, xlsxStream } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { workingDuration } from '../attendance/approval-absences.ts';
@@ -300,19 +300,6 @@ export async function leaveBalanceOfApplication(
 const COLUMNS = ['number', 'name', 'leave_type', 'year', 'quota', 'carried', 'used', 'pending', 'remaining'] as const;
 const IMPORT_COLUMNS = ['number', 'leave_type', 'year', 'quota', 'carried'] as const;
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '');
-function cellText(v: ExcelJS.CellValue): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return v.trim();
-  if (typeof v === 'object' && 'richText' in v)
-    return v.richText
-      .map((x) => x.text)
-      .join('')
-      .trim();
-  if (typeof v === 'object' && 'text' in v) return String(v.text).trim();
-  if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return String(v).trim();
-}
 
 /** Days go by halves: anything else is refused naming the field. */
 function halfDays(fields: Record<string, number | null | undefined>) {

@@ -15,6 +15,7 @@ import { CATALOGS, t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
 import { checkXlsx, readZip } from '../../lib/zip.ts';
 import { isCalendarDate, nowIso } from '../../lib/time.ts';
+import { cellText } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
 import { departmentPaths } from '../departments/departments.service.ts';
@@ -89,24 +90,6 @@ function workStatusOf(v: string): number | undefined {
     if (x === norm(t(lang, 'values.left'))) return WORK_STATUS.left;
   }
   return undefined;
-}
-
-function cellText(v: ExcelJS.CellValue): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
-  if (typeof v === 'string') return v.trim();
-  if (typeof v === 'boolean') return v ? '1' : '0';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    if ('richText' in v)
-      return v.richText
-        .map((r) => r.text)
-        .join('')
-        .trim();
-    if ('text' in v && typeof v.text === 'string') return v.text.trim();
-    if ('result' in v) return cellText(v.result);
-  }
-  return String(v).trim();
 }
 
 /** Resolves "A/B/C" paths and unique plain names to department ids. */

@@ -1,9 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { App } from '../../module.ts';
 import type { Database } from '../../db/database.ts';
 import { LIMITS, personsApi, XLSX_TYPE } from '@faceadmin/shared';
 import { badInput, invalid } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
+import { uploadOf } from '../../lib/multipart.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { t } from '../../i18n/i18n.ts';
 import { authOf, tenantOf } from '../../plugins/auth.ts';
@@ -83,29 +84,8 @@ export default async function personsRoutes(app: App, deps: { database: Database
     const buf = await imports.template(tenantOf(req), req.lang);
     return (reply as FastifyReply).type(XLSX_TYPE).header('content-disposition', 'attachment; filename="people-template.xlsx"').send(buf);
   });
-  async function upload(req: FastifyRequest, cap: number) {
-    if (!req.isMultipart()) throw invalid('file', 'reasons.required');
-    const fields: Record<string, string> = {};
-    let data: Buffer | undefined;
-    let truncated = false;
-    const tooLarge = () => badInput('errors.fileTooLarge', 'file', { mb: Math.round(cap / 1024 / 1024) });
-    try {
-      for await (const part of req.parts({ limits: { fileSize: cap, files: 1 } })) {
-        if (part.type === 'file') {
-          data = await part.toBuffer();
-          truncated = part.file.truncated;
-        } else fields[part.fieldname] = String(part.value);
-      }
-    } catch (e) {
-      if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      throw e;
-    }
-    if (!data) throw invalid('file', 'reasons.required');
-    if (truncated) throw tooLarge();
-    return { data, fields };
-  }
   app.post(personsApi.import.path, { config: edit, schema: routeSchema(personsApi.import, { tags }) }, async (req, reply) => {
-    const { data, fields } = await upload(req, LIMITS.importMaxBytes);
+    const { data, fields } = await uploadOf(req, LIMITS.importMaxBytes);
     const report = await imports.importXlsx(tenantOf(req), req.lang, data, {
       strict: fields.strict === '1',
       createDepartments: fields.create_departments === '1',
@@ -113,7 +93,7 @@ export default async function personsRoutes(app: App, deps: { database: Database
     return reply.ok(report);
   });
   app.post(personsApi.importPhotos.path, { config: edit, schema: routeSchema(personsApi.importPhotos, { tags }) }, async (req, reply) => {
-    const { data } = await upload(req, 200 * 1024 * 1024);
+    const { data } = await uploadOf(req, 200 * 1024 * 1024);
     return reply.ok(await imports.importPhotos(tenantOf(req), req.lang, data));
   });
   app.post(personsApi.export.path, { config: { ...view, apiScope: 'people:read' }, schema: routeSchema(personsApi.export, { tags }) }, async (req, reply) => {

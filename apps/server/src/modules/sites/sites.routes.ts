@@ -2,7 +2,8 @@ import { sendStored } from '../../lib/files/reply.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SITE_LIMITS, sitesApi } from '@faceadmin/shared';
 import type { App } from '../../module.ts';
-import { badInput, invalid } from '../../lib/errors.ts';
+import { invalid } from '../../lib/errors.ts';
+import { uploadOf } from '../../lib/multipart.ts';
 import { tenantOf, type Access } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import type { SitesService } from './sites.service.ts';
@@ -13,27 +14,12 @@ const EDIT: Access = { right: 'face', level: 2 };
 
 /** The floor plan of a multipart request: form field site_id and the file (field "file"), at most 10 MB. */
 async function planUpload(req: FastifyRequest): Promise<{ siteId: number; data: Buffer }> {
-  if (!req.isMultipart()) throw invalid('file', 'reasons.required');
-  const cap = SITE_LIMITS.imageMaxBytes;
-  const fields: Record<string, string> = {};
-  let data: Buffer | undefined;
-  let truncated = false;
-  const tooLarge = () => badInput('errors.fileTooLarge', 'file', { mb: cap / 1024 / 1024 });
-  try {
-    for await (const part of req.parts({ limits: { fileSize: cap, files: 1 } })) {
-      if (part.type === 'file') {
-        data = await part.toBuffer();
-        truncated = part.file.truncated;
-      } else fields[part.fieldname] = String(part.value);
-    }
-  } catch (e) {
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw e;
-  }
-  const siteId = Number(fields.site_id);
-  if (!/^[1-9][0-9]{0,9}$/.test(fields.site_id ?? '') || siteId > 2_147_483_647) throw invalid('site_id', 'reasons.required');
-  if (!data || data.length === 0) throw invalid('file', 'reasons.required');
-  if (truncated) throw tooLarge();
+  let siteId = 0;
+  const { data } = await uploadOf(req, SITE_LIMITS.imageMaxBytes, (fields) => {
+    siteId = Number(fields.site_id);
+    if (!/^[1-9][0-9]{0,9}$/.test(fields.site_id ?? '') || siteId > 2_147_483_647) throw invalid('site_id', 'reasons.required');
+  });
+  if (data.length === 0) throw invalid('file', 'reasons.required');
   return { siteId, data };
 }
 

@@ -5,7 +5,7 @@ import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
 import { nowIso, wallClockMs, zonedToUtcMs } from '../../lib/time.ts';
-import { pages, xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
+import { cellText, pages, xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { writeApprovalAbsences } from '../attendance/approval-absences.ts';
@@ -63,21 +63,6 @@ const wall = (iso: string | null, zone: string) => {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 };
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '');
-
-function cellText(v: ExcelJS.CellValue): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return v.trim();
-  if (v instanceof Date) return v.toISOString().slice(0, 16).replace('T', ' ');
-  if (typeof v === 'object' && 'richText' in v)
-    return v.richText
-      .map((x) => x.text)
-      .join('')
-      .trim();
-  if (typeof v === 'object' && 'text' in v) return String(v.text).trim();
-  if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return String(v).trim();
-}
 
 /** Records as a spreadsheet (streamed, 1,000 rows a batch), and past records read from one. */
 export function workflowSheets(database: Database, applications: ApplicationsService) {
@@ -147,7 +132,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
       for (const c of IMPORT_COLUMNS) for (const l of ['zh-CN', 'zh_tw', 'en-US', 'ja'] as const) names.set(norm(header(l, c)), c);
       const colOf = new Map<ImportColumn, number>();
       ws.getRow(1).eachCell((cell, col) => {
-        const c = names.get(norm(cellText(cell.value)));
+        const c = names.get(norm(cellText(cell.value, 'minute')));
         if (c && !colOf.has(c)) colOf.set(c, col);
       });
       const missing = REQUIRED.filter((c) => !colOf.has(c));
@@ -201,7 +186,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
       let total = 0;
       for (let r = 2; r <= ws.rowCount; r++) {
         const row = ws.getRow(r);
-        const get = (c: ImportColumn) => (colOf.has(c) ? cellText(row.getCell(colOf.get(c)!).value) : '');
+        const get = (c: ImportColumn) => (colOf.has(c) ? cellText(row.getCell(colOf.get(c)!).value, 'minute') : '');
         const v = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, get(c)])) as Record<ImportColumn, string>;
         if (IMPORT_COLUMNS.every((c) => !v[c])) continue;
         total++;

@@ -9,7 +9,8 @@ import type { ApplicationsService, Caller } from './applications.service.ts';
 import type { AppsService } from './apps.service.ts';
 import type { SelfService } from './self.service.ts';
 import type { WorkflowFiles } from './files.ts';
-import { saveUpload, sendFile, uploadOf } from './uploads.ts';
+import { uploadOf } from '../../lib/multipart.ts';
+import { saveUpload, sendFile } from './uploads.ts';
 import type { WorkflowSheets } from './workflow.import.ts';
 
 /** The console's approvals (spec §2 /workflow): right `workflow` = 1, and none of it in LAN mode (spec §6). */

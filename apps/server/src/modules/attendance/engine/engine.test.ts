@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { zonedToUtcMs } from '../../../lib/time.ts';
-import { computeRange } from './engine.ts';
+import { computeRange, leaveDaysOf } from './engine.ts';
 import { describe, whyText } from './explain.ts';
 import type { AbsenceIn, DayPlan, DayResult, IgnoreReason, PersonRange, PunchIn, RuleDef, ShiftDef, Status } from './types.ts';
 import { WHY_EN } from './why.ts';
@@ -1275,4 +1275,20 @@ test('a day with a punch refused for its temperature is flagged with a temperatu
   assert.equal(hot.status, 'normal', 'the next normal punch is the check-in');
   const fine = run({ rule: rule({ model: 'temperature' }), punches: [{ t: d('09:00'), temperature: 36.6, temperatureAlarm: 37.3 }, d('18:00')] })[0]!;
   assert.equal(fine.temperatureAlarm, undefined);
+});
+
+test('leave days are the leave minutes over the scheduled ones, to the nearest half day, at most one (#18)', () => {
+  const h = (min: number) => min * 60_000;
+  const cases: [leave: number, scheduled: number, days: number][] = [
+    [h(480), h(480), 1],
+    [h(240), h(480), 0.5],
+    [h(180), h(480), 0.5], // 09:00–13:00 of a 09:00–18:00 shift with lunch
+    [h(119), h(480), 0],
+    [h(120), h(480), 0.5], // a quarter of the day rounds up to a half
+    [h(360), h(480), 1], // three quarters round up to a whole day
+    [h(600), h(480), 1],
+    [h(60), 0, 0], // nothing scheduled (free rule without a required time)
+    [0, h(480), 0],
+  ];
+  for (const [leave, scheduled, days] of cases) assert.equal(leaveDaysOf(leave, scheduled), days, `${leave / 60_000} of ${scheduled / 60_000}`);
 });

@@ -47,6 +47,9 @@ import { clockText, hmMin, wallToMs } from './zone.ts';
  *   for its required minutes less its leave/out. leaveKinds splits leaveMin by the absence's leave type
  *   (AbsenceIn.leaveType; 'other' when it has none): each kind's own coverage, so leave of two kinds over the
  *   same minutes would count in both (approval never writes that).
+ * - Leave days (#18): a day on leave ('leave') is one leave day; any other working day counts its leave minutes
+ *   over its scheduled minutes (deducted breaks excluded; a free day's required time) to the nearest half day
+ *   (leaveDaysOf): 09:00–13:00 of a 09:00–18:00 shift with lunch is 180/480 → 0.5, 09:00–10:00 → 0.
  *
  * Rule options of #17 (absent from the rule: today's behaviour):
  * - `workedBy: 'pairs'`: worked time is the sum of in/out pairs among the valid punches from the check-in to the
@@ -133,6 +136,16 @@ interface CandWindow {
 const scratch: CandWindow[] = [];
 
 /** Total length of the union of spans, clipped to [a, b]. */
+/**
+ * A day's leave in days (#18): the approved leave minutes over the day's scheduled working minutes, to the nearest
+ * half day (a quarter of the day or more is a half day, three quarters or more a whole one), at most 1. A day
+ * without scheduled time counts none.
+ */
+export function leaveDaysOf(leaveMs: number, scheduledMs: number): number {
+  if (!(scheduledMs > 0) || !(leaveMs > 0)) return 0;
+  return Math.min(2, Math.round((leaveMs * 2) / scheduledMs)) / 2;
+}
+
 function coverage(spans: Span[], a: number, b: number): number {
   const c = spans
     .map(([x, y]): Span => [Math.max(x, a), Math.min(y, b)])
@@ -453,6 +466,8 @@ export function computeRange(input: PersonRange): DayResult[] {
     let leaveMs = 0;
     let outMs = 0;
     let absentMs = 0;
+    /** The day's scheduled working time (deducted breaks excluded; a free day's required time): leave days' unit. */
+    let scheduledMs = 0;
     const kindsMs = new Map<string, number>();
     /** Leave time by leave type within [a, b], not counting `minus` spans (each kind's own coverage). */
     const addKinds = (a: number, b: number, minus: Span[]) => {
@@ -518,8 +533,9 @@ export function computeRange(input: PersonRange): DayResult[] {
       r.outMin = Math.floor(outMs / MIN);
       r.absentMin = r.status === 'pending' ? 0 : Math.floor(absentMs / MIN);
       for (const [k, ms] of [...kindsMs].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (ms >= MIN) r.leaveKinds[k] = Math.floor(ms / MIN);
+      r.leaveDays = r.status === 'leave' ? 1 : leaveDaysOf(leaveMs, scheduledMs);
     } else {
-      r.leaveMin = r.outMin = r.absentMin = 0;
+      r.leaveMin = r.outMin = r.absentMin = r.leaveDays = 0;
     }
     r.used = used.sort((a, b) => a.at - b.at).map((p) => p.id);
     r.ignored = ignored.sort((a, b) => a.p.at - b.p.at).map(({ p, reason, detail }) => ({ punchId: p.id, reason, detail }));
@@ -621,6 +637,7 @@ export function computeRange(input: PersonRange): DayResult[] {
 
     function judgeFree() {
       const required = rule.free?.requiredMin ?? 0;
+      scheduledMs = required * MIN;
       r.why.push(why('att.why.freeDay', { from: t(plan.from), to: t(plan.to), required }));
       const ok = valid(plan.loose);
       const { ci, co } = firstLast(ok);
@@ -717,6 +734,7 @@ export function computeRange(input: PersonRange): DayResult[] {
         r.shifts.push(res.result);
         creditMs += res.creditMs;
         plannedMs += res.plannedMs;
+        scheduledMs += res.plannedMs;
         if (res.result.checkIn !== null || res.result.checkOut !== null) punched = true;
         if (!inst.cover) lastClose = Math.max(lastClose, inst.outTo, inst.auto?.until ?? -Infinity);
       }

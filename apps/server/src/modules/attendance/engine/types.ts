@@ -132,6 +132,8 @@ export interface DayResult {
   outMin?: number;
   /** Planned minutes of the shifts judged absent, less approved leave/out in them (#17). */
   absentMin?: number;
+  /** The day's leave in days, to the half day (#18): 1 on a day on leave, else leaveMin over the scheduled minutes. */
+  leaveDays?: number;
   /** leaveMin by leave type, minutes (#17). */
   leaveKinds?: Record<string, number>;
   /** Under the temperature model: a punch of the day was at or over the alarm (and refused). */

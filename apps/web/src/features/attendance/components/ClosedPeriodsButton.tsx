@@ -1,16 +1,18 @@
-import { useState } from 'react';
-import { Alert, App, Button, DatePicker, Modal, Popconfirm, Space, Table, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, DatePicker, Modal, Popconfirm, Progress, Space, Table, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ClosedPeriod } from '@faceadmin/shared';
 import { ApiError } from '../../../app/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
-import { useClosePeriod, usePeriods, useReopenPeriod } from '../api.ts';
+import { useClosePeriod, usePeriods, useRecalcStatus, useRefreshDays, useReopenPeriod } from '../api.ts';
+import { progressOf } from '../logic.ts';
 
 /**
  * Closed periods (#17): an administrator closes a range of days (e.g. a month after payroll); its results are then
- * neither recalculated nor edited until it is reopened (which asks first). Both are in the operation log.
+ * neither recalculated nor edited until it is reopened (which asks first, and recalculates the period with the
+ * "attendance update" progress, #18). Both are in the operation log.
  */
 export function ClosedPeriodsButton() {
   const { t } = useTranslation();
@@ -21,6 +23,23 @@ export function ClosedPeriodsButton() {
   const list = usePeriods(open);
   const close = useClosePeriod();
   const reopen = useReopenPeriod();
+  // the recalculation a reopening queued: how many were queued (undefined: none running), and since when
+  const [queued, setQueued] = useState<number>();
+  const [startedAt, setStartedAt] = useState(0);
+  const status = useRecalcStatus(queued !== undefined);
+  const refresh = useRefreshDays();
+  const pending = status.dataUpdatedAt > startedAt ? (status.data?.pending ?? 0) : (queued ?? 0);
+  const done = queued !== undefined && status.dataUpdatedAt > startedAt && status.data?.pending === 0;
+  const [finished, setFinished] = useState(false);
+
+  useEffect(() => {
+    if (!done) return;
+    void refresh();
+    // the recalculation has finished: stop polling (the bar stays at 100 %)
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setQueued(undefined);
+    setFinished(true);
+  }, [done, refresh]);
 
   const submit = async () => {
     const from = range?.[0]?.format('YYYY-MM-DD');
@@ -54,6 +73,12 @@ export function ClosedPeriodsButton() {
               {t('att.period.close')}
             </Button>
           </Space>
+          {(queued !== undefined || finished) && (
+            <div data-testid="att-period-progress" data-percent={queued === undefined ? 100 : progressOf(queued, pending)}>
+              <Progress percent={queued === undefined ? 100 : progressOf(queued, pending)} status={queued !== undefined ? 'active' : 'success'} />
+              <Typography.Text type="secondary">{queued !== undefined ? t('att.update.pending', { count: pending }) : t('att.update.done')}</Typography.Text>
+            </div>
+          )}
           <Table<ClosedPeriod>
             rowKey="id"
             size="small"
@@ -75,7 +100,10 @@ export function ClosedPeriodsButton() {
                     okText={t('common.actions.ok')}
                     cancelText={t('common.actions.cancel')}
                     onConfirm={async () => {
-                      await reopen.mutateAsync(p.id);
+                      setStartedAt(Date.now());
+                      setFinished(false);
+                      const r = await reopen.mutateAsync(p.id);
+                      setQueued(Math.max(r.pending, 1));
                       message.success(t('att.period.reopened'));
                     }}
                   >
