@@ -12,6 +12,7 @@ import Fastify, { type FastifyReply } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { databaseQuotaStore } from './plugins/request-quota.ts';
 import type { Protocol } from './gateways/driver.ts';
 import type { TerminalEvents } from './gateways/terminal-events.ts';
 import { zkPushDriver } from './gateways/zk-push/driver.ts';
@@ -259,7 +260,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false }, onCreate });
     const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' }, onCreate });
     api.setValidatorCompiler((route) => (route.httpPart === 'body' ? bodyValidator : textValidator)(route));
-    await api.register(rateLimit, { global: false });
+    // Route limits count in the database: one limit across every instance behind the load balancer.
+    await api.register(rateLimit, { global: false, store: databaseQuotaStore(database.db), skipOnError: true });
     // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).
     await api.register(multipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });
     await api.register(swagger, {

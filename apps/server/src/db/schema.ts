@@ -650,6 +650,7 @@ export interface DB {
   instances: InstanceTable;
   client_errors: ClientErrorTable;
   client_error_quota: ClientErrorQuotaTable;
+  request_quota: RequestQuotaTable;
   files: FileTable;
   file_chunks: FileChunkTable;
 }
@@ -1006,6 +1007,13 @@ export interface ClientErrorQuotaTable {
   key: string;
   slot: number;
   count: number;
+}
+/** Route limits' counts per route, address and window (migration 0040, issue #21): plugins/request-quota.ts. */
+export interface RequestQuotaTable {
+  key: string;
+  count: number;
+  /** epoch ms */
+  expires: number | string;
 }
 /** Stored files when FILE_STORE=database (migration 0037, issue #21): db/file-store.ts, docs/files.md. */
 export interface FileTable {

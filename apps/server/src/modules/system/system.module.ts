@@ -1,6 +1,7 @@
 import { CLIENT_ERROR_LIMITS } from '@faceadmin/shared';
 import { defineModule, type Core } from '../../module.ts';
 import type { SessionLookup } from '../../plugins/auth.ts';
+import { requestQuota } from '../../plugins/request-quota.ts';
 import clientErrorsRoutes from './client-errors.routes.ts';
 import { clientErrorsService } from './client-errors.service.ts';
 import { createMetrics, probesPlugin, type ProbeSources } from './probes.ts';
@@ -30,6 +31,8 @@ export function systemModule(core: Core, deps: { punches: { onIngested(fn: (prot
           if (n) core.log.info({ removed: n, keepDays: CLIENT_ERROR_LIMITS.keepDays }, 'old client errors removed');
         },
       },
+      // The route limits' windows that have ended (plugins/request-quota.ts).
+      { name: 'request-quota-cleanup', every: 600_000, exclusive: true, run: async () => void (await requestQuota.prune(core.database.db, Date.now())) },
     ],
     /** The probes' plugin with what app.ts knows (scheduler, broker, live streams). */
     probes: (sources: ProbeSources) => [probesPlugin, { ...sources, config: core.config, database: core.database, metrics }] as const,
