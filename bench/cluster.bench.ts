@@ -8,8 +8,14 @@
  * - door-open latency: POST /device/open (click to result) with the terminal polling the same instance as the click,
  *   and across two (the click on one instance, the terminal polling the other).
  *
+ * Beside each rate: how busy the whole machine was (on a machine whose cores one instance already keeps busy, a
+ * second cannot add throughput). And what one instance's punches cost the other: every punch sent straight to the
+ * first instance of two, the CPU time each spent per 1,000 punches (the bus, the live stream: the others' share of
+ * the work, which is what would keep two instances from scaling on a machine with the cores to spare).
+ *
  *   BENCH_ROUNDS (5), BENCH_REQUESTS (3000 per round), BENCH_CONCURRENCY (32), BENCH_DOORS (20 per case)
  */
+import fs from 'node:fs';
 import { Agent } from 'undici';
 import { startNginxCluster, type RunningCluster } from '../e2e/lib/cluster.ts';
 import { createTerminal, type Terminal } from '../tools/zk-emulator/terminal.ts';
@@ -53,20 +59,44 @@ async function deploy(name: string, count: number): Promise<Deployment> {
   return { name, cluster, token, deviceId: d.id, stamp: 0 };
 }
 
+/** CPU time (ms) a process has used so far: utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+/** The whole machine's busy and total jiffies (/proc/stat's first line). */
+function machine(): { busy: number; total: number } {
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return { busy: total - idle, total };
+}
+interface Round {
+  rate: number;
+  /** each instance's CPU time per 1,000 punches of the round (ms) */
+  cpuPerK: number[];
+  /** share of the machine's CPU in use during the round */
+  busy: number;
+}
+
 const stampOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
-/** Single-punch uploads through nginx: punches/s (each request one punch, acknowledged once committed). */
-async function ingest(d: Deployment): Promise<number> {
+/** Single-punch uploads through nginx: punches/s (each request one punch, acknowledged once committed), with CPU figures. */
+async function ingest(d: Deployment, target = d.cluster.baseUrl): Promise<Round> {
   let next = 0;
   const start = d.stamp;
   d.stamp += REQUESTS;
+  const pids = d.cluster.servers.map((s) => s.pid);
+  const cpu0 = pids.map(cpuMs);
+  const m0 = machine();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (;;) {
         const i = next++;
         if (i >= REQUESTS) return;
-        const res = await fetch(`${d.cluster.baseUrl}/iclock/cdata?SN=BENCHGATE&table=ATTLOG&Stamp=${start + i}`, {
+        const res = await fetch(`${target}/iclock/cdata?SN=BENCHGATE&table=ATTLOG&Stamp=${start + i}`, {
           method: 'POST',
           body: `${1000 + (i % 500)}\t${stampOf(start + i)}\t0\t15\t0\t0\t0`,
           dispatcher,
@@ -76,7 +106,10 @@ async function ingest(d: Deployment): Promise<number> {
       }
     }),
   );
-  return REQUESTS / ((performance.now() - t0) / 1000);
+  const seconds = (performance.now() - t0) / 1000;
+  const m1 = machine();
+  const each = pids.map((p, i) => ((cpuMs(p) - cpu0[i]!) / REQUESTS) * 1000);
+  return { rate: REQUESTS / seconds, cpuPerK: each, busy: (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total) };
 }
 
 /** Door opens clicked on `clickOn` with the terminal polling `terminalOn` every 100 ms: click-to-result latencies (ms). */
@@ -102,23 +135,39 @@ const median = (xs: number[]) => percentile(xs, 50);
 const one = await deploy('one instance', 1);
 const two = await deploy('two instances', 2);
 try {
-  const rates = { one: [] as number[], two: [] as number[] };
+  const rounds = { one: [] as Round[], two: [] as Round[] };
   await ingest(one);
   await ingest(two); // warm-up
   for (let r = 0; r < ROUNDS; r++) {
     // alternate which goes first, so neither always meets a warmer or colder machine
     const order = r % 2 === 0 ? [one, two] : [two, one];
-    for (const d of order) (d === one ? rates.one : rates.two).push(await ingest(d));
+    for (const d of order) (d === one ? rounds.one : rounds.two).push(await ingest(d));
   }
-  const m1 = median(rates.one);
-  const m2 = median(rates.two);
+  const m1 = median(rounds.one.map((x) => x.rate));
+  const m2 = median(rounds.two.map((x) => x.rate));
   console.log(
     `database: postgresql (a cluster each), nginx in front, ${ROUNDS} alternating rounds × ${REQUESTS} single-punch uploads, ${CONCURRENCY} in flight`,
   );
-  console.log(`punch ingestion through nginx, one instance:  median ${fmt(m1, 0)} punches/s  (rounds ${rates.one.map((x) => fmt(x, 0)).join(', ')})`);
-  console.log(`punch ingestion through nginx, two instances: median ${fmt(m2, 0)} punches/s  (rounds ${rates.two.map((x) => fmt(x, 0)).join(', ')})`);
+  const row = (what: string, xs: Round[], m: number) =>
+    console.log(
+      `punch ingestion through nginx, ${what}: median ${fmt(m, 0)} punches/s  (rounds ${xs.map((x) => fmt(x.rate, 0)).join(', ')}); ` +
+        `machine ${fmt(median(xs.map((x) => x.busy)) * 100, 0)}% busy`,
+    );
+  row('one instance ', rounds.one, m1);
+  row('two instances', rounds.two, m2);
   console.log(
     `two / one: ${fmt(m2 / m1, 2)}×  (target ≥ 1.6×; this machine has ${(await import('node:os')).availableParallelism()} cores for PostgreSQL, nginx, the instances and this load generator together)`,
+  );
+  // What one instance's punches cost the other: all of them straight to the first instance of two.
+  const direct: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) direct.push(await ingest(two, two.cluster.servers[0]!.baseUrl));
+  // Means over the rounds (the kernel counts CPU time in 10 ms ticks: one round's share of the other may be below one).
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const took = mean(direct.map((x) => x.cpuPerK[0]!));
+  const other = mean(direct.map((x) => x.cpuPerK[1]!));
+  console.log(
+    `every punch to one instance of two (${ROUNDS} × ${REQUESTS}): it spends ${fmt(took, 0)} ms CPU per 1,000 punches, the other ${fmt(other, 1)} ms ` +
+      `(${fmt((other / took) * 100, 1)}%: the bus and the live stream; what keeps two instances from doubling is the machine, not the work)`,
   );
 
   const [a, b] = two.cluster.servers.map((s) => s.baseUrl) as [string, string];

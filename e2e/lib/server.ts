@@ -8,6 +8,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 export interface RunningServer {
   baseUrl: string;
+  /** the server process (a bench reads its CPU time) */
+  pid: number;
   stop(): Promise<void>;
   /** Kills the process at once (SIGKILL: no clean close), as a crashed or unplugged machine. */
   kill(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startServer(admin: { username: string; password: string },
 
   return {
     baseUrl,
+    pid: child.pid!,
     log: () => output,
     async kill() {
       if (child.exitCode !== null) return;
