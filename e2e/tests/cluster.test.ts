@@ -1,13 +1,17 @@
 // Browser journey of issue #21: the deployment of docs/deploy.md on one machine — a throwaway PostgreSQL, two server
 // instances (each with its own DATA_DIR, as on two machines) and Debian's nginx in front with the shipped
-// docs/nginx-faceadmin.conf. The console and a ZKTeco terminal talk to nginx only, so each request lands on either
-// instance: a face synced to the terminal, a door opened from the console, punches live on the dashboard — and one
-// instance killed mid-way, after which everything carries on through the other.
+// docs/nginx-faceadmin.conf, and Mosquitto as the breakers' broker. The console and a ZKTeco terminal talk to nginx
+// only, so each request lands on either instance: a face synced to the terminal, a door opened from the console,
+// punches live on the dashboard, a breaker's line switched — and one instance killed mid-way (the one holding the
+// broker's subscription), after which everything carries on through the other.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
+import { EmulatedBreaker } from '../../tools/breaker-emulator/breaker.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
+import { findMosquitto, startMosquitto, type Mosquitto } from '../../apps/server/test/mosquitto.ts';
+import { api } from '../lib/api.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { startNginxCluster, type RunningCluster } from '../lib/cluster.ts';
 import { facePhoto } from '../lib/faces.ts';
@@ -18,6 +22,7 @@ const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const SERIAL = 'CLUSTERZK1';
 const DEVICE = 'Main gate';
 const PERSON = 'Mei Chen';
+const BREAKER = 'CLUSTER-BRK-1';
 const tr = translator(loadLocale('en-US'));
 
 let cluster: RunningCluster;
@@ -26,13 +31,20 @@ const step = journeySteps(() => journey);
 let page: Page;
 let terminal: Terminal | undefined;
 const direct: Terminal[] = [];
+let mosquitto: Mosquitto;
+let breaker: EmulatedBreaker | undefined;
+let breakerId = 0;
 
 const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => untilOf(what, check, timeoutMs, 250);
 const deviceRow = () => page.locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL });
 const menu = (section: string, item: string, pageTestId: string) => menuOf(page, section, item, pageTestId);
 
 before(async () => {
-  cluster = await startNginxCluster(ADMIN, { DEVICE_POLL_SECONDS: '1' });
+  const bin = findMosquitto();
+  if (!bin) throw new Error('mosquitto is not installed (apt-get install mosquitto; npm test installs it)');
+  mosquitto = await startMosquitto(bin);
+  // Every instance beside the broker keeps its password file (one machine here); one holds its subscription.
+  cluster = await startNginxCluster(ADMIN, { DEVICE_POLL_SECONDS: '1', ...mosquitto.env });
   journey = await openJourney({ prefix: 'cluster-', viewport: { width: 1440, height: 900 } });
   page = journey.page;
 });
@@ -41,7 +53,9 @@ after(async () => {
   await journey?.close();
   await terminal?.stop();
   for (const t of direct) await t.stop();
+  await breaker?.kill().catch(() => {});
   await cluster?.stop();
+  await mosquitto?.stop();
 });
 
 step('through nginx: sign in, a department and a person with a face', async () => {
@@ -97,8 +111,45 @@ step('punches sent straight to each instance appear live on the dashboard the br
   await journey.screenshot('cluster-live', false);
 });
 
+const lineSwitch = () => page.locator('[data-testid=line-table] .ant-table-row').first().getByTestId('line-switch');
+
+step('a breaker on the shared broker: registered through either instance, online, its line switched off from the console', async () => {
+  const reg = await api<{ breaker: { id: number }; password: string }>(page, 'POST', '/breaker/create', {
+    alias: 'Dorm A',
+    uuid: BREAKER,
+    sort: 1,
+    linenum: 2,
+  });
+  // Mosquitto rereads its password file when an instance signals it: the first connection may come just before.
+  for (let attempt = 0; ; attempt++) {
+    const emu = new EmulatedBreaker({ url: mosquitto.url, uuid: BREAKER, password: reg.password, lines: 2, reportMs: 300, tickMs: 200, reconnectMs: 500 });
+    try {
+      await emu.start();
+      breaker = emu;
+      break;
+    } catch (err) {
+      if (attempt > 30) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  breakerId = reg.breaker.id;
+  await page.goto(`${cluster.baseUrl}/circuitBreaker/${breakerId}`);
+  await page.getByTestId('breaker-detail-page').waitFor();
+  await page.locator('[data-testid=breaker-online][data-online="1"]').waitFor({ timeout: 20_000 });
+  await lineSwitch().click();
+  await page.locator('.ant-modal-confirm').getByTestId('power-off-ok').click();
+  await toastOf(page, 'The breaker confirmed: the line is off').first().waitFor({ timeout: 15_000 });
+  assert.equal(breaker.lines[0]!.on, false);
+  await page.locator('[data-testid=line-table] [data-testid=line-switch][data-oc="0"]').first().waitFor();
+});
+
 step('one instance is killed: the console, the terminal and the live stream carry on through the other', async () => {
+  const readyOf = async (s: { baseUrl: string }) => (await fetch(`${s.baseUrl}/readyz`)).json() as Promise<{ roles: Record<string, boolean> }>;
+  assert.equal((await readyOf(cluster.servers[0]!)).roles['mqtt.subscription'], true, 'the first instance serves the broker');
   await cluster.servers[0]!.kill();
+  await page.goto(`${cluster.baseUrl}/dashboard`);
+  await page.getByTestId('dashboard-live').getByText(tr('dashboard.live.open')).waitFor();
+  await until('the earlier punches listed', async () => (await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count()) >= 2);
   const before = await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count();
   const r = await terminal!.punch({ pin: '1', photo: await facePhoto('Capture after', 90) });
   assert.ok(r.uploaded, 'the terminal’s upload was taken (acknowledged only once committed)');
@@ -113,4 +164,14 @@ step('one instance is killed: the console, the terminal and the live stream carr
   await toastOf(page, tr('device.result.opened')).first().waitFor({ timeout: 20_000 });
   await until('the door opened after the kill', () => terminal!.doorOpenCount === opened + 1);
   await journey.screenshot('cluster-after-kill', false);
+
+  // The breaker: the other instance takes the broker's subscription (within 5 s), and the line switches on from the
+  // console as before; it never showed offline.
+  await until('the other instance serves the broker', async () => (await readyOf(cluster.servers[1]!)).roles['mqtt.subscription'] === true);
+  await page.goto(`${cluster.baseUrl}/circuitBreaker/${breakerId}`);
+  await page.getByTestId('breaker-detail-page').waitFor();
+  await page.locator('[data-testid=breaker-online][data-online="1"]').waitFor();
+  await lineSwitch().click();
+  await toastOf(page, 'The breaker confirmed: the line is on').first().waitFor({ timeout: 15_000 });
+  assert.equal(breaker!.lines[0]!.on, true);
 });
