@@ -136,6 +136,65 @@ test('a device deleted on A is forgotten at once by B, whose cache held it for i
   assert.equal((await deviceCache.bySerial(dbB, 'TWINCACHE2'))?.name, 'Renamed gate');
 });
 
+test('a capture photo and a health record sent to A before their punch colour and picture the punch B takes', { skip: pgOnly }, async () => {
+  const id = await gate('TWINEARLY1');
+  for (const u of [urlA, urlB]) await fetch(`${u}/iclock/cdata?SN=TWINEARLY1&options=all&language=69`);
+  const face = await picture(200, 200);
+  const body = Buffer.concat([Buffer.from(`PIN=20261120120000-5150.jpg\nSN=TWINEARLY1\nsize=${face.length}\nCMD=uploadphoto\0`), face]);
+  assert.equal(await (await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=ATTPHOTO`, { method: 'POST', body })).text(), 'OK');
+  const health = await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=HEALTHLOG`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/push;charset=UTF-8' },
+    body: 'HEALTH PIN=5150\tTime=2026-11-20 12:00:00\tColor=red',
+  });
+  assert.equal(await health.text(), 'OK: 1');
+  const rec = await fetch(`${urlB}/iclock/cdata?SN=TWINEARLY1&table=ATTLOG&Stamp=1`, { method: 'POST', body: '5150\t2026-11-20 12:00:00\t0\t15\t0\t0\t0' });
+  assert.equal(await rec.text(), 'OK: 1');
+  const row = await A.app.database.db
+    .selectFrom('punches')
+    .select(['photo', 'health'])
+    .where('device_id', '=', id)
+    .where('pin', '=', '5150')
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(row, { photo: '20261120120000-5150.jpg', health: 'red' }, 'B knew of both when the punch came');
+
+  // A hint lost (B's bus was reconnecting, say): the punch comes without its photo, and A links it shortly after.
+  const again = Buffer.concat([Buffer.from(`PIN=20261120120500-5151.jpg\nSN=TWINEARLY1\nsize=${face.length}\nCMD=uploadphoto\0`), face]);
+  assert.equal(await (await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=ATTPHOTO`, { method: 'POST', body: again })).text(), 'OK');
+  await until('B heard of it', () => B.app.modules.punches.photos.claim(id, '5151', '2026-11-20 12:05:00') !== '');
+  const late = await fetch(`${urlB}/iclock/cdata?SN=TWINEARLY1&table=ATTLOG&Stamp=2`, { method: 'POST', body: '5151\t2026-11-20 12:05:00\t0\t15\t0\t0\t0' });
+  assert.equal(await late.text(), 'OK: 1');
+  const photoOf = async () =>
+    (await A.app.database.db.selectFrom('punches').select('photo').where('device_id', '=', id).where('pin', '=', '5151').executeTakeFirstOrThrow()).photo;
+  assert.equal(await photoOf(), '', 'taken bare');
+  await until('linked by A', async () => (await photoOf()) === '20261120120500-5151.jpg', 5000, 100);
+});
+
+test('a webhook added on A gets the punches B takes from then on (B forgets what it kept of the endpoints)', { skip: pgOnly }, async () => {
+  const H = await makeCompany(A, 'Hooks Ltd');
+  const on = await call(A.app, 'POST', '/company/update', { token: H.main, body: { name: 'Hooks Ltd', phone: '010-1', options: { thirdParty: 1 } } });
+  assert.equal(on.code, CODES.OK, on.message);
+  const d = await call(A.app, 'POST', '/device/create', { token: H.main, body: { name: 'Hook gate', serial: 'TWINHOOK1', ip: '10.1.1.9', password: 'x' } });
+  assert.equal(d.code, CODES.OK, d.message);
+  await fetch(`${urlB}/iclock/cdata?SN=TWINHOOK1&options=all&language=69`);
+  // Recent punches (older uploads are history: no live event, no webhook), in the device's zone (UTC+8 by default).
+  const local = (msAgo: number) => new Date(Date.now() - msAgo + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  const punch = async (stamp: number, time: string) =>
+    (await fetch(`${urlB}/iclock/cdata?SN=TWINHOOK1&table=ATTLOG&Stamp=${stamp}`, { method: 'POST', body: `77\t${time}\t0\t15\t0\t0\t0` })).text();
+  const outbox = async () => (await A.app.database.db.selectFrom('webhook_outbox').select('type').where('company_id', '=', H.id).execute()).length;
+  // B takes a punch while nobody listens: it keeps "no endpoints" for this company a while.
+  assert.equal(await punch(1, local(60_000)), 'OK: 1');
+  assert.equal(await outbox(), 0);
+  const hook = await call(A.app, 'POST', '/integration/webhook/create', {
+    token: H.main,
+    body: { name: 'Payroll', url: 'https://hooks.example.com/in', events: ['punch', 'stranger'] },
+  });
+  assert.equal(hook.code, CODES.OK, hook.message);
+  await new Promise((r) => setTimeout(r, 200)); // the notice travels at A's commit
+  assert.equal(await punch(2, local(30_000)), 'OK: 1');
+  assert.equal(await outbox(), 1, 'the punch B took right after is queued for the new endpoint');
+});
+
 /** A breaker registered on A, connected to `to`'s embedded broker. */
 async function breakerOn(to: TestApp, uuid: string) {
   const reg = await call(A.app, 'POST', '/breaker/create', { token: C.main, body: { alias: `Dorm ${uuid}`, uuid, sort: 1, linenum: 2 } });

@@ -15,10 +15,15 @@ import { webhooksService } from './webhooks.service.ts';
 export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChangedHook }) {
   const { db } = core.database;
   const keys = keysService(core.database, deviceSecrets(core.config.deviceSecretKey ?? loadDeviceKey(core.config.dataDir)));
-  const webhooks = webhooksService(core.database, core.log, {
-    pauseAfterMs: core.config.webhooks.pauseAfterSeconds * 1000,
-    firstRetryMs: core.config.webhooks.firstRetrySeconds * 1000,
-  });
+  const webhooks = webhooksService(
+    core.database,
+    core.log,
+    {
+      pauseAfterMs: core.config.webhooks.pauseAfterSeconds * 1000,
+      firstRetryMs: core.config.webhooks.firstRetrySeconds * 1000,
+    },
+    core.bus,
+  );
   const untap = registerLiveTap(db, (ex, e) => webhooks.tap(ex, e));
   deps.peopleChanged.on((trx, e) => webhooks.peopleChanged(trx, e));
   return defineModule({

@@ -13,6 +13,7 @@ import {
   type WebhookUpdate,
 } from '@faceadmin/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../db/bus.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { beforeCommit, transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
@@ -98,15 +99,27 @@ const bodyOf = (eventId: string, type: string, companyId: number, createdAt: str
 
 type OutboxRow = { company_id: number; event_id: string; type: string; data: string; created_at: string };
 
+/** The bus topic telling every instance a company's endpoints changed. */
+const FORGET_TOPIC = 'webhooks.forget';
+
 export function webhooksService(
   database: Database,
   log: FastifyBaseLogger,
   timing: { pauseAfterMs: number; firstRetryMs: number } = { pauseAfterMs: WEBHOOK_TUNING.pauseAfterMs, firstRetryMs: WEBHOOK_TUNING.firstRetryMs },
+  bus?: Bus,
 ) {
   const { db } = database;
   /** Per company: the event types an active endpoint listens to (thirdParty on), and until when that is trusted. */
   const listening = new Map<number, { types: Set<string>; until: number }>();
-  const forget = (companyId: number) => listening.delete(companyId);
+  /**
+   * Endpoints changed: every instance (each keeps its own `listening`) reads them again, at the commit of `ex`, so an
+   * endpoint added on one instance gets the events the others take from the next one on.
+   */
+  const forget = async (ex: Executor, companyId: number) => {
+    listening.delete(companyId);
+    await bus?.send(ex, FORGET_TOPIC, companyId);
+  };
+  bus?.on(FORGET_TOPIC, (companyId) => void listening.delete(companyId as number));
   /** Outbox rows of a transaction, written in one statement at its end (a group commit of punches makes many). */
   const pending = new WeakMap<Executor, OutboxRow[]>();
   const inFlight = new Set<Promise<unknown>>();
@@ -143,7 +156,7 @@ export function webhooksService(
     try {
       return await transaction(db, fn);
     } finally {
-      forget(tenant.companyId);
+      await forget(db, tenant.companyId).catch((err: unknown) => log.error({ err }, 'telling instances of webhook changes failed'));
     }
   }
 
@@ -200,7 +213,7 @@ export function webhooksService(
         await webhooksRepository.update(trx, d.company_id, ep.id, { status: 'paused', paused_at: at, updated_at: at });
         // the company's administrators (company-wide message): the endpoint stops until one of them resumes it
         await notify(trx, d.company_id, null, 'webhookPaused', { name: ep.name, url: ep.url });
-        forget(d.company_id);
+        await forget(trx, d.company_id);
       }
     });
   }

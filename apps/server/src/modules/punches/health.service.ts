@@ -5,10 +5,16 @@ import { localToUtcMs, nowIso } from '../../lib/time.ts';
 import type { DeviceRow } from '../devices/devices.repository.ts';
 import { healthRepository, type HealthInsert } from './health.repository.ts';
 import type { HealthWaiting } from './health-waiting.ts';
-import type { PunchesStored } from './punches.service.ts';
+import type { EarlyHint, PunchesStored } from './punches.service.ts';
 
 /** Health-code records from terminals (spec §3 "Health record"), and the colour on their punches. */
-export function healthService(deps: { database: Database; waiting: HealthWaiting; stored: { emit(trx: Executor, e: PunchesStored): Promise<void> } }) {
+export function healthService(deps: {
+  database: Database;
+  waiting: HealthWaiting;
+  stored: { emit(trx: Executor, e: PunchesStored): Promise<void> };
+  /** tells the other instances a colour awaits a punch (sent in the transaction: heard at its commit) */
+  early?: (ex: Executor, hint: EarlyHint) => Promise<void>;
+}) {
   const { db } = deps.database;
   return {
     /**
@@ -50,7 +56,10 @@ export function healthService(deps: { database: Database; waiting: HealthWaiting
         for (const r of records) {
           const punch = await healthRepository.punchOf(trx, device.id, r.pin, r.time);
           if (!punch) {
-            if (r.color) deps.waiting.add(device.id, r.pin, r.time, r.color);
+            if (r.color) {
+              deps.waiting.add(device.id, r.pin, r.time, r.color);
+              await deps.early?.(trx, { kind: 'health', device: device.id, pin: r.pin, time: r.time, color: r.color });
+            }
             continue;
           }
           if (punch.health === r.color) continue;

@@ -1,10 +1,16 @@
+import type { Executor } from '../../db/database.ts';
 import { defineModule, type Core } from '../../module.ts';
 import healthRoutes from './health.routes.ts';
 import { healthService } from './health.service.ts';
 import { healthWaiting } from './health-waiting.ts';
 import { dualAuthService } from './dual-auth.ts';
 import punchesRoutes from './punches.routes.ts';
-import { punchesService, punchPhotoStore } from './punches.service.ts';
+import { punchesService, punchPhotoStore, type EarlyHint } from './punches.service.ts';
+
+/** The bus topic of what awaits a punch (a photo, a health colour), for the instance the punch will reach. */
+const EARLY_TOPIC = 'punches.early';
+/** With several instances, a photo still unlinked this long after it came is linked then (a hint may have been lost). */
+const RECHECK_MS = 2000;
 
 /**
  * Punches from terminals (ingested through the inbound port) and the punch records page (spec §2 /attendance/list);
@@ -13,8 +19,20 @@ import { punchesService, punchPhotoStore } from './punches.service.ts';
 export function punchesModule(core: Core) {
   const photos = punchPhotoStore(core.files);
   const waiting = healthWaiting();
-  const punches = punchesService({ database: core.database, photos, health: waiting });
-  const health = healthService({ database: core.database, waiting, stored: punches.stored });
+  // A terminal's capture photo or health record may come before its punch, and (behind a load balancer) to another
+  // instance than the punch: each instance keeps what awaits a punch in memory, so the others are told at the commit.
+  const several = core.database.dialect === 'postgres';
+  const early = async (ex: Executor, hint: EarlyHint) => {
+    if (several) await core.bus.send(ex, EARLY_TOPIC, hint);
+  };
+  core.bus.on(EARLY_TOPIC, (data, fromSelf) => {
+    if (fromSelf) return;
+    const h = data as EarlyHint;
+    if (h.kind === 'photo') photos.awaitPunch(h.device, h.name);
+    else waiting.add(h.device, h.pin, h.time, h.color);
+  });
+  const punches = punchesService({ database: core.database, photos, health: waiting, early, recheckMs: several ? RECHECK_MS : 0 });
+  const health = healthService({ database: core.database, waiting, stored: punches.stored, early });
   const dualAuth = dualAuthService(core.database);
   return defineModule({
     name: 'punches',

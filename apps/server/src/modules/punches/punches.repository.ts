@@ -170,15 +170,11 @@ export const punchesRepository = {
     return out;
   },
   /** Links a capture photo to its punch; the punch's id, or null while the punch has not arrived. */
-  async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string): Promise<number | null> {
-    const r = await db
-      .updateTable('punches')
-      .set({ photo })
-      .where('device_id', '=', deviceId)
-      .where('pin', '=', pin)
-      .where('local_time', '=', localTime)
-      .returning('id')
-      .executeTakeFirst();
+  /** The punch of this key gets the photo (`onlyBare`: unless it has one already); answers its id, or null. */
+  async setPhoto(db: Executor, deviceId: number, pin: string, localTime: string, photo: string, o: { onlyBare?: boolean } = {}): Promise<number | null> {
+    let q = db.updateTable('punches').set({ photo }).where('device_id', '=', deviceId).where('pin', '=', pin).where('local_time', '=', localTime);
+    if (o.onlyBare) q = q.where('photo', '=', '');
+    const r = await q.returning('id').executeTakeFirst();
     return r?.id ?? null;
   },
   /** A page of punches, newest first; `withTotal: false` skips counting the whole filter (exports page through it). */

@@ -77,7 +77,18 @@ export interface PunchesStored {
 }
 export const punchesStoredHook = () => transactionalHook<Executor, PunchesStored>();
 
-export function punchesService(deps: { database: Database; photos: PunchPhotoStore; health?: HealthWaiting }) {
+/** What awaits a punch that has not come yet: a capture photo (its stored name) or a health record's colour. */
+export type EarlyHint = { kind: 'photo'; device: number; name: string } | { kind: 'health'; device: number; pin: string; time: string; color: string };
+
+export function punchesService(deps: {
+  database: Database;
+  photos: PunchPhotoStore;
+  health?: HealthWaiting;
+  /** tells the other instances what awaits a punch (punches.module.ts; nothing with one instance) */
+  early?: (ex: Executor, hint: EarlyHint) => Promise<void>;
+  /** with several instances: a photo that came before its punch is linked again after this long (0: never) */
+  recheckMs?: number;
+}) {
   const { db } = deps.database;
   const stored = punchesStoredHook();
   const writer = punchWriter();
@@ -250,8 +261,20 @@ export function punchesService(deps: { database: Database; photos: PunchPhotoSto
     async photo(device: DeviceRow, pin: string, localTime: string, data: Buffer) {
       const name = await deps.photos.save(device.company_id, device.id, pin, localTime, data);
       const id = await punchesRepository.setPhoto(db, device.id, pin, localTime, name);
-      if (id === null) deps.photos.awaitPunch(device.id, name);
-      else await publishPhoto(db, device.company_id, id);
+      if (id !== null) return publishPhoto(db, device.company_id, id);
+      deps.photos.awaitPunch(device.id, name);
+      await deps.early?.(db, { kind: 'photo', device: device.id, name });
+      if (deps.recheckMs) {
+        // The punch may have reached another instance before it heard of the photo: linked now if it is still bare.
+        const timer = setTimeout(() => {
+          punchesRepository
+            .setPhoto(db, device.id, pin, localTime, name, { onlyBare: true })
+            .then((later) => (later === null ? undefined : publishPhoto(db, device.company_id, later)))
+            // best effort: the server may be closing (the photo stays stored; the punch lists without it)
+            .catch(() => undefined);
+        }, deps.recheckMs);
+        timer.unref();
+      }
     },
   };
 }
