@@ -143,10 +143,41 @@ step('a breaker on the shared broker: registered through either instance, online
   await page.locator('[data-testid=line-table] [data-testid=line-switch][data-oc="0"]').first().waitFor();
 });
 
-step('one instance is killed: the console, the terminal and the live stream carry on through the other', async () => {
-  const readyOf = async (s: { baseUrl: string }) => (await fetch(`${s.baseUrl}/readyz`)).json() as Promise<{ roles: Record<string, boolean> }>;
+const readyOf = async (s: { baseUrl: string }) => (await fetch(`${s.baseUrl}/readyz`)).json() as Promise<{ roles: Record<string, boolean> }>;
+
+step('one instance is killed mid-traffic: every punch the terminals were told was taken is stored once', async () => {
   assert.equal((await readyOf(cluster.servers[0]!)).roles['mqtt.subscription'], true, 'the first instance serves the broker');
+  const PER = 40;
+  const gates = ['BURST1', 'BURST2', 'BURST3'];
+  const ids: number[] = [];
+  for (const sn of gates) ids.push((await api<{ id: number }>(page, 'POST', '/device/create', { name: sn, serial: sn, ip: '10.0.0.41', password: 'x' })).id);
+  const terms = gates.map((sn) => createTerminal({ server: cluster.baseUrl, sn, pollMs: 300, retryMs: 200 }));
+  direct.push(...terms);
+  for (const t of terms) await t.start();
+  const start = Date.now() - 3600_000;
+  // Each terminal punches one after another (each acknowledged only once committed, retried until it is) while the
+  // first instance dies under them.
+  let acked = 0;
+  const traffic = terms.map(async (t, n) => {
+    for (let i = 0; i < PER; i++) {
+      const r = await t.punch({ pin: String(100 + n), time: new Date(start + i * 1000) });
+      assert.ok(r.uploaded, `${gates[n]} punch ${i + 1} acknowledged`);
+      acked++;
+    }
+  });
+  await until('the traffic under way', () => acked >= 15, 10_000);
   await cluster.servers[0]!.kill();
+  const atKill = acked;
+  await Promise.all(traffic);
+  assert.ok(atKill < gates.length * PER - 15, `killed mid-traffic (${atKill} of ${gates.length * PER} acknowledged before)`);
+  for (const [n, id] of ids.entries()) {
+    const list = await api<{ total: number }>(page, 'GET', `/attendance/list?device_id=${id}&pageSize=1`);
+    assert.equal(list.total, PER, `${gates[n]}: ${PER} punches, none lost, none twice`);
+  }
+  for (const t of direct.splice(0)) await t.stop();
+});
+
+step('the console, the terminal and the live stream carry on through the other', async () => {
   await page.goto(`${cluster.baseUrl}/dashboard`);
   await page.getByTestId('dashboard-live').getByText(tr('dashboard.live.open')).waitFor();
   await until('the earlier punches listed', async () => (await page.locator('[data-testid=dashboard-recognition]', { hasText: PERSON }).count()) >= 2);
