@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { CLIENT_ERROR_LIMITS, CODES, INTEGRATION_LIMITS } from '@faceadmin/shared';
 import { t as tr } from '../src/i18n/i18n.ts';
 import { clock } from '../src/lib/time.ts';
+import { smsCodes } from '../src/modules/auth/sms.service.ts';
 import { API, CAPTCHA, call, captcha, DIALECT, makeApp, makeCompany, makeTwin, nextIp, register, type Company, type TestApp } from './helpers.ts';
 
 /**
@@ -103,4 +104,26 @@ test('the client-error quota of one address is one across both instances', { ski
   for (let i = 0; i < CLIENT_ERROR_LIMITS.perWindow; i++) assert.equal((await report(either(i), i)).data.stored, true, `report ${i + 1}`);
   assert.equal((await report(A, 100)).data.stored, false, 'over the quota on A');
   assert.equal((await report(B, 101)).data.stored, false, 'and on B');
+});
+
+test('a captcha answered on both instances at once lets one attempt through, not two', { skip: pgOnly }, async () => {
+  for (let round = 0; round < 5; round++) {
+    const id = await captcha(A.app);
+    const verify = (t: TestApp) => t.app.modules.auth.captcha.verify(t.app.database.db, id, CAPTCHA);
+    const results = await Promise.all([verify(A), verify(B), verify(A), verify(B)]);
+    assert.equal(results.filter(Boolean).length, 1, `round ${round + 1}: one use (${results.join(', ')})`);
+  }
+});
+
+test('an SMS code guessed on both instances at once still burns after five tries', { skip: pgOnly }, async () => {
+  const phone = '13900005150';
+  const code = await smsCodes.issue(A.app.database.db, phone, 'register');
+  const wrong = code === '000000' ? '111111' : '000000';
+  const guesses = Array.from({ length: 12 }, (_, i) => smsCodes.verify(either(i).app.database.db, phone, 'register', wrong));
+  assert.deepEqual(await Promise.all(guesses), Array(12).fill(false));
+  assert.equal(await smsCodes.verify(B.app.database.db, phone, 'register', code), false, 'the right code comes too late: five tries were spent');
+  // A fresh code, right at once on both: consumed once.
+  const again = await smsCodes.issue(A.app.database.db, phone, 'register');
+  const both = await Promise.all([smsCodes.verify(A.app.database.db, phone, 'register', again), smsCodes.verify(B.app.database.db, phone, 'register', again)]);
+  assert.equal(both.filter(Boolean).length, 1, `used once (${both.join(', ')})`);
 });

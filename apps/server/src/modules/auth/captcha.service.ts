@@ -207,9 +207,9 @@ export function captchaService(makeText: () => string = randomText) {
     /** One use only: the captcha is consumed whether or not the answer is right. */
     async verify(db: Executor, id: string | undefined, answer: string | undefined): Promise<boolean> {
       if (!id || !answer) return false;
-      const row = await db.selectFrom('captchas').selectAll().where('id', '=', id).executeTakeFirst();
+      // Taken and removed in one statement: two attempts at once (on two instances) cannot both use it.
+      const row = await db.deleteFrom('captchas').where('id', '=', id).returning(['answer_hash', 'expires_at']).executeTakeFirst();
       if (!row) return false;
-      await db.deleteFrom('captchas').where('id', '=', id).execute();
       return Date.parse(row.expires_at) > clock.now() && row.answer_hash === sha256(normalizeAnswer(answer));
     },
   };

@@ -57,24 +57,30 @@ export const smsCodes = {
       .execute();
     return code;
   },
-  /** Checks the newest code; five wrong tries burn it. A correct code is consumed. */
+  /**
+   * Checks the newest code; five tries burn it. A correct code is consumed. Each try is counted before the code is
+   * compared, in one statement, so tries made at once (on several instances) cannot share one count.
+   */
   async verify(db: Executor, phone: string, purpose: string, code: string): Promise<boolean> {
     const row = await db
       .selectFrom('sms_codes')
-      .selectAll()
+      .select(['id', 'code_hash', 'expires_at'])
       .where('phone', '=', phone)
       .where('purpose', '=', purpose)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
-    if (!row || Date.parse(row.expires_at) <= clock.now() || row.attempts >= MAX_ATTEMPTS) return false;
-    if (row.code_hash !== sha256(code.trim())) {
-      await db
-        .updateTable('sms_codes')
-        .set({ attempts: row.attempts + 1 })
-        .where('id', '=', row.id)
-        .execute();
-      return false;
-    }
+    if (!row || Date.parse(row.expires_at) <= clock.now()) return false;
+    const counted = await db
+      .updateTable('sms_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', row.id)
+      .where('attempts', '<', MAX_ATTEMPTS)
+      .returning('id')
+      .executeTakeFirst();
+    if (!counted || row.code_hash !== sha256(code.trim())) return false;
+    // Consumed once: of two right answers at the same moment, one wins.
+    const taken = await db.deleteFrom('sms_codes').where('id', '=', row.id).returning('id').executeTakeFirst();
+    if (!taken) return false;
     await db.deleteFrom('sms_codes').where('phone', '=', phone).where('purpose', '=', purpose).execute();
     return true;
   },
