@@ -168,6 +168,21 @@ test('a capture photo and a health record sent to A before their punch colour an
     (await A.app.database.db.selectFrom('punches').select('photo').where('device_id', '=', id).where('pin', '=', '5151').executeTakeFirstOrThrow()).photo;
   assert.equal(await photoOf(), '', 'taken bare');
   await until('linked by A', async () => (await photoOf()) === '20261120120500-5151.jpg', 5000, 100);
+
+  // The same for a health colour: lost on its way to B, set by A shortly after.
+  const yellow = await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=HEALTHLOG`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/push;charset=UTF-8' },
+    body: 'HEALTH PIN=5152\tTime=2026-11-20 12:10:00\tColor=yellow',
+  });
+  assert.equal(await yellow.text(), 'OK: 1');
+  await until('B heard of it', () => B.app.modules.punches.waiting.claim(id, '5152', '2026-11-20 12:10:00') === 'yellow');
+  const bare = await fetch(`${urlB}/iclock/cdata?SN=TWINEARLY1&table=ATTLOG&Stamp=3`, { method: 'POST', body: '5152\t2026-11-20 12:10:00\t0\t15\t0\t0\t0' });
+  assert.equal(await bare.text(), 'OK: 1');
+  const healthOf = async () =>
+    (await A.app.database.db.selectFrom('punches').select('health').where('device_id', '=', id).where('pin', '=', '5152').executeTakeFirstOrThrow()).health;
+  assert.equal(await healthOf(), null, 'taken without its colour');
+  await until('coloured by A', async () => (await healthOf()) === 'yellow', 5000, 100);
 });
 
 test('a webhook added on A gets the punches B takes from then on (B forgets what it kept of the endpoints)', { skip: pgOnly }, async () => {

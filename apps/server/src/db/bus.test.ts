@@ -67,3 +67,34 @@ test('a message sent in a transaction that rolls back is never heard', async () 
     off();
   }
 });
+
+test(
+  'a bus whose first LISTEN fails re-reads what it keeps once it listens (not counted as a reconnect)',
+  { skip: DIALECT !== 'postgres' && 'PostgreSQL only' },
+  async () => {
+    const { createBus } = await import('./bus.ts');
+    const real = t.app.database;
+    let refuse = 1;
+    const pool = real.pgPool!;
+    const flaky = Object.assign(Object.create(pool) as typeof pool, {
+      connect: async () => {
+        if (refuse-- > 0) throw new Error('too many clients already');
+        return pool.connect();
+      },
+    });
+    const quiet = { error: () => undefined, warn: () => undefined };
+    // its own Kysely over the same pool (a bus registers itself by the database object: the app's stays in place)
+    const bus = createBus({ ...real, db: real.db.withoutPlugins(), pgPool: flaky }, quiet, { retryMs: 50 });
+    let resyncs = 0;
+    bus.onResync(() => void resyncs++);
+    try {
+      await bus.start();
+      assert.equal(bus.listening, false, 'the first try failed');
+      await until('listening', () => bus.listening, 5000);
+      assert.equal(resyncs, 1, 'what it keeps was re-read: messages may have gone by unheard');
+      assert.equal(bus.reconnects, 0, 'it never lost a connection it had');
+    } finally {
+      await bus.close();
+    }
+  },
+);

@@ -75,6 +75,8 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
   let retry: NodeJS.Timeout | null = null;
   let everListened = false;
   let reconnects = 0;
+  /** the first LISTEN failed: messages may have been missed before any was heard */
+  let missed = false;
 
   function deliver(topic: string, data: unknown, from: string) {
     const set = handlers.get(topic);
@@ -127,13 +129,14 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
       }
       listener = client;
       // What was sent while nobody listened is gone: whoever keeps or waits for something re-reads it.
-      if (everListened) {
-        reconnects++;
-        resync();
-      }
+      if (everListened) reconnects++;
+      if (everListened || missed) resync();
       everListened = true;
+      missed = false;
     } catch (err) {
       if (closed) return;
+      // Not listening yet while the instance already serves: what others sent meanwhile is re-read once it listens.
+      missed = true;
       log.warn({ err }, 'bus listener could not connect; retrying');
       schedule();
     }

@@ -45,6 +45,18 @@ export const healthRepository = {
       .where('local_time', '=', localTime)
       .executeTakeFirst(),
 
+  /** The punch of this key gets the colour unless it has one; answers the punch when it did. */
+  colourBare: (db: Executor, deviceId: number, pin: string, localTime: string, color: string) =>
+    db
+      .updateTable('punches')
+      .set({ health: color })
+      .where('device_id', '=', deviceId)
+      .where('pin', '=', pin)
+      .where('local_time', '=', localTime)
+      .where('health', 'is', null)
+      .returning(['id', 'company_id', 'person_id', 'time'])
+      .executeTakeFirst(),
+
   setPunchHealth: (db: Executor, punchId: number, color: string | null) => db.updateTable('punches').set({ health: color }).where('id', '=', punchId).execute(),
 
   /** A page of health records, newest first, with the punch's photo where there is one. */

@@ -14,8 +14,25 @@ export function healthService(deps: {
   stored: { emit(trx: Executor, e: PunchesStored): Promise<void> };
   /** tells the other instances a colour awaits a punch (sent in the transaction: heard at its commit) */
   early?: (ex: Executor, hint: EarlyHint) => Promise<void>;
+  /** with several instances: colours that came before their punch are set again after this long (0: never) */
+  recheckMs?: number;
 }) {
   const { db } = deps.database;
+
+  /**
+   * The punch may have reached another instance before it heard of the colour (or the hint was lost while its bus
+   * reconnected): a punch of the key still without a colour gets it now, and its day is recomputed.
+   */
+  async function recheck(device: DeviceRow, early: HealthRecord[]) {
+    await transaction(db, async (trx) => {
+      const recompute: PunchesStored['punches'] = [];
+      for (const r of early) {
+        const p = await healthRepository.colourBare(trx, device.id, r.pin, r.time, r.color!);
+        if (p && p.person_id !== null) recompute.push({ companyId: p.company_id, personId: p.person_id, time: p.time });
+      }
+      if (recompute.length) await deps.stored.emit(trx, { punches: recompute });
+    });
+  }
   return {
     /**
      * Stores one upload and resolves only after it is committed (the gateway acknowledges after this).
@@ -25,7 +42,9 @@ export function healthService(deps: {
     async ingest(device: DeviceRow, records: HealthRecord[]): Promise<void> {
       if (!records.length) return;
       const now = nowIso();
+      const early: HealthRecord[] = [];
       await transaction(db, async (trx) => {
+        early.length = 0;
         const pins = [...new Set(records.map((r) => r.pin))];
         const people = new Map(
           (await trx.selectFrom('persons').select(['id', 'number']).where('company_id', '=', device.company_id).where('number', 'in', pins).execute()).map(
@@ -58,6 +77,7 @@ export function healthService(deps: {
           if (!punch) {
             if (r.color) {
               deps.waiting.add(device.id, r.pin, r.time, r.color);
+              early.push(r);
               await deps.early?.(trx, { kind: 'health', device: device.id, pin: r.pin, time: r.time, color: r.color });
             }
             continue;
@@ -68,6 +88,13 @@ export function healthService(deps: {
         }
         if (recompute.length) await deps.stored.emit(trx, { punches: recompute });
       });
+      if (early.length && deps.recheckMs) {
+        const timer = setTimeout(() => {
+          // best effort: the server may be closing (the record stays stored; the punch keeps no colour)
+          recheck(device, early).catch(() => undefined);
+        }, deps.recheckMs);
+        timer.unref();
+      }
     },
   };
 }

@@ -9,7 +9,7 @@ import { punchesService, punchPhotoStore, type EarlyHint } from './punches.servi
 
 /** The bus topic of what awaits a punch (a photo, a health colour), for the instance the punch will reach. */
 const EARLY_TOPIC = 'punches.early';
-/** With several instances, a photo still unlinked this long after it came is linked then (a hint may have been lost). */
+/** With several instances, a photo or colour still unclaimed this long after it came is set then (a hint may have been lost). */
 const RECHECK_MS = 2000;
 
 /**
@@ -32,7 +32,7 @@ export function punchesModule(core: Core) {
     else waiting.add(h.device, h.pin, h.time, h.color);
   });
   const punches = punchesService({ database: core.database, photos, health: waiting, early, recheckMs: several ? RECHECK_MS : 0 });
-  const health = healthService({ database: core.database, waiting, stored: punches.stored, early });
+  const health = healthService({ database: core.database, waiting, stored: punches.stored, early, recheckMs: several ? RECHECK_MS : 0 });
   const dualAuth = dualAuthService(core.database);
   return defineModule({
     name: 'punches',
@@ -41,6 +41,8 @@ export function punchesModule(core: Core) {
     dualAuth,
     /** capture photos (the strangers module serves those of refused faces) */
     photos,
+    /** health colours that came before their punch */
+    waiting,
     routes: async (app) => {
       await punchesRoutes(app, { database: core.database, photos });
       await healthRoutes(app, { database: core.database });
