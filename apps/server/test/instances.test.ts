@@ -210,6 +210,17 @@ test('a webhook added on A gets the punches B takes from then on (B forgets what
   assert.equal(await outbox(), 1, 'the punch B took right after is queued for the new endpoint');
 });
 
+test('a terminal whose clock is off, uploading to both instances at once, raises one message', { skip: pgOnly }, async () => {
+  await gate('TWINCLOCK1');
+  for (const u of [urlA, urlB]) await fetch(`${u}/iclock/cdata?SN=TWINCLOCK1&options=all&language=69`);
+  const future = (minutes: number) => new Date(Date.now() + 8 * 3600_000 + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const upload = (u: string, m: number) =>
+    fetch(`${u}/iclock/cdata?SN=TWINCLOCK1&table=ATTLOG`, { method: 'POST', body: `2001\t${future(m)}\t0\t15\t0\t0\t0` }).then((r) => r.text());
+  assert.deepEqual(await Promise.all([upload(urlA, 30), upload(urlB, 31), upload(urlA, 32), upload(urlB, 33)]), Array(4).fill('OK: 1'));
+  const rows = await A.app.database.db.selectFrom('messages').select('params').where('company_id', '=', C.id).where('type', '=', 'clockDrift').execute();
+  assert.equal(rows.filter((m) => m.params.includes('TWINCLOCK1')).length, 1, 'one message, not one per instance');
+});
+
 /** A breaker registered on A, connected to `to`'s embedded broker. */
 async function breakerOn(to: TestApp, uuid: string) {
   const reg = await call(A.app, 'POST', '/breaker/create', { token: C.main, body: { alias: `Dorm ${uuid}`, uuid, sort: 1, linenum: 2 } });

@@ -157,7 +157,18 @@ export function punchesService(deps: {
         const drift = Math.round((newest - clock.now()) / 1000);
         const suspicious = drift > DRIFT_LIMIT_S || (g.records.length === 1 && drift < -10 * 60);
         if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
-          await notify(trx, g.device.company_id, null, 'clockDrift', { device: g.device.name, seconds: drift });
+          // One message however many instances see the drift at once: the one whose write turns it on sends it.
+          const turned = await trx
+            .updateTable('devices')
+            .set({ clock_drift: drift })
+            .where('id', '=', g.device.id)
+            .where('clock_drift', '>=', -DRIFT_LIMIT_S)
+            .where('clock_drift', '<=', DRIFT_LIMIT_S)
+            .returning('id')
+            .executeTakeFirst();
+          g.device.clock_drift = drift;
+          if (turned) await notify(trx, g.device.company_id, null, 'clockDrift', { device: g.device.name, seconds: drift });
+          continue;
         }
         // Stored when it changes by more than the limit (a terminal with a wrong clock must not cost a write per punch).
         const value = suspicious ? drift : 0;
