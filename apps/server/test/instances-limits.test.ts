@@ -127,3 +127,12 @@ test('an SMS code guessed on both instances at once still burns after five tries
   const both = await Promise.all([smsCodes.verify(A.app.database.db, phone, 'register', again), smsCodes.verify(B.app.database.db, phone, 'register', again)]);
   assert.equal(both.filter(Boolean).length, 1, `used once (${both.join(', ')})`);
 });
+
+test('a breaker password guessed at two instances (an embedded broker each) is locked after five failures in all', { skip: pgOnly }, async () => {
+  const reg = await call(A.app, 'POST', '/breaker/create', { token: C.main, body: { alias: 'Guess me', uuid: 'TWIN-GUESS-1', sort: 1, linenum: 1 } });
+  assert.equal(reg.code, CODES.OK, reg.message);
+  const auth = (t: TestApp, password: string) => t.app.modules.breakers.service.authenticate('TWIN-GUESS-1', password);
+  for (let i = 0; i < 5; i++) assert.equal(await auth(either(i), `guess-${i}`), false);
+  assert.equal(await auth(A, reg.data.password as string), false, 'locked on A');
+  assert.equal(await auth(B, reg.data.password as string), false, 'and on B');
+});

@@ -17,6 +17,7 @@ import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
 import type { DeviceSecrets } from '../../lib/device-secret.ts';
 import { badInput, conflict, invalid, notFound } from '../../lib/errors.ts';
+import { requestQuota } from '../../plugins/request-quota.ts';
 import { clock, nowIso, zonedToUtcMs, zoneOffsetMs } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
@@ -35,8 +36,6 @@ const CONNECT_LOCK_MS = 60_000;
 export function breakersService(deps: { database: Database; live: BreakersLive; secrets: DeviceSecrets; broker: () => BrokerAddress }) {
   const { db } = deps.database;
   const { live } = deps;
-  /** uuid → failed CONNECTs in the current minute (docs/breaker-protocol.md §1). */
-  const failures = new Map<string, { n: number; at: number }>();
 
   async function loadBreaker(tenant: Tenant, id: number): Promise<BreakerRow> {
     const b = await breakersRepository.find(db, tenant.companyId, id);
@@ -107,10 +106,11 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
      * replaced by the HMAC form. `alive` false: the client left before its turn, nothing is checked.
      */
     async authenticate(uuid: string, password: string, alive?: () => boolean): Promise<boolean> {
-      // Guessing costs the guesser, not the server: after 5 failures a uuid is refused unchecked for a minute.
+      // Guessing costs the guesser, not the server: after 5 failures a uuid is refused unchecked for a minute. The
+      // failures are counted in the database: with several instances (an embedded broker each) they add up.
       const now = clock.now();
-      const f = failures.get(uuid);
-      if (f && f.n >= CONNECT_FAILURES && now - f.at < CONNECT_LOCK_MS) return false;
+      const key = `mqtt-connect ${uuid}`;
+      if ((await requestQuota.peek(db, key, now)) >= CONNECT_FAILURES) return false;
       const b = await breakersRepository.findByUuid(db, uuid);
       if (!b) return false;
       const v = await deps.secrets.verify(password, b.password_hash, alive);
@@ -119,12 +119,10 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
         await db.updateTable('breakers').set({ password_hash: v.stored }).where('id', '=', b.id).where('password_hash', '=', b.password_hash).execute();
       }
       if (v.result === 'ok' || v.result === 'upgrade') {
-        failures.delete(uuid);
+        await requestQuota.clear(db, key);
         return true;
       }
-      const n = f && now - f.at < CONNECT_LOCK_MS ? f.n + 1 : 1;
-      failures.set(uuid, { n, at: now });
-      if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+      await requestQuota.spend(db, key, now, CONNECT_LOCK_MS);
       return false;
     },
 
