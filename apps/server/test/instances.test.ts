@@ -140,6 +140,9 @@ test('a capture photo and a health record sent to A before their punch colour an
   const id = await gate('TWINEARLY1');
   for (const u of [urlA, urlB]) await fetch(`${u}/iclock/cdata?SN=TWINEARLY1&options=all&language=69`);
   const face = await picture(200, 200);
+  // B hears of what awaits a punch at A's commits (before A answers the terminal, as a rule; here it is awaited).
+  let hints = 0;
+  const off = B.app.bus.on('punches.early', () => void hints++);
   const body = Buffer.concat([Buffer.from(`PIN=20261120120000-5150.jpg\nSN=TWINEARLY1\nsize=${face.length}\nCMD=uploadphoto\0`), face]);
   assert.equal(await (await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=ATTPHOTO`, { method: 'POST', body })).text(), 'OK');
   const health = await fetch(`${urlA}/iclock/cdata?SN=TWINEARLY1&table=HEALTHLOG`, {
@@ -148,6 +151,8 @@ test('a capture photo and a health record sent to A before their punch colour an
     body: 'HEALTH PIN=5150\tTime=2026-11-20 12:00:00\tColor=red',
   });
   assert.equal(await health.text(), 'OK: 1');
+  await until('B heard of both', () => hints === 2);
+  off();
   const rec = await fetch(`${urlB}/iclock/cdata?SN=TWINEARLY1&table=ATTLOG&Stamp=1`, { method: 'POST', body: '5150\t2026-11-20 12:00:00\t0\t15\t0\t0\t0' });
   assert.equal(await rec.text(), 'OK: 1');
   const row = await A.app.database.db
@@ -200,12 +205,15 @@ test('a webhook added on A gets the punches B takes from then on (B forgets what
   // B takes a punch while nobody listens: it keeps "no endpoints" for this company a while.
   assert.equal(await punch(1, local(60_000)), 'OK: 1');
   assert.equal(await outbox(), 0);
+  let told = 0;
+  const off = B.app.bus.on('webhooks.forget', () => void told++);
   const hook = await call(A.app, 'POST', '/integration/webhook/create', {
     token: H.main,
     body: { name: 'Payroll', url: 'https://hooks.example.com/in', events: ['punch', 'stranger'] },
   });
   assert.equal(hook.code, CODES.OK, hook.message);
-  await new Promise((r) => setTimeout(r, 200)); // the notice travels at A's commit
+  await until('B told at A’s commit', () => told > 0);
+  off();
   assert.equal(await punch(2, local(30_000)), 'OK: 1');
   assert.equal(await outbox(), 1, 'the punch B took right after is queued for the new endpoint');
 });

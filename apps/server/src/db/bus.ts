@@ -103,8 +103,10 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
   async function listen(): Promise<void> {
     const pool = database.pgPool;
     if (!pool || closed) return;
+    let client: pg.PoolClient | null = null;
     try {
-      const client = await pool.connect();
+      client = await pool.connect();
+      const mine = client;
       client.on('notification', (msg) => {
         if (msg.channel !== BUS_CHANNEL || !msg.payload) return;
         let m: { t?: unknown; d?: unknown; i?: unknown };
@@ -120,7 +122,7 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
       });
       client.on('error', (err) => {
         log.warn({ err }, 'bus listener lost; reconnecting');
-        lost(client);
+        lost(mine);
       });
       await client.query(`LISTEN ${BUS_CHANNEL}`);
       if (closed) {
@@ -134,6 +136,8 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
       everListened = true;
       missed = false;
     } catch (err) {
+      // LISTEN refused on a connection it got: that connection goes back broken, not kept
+      if (client && listener !== client) client.release(true);
       if (closed) return;
       // Not listening yet while the instance already serves: what others sent meanwhile is re-read once it listens.
       missed = true;

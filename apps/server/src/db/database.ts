@@ -26,7 +26,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function openDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void }): Database {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // keepAlive: a connection whose peer vanished (a failover, a cut network) is noticed by TCP, not left half-open.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, keepAlive: true });
     // An idle connection dropped by the server (restart, failover, admin command) must not crash the
     // process: the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onError?.(err));

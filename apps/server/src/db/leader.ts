@@ -45,6 +45,27 @@ export function leadership(database: Database, name: string, log: LeaderLog, opt
       }
     }
   };
+  /**
+   * While the role is held, its connection is asked a trivial question every `retryMs`: a connection that died
+   * without an error (a half-open socket, the server ended the session) loses the role here as well, so two
+   * instances never both believe they hold it for long.
+   */
+  let probe: NodeJS.Timeout | null = null;
+  function watch(c: pg.PoolClient) {
+    probe = setTimeout(() => {
+      probe = null;
+      if (client !== c || closed) return;
+      let timer: NodeJS.Timeout | undefined;
+      const dead = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), Math.max(1000, retryMs));
+      });
+      Promise.race([c.query('SELECT 1'), dead])
+        .then(() => watch(c))
+        .catch((err: unknown) => lost(c, err))
+        .finally(() => clearTimeout(timer));
+    }, retryMs);
+    probe.unref();
+  }
   function later() {
     if (closed || timer) return;
     timer = setTimeout(() => {
@@ -80,6 +101,7 @@ export function leadership(database: Database, name: string, log: LeaderLog, opt
       const mine = c;
       c.on('error', (err) => lost(mine, err));
       held = true;
+      watch(c);
       log.info({ role: name }, 'role taken');
       tell(true);
     } catch (err) {
@@ -104,6 +126,7 @@ export function leadership(database: Database, name: string, log: LeaderLog, opt
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      if (probe) clearTimeout(probe);
       const c = client;
       client = null;
       if (c) {

@@ -92,23 +92,43 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
    * client id (docs/breaker-protocol.md §1), so two instances connected at once would push each other off. Taking
    * the role, the retained `online` and status messages of every breaker arrive at once: they are served here from
    * then on. Losing it, this instance forgets them without marking them offline: the next holder says where they are.
+   * The client reconnects by itself (every 2 s) and subscribes again at each connection, so a broker that is down
+   * when the role is taken is served as soon as it is back.
    */
   let client: mqtt.MqttClient | null = null;
-  async function open(): Promise<void> {
-    const c = await mqtt.connectAsync(o.url, {
+  let subscribed = false;
+  /** the start waits for its first subscription */
+  let onSubscribed: ((err?: Error) => void) | null = null;
+  function open(): mqtt.MqttClient {
+    const c = mqtt.connect(o.url, {
       clientId: `faceadmin-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
       ...(o.username ? { username: o.username } : {}),
       ...(o.password ? { password: o.password } : {}),
       reconnectPeriod: 2000,
       connectTimeout: 10_000,
       clean: true,
+      // subscribed below at every connection, once
+      resubscribe: false,
     });
     client = c;
     c.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt broker connection error'));
-    // Requests and their acknowledgements are small frames: Nagle's algorithm must not hold them (as on the embedded broker).
-    const noDelay = () => (c.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
-    noDelay();
-    c.on('connect', noDelay);
+    c.on('close', () => {
+      if (client === c) subscribed = false;
+    });
+    c.on('connect', () => {
+      // Requests and their acknowledgements are small frames: Nagle's algorithm must not hold them (as on the embedded broker).
+      (c.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
+      c.subscribe(SERVER_SUBSCRIPTIONS, { qos: 1 }, (err) => {
+        if (client !== c) return;
+        if (err) {
+          onSubscribed?.(err);
+          return o.log.warn({ err: err.message }, 'mqtt subscription refused');
+        }
+        subscribed = true;
+        onSubscribed?.();
+        o.log.info({ url: o.url }, 'serving the breakers of the MQTT broker');
+      });
+    });
     c.on('message', (topic, payload) => {
       // Messages still in flight when the role passed on belong to the next holder.
       if (client !== c) return;
@@ -123,25 +143,38 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
       }
       dispatch(deps, topic, payload, decoded);
     });
-    await c.subscribeAsync(SERVER_SUBSCRIPTIONS, { qos: 1 });
-    o.log.info({ url: o.url }, 'serving the breakers of the MQTT broker');
+    return c;
   }
   async function shut(): Promise<void> {
     const c = client;
     client = null;
+    subscribed = false;
     online.clear();
     rpc.close();
-    await c?.endAsync();
+    // at once: a broker that does not answer must not hold a stop or a hand-over
+    if (c) await c.endAsync(true);
   }
-  // Role changes, one at a time and in order.
-  let turn: Promise<void> = Promise.resolve();
-  const follow = (held: boolean) =>
-    (turn = turn
-      .then(() => (held && !client ? open() : !held && client ? shut() : undefined))
-      .catch((err: unknown) => o.log.warn({ err }, 'mqtt subscription change failed')));
-  const offRole = role.onChange((held) => void follow(held));
-  // The first connection's failure stops the start (a wrong MQTT_URL or password is said at once).
-  if (role.held) await open();
+  const follow = (held: boolean) => {
+    if (held && !client) open();
+    else if (!held && client) shut().catch((err: unknown) => o.log.warn({ err }, 'leaving the MQTT broker failed'));
+  };
+  const offRole = role.onChange(follow);
+  if (role.held) {
+    // The first connection is awaited, and its failure stops the start: a wrong MQTT_URL or password is said at once.
+    const c = open();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        onSubscribed = (err) => (err ? reject(err) : resolve());
+        c.once('error', reject);
+      });
+      onSubscribed = null;
+    } catch (err) {
+      onSubscribed = null;
+      offRole();
+      await shut();
+      throw err;
+    }
+  }
 
   return {
     port: null,
@@ -155,7 +188,7 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
     },
     isConnected: (uuid) => online.has(uuid),
     // An instance standing by (another holds the subscription) needs no connection: its commands are relayed.
-    connected: () => (client ? client.connected : !role.held),
+    connected: () => (client ? client.connected && subscribed : !role.held),
     disconnect(uuid) {
       // Mosquitto drops the session itself once the password file no longer lets it in; mark it gone here.
       online.delete(uuid);
@@ -165,7 +198,6 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
     brokerHash: (password) => mosquittoHash(password),
     async close() {
       offRole();
-      await turn;
       await shut();
     },
   };

@@ -110,19 +110,24 @@ export function breakersService(deps: { database: Database; live: BreakersLive; 
       // failures are counted in the database: with several instances (an embedded broker each) they add up.
       const now = clock.now();
       const key = `mqtt-connect ${uuid}`;
-      if ((await requestQuota.peek(db, key, now)) >= CONNECT_FAILURES) return false;
       const b = await breakersRepository.findByUuid(db, uuid);
       if (!b) return false;
+      // Counted before the check, in one statement: CONNECTs checked at the same moment each spend one try.
+      if ((await requestQuota.spend(db, key, now, CONNECT_LOCK_MS)).count > CONNECT_FAILURES) return false;
       const v = await deps.secrets.verify(password, b.password_hash, alive);
-      if (v.result === 'abandoned') return false;
+      if (v.result === 'abandoned') {
+        // nothing was checked: no try spent
+        await requestQuota.giveBack(db, key);
+        return false;
+      }
       if (v.result === 'upgrade') {
         await db.updateTable('breakers').set({ password_hash: v.stored }).where('id', '=', b.id).where('password_hash', '=', b.password_hash).execute();
       }
+      // A success gives its try back (the breaker's own reconnects never add up to a lock).
       if (v.result === 'ok' || v.result === 'upgrade') {
-        await requestQuota.clear(db, key);
+        await requestQuota.giveBack(db, key);
         return true;
       }
-      await requestQuota.spend(db, key, now, CONNECT_LOCK_MS);
       return false;
     },
 

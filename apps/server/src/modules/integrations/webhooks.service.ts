@@ -115,11 +115,22 @@ export function webhooksService(
    * Endpoints changed: every instance (each keeps its own `listening`) reads them again, at the commit of `ex`, so an
    * endpoint added on one instance gets the events the others take from the next one on.
    */
-  const forget = async (ex: Executor, companyId: number) => {
+  /** Bumped at every forget: a read that began before it is not kept (it may predate the change). */
+  let generation = 0;
+  const drop = (companyId: number) => {
+    generation++;
     listening.delete(companyId);
+  };
+  const forget = async (ex: Executor, companyId: number) => {
+    drop(companyId);
     await bus?.send(ex, FORGET_TOPIC, companyId);
   };
-  bus?.on(FORGET_TOPIC, (companyId) => void listening.delete(companyId as number));
+  bus?.on(FORGET_TOPIC, (companyId) => drop(companyId as number));
+  // Notices may have been missed while the bus reconnected: everything is read again.
+  bus?.onResync(() => {
+    generation++;
+    listening.clear();
+  });
   /** Outbox rows of a transaction, written in one statement at its end (a group commit of punches makes many). */
   const pending = new WeakMap<Executor, OutboxRow[]>();
   const inFlight = new Set<Promise<unknown>>();
@@ -137,11 +148,12 @@ export function webhooksService(
   async function typesOf(ex: Executor, companyId: number): Promise<Set<string>> {
     const hit = listening.get(companyId);
     if (hit && hit.until > Date.now()) return hit.types;
+    const readAt = generation;
     const types = new Set<string>();
     const company = await webhooksRepository.companyOptions(ex, companyId);
     if (company && parseJson<Partial<CompanyOptions>>(company.options, {}).thirdParty)
       for (const e of await webhooksRepository.active(ex, companyId)) for (const t of parseJson<string[]>(e.events, [])) types.add(t);
-    listening.set(companyId, { types, until: Date.now() + WEBHOOK_TUNING.cacheMs });
+    if (readAt === generation) listening.set(companyId, { types, until: Date.now() + WEBHOOK_TUNING.cacheMs });
     return types;
   }
 

@@ -7,6 +7,9 @@ import { healthRepository, type HealthInsert } from './health.repository.ts';
 import type { HealthWaiting } from './health-waiting.ts';
 import type { EarlyHint, PunchesStored } from './punches.service.ts';
 
+/** Colours per bus message (a NOTIFY carries under 8 kB; a PIN and a local time are short). */
+const HINTS_PER_MESSAGE = 50;
+
 /** Health-code records from terminals (spec §3 "Health record"), and the colour on their punches. */
 export function healthService(deps: {
   database: Database;
@@ -78,7 +81,6 @@ export function healthService(deps: {
             if (r.color) {
               deps.waiting.add(device.id, r.pin, r.time, r.color);
               early.push(r);
-              await deps.early?.(trx, { kind: 'health', device: device.id, pin: r.pin, time: r.time, color: r.color });
             }
             continue;
           }
@@ -87,6 +89,11 @@ export function healthService(deps: {
           if (punch.person_id !== null) recompute.push({ companyId: punch.company_id, personId: punch.person_id, time: punch.time });
         }
         if (recompute.length) await deps.stored.emit(trx, { punches: recompute });
+        // The other instances hear of the colours awaiting a punch at the commit: a few messages per upload.
+        for (let i = 0; i < early.length; i += HINTS_PER_MESSAGE) {
+          const records = early.slice(i, i + HINTS_PER_MESSAGE).map((r) => ({ pin: r.pin, time: r.time, color: r.color! }));
+          await deps.early?.(trx, { kind: 'health', device: device.id, records });
+        }
       });
       if (early.length && deps.recheckMs) {
         const timer = setTimeout(() => {

@@ -29,7 +29,7 @@ export function punchesModule(core: Core) {
     if (fromSelf) return;
     const h = data as EarlyHint;
     if (h.kind === 'photo') photos.awaitPunch(h.device, h.name);
-    else waiting.add(h.device, h.pin, h.time, h.color);
+    else for (const r of h.records) waiting.add(h.device, r.pin, r.time, r.color);
   });
   const punches = punchesService({ database: core.database, photos, health: waiting, early, recheckMs: several ? RECHECK_MS : 0 });
   const health = healthService({ database: core.database, waiting, stored: punches.stored, early, recheckMs: several ? RECHECK_MS : 0 });

@@ -78,7 +78,8 @@ export interface PunchesStored {
 export const punchesStoredHook = () => transactionalHook<Executor, PunchesStored>();
 
 /** What awaits a punch that has not come yet: a capture photo (its stored name) or a health record's colour. */
-export type EarlyHint = { kind: 'photo'; device: number; name: string } | { kind: 'health'; device: number; pin: string; time: string; color: string };
+export type EarlyHint =
+  { kind: 'photo'; device: number; name: string } | { kind: 'health'; device: number; records: { pin: string; time: string; color: string }[] };
 
 export function punchesService(deps: {
   database: Database;
