@@ -145,7 +145,16 @@ test(`someone entered by mistake, with only computed absent days, is deleted; a 
   const kept = await person('612', 'Has a hand-set day');
   const recompute = t.app.modules.attendance.recompute;
   for (const id of [mistake, kept]) await recompute.person(A.id, id, '2026-11-16', '2026-11-20');
-  const days = (id: number) => t.app.database.db.selectFrom('attendance_days').select('date').where('person_id', '=', id).execute();
+  // The week asked for (the recalculation job may also reach the rest of the month meanwhile: not this test's subject).
+  const days = (id: number) =>
+    t.app.database.db
+      .selectFrom('attendance_days')
+      .select('date')
+      .where('person_id', '=', id)
+      .where('date', '>=', '2026-11-16')
+      .where('date', '<=', '2026-11-20')
+      .execute();
+  const all = (id: number) => t.app.database.db.selectFrom('attendance_days').select('date').where('person_id', '=', id).execute();
   assert.equal((await days(mistake)).length, 5, 'the engine computed a week of absent days');
   const manual = await call(t.app, 'POST', '/attendance/day/manual', {
     token: A.main,
@@ -154,7 +163,7 @@ test(`someone entered by mistake, with only computed absent days, is deleted; a 
   assert.equal(manual.code, CODES.OK, manual.message);
   const gone = await call(t.app, 'POST', '/person/delete', { token: A.main, body: { id: mistake } });
   assert.equal(gone.code, CODES.OK, gone.message);
-  assert.equal((await days(mistake)).length, 0, 'the computed days went with them');
+  assert.equal((await all(mistake)).length, 0, 'the computed days went with them');
   const refused = await call(t.app, 'POST', '/person/delete', { token: A.main, lang: 'en-US', body: { id: kept } });
   assert.notEqual(refused.code, CODES.OK, 'a result set by hand is history');
   assert.equal((await days(kept)).length, 5);
