@@ -42,7 +42,7 @@ after(async () => {
 /** Starts an emulated breaker on the broker; Mosquitto may still be rereading its password file, so a refusal is retried. */
 async function breaker(uuid: string, password: string) {
   for (let attempt = 0; ; attempt++) {
-    const e = new EmulatedBreaker({ url: mosq.url, uuid, password, lines: 2, reportMs: 150, tickMs: 100, reconnectMs: 0 });
+    const e = new EmulatedBreaker({ url: mosq.url, uuid, password, lines: 2, reportMs: 150, tickMs: 100, reconnectMs: 300 });
     try {
       await e.start();
       emus.push(e);
@@ -107,8 +107,29 @@ test('one instance serves the shared broker’s breakers; a command on the other
   assert.equal(offAgain.data.outcome, 'success', offAgain.data.message);
   assert.equal(emu.lines[0]!.on, false);
 
-  // The breaker goes away while B serves it: its last will (retained `online` false) turns it offline, although A
-  // served it last.
-  await emu.kill();
-  await until('offline', async () => !(await info(B)).online, 10_000);
+  // The broker goes down, and the subscription passes to a third instance meanwhile: once the broker is back, the
+  // new holder connects and subscribes by itself, the breaker calls in again, and a switch on A reaches it.
+  const { MQTT_PASSWORD_FILE: _p, MQTT_ACL_FILE: _a, MQTT_RELOAD_PID_FILE: _r, ...connectOnly } = mosq.env;
+  const D = await makeTwin(A, { ...connectOnly, BREAKER_COMMAND_TIMEOUT_MS: '3000' });
+  try {
+    await mosq.down();
+    await B.app.mqtt.close();
+    await B.app.subscription.close();
+    await until('D holds the subscription', () => D.app.subscription?.held === true, 10_000, 100);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await D.app.inject({ method: 'GET', url: '/readyz' })).json().checks.broker, 'failed', 'the holder says it cannot reach the broker');
+    await mosq.up();
+    await until('D serves the breaker', () => D.app.mqtt.isConnected('SHARED-BRK-1'), 15_000, 100);
+    assert.equal((await D.app.inject({ method: 'GET', url: '/readyz' })).json().checks.broker, 'ok');
+    const back = await call(A.app, 'POST', '/breaker/line/switch', { token: C.main, body: { id: line.id, oc: 1 }, lang: 'en-US' });
+    assert.equal(back.data.outcome, 'success', back.data.message);
+    assert.equal(emu.lines[0]!.on, true);
+
+    // The breaker goes away while D serves it: its last will (retained `online` false) turns it offline, although
+    // another instance served it before.
+    await emu.kill();
+    await until('offline', async () => !(await info(D)).online, 10_000);
+  } finally {
+    await D.close();
+  }
 });

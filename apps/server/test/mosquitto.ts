@@ -36,6 +36,8 @@ export interface Mosquitto {
   url: string;
   /** the server's environment for this broker */
   env: Record<string, string>;
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,24 +70,34 @@ export async function startMosquitto(bin: string): Promise<Mosquitto> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let child!: ChildProcess;
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  fs.writeFileSync(pidFile, String(child.pid));
-  // Ready when the port accepts connections.
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`mosquitto exited: ${stderr}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
+  async function run() {
+    child = spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    fs.writeFileSync(pidFile, String(child.pid));
+    // Ready when the port accepts connections.
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`mosquitto exited: ${stderr}`);
+      const ok = await new Promise<boolean>((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.end();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
       });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) break;
-    if (i > 100) throw new Error(`mosquitto did not listen on ${port}: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
+      if (ok) break;
+      if (i > 100) throw new Error(`mosquitto did not listen on ${port}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
+  async function halt() {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await run();
   return {
     url: `mqtt://127.0.0.1:${port}`,
     env: {
@@ -96,12 +108,12 @@ export async function startMosquitto(bin: string): Promise<Mosquitto> {
       MQTT_ACL_FILE: acl,
       MQTT_RELOAD_PID_FILE: pidFile,
     },
+    /** The broker goes away (its files stay): every client loses its connection. */
+    down: halt,
+    /** The broker is back on the same port, with the same files (nothing retained survives: persistence is off). */
+    up: run,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
