@@ -11,7 +11,8 @@ if (!existsSync(path.join(ROOT, 'apps', 'web', 'dist', 'index.html')) || process
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', 'tests/**/*.test.ts'], {
+// --test-force-exit: a journey whose steps have all finished never holds the run (see apps/server/scripts/test-all.ts).
+const run = spawnSync(process.execPath, ['--test', '--test-force-exit', '--test-concurrency=1', 'tests/**/*.test.ts'], {
   cwd: path.join(ROOT, 'e2e'),
   stdio: 'inherit',
 });
