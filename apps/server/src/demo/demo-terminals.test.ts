@@ -54,10 +54,16 @@ test(`the demo's terminals now and then refuse a face: the strangers page lists 
   // Every fourth refusal is a registered person's; the demo's own timer may have taken that turn and still be
   // uploading it, so the list is read until it shows.
   const list = async () => (await call(t.app, 'GET', '/stranger/list', { token })).data.items as { kind: string; name: string; pic_url: string }[];
-  const items = (await until('a refused registered person listed', async () => {
-    const x = await list();
-    return x.some((s) => s.kind === 'refused' && s.name) ? x : undefined;
-  }).catch(() => list()))!;
+  const items = (await until(
+    'a refused registered person listed',
+    async () => {
+      const x = await list();
+      return x.some((s) => s.kind === 'refused' && s.name) ? x : undefined;
+    },
+    // the suite runs two files at once beside the demo's own timers: its upload may take a while (once over 10 s)
+    30_000,
+    100,
+  ).catch(() => list()))!;
   assert.ok(items.length >= 2, `${items.length} strangers`);
   assert.ok(items.every((s) => s.pic_url));
   assert.ok(items.some((s) => s.kind === 'unknown'));
