@@ -19,7 +19,7 @@ import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
-import { markCompanyDirty, markDirty } from './dirty.ts';
+import { markCompanyDirty, markDirty, pendingOf } from './dirty.ts';
 import { assertOpen } from './periods.service.ts';
 import { leaveTypes } from './leave-types.ts';
 import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
@@ -295,12 +295,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       return this.status(tenant);
     },
     async status(tenant: Tenant) {
-      const r = await db
-        .selectFrom('attendance_dirty')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', tenant.companyId)
-        .executeTakeFirstOrThrow();
-      return { pending: Number(r.n) };
+      return pendingOf(db, tenant.companyId);
     },
 
     async absences(tenant: Tenant, q: { person_id?: number | undefined; from: string; to: string }) {

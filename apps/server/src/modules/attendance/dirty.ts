@@ -60,3 +60,13 @@ export async function markCompanyDirty(db: Executor, companyId: number, zone: st
   await markDirty(db, companyId, people, range);
   return people.length;
 }
+
+/** People of the company whose days wait to be recomputed (the progress of an attendance update). */
+export async function pendingOf(db: Executor, companyId: number): Promise<{ pending: number }> {
+  const r = await db
+    .selectFrom('attendance_dirty')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(r.n) };
+}

@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
-import { markCompanyDirty } from './dirty.ts';
+import { markCompanyDirty, pendingOf } from './dirty.ts';
 
 /** A closed range of a company's local dates, inclusive. */
 export interface ClosedRange {
@@ -93,12 +93,7 @@ export function periodsService(database: Database) {
         const count = await markCompanyDirty(trx, tenant.companyId, zone, { from: p.from_date, to: p.to_date });
         await audit(trx, tenant, 'attendance', 'attendance.period.reopen', { id, from: p.from_date, to: p.to_date, count });
       });
-      const r = await db
-        .selectFrom('attendance_dirty')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', tenant.companyId)
-        .executeTakeFirstOrThrow();
-      return { pending: Number(r.n) };
+      return pendingOf(db, tenant.companyId);
     },
   };
 }
