@@ -151,6 +151,10 @@ export async function connectExternalBroker(o: ExternalOptions): Promise<MqttGat
     subscribed = false;
     online.clear();
     rpc.close();
+    // The role went while the start waited for the broker: the start goes on, standing by.
+    const starting = onSubscribed;
+    onSubscribed = null;
+    starting?.();
     // at once: a broker that does not answer must not hold a stop or a hand-over
     if (c) await c.endAsync(true);
   }
