@@ -1,7 +1,8 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { API, type TestApp } from './helpers.ts';
+import assert from 'node:assert/strict';
+import { API, call, type Company, type TestApp } from './helpers.ts';
 
 /** A solid-colour test picture (a real image, so it passes content checks). */
 export const picture = (w = 400, h = 500, format: 'jpeg' | 'png' = 'jpeg') =>
@@ -116,3 +117,16 @@ export const smallFace = async () =>
     .composite([{ input: await facePhoto(160), left: 160, top: 200 }])
     .jpeg({ quality: 90 })
     .toBuffer();
+
+/** A person with a face in a new department of the company (the setup many tests need before a terminal): its id. */
+export async function addPersonWithFace(t: TestApp, c: Company, p: { name: string; number: string; department?: string }): Promise<number> {
+  const dept = await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: p.department ?? `Dept ${p.number}` } });
+  assert.equal(dept.code, 20000, dept.message);
+  const pic = (await upload(t, '/person/upload', c.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
+  const person = await call(t.app, 'POST', '/person/create', {
+    token: c.main,
+    body: { name: p.name, number: p.number, phone: '13700000000', organizations: [dept.data.id as number], pic },
+  });
+  assert.equal(person.code, 20000, person.message);
+  return person.data.id as number;
+}

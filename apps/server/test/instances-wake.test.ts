@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { createIsapiTerminal, type IsapiTerminal } from '../../../tools/isapi-emulator/terminal.ts';
-import { picture, upload } from './files.ts';
+import { addPersonWithFace } from './files.ts';
 import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { until } from './terminals.ts';
 
@@ -51,14 +51,7 @@ test('work for a ZKTeco terminal is not told to the other instances; work for a 
     // ZKTeco alone: nothing is sent. Then both: only the Hikvision terminal. Messages arrive in commit order, so
     // once the last is heard, a word about the ZKTeco terminal would have been heard before it.
     await sync.queue(db, await row(zkId), { kind: 'info' });
-    const dept = (await call(A.app, 'POST', '/org/create', { token: C.main, body: { name: 'Hall' } })).data.id as number;
-    const pic = (await upload(A, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic as string;
-    const person = await call(A.app, 'POST', '/person/create', {
-      token: C.main,
-      body: { name: 'Wu Lan', number: '7001', phone: '137', organizations: [dept], pic },
-    });
-    assert.equal(person.code, CODES.OK, person.message);
-    const pid = person.data.id as number;
+    const pid = await addPersonWithFace(A, C, { name: 'Wu Lan', number: '7001', department: 'Hall' });
     for (const id of [zkId, hikId]) await sync.assign(db, C.id, await row(id), [pid]);
     await sync.queue(db, await row(hikId), { kind: 'info' });
     await until('B hears the Hikvision terminal twice', () => heard.flat().filter((id) => id === hikId).length >= 2, 10_000);

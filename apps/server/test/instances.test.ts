@@ -5,7 +5,7 @@ import { transaction } from '../src/db/transaction.ts';
 import { deviceCache } from '../src/modules/devices/devices.repository.ts';
 import { EmulatedBreaker } from '../../../tools/breaker-emulator/breaker.ts';
 import { createIsapiTerminal, type IsapiTerminal } from '../../../tools/isapi-emulator/terminal.ts';
-import { picture, upload } from './files.ts';
+import { addPersonWithFace, picture } from './files.ts';
 import { call, DIALECT, makeApp, makeCompany, makeTwin, type Company, type TestApp } from './helpers.ts';
 import { openLive, type LiveClient } from './live-client.ts';
 import { listen, stopTerminals, terminal, until } from './terminals.ts';
@@ -89,10 +89,7 @@ test('a door opened on A reports the terminal’s answer although the terminal p
 test('a punch uploaded to B reaches a console listening on A', { skip: pgOnly }, async () => {
   const live = await openLive(urlA, C.main);
   lives.push(live);
-  const dept = (await call(A.app, 'POST', '/org/create', { token: C.main, body: { name: 'Hall' } })).data.id as number;
-  const pic = (await upload(A, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic as string;
-  const p = await call(A.app, 'POST', '/person/create', { token: C.main, body: { name: 'Lin Mei', number: '4242', phone: '139', organizations: [dept], pic } });
-  assert.equal(p.code, CODES.OK, p.message);
+  await addPersonWithFace(A, C, { name: 'Lin Mei', number: '4242', department: 'Hall' });
   const term = terminal(urlB, 'TWINPUNCH1');
   await gate('TWINPUNCH1');
   await term.start();
