@@ -341,6 +341,9 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   }
 
   function openStream(req: http.IncomingMessage, res: http.ServerResponse) {
+    // A request held by an injected delay may come back here after its caller gave up or the terminal was unplugged:
+    // its 'close' has fired already, so a heartbeat started now would never be stopped (and would hold the process).
+    if (res.destroyed || req.destroyed || !server) return void res.destroy();
     res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${STREAM_BOUNDARY}`, connection: 'keep-alive' });
     const entry = { res, heartbeat: setInterval(() => streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson()), o.streamHeartbeatMs) };
     streams.add(entry);
@@ -738,7 +741,11 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     const inj = injections.find((i) => path.includes(i.path) && i.times !== 0);
     if (inj) {
       if (inj.times !== undefined) inj.times--;
-      if (inj.slowMs) await new Promise((r) => setTimeout(r, inj.slowMs));
+      if (inj.slowMs) {
+        await new Promise((r) => setTimeout(r, inj.slowMs));
+        // the caller gave up or the terminal was unplugged meanwhile: nothing is answered
+        if (res.destroyed || !server) return void res.destroy();
+      }
       if (inj.huge) {
         res.writeHead(200, { 'content-type': 'application/json' });
         const chunk = Buffer.alloc(64 * 1024, 0x20);
