@@ -651,6 +651,8 @@ export interface DB {
   client_errors: ClientErrorTable;
   client_error_quota: ClientErrorQuotaTable;
   request_quota: RequestQuotaTable;
+  change_counters: ChangeCounterTable;
+  changes: ChangeTable;
   files: FileTable;
   file_chunks: FileChunkTable;
 }
@@ -893,6 +895,8 @@ export interface WebhookOutboxTable {
   type: string;
   data: string;
   created_at: string;
+  /** deliveries with one key reach an endpoint in order (a punch's device; '' none: migration 0042) */
+  order_key: Generated<string>;
 }
 export interface WebhookDeliveryTable {
   id: Generated<number>;
@@ -909,6 +913,8 @@ export interface WebhookDeliveryTable {
   response_body: Generated<string>;
   duration_ms: number | null;
   created_at: string;
+  /** waits while an earlier pending delivery of its endpoint has the same key ('' none: migration 0042) */
+  order_key: Generated<string>;
 }
 
 /** Parking-lot binding (migration 0030, issue #19): docs/api-parking.md. */
@@ -1028,4 +1034,19 @@ export interface FileChunkTable {
   key: string;
   n: number;
   data: Uint8Array;
+}
+
+/** A company's last change number (migration 0042, issue #28): db/changes.ts draws from it right before a commit. */
+export interface ChangeCounterTable {
+  company_id: number;
+  seq: number;
+}
+/** The integrators' changes feed (migration 0042, issue #28): what changed, in commit order per company. */
+export interface ChangeTable {
+  company_id: number;
+  seq: number;
+  kind: string;
+  ref: number;
+  date: Generated<string>;
+  at: string;
 }

@@ -37,6 +37,8 @@ export interface AuthContext {
   ip: string;
   /** The current company's IANA time zone (the default zone while there is none). */
   timeZone: string;
+  /** An API key's scopes among those its route names (undefined: an administrator's session) */
+  apiScopes?: readonly ApiScope[];
 }
 
 /** The scope every tenant-owned repository call takes. */
@@ -61,9 +63,10 @@ declare module 'fastify' {
     notLan?: boolean;
     /**
      * The API-key scope this route serves (issue #19, docs/api-integrations.md): only routes that name one accept an
-     * X-Api-Key, and only from a key holding that scope. Every other route refuses a key.
+     * X-Api-Key, and only from a key holding that scope (any of them, when the route names several: the handler then
+     * serves what the key's scopes open, `AuthContext.apiScopes`). Every other route refuses a key.
      */
-    apiScope?: ApiScope;
+    apiScope?: ApiScope | readonly ApiScope[];
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -132,7 +135,8 @@ export interface SessionLookup {
  * per-minute budget, operation log) and answers the context it acts in, or throws the refusal.
  */
 export interface ApiKeyLookup {
-  check(key: string, meta: { scope: ApiScope; route: string; ip: string }): Promise<AuthContext>;
+  /** `scopes`: the route's; the key needs one of them */
+  check(key: string, meta: { scopes: readonly ApiScope[]; route: string; ip: string }): Promise<AuthContext>;
 }
 
 function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' | 'person'>): void {
@@ -188,7 +192,8 @@ export default fp(async function auth(
       if (!key || key.length > 200 || !opts.keys) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.apiKeyInvalid');
       const scope = req.routeOptions.config?.apiScope;
       if (!scope) throw noAuthority('errors.apiKeyRoute');
-      req.auth = await opts.keys.check(key, { scope, route: `${req.method} ${req.routeOptions.url ?? req.url}`, ip: req.ip });
+      const scopes: readonly ApiScope[] = typeof scope === 'string' ? [scope] : scope;
+      req.auth = await opts.keys.check(key, { scopes, route: `${req.method} ${req.routeOptions.url ?? req.url}`, ip: req.ip });
       if (access !== 'session') allowed(req.auth, access);
       if (notLan) throw lan();
       return;

@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.ts';
 import { Id, IdBody, Nullable, Page, PageQuery, StringEnum } from './common.ts';
+import { DAY_STATUSES } from './attendance.ts';
 import { endpoint } from './endpoint.ts';
+import { LivePunch } from './live.ts';
 
 /**
  * Integrations (issue #19, company option thirdParty): API keys that act on the management API for one company,
@@ -104,6 +106,59 @@ export const DeliveryQuery = Type.Object({ ...PageQuery, endpoint_id: Id, status
 export type DeliveryQuery = Static<typeof DeliveryQuery>;
 export const DeliveryPage = Page(DeliveryItem);
 
+/** What the changes feed lists (docs/api-integrations.md §changes). */
+export const CHANGE_KINDS = ['punch', 'day', 'person'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+/** A change's cursor: its number in the company's sequence, as decimal text. */
+export const CURSOR_PATTERN = '^[0-9]{1,15}$';
+export const CHANGES_PAGE_MAX = 1000;
+export const ChangesQuery = Type.Object({
+  /** the `cursor` of the previous answer; none: from the first change kept */
+  cursor: Type.Optional(Type.String({ pattern: CURSOR_PATTERN, maxLength: 15 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_PAGE_MAX })),
+});
+export type ChangesQuery = Static<typeof ChangesQuery>;
+/** A punch as its webhook carries it (the face link stays inside). */
+export const ChangePunch = Type.Omit(LivePunch, ['face_url']);
+export const ChangeDay = Type.Object({
+  person_id: Type.Integer(),
+  date: Type.String(),
+  status: StringEnum(DAY_STATUSES),
+  late_min: Type.Integer(),
+  early_min: Type.Integer(),
+  worked_min: Type.Integer(),
+  overtime_min: Type.Integer(),
+  leave_min: Type.Integer(),
+  absent_min: Type.Integer(),
+});
+export const ChangePerson = Type.Object({ id: Type.Integer(), number: Type.String(), name: Type.String(), department_ids: Type.Array(Type.Integer()) });
+export const ChangeItem = Type.Object({
+  /** this change's cursor */
+  seq: Type.String(),
+  kind: StringEnum(CHANGE_KINDS),
+  /** when it was recorded */
+  at: Type.String(),
+  /** the punch or person id (a day: its person) */
+  id: Type.Integer(),
+  /** a day's date, '' otherwise */
+  date: Type.String(),
+  /** no longer there: an erased punch, a deleted person, a day without a result now */
+  deleted: Type.Boolean(),
+  /** as it is now (absent when deleted) */
+  punch: Type.Optional(ChangePunch),
+  day: Type.Optional(ChangeDay),
+  person: Type.Optional(ChangePerson),
+});
+export type ChangeItem = Static<typeof ChangeItem>;
+export const ChangesPage = Type.Object({
+  items: Type.Array(ChangeItem),
+  /** where the next call starts (the last change listed; the one given when none was) */
+  cursor: Type.String(),
+  /** more changes follow now */
+  more: Type.Boolean(),
+});
+export type ChangesPage = Static<typeof ChangesPage>;
+
 export const integrationsApi = {
   keys: endpoint({ method: 'GET', path: '/integration/key/list', response: ApiKeyList }),
   createKey: endpoint({ method: 'POST', path: '/integration/key/create', body: ApiKeyInput, response: ApiKeyCreated }),
@@ -117,4 +172,5 @@ export const integrationsApi = {
   testWebhook: endpoint({ method: 'POST', path: '/integration/webhook/test', body: IdBody, response: DeliveryItem }),
   deliveries: endpoint({ method: 'GET', path: '/integration/webhook/deliveries', query: DeliveryQuery, response: DeliveryPage }),
   redeliver: endpoint({ method: 'POST', path: '/integration/webhook/redeliver', body: IdBody, response: DeliveryItem }),
+  changes: endpoint({ method: 'GET', path: '/integration/changes', query: ChangesQuery, response: ChangesPage }),
 };

@@ -40,6 +40,12 @@ export const LivePunch = Type.Object({
   health: Nullable(Type.String()),
   /** a registered person the terminal refused (stranger is true too: it is no punch of theirs; the name is theirs) */
   refused: Type.Boolean(),
+  /** when the record reached the server (the punch's own instant is `time`) */
+  received_at: Type.String(),
+  /** it reached the server more than 10 minutes after it was taken (a terminal's backlog after an outage) */
+  late: Type.Boolean(),
+  /** a visitor's punch: the invitation and who invited them (null for staff and strangers) */
+  visitor: Nullable(Type.Object({ id: Type.Integer(), inviter: Type.String() })),
 });
 export type LivePunch = Static<typeof LivePunch>;
 

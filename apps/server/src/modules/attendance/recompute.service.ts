@@ -1,6 +1,7 @@
 import { DEFAULT_TIME_ZONE, type DayStatus } from '@faceadmin/shared';
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import { recordChanges } from '../../db/changes.ts';
 import type { Database, Dialect, Executor } from '../../db/database.ts';
 import type { AttendanceDayTable } from '../../db/schema.ts';
 import { isRetryable, transaction } from '../../db/transaction.ts';
@@ -237,12 +238,21 @@ const DAY_UPDATES = DAY_COLUMNS.filter((c) => !KEPT.has(c));
  * is 310,000 rows, and building them spent more time than SQLite storing them. The text is the same on both
  * databases but for the placeholders.
  */
-async function upsertDays(ex: Executor, dialect: Dialect, rows: Insertable<AttendanceDayTable>[]): Promise<void> {
+async function upsertDays(ex: Executor, dialect: Dialect, rows: Insertable<AttendanceDayTable>[]): Promise<ChangedDay[]> {
   if (dialect === 'postgres') return upsertDaysPg(ex, rows);
   const params: unknown[] = [];
   for (const r of rows) for (const c of DAY_COLUMNS) params.push(r[c] ?? null);
-  await ex.executeQuery(CompiledQuery.raw(upsertText(dialect, rows.length), params));
+  return (await ex.executeQuery<ChangedDay>(CompiledQuery.raw(upsertText(dialect, rows.length), params))).rows;
 }
+/** A day the upsert wrote: new, or with other figures than it had (what consoles and integrators are told of). */
+interface ChangedDay {
+  person_id: number;
+  date: string;
+  status: string;
+  late_min: number;
+  early_min: number;
+}
+const CHANGED_DAY = 'returning person_id, date, status, late_min, early_min';
 /**
  * A recalculated day whose figures did not change is not written again (no new row version, no index update: most
  * days of an "attendance update" come out as they were), so `computed_at` is when the result last changed.
@@ -270,14 +280,14 @@ const DAY_INTS = new Set<string>([
 const PG_UPSERT =
   `insert into attendance_days (${DAY_COLUMNS.join(', ')}) ` +
   `select * from unnest(${DAY_COLUMNS.map((c, i) => `$${i + 1}::${DAY_INTS.has(c) ? 'integer' : 'text'}[]`).join(', ')}) ` +
-  `on conflict (person_id, date) do update set ${DAY_UPDATES.map((c) => `${c} = excluded.${c}`).join(', ')} ${changedOnly('postgres')}`;
+  `on conflict (person_id, date) do update set ${DAY_UPDATES.map((c) => `${c} = excluded.${c}`).join(', ')} ${changedOnly('postgres')} ${CHANGED_DAY}`;
 /**
  * On PostgreSQL any number of rows in one statement of one array per column (unnest): binding 17 arrays costs
  * far less than 8,500 parameters per 500 rows. The rows are unique by (person, date), as ON CONFLICT requires.
  */
-async function upsertDaysPg(ex: Executor, rows: Insertable<AttendanceDayTable>[]): Promise<void> {
+async function upsertDaysPg(ex: Executor, rows: Insertable<AttendanceDayTable>[]): Promise<ChangedDay[]> {
   const columns = DAY_COLUMNS.map((c) => rows.map((r) => r[c] ?? null));
-  await ex.executeQuery(CompiledQuery.raw(PG_UPSERT, columns));
+  return (await ex.executeQuery<ChangedDay>(CompiledQuery.raw(PG_UPSERT, columns))).rows;
 }
 const upsertTexts = new Map<string, string>();
 /** The upsert's text for a number of rows, made once per dialect and size (statementSizes keeps the sizes few). */
@@ -289,7 +299,7 @@ function upsertText(dialect: Dialect, count: number): string {
   for (let i = 0, n = 0; i < count; i++) tuples.push(`(${DAY_COLUMNS.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(',')})`);
   text =
     `insert into attendance_days (${DAY_COLUMNS.join(', ')}) values ${tuples.join(', ')} ` +
-    `on conflict (person_id, date) do update set ${DAY_UPDATES.map((c) => `${c} = excluded.${c}`).join(', ')} ${changedOnly(dialect)}`;
+    `on conflict (person_id, date) do update set ${DAY_UPDATES.map((c) => `${c} = excluded.${c}`).join(', ')} ${changedOnly(dialect)} ${CHANGED_DAY}`;
   upsertTexts.set(key, text);
   return text;
 }
@@ -541,25 +551,38 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       const seqOf = new Map(rows.map((r) => [r.person_id, r.seq]));
       const ups = upserts.filter((u) => mine(u.person_id, seqOf.get(u.person_id) ?? null));
       // No rule (or left): no results for those days (a manual result stays).
+      const removed: { person_id: number; date: string }[] = [];
       for (const c of clear)
-        await trx
-          .deleteFrom('attendance_days')
-          .where('person_id', '=', c.person_id)
-          .where('date', '>=', c.from_date)
-          .where('date', '<=', c.to_date)
-          .where('manual_status', 'is', null)
-          .execute();
+        removed.push(
+          ...(await trx
+            .deleteFrom('attendance_days')
+            .where('person_id', '=', c.person_id)
+            .where('date', '>=', c.from_date)
+            .where('date', '<=', c.to_date)
+            .where('manual_status', 'is', null)
+            .returning(['person_id', 'date'])
+            .execute()),
+        );
       // In (person, date) order, so two batches touching the same days lock them in one order.
       ups.sort((a, b) => a.person_id - b.person_id || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+      // Only days whose figures changed come back (the upsert skips the rest): what anyone is told of.
+      const changed: ChangedDay[] = [];
       if (deps.database.dialect === 'postgres') {
-        if (ups.length) await upsertDaysPg(trx, ups);
-      } else for (const part of statementSizes(ups)) await upsertDays(trx, deps.database.dialect, part);
+        if (ups.length) changed.push(...(await upsertDaysPg(trx, ups)));
+      } else for (const part of statementSizes(ups)) changed.push(...(await upsertDays(trx, deps.database.dialect, part)));
       written = ups.length;
-      // The watchers' screens follow: a few days listed (a punch's day), a batch only as "refetch".
-      if (ups.length || clear.length) {
+      await recordChanges(
+        trx,
+        companyId,
+        'day',
+        [...changed, ...removed].map((d) => ({ ref: d.person_id, date: d.date })),
+      );
+      // The watchers' screens follow: a few days listed (a punch's day), a batch only as "refetch". A recalculation
+      // that changed nothing (a retried upload, a rule saved as it was) announces nothing.
+      if (changed.length || removed.length) {
         const days =
-          ups.length <= LIVE_DAYS_MAX && !clear.length
-            ? ups.map((u) => ({
+          changed.length <= LIVE_DAYS_MAX && !removed.length
+            ? changed.map((u) => ({
                 person_id: u.person_id,
                 date: u.date,
                 status: u.status as DayStatus,

@@ -1,7 +1,9 @@
+import { recordChanges, registerChangeFilter } from '../../db/changes.ts';
 import { deviceSecrets, loadDeviceKey } from '../../lib/device-secret.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { registerLiveTap } from '../live/publish.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import { changesService } from './changes.service.ts';
 import integrationsRoutes from './integrations.routes.ts';
 import { keysRepository } from './integrations.repository.ts';
 import { keysService } from './keys.service.ts';
@@ -24,11 +26,26 @@ export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChan
     },
     core.bus,
   );
-  const untap = registerLiveTap(db, (ex, e) => webhooks.tap(ex, e));
-  deps.peopleChanged.on((trx, e) => webhooks.peopleChanged(trx, e));
+  const untap = registerLiveTap(
+    db,
+    (ex, e) => webhooks.tap(ex, e),
+    (ex, companyId, type) => webhooks.wants(ex, companyId, type),
+  );
+  // The changes feed records while the company's integrations are on.
+  const unfilter = registerChangeFilter(db, (ex, companyId) => webhooks.recording(ex, companyId));
+  deps.peopleChanged.on(async (trx, e) => {
+    await webhooks.peopleChanged(trx, e);
+    await recordChanges(
+      trx,
+      e.companyId,
+      'person',
+      e.personIds.map((ref) => ({ ref })),
+    );
+  });
+  const changes = changesService(core.database);
   return defineModule({
     name: 'integrations',
-    routes: (app) => integrationsRoutes(app, { keys, webhooks }),
+    routes: (app) => integrationsRoutes(app, { keys, webhooks, changes }),
     jobs: [
       { name: 'webhooks.deliver', every: 1000, exclusive: true, run: (signal) => webhooks.work(signal) },
       {
@@ -38,12 +55,14 @@ export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChan
         runAtStart: true,
         run: async () => {
           await webhooks.cleanup();
+          await changes.prune();
           await keysRepository.pruneUses(db, new Date(Date.now() - 3600_000).toISOString());
         },
       },
     ],
     close: async () => {
       untap();
+      unfilter();
       await webhooks.close();
     },
     keyLookup: keys.lookup,

@@ -87,12 +87,12 @@ export const webhooksRepository = {
 };
 
 export const outboxRepository = {
-  async insert(db: Executor, rows: { company_id: number; event_id: string; type: string; data: string; created_at: string }[]) {
-    // 5 values a row: well within SQLite's 32,766 bound parameters per statement
+  async insert(db: Executor, rows: { company_id: number; event_id: string; type: string; data: string; created_at: string; order_key?: string }[]) {
+    // 6 values a row: well within SQLite's 32,766 bound parameters per statement
     for (let i = 0; i < rows.length; i += 1000)
       await db
         .insertInto('webhook_outbox')
-        .values(rows.slice(i, i + 1000))
+        .values(rows.slice(i, i + 1000).map((r) => ({ ...r, order_key: r.order_key ?? '' })))
         .execute();
   },
   take: (db: Executor, limit: number) => db.selectFrom('webhook_outbox').selectAll().orderBy('id').limit(limit).execute(),
@@ -128,6 +128,24 @@ export const deliveriesRepository = {
       .where('d.status', '=', 'pending')
       .where('d.next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('e.status', '=', 'active'), eb('d.type', '=', 'test')]))
+      // A terminal's punches reach a receiver in its order: one waits while an earlier one of its key is pending
+      // (being posted, or waiting for its retry).
+      .where((eb) =>
+        eb.or([
+          eb('d.order_key', '=', ''),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_deliveries as o')
+                .select('o.id')
+                .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
+                .whereRef('o.order_key', '=', 'd.order_key')
+                .where('o.status', '=', 'pending')
+                .whereRef('o.id', '<', 'd.id'),
+            ),
+          ),
+        ]),
+      )
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
       .limit(limit)

@@ -453,9 +453,13 @@ test('a backlog larger than the posts in flight drains: each finished post start
 });
 
 test('which published events are webhook events', () => {
-  const punch = { id: 1, stranger: false, face_url: '/x.jpg', name: 'A' } as never;
+  const punch = { id: 1, stranger: false, face_url: '/x.jpg', name: 'A', device_id: 7 } as never;
   const ev = (type: string, data: unknown) => webhookEventOf({ companyId: 1, type: type as never, data: data as never, rights: [] });
-  assert.deepEqual(ev('punch', punch), { type: 'punch', data: { id: 1, stranger: false, name: 'A' } }, 'the face link stays inside');
+  assert.deepEqual(
+    ev('punch', punch),
+    { type: 'punch', data: { id: 1, stranger: false, name: 'A', device_id: 7 }, order: 'device:7' },
+    "the face link stays inside; the terminal's punches go out in its order",
+  );
   assert.equal(ev('punch', { ...(punch as object), stranger: true })?.type, 'stranger');
   assert.equal(ev('day', { days: null })?.type, 'day.changed');
   assert.equal(ev('approval', { id: 3, status: 1 })?.type, 'approval.decided');

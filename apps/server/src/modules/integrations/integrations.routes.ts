@@ -1,7 +1,8 @@
 import { integrationsApi } from '@faceadmin/shared';
 import { pageOf } from '../../lib/schemas.ts';
 import type { App } from '../../module.ts';
-import { tenantOf } from '../../plugins/auth.ts';
+import { authOf, tenantOf } from '../../plugins/auth.ts';
+import { CHANGES_SCOPES, type ChangesService } from './changes.service.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import type { KeysService } from './keys.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
@@ -10,8 +11,8 @@ import type { WebhooksService } from './webhooks.service.ts';
  * System → Integrations (issue #19): main administrators only (keys act as a main administrator would, within their
  * scopes, so only one may hand them out), and only while the company's option thirdParty is on (the services say so).
  */
-export default async function integrationsRoutes(app: App, deps: { keys: KeysService; webhooks: WebhooksService }) {
-  const { keys, webhooks } = deps;
+export default async function integrationsRoutes(app: App, deps: { keys: KeysService; webhooks: WebhooksService; changes: ChangesService }) {
+  const { keys, webhooks, changes } = deps;
   const tags = ['integrations'];
   const config = { access: 'main' as const };
   const api = integrationsApi;
@@ -48,6 +49,10 @@ export default async function integrationsRoutes(app: App, deps: { keys: KeysSer
     const { page, pageSize, offset } = pageOf(req.query);
     return reply.ok({ ...(await webhooks.deliveries(tenantOf(req), req.query, offset, pageSize)), page, pageSize });
   });
+  // The changes feed: for a reconciling integrator (a key with any of the scopes it serves), or a main administrator.
+  app.get(api.changes.path, { config: { ...config, apiScope: CHANGES_SCOPES }, schema: routeSchema(api.changes, { tags }) }, async (req, reply) =>
+    reply.ok(await changes.page(tenantOf(req), authOf(req).apiScopes, req.query.cursor, req.query.limit)),
+  );
   app.post(api.redeliver.path, { config, schema: routeSchema(api.redeliver, { tags }) }, async (req, reply) =>
     reply.ok(await webhooks.redeliver(tenantOf(req), req.body.id)),
   );

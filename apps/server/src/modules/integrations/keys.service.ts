@@ -90,7 +90,8 @@ export function keysService(database: Database, secrets: DeviceSecrets) {
         const options = parseJson<Partial<CompanyOptions>>(row.company_options, {});
         if (!options.thirdParty) throw refused('errors.thirdPartyOff');
         const scopes = parseJson<ApiScope[]>(row.scopes, []);
-        if (!scopes.includes(meta.scope)) throw refused('errors.apiKeyScope', { name: row.name, scope: meta.scope });
+        const held = meta.scopes.filter((x) => scopes.includes(x));
+        if (!held.length) throw refused('errors.apiKeyScope', { name: row.name, scope: meta.scopes.join(' | ') });
 
         // The budget and the operation log: one counter row per key and minute ('*'), one per key, minute and route.
         const minuteMs = Math.floor(now / 60_000) * 60_000;
@@ -112,7 +113,7 @@ export function keysService(database: Database, secrets: DeviceSecrets) {
             max: INTEGRATION_LIMITS.keyPerMinute,
             seconds: Math.max(1, Math.ceil((minuteMs + 60_000 - now) / 1000)),
           });
-        return contextOf(row.id, row.name, row.company_id, row.time_zone, meta.ip);
+        return { ...contextOf(row.id, row.name, row.company_id, row.time_zone, meta.ip), apiScopes: held };
       },
     } satisfies ApiKeyLookup,
   };

@@ -21,6 +21,7 @@ import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import type { LiveEnvelope } from '../live/publish.ts';
+import type { LiveEventType } from '@faceadmin/shared';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { deliveriesRepository, outboxRepository, webhooksRepository, type DeliveryRow } from './integrations.repository.ts';
@@ -54,13 +55,25 @@ export const WEBHOOK_TUNING = {
 export const retryDelay = (attempts: number, firstMs = WEBHOOK_TUNING.firstRetryMs) =>
   Math.min(firstMs * 2 ** Math.max(0, attempts - 1), WEBHOOK_TUNING.maxRetryMs);
 
-/** A live event as a webhook event, or null when webhooks have no such event. */
-export function webhookEventOf(e: LiveEnvelope): { type: WebhookEvent; data: unknown } | null {
+/** The webhook events a live event type may become (what the tap is asked for before a writer builds it). */
+const WEBHOOK_TYPES_OF: Partial<Record<LiveEventType, readonly WebhookEvent[]>> = {
+  punch: ['punch', 'stranger'],
+  day: ['day.changed'],
+  approval: ['approval.decided'],
+  alarm: ['alarm'],
+  device: ['device.offline'],
+};
+
+/**
+ * A live event as a webhook event, or null when webhooks have no such event. `order` keys the deliveries that must
+ * reach a receiver in order: a terminal's punches.
+ */
+export function webhookEventOf(e: LiveEnvelope): { type: WebhookEvent; data: unknown; order?: string } | null {
   switch (e.type) {
     case 'punch': {
       const p = e.data as LiveEnvelope<'punch'>['data'];
       const { face_url: _face, ...data } = p;
-      return { type: p.stranger ? 'stranger' : 'punch', data };
+      return { type: p.stranger ? 'stranger' : 'punch', data, order: `device:${p.device_id}` };
     }
     case 'day':
       return { type: 'day.changed', data: e.data };
@@ -97,7 +110,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const bodyOf = (eventId: string, type: string, companyId: number, createdAt: string, data: unknown) =>
   JSON.stringify({ id: eventId, type, company_id: companyId, created_at: createdAt, data });
 
-type OutboxRow = { company_id: number; event_id: string; type: string; data: string; created_at: string };
+type OutboxRow = { company_id: number; event_id: string; type: string; data: string; created_at: string; order_key?: string };
 
 /** The bus topic telling every instance a company's endpoints changed. */
 const FORGET_TOPIC = 'webhooks.forget';
@@ -110,7 +123,7 @@ export function webhooksService(
 ) {
   const { db } = database;
   /** Per company: the event types an active endpoint listens to (thirdParty on), and until when that is trusted. */
-  const listening = new Map<number, { types: Set<string>; until: number }>();
+  const listening = new Map<number, { types: Set<string>; on: boolean; until: number }>();
   /**
    * Endpoints changed: every instance (each keeps its own `listening`) reads them again, at the commit of `ex`, so an
    * endpoint added on one instance gets the events the others take from the next one on.
@@ -151,9 +164,9 @@ export function webhooksService(
     const readAt = generation;
     const types = new Set<string>();
     const company = await webhooksRepository.companyOptions(ex, companyId);
-    if (company && parseJson<Partial<CompanyOptions>>(company.options, {}).thirdParty)
-      for (const e of await webhooksRepository.active(ex, companyId)) for (const t of parseJson<string[]>(e.events, [])) types.add(t);
-    if (readAt === generation) listening.set(companyId, { types, until: Date.now() + WEBHOOK_TUNING.cacheMs });
+    const on = !!company && !!parseJson<Partial<CompanyOptions>>(company.options, {}).thirdParty;
+    if (on) for (const e of await webhooksRepository.active(ex, companyId)) for (const t of parseJson<string[]>(e.events, [])) types.add(t);
+    if (readAt === generation) listening.set(companyId, { types, on, until: Date.now() + WEBHOOK_TUNING.cacheMs });
     return types;
   }
 
@@ -242,7 +255,20 @@ export function webhooksService(
         type: ev.type,
         data: JSON.stringify(ev.data),
         created_at: nowIso(),
+        order_key: ev.order ?? '',
       });
+    },
+    /** Whether an endpoint of the company listens to what a live event of this type may become (cached). */
+    async wants(ex: Executor, companyId: number, type: LiveEventType): Promise<boolean> {
+      const types = WEBHOOK_TYPES_OF[type];
+      if (!types) return false;
+      const listened = await typesOf(ex, companyId);
+      return types.some((t) => listened.has(t));
+    },
+    /** Whether the company's changes are recorded for the changes feed: its third-party option is on (cached). */
+    async recording(ex: Executor, companyId: number): Promise<boolean> {
+      await typesOf(ex, companyId);
+      return listening.get(companyId)?.on ?? false;
     },
     /** A person changed (the persons module's hook): `person.changed` with the ids and what happened. */
     async peopleChanged(ex: Executor, e: { companyId: number; personIds: number[]; kind: 'saved' | 'deleted' }) {
@@ -470,6 +496,7 @@ export function webhooksService(
             status: 'pending',
             next_attempt_at: r.created_at,
             created_at: r.created_at,
+            order_key: r.order_key,
           })),
       );
       for (let i = 0; i < deliveries.length; i += 100) made += (await deliveriesRepository.insert(trx, deliveries.slice(i, i + 100))).length;

@@ -36,14 +36,31 @@ export function registerLiveSink(db: Db, sink: LiveSink): () => void {
  * may write in that transaction and must stay cheap when it has nothing to do (a cached "nobody listens").
  */
 export type LiveTap = (executor: Executor, event: LiveEnvelope) => Promise<void>;
-const taps = new WeakMap<Db, LiveTap>();
+/** Whether the tap takes events of this type for this company now (a cached answer; writers skip building them). */
+export type LiveTapWants = (executor: Executor, companyId: number, type: LiveEventType) => Promise<boolean>;
+const taps = new WeakMap<Db, { tap: LiveTap; wants: LiveTapWants }>();
 
-export function registerLiveTap(db: Db, tap: LiveTap): () => void {
-  taps.set(db, tap);
+export function registerLiveTap(db: Db, tap: LiveTap, wants: LiveTapWants = async () => true): () => void {
+  const entry = { tap, wants };
+  taps.set(db, entry);
   return () => {
-    if (taps.get(db) === tap) taps.delete(db);
+    if (taps.get(db) === entry) taps.delete(db);
   };
 }
+
+/** Whether an event published only to the tap (`to: 'tap'`) would be taken: false when no tap listens. */
+export async function tapWants(executor: Executor, companyId: number, type: LiveEventType): Promise<boolean> {
+  const db = dbOf(executor);
+  const entry = db && taps.get(db);
+  return !!entry && entry.wants(executor, companyId, type);
+}
+
+/**
+ * Where a published event goes: both the consoles and the tap (the default), or one of them. The consoles' screens
+ * take only what is news (a punch taken just now), the tap takes every event of its kind (an integrator needs a
+ * terminal's backlog too): a writer sends each event to each exactly once.
+ */
+export type PublishTo = 'all' | 'live' | 'tap';
 
 /**
  * Publishes one event for the company's consoles, in the caller's transaction (or at once on the database
@@ -56,11 +73,12 @@ export async function publish<K extends LiveEventType>(
   data: LiveEvents[K],
   rights: readonly RightKey[] = [],
   adminId: number | null = null,
+  to: PublishTo = 'all',
 ): Promise<void> {
   const db = dbOf(executor);
   if (!db) return;
-  const tap = taps.get(db);
-  const sink = sinks.get(db);
+  const tap = to === 'live' ? undefined : taps.get(db)?.tap;
+  const sink = to === 'tap' ? undefined : sinks.get(db);
   if (!tap && !sink) return;
   const event: LiveEnvelope = { companyId, type, data, rights, adminId };
   if (tap) await tap(executor, event);

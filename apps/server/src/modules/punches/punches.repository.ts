@@ -83,6 +83,16 @@ function parts<T>(xs: T[]): T[][] {
   return out;
 }
 
+/** What an insert stored, as its RETURNING answers it. */
+export interface StoredPunchRow {
+  id: number;
+  company_id: number;
+  device_id: number;
+  pin: string;
+  local_time: string;
+  time: string;
+}
+
 /**
  * Punch ingestion's two statements (the PIN lookup and the insert), compiled once per size and reused,
  * for one database. A padded row is a copy of a real one: the duplicate key makes it a no-op.
@@ -93,7 +103,8 @@ export function punchWriter() {
       db
         .insertInto('punches')
         .values(rows.map(pick))
-        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing()),
+        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
+        .returning(['id', 'company_id', 'device_id', 'pin', 'local_time', 'time']),
     count: (rows) => rows.length,
     params: (rows) => rows.flatMap((r) => COLUMNS.map((c) => r[c] ?? null)),
   });
@@ -113,9 +124,14 @@ export function punchWriter() {
       }
       return out;
     },
-    /** Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. */
-    async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<void> {
-      for (const part of parts(rows)) await insert(db, part);
+    /**
+     * Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. Answers the
+     * rows it stored (a duplicate, of a stored row or within the upload, is not among them).
+     */
+    async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<StoredPunchRow[]> {
+      const out: StoredPunchRow[] = [];
+      for (const part of parts(rows)) out.push(...(await insert<StoredPunchRow>(db, part)).rows);
+      return out;
     },
   };
 }

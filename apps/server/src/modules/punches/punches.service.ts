@@ -11,7 +11,7 @@ import { punchesRepository, punchWriter, type PunchInsert } from './punches.repo
 import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
 import type { HealthWaiting } from './health-waiting.ts';
-import { LIVE_AGE_MS, LIVE_PER_UPLOAD, publishPhoto, publishPunches, type LiveKey } from './punches.live.ts';
+import { announcePunches, LIVE_AGE_MS, LIVE_PER_UPLOAD, publishPhoto } from './punches.live.ts';
 
 /**
  * `punches.stranger`: 0 a punch; 1 a stranger (a PIN the company does not know, or a face the terminal did not
@@ -145,14 +145,13 @@ export function punchesService(deps: {
       const people = new Map<number, Map<string, number>>();
       for (const [companyId, pins] of byCompany) people.set(companyId, await writer.personIds(trx, companyId, [...pins]));
       const rows: PunchInsert[] = [];
-      const live: LiveKey[] = [];
+      /** per upload, the keys of the records it sent, in its order (which of them are news is known once stored) */
+      const uploads: string[][] = [];
       const nowMs = clock.now();
       for (const g of group) {
         const { rows: mine, newest } = rowsOf(g.device, g.records, people.get(g.device.company_id)!, now);
         for (const r of mine) rows.push(r);
-        // The newest few of each upload, when taken just now, are news for the watchers' screens.
-        const fresh = mine.filter((r) => Math.abs(Date.parse(r.time) - nowMs) <= LIVE_AGE_MS).slice(-LIVE_PER_UPLOAD);
-        for (const r of fresh) live.push({ companyId: r.company_id, deviceId: r.device_id, pin: r.pin, localTime: r.local_time });
+        uploads.push(mine.filter((r) => Math.abs(Date.parse(r.time) - nowMs) <= LIVE_AGE_MS).map((r) => `${r.device_id}/${r.pin}/${r.local_time}`));
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
         const drift = Math.round((newest - clock.now()) / 1000);
@@ -179,10 +178,21 @@ export function punchesService(deps: {
         }
       }
       // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
-      await writer.insertIgnore(trx, rows);
-      await publishPunches(trx, live, now);
-      const known = rows.filter((r) => r.person_id !== null).map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time }));
-      if (known.length) await stored.emit(trx, { punches: known });
+      const inserted = await writer.insertIgnore(trx, rows);
+      // The newest few new records of each upload, when taken just now, are news for the watchers' screens; every
+      // new one is for the integrators.
+      const byKey = new Map(inserted.map((r) => [`${r.device_id}/${r.pin}/${r.local_time}`, r.id]));
+      const live = new Set<number>();
+      for (const keys of uploads)
+        for (const id of keys
+          .map((k) => byKey.get(k))
+          .filter((x) => x !== undefined)
+          .slice(-LIVE_PER_UPLOAD))
+          live.add(id);
+      await announcePunches(trx, inserted, live);
+      // Attendance follows what was stored: a retried upload that stored nothing recalculates nothing.
+      const known = rows.filter((r) => r.person_id !== null && byKey.has(`${r.device_id}/${r.pin}/${r.local_time}`));
+      if (known.length) await stored.emit(trx, { punches: known.map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time })) });
     });
   }
 
@@ -265,7 +275,7 @@ export function punchesService(deps: {
           .executeTakeFirst();
         if (!row) return null;
         // announced with its photo (no `photo` event follows) and a stranger alarm; only when new, so a retry is silent
-        await publishPunches(trx, [{ companyId: device.company_id, deviceId: device.id, pin, localTime: r.time }], createdAt);
+        await announcePunches(trx, [{ id: row.id, company_id: device.company_id }], new Set([row.id]));
         return row.id;
       });
     },

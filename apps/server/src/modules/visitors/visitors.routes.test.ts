@@ -259,10 +259,17 @@ test(`the door: the visitor is synced with the window as the terminal's validity
   // the guard desk hears the arrival (live `visitor`), an auditor with the log right only too
   const auditor = await makeSub(t, A, ['logView']);
   const live = await openLive(server, auditor.token, { topics: 'visitor' });
+  // the door watcher's punch says it is a visitor's, and whose guest (webhooks carry the same)
+  const watcher = await openLive(server, A.main, { topics: 'punch' });
   const inside = await term.recognize({ pin, time: local(Date.now()), photo: await picture(200, 200) });
   assert.equal(inside.outcome, 'opened');
   const arrival = await live.waitFor('the arrival', (e) => e.event === 'visitor');
   live.close();
+  const seen = await watcher.waitFor("the visitor's punch", (e) => e.event === 'punch');
+  watcher.close();
+  assert.deepEqual(seen.data.visitor, { id: visitorId, inviter: r.data.visitor.inviter });
+  assert.ok(seen.data.visitor.inviter.startsWith('Admin'));
+  assert.equal(seen.data.late, false);
   assert.deepEqual({ id: arrival.data.id, name: arrival.data.name }, { id: visitorId, name: 'Door Visitor' });
   const outside = await term.recognize({ pin, time: local(end + 60_000) });
   assert.equal(outside.outcome, 'refused');
