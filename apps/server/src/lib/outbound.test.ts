@@ -35,7 +35,12 @@ before(async () => {
 after(() => local.server.close());
 
 const post = (policy: OutboundPolicy, url: string, lookup?: LookupAll) =>
-  outboundGuard(policy, lookup).post(url, { headers: { 'content-type': 'application/json' }, body: '{"a":1}', excerptMax: 200, signal: AbortSignal.timeout(5000) });
+  outboundGuard(policy, lookup).post(url, {
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":1}',
+    excerptMax: 200,
+    signal: AbortSignal.timeout(5000),
+  });
 
 /** The validation error a save-time check raised: its field and reason key. */
 async function refusedAt(p: Promise<unknown>): Promise<{ field: unknown; reason: unknown; address: unknown }> {
@@ -95,7 +100,15 @@ test('URLs: http(s) only, no account; decimal, hex and octal IPv4 hosts are read
     assert.equal(httpUrl(bad), null, bad);
   assert.equal(httpUrl(' https://hooks.example.com/in#x ')?.toString(), 'https://hooks.example.com/in');
   const guard = outboundGuard(NONE, async () => [{ address: '93.184.215.14', family: 4 }]);
-  for (const url of ['http://2130706433/', 'http://0x7f000001/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::1]:8080/'])
+  for (const url of [
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0x7f.1/',
+    'http://0177.0.0.1/',
+    'http://127.1/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::1]:8080/',
+  ])
     assert.deepEqual((await refusedAt(guard.checkUrl(url, 'url'))).reason, 'reasons.outbound.loopback', url);
   assert.deepEqual(await refusedAt(guard.checkUrl('http://2130706433/', 'url')), { field: 'url', reason: 'reasons.outbound.loopback', address: '127.0.0.1' });
   assert.equal((await refusedAt(guard.checkUrl('http://169.254.169.254/latest/meta-data/', 'url'))).reason, 'reasons.outbound.linkLocal');
@@ -114,7 +127,9 @@ test('URLs: http(s) only, no account; decimal, hex and octal IPv4 hosts are read
 });
 
 test('save time: a name is resolved, and refused when it points inside; one that does not resolve is saved (each request checks it)', async () => {
-  const to = (address: string): LookupAll => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+  const to =
+    (address: string): LookupAll =>
+    async () => [{ address, family: address.includes(':') ? 6 : 4 }];
   assert.deepEqual(await refusedAt(outboundGuard(NONE, to('127.0.0.1')).checkUrl('http://hooks.test/', 'url')), {
     field: 'url',
     reason: 'reasons.outbound.loopback',
@@ -204,12 +219,21 @@ test('https: the connection to the checked address still names the host (SNI) an
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=hooks.test', '-addext', 'subjectAltName=DNS:hooks.test'].concat([
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        path.join(dir, 'cert.pem'),
-      ]),
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=hooks.test',
+        '-addext',
+        'subjectAltName=DNS:hooks.test',
+      ].concat(['-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')]),
       { stdio: 'ignore' },
     );
   } catch {
@@ -233,7 +257,9 @@ test('https: the connection to the checked address still names the host (SNI) an
     const lookup: LookupAll = async () => [{ address: '127.0.0.1', family: 4 }];
     const port = (server.address() as AddressInfo).port;
     // a self-signed certificate: refused by the client, which shows it was verified for hooks.test
-    await assert.rejects(post(LOOPBACK, `https://hooks.test:${port}/in`, lookup), (e: NodeJS.ErrnoException) => /SELF_SIGNED|self-signed/i.test(`${e.code} ${e.message}`));
+    await assert.rejects(post(LOOPBACK, `https://hooks.test:${port}/in`, lookup), (e: NodeJS.ErrnoException) =>
+      /SELF_SIGNED|self-signed/i.test(`${e.code} ${e.message}`),
+    );
     assert.deepEqual(names, ['hooks.test']);
   } finally {
     server.close();

@@ -273,10 +273,12 @@ export function outboundGuard(policy: OutboundPolicy, lookup: LookupAll = system
       const no = refused(target);
       if (no) throw no;
       if (!target.addresses.length) throw new Error(`${target.host} has no address`);
-      const { address, family } = target.addresses[0]!;
-      // every connection of this request goes to the address just checked, whatever the name answers meanwhile
+      const checked = target.addresses;
+      const { address, family } = checked[0]!;
+      // every connection of this request goes to an address just checked, whatever the name answers meanwhile (all of
+      // them when the connection tries several: happy eyeballs)
       const pinned: LookupFunction = (_host, opts, cb) =>
-        (opts as { all?: boolean }).all ? (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]) : cb(null, address, family);
+        (opts as { all?: boolean }).all ? (cb as (e: null, a: { address: string; family: number }[]) => void)(null, checked) : cb(null, address, family);
       const send = u.protocol === 'https:' ? https.request : http.request;
       return new Promise<OutboundAnswer>((resolve, reject) => {
         const req = send(

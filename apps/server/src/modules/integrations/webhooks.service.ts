@@ -185,11 +185,7 @@ export function webhooksService(
       const e = err as Error & { code?: string };
       // a refused address records only why: nothing was sent, and nothing of it is read
       body =
-        err instanceof OutboundRefused
-          ? e.message
-          : timeout.aborted
-            ? `timeout after ${WEBHOOK_TUNING.timeoutMs} ms`
-            : `${e.code ?? e.name}: ${e.message}`;
+        err instanceof OutboundRefused ? e.message : timeout.aborted ? `timeout after ${WEBHOOK_TUNING.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`;
       body = body.slice(0, WEBHOOK_TUNING.responseMax);
     }
     const duration = Math.round(performance.now() - started);
@@ -476,4 +472,3 @@ export function webhooksService(
   }
 }
 export type WebhooksService = ReturnType<typeof webhooksService>;
-
