@@ -20,6 +20,8 @@ export async function benchApp(opts: Pick<BuildOptions, 'plainAssets'> = {}): Pr
     // The breakers' embedded MQTT broker on a port of its own (breakers.bench.ts reads app.mqtt.port).
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    // webhooks.bench.ts posts to a receiver on this machine (loopback is refused unless allowed, issue #28)
+    OUTBOUND_ALLOW: '127.0.0.0/8',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
   const app = await buildApp({ config, database: openDatabase(config), logger: false, sms: null, ...opts });

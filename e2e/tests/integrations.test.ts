@@ -56,7 +56,8 @@ const api = (path: string, init: RequestInit = {}) =>
 before(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  server = await startServer(ADMIN, { WEBHOOK_RETRY_SECONDS: '2', WEBHOOK_PAUSE_SECONDS: '10' });
+  // the receiver is on this machine: loopback is refused unless allowed (issue #28)
+  server = await startServer(ADMIN, { WEBHOOK_RETRY_SECONDS: '2', WEBHOOK_PAUSE_SECONDS: '10', OUTBOUND_ALLOW: '127.0.0.0/8' });
   journey = await openJourney({ prefix: 'integrations-', viewport: { width: 1600, height: 900 } });
   page = journey.page;
 });

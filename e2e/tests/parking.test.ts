@@ -49,7 +49,8 @@ async function until<T>(what: string, check: () => T | Promise<T>, ms = 15_000):
 before(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/people`;
-  server = await startServer(ADMIN);
+  // the operator's receiver is on this machine: loopback is refused unless allowed (issue #28)
+  server = await startServer(ADMIN, { OUTBOUND_ALLOW: '127.0.0.0/8' });
   journey = await openJourney({ prefix: 'parking-', viewport: { width: 1280, height: 900 } });
   page = journey.page;
 });

@@ -10,6 +10,19 @@ test('defaults: port 8080, SQLite under ./data, normal mode, SMS to the log outs
   assert.equal(c.runMode, 'normal');
   assert.equal(c.smsSender, 'log');
   assert.equal(c.scryptLog2N, 17);
+  assert.deepEqual(c.outbound, { allow: [], privateAllowed: false });
+});
+
+test('OUTBOUND_ALLOW: ranges webhooks and the parking push may reach beyond public addresses; LAN mode adds private ones', () => {
+  const c = loadConfig({ OUTBOUND_ALLOW: '127.0.0.0/8, ::1/128' });
+  assert.deepEqual(c.outbound, {
+    allow: [
+      { v6: false, base: 0x7f000000n, bits: 8 },
+      { v6: true, base: 1n, bits: 128 },
+    ],
+    privateAllowed: false,
+  });
+  assert.equal(loadConfig({ RUN_MODE: 'lan' }).outbound.privateAllowed, true);
 });
 
 test('bad values stop start-up with a message naming the variable', () => {
@@ -28,6 +41,8 @@ test('bad values stop start-up with a message naming the variable', () => {
     [{ MQTT_URL: 'tcp://broker' }, /MQTT_URL/],
     [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com:99999' }, /MQTT_PUBLIC_URL/],
     [{ MQTT_PUBLIC_URL: 'mqtt://breakers.example.com/path' }, /MQTT_PUBLIC_URL/],
+    [{ OUTBOUND_ALLOW: '127.0.0.0/8,localhost' }, /OUTBOUND_ALLOW.*"localhost"/],
+    [{ OUTBOUND_ALLOW: '10.0.0.0/33' }, /OUTBOUND_ALLOW/],
   ];
   assert.equal(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://breakers.example.com:8883' }).mqtt.publicUrl, 'mqtts://breakers.example.com:8883');
   for (const [env, msg] of cases)

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RUN_MODES, type RunMode } from '@faceadmin/shared';
 import type { S3Settings } from './lib/files/s3.ts';
 import { FILE_STORE_KINDS, validKey, type FileStoreKind } from './lib/files/store.ts';
+import { parseCidrList, type OutboundPolicy } from './lib/outbound.ts';
 
 /** Every environment variable the server reads, validated once. */
 export interface Config {
@@ -64,6 +65,11 @@ export interface Config {
   };
   /** Webhooks (docs/api-integrations.md): a day of failures pauses an endpoint, retries start 10 s apart (journeys shorten both). */
   webhooks: { pauseAfterSeconds: number; firstRetrySeconds: number };
+  /**
+   * Where webhooks and the parking push may reach beyond public addresses (issue #28, lib/outbound.ts): OUTBOUND_ALLOW's
+   * ranges (e.g. 127.0.0.0/8,::1/128 for a receiver on this machine), and private ranges in LAN mode.
+   */
+  outbound: OutboundPolicy;
   /** GET /metrics (Prometheus) with `Authorization: Bearer <this>` from anywhere; unset: only from loopback, never through a proxy (docs/deploy.md). */
   metricsToken: string | undefined;
   /** Face photos checked at upload by the bundled face detector (docs/face-check.md); 'off' stores any picture. */
@@ -165,6 +171,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (fileStore === 's3' && !s3) throw new ConfigError(`FILE_STORE=s3 needs ${S3_KEYS.join(', ')}`);
   // SQLite keeps files in DATA_DIR: one server, and a write transaction there holds the only connection
   if (fileStore === 'database' && !databaseUrl) throw new ConfigError('FILE_STORE=database needs DATABASE_URL (with SQLite files stay in DATA_DIR)');
+  let outboundAllow: OutboundPolicy['allow'];
+  try {
+    outboundAllow = parseCidrList(env.OUTBOUND_ALLOW ?? '');
+  } catch (err) {
+    throw new ConfigError(`OUTBOUND_ALLOW must list address ranges separated by commas: ${(err as Error).message}`);
+  }
+  const runMode = oneOf(env, 'RUN_MODE', RUN_MODES, 'normal');
   const webDist = env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.resolve(import.meta.dirname, '../../web/dist');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -172,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     deviceSecretKey,
     databaseUrl,
-    runMode: oneOf(env, 'RUN_MODE', RUN_MODES, 'normal'),
+    runMode,
     adminUsername,
     adminPassword,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -208,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pauseAfterSeconds: int(env, 'WEBHOOK_PAUSE_SECONDS', 86_400, 10, 30 * 86_400),
       firstRetrySeconds: int(env, 'WEBHOOK_RETRY_SECONDS', 10, 1, 3600),
     },
+    outbound: { allow: outboundAllow, privateAllowed: runMode === 'lan' },
     fileStore,
     s3,
     faceCheck: oneOf(env, 'FACE_CHECK', ['on', 'off'] as const, 'on'),

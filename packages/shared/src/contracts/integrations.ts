@@ -92,7 +92,7 @@ export const DeliveryItem = Type.Object({
   attempts: Type.Integer(),
   /** the last attempt's HTTP status, null when it got none (timeout, refused connection) */
   response_code: Nullable(Type.Integer()),
-  /** the last attempt's answer, at most 1,000 characters, or why there was none */
+  /** the last attempt's answer, at most 200 characters, or why there was none (an internal address refused: "refused: …") */
   response_body: Type.String(),
   duration_ms: Nullable(Type.Integer()),
   created_at: Type.String(),

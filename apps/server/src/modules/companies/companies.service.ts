@@ -2,6 +2,7 @@ import { ALL_RIGHTS, DEFAULT_TIME_ZONE, type Company, type CompanyInput } from '
 import type { Database, Executor } from '../../db/database.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
+import type { OutboundGuard } from '../../lib/outbound.ts';
 import { isTimeZone, nowIso } from '../../lib/time.ts';
 import type { AuthContext, Tenant } from '../../plugins/auth.ts';
 import { adminsRepository } from '../auth/admins.repository.ts';
@@ -27,12 +28,27 @@ function requireText(input: Input) {
 export const companyCreatedHook = () => transactionalHook<Executor, { companyId: number }>();
 export type CompanyCreatedHook = ReturnType<typeof companyCreatedHook>;
 
-export function companiesService(database: Database, created: CompanyCreatedHook = companyCreatedHook(), peopleChanged?: PeopleChangedHook) {
+/**
+ * The parking operator URL, when the input sets one other than the stored one: the outbound guard's check (issue #28),
+ * as webhooks have it. A stored one is checked again at every push.
+ */
+async function checkParkingUrl(outbound: OutboundGuard, input: Input, before: string) {
+  const url = input.options?.parking?.url;
+  if (url === undefined || !url.trim() || url === before) return;
+  await outbound.checkUrl(url, 'options.parking.url');
+}
+
+export function companiesService(
+  database: Database,
+  deps: { created?: CompanyCreatedHook; peopleChanged?: PeopleChangedHook | undefined; outbound: OutboundGuard },
+) {
   const { db } = database;
+  const { created = companyCreatedHook(), peopleChanged, outbound } = deps;
   return {
     /** Creates a company with the caller as its initial main administrator and switches to it. */
     async create(ctx: AuthContext, input: Input): Promise<Company> {
       requireText(input);
+      await checkParkingUrl(outbound, input, '');
       return transaction(db, async (trx) => {
         const now = nowIso();
         const id = await companiesRepository.insert(trx, {
@@ -67,6 +83,10 @@ export function companiesService(database: Database, created: CompanyCreatedHook
     },
     async update(tenant: Tenant, input: Input): Promise<Company> {
       requireText(input);
+      const stored = await companiesRepository.find(db, tenant.companyId);
+      if (!stored) throw notFound();
+      // before the transaction: the check may wait for a name to resolve
+      await checkParkingUrl(outbound, input, optionsOf(stored).parking.url);
       return transaction(db, async (trx) => {
         const row = await companiesRepository.find(trx, tenant.companyId);
         if (!row) throw notFound();

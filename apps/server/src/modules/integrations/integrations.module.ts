@@ -1,5 +1,6 @@
 import { recordChanges, registerChangeFilter } from '../../db/changes.ts';
 import { deviceSecrets, loadDeviceKey } from '../../lib/device-secret.ts';
+import { outboundGuard } from '../../lib/outbound.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { registerLiveTap } from '../live/publish.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
@@ -20,6 +21,7 @@ export function integrationsModule(core: Core, deps: { peopleChanged: PeopleChan
   const webhooks = webhooksService(
     core.database,
     core.log,
+    outboundGuard(core.config.outbound),
     {
       pauseAfterMs: core.config.webhooks.pauseAfterSeconds * 1000,
       firstRetryMs: core.config.webhooks.firstRetrySeconds * 1000,

@@ -16,8 +16,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { beforeCommit, transaction } from '../../db/transaction.ts';
-import { badInput, invalid, notFound } from '../../lib/errors.ts';
+import { badInput, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
+import { OutboundRefused, type OutboundGuard } from '../../lib/outbound.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import type { LiveEnvelope } from '../live/publish.ts';
@@ -47,7 +48,8 @@ export const WEBHOOK_TUNING = {
   /** fan-out waits while this many deliveries are due and waiting for a post */
   aheadMax: 128,
   keepDays: 30,
-  responseMax: 1000,
+  /** characters of a receiver's answer (or of why it failed) the delivery log keeps */
+  responseMax: 200,
   /** how long an instance trusts its "who listens" cache without a change it made itself */
   cacheMs: 10_000,
 };
@@ -92,20 +94,6 @@ export function webhookEventOf(e: LiveEnvelope): { type: WebhookEvent; data: unk
   }
 }
 
-/** http(s), a host, no credentials in it: what a receiver's address must be. */
-export function checkUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    throw invalid('url', 'reasons.webhookUrl');
-  }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname || u.username || u.password || /\s/.test(raw.trim()))
-    throw invalid('url', 'reasons.webhookUrl');
-  u.hash = '';
-  return u.toString();
-}
-
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const bodyOf = (eventId: string, type: string, companyId: number, createdAt: string, data: unknown) =>
   JSON.stringify({ id: eventId, type, company_id: companyId, created_at: createdAt, data });
@@ -118,6 +106,8 @@ const FORGET_TOPIC = 'webhooks.forget';
 export function webhooksService(
   database: Database,
   log: FastifyBaseLogger,
+  /** where receivers may be (config.outbound): checked when an endpoint is saved and at every attempt */
+  outbound: OutboundGuard,
   timing: { pauseAfterMs: number; firstRetryMs: number } = { pauseAfterMs: WEBHOOK_TUNING.pauseAfterMs, firstRetryMs: WEBHOOK_TUNING.firstRetryMs },
   bus?: Bus,
 ) {
@@ -194,22 +184,22 @@ export function webhooksService(
     const ts = Math.floor(clock.now() / 1000);
     let code: number | null = null;
     let body = '';
+    const timeout = AbortSignal.timeout(WEBHOOK_TUNING.timeoutMs);
     try {
-      const res = await fetch(d.url, {
-        method: 'POST',
+      const res = await outbound.post(d.url, {
         headers: signedHeaders(d.secret, ts, d.payload, d.event_id, d.type),
         body: d.payload,
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TUNING.timeoutMs)]),
+        signal: AbortSignal.any([signal, timeout]),
+        excerptMax: WEBHOOK_TUNING.responseMax,
       });
       code = res.status;
-      body = (await readSome(res, WEBHOOK_TUNING.responseMax)).slice(0, WEBHOOK_TUNING.responseMax);
+      body = res.excerpt;
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
+      const e = err as Error & { code?: string };
+      // a refused address records only why: nothing was sent, and nothing of it is read
       body =
-        e.name === 'TimeoutError'
-          ? `timeout after ${WEBHOOK_TUNING.timeoutMs} ms`
-          : `${e.cause?.code ?? e.name}: ${e.message}`.slice(0, WEBHOOK_TUNING.responseMax);
+        err instanceof OutboundRefused ? e.message : timeout.aborted ? `timeout after ${WEBHOOK_TUNING.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`;
+      body = body.slice(0, WEBHOOK_TUNING.responseMax);
     }
     const duration = Math.round(performance.now() - started);
     const ok = code !== null && code >= 200 && code < 300;
@@ -289,7 +279,7 @@ export function webhooksService(
     },
     async create(tenant: Tenant, input: WebhookInput): Promise<WebhookSecret> {
       await requireThirdParty(db, tenant.companyId);
-      const url = checkUrl(input.url);
+      const url = await outbound.checkUrl(input.url, 'url');
       return changed(tenant, async (trx) => {
         if ((await webhooksRepository.count(trx, tenant.companyId)) >= INTEGRATION_LIMITS.endpointsPerCompany)
           throw badInput('errors.integrationLimit', undefined, { max: INTEGRATION_LIMITS.endpointsPerCompany });
@@ -311,7 +301,7 @@ export function webhooksService(
     },
     async update(tenant: Tenant, input: WebhookUpdate): Promise<WebhookItem> {
       await endpointOf(tenant, input.id);
-      const url = checkUrl(input.url);
+      const url = await outbound.checkUrl(input.url, 'url');
       return changed(tenant, async (trx) => {
         const events = WEBHOOK_EVENTS.filter((x) => input.events.includes(x));
         await webhooksRepository.update(trx, tenant.companyId, input.id, {
@@ -509,21 +499,3 @@ export function webhooksService(
   }
 }
 export type WebhooksService = ReturnType<typeof webhooksService>;
-
-/** At most `max` characters of an answer, without reading a huge one whole. */
-async function readSome(res: Response, max: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return text;
-}

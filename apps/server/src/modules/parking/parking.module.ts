@@ -1,3 +1,4 @@
+import { outboundGuard } from '../../lib/outbound.ts';
 import { defineModule, type Core } from '../../module.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
@@ -6,7 +7,7 @@ import { parkingService } from './parking.service.ts';
 
 /** Parking-lot binding (spec §2 /dzg, §7 /dzg/*): signed codes, bindings, and the people push (docs/api-parking.md). */
 export function parkingModule(core: Core, deps: { auth: AuthService; peopleChanged: PeopleChangedHook }) {
-  const service = parkingService({ database: core.database, auth: deps.auth, log: core.log });
+  const service = parkingService({ database: core.database, auth: deps.auth, log: core.log, post: outboundGuard(core.config.outbound).post });
   deps.peopleChanged.on((trx, change) => service.peopleChanged(trx, change));
   return defineModule({
     name: 'parking',

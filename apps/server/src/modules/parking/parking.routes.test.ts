@@ -50,7 +50,8 @@ const SECRET_B = 'shared-secret-of-B-9876543210';
 before(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/faceadmin/people`;
-  t = await makeApp();
+  // the receiver is on this machine: loopback is refused unless allowed (issue #28, test/outbound.test.ts)
+  t = await makeApp({ OUTBOUND_ALLOW: '127.0.0.0/8' });
   A = await makeCompany(t, 'Parking A');
   B = await makeCompany(t, 'Parking B');
   for (const [c, name, key] of [

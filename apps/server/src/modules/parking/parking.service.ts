@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { badInput, invalid, notFound } from '../../lib/errors.ts';
+import type { OutboundPost } from '../../lib/outbound.ts';
 import { clock, isoIn, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -41,9 +42,14 @@ export interface PushedPerson {
  * Parking-lot binding (spec §2 /dzg, §7): verifies the operator's signed codes, binds and unbinds its accounts,
  * and pushes the company's people to the operator URL after they change (outbox + job, never in the write).
  */
-export function parkingService(deps: { database: Database; auth: AuthService; log?: FastifyBaseLogger; fetch?: typeof fetch }) {
+export function parkingService(deps: {
+  database: Database;
+  auth: AuthService;
+  log?: FastifyBaseLogger;
+  /** the outbound guard's POST (config.outbound): the operator URL is checked at every push */
+  post: OutboundPost;
+}) {
   const { db } = deps.database;
-  const doFetch = deps.fetch ?? fetch;
 
   /**
    * A code is valid when its company has parking on with a secret that signed it, it has not expired, and its
@@ -111,15 +117,15 @@ export function parkingService(deps: { database: Database; auth: AuthService; lo
     const state = await parkingRepository.pushState(db, companyId);
     let error = '';
     try {
-      const res = await doFetch(url, {
-        method: 'POST',
+      const res = await deps.post(url, {
         headers: pushHeaders(key, body, Math.floor(clock.now() / 1000)),
         body,
         signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+        excerptMax: 0,
       });
-      await res.body?.cancel();
-      if (!res.ok) error = `HTTP ${res.status}`;
+      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
     } catch (e) {
+      // a refused address says why ("refused: … is a loopback address"); nothing was sent
       error = e instanceof Error ? e.message.slice(0, 200) : 'failed';
     }
     await transaction(db, async (trx) => {
