@@ -29,6 +29,8 @@ export interface SessionAdmin {
 export interface AuthContext {
   admin: SessionAdmin;
   sessionId: number;
+  /** When the session expires (ms since the epoch); none for an API key. Open live streams end then (issue #28). */
+  sessionExpiresAt?: number;
   /** 0 when the administrator has no (enabled) company yet */
   companyId: number;
   role: AdminRole | null;
@@ -67,6 +69,12 @@ declare module 'fastify' {
      * serves what the key's scopes open, `AuthContext.apiScopes`). Every other route refuses a key.
      */
     apiScope?: ApiScope | readonly ApiScope[];
+    /**
+     * false: this request never renews the session (the console's other calls do). For the live stream, whose answer
+     * carries no envelope to bring a renewed token back, and for sign-out, which would end the new session and leave
+     * the old token its grace.
+     */
+    renewSession?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -127,7 +135,8 @@ export function cookieToken(header: string | undefined): string | undefined {
 /** What a token stands for; the auth module provides it (sessions, administrators, memberships). */
 export type SessionResult = { kind: 'ok'; context: AuthContext; refreshToken?: string } | { kind: 'missing' } | { kind: 'expired' };
 export interface SessionLookup {
-  check(token: string, meta: { ip: string; userAgent: string }): Promise<SessionResult>;
+  /** `renew: false`: answer the session as it is, never a renewed one (a request whose answer cannot carry the token). */
+  check(token: string, meta: { ip: string; userAgent: string; renew?: boolean }): Promise<SessionResult>;
 }
 
 /**
@@ -202,7 +211,7 @@ export default fp(async function auth(
     let token = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!token && req.routeOptions.config?.cookieAuth && req.method === 'GET') token = cookieToken(req.headers.cookie);
     if (!token || token.length > 200) throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');
-    const meta = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') };
+    const meta = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), renew: req.routeOptions.config?.renewSession !== false };
     const s = await opts.sessions.check(token, meta);
     if (s.kind === 'expired') throw new AppError(CODES.TOKEN_EXPIRED, 401, 'errors.tokenExpired');
     if (s.kind === 'missing') throw new AppError(CODES.ILLEGAL_TOKEN, 401, 'errors.illegalToken');

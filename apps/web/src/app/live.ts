@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { DEFAULT_LIVE_TOPICS, LIVE_TOPICS, liveApi, type LiveEvents, type LiveEventType, type LiveTopic } from '@faceadmin/shared';
+import { DEFAULT_LIVE_TOPICS, LIVE_TOPICS, liveApi, RELOGIN_CODES, type LiveEvents, type LiveEventType, type LiveTopic } from '@faceadmin/shared';
 import { ApiError, followStream } from './request.ts';
 import { createStore, useStore } from './store.ts';
 import { tokenStore } from './token.ts';
@@ -96,7 +96,9 @@ function connect(topics: string) {
     },
     {
       signal: mine.signal,
-      silent: true,
+      // no toast for a refused stream, but a session that ended (signed out elsewhere, expired, password changed,
+      // removed: the server ends its streams, issue #28) asks to sign in again like any call
+      inline: true,
       onOpen: () => {
         if (ctrl === mine) liveState.set('open');
       },
@@ -104,11 +106,16 @@ function connect(topics: string) {
     },
   )
     .then(() => 'ended' as const)
-    .catch((err: unknown) => (err instanceof ApiError && err.kind === 'api' ? ('refused' as const) : ('dropped' as const)))
+    .catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.kind === 'api')) return 'dropped' as const;
+      return RELOGIN_CODES.includes(err.code) ? ('signedOut' as const) : ('refused' as const);
+    })
     .then((how) => {
       if (mine.signal.aborted || ctrl !== mine) return;
       ctrl = null;
       if (how !== 'ended') liveState.set('down');
+      // The session is gone and the console asks to sign in again: no reconnecting meanwhile (a new token reconnects).
+      if (how === 'signedOut') return;
       // The server ends a stream after a while so the session is checked again: reconnect at once (with
       // Last-Event-ID nothing is lost). A drop or a refusal waits, polling meanwhile.
       const wait = how === 'ended' && Date.now() - started > 5_000 ? 0 : how === 'refused' ? 30_000 : 2_000 + Math.random() * 2_000;

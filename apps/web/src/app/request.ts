@@ -284,13 +284,14 @@ export type { StreamEvent };
  * Follows a server-sent-events entry (`binary('text/event-stream')` in the contract) with the session's headers,
  * which EventSource cannot send (the token stays out of the URL and so out of access logs). Resolves when the
  * server ends the stream or the signal aborts; a refusal arrives as the envelope and rejects with its ApiError
- * (shown like any call's unless `silent`); a dropped connection rejects with kind 'network'.
+ * (shown like any call's unless `silent`; `inline`: no toast, but an ended session asks to sign in again); a dropped
+ * connection rejects with kind 'network'.
  */
 export async function followStream<E extends DownloadEndpoint>(
   entry: E,
   input: InputOf<E>,
   onEvent: (e: StreamEvent) => void,
-  opts: { signal: AbortSignal; silent?: boolean; lastEventId?: string; onOpen?: () => void },
+  opts: { signal: AbortSignal; silent?: boolean; inline?: boolean; lastEventId?: string; onOpen?: () => void },
 ): Promise<void> {
   const sent = getToken();
   const headers: Record<string, string> = { ...apiHeaders(sent), Accept: 'text/event-stream' };
@@ -304,7 +305,7 @@ export async function followStream<E extends DownloadEndpoint>(
   }
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || !res.body) {
     const envelope = (await res.json().catch(() => null)) as Envelope<unknown> | null;
-    if (envelope && typeof envelope.code === 'number') settle(envelope, { silent: opts.silent }, sent);
+    if (envelope && typeof envelope.code === 'number') settle(envelope, { silent: opts.silent, inline: opts.inline }, sent);
     throw new ApiError('network', i18next.t('errors.http', { status: res.status }));
   }
   // The server answered with the stream: it is open now, before any event (an idle company may send none for long).

@@ -57,7 +57,8 @@ export default async function authRoutes(app: App, deps: AuthRoutesDeps) {
   app.get(authApi.info.path, { config: { access: 'session' }, schema: routeSchema(authApi.info, { tags }) }, async (req, reply) =>
     reply.ok(await svc.info(authOf(req))),
   );
-  app.post(authApi.logout.path, { config: { access: 'session' }, schema: routeSchema(authApi.logout, { tags }) }, async (req, reply) => {
+  // Not renewed on the way out: the token's own session (and its live streams) ends, not a fresh one.
+  app.post(authApi.logout.path, { config: { access: 'session', renewSession: false }, schema: routeSchema(authApi.logout, { tags }) }, async (req, reply) => {
     await svc.logout(authOf(req));
     return reply.ok(null);
   });

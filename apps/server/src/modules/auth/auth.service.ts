@@ -101,7 +101,7 @@ export function authService(deps: { database: Database; config: Config; sessions
 
     async logout(ctx: AuthContext) {
       await transaction(db, async (trx) => {
-        await deps.sessions.end(trx, ctx.sessionId);
+        await deps.sessions.end(trx, ctx.admin.id, ctx.sessionId);
         if (ctx.companyId) await audit(trx, tenantFrom(ctx), 'auth', 'auth.logout');
       });
     },

@@ -38,7 +38,7 @@ export function sessionLookup(database: Database, sessions: SessionsService): Se
       if (s.kind !== 'ok') return s;
       const admin = await adminsRepository.findById(database.db, s.adminId);
       if (!admin) return { kind: 'missing' };
-      const context = await resolveContext(database, admin, s.sessionId, meta.ip);
+      const context = { ...(await resolveContext(database, admin, s.sessionId, meta.ip)), sessionExpiresAt: s.expiresAt };
       return s.refreshToken ? { kind: 'ok', context, refreshToken: s.refreshToken } : { kind: 'ok', context };
     },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LiveEventType, RightKey, Rights } from '@faceadmin/shared';
-import type { LiveEnvelope } from './publish.ts';
+import type { LiveEnvelope, StreamsEnd } from './publish.ts';
 
 /** An event as it travels between instances (PostgreSQL NOTIFY payload) and sits in the replay window. */
 export interface WireEvent {
@@ -27,11 +27,20 @@ interface Stored {
 export interface Subscriber {
   companyId: number;
   adminId: number;
+  /** the session it was opened in (its end ends the stream) */
+  sessionId: number;
   rights: Rights;
   topics: ReadonlySet<string>;
   /** writes a frame; returns false when the client is too far behind and was dropped */
   write(frame: string): boolean;
+  /** ends the stream (its session ended, or the administrator's rights changed) */
+  end(): void;
+  /** its session now ends by this instant (ms since the epoch) */
+  expireBy(at: number): void;
 }
+
+/** How long the hub remembers that an administrator's access changed, for streams still opening (ms). */
+const CHANGE_MEMORY_MS = 60_000;
 
 export interface HubOptions {
   /** events kept per company for reconnects (Last-Event-ID) */
@@ -67,6 +76,9 @@ export function createLiveHub(opts: HubOptions = {}) {
   const windowMs = opts.windowMs ?? 10 * 60_000;
   const windows = new Map<number, Stored[]>();
   const subscribers = new Map<number, Set<Subscriber>>();
+  const byAdmin = new Map<number, Set<Subscriber>>();
+  /** administrator → when (performance.now()) a change to their access was last heard; oldest first */
+  const changed = new Map<number, number>();
   const stats = { delivered: 0, dropped: 0, events: 0 };
 
   function trim(list: Stored[], now: number) {
@@ -109,10 +121,44 @@ export function createLiveHub(opts: HubOptions = {}) {
       let set = subscribers.get(sub.companyId);
       if (!set) subscribers.set(sub.companyId, (set = new Set()));
       set.add(sub);
+      let mine = byAdmin.get(sub.adminId);
+      if (!mine) byAdmin.set(sub.adminId, (mine = new Set()));
+      mine.add(sub);
       return () => {
         set.delete(sub);
         if (!set.size && subscribers.get(sub.companyId) === set) subscribers.delete(sub.companyId);
+        mine.delete(sub);
+        if (!mine.size && byAdmin.get(sub.adminId) === mine) byAdmin.delete(sub.adminId);
       };
+    },
+    /**
+     * A session ended or an administrator's rights or membership changed (STREAMS_TOPIC, in commit order with the
+     * events): the streams it names end now (or by `until`), before any event committed after the change is written.
+     */
+    endStreams(which: StreamsEnd) {
+      const now = performance.now();
+      changed.delete(which.admin);
+      changed.set(which.admin, now);
+      for (const [admin, at] of changed) {
+        if (now - at <= CHANGE_MEMORY_MS) break;
+        changed.delete(admin);
+      }
+      for (const sub of [...(byAdmin.get(which.admin) ?? [])]) {
+        if (which.session !== undefined && sub.sessionId !== which.session) continue;
+        if (which.except !== undefined && sub.sessionId === which.except) continue;
+        if (which.company !== undefined && sub.companyId !== which.company) continue;
+        if (which.until !== undefined) sub.expireBy(which.until);
+        else sub.end();
+      }
+    },
+    /**
+     * Whether a change to the administrator's access was heard since `since` (performance.now()): a stream whose
+     * session and rights were read before then must not start on them (the change's message came before it subscribed).
+     */
+    changedSince(adminId: number, since: number): boolean {
+      const at = changed.get(adminId);
+      // forgotten changes are older than the memory: a stream opening for longer than that is not trusted either
+      return (at !== undefined && at >= since) || performance.now() - since > CHANGE_MEMORY_MS;
     },
     /** Events may have been missed (the PostgreSQL listener reconnected): every open console refetches. */
     resetAll() {

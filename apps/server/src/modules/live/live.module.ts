@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/database.ts';
 import { defineModule, type Core } from '../../module.ts';
 import { createLiveHub, wireOf, type HubOptions, type WireEvent } from './live.hub.ts';
 import liveRoutes, { type StreamOptions } from './live.routes.ts';
-import { registerLiveSink, type LiveEnvelope } from './publish.ts';
+import { registerLiveSink, STREAMS_TOPIC, type LiveEnvelope, type StreamsEnd } from './publish.ts';
 
 /** The bus topic live events travel on between instances. */
 export const LIVE_TOPIC = 'live';
@@ -42,6 +42,8 @@ export function liveModule(core: Core, opts: { hub?: HubOptions; stream?: Stream
     },
   });
   const off = bus.on(LIVE_TOPIC, (data) => hub.deliver(data as WireEvent));
+  // Sessions that ended and rights that changed (issue #28), on the same bus and so in commit order with the events.
+  const offStreams = bus.on(STREAMS_TOPIC, (data) => hub.endStreams(data as StreamsEnd));
   const offResync = bus.onResync(() => hub.resetAll());
 
   return defineModule({
@@ -51,6 +53,7 @@ export function liveModule(core: Core, opts: { hub?: HubOptions; stream?: Stream
     async close() {
       unregister();
       off();
+      offStreams();
       offResync();
     },
   });

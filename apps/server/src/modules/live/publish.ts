@@ -1,4 +1,5 @@
 import type { LiveEvents, LiveEventType, RightKey } from '@faceadmin/shared';
+import { busOf } from '../../db/bus.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { dbOf } from '../../db/transaction.ts';
 
@@ -83,4 +84,29 @@ export async function publish<K extends LiveEventType>(
   const event: LiveEnvelope = { companyId, type, data, rights, adminId };
   if (tap) await tap(executor, event);
   if (sink) await sink.publish(executor, event);
+}
+
+/** The bus topic of changes to who may keep a stream open (issue #28): every instance's hub acts on them. */
+export const STREAMS_TOPIC = 'live.streams';
+
+/**
+ * Which open streams no longer stand: the administrator's, narrowed to one session (or all but one) and to one
+ * company. They end at once, or by `until` (ms since the epoch) when a session was only shortened (a renewed token's
+ * grace). The console reconnects, and the session and rights are checked again (or it is sent to sign in).
+ */
+export interface StreamsEnd {
+  admin: number;
+  session?: number;
+  except?: number;
+  company?: number;
+  until?: number;
+}
+
+/**
+ * Ends streams, in the caller's transaction: sent with the change that ends a session or changes an administrator's
+ * rights or membership, so it reaches every instance before any event committed after that change (commit order).
+ * Without a server (a tool) there are no streams and it does nothing.
+ */
+export async function endStreams(executor: Executor, which: StreamsEnd): Promise<void> {
+  await busOf(executor)?.send(executor, STREAMS_TOPIC, which);
 }

@@ -6,6 +6,7 @@ import {
   type ManagerCreate,
   type ManagerStatus,
   type ManagerUpdate,
+  RIGHT_KEYS,
   type RightKey,
   rightsFromFunctions,
   type RightValues,
@@ -19,6 +20,7 @@ import { tenantFrom, type AuthContext, type Tenant } from '../../plugins/auth.ts
 import { adminsRepository } from '../auth/admins.repository.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
 import { companiesRepository } from '../companies/companies.repository.ts';
+import { endStreams } from '../live/publish.ts';
 import { audit } from '../logs/logs.service.ts';
 import { notify } from '../messages/messages.service.ts';
 import { managersRepository } from './managers.repository.ts';
@@ -86,7 +88,8 @@ export function managersService(deps: { database: Database; config: Config; sess
       const self = target.id === ctx.admin.id;
       const role: AdminRole = input.role ?? (target.role as AdminRole);
       const status: ManagerStatus = input.status ?? (target.status as ManagerStatus);
-      const rights = role === 'main' ? ALL_RIGHTS : input.rights ? rightsFromFunctions(input.rights) : rightsOf(target);
+      const before = rightsOf(target);
+      const rights = role === 'main' ? ALL_RIGHTS : input.rights ? rightsFromFunctions(input.rights) : before;
       if (target.is_init && !self) throw noAuthority('errors.cannotChangeInit');
       if (self && (role !== target.role || status !== target.status || (input.rights && role === 'sub'))) throw badInput('errors.cannotChangeSelf', 'role');
       if (!self) checkGrant(ctx, role, rights);
@@ -105,6 +108,9 @@ export function managersService(deps: { database: Database; config: Config; sess
         await membershipsRepository.update(trx, tenant.companyId, target.id, { role, status, rights: JSON.stringify(rights) });
         // spec: sessions end when an administrator is disabled or their password is reset by someone else.
         if ((status === 'disabled' && target.status !== 'disabled') || (password_hash && !self)) await deps.sessions.endAllFor(trx, target.id);
+        // issue #28: their open live streams in this company end with the change (reconnecting reads the new rights)
+        else if (role !== target.role || status !== target.status || RIGHT_KEYS.some((k) => rights[k] !== before[k]))
+          await endStreams(trx, { admin: target.id, company: tenant.companyId });
         await audit(trx, tenant, 'manager', 'manager.update', {
           id: target.id,
           name: input.name.trim(),
@@ -129,9 +135,9 @@ export function managersService(deps: { database: Database; config: Config; sess
         await membershipsRepository.delete(trx, tenant.companyId, target.id);
         // No longer of the company: no longer one of its people either (spec §7 bindAdmin).
         await trx.updateTable('persons').set({ admin_id: null }).where('company_id', '=', tenant.companyId).where('admin_id', '=', target.id).execute();
-        // An account that belongs to no company any more is removed with its sessions.
+        // An account that belongs to no company any more is removed with its sessions (ended first: their streams too).
+        await deps.sessions.endAllFor(trx, target.id);
         if ((await membershipsRepository.countForAdmin(trx, target.id)) === 0) await adminsRepository.delete(trx, target.id);
-        else await deps.sessions.endAllFor(trx, target.id);
         await audit(trx, tenant, 'manager', 'manager.delete', { id: target.id, name: target.name, username: target.username });
       });
     },
@@ -157,6 +163,8 @@ export function managersService(deps: { database: Database; config: Config; sess
       await transaction(db, async (trx) => {
         await membershipsRepository.update(trx, tenant.companyId, ctx.admin.id, { is_init: 0 });
         await membershipsRepository.update(trx, tenant.companyId, target.id, { is_init: 1, role: 'main', rights: JSON.stringify(ALL_RIGHTS) });
+        // the new main administrator's streams reconnect with their new rights (issue #28)
+        await endStreams(trx, { admin: target.id, company: tenant.companyId });
         const company = await companiesRepository.find(trx, tenant.companyId);
         await notify(trx, tenant.companyId, null, 'transfer', { from: ctx.admin.name, to: target.name, company: company?.name ?? '' });
         await audit(trx, tenant, 'manager', 'manager.transfer', { id: target.id, name: target.name, username: target.username });
