@@ -256,7 +256,12 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
       const res = await once(t, req, c ? digestAuthorization(c, t.user, t.password, req.method, req.path) : undefined, signal);
       if (res.status === 401) {
         // The refusal's body says whether the account is locked after wrong passwords, and for how long.
-        const lock = parseUserCheck(await readCapped(res, signal).then((b) => b.toString('utf8'), () => ''));
+        const lock = parseUserCheck(
+          await readCapped(res, signal).then(
+            (b) => b.toString('utf8'),
+            () => '',
+          ),
+        );
         if (lock?.locked) {
           sessions.delete(key);
           const s = lock.unlockSeconds;

@@ -218,7 +218,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
    * "did not answer in time" shown that much later.
    */
   const optional =
-    <R,>(fallback: R) =>
+    <R>(fallback: R) =>
     (e: unknown): R => {
       if (silentOrRefused(e)) throw e;
       return fallback;
@@ -686,9 +686,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           if (!batch.length) continue;
           const t = targetOf(d);
           const results = await Promise.all(
-            batch.map((p) =>
-              perform(d, t, p).catch((e: unknown) => ({ id: p.id, code: e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse })),
-            ),
+            batch.map((p) => perform(d, t, p).catch((e: unknown) => ({ id: p.id, code: e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse }))),
           );
           await answer(d, results);
         } while (s.doorAgain && !closed);
@@ -792,7 +790,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       if (!(e instanceof IsapiTransportError)) opts.log.warn({ err: e, device: id }, 'ISAPI terminal work failed');
       else if (code === ISAPI_CODES.wrongPassword || code === ISAPI_CODES.locked) {
         // once per refusal, not per retry (the account's password is never logged)
-        if (s.error !== code) opts.log.warn({ device: id, serial: d.serial, code, reason: e.message, ...(until ? { until } : {}) }, 'terminal refused the account');
+        if (s.error !== code)
+          opts.log.warn({ device: id, serial: d.serial, code, reason: e.message, ...(until ? { until } : {}) }, 'terminal refused the account');
       } else if (!s.outage) {
         s.outage = true;
         opts.log.warn({ device: id, serial: d.serial, code, reason: e.message }, 'terminal unreachable');

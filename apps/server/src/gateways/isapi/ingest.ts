@@ -9,7 +9,12 @@ import type { DialledTerminal } from './driver.ts';
  * Resolves once committed, true when the event was a punch. The punch key (device, PIN, local time) makes a repeat
  * of one event one punch.
  */
-export async function ingestLiveEvent<T extends DialledTerminal>(events: TerminalEvents<T>, d: T, event: AcsEvent, picture: Buffer | undefined): Promise<boolean> {
+export async function ingestLiveEvent<T extends DialledTerminal>(
+  events: TerminalEvents<T>,
+  d: T,
+  event: AcsEvent,
+  picture: Buffer | undefined,
+): Promise<boolean> {
   const punch = punchOf(event);
   if (punch) {
     await events.punches(d, [punch]);

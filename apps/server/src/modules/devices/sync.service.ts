@@ -458,10 +458,7 @@ export function syncService(deps: {
         let oneOffs = trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('state', '=', 'queued');
         if (laneOnly) oneOffs = oneOffs.where('kind', 'in', [...laneOnly]);
         if (laneExcept?.length) oneOffs = oneOffs.where('kind', 'not in', [...laneExcept]);
-        const queued = await oneOffs
-          .orderBy('id')
-          .limit(20)
-          .execute();
+        const queued = await oneOffs.orderBy('id').limit(20).execute();
         const sentIds: number[] = [];
         for (const c of queued) {
           const encoded = wire.encode(parseJson<DeviceOp>(c.payload, { kind: 'check' }), c.id);
