@@ -21,6 +21,8 @@ const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
   --language NAME        its firmware's language (default English): a package for another is refused
   --upgrade-ms N         how long writing a firmware package takes (default 600)
   --reboot-ms N          how long a restart keeps it unplugged (default 300)
+  --lock-after N         lock the account after N wrong passwords in a row (default: never)
+  --lock-seconds N       how long such a lock lasts (default 1800)
   --make-firmware VER    write a firmware package these terminals install (to --out, with --model and --language
                          when given: a terminal of another model or language refuses it) and exit
   --out FILE             where --make-firmware writes (default isapi-emu-<VER>.dav)
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
       language: { type: 'string' },
       'upgrade-ms': { type: 'string' },
       'reboot-ms': { type: 'string' },
+      'lock-after': { type: 'string' },
+      'lock-seconds': { type: 'string' },
       'make-firmware': { type: 'string' },
       out: { type: 'string' },
       model: { type: 'string' },
@@ -110,6 +114,8 @@ async function main(): Promise<void> {
       ...(values.model ? { model: values.model } : {}),
       ...(values['upgrade-ms'] ? { upgradeMs: num(values['upgrade-ms'], 'upgrade-ms')! } : {}),
       ...(values['reboot-ms'] ? { rebootMs: num(values['reboot-ms'], 'reboot-ms')! } : {}),
+      ...(values['lock-after'] ? { lockAfter: num(values['lock-after'], 'lock-after')! } : {}),
+      ...(values['lock-seconds'] ? { lockSeconds: num(values['lock-seconds'], 'lock-seconds')! } : {}),
     });
     terminals.push(t);
     console.log(`${serial} listening on ${t.url} (account ${values.user})`);

@@ -146,6 +146,40 @@ test('injected errors are answered as the terminal would; an unplugged terminal 
   assert.ok(parseDeviceInfo((await client.request(d, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text));
 });
 
+test('a full terminal answers deviceUserFull; face uploads are counted; an account locks after wrong passwords, with its unlock time', async () => {
+  const t = await terminal({ capacity: 1, lockAfter: 2, lockSeconds: 600, serial: 'EMU-LOCK' });
+  const d = target(t);
+  const user = { kind: 'user', pin: '1', name: 'A', pri: 0, password: '', card: '', start: null, end: null } as const;
+  assert.equal((await send(d, user))[0]?.code, 0);
+  const full = await client.request(d, encodeOp({ ...user, pin: '2' })![0]!);
+  assert.equal(parseStatus(full.text)?.subStatusCode, 'deviceUserFull');
+  assert.equal(parseStatus(full.text)?.code, 612);
+  // an injected cause, as firmware names it
+  t.inject({ path: 'FDLib/FaceDataRecord', times: 1, status: { statusCode: 6, subStatusCode: 'pictureFaceDetectZero' } });
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64');
+  assert.equal((await send(d, { kind: 'photo', pin: '1', jpegBase64: jpeg }))[0]?.code, 614);
+  assert.equal((await send(d, { kind: 'photo', pin: '1', jpegBase64: jpeg }))[0]?.code, 0);
+  assert.equal(t.faceUploads, 2);
+  // the account's state, asked with the right password
+  assert.match((await client.request(d, { method: 'GET', path: '/ISAPI/Security/userCheck' })).text, /<lockStatus>unlock<\/lockStatus>/);
+  // two wrong passwords: locked, for the right one too, with the seconds left
+  await assert.rejects(
+    client.request(target(t, 'wrong', 501), { method: 'GET', path: '/ISAPI/System/deviceInfo' }),
+    (e: unknown) => (e as IsapiTransportError).code === 900,
+  );
+  await assert.rejects(
+    client.request(target(t, 'wrong', 502), { method: 'GET', path: '/ISAPI/System/deviceInfo' }),
+    (e: unknown) => e instanceof IsapiTransportError && e.code === 901 && e.retryAfterMs! > 590_000 && e.retryAfterMs! <= 600_000,
+  );
+  assert.ok(t.lockedUntil > Date.now());
+  await assert.rejects(
+    client.request(target(t, t.options.password, 503), { method: 'GET', path: '/ISAPI/System/deviceInfo' }),
+    (e: unknown) => (e as IsapiTransportError).code === 901,
+  );
+  t.unlock();
+  assert.ok(parseDeviceInfo((await client.request(target(t, t.options.password, 504), { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text));
+});
+
 test('firmware: a package for another model, language or an older version is refused; one accepted is written, then applied by the restart', async () => {
   const t = await terminal({ serial: 'EMUFW1', upgradeMs: 200, rebootMs: 100 });
   const d = target(t);

@@ -45,6 +45,10 @@ export interface IsapiTerminalOptions {
   unreachableHost?: boolean;
   /** the alertStream's heartbeat part, every this many ms (real terminals: about 10 s) */
   streamHeartbeatMs?: number;
+  /** wrong passwords in a row after which the account is locked (0: never, the default) */
+  lockAfter?: number;
+  /** how long a lock lasts, in seconds (real terminals: 30 minutes) */
+  lockSeconds?: number;
 }
 
 /** First line of a firmware package the emulator installs: `HIKEMU-FW <version> [build …]`, then `model=` and `language=` lines. */
@@ -202,6 +206,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     logPage: 50,
     verbose: false,
     streamHeartbeatMs: 10_000,
+    lockAfter: 0,
+    lockSeconds: 1800,
     ...opts,
   };
   const realm = `DS-${o.serial.slice(-8)}`;
@@ -221,6 +227,11 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   let serialNo = 0;
   let deleteStatus = 'success';
   let authFailures = 0;
+  /** wrong passwords since the last good login, and the lock they brought (until this instant, ms) */
+  let failuresInRow = 0;
+  let lockedUntil = 0;
+  /** face uploads the terminal answered (FaceDataRecord and FDSetUp, whatever the answer) */
+  let faceUploads = 0;
   let server: http.Server | undefined;
   let port = o.port ?? 0;
   const deviceLog: EmulatedLogEntry[] = [];
@@ -266,13 +277,34 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     return true;
   }
 
+  const locked = () => Date.now() < lockedUntil;
+  /** A wrong password: after `lockAfter` in a row the account locks for `lockSeconds`. */
+  function refused(req: http.IncomingMessage) {
+    failuresInRow++;
+    if (o.lockAfter > 0 && failuresInRow >= o.lockAfter && !locked()) {
+      lockedUntil = Date.now() + o.lockSeconds * 1000;
+      note('Exception', 'accountLocked', `after ${failuresInRow} wrong passwords`, o.user, req.socket.remoteAddress ?? '');
+    }
+  }
+  /** The `userCheck` a refused login carries: whether the account is locked, for how long, and the attempts left. */
+  const userCheckXml = (statusValue: number) => {
+    const lock = locked();
+    const left = o.lockAfter > 0 ? Math.max(0, o.lockAfter - failuresInRow) : 0;
+    return (
+      '<?xml version="1.0" encoding="UTF-8"?>\n<userCheck version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n' +
+      `<statusValue>${statusValue}</statusValue>\n<statusString>${statusValue === 200 ? 'OK' : 'Unauthorized'}</statusString>\n` +
+      `<isDefaultPassword>false</isDefaultPassword>\n<lockStatus>${lock ? 'lock' : 'unlock'}</lockStatus>\n` +
+      `<unlockTime>${lock ? Math.ceil((lockedUntil - Date.now()) / 1000) : 0}</unlockTime>\n<retryLoginTime>${lock ? 0 : left}</retryLoginTime>\n</userCheck>\n`
+    );
+  };
+
   function challenge(res: http.ServerResponse) {
     const nonce = randomBytes(16).toString('hex');
     nonces.set(nonce, 0);
     if (nonces.size > 1000) nonces.delete(nonces.keys().next().value!);
     const value = o.algorithms.map((a) => `Digest realm="${realm}", domain="::", qop="auth", nonce="${nonce}", opaque="", algorithm="${a}", stale="FALSE"`);
     res.writeHead(401, { 'www-authenticate': value, 'content-type': 'application/xml' });
-    res.end('<?xml version="1.0" encoding="UTF-8"?><userCheck><statusValue>401</statusValue><statusString>Unauthorized</statusString></userCheck>');
+    res.end(userCheckXml(401));
   }
 
   const localTime = (ms: number) => isapiTime(ms, o.timezone).slice(0, 19);
@@ -343,7 +375,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
   function openStream(req: http.IncomingMessage, res: http.ServerResponse) {
     // A request held by an injected delay may come back here after its caller gave up or the terminal was unplugged:
     // its 'close' has fired already, so a heartbeat started now would never be stopped (and would hold the process).
-    if (res.destroyed || req.destroyed || !server) return void res.destroy();
+    // (not `req.destroyed`: a request whose body was read to its end is destroyed by then, connection or not)
+    if (res.destroyed || req.socket.destroyed || !server) return void res.destroy();
     res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${STREAM_BOUNDARY}`, connection: 'keep-alive' });
     const entry = { res, heartbeat: setInterval(() => streamPart(res, 'application/json; charset="UTF-8"', heartbeatJson()), o.streamHeartbeatMs) };
     streams.add(entry);
@@ -550,7 +583,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         const exists = users.has(u.employeeNo);
         if (path.endsWith('Record') && exists) return bad('employeeNoAlreadyExist');
         if (path.endsWith('Modify') && !exists) return bad('employeeNoNotExist');
-        if (!exists && users.size >= o.capacity) return bad('userExceedLimit');
+        // full of locally enrolled users: the access-control error list's name for it
+        if (!exists && users.size >= o.capacity) return bad('deviceUserFull');
         users.set(u.employeeNo, u);
         return { json: ok() };
       }
@@ -696,6 +730,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
             ? `<HttpHostNotificationList><HttpHostNotification><id>1</id><url>${httpHost.url}</url><protocolType>${httpHost.protocol.toUpperCase()}</protocolType><ipAddress>${httpHost.ip}</ipAddress><portNo>${httpHost.port}</portNo></HttpHostNotification></HttpHostNotificationList>`
             : '<HttpHostNotificationList/>',
         };
+      case 'GET /ISAPI/Security/userCheck':
+        return { xml: userCheckXml(200) };
       case 'PUT /ISAPI/System/reboot':
         return { xml: statusXml(1, 'ok'), after: () => reboot('remote') };
       case 'PUT /ISAPI/System/updateFirmware':
@@ -733,10 +769,20 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     }
     const body = Buffer.concat(chunks);
     requests.push(`${req.method} ${path}`);
-    if (!checkDigest(req)) {
+    // A locked account is refused whatever it sends, until the lock ends.
+    if (locked()) {
       if (req.headers.authorization) authFailures++;
       return challenge(res);
     }
+    if (!checkDigest(req)) {
+      if (req.headers.authorization) {
+        authFailures++;
+        refused(req);
+      }
+      return challenge(res);
+    }
+    failuresInRow = 0;
+    if (/^\/ISAPI\/Intelligent\/FDLib\/(FaceDataRecord|FDSetUp)$/.test(path)) faceUploads++;
     log(req.method, path);
     const inj = injections.find((i) => path.includes(i.path) && i.times !== 0);
     if (inj) {
@@ -826,6 +872,19 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     },
     get authFailures() {
       return authFailures;
+    },
+    /** Face uploads it was sent (FaceDataRecord or FDSetUp), taken or refused. */
+    get faceUploads() {
+      return faceUploads;
+    },
+    /** Whether the account is locked after wrong passwords now (`lockAfter`), and until when (ms). */
+    get lockedUntil() {
+      return locked() ? lockedUntil : 0;
+    },
+    /** Ends a lock at once (as the terminal's administrator would). */
+    unlock() {
+      lockedUntil = 0;
+      failuresInRow = 0;
     },
     get online() {
       return !!server;

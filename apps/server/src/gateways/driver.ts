@@ -52,6 +52,12 @@ export interface Wire<Encoded> {
   readonly maxBatchBytes: number;
   /** People planned into one batch at most, when the device limits that too (default: the ledger's own cap). */
   readonly maxBatchPeople?: number;
+  /**
+   * Which queued one-offs a poll with this wire takes (default: all of them, then the ledger's work). `only`: just
+   * these kinds and no ledger work, a lane of their own beside the device's other work (ISAPI door opens);
+   * `except`: these are left to such a lane, so no one-off is ever planned by two polls at once.
+   */
+  readonly lane?: { readonly only: readonly DeviceOp['kind'][] } | { readonly except: readonly DeviceOp['kind'][] };
 }
 
 /** One planned operation, with the id its result comes back with. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ISAPI_CODES } from './codec.ts';
+import { ISAPI_CODES, parseUserCheck } from './codec.ts';
 
 /**
  * HTTP to ISAPI terminals with digest authentication (RFC 7616, the RFC 2617 forms Hikvision firmware
@@ -8,7 +8,8 @@ import { ISAPI_CODES } from './codec.ts';
  *
  * Every terminal gets its own small queue (`perDevice` requests at once) and every request a deadline and a
  * body cap, so a slow, hung or hostile terminal only ever delays its own work, and an answer never grows
- * the server's memory past `maxBodyBytes`.
+ * the server's memory past `maxBodyBytes`. A door open (`urgent`) has a slot of its own beside that queue: two
+ * slow requests in flight never hold up the door.
  */
 
 /** Where and as whom the server dials a terminal. */
@@ -28,6 +29,8 @@ export interface IsapiHttpRequest {
   body?: Buffer | undefined;
   /** this request's deadline when it is not the client's (a firmware upload takes minutes) */
   timeoutMs?: number | undefined;
+  /** a door open: on the terminal's own urgent slot, never queued behind its other requests */
+  urgent?: boolean | undefined;
 }
 
 export interface IsapiResponse {
@@ -50,9 +53,12 @@ export interface IsapiStream {
 /** A request that did not get an answer to judge: unreachable, timed out, refused our password, or too big. */
 export class IsapiTransportError extends Error {
   readonly code: number;
-  constructor(code: number, message: string) {
+  /** a locked account: how long until the terminal unlocks it (trying earlier only prolongs the lock) */
+  readonly retryAfterMs: number | undefined;
+  constructor(code: number, message: string, retryAfterMs?: number) {
     super(message);
     this.code = code;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -120,15 +126,30 @@ export function digestAuthorization(
   return `Digest ${parts.join(', ')}`;
 }
 
-/** A tiny FIFO semaphore. */
+/**
+ * A tiny FIFO semaphore with a lane of one for urgent work: an urgent call never waits for the ordinary ones
+ * (only for another urgent call), so a door open goes out while slow requests hold every ordinary slot.
+ */
 class Gate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private urgentActive = 0;
+  private readonly urgentWaiting: (() => void)[] = [];
   private readonly limit: number;
   constructor(limit: number) {
     this.limit = limit;
   }
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  async run<T>(fn: () => Promise<T>, urgent = false): Promise<T> {
+    if (urgent) {
+      if (this.urgentActive >= 1) await new Promise<void>((r) => this.urgentWaiting.push(r));
+      this.urgentActive++;
+      try {
+        return await fn();
+      } finally {
+        this.urgentActive--;
+        this.urgentWaiting.shift()?.();
+      }
+    }
     if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
     this.active++;
     try {
@@ -139,7 +160,7 @@ class Gate {
     }
   }
   get idle() {
-    return this.active === 0 && this.waiting.length === 0;
+    return this.active === 0 && this.waiting.length === 0 && this.urgentActive === 0 && this.urgentWaiting.length === 0;
   }
 }
 
@@ -234,7 +255,22 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
       const c = sessions.get(key);
       const res = await once(t, req, c ? digestAuthorization(c, t.user, t.password, req.method, req.path) : undefined, signal);
       if (res.status === 401) {
-        await res.body?.cancel().catch(() => undefined);
+        // The refusal's body says whether the account is locked after wrong passwords, and for how long.
+        const lock = parseUserCheck(
+          await readCapped(res, signal).then(
+            (b) => b.toString('utf8'),
+            () => '',
+          ),
+        );
+        if (lock?.locked) {
+          sessions.delete(key);
+          const s = lock.unlockSeconds;
+          throw new IsapiTransportError(
+            ISAPI_CODES.locked,
+            `the terminal locked the account after wrong passwords${s ? ` for ${s} s` : ''}`,
+            s ? s * 1000 : undefined,
+          );
+        }
         const fresh = pickChallenge(parseChallenges(res.headers.get('www-authenticate') ?? ''));
         // A known nonce refused without `stale`: the password is wrong (retrying only counts towards the
         // terminal's lock-out).
@@ -259,7 +295,7 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
       if (!gate) gates.set(t.id, (gate = new Gate(opts.perDevice ?? 2)));
       const g = gate;
       return g
-        .run(() => send(t, req))
+        .run(() => send(t, req), req.urgent === true)
         .finally(() => {
           if (g.idle) gates.delete(t.id);
         });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   codeKey,
@@ -20,6 +21,7 @@ import {
   parseMultipart,
   parseNotification,
   parseStatus,
+  parseUserCheck,
   punchOf,
   userBody,
   xmlLeaves,
@@ -38,6 +40,53 @@ test('statuses: JSON and XML ResponseStatus, known causes get their own code and
   assert.equal(codeKey(12345), 'device.isapi.unknown');
   for (const hostile of ['', '{', '[]', 'null', '{"statusCode":"x"}', '<ResponseStatus><statusCode>', '\u0000'.repeat(100)])
     assert.equal(parseStatus(hostile), undefined);
+});
+
+test("the access-control error list's causes get their meaning, whatever the firmware's case; every code has its message", () => {
+  const key = (statusCode: number, sub: string) => codeKey(statusFrom(statusCode, sub).code);
+  assert.equal(key(6, 'deviceUserFull'), 'device.isapi.capacity');
+  assert.equal(key(6, 'userFull'), 'device.isapi.capacity');
+  assert.equal(key(6, 'pictureFaceDetectZero'), 'device.isapi.noFace');
+  assert.equal(key(6, 'faceDetectZero'), 'device.isapi.noFace');
+  assert.equal(codeKey(ISAPI_CODES.noFace), 'device.isapi.noFace');
+  assert.equal(ISAPI_CODES.noFace, 614, 'the code the ledger and the console already know');
+  assert.equal(key(6, 'FaceImageQualityTooLow'), 'device.isapi.faceQuality');
+  assert.equal(key(6, 'faceImageQualityTooLow'), 'device.isapi.faceQuality');
+  assert.equal(key(6, 'lowScore'), 'device.isapi.faceQuality');
+  assert.equal(key(6, 'faceSizeNotSuitable'), 'device.isapi.faceSize');
+  assert.equal(key(6, 'pictureSizeNotSuitable'), 'device.isapi.faceSize');
+  assert.equal(key(6, 'deviceUserAlreadyExistFace'), 'device.isapi.faceExists');
+  assert.equal(key(6, 'employeeNoAlreadyExist'), 'device.isapi.employeeNoExists');
+  assert.equal(key(6, 'cardFull'), 'device.isapi.cardCapacity');
+  assert.equal(key(6, 'cardFullPerUser'), 'device.isapi.cardsPerUser');
+  assert.equal(key(6, 'userPasswordAlreadyExist'), 'device.isapi.passwordExists');
+  assert.equal(key(5, 'dataFormatError'), 'device.isapi.badFormat');
+  assert.equal(key(6, 'badJsonContent'), 'device.isapi.badParameters');
+  assert.equal(key(4, 'invalidOperation'), 'device.isapi.invalidOperation');
+  assert.equal(key(4, 'notSupport'), 'device.isapi.notSupport');
+  assert.equal(key(3, 'insufficientMemory'), 'device.isapi.memory');
+  assert.equal(key(4, 'userLocked'), 'device.isapi.locked');
+  // an unknown cause keeps its status's meaning
+  assert.equal(key(6, 'somethingElse'), 'device.isapi.badContent');
+  // every code has a message in every language (the i18n test checks the four languages hold the same keys)
+  const en = JSON.parse(readFileSync(new URL('../../i18n/locales/en-US.json', import.meta.url), 'utf8')) as { device: { isapi: Record<string, string> } };
+  for (const code of Object.values(ISAPI_CODES)) assert.ok(en.device.isapi[codeKey(code).slice('device.isapi.'.length)], codeKey(code));
+  assert.match(en.device.isapi.lockedUntil ?? '', /\{until\}/);
+});
+
+test('a refused login says whether the account is locked and for how long (userCheck, XML or JSON)', () => {
+  const locked =
+    '<?xml version="1.0" encoding="UTF-8"?><userCheck version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema"><statusValue>401</statusValue><statusString>Unauthorized</statusString><lockStatus>lock</lockStatus><unlockTime>1740</unlockTime><retryLoginTime>0</retryLoginTime></userCheck>';
+  assert.deepEqual(parseUserCheck(locked), { locked: true, unlockSeconds: 1740 });
+  assert.deepEqual(parseUserCheck('<userCheck><lockStatus>unlock</lockStatus><unlockTime>0</unlockTime><retryLoginTime>4</retryLoginTime></userCheck>'), {
+    locked: false,
+    unlockSeconds: undefined,
+  });
+  // firmware that says the seconds in retryLoginTime only
+  assert.deepEqual(parseUserCheck('{"userCheck":{"statusValue":401,"lockStatus":"lock","retryLoginTime":600}}'), { locked: true, unlockSeconds: 600 });
+  assert.deepEqual(parseUserCheck('<userCheck><lockStatus>lock</lockStatus></userCheck>'), { locked: true, unlockSeconds: undefined });
+  for (const other of ['', '<userCheck><statusValue>401</statusValue></userCheck>', '{', 'null', '<x><lockStatus>lock</lockStatus></x>'])
+    assert.equal(parseUserCheck(other), undefined);
 });
 
 test('deviceInfo XML: model, serial and firmware with its build; entities decoded; junk yields nothing', () => {

@@ -21,6 +21,8 @@ export interface IsapiRequest {
   fallback?: IsapiRequest;
   /** the request started background work: GET this until `UserInfoDetail.status` is no longer "processing" */
   progress?: string;
+  /** a door open: it goes out at once, on a slot of its own beside the terminal's request queue */
+  urgent?: boolean;
 }
 
 // ---------------------------------------------------------------- result codes
@@ -34,12 +36,14 @@ export const ISAPI_CODES = {
   ok: 0,
   busy: 200,
   deviceError: 300,
+  memory: 301,
   invalidOperation: 400,
   notSupport: 401,
   lowPrivilege: 402,
   badFormat: 500,
   badContent: 600,
   badParameters: 601,
+  passwordExists: 602,
   employeeNoExists: 610,
   noUser: 611,
   capacity: 612,
@@ -47,12 +51,17 @@ export const ISAPI_CODES = {
   noFace: 614,
   pictureTooLarge: 615,
   faceCapacity: 616,
+  faceQuality: 617,
+  faceSize: 618,
+  faceExists: 619,
   /** firmware packages (PUT /ISAPI/System/updateFirmware, docs/isapi-protocol.md §10) */
   firmwareMismatch: 620,
   firmwareLanguage: 621,
   firmwareLower: 622,
   upgradeFailed: 623,
   noFirmwareFile: 624,
+  cardCapacity: 625,
+  cardsPerUser: 626,
   rebootRequired: 700,
   wrongPassword: 900,
   locked: 901,
@@ -64,28 +73,60 @@ export const ISAPI_CODES = {
 export type IsapiCodeName = keyof typeof ISAPI_CODES;
 const NAME_OF = new Map<number, IsapiCodeName>(Object.entries(ISAPI_CODES).map(([k, v]) => [v, k as IsapiCodeName]));
 
-/** subStatusCode → our code (names as the access-control documentation spells them, with known variants). */
-const SUB_CODES: Record<string, IsapiCodeName> = {
+/**
+ * subStatusCode → our code: the names of the access-control documentation's error list, with the variants
+ * integrators report from real firmware (docs/isapi-protocol.md §2). Looked up without regard to case: firmware
+ * spell the same cause `FaceImageQualityTooLow` and `faceImageQualityTooLow`.
+ */
+const SUB_NAMES: Record<string, IsapiCodeName> = {
   ok: 'ok',
   deviceBusy: 'busy',
+  noMemory: 'memory',
+  insufficientMemory: 'memory',
   notSupport: 'notSupport',
+  notSupported: 'notSupport',
+  methodNotAllowed: 'notSupport',
+  invalidOperation: 'invalidOperation',
   lowPrivilege: 'lowPrivilege',
   badAuthorization: 'wrongPassword',
   userLocked: 'locked',
+  badXmlFormat: 'badFormat',
+  badJsonFormat: 'badFormat',
+  dataFormatError: 'badFormat',
   badParameters: 'badParameters',
+  badXmlContent: 'badParameters',
+  badJsonContent: 'badParameters',
+  userPasswordAlreadyExist: 'passwordExists',
   employeeNoAlreadyExist: 'employeeNoExists',
   deviceUserAlreadyExist: 'employeeNoExists',
   employeeNoNotExist: 'noUser',
   userNotExist: 'noUser',
+  // the terminal holds as many locally enrolled users as it can
+  deviceUserFull: 'capacity',
+  userFull: 'capacity',
   userExceedLimit: 'capacity',
   userNumExceed: 'capacity',
-  noMemory: 'capacity',
   cardNoAlreadyExist: 'cardExists',
   duplicateCardNo: 'cardExists',
+  cardFull: 'cardCapacity',
+  deviceCardFull: 'cardCapacity',
+  cardFullPerUser: 'cardsPerUser',
+  // no face found in the photo (the terminal models the face from it)
+  pictureFaceDetectZero: 'noFace',
+  faceDetectZero: 'noFace',
   faceDataPictureNotDetected: 'noFace',
   faceNotDetected: 'noFace',
   noFace: 'noFace',
   modelingFailed: 'noFace',
+  faceSizeNotSuitable: 'faceSize',
+  pictureSizeNotSuitable: 'faceSize',
+  lowScore: 'faceQuality',
+  faceImageQualityTooLow: 'faceQuality',
+  faceQualityTooLow: 'faceQuality',
+  pictureQualityTooLow: 'faceQuality',
+  faceScoreLow: 'faceQuality',
+  deviceUserAlreadyExistFace: 'faceExists',
+  faceExist: 'faceExists',
   pictureSizeExceedLimit: 'pictureTooLarge',
   imageSizeExceeded: 'pictureTooLarge',
   faceLibNumOverLimit: 'faceCapacity',
@@ -95,6 +136,9 @@ const SUB_CODES: Record<string, IsapiCodeName> = {
   upgradeVersionLower: 'firmwareLower',
   upgradeFailed: 'upgradeFailed',
 };
+const SUB_CODES = new Map(Object.entries(SUB_NAMES).map(([k, v]) => [k.toLowerCase(), v]));
+/** Our code name for a terminal's subStatusCode, undefined when it is not a known cause. */
+export const subCodeOf = (subStatusCode: string): IsapiCodeName | undefined => SUB_CODES.get(subStatusCode.toLowerCase());
 const STATUS_CODES: Record<number, IsapiCodeName> = {
   1: 'ok',
   2: 'busy',
@@ -119,7 +163,7 @@ export interface IsapiStatus {
 }
 
 export function statusFrom(statusCode: number, subStatusCode: string, statusString = ''): IsapiStatus {
-  const name = SUB_CODES[subStatusCode] ?? STATUS_CODES[statusCode] ?? 'unknown';
+  const name = subCodeOf(subStatusCode) ?? STATUS_CODES[statusCode] ?? 'unknown';
   // statusCode 1 is success whatever the sub-status says (some firmware puts "ok", some nothing).
   return { statusCode, subStatusCode, statusString, code: statusCode === 1 ? 0 : ISAPI_CODES[name === 'ok' ? 'unknown' : name] };
 }
@@ -178,6 +222,25 @@ export function parseStatus(text: string): IsapiStatus | undefined {
   const x = xmlLeaves(text);
   const code = int(x.statusCode);
   return code === undefined ? undefined : statusFrom(code, x.subStatusCode ?? '', x.statusString ?? '');
+}
+
+/**
+ * A refused login's body (the `401`'s `userCheck`, or GET /ISAPI/Security/userCheck), XML or JSON:
+ * `<userCheck><statusValue>401</statusValue><lockStatus>lock</lockStatus><unlockTime>1800</unlockTime>
+ * <retryLoginTime>0</retryLoginTime></userCheck>`. `unlockTime` is the seconds until the account unlocks and
+ * `retryLoginTime` the attempts left; locked firmware that gives no `unlockTime` puts the seconds in
+ * `retryLoginTime`. Undefined when the body says nothing of a lock.
+ */
+export function parseUserCheck(text: string): { locked: boolean; unlockSeconds: number | undefined } | undefined {
+  const j = jsonObject(text);
+  const x: Record<string, unknown> = j ? obj(j.userCheck ?? j.UserCheck ?? j) : /<userCheck[\s>]/i.test(text) ? xmlLeaves(text) : {};
+  const lock = str(x.lockStatus).trim().toLowerCase();
+  if (lock !== 'lock' && lock !== 'unlock') return undefined;
+  const seconds = (v: unknown) => {
+    const n = int(v);
+    return n !== undefined && n > 0 ? Math.min(n, 7 * 86_400) : undefined;
+  };
+  return { locked: lock === 'lock', unlockSeconds: lock === 'lock' ? (seconds(x.unlockTime) ?? seconds(x.retryLoginTime)) : undefined };
 }
 
 // ---------------------------------------------------------------- device info and capabilities
@@ -392,6 +455,7 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
           path: '/ISAPI/AccessControl/RemoteControl/door/1',
           contentType: 'application/xml',
           body: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><RemoteControlDoor><cmd>open</cmd></RemoteControlDoor>'),
+          urgent: true,
         },
       ];
     case 'info':

@@ -32,7 +32,7 @@ import {
   type IsapiRequest,
   type LogEntry,
 } from './codec.ts';
-import { isapiWire, type DialledTerminal, type IsapiPlanned } from './driver.ts';
+import { isapiDoorWire, isapiWire, type DialledTerminal, type IsapiPlanned } from './driver.ts';
 
 export type { DialledTerminal } from './driver.ts';
 import { ingestLiveEvent, ingestLivePicture } from './ingest.ts';
@@ -81,6 +81,8 @@ export interface IsapiDeliveryOptions {
   };
 }
 
+/** The longest a locked account is left alone before the server tries again (terminals lock for 30 min or less). */
+const MAX_LOCK_WAIT_MS = 2 * 3600_000;
 /** Firmware uploads in flight at once, all terminals together (each holds its package in memory). */
 const MAX_UPLOADS = 4;
 /** The terminal's own log fetched by a log capture: the last week, in pages, up to a bounded size. */
@@ -141,8 +143,14 @@ interface State {
   targetKey: string;
   failures: number;
   retryAt: number;
-  /** the last transport code reported to the console (0: none) */
+  /** the last transport code reported to the console (0: none), and until when it lasts (a locked account) */
   error: number;
+  errorUntil: string | undefined;
+  /** the terminal stopped answering and that was logged (once per outage, not per retry) */
+  outage: boolean;
+  /** the door lane is sending opens now; woken again meanwhile */
+  doorRunning: boolean;
+  doorAgain: boolean;
   /** how its events come: pushed to us, over the alertStream we keep open, or searched at every heartbeat */
   path: EventPath;
   /** when a pushing terminal was last checked for events its posts did not bring */
@@ -184,6 +192,10 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           failures: 0,
           retryAt: 0,
           error: 0,
+          errorUntil: undefined,
+          outage: false,
+          doorRunning: false,
+          doorAgain: false,
           path: 'search',
           pushCheckedAt: 0,
           streamFailures: 0,
@@ -195,6 +207,22 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   const targetOf = (d: T): IsapiTarget => ({ id: d.id, host: d.ip, port: d.port, user: d.account || 'admin', password: d.password });
   // The zone too: events are filed in it (codec localTime), so a change reconnects with it.
   const targetKeyOf = (d: T) => `${d.ip}|${d.port}|${d.account || 'admin'}|${d.password}|${d.tz_offset}`;
+
+  /** The terminal gave no answer at all, or refused our account: not something an optional call may survive. */
+  const silentOrRefused = (e: unknown) =>
+    e instanceof IsapiTransportError &&
+    (e.code === ISAPI_CODES.timeout || e.code === ISAPI_CODES.unreachable || e.code === ISAPI_CODES.wrongPassword || e.code === ISAPI_CODES.locked);
+  /**
+   * An optional call's refusal is survived (terminals without the resource), but not a terminal that stopped
+   * answering: swallowing each call's deadline made a connection cut mid-way fail only after four deadlines, its
+   * "did not answer in time" shown that much later.
+   */
+  const optional =
+    <R>(fallback: R) =>
+    (e: unknown): R => {
+      if (silentOrRefused(e)) throw e;
+      return fallback;
+    };
 
   /** One request judged: our code (0 done), following the terminal's fallbacks and background progress. */
   async function send(t: IsapiTarget, req: IsapiRequest): Promise<number> {
@@ -226,6 +254,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     const searchID = randomBytes(8).toString('hex');
     let position = 0;
     let last: string | undefined;
+    let kept = 0;
     for (let page = 0; page < maxPages; page++) {
       const res = await client.request(t, {
         method: 'POST',
@@ -240,10 +269,13 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       }
       const punches = found.events.map(punchOf).filter((p): p is PunchRecord => !!p);
       if (punches.length) await events.punches(d, punches);
+      kept += punches.length;
       for (const e of found.events) if (!last || e.time > last) last = e.time;
       position += found.events.length;
       if (!found.more || !found.events.length) break;
     }
+    // (a punch found again is one punch: the count is what the terminal's log gave, as ZK's "punches received")
+    if (kept) opts.log.info({ device: d.id, serial: d.serial, punches: kept, via: 'search' }, 'punches received');
     return last;
   }
 
@@ -256,14 +288,14 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   }
 
   /** (Re)connects: what the terminal is, its counts, where it posts events, and what it took while we were apart. */
-  async function connect(d: T, t: IsapiTarget): Promise<EventPath> {
+  async function connect(d: T, t: IsapiTarget): Promise<{ path: EventPath; model: string; firmware: string }> {
     const info = parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text);
     if (!info) throw new IsapiTransportError(ISAPI_CODES.badResponse, 'device info unreadable');
     await events.seen(d.serial, d.ip);
     const caps: { maxUsers?: number } = await client
       .request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/capabilities?format=json' })
       .then((r) => parseUserCapabilities(r.text))
-      .catch(() => ({}));
+      .catch(optional({}));
     const count = parseUserCount((await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/UserInfo/Count?format=json' })).text);
     // The terminal posts its events to this server (host notification), at ISAPI_EVENT_URL when one is set.
     let push = false;
@@ -275,7 +307,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           path: '/ISAPI/Event/notification/httpHosts',
           contentType: 'application/xml',
           body: httpHostsXml(host),
-        }).catch(() => -1)) === ISAPI_CODES.ok;
+        }).catch(optional(-1))) === ISAPI_CODES.ok;
     }
     // Where it refuses, the alertStream long connection brings them live; opened before the backlog search, so
     // nothing falls between the two. A terminal with neither is searched at every heartbeat.
@@ -289,6 +321,10 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       isapi: { deviceName: info.deviceName, serialNo: info.serialNo, mac: info.macAddress, maxUsers: caps.maxUsers ?? null, push, events: path },
     };
     await events.restarted(d, facts);
+    // The facts now say "no problem": a failure from here on is reported again, even one with the code reported before.
+    const s = stateOf(d.id);
+    s.error = 0;
+    s.errorUntil = undefined;
     await events.info(d, {
       firmware: info.firmware,
       ...(count !== undefined ? { userCount: count } : {}),
@@ -296,12 +332,12 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     });
     await readDoor(d, t);
     await backlog(d, t);
-    return path;
+    return { path, model: info.model, firmware: info.firmware };
   }
 
   /** The door as the terminal reports it, into the device's door column (terminals without the call say nothing). */
   async function readDoor(d: T, t: IsapiTarget) {
-    const res = await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/AcsWorkStatus?format=json' }).catch(() => undefined);
+    const res = await client.request(t, { method: 'GET', path: '/ISAPI/AccessControl/AcsWorkStatus?format=json' }).catch(optional(undefined));
     const door = res ? parseDoorState(res.text) : undefined;
     if (door) await events.info(d, { door });
   }
@@ -450,9 +486,14 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     return { id, code: 0, file: { name: 'isapi-log.txt', data: logText(heading, entries) } };
   }
 
-  /** One planned operation; a transport failure propagates (the batch stops there). */
-  async function perform(d: T, t: IsapiTarget, p: Planned<IsapiPlanned>): Promise<CommandResult> {
+  /**
+   * One planned operation; a transport failure propagates (the batch stops there). `refused` holds, per PIN, the
+   * code of a person record the terminal refused in this batch: their face is then not sent (it would be refused
+   * for a person the terminal does not hold, or land on an old record) and answers the record's refusal.
+   */
+  async function perform(d: T, t: IsapiTarget, p: Planned<IsapiPlanned>, refused: Map<string, number> = new Map()): Promise<CommandResult> {
     const op = p.encoded.op;
+    if (op.kind === 'photo' && refused.has(op.pin)) return { id: p.id, code: refused.get(op.pin)! };
     if (op.kind === 'upgrade') return { id: p.id, code: await upgradeFirmware(d, t, op) };
     if (op.kind === 'getLog') return captureLog(d, t, p.id);
     if (op.kind === 'info' || op.kind === 'check') {
@@ -467,9 +508,12 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     }
     const requests = encodeOp(op);
     if (!requests) return { id: p.id, code: ISAPI_CODES.notSupport };
-    for (const r of requests) {
+    for (const [i, r] of requests.entries()) {
       const code = await send(t, r);
-      if (code !== 0) return { id: p.id, code };
+      if (code === 0) continue;
+      // The person record itself (UserInfo Record, or the Modify it falls back to) refused: no face follows.
+      if (op.kind === 'user' && i === 0) refused.set(op.pin, code);
+      return { id: p.id, code };
     }
     return { id: p.id, code: 0 };
   }
@@ -493,7 +537,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     try {
       stream = await client.stream(t, { method: 'GET', path: ALERT_STREAM_PATH }, streamIdleMs);
     } catch (e) {
-      if (e instanceof IsapiTransportError && e.code === ISAPI_CODES.wrongPassword) throw e;
+      // No answer to it is allowed (the terminal is searched instead), but a terminal gone or refusing us is not.
+      if (e instanceof IsapiTransportError && e.code !== ISAPI_CODES.timeout && silentOrRefused(e)) throw e;
       return false;
     }
     const boundary = boundaryOf(stream.contentType);
@@ -541,7 +586,11 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
           if (last && !punchOf(last)) await ingestLiveEvent(events, await current(), last, undefined);
           if (a.kind !== 'event') continue;
           // A punch is kept at once (its picture, if one follows, is added to it).
-          if (punchOf(a.event) || !a.pictures) await ingestLiveEvent(events, await current(), a.event, undefined);
+          if (punchOf(a.event) || !a.pictures) {
+            const d = await current();
+            if (await ingestLiveEvent(events, d, a.event, undefined))
+              opts.log.info({ device: id, serial: d.serial, punches: 1, via: 'stream' }, 'punches received');
+          }
           if (a.pictures > 0) awaiting = a.event;
         }
         if (run.stopped) break;
@@ -562,7 +611,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     s.connected = false;
     s.retryAt = Date.now() + wait;
     clearTimeout(s.timer);
-    s.timer = setTimeout(() => wake(id), wait);
+    s.timer = setTimeout(() => runWork(id), wait);
     s.timer.unref();
   }
 
@@ -593,12 +642,62 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     await events.info(now, { facts: { isapi: { ...isapi, events: path } } });
   }
 
-  async function reportError(d: T, s: State, code: number) {
-    if (s.error === code) return;
-    s.error = code;
+  /**
+   * The device's facts say what is wrong now (`connection.error`, with `until` for a locked account). Remembered
+   * only once written: a write that failed is tried again at the next failure instead of being taken as done.
+   */
+  async function reportError(d: T, s: State, code: number, until?: string) {
+    if (s.error === code && s.errorUntil === until) return;
     // Merged into the row as it is now: what a connection just learnt (model, firmware) must not be overwritten.
     const now = (await events.terminal(d.id)) ?? d;
-    await events.info(now, { facts: { connection: { error: code, at: nowIso() } } });
+    await events.info(now, { facts: { connection: { error: code, at: nowIso(), ...(until ? { until } : {}) } } });
+    s.error = code;
+    s.errorUntil = until;
+  }
+
+  /** Answers one batch, logged at info like ZK's command results. */
+  async function answer(d: T, results: CommandResult[]) {
+    await events.commandResults(d, results);
+    if (results.length)
+      opts.log.info({ device: d.id, serial: d.serial, results: results.length, failed: results.filter((r) => r.code !== 0).length }, 'command results');
+  }
+
+  /**
+   * The door lane (docs/isapi-protocol.md §7): the queued remote opens of a connected terminal, sent at once on the
+   * client's urgent slot, beside whatever its work is doing (a heartbeat, a sync, a slow answer). The work's own
+   * polls leave opens to this lane (isapiWire), so an open is never planned twice.
+   */
+  function door(id: number) {
+    if (closed || !serves()) return;
+    const s = stateOf(id);
+    if (!s.connected) return; // the connection's work opens the lane once it is made
+    if (s.doorRunning) {
+      s.doorAgain = true;
+      return;
+    }
+    s.doorRunning = true;
+    const job = (async () => {
+      try {
+        do {
+          s.doorAgain = false;
+          const d = await events.terminal(id);
+          if (!d || d.protocol !== 'isapi' || closed) return;
+          const batch = await events.poll(d, isapiDoorWire);
+          if (!batch.length) continue;
+          const t = targetOf(d);
+          const results = await Promise.all(
+            batch.map((p) => perform(d, t, p).catch((e: unknown) => ({ id: p.id, code: e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse }))),
+          );
+          await answer(d, results);
+        } while (s.doorAgain && !closed);
+      } catch (e) {
+        if (!closed) opts.log.warn({ err: e, device: id }, 'ISAPI door lane failed');
+      } finally {
+        s.doorRunning = false;
+      }
+    })();
+    inflight.add(job);
+    void job.finally(() => inflight.delete(job));
   }
 
   async function work(id: number) {
@@ -624,10 +723,12 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     if (Date.now() < s.retryAt) return;
     try {
       if (!s.connected) {
-        s.path = await connect(d, t);
+        const c = await connect(d, t);
+        s.path = c.path;
         s.pushCheckedAt = Date.now();
         s.connected = true;
-        s.error = 0; // the facts connect() saved say so
+        s.outage = false;
+        opts.log.info({ device: id, serial: d.serial, model: c.model, firmware: c.firmware, events: c.path }, 'terminal connected');
       } else {
         // The heartbeat's call: a terminal is online only while it answers.
         if (!parseDeviceInfo((await client.request(t, { method: 'GET', path: '/ISAPI/System/deviceInfo' })).text))
@@ -648,20 +749,23 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
         }
       }
       if (s.error) await reportError(d, s, 0);
+      // Opens queued while the terminal was being (re)connected go now, in their lane.
+      door(id);
       for (let rounds = 0; rounds < 1000 && !closed; rounds++) {
         const batch = await events.poll(d, isapiWire);
         if (!batch.length) break;
         const results: CommandResult[] = [];
+        const refused = new Map<string, number>();
         try {
-          for (const p of batch) results.push(await perform(d, t, p));
+          for (const p of batch) results.push(await perform(d, t, p, refused));
         } catch (e) {
           // What was not sent is answered with why, so the door and the people say it (and retry later).
           const code = e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse;
           for (const p of batch.slice(results.length)) results.push({ id: p.id, code });
-          await events.commandResults(d, results);
+          await answer(d, results);
           throw e;
         }
-        await events.commandResults(d, results);
+        await answer(d, results);
         // The terminal is restarting (a firmware upgrade): the next call reconnects and reads what it runs.
         if (!s.connected) break;
       }
@@ -672,14 +776,29 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       if (closed) return;
       s.failures++;
       const code = e instanceof IsapiTransportError ? e.code : ISAPI_CODES.badResponse;
-      // A refused password is retried slowly: every attempt counts towards the terminal's lock-out.
-      const wait = code === ISAPI_CODES.wrongPassword ? maxBackoff : Math.min(maxBackoff, backoff * 2 ** Math.min(s.failures - 1, 10));
+      // A refused password is retried slowly: every attempt counts towards the terminal's lock-out. A locked
+      // account is left alone until the terminal unlocks it (an attempt meanwhile would only prolong the lock).
+      const lockedFor = e instanceof IsapiTransportError && code === ISAPI_CODES.locked ? e.retryAfterMs : undefined;
+      const wait =
+        code === ISAPI_CODES.locked
+          ? Math.min(Math.max(lockedFor ?? maxBackoff, maxBackoff), MAX_LOCK_WAIT_MS)
+          : code === ISAPI_CODES.wrongPassword
+            ? maxBackoff
+            : Math.min(maxBackoff, backoff * 2 ** Math.min(s.failures - 1, 10));
       s.retryAt = Date.now() + wait;
+      const until = lockedFor ? new Date(Date.now() + lockedFor).toISOString() : undefined;
       if (!(e instanceof IsapiTransportError)) opts.log.warn({ err: e, device: id }, 'ISAPI terminal work failed');
-      else opts.log.debug({ device: id, code, reason: e.message }, 'ISAPI terminal unreachable');
-      await reportError(d, s, code).catch(() => undefined);
+      else if (code === ISAPI_CODES.wrongPassword || code === ISAPI_CODES.locked) {
+        // once per refusal, not per retry (the account's password is never logged)
+        if (s.error !== code)
+          opts.log.warn({ device: id, serial: d.serial, code, reason: e.message, ...(until ? { until } : {}) }, 'terminal refused the account');
+      } else if (!s.outage) {
+        s.outage = true;
+        opts.log.warn({ device: id, serial: d.serial, code, reason: e.message }, 'terminal unreachable');
+      } else opts.log.debug({ device: id, code, reason: e.message }, 'ISAPI terminal unreachable');
+      await reportError(d, s, code, until).catch(() => undefined);
       clearTimeout(s.timer);
-      s.timer = setTimeout(() => wake(id), wait);
+      s.timer = setTimeout(() => runWork(id), wait);
       s.timer.unref();
     }
   }
@@ -695,7 +814,14 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     }
   }
 
+  /** Woken after a commit that gave the terminal work: a door open among it goes at once, beside the work. */
   function wake(id: number) {
+    door(id);
+    runWork(id);
+  }
+
+  /** Runs the terminal's work (connection, heartbeat, batches), one run at a time per terminal. */
+  function runWork(id: number) {
     if (closed || !serves()) return;
     const s = stateOf(id);
     if (s.running) {
@@ -736,7 +862,8 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
     serving = true;
     try {
       const dialled = await events.dialled('isapi');
-      for (const d of dialled) wake(d.id);
+      // (the work opens the door lane itself once the terminal answered)
+      for (const d of dialled) runWork(d.id);
       // A deleted terminal, or one moved to another protocol, is not woken again: its stream ends here.
       const ids = new Set(dialled.map((d) => d.id));
       for (const id of [...streams.keys()]) if (!ids.has(id)) stopStream(id);

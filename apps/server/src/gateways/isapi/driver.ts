@@ -31,7 +31,15 @@ export const isapiWire: Wire<IsapiPlanned> = {
   // A face travels as its JPEG bytes (base64 is 4/3 of them) plus the multipart and JSON around it.
   size: (e) => (e.op.kind === 'photo' ? Math.ceil((e.op.jpegBase64.length * 3) / 4) + 512 : 512),
   maxBatchBytes: ISAPI_MAX_BATCH_BYTES,
+  // door opens go in their own lane (isapiDoorWire), never behind a batch of people
+  lane: { except: ['unlock'] },
 };
+
+/**
+ * The door lane (docs/isapi-protocol.md §7): only the queued remote opens, polled beside whatever the terminal's
+ * work is doing, so an open never waits behind the heartbeat, a sync or a slow answer.
+ */
+export const isapiDoorWire: Wire<IsapiPlanned> = { ...isapiWire, lane: { only: ['unlock'] } };
 
 /** A terminal the server dials: where, as whom, and the secret its event notifications carry. */
 export interface DialledTerminal extends Terminal {

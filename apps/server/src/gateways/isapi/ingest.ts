@@ -6,9 +6,15 @@ import type { DialledTerminal } from './driver.ts';
  * One live event from a terminal, posted (host notification) or streamed (alertStream), kept the same way: a
  * granted person → a punch (its picture kept when the device uploads face images); a refused face with its
  * picture → a stranger when the device uploads strangers; then the backlog search's resume mark moves up to it.
- * Resolves once committed. The punch key (device, PIN, local time) makes a repeat of one event one punch.
+ * Resolves once committed, true when the event was a punch. The punch key (device, PIN, local time) makes a repeat
+ * of one event one punch.
  */
-export async function ingestLiveEvent<T extends DialledTerminal>(events: TerminalEvents<T>, d: T, event: AcsEvent, picture: Buffer | undefined) {
+export async function ingestLiveEvent<T extends DialledTerminal>(
+  events: TerminalEvents<T>,
+  d: T,
+  event: AcsEvent,
+  picture: Buffer | undefined,
+): Promise<boolean> {
   const punch = punchOf(event);
   if (punch) {
     await events.punches(d, [punch]);
@@ -23,6 +29,7 @@ export async function ingestLiveEvent<T extends DialledTerminal>(events: Termina
   }
   // The resume mark of the backlog search: events up to here are kept.
   if (event.time > d.att_stamp || !/^\d{4}-/.test(d.att_stamp)) await events.stamp(d, 'att', event.time);
+  return !!punch;
 }
 
 /**

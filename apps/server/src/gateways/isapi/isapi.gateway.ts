@@ -61,7 +61,8 @@ export async function isapiGateway<T extends DialledTerminal>(app: FastifyInstan
     // Heartbeats and events we do not keep (door, alarm) are acknowledged: the terminal must not resend them.
     if (!event) return reply.status(200).send('');
     const picture = parts.find((p) => /^image\/jpe?g$/i.test(p.contentType) && p.data.length > 3 && p.data[0] === 0xff && p.data[1] === 0xd8)?.data;
-    await ingestLiveEvent(events, d, event, picture);
+    // The instance's logger (this route's is silent), the serial only: the path's secret is never logged.
+    if (await ingestLiveEvent(events, d, event, picture)) app.log.info({ device: d.id, serial: d.serial, punches: 1, via: 'push' }, 'punches received');
     return reply.status(200).send('');
   });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import type { IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, picture, upload } from '../../../test/files.ts';
 import { call, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { addIsapiTerminal, isapiTerminals, makeIsapiApp } from '../../../test/isapi.ts';
 import { until } from '../../../test/terminals.ts';
@@ -192,15 +192,18 @@ test('hostile answers (huge, malformed, slow) never crash the server, and a slow
   hostile.inject({ path: '/ISAPI/AccessControl/UserInfo/Count', badJson: true });
   await until('malformed JSON is survived (the terminal still comes online)', async () => (await info(A, hId)).online);
 
-  // One terminal answers everything after 5 s (over the 1.5 s deadline); the door of another opens at once.
+  // One terminal answers everything after 8 s (over the 1.5 s deadline); the door of another opens meanwhile.
   hostile.clearInjections();
-  hostile.inject({ path: '/ISAPI', slowMs: 5000 });
+  const slowMs = 8000;
+  const slowSince = Date.now();
+  hostile.inject({ path: '/ISAPI', slowMs });
   for (let i = 0; i < 4; i++) await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: hId, kind: 'info' } });
-  const started = Date.now();
   const open = await call(t.app, 'POST', '/device/open', { token: A.main, body: { id: deviceId }, ...en });
   assert.equal(open.data.state, 'success');
-  assert.ok(Date.now() - started < 1500, `the door took ${Date.now() - started} ms`);
-  await until('the slow terminal shown as not answering in time', async () => /did not answer in time/.test((await info(A, hId)).problem), 6000);
+  // A comparison within this run, not a bound on the machine's speed: the door opened before the slow terminal's
+  // first answer would have come, so nothing of the other door waited on it.
+  assert.ok(Date.now() - slowSince < slowMs, `the door opened only after the slow terminal's answers (${Date.now() - slowSince} ms)`);
+  await until('the slow terminal shown as not answering in time', async () => /did not answer in time/.test((await info(A, hId)).problem));
   const health = await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: deviceId } });
   assert.equal(health.code, CODES.OK);
   hostile.clearInjections();
@@ -260,4 +263,92 @@ test("the device's capacity follows the terminal's own user capacity, so the led
   const muteId = await addTerminal(A, mute, 'ISAPICAP2', { capacity: 700, attendance_scope: 'selected' });
   await until('online', async () => (await info(A, muteId)).online);
   assert.equal((await info(A, muteId)).capacity, 700);
+});
+
+const ledgerOf = (id: number) =>
+  t.app.database.db.selectFrom('device_persons').select(['person_id', 'state', 'last_error']).where('device_id', '=', id).orderBy('person_id').execute();
+
+test("a terminal's refusals show with their meaning (full, no face in the photo), and a refused person's face is never sent", async () => {
+  // A company of its own with two people with faces, on a terminal that is full of locally enrolled users: it
+  // refuses every new person record.
+  const C = await makeCompany(t, 'Isapi Full');
+  for (const n of ['1', '2']) await addPersonWithFace(t, C, { name: `Full ${n}`, number: `F${n}` });
+  const full = await terminal({ serial: 'DS-EMU-FULL' });
+  full.inject({ path: '/ISAPI/AccessControl/UserInfo/Record', status: { statusCode: 6, subStatusCode: 'deviceUserFull', statusString: 'Invalid Content' } });
+  const id = await addTerminal(C, full, 'ISAPIFULL1');
+  const rows = await until('both people refused', async () => {
+    const r = await ledgerOf(id);
+    return r.length === 2 && r.every((x) => x.state === 'failed') ? r : undefined;
+  });
+  assert.deepEqual(
+    rows!.map((r) => r.last_error),
+    ['device.isapi.capacity', 'device.isapi.capacity'],
+  );
+  assert.equal(full.users.size, 0);
+  assert.equal(full.faceUploads, 0, 'no face follows a refused person record');
+  // What the console shows: the device's people and a person's devices.
+  const page = await call(t.app, 'GET', '/device/persons', { token: C.main, query: { id, page: 1, pageSize: 50 }, ...en });
+  assert.equal(page.code, CODES.OK, page.message);
+  const items = page.data.items as { person_id: number; reason: string }[];
+  assert.ok(items.length === 2 && items.every((x) => /terminal is full/.test(x.reason)), JSON.stringify(items));
+  const mine = await call(t.app, 'GET', '/person/personSelectedDevice', { token: C.main, query: { id: items[0]!.person_id }, ...en });
+  assert.match((mine.data as { id: number; reason: string }[]).find((x) => x.id === id)?.reason ?? '', /terminal is full/);
+  const zh = await call(t.app, 'GET', '/device/persons', { token: C.main, query: { id, page: 1, pageSize: 50 }, lang: 'zh-CN' });
+  assert.match((zh.data.items as { reason: string }[])[0]!.reason, /终端已满/);
+
+  // Room again, but the terminal finds no face in the photos: the people are on it, their faces refused.
+  full.clearInjections();
+  full.inject({ path: '/ISAPI/Intelligent/FDLib/FaceDataRecord', status: { statusCode: 6, subStatusCode: 'pictureFaceDetectZero' } });
+  await call(t.app, 'POST', '/device/persons/retry', { token: C.main, body: { id } });
+  const faceless = await until('the faces refused with their meaning', async () => {
+    const r = await ledgerOf(id);
+    return r.length === 2 && r.every((x) => x.last_error === 'device.isapi.noFace') ? r : undefined;
+  });
+  assert.ok(faceless!.every((r) => r.state === 'failed'));
+  assert.equal(full.users.size, 2);
+  assert.ok(full.faceUploads >= 2);
+  const again = await call(t.app, 'GET', '/device/persons', { token: C.main, query: { id, page: 1, pageSize: 50 }, ...en });
+  assert.match((again.data.items as { reason: string }[])[0]!.reason, /no usable face/);
+});
+
+test('an account the terminal locked after wrong passwords is shown locked with the time it unlocks, and left alone until then', async () => {
+  const guarded = await terminal({ serial: 'DS-EMU-LOCK', password: 'right12345', lockAfter: 2, lockSeconds: 3600 });
+  const id = await addTerminal(A, guarded, 'ISAPILOCK1', { password: 'wrong-one', attendance_scope: 'selected' });
+  const d = await until('the lock shown', async () => {
+    const x = await info(A, id);
+    return /locked/.test(x.problem) ? x : undefined;
+  });
+  assert.ok(guarded.lockedUntil > Date.now(), 'the terminal locked the account');
+  // the terminal's clock: the device's zone
+  const tz = (await t.app.database.db.selectFrom('devices').select('tz_offset').where('id', '=', id).executeTakeFirstOrThrow()).tz_offset;
+  const unlocks = new Date(guarded.lockedUntil + tz * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+  const shown = /until (\d{4}-\d{2}-\d{2} \d{2}:\d{2})/.exec(d.problem)?.[1];
+  assert.ok(shown, d.problem);
+  assert.ok(Math.abs(Date.parse(`${shown}Z`) - Date.parse(`${unlocks}Z`)) <= 60_000, `${d.problem} (unlocks ${unlocks})`);
+  assert.doesNotMatch(d.problem, /refused the account or password/);
+  assert.equal(d.state, 'abnormal');
+  const zh = (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id }, lang: 'zh-CN' })).data.problem as string;
+  assert.match(zh, /锁定/);
+  // While locked, no attempt is made (each would prolong the lock); heartbeats come every 300 ms meanwhile.
+  const attempts = guarded.authFailures;
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal(guarded.authFailures, attempts, 'nothing sent to a locked account');
+});
+
+test('a terminal that stops answering half-way through a reconnection is shown as not answering, even after the same problem before', async () => {
+  const flaky = await terminal({ serial: 'DS-EMU-FLAKY' });
+  const id = await addTerminal(A, flaky, 'ISAPIFLAKY1', { attendance_scope: 'selected' });
+  await until('online', async () => (await info(A, id)).online && (await info(A, id)).problem === '');
+  // It stops answering: shown.
+  flaky.inject({ path: '/ISAPI', slowMs: 3000 });
+  await until('not answering in time', async () => /did not answer in time/.test((await info(A, id)).problem));
+  // Back, but its event search (the last step of a reconnection) hangs: the reconnection's facts said "no problem"
+  // for a moment, and the same "did not answer" must be told again.
+  flaky.clearInjections();
+  flaky.inject({ path: '/ISAPI/AccessControl/AcsEvent', slowMs: 3000 });
+  const searches = () => flaky.requests.filter((r) => r === 'POST /ISAPI/AccessControl/AcsEvent').length;
+  const before = searches();
+  await until('a reconnection reached the event search', () => searches() > before);
+  await until('still shown as not answering', async () => /did not answer in time/.test((await info(A, id)).problem));
+  flaky.clearInjections();
 });

@@ -38,6 +38,12 @@ export function connectionError(info: string): number {
   return typeof code === 'number' ? code : 0;
 }
 
+/** Until when the connection's problem lasts, when the terminal said (a locked account: `connection.until`). */
+export function connectionUntil(info: string): string | undefined {
+  const until = parseJson<{ connection?: { until?: unknown } } | null>(info, {})?.connection?.until;
+  return typeof until === 'string' && Number.isFinite(Date.parse(until)) ? until : undefined;
+}
+
 /** The model a terminal reported of itself (`model` in its facts), '' when none. */
 function modelOf(info: string): string {
   const model = parseJson<{ model?: unknown } | null>(info, {})?.model;

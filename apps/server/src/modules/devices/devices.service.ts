@@ -11,7 +11,7 @@ import {
 import type { Database, Executor } from '../../db/database.ts';
 import type { DeviceDriver, DeviceOp } from '../../gateways/driver.ts';
 import { utcToLocal } from '../../lib/time.ts';
-import { t } from '../../i18n/i18n.ts';
+import { has, t } from '../../i18n/i18n.ts';
 import { inChunks } from '../../lib/chunks.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -27,7 +27,7 @@ import { personsRepository } from '../persons/persons.repository.ts';
 import { deviceCache, devicesRepository, newDeviceRow, unknownDevicesRepository, type DeviceFields, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import type { SyncService } from './sync.service.ts';
-import { connectionError, presentDevice } from './devices.presenter.ts';
+import { connectionError, connectionUntil, presentDevice } from './devices.presenter.ts';
 import { transaction } from '../../db/transaction.ts';
 
 /** The stored reason key in the reader's language; device error codes we have no text for say so with the code. */
@@ -78,7 +78,12 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
   /** Why the server cannot work with a (dialled) terminal, with the meaning of the protocol's code. */
   function problemOf(d: DeviceRow, lang: Language): string {
     const code = connectionError(d.info);
-    return code ? t(lang, deps.driver(d.protocol).codeKey(code), { code }) : '';
+    if (!code) return '';
+    const key = deps.driver(d.protocol).codeKey(code);
+    // A problem that lasts until a time (a locked account) says when, on the terminal's clock: `<key>Until`.
+    const until = connectionUntil(d.info);
+    if (until && has(lang, `${key}Until`)) return t(lang, `${key}Until`, { code, until: utcToLocal(until, d.tz_offset).slice(0, 16) });
+    return t(lang, key, { code });
   }
 
   async function load(trx: Executor, tenant: Tenant, id: number): Promise<DeviceRow> {

@@ -446,20 +446,19 @@ export function syncService(deps: {
      */
     async plan<E>(device: DeviceRow, wire: Wire<E>): Promise<Planned<E>[]> {
       const refreshAfter: number[] = [];
-      const faces = await prefetchFaces(device, wire);
+      // A lane of one-offs (e.g. door opens) plans no ledger work.
+      const laneOnly = wire.lane && 'only' in wire.lane ? wire.lane.only : undefined;
+      const laneExcept = wire.lane && 'except' in wire.lane ? wire.lane.except : undefined;
+      const faces = laneOnly ? new Map<string, string>() : await prefetchFaces(device, wire);
       const planned = await transaction(db, async (trx) => {
         await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
         const out: Planned<E>[] = [];
         let bytes = 0;
-        const queued = await trx
-          .selectFrom('device_commands')
-          .selectAll()
-          .where('device_id', '=', device.id)
-          .where('state', '=', 'queued')
-          .orderBy('id')
-          .limit(20)
-          .execute();
+        let oneOffs = trx.selectFrom('device_commands').selectAll().where('device_id', '=', device.id).where('state', '=', 'queued');
+        if (laneOnly) oneOffs = oneOffs.where('kind', 'in', [...laneOnly]);
+        if (laneExcept?.length) oneOffs = oneOffs.where('kind', 'not in', [...laneExcept]);
+        const queued = await oneOffs.orderBy('id').limit(20).execute();
         const sentIds: number[] = [];
         for (const c of queued) {
           const encoded = wire.encode(parseJson<DeviceOp>(c.payload, { kind: 'check' }), c.id);
@@ -470,6 +469,7 @@ export function syncService(deps: {
           sentIds.push(c.id);
         }
         if (sentIds.length) await trx.updateTable('device_commands').set({ state: 'sent', sent_at: now }).where('id', 'in', sentIds).execute();
+        if (laneOnly) return out;
 
         const due = await ledgerRepository.due(trx, device.id, now, rowsPerBatch(wire));
         if (!due.length) return out;
