@@ -83,6 +83,9 @@ function parts<T>(xs: T[]): T[][] {
   return out;
 }
 
+/** A punch's natural key (device, PIN, device time) as one string. */
+export const punchKey = (r: Pick<PunchInsert, 'device_id' | 'pin' | 'local_time'>) => `${r.device_id}|${r.pin}|${r.local_time}`;
+
 /**
  * Punch ingestion's two statements (the PIN lookup and the insert), compiled once per size and reused,
  * for one database. A padded row is a copy of a real one: the duplicate key makes it a no-op.
@@ -93,7 +96,8 @@ export function punchWriter() {
       db
         .insertInto('punches')
         .values(rows.map(pick))
-        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing()),
+        .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
+        .returning(['device_id', 'pin', 'local_time']),
     count: (rows) => rows.length,
     params: (rows) => rows.flatMap((r) => COLUMNS.map((c) => r[c] ?? null)),
   });
@@ -113,9 +117,17 @@ export function punchWriter() {
       }
       return out;
     },
-    /** Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. */
-    async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<void> {
-      for (const part of parts(rows)) await insert(db, part);
+    /**
+     * Inserts, skipping any (device, PIN, device time) already stored: re-uploads and replays add nothing. Answers the
+     * keys (`punchKey`) of the rows this call stored, so a retry announces nothing (#28).
+     */
+    async insertIgnore(db: Executor, rows: PunchInsert[]): Promise<Set<string>> {
+      const stored = new Set<string>();
+      for (const part of parts(rows)) {
+        const { rows: added } = await insert<Pick<PunchInsert, 'device_id' | 'pin' | 'local_time'>>(db, part);
+        for (const r of added) stored.add(punchKey(r));
+      }
+      return stored;
     },
   };
 }

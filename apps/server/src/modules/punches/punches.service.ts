@@ -7,7 +7,7 @@ import { clock, localToUtcMs, nowIso } from '../../lib/time.ts';
 import { perObject } from '../../lib/memo.ts';
 import type { DeviceRow } from '../devices/devices.repository.ts';
 import { notify } from '../messages/messages.service.ts';
-import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
+import { punchesRepository, punchKey, punchWriter, type PunchInsert } from './punches.repository.ts';
 import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
 import type { HealthWaiting } from './health-waiting.ts';
@@ -179,9 +179,13 @@ export function punchesService(deps: {
         }
       }
       // All the group's rows in shared multi-row statements; duplicates are skipped by the unique key.
-      await writer.insertIgnore(trx, rows);
+      const added = await writer.insertIgnore(trx, rows);
       await publishPunches(trx, live, now);
-      const known = rows.filter((r) => r.person_id !== null).map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time }));
+      // Only rows this commit stored: a retried upload stores nothing new and announces nothing (no recalculation,
+      // no `day` event or webhook, #28).
+      const known = rows
+        .filter((r) => r.person_id !== null && added.has(punchKey(r)))
+        .map((r) => ({ companyId: r.company_id, personId: r.person_id!, time: r.time }));
       if (known.length) await stored.emit(trx, { punches: known });
     });
   }
@@ -204,7 +208,7 @@ export function punchesService(deps: {
   }
 
   return {
-    /** Listened to by attendance (a retried upload emits again: recomputing a day twice is harmless). */
+    /** Listened to by attendance: the punches of known people a commit stored (a retried upload's are not). */
     stored,
     /** Observes committed uploads (records each, by the device's protocol); an observer must not throw. */
     onIngested(fn: (protocol: string, records: number) => void) {
