@@ -93,7 +93,8 @@ function translateValidation(lang: Language, err: FastifyError, req: FastifyRequ
   // The full path, dotted (`options.parking.url`, `access.periods.1.start`; #28): the key that failed, however deep.
   // An item of a list of values is named by its list (`rights`, not `rights.0`), as the forms mark the list.
   const keys = named !== undefined ? [...path, String(named)] : [...path];
-  while (keys.length > 1 && /^\d+$/.test(keys.at(-1)!)) keys.pop();
+  // (A numeric key of an object, such as a rule's weekdays 0–6, stays: only an array's index goes.)
+  while (keys.length > 1 && /^\d+$/.test(keys.at(-1)!) && Array.isArray(valueAt(req, err.validationContext, keys.slice(0, -1)))) keys.pop();
   const field = keys.join('.');
   // The body or query as a whole is wrong (not an object, e.g. text/plain, null or an array): no field to name.
   if (!field) return { message: t(lang, 'errors.badRequest'), field: '' };
