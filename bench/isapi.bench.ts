@@ -40,7 +40,8 @@ const face = await sharp({ create: { width: 480, height: 640, channels: 3, backg
   ])
   .jpeg({ quality: 85 })
   .toBuffer();
-const photos = photoStore(app.files);
+// faces are only written and read here: every one counts as held (none is ever released)
+const photos = photoStore(app.files, undefined, async (_company, names) => new Set(names));
 const now = nowIso();
 const dept = (await api('/org/create', { name: 'Roster' })).json().data.id as number;
 await app.database.db.transaction().execute(async (trx) => {

@@ -204,3 +204,32 @@ export function calendarFields(s: Schema, at: string[] = []): { path: string[]; 
   for (const [key, sub] of Object.entries(s.properties ?? {})) out.push(...calendarFields(sub, [...at, key]));
   return out;
 }
+
+/**
+ * Every field inside a nested object (two keys deep or more, through nullable and union members), with the schemas of
+ * the objects on its path (to fill a parent a valid request left out) and a value of the wrong type for it (#28).
+ */
+export function nestedFields(s: Schema, at: string[] = [], parents: Schema[] = []): { path: string[]; parents: Schema[]; wrong: unknown }[] {
+  const out: { path: string[]; parents: Schema[]; wrong: unknown }[] = [];
+  const objects = [s, ...(s.anyOf ?? s.oneOf ?? [])].filter((m) => m.properties);
+  for (const o of objects.slice(0, 1)) {
+    for (const [key, sub] of Object.entries(o.properties!)) {
+      const path = [...at, key];
+      const inner = [sub, ...(sub.anyOf ?? sub.oneOf ?? [])].find((m) => m.properties);
+      if (inner) out.push(...nestedFields(inner, path, [...parents, inner]));
+      else if (path.length >= 2) {
+        const types = [sub, ...(sub.anyOf ?? sub.oneOf ?? [])].flatMap((m) => (m.type === undefined ? [] : [m.type].flat()));
+        // a value of a type none of the field's members takes
+        const wrong = !types.includes('string')
+          ? 'x'
+          : !types.includes('integer') && !types.includes('number')
+            ? 5
+            : !types.includes('boolean')
+              ? true
+              : undefined;
+        if (wrong !== undefined && types.length) out.push({ path, parents, wrong });
+      }
+    }
+  }
+  return out;
+}

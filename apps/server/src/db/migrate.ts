@@ -38,6 +38,7 @@ import * as m0037 from './migrations/0037_files.ts';
 import * as m0038 from './migrations/0038_instances.ts';
 import * as m0039 from './migrations/0039_day_leave_days.ts';
 import * as m0040 from './migrations/0040_request_quota.ts';
+import * as m0041 from './migrations/0041_key_expiry_instant.ts';
 import * as m0042 from './migrations/0042_changes.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
@@ -83,6 +84,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0038_instances': m0038,
   '0039_day_leave_days': m0039,
   '0040_request_quota': m0040,
+  '0041_key_expiry_instant': m0041,
   '0042_changes': m0042,
 };
 

@@ -860,7 +860,10 @@ export interface ApiKeyTable {
   key_hash: string;
   /** JSON array of API_SCOPES */
   scopes: string;
+  /** the expiry date as chosen, in the company's zone of the day the key was made (the API shows it) */
   expires_on: string | null;
+  /** ISO UTC: the end of `expires_on` in that zone (migration 0041, #28); a request at or after it is refused */
+  expires_at: string | null;
   created_by: string;
   created_at: string;
   last_used_at: string | null;

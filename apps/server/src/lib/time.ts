@@ -92,6 +92,16 @@ export function zonedToUtcMs(local: string, zone: string): number {
   return second;
 }
 
+/**
+ * The instant a calendar date ('YYYY-MM-DD') ends in a zone: the next day's midnight there, as ISO UTC. A date that
+ * means "through this day" (an API key's expiry) becomes this once, so a later change of zone does not move it.
+ */
+export function endOfDayIn(date: string, zone: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const next = new Date(Date.UTC(y!, m! - 1, d! + 1)).toISOString().slice(0, 10);
+  return new Date(zonedToUtcMs(next, zone)).toISOString();
+}
+
 const isoDays = new Map<string, number>();
 const digits2 = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
 /**

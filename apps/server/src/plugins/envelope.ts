@@ -72,7 +72,16 @@ export function routeSchema<const E extends Endpoint, X extends { tags: string[]
 function fieldName(lang: Language, field: string): string {
   const key = `fields.${field}`;
   const out = t(lang, key);
-  return out === key ? field : out;
+  if (out !== key) return out;
+  // A nested field (`options.parking.url`, #28) is named by its full path, after the label of its deepest known key.
+  const keys = field.split('.');
+  if (keys.length < 2) return field;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    if (/^\d+$/.test(keys[i]!)) continue;
+    const label = t(lang, `fields.${keys[i]}`);
+    if (label !== `fields.${keys[i]}`) return `${label} (${field})`;
+  }
+  return field;
 }
 
 function translateValidation(lang: Language, err: FastifyError, req: FastifyRequest): { message: string; field: string; key?: string; node?: string } {
@@ -81,7 +90,12 @@ function translateValidation(lang: Language, err: FastifyError, req: FastifyRequ
   const params = v.params ?? {};
   const path = v.instancePath.split('/').filter(Boolean);
   const named = v.keyword === 'required' ? params.missingProperty : v.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
-  const field = named !== undefined ? String(named) : (path.find((p) => !/^\d+$/.test(p)) ?? path[0] ?? '');
+  // The full path, dotted (`options.parking.url`, `access.periods.1.start`; #28): the key that failed, however deep.
+  // An item of a list of values is named by its list (`rights`, not `rights.0`), as the forms mark the list.
+  const keys = named !== undefined ? [...path, String(named)] : [...path];
+  // (A numeric key of an object, such as a rule's weekdays 0–6, stays: only an array's index goes.)
+  while (keys.length > 1 && /^\d+$/.test(keys.at(-1)!) && Array.isArray(valueAt(req, err.validationContext, keys.slice(0, -1)))) keys.pop();
+  const field = keys.join('.');
   // The body or query as a whole is wrong (not an object, e.g. text/plain, null or an array): no field to name.
   if (!field) return { message: t(lang, 'errors.badRequest'), field: '' };
   const known = [

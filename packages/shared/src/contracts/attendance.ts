@@ -330,6 +330,8 @@ export const DayDetail = Type.Object({
   punches: Type.Array(DayPunch),
   /** under the temperature model: a punch of the day was at or above the rule's alarm and refused (#17) */
   temperature_alarm: Type.Boolean(),
+  /** the closed period the day lies in: its figures and explanation are the stored ones, as paid (#28); null: open */
+  closed: Nullable(Type.Object({ from: Type.String(), to: Type.String() })),
 });
 export type DayDetail = Static<typeof DayDetail>;
 

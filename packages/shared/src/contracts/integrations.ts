@@ -38,8 +38,10 @@ export const ApiKeyItem = Type.Object({
   /** the key's first characters, to tell keys apart (the rest is never shown again) */
   prefix: Type.String(),
   created_at: Type.String(),
-  /** the last day the key works (in the company's zone), null: no expiry */
+  /** the last day the key works, as chosen in the company's zone of that day; null: no expiry */
   expires_on: Nullable(Type.String()),
+  /** the instant it stops working (the end of `expires_on` in that zone, fixed at creation: #28); null: no expiry */
+  expires_at: Nullable(Type.String({ format: 'date-time' })),
   last_used_at: Nullable(Type.String()),
   revoked_at: Nullable(Type.String()),
   created_by: Type.String(),

@@ -30,7 +30,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const days = daysService(core.database, recompute);
   const schedule = scheduleService(core.database);
   const reports = reportsService(core.database);
-  const periods = periodsService(core.database);
+  const periods = periodsService(core.database, { explainRange: recompute.explainRange });
   deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {

@@ -20,7 +20,7 @@ import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { DayResult } from './engine/index.ts';
 import { markCompanyDirty, markDirty, pendingOf } from './dirty.ts';
-import { assertOpen } from './periods.service.ts';
+import { assertOpen, closedPeriods, type KeptDetail } from './periods.service.ts';
 import { leaveTypes } from './leave-types.ts';
 import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
@@ -136,10 +136,21 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         ])
         .executeTakeFirst();
       if (!r) throw notFound();
-      // The explanation is computed now from the same inputs (the stored row keeps only the figures and the
-      // punches it used): what the next recalculation would store, and exactly how.
-      const live = await recompute.explain(tenant.companyId, personId, date);
-      const detail: Detail = live ?? { shifts: [], used: parseJson<{ used?: number[] }>(r.detail, {}).used ?? [], ignored: [], why: [] };
+      const stored = parseJson<KeptDetail>(r.detail, { used: [] });
+      // A closed day explains its stored, paid result (#28): the explanation kept when its period was closed, never a
+      // recalculation from today's inputs (a rule, punches or holidays may have changed since). Kept none (its
+      // recalculation was still queued at the close, or it was closed before #28): the stored figures, and a line
+      // saying why there is no more.
+      const closed = (await closedPeriods(db, tenant.companyId, date, date))[0];
+      // An open day's explanation is computed now from the same inputs (the stored row keeps only the figures and
+      // the punches it used): what the next recalculation would store, and exactly how.
+      const live = closed ? stored.kept : await recompute.explain(tenant.companyId, personId, date);
+      const detail: Detail = live ?? {
+        shifts: [],
+        used: stored.used ?? [],
+        ignored: [],
+        why: closed ? [{ key: 'att.why.closedNotKept', params: { from: closed.from_date, to: closed.to_date } }] : [],
+      };
       const punchIds = [...new Set([...detail.used, ...detail.ignored.map((i) => i.punchId)].filter((id) => id > 0))];
       const punches = punchIds.length
         ? await db
@@ -186,6 +197,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
         manual_reason: r.manual_reason,
         computed_at: r.computed_at,
         temperature_alarm: live?.temperatureAlarm === true,
+        closed: closed ? { from: closed.from_date, to: closed.to_date } : null,
         why: detail.why,
         shifts: detail.shifts.map((s) => {
           const def = shifts.find((x) => x.id === s.shiftId);

@@ -269,3 +269,43 @@ test(`reopening a closed period recalculates it: a punch that arrived while it w
   assert.deepEqual([now?.status, now?.late_min], ['normal', 0], 'the 08:55 punch counts now');
   assert.equal((await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending, 0);
 });
+
+test(`a closed day's drawer explains its stored, paid result, not a recalculation from today's inputs (#28, ${DIALECT})`, async () => {
+  const { person, number } = await setUp('K1');
+  const other = await setUp('K2');
+  // July: late 20 on Tuesday the 7th (both people), computed and stored
+  const JULY_7 = '2026-07-07';
+  await punch(person, number, [`${JULY_7} 09:20:00`, `${JULY_7} 18:00:00`]);
+  await punch(other.person, other.number, [`${JULY_7} 09:20:00`, `${JULY_7} 18:00:00`]);
+  for (const p of [person, other.person]) await t.app.modules.attendance.recompute.person(A.id, p, '2026-07-01', '2026-07-31');
+  assert.equal((await stored(person, JULY_7))?.late_min, 20);
+  // the other's inputs change before the close and their recalculation has not run: nothing can explain their late 20
+  await punch(other.person, other.number, [`${JULY_7} 08:55:00`]);
+  const close = await call(t.app, 'POST', '/attendance/period/close', { token: A.main, lang: 'en-US', body: { from: '2026-07-01', to: '2026-07-31' } });
+  assert.equal(close.code, CODES.OK, close.message);
+  // after the close an earlier punch arrives: a recalculation would now say "normal"
+  await punch(person, number, [`${JULY_7} 08:55:00`]);
+  await t.app.modules.attendance.recompute.person(A.id, person, '2026-07-01', '2026-07-31');
+  assert.equal((await t.app.modules.attendance.recompute.explain(A.id, person, JULY_7))?.status, 'normal', 'what a recalculation would say');
+  const info = await call(t.app, 'GET', '/attendance/day/info', { token: A.main, lang: 'en-US', query: { person_id: person, date: JULY_7 } });
+  assert.equal(info.code, CODES.OK, info.message);
+  assert.deepEqual([info.data.status, info.data.late_min], ['late', 20], 'the stored, paid result');
+  assert.deepEqual(info.data.closed, { from: '2026-07-01', to: '2026-07-31' }, 'the day says it is closed');
+  const late = info.data.why.find((w: { key: string }) => w.key === 'att.why.late');
+  assert.equal(late?.params.late, 20, 'explained by the computation that produced it');
+  assert.deepEqual(
+    info.data.punches.filter((p: { used: boolean }) => p.used).map((p: { time: string }) => p.time),
+    ['2026-07-07T01:20:00.000Z', '2026-07-07T10:00:00.000Z'],
+    'the punches it used; the later one is not listed as used',
+  );
+  const unkept = await call(t.app, 'GET', '/attendance/day/info', { token: A.main, lang: 'en-US', query: { person_id: other.person, date: JULY_7 } });
+  assert.deepEqual([unkept.data.status, unkept.data.late_min], ['late', 20], 'the stored result, not a recalculation');
+  assert.deepEqual(
+    unkept.data.why.map((w: { key: string }) => w.key),
+    ['att.why.closedNotKept'],
+    'says why it cannot explain more',
+  );
+  // an open day is explained live, as before
+  const open = await call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: person, date: EARLY } });
+  assert.equal(open.data.closed, null);
+});

@@ -8,6 +8,7 @@ import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { markCompanyDirty, pendingOf } from './dirty.ts';
+import type { DayResult } from './engine/index.ts';
 
 /** A closed range of a company's local dates, inclusive. */
 export interface ClosedRange {
@@ -38,8 +39,42 @@ export async function assertOpen(ex: Executor, companyId: number, from: string, 
   if (hit) throw conflict('errors.periodClosed', { from: hit.from_date, to: hit.to_date });
 }
 
+/** What a closed day's `detail` holds beside the punches it used: the explanation of its stored result (#28). */
+export interface KeptDetail {
+  used: number[];
+  kept?: DayResult;
+}
+
+/** The stored figures a computation must reproduce for its explanation to be the stored result's. */
+const sameFigures = (
+  s: {
+    status: string;
+    late_min: number;
+    early_min: number;
+    worked_min: number;
+    overtime_min: number;
+    leave_min: number;
+    out_min: number;
+    absent_min: number;
+    leave_half_days: number;
+  },
+  c: DayResult,
+) =>
+  s.status === c.status &&
+  s.late_min === c.lateMin &&
+  s.early_min === c.earlyMin &&
+  s.worked_min === c.workedMin &&
+  s.overtime_min === c.overtimeMin &&
+  s.leave_min === (c.leaveMin ?? 0) &&
+  s.out_min === (c.outMin ?? 0) &&
+  s.absent_min === (c.absentMin ?? 0) &&
+  s.leave_half_days === Math.round((c.leaveDays ?? 0) * 2);
+
 /** Closing and reopening periods of attendance (#17 item 6): closed days keep their stored results as they are. */
-export function periodsService(database: Database) {
+export function periodsService(
+  database: Database,
+  deps: { explainRange?: (companyId: number, personIds: readonly number[], from: string, to: string) => Promise<Map<number, DayResult[]>> } = {},
+) {
   const { db } = database;
   const present = (r: { id: number; from_date: string; to_date: string; closed_by: string; closed_at: string }): ClosedPeriod => ({
     id: r.id,
@@ -58,8 +93,20 @@ export function periodsService(database: Database) {
         .execute();
       return { items: rows.map(present), total: rows.length };
     },
+    /**
+     * Closes a range of dates. The stored results only keep their figures and the punches they used (the explanation
+     * is recomputed on demand), so each stored day's explanation is kept now, beside it (#28): computed from the
+     * inputs as they are at the close, and kept only where it reproduces the stored figures — a day whose inputs
+     * changed and whose recalculation is still queued keeps none, and its drawer says so rather than explain a
+     * result that was not paid. Costs one recalculation of the period, once.
+     */
     async close(tenant: Tenant, input: { from: string; to: string }): Promise<ClosedPeriod> {
       if (input.from > input.to) throw invalid('to', 'reasons.dateOrder');
+      const inRange = (ex: Executor) =>
+        ex.selectFrom('attendance_days').where('company_id', '=', tenant.companyId).where('date', '>=', input.from).where('date', '<=', input.to);
+      const people = (await inRange(db).select('person_id').distinct().execute()).map((r) => r.person_id);
+      const computed =
+        deps.explainRange && people.length ? await deps.explainRange(tenant.companyId, people, input.from, input.to) : new Map<number, DayResult[]>();
       const id = await transaction(db, async (trx) => {
         const overlap = (await closedPeriods(trx, tenant.companyId, input.from, input.to))[0];
         if (overlap) throw conflict('errors.periodOverlap', { from: overlap.from_date, to: overlap.to_date });
@@ -68,6 +115,34 @@ export function periodsService(database: Database) {
           .values({ company_id: tenant.companyId, from_date: input.from, to_date: input.to, closed_by: tenant.adminName, closed_at: nowIso() })
           .returning('id')
           .executeTakeFirstOrThrow();
+        // Read after the period is in: no recalculation writes these rows any more.
+        const stored = await inRange(trx)
+          .select([
+            'person_id',
+            'date',
+            'status',
+            'late_min',
+            'early_min',
+            'worked_min',
+            'overtime_min',
+            'leave_min',
+            'out_min',
+            'absent_min',
+            'leave_half_days',
+          ])
+          .execute();
+        for (const s of stored) {
+          const c = computed.get(s.person_id)?.find((d) => d.date === s.date);
+          if (!c || !sameFigures(s, c)) continue;
+          const detail: KeptDetail = { used: c.used, kept: c };
+          await trx
+            .updateTable('attendance_days')
+            .set({ detail: JSON.stringify(detail) })
+            .where('company_id', '=', tenant.companyId)
+            .where('person_id', '=', s.person_id)
+            .where('date', '=', s.date)
+            .execute();
+        }
         await audit(trx, tenant, 'attendance', 'attendance.period.close', { id: made.id, from: input.from, to: input.to });
         return made.id;
       });

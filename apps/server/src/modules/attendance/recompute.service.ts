@@ -645,6 +645,18 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       return r.results.get(personId)?.[0];
     },
     /**
+     * Some people's days over a range computed now with their whole explanation, a batch of 500 people at a time;
+     * nothing is written (closing a period keeps each stored result's explanation, #28).
+     */
+    async explainRange(companyId: number, personIds: readonly number[], from: string, to: string): Promise<Map<number, DayResult[]>> {
+      const out = new Map<number, DayResult[]>();
+      for (const part of chunks(personIds, 500)) {
+        const rows = part.map((id) => ({ company_id: companyId, person_id: id, from_date: from, to_date: to, queued_at: '', seq: null }));
+        for (const [id, days] of (await company(companyId, rows, true)).results) out.set(id, days);
+      }
+      return out;
+    },
+    /**
      * Works through the queue: up to `limit` people, oldest first, company by company. Returns what it did.
      */
     async runOnce(limit = 500, signal?: AbortSignal): Promise<{ people: number; days: number }> {

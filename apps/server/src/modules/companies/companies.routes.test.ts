@@ -38,7 +38,13 @@ test(`create validates name, phone, location and filter_seconds (${DIALECT})`, a
     ['filter_seconds negative', { ...good, filter_seconds: -1 }, 'filter_seconds', v('filter_seconds', 'minimum', 0)],
     ['filter_seconds too big', { ...good, filter_seconds: 3601 }, 'filter_seconds', v('filter_seconds', 'maximum', 3600)],
     ['filter_seconds not a number', { ...good, filter_seconds: 'soon' }, 'filter_seconds', v('filter_seconds', 'type')],
-    ['option flag out of range', { ...good, options: { rfid: 2 } }, 'options', v('options', 'maximum', 1)],
+    // a nested field: its full path, after its label (#28)
+    [
+      'option flag out of range',
+      { ...good, options: { rfid: 2 } },
+      'options.rfid',
+      en('errors.validation', { field: `${en('fields.rfid')} (options.rfid)`, reason: en('reasons.maximum', { limit: 1 }) }),
+    ],
   ];
   const before = await countCompanies();
   for (const [label, body, field, message] of cases) {
@@ -199,6 +205,13 @@ test('update merges options, keeps unspecified fields, and validates like create
   assert.equal(bad.data.field, 'name');
   const bad2 = await call(t.app, 'POST', '/company/update', { token: a.main, body: { ...base, filter_seconds: 4000 } });
   assert.equal(bad2.code, CODES.VALIDATION);
+  // a nested field is named by its full path (#28)
+  const nested = await call(t.app, 'POST', '/company/update', { token: a.main, lang: 'en-US', body: { ...base, options: { parking: { url: 5 } } } });
+  assert.equal(nested.code, CODES.VALIDATION);
+  assert.equal(nested.data.field, 'options.parking.url');
+  assert.equal(nested.message, 'URL (options.parking.url): wrong type');
+  const missing = await call(t.app, 'POST', '/company/update', { token: a.main, lang: 'en-US', body: { ...base, options: { parking: { enabled: 'on' } } } });
+  assert.equal(missing.data.field, 'options.parking.enabled');
   assert.deepEqual((await call(t.app, 'GET', '/company/info', { token: a.main })).data, info, 'refused updates change nothing');
 });
 

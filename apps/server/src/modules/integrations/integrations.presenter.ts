@@ -12,6 +12,7 @@ export function presentKey(r: Selectable<ApiKeyTable>): ApiKeyItem {
     prefix: r.prefix,
     created_at: r.created_at,
     expires_on: r.expires_on,
+    expires_at: r.expires_at,
     last_used_at: r.last_used_at,
     revoked_at: r.revoked_at,
     created_by: r.created_by,

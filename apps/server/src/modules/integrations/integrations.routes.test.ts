@@ -230,6 +230,35 @@ test('keys are refused out of scope, on unscoped routes, revoked, expired, unkno
   assert.equal(envelope(await withKey(reader.key, 'GET', '/person/list')).code, CODES.OK, 'still works: B could not revoke it');
 });
 
+test(`a key's expiry is an instant: changing the company's zone does not move it (#28, ${DIALECT})`, async () => {
+  const c = await makeCompany(t, 'Zones Co');
+  const company = async (time_zone: string) => {
+    const r = await call(t.app, 'POST', '/company/update', {
+      token: c.main,
+      body: { name: 'Zones Co', phone: '010-1', time_zone, options: { thirdParty: 1 } },
+    });
+    assert.equal(r.code, CODES.OK, r.message);
+  };
+  await company('Asia/Shanghai');
+  const k = await createKey(c, { name: 'Year end', scopes: ['punches:read'], expires_on: '2026-12-31' });
+  // the end of 31 December in Shanghai
+  assert.equal(k.expires_at, '2026-12-31T16:00:00.000Z');
+  await company('America/New_York');
+  const listed = (await call(t.app, 'GET', '/integration/key/list', { token: c.main })).data.items.find((x: { id: number }) => x.id === k.id);
+  assert.deepEqual([listed.expires_on, listed.expires_at], ['2026-12-31', '2026-12-31T16:00:00.000Z'], 'the date as chosen, the instant as fixed');
+  try {
+    clock.now = () => Date.parse('2026-12-31T15:59:59.000Z');
+    assert.equal(envelope(await withKey(k.key, 'GET', '/attendance/list')).code, CODES.OK, 'a second before: accepted');
+    // 11:00 on 31 December in New York: still the key's last day there, but past the instant it was given
+    clock.now = () => Date.parse('2026-12-31T16:00:00.000Z');
+    const refused = envelope(await withKey(k.key, 'GET', '/attendance/list'));
+    assert.equal(refused.code, CODES.NO_AUTHORITY);
+    assert.equal(refused.message, en('errors.apiKeyExpired', { name: 'Year end', date: '2026-12-31' }));
+  } finally {
+    restore();
+  }
+});
+
 test('a sub-administrator, even with every right, cannot manage integrations', async () => {
   const sub = await makeSub(t, A, ['all']);
   for (const [method, url, body] of [

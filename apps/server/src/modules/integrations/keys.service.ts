@@ -16,7 +16,7 @@ import { transaction } from '../../db/transaction.ts';
 import type { DeviceSecrets } from '../../lib/device-secret.ts';
 import { AppError, badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { clock, nowIso } from '../../lib/time.ts';
+import { clock, endOfDayIn, nowIso } from '../../lib/time.ts';
 import type { ApiKeyLookup, AuthContext, SessionAdmin, Tenant } from '../../plugins/auth.ts';
 import { audit } from '../logs/logs.service.ts';
 import { keysRepository } from './integrations.repository.ts';
@@ -55,6 +55,8 @@ export function keysService(database: Database, secrets: DeviceSecrets) {
           key_hash: secrets.hash(key),
           scopes: JSON.stringify(scopes),
           expires_on: expires,
+          // an instant, fixed now: a later change of the company's zone does not move it (#28)
+          expires_at: expires ? endOfDayIn(expires, zone) : null,
           created_by: tenant.adminName,
           created_at: nowIso(),
         });
@@ -86,7 +88,7 @@ export function keysService(database: Database, secrets: DeviceSecrets) {
         if (!row || (await secrets.verify(key, row.key_hash)).result !== 'ok') throw invalidKey();
         if (row.revoked_at) throw refused('errors.apiKeyRevoked', { name: row.name });
         const now = clock.now();
-        if (row.expires_on && row.expires_on < dayIn(row.time_zone, now)) throw refused('errors.apiKeyExpired', { name: row.name, date: row.expires_on });
+        if (row.expires_at && now >= Date.parse(row.expires_at)) throw refused('errors.apiKeyExpired', { name: row.name, date: row.expires_on ?? '' });
         const options = parseJson<Partial<CompanyOptions>>(row.company_options, {});
         if (!options.thirdParty) throw refused('errors.thirdPartyOff');
         const scopes = parseJson<ApiScope[]>(row.scopes, []);

@@ -96,6 +96,44 @@ test("a punch reaches its company's consoles with the person, department and pho
   assert.equal(a.events.filter((e) => e.event === 'punch').length, before + 1, 'the replayed record was not announced again');
 });
 
+test('a retried upload that stores nothing new announces no day (#28)', async () => {
+  const gate = await door(A, 'LIVEA9', '7009', 'Wu Fang');
+  // a second person of the same department, whose punch marks the point after which the retry would have shown
+  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
+  const other = await call(t.app, 'POST', '/person/create', {
+    token: A.main,
+    body: { number: '7010', name: 'Zheng Hao', phone: '139', organizations: [gate.dept], pic },
+  });
+  assert.equal(other.code, CODES.OK, other.message);
+  const every = { 0: ['d'], 1: ['d'], 2: ['d'], 3: ['d'], 4: ['d'], 5: ['d'], 6: ['d'] };
+  const rule = await call(t.app, 'POST', '/attendance/rule/create', {
+    token: A.main,
+    body: {
+      name: 'Live days',
+      mode: 'fixed',
+      shifts: [{ key: 'd', name: 'Day', start: '00:30', end: '23:30' }],
+      weekdays: every,
+      person_ids: [],
+      department_ids: [gate.dept],
+    },
+  });
+  assert.equal(rule.code, CODES.OK, rule.message);
+  // the days the rule and the people queued are worked off first: the next day event is the punch's
+  await until('queue drained', async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0);
+  const c = await live(A.main, { topics: 'day' });
+  const names = (e: { data: { days: { person_id: number }[] | null } }, id: number) => e.data.days === null || e.data.days.some((d) => d.person_id === id);
+  const first = await gate.term.punch({ pin: '7009' });
+  await c.waitFor("the punch's day", (e) => e.event === 'day' && names(e, gate.person.id));
+  const seen = c.events.length;
+  // the same records again (a terminal that missed the OK), then another person's punch
+  const again = await fetch(`${server}/iclock/cdata?SN=LIVEA9&table=ATTLOG&Stamp=1`, { method: 'POST', body: `${first.lines.join('\n')}\n` });
+  assert.match(await again.text(), /^OK/);
+  await gate.term.punch({ pin: '7010' });
+  await c.waitFor("the other person's day", (e) => e.event === 'day' && names(e, other.data.id));
+  const later = c.events.slice(seen).filter((e) => e.event === 'day' && names(e, gate.person.id));
+  assert.deepEqual(later, [], 'the retry stored nothing, so no day was announced for it');
+});
+
 test('rights: a sub-admin without the device right gets no device events; without attendance and face no punches', async () => {
   const attOnly = await makeSub(t, A, ['attendance']);
   const faceOnly = await makeSub(t, A, ['faceView']);

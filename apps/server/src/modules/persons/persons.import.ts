@@ -351,10 +351,16 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
           await audit(trx, tenant, 'person', 'person.photos', { matched: saved.length, failed: errors.length });
         });
       } catch (e) {
-        for (const s of saved) await deps.photos.remove(tenant.companyId, s.pic);
+        await deps.photos.release(
+          tenant.companyId,
+          saved.map((s) => s.pic),
+        );
         throw e;
       }
-      for (const s of saved) if (s.person.photo) await deps.photos.remove(tenant.companyId, s.person.photo);
+      await deps.photos.release(
+        tenant.companyId,
+        saved.map((s) => s.person.photo),
+      );
       return { total: wanted.size + errors.filter((e) => !wanted.has(e.file)).length, matched: saved.length, failed: errors.length, errors };
     },
   };

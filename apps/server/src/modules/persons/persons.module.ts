@@ -18,7 +18,7 @@ export const UPLOAD_KEEP_MS = 86400_000;
  */
 export function personsModule(core: Core) {
   const { database } = core;
-  const photos = photoStore(core.files, core.config.dataDir);
+  const photos = photoStore(core.files, core.config.dataDir, (companyId, names) => personsRepository.photosInUse(database.db, companyId, names));
   const peopleChanged = peopleChangedHook();
   // Punch photos are punches/<company>/<device>/<name> in the file store (punches.service.ts punchPhotoStore).
   const removePunchPhoto = async (companyId: number, deviceId: number, name: string) => {

@@ -103,6 +103,13 @@ export const personsRepository = {
     const rows = await db.selectFrom('persons').select('photo').where('company_id', '=', companyId).where('photo', '!=', '').execute();
     return new Set(rows.map((r) => r.photo));
   },
+  /** Which of these face names a row (a person or a visitor) holds. */
+  async photosInUse(db: Executor, companyId: number, names: string[]): Promise<Set<string>> {
+    const rows = await inChunks(names, (part) =>
+      db.selectFrom('persons').select('photo').distinct().where('company_id', '=', companyId).where('photo', 'in', part).execute(),
+    );
+    return new Set(rows.map((r) => r.photo));
+  },
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('persons').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
   findMany: (db: Executor, companyId: number, ids: number[]) =>

@@ -175,6 +175,30 @@ test('transfer moves or adds departments; delete and batch delete remove people 
   assert.equal(photo.statusCode, 404, 'photo file removed with the person');
 });
 
+test('one upload used for several people: a face file goes only with the last person or photo holding it (#28)', async () => {
+  const shared = await pic();
+  const a = (await person({ number: 'SH1', pic: shared })).data;
+  const b = (await person({ number: 'SH2', pic: shared })).data;
+  const c = (await person({ number: 'SH3', pic: shared })).data;
+  const face = (id: number) => t.app.inject({ method: 'GET', url: `${API}/person/pic/${id}`, headers: { cookie: `Admin-Token=${A.main}` } });
+  const bytes = (await face(b.id)).rawPayload;
+  assert.ok(bytes.length > 0);
+  assert.equal((await call(t.app, 'POST', '/person/delete', { token: A.main, body: { id: a.id } })).code, CODES.OK);
+  const kept = await face(b.id);
+  assert.equal(kept.statusCode, 200, 'deleting one person keeps the face the others hold');
+  assert.deepEqual(kept.rawPayload, bytes);
+  // replacing one holder's photo keeps it for the other
+  const body = { id: c.id, name: 'Li Lei', phone: '1', organizations: [rnd], pic: await pic() };
+  assert.equal((await call(t.app, 'POST', '/person/update', { token: A.main, body })).code, CODES.OK);
+  assert.deepEqual((await face(b.id)).rawPayload, bytes, 'a replaced photo another person holds stays');
+  assert.equal((await face(c.id)).statusCode, 200);
+  // the last holder goes: so does the file (no leak)
+  const { photos } = t.app.modules.persons;
+  assert.ok(await photos.exists(A.id, shared));
+  assert.equal((await call(t.app, 'POST', '/person/delete', { token: A.main, body: { id: b.id } })).code, CODES.OK);
+  assert.equal(await photos.exists(A.id, shared), false, 'the face goes with its last holder');
+});
+
 test("another company's people, departments and photos answer not found and stay untouched", async () => {
   const b = (await person({ number: 'B1', organizations: [bDept] }, B.main)).data;
   const body = { id: b.id, name: 'hijack', phone: '1', organizations: [rnd], pic: await pic() };

@@ -205,7 +205,7 @@ export function personsService(deps: {
         }
         return loadOne(trx, tenant.companyId, row.id);
       });
-      if (oldPhoto) await photos.remove(tenant.companyId, oldPhoto);
+      if (oldPhoto) await photos.release(tenant.companyId, [oldPhoto]);
       return person;
     },
 
@@ -238,7 +238,10 @@ export function personsService(deps: {
         });
         return found;
       });
-      for (const r of rows) if (r.photo) await photos.remove(tenant.companyId, r.photo);
+      await photos.release(
+        tenant.companyId,
+        rows.map((r) => r.photo),
+      );
       return rows.length;
     },
 
@@ -259,7 +262,7 @@ export function personsService(deps: {
         await audit(trx, tenant, 'person', 'person.erase', { id, number: row.number, name });
         return loadOne(trx, tenant.companyId, id);
       });
-      if (erased?.face) await photos.remove(tenant.companyId, erased.face);
+      if (erased?.face) await photos.release(tenant.companyId, [erased.face]);
       for (const p of erased?.punchPhotos ?? []) await deps.removePunchPhoto?.(tenant.companyId, p.device_id, p.photo);
       return person;
     },

@@ -59,11 +59,15 @@ export async function normalizePhoto(input: Buffer): Promise<Buffer> {
   throw photoError('errors.photoCorrupt');
 }
 
+/** Which of these face names some row still holds (persons.photo: people and visitors alike). */
+export type PhotosInUse = (companyId: number, names: string[]) => Promise<Set<string>>;
+
 /**
  * Face pictures are stored as `faces/<company>/<name>.jpg` in the file store (docs/files.md) with server-chosen
- * names; the database holds the name only.
+ * names; the database holds the name only. One upload may be the face of several people (its `pic` token sent to
+ * several creates), so a face is deleted only when no row holds it any more (`release`, #28).
  */
-export function photoStore(files: FileStore, dataDir?: string) {
+export function photoStore(files: FileStore, dataDir: string | undefined, inUse: PhotosInUse) {
   const NAME = /^[a-f0-9]{32}\.jpg$/;
   /** Only names this store made, in this company's folder: no path tricks, no other tenant's files. */
   const keyOf = (companyId: number, name: string) => (NAME.test(name) ? `faces/${companyId}/${name}` : undefined);
@@ -87,9 +91,15 @@ export function photoStore(files: FileStore, dataDir?: string) {
       const key = keyOf(companyId, name);
       return key ? (await readAll(files, key))?.toString('base64') : undefined;
     },
-    async remove(companyId: number, name: string) {
-      const key = keyOf(companyId, name);
-      if (key) await files.delete(key);
+    /**
+     * Deletes the faces no row holds any more: call it after the commit that let go of them. Asked again here, after
+     * that commit, rather than trusted from before it: another person may hold the same upload (#28).
+     */
+    async release(companyId: number, names: string[]) {
+      const wanted = [...new Set(names.filter((n) => keyOf(companyId, n)))];
+      if (!wanted.length) return;
+      const held = await inUse(companyId, wanted);
+      for (const name of wanted) if (!held.has(name)) await files.delete(keyOf(companyId, name)!);
     },
     /**
      * Deletes the face files last written before `before` (ms) that `inUse` does not claim: uploads never

@@ -214,7 +214,7 @@ export function punchesService(deps: {
   }
 
   return {
-    /** Listened to by attendance (a retried upload emits again: recomputing a day twice is harmless). */
+    /** Listened to by attendance: the punches of known people a commit stored (a retried upload's are not). */
     stored,
     /** Observes committed uploads (records each, by the device's protocol); an observer must not throw. */
     onIngested(fn: (protocol: string, records: number) => void) {

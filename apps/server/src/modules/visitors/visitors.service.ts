@@ -240,10 +240,10 @@ export function visitorsService(deps: {
           } else await sync.touch(trx, row.company_id, [person.id]);
         });
       } catch (e) {
-        await photos.remove(row.company_id, name);
+        await photos.release(row.company_id, [name]);
         throw e;
       }
-      if (old) await photos.remove(row.company_id, old);
+      if (old) await photos.release(row.company_id, [old]);
       return this.show(token);
     },
 

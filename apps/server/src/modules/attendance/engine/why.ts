@@ -65,6 +65,7 @@
  *   att.why.ignored.onLeave          the shift is covered by an approved absence
  *   att.why.ignored.unpaired         pairs mode: a punch that pairs with no other (its time is not counted)
  *   att.why.ignored.offDay           a punch on a day off under a rule that does not count them
+ *   att.why.closedNotKept            a closed day whose explanation was not kept at the close (days.service, not the engine; #28)
  * Coded parameter values (see CODED_PARAMS): att.value.mode.{fixed,shift,free}, att.value.kind.{leave,out},
  * att.value.direction.{in,out}, att.value.color.{yellow,red}.
  * Optional parameters a console may show: `label` (the absence's label) on leaveShift, outShift, supplement,
@@ -75,6 +76,7 @@ export const WHY_EN = {
   'att.why.shift': 'Shift "{{shift}}" {{start}}–{{end}}',
   'att.why.autoShift': 'Automatic shift: the first punch {{time}} is nearest to "{{shift}}" (start {{start}}, {{minutes}} min away) of {{count}} candidates',
   'att.why.autoShiftNone': 'Automatic shift: no valid punch in any of the {{count}} candidates\' check-in windows → judged as "{{shift}}", the first candidate',
+  'att.why.closedNotKept': 'In the closed period {{from}} – {{to}}: the stored result, whose explanation was not kept when the period was closed',
   'att.why.rest': 'Rest day',
   'att.why.holiday': 'Holiday: {{name}}',
   'att.why.noShift': 'Working day without a shift: treated as rest',

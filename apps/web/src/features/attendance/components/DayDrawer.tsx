@@ -93,6 +93,11 @@ export function DayDrawer({ day, onClose }: { day: { person_id: number; date: st
                     {t('att.day.temperatureAlarm')}
                   </Tag>
                 )}
+                {d.closed && (
+                  <Tag color="blue" data-testid="day-closed">
+                    {t('att.day.closed', { from: d.closed.from, to: d.closed.to })}
+                  </Tag>
+                )}
                 {polling && <Spin size="small" />}
               </Space>
             </Descriptions.Item>

@@ -54,7 +54,7 @@ export function BreakerDialog({ open, breaker, onClose, onCreated }: Props) {
       if ('password' in r) onCreated(r.breaker, r.password, r.broker);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '');
+      const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split('.')[0];
       if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field && field in form.getFieldsValue())
         form.setFields([{ name: field as keyof Values, errors: [e.message] }]);
       else if (e.code === CODES.CONFLICT) form.setFields([{ name: 'uuid', errors: [e.message] }]);

@@ -205,7 +205,7 @@ function TimerDialog({
         onClose();
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
-        const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split('/')[0];
+        const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split(/[./]/)[0];
         if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && field && field in form.getFieldsValue())
           form.setFields([{ name: field as keyof FormValues, errors: [e.message] }]);
         message.error(e.message);

@@ -135,7 +135,7 @@ function LimitsCard({ line, canEdit }: { line: LineInfo; canEdit: boolean }) {
       else show(r.result);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '');
+      const field = (e.data as { field?: string } | null)?.field?.replace(/^\/+/, '').split('.')[0];
       const name = field === 'mxgl' ? 'amps' : field;
       if ((e.code === CODES.VALIDATION || e.code === CODES.RULE) && name && name in form.getFieldsValue())
         form.setFields([{ name: name as keyof LimitValues, errors: [e.message] }]);

@@ -78,7 +78,8 @@ function KeysTab() {
     setShown(r.key);
   };
 
-  const stateOf = (k: ApiKeyItem) => (k.revoked_at ? 'revoked' : k.expires_on && k.expires_on < today ? 'expired' : 'active');
+  // expired once its instant has passed (the end of its date in the company's zone when it was made, #28)
+  const stateOf = (k: ApiKeyItem) => (k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? 'expired' : 'active');
   const columns: TableProps<ApiKeyItem>['columns'] = [
     { title: t('integrations.fields.name'), dataIndex: 'name' },
     { title: t('integrations.fields.prefix'), dataIndex: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },

@@ -85,7 +85,7 @@ export function InviteForm(props: { doors: Ref[] | undefined; zone: string; subm
       props.onInvited?.();
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      const field = (e.data as { field?: string } | null)?.field;
+      const field = (e.data as { field?: string } | null)?.field?.split('.')[0];
       const name = field ? (serverField[field] ?? (fields as readonly string[]).find((f) => f === field)) : undefined;
       if (name) form.setFields([{ name: name as (typeof fields)[number], errors: [e.message] }]);
       else setError(e.message);

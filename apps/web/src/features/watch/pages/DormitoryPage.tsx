@@ -34,7 +34,7 @@ function SettingsForm({ settings }: { settings: DormitorySettingsView }) {
       await save.mutateAsync({ return_by: v.return_by!.format('HH:mm'), department_ids: v.department_ids ?? [] });
       message.success(t('watch.dorm.saved'));
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field?.split('.')[0] : undefined;
       if (field === 'return_by' || field === 'department_ids') form.setFields([{ name: field, errors: [(e as Error).message] }]);
     }
   };

@@ -48,7 +48,7 @@ export function AppDrawer({ open, app, onClose }: Props) {
       message.success(t('common.saved'));
       onClose();
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined;
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field?.split('.')[0] : undefined;
       if (field && field in form.getFieldsValue()) form.setFields([{ name: field as keyof AppInput, errors: [(e as Error).message] }]);
       else setError(e instanceof Error ? e.message : String(e));
     }
