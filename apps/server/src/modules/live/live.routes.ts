@@ -43,6 +43,8 @@ export default async function liveRoutes(app: App, hub: LiveHub, opts: StreamOpt
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
+      // what hooks set before (the security headers) go out too: hijacked, the reply writes nothing itself
+      ...reply.getHeaders(),
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
