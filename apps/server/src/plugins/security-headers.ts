@@ -35,6 +35,7 @@ export const SECURITY_HEADERS: FastifyHelmetOptions = {
   frameguard: { action: 'deny' },
   // The visitor's one-time link carries its token in the path: it never leaves in a Referer.
   referrerPolicy: { policy: 'no-referrer' },
-  // Only this host: a company's other sites under the same domain may still be served over http.
-  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+  // The server speaks plain http; HTTPS ends at the proxy, which sends HSTS itself (docs/nginx-faceadmin.conf): a second
+  // header here would only duplicate it, and a LAN deployment has no https to hold to.
+  strictTransportSecurity: false,
 };
