@@ -35,7 +35,7 @@ after(async () => {
 
 /** The sidebar's leaves for these rights (the route table decides the menu), section first. */
 function menuOf(rights: FunctionRight): { section?: RouteNode; entry: RouteNode }[] {
-  const routes = filterRoutes(ROUTE_TABLE, { ...rightsFromFunctions([rights]), is_admin: 1 }, 'prod', { main: false, options: {} });
+  const routes = filterRoutes(ROUTE_TABLE, { ...rightsFromFunctions([rights]), is_admin: 1 }, 'normal', { main: false, options: {} });
   const out: { section?: RouteNode; entry: RouteNode }[] = [];
   for (const r of routes) {
     if (r.hidden) continue;
