@@ -9,6 +9,7 @@ import { CODES, FUNCTION_RIGHT_KEYS, rightsFromFunctions, type FunctionRight } f
 import { filterRoutes, ROUTE_TABLE, type RouteNode } from '../../apps/web/src/app/routes/routeTable.ts';
 import { api } from '../lib/api.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { facePhoto } from '../lib/faces.ts';
 import { signInAndCreateCompany, translator, waitForPath } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -58,7 +59,11 @@ async function settle(p: Page, inflight: () => number): Promise<void> {
 
 step('the main administrator creates the company, a department and a face device (the pages have something to show)', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Rights Demo Ltd', phone: '+8613800000028' });
-  await api(page, 'POST', '/org/create', { name: 'Front desk', parent_id: 0 });
+  const dept = await api<{ id: number }>(page, 'POST', '/org/create', { name: 'Front desk', parent_id: 0 });
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(await facePhoto('Ada', 120))], { type: 'image/jpeg' }), 'ada.jpg');
+  const { pic } = await api<{ pic: string }>(page, 'POST', '/person/upload', form);
+  await api(page, 'POST', '/person/create', { number: '1', name: 'Ada Lovelace', phone: '13800000028', organizations: [dept.id], pic });
   await api(page, 'POST', '/device/create', { name: 'Gate 1', serial: 'RIGHTS0001', ip: '10.0.0.28', password: 'p' });
   for (const right of FUNCTION_RIGHT_KEYS) {
     const username = `sub_${right}`.slice(0, 20);
@@ -121,6 +126,17 @@ for (const right of FUNCTION_RIGHT_KEYS) {
         await settle(p, () => inflight);
         const shown = await p.getByText(tr('errors.noAuthority'), { exact: true }).count();
         if (shown) refusals.push(`${where}: "${tr('errors.noAuthority')}" on screen`);
+      }
+      if (right === 'attendance') {
+        // the rule's people picker finds people by name for an administrator who cannot read the people's records
+        where = '/attendance/rule (people picker)';
+        await p.goto(`${server.baseUrl}/attendance/rule`);
+        await p.getByTestId('rule-create').click();
+        const picker = p.getByTestId('rule-form').getByTestId('rule-people');
+        await picker.click();
+        await picker.locator('input').fill('Ada');
+        await p.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Ada Lovelace (1)' }).waitFor();
+        await settle(p, () => inflight);
       }
     } finally {
       await ctx.close();
