@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -59,6 +60,7 @@ import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
 import { RequestLog } from './plugins/request-log.ts';
+import { SECURITY_HEADERS } from './plugins/security-headers.ts';
 
 export { API_PREFIX } from './lib/api.ts';
 export type { App } from './module.ts';
@@ -233,6 +235,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await bus.close();
   });
   app.addHook('onClose', async () => database.close());
+  // Security headers on every answer (issue #28): first, so the probes, the API, the terminals' gateways and the
+  // console's files all carry them (plugins/security-headers.ts; docs/deploy.md "Security headers").
+  await app.register(helmet, SECURITY_HEADERS);
   // /healthz, /readyz, /metrics and the request metrics (outside the management API; docs/deploy.md).
   await app.register(
     ...modules.system.probes({
@@ -275,6 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         security: [{ token: [] }],
       },
     });
+    // The OpenAPI page lives under the console's CSP: swagger-ui loads only its own files (no inline script).
     await api.register(swaggerUi, { routePrefix: '/api/docs' });
     await api.register(authPlugin, {
       sessions: modules.auth.lookup,

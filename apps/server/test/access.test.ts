@@ -300,6 +300,8 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/person/sync', expect: RIGHT_PERSON, body: () => ({ ids: [999999] }), answer: every(CODES.NOT_FOUND) },
   // devices (face view / face edit) and punch records (attendance); unknown ids answer "not found" to allowed callers
   { method: 'GET', path: '/device/list', expect: RIGHT_DEVICE },
+  // the device filter's names: face view or attendance (issue #28; test/menu-reads.test.ts)
+  { method: 'GET', path: '/device/names', expect: RIGHT_DEVICE },
   { method: 'GET', path: '/device/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/create', expect: RIGHT_DEVICE, body: () => ({ name: 'D', serial: uniq('ACC'), ip: '10.0.0.1', password: 'p' }) },
   {

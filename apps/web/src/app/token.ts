@@ -12,9 +12,16 @@ function readCookie(): string {
   return '';
 }
 
+/**
+ * The console's script reads the token (spec §9), so the cookie cannot be HttpOnly: the server's CSP is what keeps
+ * other script away from it (docs/deploy.md "Security headers"). Served over https (directly or behind the proxy, the
+ * page's own protocol either way) it is Secure: the browser never sends it over plain http.
+ */
+const attributes = (): string => `path=/; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
+
 function writeCookie(token: string): void {
-  if (token) document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; path=/; SameSite=Lax`;
-  else document.cookie = `${TOKEN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`;
+  if (token) document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; ${attributes()}`;
+  else document.cookie = `${TOKEN_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; ${attributes()}`;
 }
 
 export const tokenStore = createStore<string>(readCookie(), writeCookie);

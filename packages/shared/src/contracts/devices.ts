@@ -236,6 +236,8 @@ export type SyncAnswer = Static<typeof SyncAnswer>;
 
 export const devicesApi = {
   list: endpoint({ method: 'GET', path: '/device/list', query: DeviceListQuery, response: DevicePage }),
+  /** Every device's id and name (a list's device filter): readable with face-device view or the attendance right. */
+  names: endpoint({ method: 'GET', path: '/device/names', response: Type.Array(Ref) }),
   info: endpoint({ method: 'GET', path: '/device/info', query: IdBody, response: Device }),
   create: endpoint({ method: 'POST', path: '/device/create', body: DeviceCreate, response: Device }),
   update: endpoint({ method: 'POST', path: '/device/update', body: DeviceUpdate, response: Device }),

@@ -59,6 +59,8 @@ export const devicesRepository = {
     ]);
     return { items, total: Number(total.n) };
   },
+  names: (db: Executor, companyId: number) =>
+    db.selectFrom('devices').select(['id', 'name']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute(),
   all: (db: Executor, companyId: number) => db.selectFrom('devices').selectAll().where('company_id', '=', companyId).orderBy('name').execute(),
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),

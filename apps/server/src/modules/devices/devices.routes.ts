@@ -21,6 +21,12 @@ export default async function devicesRoutes(app: App, svc: DevicesService) {
     const r = await svc.list(tenantOf(req), { keyword: req.query.keyword?.trim() || undefined, online: req.query.online, offset, limit: pageSize }, req.lang);
     return reply.ok({ ...r, page, pageSize });
   });
+  // The punch, health, alcohol and stranger lists filter by device: an attendance administrator reads the devices'
+  // names (already shown on every record they see), never their addresses, serials or state (issue #28).
+  const names = { access: { anyOf: [{ right: 'face' as const, level: 1 }, { right: 'attendance' as const }] } };
+  app.get(devicesApi.names.path, { config: names, schema: routeSchema(devicesApi.names, { tags }) }, async (req, reply) =>
+    reply.ok(await svc.names(tenantOf(req))),
+  );
   app.get(devicesApi.info.path, { config: view, schema: routeSchema(devicesApi.info, { tags }) }, async (req, reply) =>
     reply.ok(await svc.info(tenantOf(req), req.query.id, req.lang)),
   );

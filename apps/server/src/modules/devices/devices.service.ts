@@ -118,6 +118,9 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
       return { items: r.items.map((d) => presentDevice(d, s.get(d.id)!, problemOf(d, lang))), total: r.total };
     },
 
+    /** The devices' ids and names only (filters): nothing of their address, serial or state. */
+    names: (tenant: Tenant) => devicesRepository.names(db, tenant.companyId),
+
     async info(tenant: Tenant, id: number, lang: Language = DEFAULT_LANGUAGE) {
       const d = await load(db, tenant, id);
       return presentDevice(d, (await summaries(tenant.companyId, [d.id])).get(d.id)!, problemOf(d, lang));

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { DEFAULT_LIVE_TOPICS, LIVE_TOPICS, liveApi } from '@faceadmin/shared';
 import { invalid } from '../../lib/errors.ts';
 import { clock } from '../../lib/time.ts';
@@ -53,6 +53,8 @@ export default async function liveRoutes(app: App, hub: LiveHub, opts: StreamOpt
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
+        // what hooks set before (the security headers) go out too: hijacked, the reply writes nothing itself
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
         Connection: 'keep-alive',

@@ -21,6 +21,9 @@ export default async function personsRoutes(app: App, deps: { database: Database
   const tags = ['people'];
   const view = { access: { right: 'person' as const, level: 1 } };
   const edit = { access: { right: 'person' as const, level: 2 } };
+  // The department and people pickers (names and numbers only): an attendance administrator names the departments and
+  // people a rule covers and filters results and reports by department (spec §3 attendance rule: persons and tags).
+  const picker = { access: { anyOf: [{ right: 'person' as const, level: 1 }, { right: 'attendance' as const }] } };
 
   app.get(personsApi.list.path, { config: { ...view, apiScope: 'people:read' }, schema: routeSchema(personsApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
@@ -62,10 +65,10 @@ export default async function personsRoutes(app: App, deps: { database: Database
   app.post(personsApi.transfer.path, { config: edit, schema: routeSchema(personsApi.transfer, { tags }) }, async (req, reply) =>
     reply.ok({ count: await svc.transfer(tenantOf(req), req.body.ids, req.body.department_id, req.body.mode ?? 'move') }),
   );
-  app.post(personsApi.departmentOptions.path, { config: view, schema: routeSchema(personsApi.departmentOptions, { tags }) }, async (req, reply) =>
+  app.post(personsApi.departmentOptions.path, { config: picker, schema: routeSchema(personsApi.departmentOptions, { tags }) }, async (req, reply) =>
     reply.ok(await svc.orgOptions(tenantOf(req))),
   );
-  app.post(personsApi.orgPersons.path, { config: view, schema: routeSchema(personsApi.orgPersons, { tags }) }, async (req, reply) =>
+  app.post(personsApi.orgPersons.path, { config: picker, schema: routeSchema(personsApi.orgPersons, { tags }) }, async (req, reply) =>
     reply.ok(await svc.orgPersons(tenantOf(req), req.body?.keyword)),
   );
 

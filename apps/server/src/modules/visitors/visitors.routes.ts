@@ -17,6 +17,8 @@ import type { Inviter, VisitorsService } from './visitors.service.ts';
 
 /** Inviting puts someone on the doors: the person-edit right, as adding a person does. */
 const INVITE: Access = { right: 'person', level: 2 };
+/** Reading the invitations is a view of people: the person-view right (a guard desk sees who is expected, issue #28). */
+const VIEW: Access = { right: 'person', level: 1 };
 /** spec §2/§3: the visitor log sits with the operation log under System → logs. */
 const LOG: Access = { right: 'log' };
 /** The doors: who invites picks them, who reads the log filters by them. */
@@ -51,7 +53,7 @@ export default async function visitorsRoutes(app: App, deps: { visitors: Visitor
   const employee = (req: FastifyRequest): Inviter => ({ kind: 'person', person: personOf(req) });
 
   // the console
-  app.get(visitorsApi.list.path, { config: invite, schema: routeSchema(visitorsApi.list, { tags }) }, async (req, reply) => {
+  app.get(visitorsApi.list.path, { config: { access: VIEW, notLan: true }, schema: routeSchema(visitorsApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await visitors.list(admin(req), { keyword: req.query.keyword?.trim() || undefined, state: req.query.state, offset, limit: pageSize });
     return reply.ok({ ...r, page, pageSize });

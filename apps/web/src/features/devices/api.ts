@@ -31,13 +31,20 @@ export const deviceKeys = {
   ledger: (q: LedgerQuery) => ['device', 'ledger', q] as const,
   unknown: ['device', 'unknown'] as const,
   orgPersons: ['device', 'orgPersons'] as const,
+  names: ['device', 'names'] as const,
   personDevices: (id: number) => ['device', 'personDevices', id] as const,
   firmware: ['device', 'firmware'] as const,
   upgrades: ['device', 'firmware', 'upgrades'] as const,
   logs: (id: number) => ['device', 'logs', id] as const,
 };
 
-/** The punch list's device filter: the first 100 devices (the server's page limit), silent and not polled. */
+/**
+ * A list's device filter (punches, health, alcohol, strangers): every device's id and name, which an attendance
+ * administrator may read too (GET /device/names); not polled.
+ */
+export const useDeviceNames = () => useQuery({ queryKey: deviceKeys.names, queryFn: () => call(devicesApi.names), staleTime: 60_000 });
+
+/** The first 100 devices in full (the server's page limit; face-device view), silent and not polled: firmware, the guard desk. */
 export const useDeviceOptions = () =>
   useQuery({
     queryKey: deviceKeys.options,

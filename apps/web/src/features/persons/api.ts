@@ -3,6 +3,7 @@ import {
   personsApi,
   TIMING,
   WORK_STATUS,
+  type OrgPersonsNode,
   type Person,
   type PersonCreate,
   type PersonExportBody,
@@ -19,6 +20,7 @@ export const personKeys = {
   all: ['person'] as const,
   list: (q: PersonListQuery) => ['person', 'list', q] as const,
   search: (keyword: string) => ['person', 'search', keyword] as const,
+  picker: (keyword: string) => ['person', 'picker', keyword] as const,
   orgOptions: ['person', 'orgOptions'] as const,
 };
 
@@ -50,6 +52,28 @@ export const usePersonSearch = (keyword: string | undefined) =>
   useQuery({
     queryKey: personKeys.search(keyword ?? ''),
     queryFn: () => call(personsApi.list, { page: 1, pageSize: 20, keyword: keyword || undefined }),
+    enabled: keyword !== undefined,
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * Working people for a picker by name or number (the attendance rule's people): over /person/device_org_persons, which
+ * an attendance administrator may read too (ids, numbers and names only); the first 20, each once.
+ */
+export const usePersonPicker = (keyword: string | undefined) =>
+  useQuery({
+    queryKey: personKeys.picker(keyword ?? ''),
+    queryFn: async () => {
+      const seen = new Map<number, { id: number; number: string; name: string }>();
+      const walk = (nodes: OrgPersonsNode[]) => {
+        for (const n of nodes) {
+          for (const p of n.persons) seen.set(p.id, p);
+          walk(n.children);
+        }
+      };
+      walk(await call(personsApi.orgPersons, { keyword: keyword || undefined }));
+      return [...seen.values()].slice(0, 20);
+    },
     enabled: keyword !== undefined,
     placeholderData: keepPreviousData,
   });

@@ -32,7 +32,8 @@ export function useVisitors(q: PagedQuery<VisitorListQuery>) {
   return useQuery({ queryKey: visitorKeys.list(q), queryFn: () => call(visitorsApi.list, q, { inline: true }), placeholderData: keepPreviousData });
 }
 /** Doors a visitor may be invited to: devices with "Allow visitors" on. */
-export const useVisitorDoors = () => useQuery({ queryKey: visitorKeys.doors, queryFn: () => call(visitorsApi.doors) });
+/** The doors offered to visitors: asked only by who may invite or read the visit log (the server's rule), `enabled` says so. */
+export const useVisitorDoors = (enabled = true) => useQuery({ queryKey: visitorKeys.doors, queryFn: () => call(visitorsApi.doors), enabled });
 export const useInviteVisitor = () => useInvalidatingMutation((v: VisitorInvite) => call(visitorsApi.invite, v), [visitorKeys.all], { on: 'success' });
 export const useCancelVisitor = () => useInvalidatingMutation((id: number) => call(visitorsApi.cancel, { id }), [visitorKeys.all], { on: 'settled' });
 

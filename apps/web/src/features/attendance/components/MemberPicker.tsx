@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Select, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePersonSearch } from '../../persons/api.ts';
+import { usePersonPicker } from '../../persons/api.ts';
 
 interface Props {
   value?: number[];
@@ -11,7 +11,7 @@ interface Props {
   id?: string;
 }
 
-/** The people a rule names directly: multi-select with a server-side search (name / number / phone). */
+/** The people a rule names directly: multi-select with a server-side search (name / number) of the working people. */
 export function MemberPicker({ value, onChange, initial, id }: Props) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
@@ -20,9 +20,9 @@ export function MemberPicker({ value, onChange, initial, id }: Props) {
     const timer = setTimeout(() => setDebounced(keyword.trim()), 300);
     return () => clearTimeout(timer);
   }, [keyword]);
-  const search = usePersonSearch(debounced);
+  const search = usePersonPicker(debounced);
   const known = new Map<number, { value: number; label: string }>(initial.map((p) => [p.id, { value: p.id, label: p.name }]));
-  for (const p of search.data?.items ?? []) known.set(p.id, { value: p.id, label: `${p.name} (${p.number})` });
+  for (const p of search.data ?? []) known.set(p.id, { value: p.id, label: `${p.name} (${p.number})` });
   return (
     <Select
       id={id}

@@ -23,7 +23,8 @@ export default function VisitorsPage() {
   const [query, setQuery] = useState<PagedQuery<VisitorListQuery>>({ page: 1, pageSize: 20 });
   const list = useVisitors(query);
   const [inviting, setInviting] = useState(false);
-  const doors = useVisitorDoors();
+  // a person-view administrator reads the invitations; the doors are the invitation form's (person edit)
+  const doors = useVisitorDoors(canEdit);
   const invite = useInviteVisitor();
   const cancel = useCancelVisitor();
 
