@@ -21,11 +21,17 @@ const steps: [string, string[]][] = [
 ];
 const results: string[] = [];
 let failed = 0;
+const began = Date.now();
+const minutes = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}`;
 for (const [label, args] of steps) {
   console.log(`\n##### ${label} #####`);
+  const t0 = Date.now();
   const r = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
-  results.push(`${label}: ${r.status === 0 ? 'passed' : 'FAILED'}`);
+  // each step's time, so the next person sees where the time goes
+  results.push(`${label.padEnd(8)} ${(r.status === 0 ? 'passed' : 'FAILED').padEnd(7)} ${minutes(Date.now() - t0).padStart(6)}`);
   if (r.status !== 0) failed++;
 }
-console.log(`\n${results.join('\n')}\nsteps: ${steps.length - failed} passed, ${failed} failed`);
+console.log(
+  `\n${results.join('\n')}\n${'total'.padEnd(16)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
+);
 process.exit(failed ? 1 : 0);

@@ -28,6 +28,9 @@ const live = (over: Partial<LivePunch> = {}): LivePunch => ({
   department_ids: [],
   health: null,
   refused: false,
+  received_at: '2026-11-20T01:00:01.000Z',
+  late: false,
+  visitor: null,
   ...over,
 });
 const page = (items: Stranger[], pageSize = 2) => ({ items, total: items.length, page: 1, pageSize });
