@@ -233,6 +233,7 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/integration/webhook/test', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/integration/webhook/deliveries', expect: MAIN, query: { endpoint_id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/integration/webhook/redeliver', expect: MAIN, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/integration/changes', expect: MAIN, query: { limit: 5 } },
   { method: 'GET', path: '/message/list', expect: COMPANY, query: { page: 1, pageSize: 5 } },
   { method: 'GET', path: '/message/count', expect: COMPANY },
   { method: 'POST', path: '/message/read', expect: COMPANY, body: () => ({ all: true }) },

@@ -209,7 +209,7 @@ test('update merges options, keeps unspecified fields, and validates like create
   const nested = await call(t.app, 'POST', '/company/update', { token: a.main, lang: 'en-US', body: { ...base, options: { parking: { url: 5 } } } });
   assert.equal(nested.code, CODES.VALIDATION);
   assert.equal(nested.data.field, 'options.parking.url');
-  assert.equal(nested.message, 'URL (options.parking.url): wrong type');
+  assert.equal(nested.message, 'Parking service URL: wrong type', 'the label of the full path');
   const missing = await call(t.app, 'POST', '/company/update', { token: a.main, lang: 'en-US', body: { ...base, options: { parking: { enabled: 'on' } } } });
   assert.equal(missing.data.field, 'options.parking.enabled');
   assert.deepEqual((await call(t.app, 'GET', '/company/info', { token: a.main })).data, info, 'refused updates change nothing');
