@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.ts';
 import { Id, IdBody, Nullable, Page, PageQuery, StringEnum } from './common.ts';
-import { DAY_STATUSES } from './attendance.ts';
+import { DayRow } from './attendance.ts';
 import { endpoint } from './endpoint.ts';
 import { LivePunch } from './live.ts';
 
@@ -122,17 +122,8 @@ export const ChangesQuery = Type.Object({
 export type ChangesQuery = Static<typeof ChangesQuery>;
 /** A punch as its webhook carries it (the face link stays inside). */
 export const ChangePunch = Type.Omit(LivePunch, ['face_url']);
-export const ChangeDay = Type.Object({
-  person_id: Type.Integer(),
-  date: Type.String(),
-  status: StringEnum(DAY_STATUSES),
-  late_min: Type.Integer(),
-  early_min: Type.Integer(),
-  worked_min: Type.Integer(),
-  overtime_min: Type.Integer(),
-  leave_min: Type.Integer(),
-  absent_min: Type.Integer(),
-});
+/** A day result as the day list shows it, its figures only. */
+export const ChangeDay = Type.Pick(DayRow, ['person_id', 'date', 'status', 'late_min', 'early_min', 'worked_min', 'overtime_min', 'leave_min', 'absent_min']);
 export const ChangePerson = Type.Object({ id: Type.Integer(), number: Type.String(), name: Type.String(), department_ids: Type.Array(Type.Integer()) });
 export const ChangeItem = Type.Object({
   /** this change's cursor */

@@ -77,8 +77,9 @@ export function changesService(database: Database) {
             )
             .execute()
         : [];
-      for (const r of rows)
-        out.set(r.id, { id: r.id, number: r.number, name: r.name, department_ids: links.filter((l) => l.person_id === r.id).map((l) => l.department_id) });
+      const depts = new Map<number, number[]>();
+      for (const l of links) (depts.get(l.person_id) ?? depts.set(l.person_id, []).get(l.person_id)!).push(l.department_id);
+      for (const r of rows) out.set(r.id, { id: r.id, number: r.number, name: r.name, department_ids: depts.get(r.id) ?? [] });
     }
     return out;
   }

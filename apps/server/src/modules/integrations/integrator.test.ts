@@ -239,7 +239,6 @@ test(`the changes feed lists people changes too, is confined to the company, its
   );
 
   // another company sees none of A's changes; a sub-administrator is refused; keys see what their scopes open
-  assert.ok((await allChanges((c) => changes(B.main, c))).items.every((i) => i.kind !== 'punch' || i.punch?.device_id !== deviceId));
   assert.equal((await allChanges((c) => changes(B.main, c))).items.length, 0);
   const sub = await makeSub(t, A, ['all']);
   assert.equal((await call(t.app, 'GET', '/integration/changes', { token: sub.token })).code, CODES.NO_AUTHORITY);
