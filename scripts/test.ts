@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureTestSetup } from './test-setup.ts';
 
@@ -19,10 +21,18 @@ const steps: [string, string[]][] = [
   ['web', ['test', '-w', '@faceadmin/web']],
   ['e2e', ['test', '-w', '@faceadmin/e2e']],
 ];
+// Every test process (each file runs in its own) reuses the compiled, type-stripped modules of the ones before it.
+process.env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'node-compile-cache');
+// the server's and the journeys' runners add each test file's time here (scripts/file-times.ts)
+const timesDir = mkdtempSync(path.join(tmpdir(), 'faceadmin-test-times-'));
+process.env.TEST_TIMES = path.join(timesDir, 'times.tsv');
 const results: string[] = [];
 let failed = 0;
 const began = Date.now();
-const minutes = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}`;
+const minutes = (ms: number) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
 for (const [label, args] of steps) {
   console.log(`\n##### ${label} #####`);
   const t0 = Date.now();
@@ -31,7 +41,20 @@ for (const [label, args] of steps) {
   results.push(`${label.padEnd(8)} ${(r.status === 0 ? 'passed' : 'FAILED').padEnd(7)} ${minutes(Date.now() - t0).padStart(6)}`);
   if (r.status !== 0) failed++;
 }
+let slowest = '';
+try {
+  const files = readFileSync(process.env.TEST_TIMES, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'))
+    .sort((a, b) => Number(b[1]) - Number(a[1]))
+    .slice(0, 10);
+  slowest = `\nthe 10 slowest test files:\n${files.map(([label, ms, file]) => `${minutes(Number(ms)).padStart(6)}  ${label!.padEnd(18)} ${file}`).join('\n')}\n`;
+} catch {
+  // no step got as far as its test files
+}
+rmSync(timesDir, { recursive: true, force: true });
 console.log(
-  `\n${results.join('\n')}\n${'total'.padEnd(16)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
+  `${slowest}\n${results.join('\n')}\n${'total'.padEnd(16)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
 );
 process.exit(failed ? 1 : 0);

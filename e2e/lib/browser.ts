@@ -37,6 +37,9 @@ export async function openJourney(opts: {
     context = await browser.newContext({
       viewport: opts.viewport,
       locale: opts.locale ?? 'en-US',
+      // Every context of the journeys prefers reduced motion, so the console opens dialogs and menus without animating
+      // them: a click never lands beside a button still zooming in (that once left the sign-out confirmation open).
+      reducedMotion: 'reduce',
       ...(opts.acceptDownloads !== undefined ? { acceptDownloads: opts.acceptDownloads } : {}),
     });
     page = await context.newPage();
@@ -97,6 +100,7 @@ export async function openPhone(journey: Journey): Promise<{ context: BrowserCon
     locale: 'en-US',
     isMobile: true,
     hasTouch: true,
+    reducedMotion: 'reduce',
     deviceScaleFactor: 2,
   });
   const p = await context.newPage();

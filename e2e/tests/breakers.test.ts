@@ -282,7 +282,7 @@ step(
     ] as const)
       await api(page, 'POST', '/manager/create', { name: username, username, password: 'secret1', repassword: 'secret1', rights, role: 'sub' });
     const as = async (username: string) => {
-      const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+      const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
       const p = await ctx.newPage();
       await p.goto(`${server.baseUrl}/login`);
       await p.locator('#username').fill(username);

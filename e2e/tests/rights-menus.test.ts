@@ -76,7 +76,7 @@ for (const right of FUNCTION_RIGHT_KEYS) {
   test(`a sub-administrator with only "${right}" opens every menu entry it shows and meets no refusal`, async () => {
     const entries = menuOf(right);
     assert.ok(entries.length > 0);
-    const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+    const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
     const p = await ctx.newPage();
     p.setDefaultTimeout(15_000);
     const refusals: string[] = [];

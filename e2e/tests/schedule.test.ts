@@ -163,7 +163,7 @@ step('leaving with unsaved changes asks first; staying keeps them', async () => 
 
 step('two editors: the second saves first, the first is told to reload instead of overwriting', async () => {
   // This editor has the grid open (its hash loaded); another administrator's browser opens it too.
-  second = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  second = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
   await second.addCookies([{ name: 'Admin-Token', value: token, url: server.baseUrl }]);
   other = await second.newPage();
   await other.goto(`${server.baseUrl}/attendance/freeSchedule`);

@@ -174,7 +174,7 @@ step('the OpenAPI page renders under the same CSP', async () => {
 });
 
 step('a foreign page that frames the console gets nothing', async () => {
-  const foreign = await journey.browser.newContext();
+  const foreign = await journey.browser.newContext({ reducedMotion: 'reduce' });
   const p = await foreign.newPage();
   await p.setContent(`<iframe id="f" src="${server.baseUrl}/login" width="800" height="600"></iframe>`);
   await p.waitForTimeout(2000);

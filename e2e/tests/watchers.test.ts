@@ -201,7 +201,7 @@ step('open the guard desk (/ioconsoles) and, in another browser, the dashboard: 
   await page.waitForFunction(() => (window as unknown as { __e2eAudio: { contexts: AudioContext[] } }).__e2eAudio.contexts.some((c) => c.state === 'running'));
   console.log(`[watchers] the guard desk's sound: ${blocked ? 'blocked until the enable button was clicked' : 'allowed at once (no button)'}`);
 
-  dashContext = await journey.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  dashContext = await journey.browser.newContext({ viewport: DESKTOP, locale: 'en-US', reducedMotion: 'reduce' });
   dash = await dashContext.newPage();
   dash.on('pageerror', (err) => journey.pageErrors.push(`dashboard: ${err.message}`));
   await dash.goto(`${server.baseUrl}/login`);

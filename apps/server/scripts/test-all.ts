@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { reporterArgs } from '../../../scripts/file-times.ts';
+import { makeTemplate } from '../test/template.ts';
 import { findPgBin, startCluster, type Cluster } from './pg-cluster.ts';
 
 /**
@@ -12,15 +15,27 @@ function runSuite(label: string, env: NodeJS.ProcessEnv): number {
   // A suite that does not end fails after 25 minutes (each takes under 10) instead of holding CI to its limit: once, an
   // ISAPI test file's process lingered 16 minutes after its last test passed. (--test-force-exit is no cure: with
   // process isolation it ends a file before its last results reach the runner, and they go missing unreported.)
-  const args = ['--test', '--test-concurrency=2', '--test-reporter=spec', 'src/**/*.test.ts', 'test/**/*.test.ts'];
+  const args = ['--test', '--test-concurrency=2', ...reporterArgs(), 'src/**/*.test.ts', 'test/**/*.test.ts'];
   const r = spawnSync(process.execPath, args, { stdio: 'inherit', env, timeout: SUITE_LIMIT_MS, killSignal: 'SIGKILL' });
   if (r.error) console.error(`\nserver tests on ${label} stopped after ${SUITE_LIMIT_MS / 60_000} minutes: a test file did not end (${r.error.message})`);
   return r.status ?? 1;
 }
 
+/** Runs the suite with a migrated template database made for it (test/template.ts), dropped afterwards. */
+async function runOn(label: string, env: NodeJS.ProcessEnv, databaseUrl: string | undefined): Promise<number> {
+  const template = await makeTemplate(databaseUrl);
+  try {
+    return runSuite(label, { ...env, ...template.env });
+  } finally {
+    await template.drop();
+  }
+}
+
+// Each test file runs in a process of its own: they share the compiled, type-stripped modules (npm test sets the same).
+process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache', 'node-compile-cache');
 const only = process.argv[2];
 let failed = 0;
-if (only !== 'postgres') failed += runSuite('SQLite', { ...process.env, TEST_DATABASE_URL: '' });
+if (only !== 'postgres') failed += await runOn('SQLite', { ...process.env, TEST_DATABASE_URL: '', TEST_TIMES_LABEL: 'server SQLite' }, undefined);
 if (only !== 'sqlite') {
   let cluster: Cluster | undefined;
   let url = process.env.TEST_DATABASE_URL;
@@ -33,7 +48,7 @@ if (only !== 'sqlite') {
   }
   if (url) {
     try {
-      failed += runSuite('PostgreSQL', { ...process.env, TEST_DATABASE_URL: url });
+      failed += await runOn('PostgreSQL', { ...process.env, TEST_DATABASE_URL: url, TEST_TIMES_LABEL: 'server PostgreSQL' }, url);
     } finally {
       cluster?.stop();
     }

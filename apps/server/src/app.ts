@@ -59,6 +59,7 @@ import { visitorsModule } from './modules/visitors/visitors.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
+import { compiledOnFirstCall, lazySerializers } from './plugins/lazy-compilers.ts';
 import { RequestLog } from './plugins/request-log.ts';
 import { SECURITY_HEADERS } from './plugins/security-headers.ts';
 
@@ -186,6 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         .send({ code: CODES.VALIDATION, message: t(languageOf(req.headers['x-lang']), tooLong ? 'errors.uriTooLong' : 'errors.badRequest'), data: null });
     },
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await migrate(database.db, database.dialect);
@@ -264,7 +266,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const onCreate = (a: { addFormat(name: string, f: (s: string) => boolean): unknown }) => a.addFormat('date-time', isInstant);
     const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false }, onCreate });
     const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' }, onCreate });
-    api.setValidatorCompiler((route) => (route.httpPart === 'body' ? bodyValidator : textValidator)(route));
+    api.setValidatorCompiler((route) => compiledOnFirstCall(() => (route.httpPart === 'body' ? bodyValidator : textValidator)(route)));
     // Route limits count in the database: one limit across every instance behind the load balancer.
     await api.register(rateLimit, { global: false, store: databaseQuotaStore(database.db), skipOnError: true });
     // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).

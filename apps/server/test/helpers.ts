@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { API_PREFIX as API, CODES, type Envelope, type FunctionRight } from '@faceadmin/shared';
 import { buildApp, type App, type BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { SmsSender } from '../src/modules/auth/sms.service.ts';
+import { onServer } from './template.ts';
 
 export { API };
 export const CAPTCHA = '4242';
@@ -26,26 +26,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh, empty database: a temp SQLite file, or a new PostgreSQL database when the run is on PostgreSQL. */
-export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
+/**
+ * A fresh database: a temp SQLite file, or a new PostgreSQL database when the run is on PostgreSQL. Empty, or with
+ * `migrated` a copy of the run's migrated template when there is one (test/template.ts; else empty, and the app migrates it).
+ */
+export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-test-'));
+  const template = opts.migrated ? process.env.TEST_TEMPLATE : undefined;
   let databaseUrl: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
-  if (process.env.TEST_DATABASE_URL) {
+  const server = process.env.TEST_DATABASE_URL;
+  if (server) {
     const name = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(process.env.TEST_DATABASE_URL);
+    await onServer(server, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+    const u = new URL(server);
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    dropDb = () => onServer(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } else if (template) {
+    fs.copyFileSync(template, path.join(dataDir, 'faceadmin.sqlite'));
   }
   return {
     dataDir,
@@ -68,7 +67,7 @@ export async function makeApp(
     isapi?: BuildOptions['isapi'];
   } = {},
 ): Promise<TestApp> {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ migrated: true });
   const config = loadConfig({
     DATA_DIR: fresh.dataDir,
     SCRYPT_LOG2N: '10',

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+/**
+ * A migrated, empty database made once per suite run (scripts/test-all.ts), which every test app starts from instead of
+ * running the migrations again (test/helpers.ts makeApp): SQLite copies the file, PostgreSQL `CREATE DATABASE … TEMPLATE`.
+ * Its name reaches the test files in TEST_TEMPLATE; a file run on its own, without it, migrates each app as before.
+ */
+export interface Template {
+  env: { TEST_TEMPLATE: string };
+  drop(): Promise<void>;
+}
+
+/** SQLite when `databaseUrl` is undefined (a file), else a database of that PostgreSQL server (its name). */
+export async function makeTemplate(databaseUrl: string | undefined): Promise<Template> {
+  if (!databaseUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-template-'));
+    const database = openDatabase({ dataDir: dir });
+    await migrate(database.db, database.dialect);
+    await database.close(); // checkpoints the WAL into the file: the copy is the whole database
+    return { env: { TEST_TEMPLATE: path.join(dir, 'faceadmin.sqlite') }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `template_${randomBytes(6).toString('hex')}`;
+  await onServer(databaseUrl, `CREATE DATABASE ${name}`);
+  const u = new URL(databaseUrl);
+  u.pathname = `/${name}`;
+  const database = openDatabase({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
+  await migrate(database.db, database.dialect);
+  await database.close(); // a template takes no connections while it is copied
+  return { env: { TEST_TEMPLATE: name }, drop: () => onServer(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function onServer(databaseUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
