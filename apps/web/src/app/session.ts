@@ -2,8 +2,8 @@ import { setDisplayTimeZone } from '../ui/format.ts';
 import { useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authApi, managersApi, type RightKey } from '@faceadmin/shared';
-import { call } from './request.ts';
-import { clearToken, useToken } from './token.ts';
+import { call } from '../lib/request.ts';
+import { clearToken, useToken } from '../lib/token.ts';
 import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
 import { tagsStore } from './tags.ts';
 

@@ -1,4 +1,4 @@
-import { createStore, readLocal, useStore, writeLocal } from './store.ts';
+import { createStore, readLocal, useStore, writeLocal } from '../lib/store.ts';
 import { findRoute, type RouteNode } from './routes/routeTable.ts';
 
 /** Visited pages shown as tabs (spec §2 "Tag tabs"). The pinned dashboard tab is added by the view itself. */

@@ -7,7 +7,7 @@ import { selfApi, type SessionUser } from '@faceadmin/shared';
 import { ChangePasswordDialog } from '../../features/profile/components/ChangePasswordDialog.tsx';
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
 import { selfTokenStore } from '../../features/workflow/self/selfClient.ts';
-import { call } from '../request.ts';
+import { call } from '../../lib/request.ts';
 import { useLogout, useSystemConfig } from '../session.ts';
 
 /**

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { resetSession, useAccessibleRoutes, useSystemConfig, useUserInfo } from '../session.ts';
-import { useToken } from '../token.ts';
+import { useToken } from '../../lib/token.ts';
 import { decideAccess } from './access.ts';
 import { findRoute, ROUTE_TABLE } from './routeTable.ts';
 

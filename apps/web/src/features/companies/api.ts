@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, type CompanyInput } from '@faceadmin/shared';
-import { flashAfterReload } from '../../app/flash.ts';
-import { call } from '../../app/request.ts';
+import { flashAfterReload } from '../../lib/flash.ts';
+import { call } from '../../lib/request.ts';
 import { sessionKeys } from '../../app/session.ts';
 
 export const companyKeys = {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dashboardApi, type Punch } from '@faceadmin/shared';
-import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call } from '../../app/request.ts';
+import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { call } from '../../lib/request.ts';
 import { useRightLevel } from '../../app/session.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, parkingApi, type DzgBindBody, type DzgRegisterBody } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
+import { call } from '../../lib/request.ts';
 import { sessionKeys } from '../../app/session.ts';
 
 export const parkingKeys = {

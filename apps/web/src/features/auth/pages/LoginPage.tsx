@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../../app/layout/LanguageSelect.tsx';
 import { useSystemConfig } from '../../../app/session.ts';
-import { setToken } from '../../../app/token.ts';
+import { setToken } from '../../../lib/token.ts';
 import { ForgotForm } from '../components/ForgotForm.tsx';
 import { LoginForm } from '../components/LoginForm.tsx';
 import { RegisterForm } from '../components/RegisterForm.tsx';

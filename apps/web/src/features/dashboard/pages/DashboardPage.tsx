@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { DeviceCounts, LogItem } from '@faceadmin/shared';
 import { useAccessibleRoutes } from '../../../app/session.ts';
-import { useLiveOpen } from '../../../app/live.ts';
+import { useLiveOpen } from '../../../lib/live.ts';
 import { findRoute } from '../../../app/routes/routeTable.ts';
 import { logColumns } from '../../logs/columns.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';

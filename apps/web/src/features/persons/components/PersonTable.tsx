@@ -17,7 +17,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
 import { useAdminLinks, useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';

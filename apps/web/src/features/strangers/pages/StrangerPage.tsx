@@ -4,7 +4,7 @@ import { PictureOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LivePhoto, Stranger } from '@faceadmin/shared';
-import { useLiveEvent, useLiveInvalidate } from '../../../app/live.ts';
+import { useLiveEvent, useLiveInvalidate } from '../../../lib/live.ts';
 import { useRightLevel } from '../../../app/session.ts';
 import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';

@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { useRightLevel } from '../../../app/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';

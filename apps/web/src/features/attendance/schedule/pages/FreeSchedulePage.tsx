@@ -5,7 +5,7 @@ import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { AUTO_SHIFT_KEY, CODES, SCHEDULE_LIMITS, type ScheduleGrid } from '@faceadmin/shared';
-import { ApiError } from '../../../../app/request.ts';
+import { ApiError } from '../../../../lib/request.ts';
 import { useRightLevel } from '../../../../app/session.ts';
 import { ErrorState } from '../../../../ui/ErrorState.tsx';
 import { DepartmentSelect } from '../../../persons/components/DepartmentSelect.tsx';
