@@ -5,7 +5,7 @@ import { authApi, managersApi, type RightKey } from '@faceadmin/shared';
 import { call } from '../lib/request.ts';
 import { clearToken, useToken } from '../lib/token.ts';
 import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
-import { tagsStore } from './tags.ts';
+import { tagsStore } from '../lib/tags.ts';
 
 export const sessionKeys = {
   config: ['system', 'config'] as const,

@@ -4,7 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { useAccessibleRoutes, useUserInfo } from '../session.ts';
 import { updateSettings, useSettings } from '../../lib/settings.ts';
-import { addTag } from '../tags.ts';
+import { addTag } from '../../lib/tags.ts';
 import { findRoute, NO_SIDEBAR_PATHS, NO_TAGS_PATHS } from '../routes/routeTable.ts';
 import { Navbar } from './Navbar.tsx';
 import { SettingsDrawer } from './SettingsDrawer.tsx';
