@@ -8,7 +8,7 @@ import { ChangePasswordDialog } from '../../features/profile/components/ChangePa
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
 import { selfTokenStore } from '../../features/workflow/self/selfClient.ts';
 import { call } from '../../lib/request.ts';
-import { useLogout, useSystemConfig } from '../session.ts';
+import { useLogout, useSystemConfig } from '../../lib/session.ts';
 
 /**
  * spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. The items, their

@@ -17,7 +17,7 @@ import {
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
 import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
 import { call } from '../../lib/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { useRightLevel } from '../../lib/session.ts';
 
 export const breakerKeys = {
   all: ['breaker'] as const,

@@ -19,7 +19,7 @@ import {
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
 import { useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
 import { call, download, upload } from '../../lib/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { useRightLevel } from '../../lib/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
 

@@ -3,7 +3,7 @@ import { sitesApi, type LiveDevice, type PlaceBody, type SiteCreate, type SiteDe
 import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
 import { call, upload } from '../../lib/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { useRightLevel } from '../../lib/session.ts';
 
 export const siteKeys = {
   all: ['site'] as const,

@@ -2,7 +2,7 @@ import { Card, Flex, Space, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../../app/layout/LanguageSelect.tsx';
-import { useSystemConfig } from '../../../app/session.ts';
+import { useSystemConfig } from '../../../lib/session.ts';
 import { setToken } from '../../../lib/token.ts';
 import { ForgotForm } from '../components/ForgotForm.tsx';
 import { LoginForm } from '../components/LoginForm.tsx';

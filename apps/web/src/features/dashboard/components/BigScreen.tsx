@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { dashboardApi } from '@faceadmin/shared';
 import { useLiveOpen } from '../../../lib/live.ts';
 import { call } from '../../../lib/request.ts';
-import { useUserInfo } from '../../../app/session.ts';
+import { useUserInfo } from '../../../lib/session.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { ParkingBinding } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
-import { useLogout, useSystemConfig, useUserInfo } from '../../../app/session.ts';
+import { useLogout, useSystemConfig, useUserInfo } from '../../../lib/session.ts';
 import { setToken, useToken } from '../../../lib/token.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { LoginForm } from '../../auth/components/LoginForm.tsx';

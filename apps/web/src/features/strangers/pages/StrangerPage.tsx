@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LivePhoto, Stranger } from '@faceadmin/shared';
 import { useLiveEvent, useLiveInvalidate } from '../../../lib/live.ts';
-import { useRightLevel } from '../../../app/session.ts';
+import { useRightLevel } from '../../../lib/session.ts';
 import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ExportButton } from '../../../ui/ExportButton.tsx';

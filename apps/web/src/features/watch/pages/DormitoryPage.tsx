@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
-import { useRightLevel } from '../../../app/session.ts';
+import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useDormitorySettings, useDormitoryStatus, useSaveDormitorySettings } from '../api.ts';

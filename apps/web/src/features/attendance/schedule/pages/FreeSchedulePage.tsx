@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { AUTO_SHIFT_KEY, CODES, SCHEDULE_LIMITS, type ScheduleGrid } from '@faceadmin/shared';
 import { ApiError } from '../../../../lib/request.ts';
-import { useRightLevel } from '../../../../app/session.ts';
+import { useRightLevel } from '../../../../lib/session.ts';
 import { ErrorState } from '../../../../ui/ErrorState.tsx';
 import { DepartmentSelect } from '../../../persons/components/DepartmentSelect.tsx';
 import { useSaveSchedule, useScheduleGrid, useShiftRules } from '../api.ts';
