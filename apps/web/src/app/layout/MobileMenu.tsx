@@ -18,7 +18,7 @@ import { setLanguage, useLanguage } from '../../lib/i18n.ts';
 import { LANGUAGE_LABEL } from '../../lib/languages.ts';
 import { updateSettings, useSettings } from '../../lib/settings.ts';
 import { useAvatarMenu } from './AvatarMenu.tsx';
-import { useFullscreen } from './FullscreenToggle.tsx';
+import { useFullscreen } from '../../ui/FullscreenToggle.tsx';
 
 interface Props {
   user: SessionUser;

@@ -1,7 +1,7 @@
 import { Card, Flex, Space, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSelect } from '../../../app/layout/LanguageSelect.tsx';
+import { LanguageSelect } from '../../../ui/LanguageSelect.tsx';
 import { useSystemConfig } from '../../../lib/session.ts';
 import { setToken } from '../../../lib/token.ts';
 import { ForgotForm } from '../components/ForgotForm.tsx';

@@ -4,7 +4,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLiveOpen } from '../../../lib/live.ts';
-import { FullscreenToggle } from '../../../app/layout/FullscreenToggle.tsx';
+import { FullscreenToggle } from '../../../ui/FullscreenToggle.tsx';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import '../watch.css';
 
