@@ -11,6 +11,7 @@ const layer = (files, patterns, message) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] },
 });
 const server = (dir) => [`apps/server/src/${dir}/**/*.ts`];
+const web = (dir) => [`apps/web/src/${dir}/**`];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**'] },
@@ -92,5 +93,10 @@ export default tseslint.config(
     ['**/gateways/*/**', '**/app.ts', '**/main.ts', '**/demo/**'],
     'features never import a protocol folder (use the ports in gateways/*.ts) or the app that lists them.',
   ),
-  layer(['apps/web/src/ui/**'], ['**/features/**', '**/app/**'], 'ui/ holds shared widgets: it never imports a feature or the shell.'),
+
+  // Console layers: lib/ (client infrastructure) and ui/ (shared widgets) → features/ → app/ (the shell: router, route
+  // table, layout, providers) → main.tsx. No arrow runs back up; lib/ and ui/ may use each other (import-x/no-cycle still holds).
+  layer(web('lib'), ['**/features/**', '**/app/**'], 'lib/ is the client infrastructure under the features: it never imports a feature or the shell.'),
+  layer(web('ui'), ['**/features/**', '**/app/**'], 'ui/ holds shared widgets: it never imports a feature or the shell.'),
+  layer(web('features'), ['**/app/**'], 'features never import the shell (app/): what they need of it belongs in lib/ or ui/, or comes in as a prop.'),
 );

@@ -46,6 +46,24 @@ const cases: [string, string, string, RegExp][] = [
   ['a module importing the app', 'apps/server/src/modules/logs/logs.routes.ts', "import type { Modules } from '../../app.ts';", /no-restricted-imports/],
   ['ui importing a feature', 'apps/web/src/ui/format.ts', "import { usePersons } from '../features/persons/api.ts';", /no-restricted-imports.*ui\//],
   [
+    'a console feature importing the shell',
+    'apps/web/src/features/logs/api.ts',
+    "import { ROUTE_TABLE } from '../../app/routes/routeTable.ts';",
+    /no-restricted-imports.*features never import the shell/,
+  ],
+  [
+    "the console's lib importing a feature",
+    'apps/web/src/lib/session.ts',
+    "import { usePersons } from '../features/persons/api.ts';",
+    /no-restricted-imports.*lib\//,
+  ],
+  [
+    "the console's lib importing the shell",
+    'apps/web/src/lib/tags.ts',
+    "import { findRoute } from '../app/routes/routeTable.ts';",
+    /no-restricted-imports.*lib\//,
+  ],
+  [
     'a transaction opened past db/transaction.ts',
     'apps/server/src/modules/departments/departments.service.ts',
     'export const raw = (db: import("kysely").Kysely<object>) => db.transaction().execute(async () => 1);',

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './app/i18n.ts';
+import './lib/i18n.ts';
 import './app/global.css';
 import { AppProviders } from './app/AppProviders.tsx';
-import { installClientErrorReporting } from './app/clientErrors.ts';
+import { installClientErrorReporting } from './lib/clientErrors.ts';
 
 installClientErrorReporting();
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
 import { DAY_STATUSES, type Rule } from '@faceadmin/shared';
-import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/lib/languages.ts';
 import { formatDateTime } from '../src/ui/format.ts';
 import {
   calendarWeeks,

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
-import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/lib/languages.ts';
 import { ALL_RIGHTS, NO_RIGHTS, type Timer } from '@faceadmin/shared';
-import { parseEventStream } from '../src/app/eventStream.ts';
+import { parseEventStream } from '../src/lib/eventStream.ts';
 import { decideAccess } from '../src/app/routes/access.ts';
 import { filterRoutes, findRoute, flattenRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 import {

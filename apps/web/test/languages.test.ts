@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveLanguage } from '../src/app/languages.ts';
+import { resolveLanguage } from '../src/lib/languages.ts';
 
 test('a saved choice wins', () => {
   assert.equal(resolveLanguage('ja', ['en-US']), 'ja');

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
 import { LIMITS } from '@faceadmin/shared';
-import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/lib/languages.ts';
 
 /**
  * Counted strings in English take i18next plural forms (`key_one`, `key_other`); Chinese and Japanese have one
@@ -14,7 +14,7 @@ import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
 const LOCALES = path.resolve(import.meta.dirname, '..', 'src', 'locales');
 type Tree = { [k: string]: string | Tree };
 
-/** The resources as app/i18n.ts builds them: every namespace file becomes a top-level key. */
+/** The resources as lib/i18n.ts builds them: every namespace file becomes a top-level key. */
 function resources(folder: string): Tree {
   const out: Tree = {};
   for (const file of readdirSync(path.join(LOCALES, folder)).filter((f) => f.endsWith('.json'))) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import dayjs from 'dayjs';
 import i18next from 'i18next';
 import type { FormSchema } from '@faceadmin/shared';
-import { LANGUAGES, LOCALE_FOLDER } from '../src/app/languages.ts';
+import { LANGUAGES, LOCALE_FOLDER } from '../src/lib/languages.ts';
 import { formatDateTime, isoToPicker, pickerToIso, zonedWallToIso } from '../src/ui/format.ts';
 import { durationText, fromUiValues, toUiValues } from '../src/features/workflow/schema.ts';
 

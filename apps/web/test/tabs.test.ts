@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_RIGHTS, NO_RIGHTS } from '@faceadmin/shared';
 import { filterRoutes, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
-import { reachableTags, restoreTags } from '../src/app/tags.ts';
+import { reachableTags } from '../src/app/layout/reachableTags.ts';
+import { restoreTags } from '../src/lib/tags.ts';
 
 // issue #9: open tabs were lost on reload; they are kept in localStorage like the sidebar state.
 test('saved tabs come back as they were, and a damaged value gives no tabs', () => {

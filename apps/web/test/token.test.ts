@@ -15,7 +15,7 @@ Object.assign(globalThis, {
     },
   },
 });
-const { setToken, clearToken } = await import('../src/app/token.ts');
+const { setToken, clearToken } = await import('../src/lib/token.ts');
 
 test('over https the Admin-Token cookie is Secure, set and cleared; over plain http (LAN) it cannot be', () => {
   page.protocol = 'https:';

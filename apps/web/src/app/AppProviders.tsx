@@ -8,10 +8,10 @@ import jaJP from 'antd/locale/ja_JP';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import type { Language, Size } from '@faceadmin/shared';
-import { registerFeedback } from './feedback.ts';
-import { takeFlash } from './flash.ts';
-import { i18next, useLanguage } from './i18n.ts';
-import { useSettings } from './settings.ts';
+import { registerFeedback } from '../lib/feedback.ts';
+import { takeFlash } from '../lib/flash.ts';
+import { i18next, useLanguage } from '../lib/i18n.ts';
+import { useSettings } from '../lib/settings.ts';
 import { router } from './routes/router.tsx';
 
 const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };

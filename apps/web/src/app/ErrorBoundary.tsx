@@ -1,8 +1,8 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
 import { Button, Result } from 'antd';
-import { i18next } from './i18n.ts';
-import { reportClientError } from './clientErrors.ts';
+import { i18next } from '../lib/i18n.ts';
+import { reportClientError } from '../lib/clientErrors.ts';
 
 interface State {
   failed: boolean;

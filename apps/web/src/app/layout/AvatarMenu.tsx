@@ -7,8 +7,8 @@ import { selfApi, type SessionUser } from '@faceadmin/shared';
 import { ChangePasswordDialog } from '../../features/profile/components/ChangePasswordDialog.tsx';
 import { TransferAdminDialog } from '../../features/profile/components/TransferAdminDialog.tsx';
 import { selfTokenStore } from '../../features/workflow/self/selfClient.ts';
-import { call } from '../request.ts';
-import { useLogout, useSystemConfig } from '../session.ts';
+import { call } from '../../lib/request.ts';
+import { useLogout, useSystemConfig } from '../../lib/session.ts';
 
 /**
  * spec §2 avatar dropdown: company list, dashboard, profile, initial-admin transfer, logout. The items, their

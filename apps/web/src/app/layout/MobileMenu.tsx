@@ -14,11 +14,11 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LIMITS, SIZES, type Language, type SessionUser, type Size } from '@faceadmin/shared';
 import { useSwitchCompany } from '../../features/companies/api.ts';
-import { setLanguage, useLanguage } from '../i18n.ts';
-import { LANGUAGE_LABEL } from '../languages.ts';
-import { updateSettings, useSettings } from '../settings.ts';
+import { setLanguage, useLanguage } from '../../lib/i18n.ts';
+import { LANGUAGE_LABEL } from '../../lib/languages.ts';
+import { updateSettings, useSettings } from '../../lib/settings.ts';
 import { useAvatarMenu } from './AvatarMenu.tsx';
-import { useFullscreen } from './FullscreenToggle.tsx';
+import { useFullscreen } from '../../ui/FullscreenToggle.tsx';
 
 interface Props {
   user: SessionUser;

@@ -3,11 +3,11 @@ import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-desi
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { routeTrail, type RouteNode } from '../routes/routeTable.ts';
-import { useSystemConfig, useUserInfo } from '../session.ts';
+import { useSystemConfig, useUserInfo } from '../../lib/session.ts';
 import { AvatarMenu } from './AvatarMenu.tsx';
 import { CompanySwitcher } from './CompanySwitcher.tsx';
-import { FullscreenToggle } from './FullscreenToggle.tsx';
-import { LanguageSelect } from './LanguageSelect.tsx';
+import { FullscreenToggle } from '../../ui/FullscreenToggle.tsx';
+import { LanguageSelect } from '../../ui/LanguageSelect.tsx';
 import { MessageBell } from './MessageBell.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
 import { useUnreadCount } from '../../features/messages/api.ts';

@@ -2,7 +2,7 @@ import { Drawer, Flex, Switch, Typography } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { THEME_COLORS } from '@faceadmin/shared';
-import { updateSettings, useSettings } from '../settings.ts';
+import { updateSettings, useSettings } from '../../lib/settings.ts';
 
 type BoolSetting = 'tagsView' | 'fixedHeader' | 'sidebarLogo';
 const SWITCHES: BoolSetting[] = ['tagsView', 'fixedHeader', 'sidebarLogo'];

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSystemConfig } from '../session.ts';
+import { useSystemConfig } from '../../lib/session.ts';
 import { DEFAULT_OPEN_SECTIONS, routeTrail, type RouteNode } from '../routes/routeTable.ts';
 import { ROUTE_ICONS } from './icons.tsx';
 

@@ -2,7 +2,7 @@ import { Button, Dropdown, Tooltip } from 'antd';
 import { ColumnHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { SIZES, type Size } from '@faceadmin/shared';
-import { updateSettings, useSettings } from '../settings.ts';
+import { updateSettings, useSettings } from '../../lib/settings.ts';
 
 export function SizeSelect() {
   const { t } = useTranslation();

@@ -2,7 +2,8 @@ import { Dropdown, Tag, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { flattenRoutes, type RouteNode } from '../routes/routeTable.ts';
-import { reachableTags, tagsStore, useTags, type VisitedTag } from '../tags.ts';
+import { tagsStore, useTags, type VisitedTag } from '../../lib/tags.ts';
+import { reachableTags } from './reachableTags.ts';
 
 /** Visited pages as tabs with a context menu (spec §2); affix routes (the dashboard) are pinned. */
 export function TagsView({ routes }: { routes: RouteNode[] }) {

@@ -4,10 +4,11 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../ui/PageLoading.tsx';
-import { resetSession, useAccessibleRoutes, useSystemConfig, useUserInfo } from '../session.ts';
-import { useToken } from '../token.ts';
+import { resetSession, useSystemConfig, useUserInfo } from '../../lib/session.ts';
+import { useToken } from '../../lib/token.ts';
 import { decideAccess } from './access.ts';
 import { findRoute, ROUTE_TABLE } from './routeTable.ts';
+import { useAccessibleRoutes } from './useAccessibleRoutes.ts';
 
 /** Applies spec §2 "Access rules" to every navigation and keeps the page title in step. */
 export function Guard() {

@@ -1,14 +1,9 @@
+import { safeRedirect } from '../../lib/safeRedirect.ts';
 import { findRoute, type RouteNode } from './routeTable.ts';
 
 /** Paths anyone may open (spec §2 "Public routes"). */
 export const PUBLIC_PATHS = ['/login', '/auth-redirect', '/404', '/401', '/error/401', '/error/404'];
 export const isPublicPath = (path: string): boolean => PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/');
-
-/** Only same-origin paths are followed after sign-in (an open redirect would let a link send users elsewhere). */
-export function safeRedirect(target: string | null | undefined): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/login')) return '/';
-  return target;
-}
 
 export type AccessDecision = { kind: 'allow' } | { kind: 'wait' } | { kind: 'redirect'; to: string };
 

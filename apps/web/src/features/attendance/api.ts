@@ -13,8 +13,8 @@ import {
   type MonthQuery,
   type RuleInput,
 } from '@faceadmin/shared';
-import { call, download } from '../../app/request.ts';
-import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
+import { call, download } from '../../lib/request.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../lib/mutations.ts';
 
 export const attKeys = {
   all: ['att'] as const,

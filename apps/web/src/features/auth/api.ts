@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { authApi, type ForgetBody, type LoginBody, type RegisterBody, type SmsBody } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
+import { call } from '../../lib/request.ts';
 
 /** GET /user/captcha, fetched only when `enabled`; refetch() gives a new image. */
 export function useCaptcha(enabled: boolean) {

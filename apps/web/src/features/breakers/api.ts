@@ -14,10 +14,10 @@ import {
   type PowerRange,
   type TimerCreate,
 } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call } from '../../app/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { call } from '../../lib/request.ts';
+import { useRightLevel } from '../../lib/session.ts';
 
 export const breakerKeys = {
   all: ['breaker'] as const,

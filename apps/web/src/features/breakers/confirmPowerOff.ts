@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLanguage } from '../../app/i18n.ts';
-import { LOCALE_FOLDER } from '../../app/languages.ts';
+import { useLanguage } from '../../lib/i18n.ts';
+import { LOCALE_FOLDER } from '../../lib/languages.ts';
 import { powerOffText, type PowerOff } from './logic.ts';
 
 export type { PowerOff };

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { systemApi } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
+import { call } from '../../lib/request.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
 
 export const useClientErrors = (q: { page: number; pageSize: number }) =>
   useQuery({

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, type CompanyInput } from '@faceadmin/shared';
-import { flashAfterReload } from '../../app/flash.ts';
-import { call } from '../../app/request.ts';
-import { sessionKeys } from '../../app/session.ts';
+import { flashAfterReload } from '../../lib/flash.ts';
+import { call } from '../../lib/request.ts';
+import { sessionKeys } from '../../lib/session.ts';
 
 export const companyKeys = {
   info: ['company', 'info'] as const,

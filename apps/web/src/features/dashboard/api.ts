@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dashboardApi, type Punch } from '@faceadmin/shared';
-import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call } from '../../app/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { call } from '../../lib/request.ts';
+import { useRightLevel } from '../../lib/session.ts';
 
 /**
  * The dashboard's blocks (GET /dashboard/*, issue #16), each its own query so each loads and fails alone. The

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { departmentsApi, type DepartmentCreate, type DepartmentUpdate } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { call } from '../../app/request.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call } from '../../lib/request.ts';
 
 export const orgKeys = { tree: ['org', 'tree'] as const };
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { healthApi, TIMING } from '@faceadmin/shared';
-import { useExportWithProgress } from '../../app/mutations.ts';
-import { call, download } from '../../app/request.ts';
+import { useExportWithProgress } from '../../lib/mutations.ts';
+import { call, download } from '../../lib/request.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
 import { alcoholParams, healthParams, type AlcoholFilters, type HealthFilters } from './logic.ts';
 

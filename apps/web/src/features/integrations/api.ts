@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { integrationsApi, type ApiKeyInput, type DeliveryQuery, type WebhookInput, type WebhookUpdate } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { call } from '../../app/request.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call } from '../../lib/request.ts';
 
 const keys = {
   all: ['integration'] as const,

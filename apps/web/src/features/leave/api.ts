@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { leaveApi, TIMING, type LeaveBalanceExport, type LeaveBalanceQuery, type LeavePolicy, type SetLeaveBalance } from '@faceadmin/shared';
-import { call, download, upload } from '../../app/request.ts';
-import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
+import { call, download, upload } from '../../lib/request.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../lib/mutations.ts';
 
 /** Leave balances (#17 item 15): the report, quotas, the rule per leave type. */
 export const leaveKeys = { all: ['leave'] as const, policies: ['leave', 'policies'] as const };

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { logsApi, type LogListQuery } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
+import { call } from '../../lib/request.ts';
 
 export const useLogs = (q: LogListQuery) =>
   useQuery({

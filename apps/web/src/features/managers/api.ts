@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { managersApi, type ManagerListQuery } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { call } from '../../app/request.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call } from '../../lib/request.ts';
 import type { ManagerFormValues } from './logic.ts';
 
 const keys = { all: ['manager'] as const, list: (q: ManagerListQuery) => ['manager', 'list', q] as const };

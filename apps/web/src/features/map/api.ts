@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { sitesApi, type LiveDevice, type PlaceBody, type SiteCreate, type SiteDetail, type SiteUpdate, type UnplaceBody } from '@faceadmin/shared';
-import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { call, upload } from '../../app/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { livePoll, useLiveEvent, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call, upload } from '../../lib/request.ts';
+import { useRightLevel } from '../../lib/session.ts';
 
 export const siteKeys = {
   all: ['site'] as const,

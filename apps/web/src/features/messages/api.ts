@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { messagesApi, TIMING, type MessageListQuery, type MessageReadBody } from '@faceadmin/shared';
-import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call } from '../../app/request.ts';
+import { livePoll, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { call } from '../../lib/request.ts';
 
 const keys = { all: ['message'] as const, count: ['message', 'count'] as const };
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companiesApi, parkingApi, type DzgBindBody, type DzgRegisterBody } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
-import { sessionKeys } from '../../app/session.ts';
+import { call } from '../../lib/request.ts';
+import { sessionKeys } from '../../lib/session.ts';
 
 export const parkingKeys = {
   check: (code: string) => ['parking', 'check', code] as const,

@@ -10,10 +10,10 @@ import {
   type PersonListQuery,
   type PersonTransferBody,
 } from '@faceadmin/shared';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { call, download, upload } from '../../app/request.ts';
-import { useRightLevel } from '../../app/session.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { call, download, upload } from '../../lib/request.ts';
+import { useRightLevel } from '../../lib/session.ts';
 import { personToValues, syncFollowInterval, valuesToBody } from './logic.ts';
 
 export const personKeys = {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { authApi, managersApi, type ChangePwdBody } from '@faceadmin/shared';
-import { call } from '../../app/request.ts';
-import { setToken } from '../../app/token.ts';
+import { call } from '../../lib/request.ts';
+import { setToken } from '../../lib/token.ts';
 
 /** POST /user/changepwd ends the other sessions; the envelope's refreshToken (and data.token) is the new one. */
 export const useChangePassword = () =>

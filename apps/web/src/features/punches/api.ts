@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { punchesApi, TIMING } from '@faceadmin/shared';
-import { call, download } from '../../app/request.ts';
+import { call, download } from '../../lib/request.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
 import { punchParams, type PunchFilters } from './logic.ts';
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { strangersApi, TIMING } from '@faceadmin/shared';
-import { call, download } from '../../app/request.ts';
-import { livePoll, useLiveOpen } from '../../app/live.ts';
-import { useExportWithProgress } from '../../app/mutations.ts';
+import { call, download } from '../../lib/request.ts';
+import { livePoll, useLiveOpen } from '../../lib/live.ts';
+import { useExportWithProgress } from '../../lib/mutations.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
 import { strangerParams, type StrangerFilters } from './logic.ts';
 

@@ -13,10 +13,10 @@ import {
   type VisitorListQuery,
   type VisitPublic,
 } from '@faceadmin/shared';
-import { getLanguage, i18next } from '../../app/i18n.ts';
-import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
-import { ApiError, call, download } from '../../app/request.ts';
+import { getLanguage, i18next } from '../../lib/i18n.ts';
+import { livePoll, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../lib/mutations.ts';
+import { ApiError, call, download } from '../../lib/request.ts';
 import type { PagedQuery } from '../../ui/paging.ts';
 
 export const visitorKeys = {

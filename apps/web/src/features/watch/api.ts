@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { dashboardApi, dormitoryApi, type DormitorySettings } from '@faceadmin/shared';
-import { livePoll, useLiveInvalidate, useLiveOpen } from '../../app/live.ts';
-import { useInvalidatingMutation } from '../../app/mutations.ts';
-import { call } from '../../app/request.ts';
+import { livePoll, useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
+import { useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call } from '../../lib/request.ts';
 
 export const watchKeys = {
   recent: ['punch', 'watch', 'recent'] as const,

@@ -12,8 +12,8 @@ import {
   type ProcessTree,
   type WithdrawBody,
 } from '@faceadmin/shared';
-import { useExportWithProgress, useInvalidatingMutation } from '../../app/mutations.ts';
-import { call, download, upload } from '../../app/request.ts';
+import { useExportWithProgress, useInvalidatingMutation } from '../../lib/mutations.ts';
+import { call, download, upload } from '../../lib/request.ts';
 import type { PickSource } from './components/Pickers.tsx';
 
 /** The console's approvals (issue #11): query hooks over the `workflowApi` entries. */

@@ -4,7 +4,7 @@ import { LockOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ClosedPeriod } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useClosePeriod, usePeriods, useRecalcStatus, useRefreshDays, useReopenPeriod } from '../api.ts';
 import { progressOf } from '../logic.ts';

@@ -22,7 +22,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ABSENCE_KINDS, LEAVE_OTHER, type DayDetail } from '@faceadmin/shared';
-import { i18next } from '../../../app/i18n.ts';
+import { i18next } from '../../../lib/i18n.ts';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { ruleSet } from '../../../ui/rules.ts';

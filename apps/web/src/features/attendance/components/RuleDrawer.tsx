@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Checkbox, Col, Divider, Drawer, Form, Input, 
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ATTENDANCE_LIMITS, ATTENDANCE_MODELS, AUTO_SHIFT_KEY, DEVICE_OPTION_RANGES, RULE_MODES, type Rule } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useSaveRule } from '../api.ts';

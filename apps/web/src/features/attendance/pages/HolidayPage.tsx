@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { HOLIDAY_KINDS, type Holiday } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useDeleteHoliday, useHolidays, useRules, useSaveHoliday } from '../api.ts';

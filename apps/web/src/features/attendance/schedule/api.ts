@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { attendanceApi, type ScheduleQuery, type ScheduleSave } from '@faceadmin/shared';
-import { call } from '../../../app/request.ts';
+import { call } from '../../../lib/request.ts';
 
 export const scheduleKeys = {
   rules: ['attendance', 'schedule', 'rules'] as const,

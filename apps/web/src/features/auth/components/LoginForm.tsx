@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { useCaptcha, useLogin } from '../api.ts';
 import { accountProblem, captchaNeeded, passwordProblem, problemMessage, type LoginProblem } from '../logic.ts';
 import { CaptchaField } from './CaptchaField.tsx';

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
-import { setToken } from '../../../app/token.ts';
-import { safeRedirect } from '../../../app/routes/access.ts';
+import { setToken } from '../../../lib/token.ts';
+import { safeRedirect } from '../../../lib/safeRedirect.ts';
 
 /** /auth-redirect?token=…&redirect=…: signs in with a token handed over by another system. */
 export default function AuthRedirectPage() {

@@ -1,9 +1,9 @@
 import { Card, Flex, Space, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSelect } from '../../../app/layout/LanguageSelect.tsx';
-import { useSystemConfig } from '../../../app/session.ts';
-import { setToken } from '../../../app/token.ts';
+import { LanguageSelect } from '../../../ui/LanguageSelect.tsx';
+import { useSystemConfig } from '../../../lib/session.ts';
+import { setToken } from '../../../lib/token.ts';
 import { ForgotForm } from '../components/ForgotForm.tsx';
 import { LoginForm } from '../components/LoginForm.tsx';
 import { RegisterForm } from '../components/RegisterForm.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useUserInfo } from '../../../app/session.ts';
+import { useUserInfo } from '../../../lib/session.ts';
 import { useUnreadCount } from '../../messages/api.ts';
 import { latestUnread } from '../api.ts';
 import { alarmRingOn, newBreakerAlarms } from '../logic.ts';

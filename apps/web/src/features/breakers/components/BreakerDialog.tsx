@@ -3,7 +3,7 @@ import { App, Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { BREAKER_LIMITS, CODES, type Breaker, type BrokerAddress } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { useSaveBreaker } from '../api.ts';
 import { UUID_RE } from '../logic.ts';
 

@@ -3,7 +3,7 @@ import { Card, Empty, Select, Typography } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { breakersApi, type BreakerLine } from '@faceadmin/shared';
-import { call } from '../../../app/request.ts';
+import { call } from '../../../lib/request.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { breakerKeys } from '../api.ts';

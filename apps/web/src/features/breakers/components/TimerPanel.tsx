@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { BREAKER_LIMITS, CODES, type BreakerLine, type Timer, type TimerSyncState } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDeleteTimer, useSaveTimer, useTimers } from '../api.ts';

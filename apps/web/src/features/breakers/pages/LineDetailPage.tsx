@@ -4,7 +4,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BREAKER_LIMITS, CODES, LINE_TYPES, type EnergyPeriod, type LineInfo, type LineType } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';

@@ -1,7 +1,7 @@
 import { Alert, App, Typography } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useAdminRight, useUserInfo } from '../../../app/session.ts';
+import { useAdminRight, useUserInfo } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { useCompanyInfo, useCreateCompany, useUpdateCompany } from '../api.ts';

@@ -5,9 +5,9 @@ import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dashboardApi } from '@faceadmin/shared';
-import { useLiveOpen } from '../../../app/live.ts';
-import { call } from '../../../app/request.ts';
-import { useUserInfo } from '../../../app/session.ts';
+import { useLiveOpen } from '../../../lib/live.ts';
+import { call } from '../../../lib/request.ts';
+import { useUserInfo } from '../../../lib/session.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import {

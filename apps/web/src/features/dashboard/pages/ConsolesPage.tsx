@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ConsoleBreaker, ConsoleLine, ConsoleTerminal, DashboardConsoles } from '@faceadmin/shared';
-import { useLiveEvent, useLiveOpen } from '../../../app/live.ts';
+import { useLiveEvent, useLiveOpen } from '../../../lib/live.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useSwitchLine } from '../../breakers/api.ts';

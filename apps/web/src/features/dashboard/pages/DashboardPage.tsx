@@ -4,9 +4,8 @@ import { AuditOutlined, MailOutlined, TeamOutlined, UserOutlined } from '@ant-de
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { DeviceCounts, LogItem } from '@faceadmin/shared';
-import { useAccessibleRoutes } from '../../../app/session.ts';
-import { useLiveOpen } from '../../../app/live.ts';
-import { findRoute } from '../../../app/routes/routeTable.ts';
+import { useRightLevel } from '../../../lib/session.ts';
+import { useLiveOpen } from '../../../lib/live.ts';
 import { logColumns } from '../../logs/columns.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
@@ -224,8 +223,8 @@ function DeviceRow({ title, to, counts, testId }: { title: string; to: string; c
 function AdminBlock() {
   const { t } = useTranslation();
   const summary = useDashboardSummary();
-  const routes = useAccessibleRoutes() ?? [];
-  const canSeeLog = Boolean(findRoute(routes, '/system/log'));
+  // The log page's rule in the route table: /system/log needs the log right.
+  const canSeeLog = useRightLevel('log').canView;
   const d = summary.data;
   const cards = [
     { key: 'managers', icon: <TeamOutlined />, value: d?.managers },

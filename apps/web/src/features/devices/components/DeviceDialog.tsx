@@ -4,7 +4,7 @@ import { WifiOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { CODES, type Device } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useSaveDevice, useUnknownTerminals } from '../api.ts';

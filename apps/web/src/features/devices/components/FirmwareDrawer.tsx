@@ -3,7 +3,7 @@ import { App, Button, Drawer, Form, Input, Modal, Select, Space, Table, Tag, Typ
 import { CloudUploadOutlined, DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES, FIRMWARE_LIMITS, type Firmware, type FirmwareUpgrade } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDeleteFirmware, useDeviceOptions, useFirmware, useUpgrade, useUpgrades, useUploadFirmware } from '../api.ts';
 

@@ -3,7 +3,7 @@ import { App, Button, Form, Input, InputNumber, Modal, Space, Table, Tag, Typogr
 import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES, type DeviceScanAnswer, type DeviceScanHit } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { useSaveDevice, useScanNetwork } from '../api.ts';
 
 interface Props {

@@ -16,7 +16,7 @@ import {
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSystemConfig } from '../../../app/session.ts';
+import { useSystemConfig } from '../../../lib/session.ts';
 import { awaitCommand, useDeleteDevice, useDeviceCommand, useDeviceRights, useDevices, useOpenDoor } from '../api.ts';
 import { DeviceDialog } from '../components/DeviceDialog.tsx';
 import { DeviceLogsDialog } from '../components/DeviceLogsDialog.tsx';

@@ -5,7 +5,7 @@ import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, 
 import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';

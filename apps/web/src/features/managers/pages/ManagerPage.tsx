@@ -4,7 +4,7 @@ import { App, Button, Card, Popconfirm, Select, Space, Tag, type TableProps } fr
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { MANAGER_STATUSES, type Manager, type ManagerListQuery, type ManagerStatus } from '@faceadmin/shared';
-import { useUserInfo } from '../../../app/session.ts';
+import { useUserInfo } from '../../../lib/session.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { useDeleteManager, useManagers } from '../api.ts';

@@ -4,8 +4,8 @@ import { AimOutlined, CameraOutlined, DeleteOutlined, EditOutlined, PlusOutlined
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SITE_LIMITS, type LiveAlarm, type MapItem, type Placement, type PlacementKind, type Site, type SiteDetail } from '@faceadmin/shared';
-import { useLiveEvent } from '../../../app/live.ts';
-import { useRightLevel } from '../../../app/session.ts';
+import { useLiveEvent } from '../../../lib/live.ts';
+import { useRightLevel } from '../../../lib/session.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDeleteSite, useMapRights, usePlace, useSite, useSites, useUnplace, useUploadPlan } from '../api.ts';
 import { SiteDialog } from '../components/SiteDialog.tsx';

@@ -13,7 +13,7 @@ import {
   WORK_STATUS,
   type Person,
 } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { ruleSet } from '../../../ui/rules.ts';
 import { fetchNextNumber, uploadFace, useSavePerson } from '../api.ts';
 import { adminPasswordRequired, emptyPersonValues, formFieldOf, personToValues, valuesToBody, type PersonFormValues } from '../logic.ts';

@@ -17,12 +17,12 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
 import { useAdminLinks, useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type ColumnsPlace, type PersonColumn } from '../columns.ts';
-import { useUserInfo } from '../../../app/session.ts';
+import { useUserInfo } from '../../../lib/session.ts';
 import { AdminLinkDialog } from './AdminLinkDialog.tsx';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
 import { ImportDialog } from './ImportDialog.tsx';

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TIMING } from '@faceadmin/shared';
-import { sessionKeys } from '../../../app/session.ts';
+import { sessionKeys } from '../../../lib/session.ts';
 import { useTransfer, useTransferSearch } from '../api.ts';
 
 /**

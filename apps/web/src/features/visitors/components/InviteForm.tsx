@@ -4,7 +4,7 @@ import { CopyOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, VISIT_MAX_DAYS, type Ref, type VisitorInvite, type VisitorInvited } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { isoToPicker, pickerToIso } from '../../../ui/format.ts';
 
 interface Values {

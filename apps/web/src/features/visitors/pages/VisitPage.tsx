@@ -4,8 +4,8 @@ import { CameraOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { setLanguage, useLanguage } from '../../../app/i18n.ts';
-import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
+import { setLanguage, useLanguage } from '../../../lib/i18n.ts';
+import { LANGUAGE_LABEL, LANGUAGES } from '../../../lib/languages.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { showVisit, uploadVisitFace } from '../api.ts';
 

@@ -3,7 +3,7 @@ import { Button, Card, Modal, Popconfirm, Select, Space } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { VISITOR_STATES, type Visitor, type VisitorListQuery } from '@faceadmin/shared';
-import { useRightLevel, useUserInfo } from '../../../app/session.ts';
+import { useRightLevel, useUserInfo } from '../../../lib/session.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
-import { useLiveEvent } from '../../../app/live.ts';
-import { useSettings } from '../../../app/settings.ts';
+import { useLiveEvent } from '../../../lib/live.ts';
+import { useSettings } from '../../../lib/settings.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useIsMobile } from '../../../ui/useIsMobile.ts';

@@ -3,8 +3,8 @@ import { Button, ConfigProvider, Tooltip, theme } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLiveOpen } from '../../../app/live.ts';
-import { FullscreenToggle } from '../../../app/layout/FullscreenToggle.tsx';
+import { useLiveOpen } from '../../../lib/live.ts';
+import { FullscreenToggle } from '../../../ui/FullscreenToggle.tsx';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import '../watch.css';
 

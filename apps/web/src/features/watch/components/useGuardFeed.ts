@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { API_PREFIX, pathOf, personsApi } from '@faceadmin/shared';
-import { useLiveEvent } from '../../../app/live.ts';
-import { useRightLevel, useUserInfo } from '../../../app/session.ts';
-import { readLocal, writeLocal } from '../../../app/store.ts';
+import { useLiveEvent } from '../../../lib/live.ts';
+import { useRightLevel, useUserInfo } from '../../../lib/session.ts';
+import { readLocal, writeLocal } from '../../../lib/store.ts';
 import { useDeviceOptions } from '../../devices/api.ts';
 import { useRecentPunches } from '../api.ts';
 import { alarmTempOf, atDoors, HISTORY_MAX, mergeRecognitions, parseDoors, ringsFor, type Recognition } from '../logic.ts';

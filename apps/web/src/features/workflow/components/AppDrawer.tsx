@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { APPLY_SCOPES, WORKFLOW_ICONS, WORKFLOW_LIMITS, type AppInput, type WorkflowApp } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { consoleSource, useSaveApp } from '../api.ts';
 import { DepartmentPick, PersonPick } from './Pickers.tsx';
 import { AppIcon } from './AppIcon.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Descriptions, Divider, Drawer, Input, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { WORKFLOW_LIMITS } from '@faceadmin/shared';
-import { useLanguage } from '../../../app/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { PageLoading } from '../../../ui/PageLoading.tsx';

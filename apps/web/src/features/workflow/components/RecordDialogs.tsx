@@ -3,8 +3,8 @@ import { Alert, App, Button, Form, Modal, Progress, Select, Space, Typography } 
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type ImportReport, type WorkflowApp } from '@faceadmin/shared';
-import { useLanguage } from '../../../app/i18n.ts';
-import { ApiError } from '../../../app/request.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { ImportReportView, XlsxDropzone } from '../../persons/components/ImportDialog.tsx';
 import {
   consoleSource,

@@ -21,9 +21,9 @@ import {
 import { SortableContext, arrayMove, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { FIELD_TYPES, type FieldType, type FormField, type FormSchema, type Language } from '@faceadmin/shared';
-import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
-import { useLanguage } from '../../../app/i18n.ts';
-import { ApiError } from '../../../app/request.ts';
+import { LANGUAGE_LABEL, LANGUAGES } from '../../../lib/languages.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
+import { ApiError } from '../../../lib/request.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { DepartmentPick, PersonPick } from '../components/Pickers.tsx';

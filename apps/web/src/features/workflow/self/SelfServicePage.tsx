@@ -4,9 +4,9 @@ import { AuditOutlined, BellOutlined, FileDoneOutlined, FormOutlined, LeftOutlin
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi, selfApi, WORKFLOW_LIMITS, type ApplicationDetail, type ApplicationRow, type SelfApp } from '@faceadmin/shared';
-import { setLanguage, useLanguage } from '../../../app/i18n.ts';
-import { LANGUAGE_LABEL, LANGUAGES } from '../../../app/languages.ts';
-import { call, ApiError } from '../../../app/request.ts';
+import { setLanguage, useLanguage } from '../../../lib/i18n.ts';
+import { LANGUAGE_LABEL, LANGUAGES } from '../../../lib/languages.ts';
+import { call, ApiError } from '../../../lib/request.ts';
 import { displayTimeZone, formatDateTime, setDisplayTimeZone } from '../../../ui/format.ts';
 import { AppIcon } from '../components/AppIcon.tsx';
 import { DepartmentPick, PersonPick, type PickSource } from '../components/Pickers.tsx';

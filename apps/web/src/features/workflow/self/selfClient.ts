@@ -10,9 +10,9 @@ import {
   type ResponseOf,
   type WorkflowFile,
 } from '@faceadmin/shared';
-import { ApiError } from '../../../app/request.ts';
-import { getLanguage, i18next } from '../../../app/i18n.ts';
-import { createStore, useStore } from '../../../app/store.ts';
+import { ApiError } from '../../../lib/request.ts';
+import { getLanguage, i18next } from '../../../lib/i18n.ts';
+import { createStore, useStore } from '../../../lib/store.ts';
 
 /**
  * The self-service page's client (issue #11): employees' own session, sent as X-Person-Token and kept apart from

@@ -1,10 +1,8 @@
 import { setDisplayTimeZone } from '../ui/format.ts';
-import { useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authApi, managersApi, type RightKey } from '@faceadmin/shared';
 import { call } from './request.ts';
 import { clearToken, useToken } from './token.ts';
-import { filterRoutes, ROUTE_TABLE, type RouteNode } from './routes/routeTable.ts';
 import { tagsStore } from './tags.ts';
 
 export const sessionKeys = {
@@ -45,22 +43,6 @@ export function useRightLevel(key: RightKey): { level: number; canView: boolean;
   const user = useUserInfo().data;
   const level = user?.rights.is_admin ? user.rights[key] : 0;
   return { level, canView: level >= 1, canEdit: level >= 2 };
-}
-
-/** The routes this session may reach (spec §2), or undefined while the profile or config loads. */
-export function useAccessibleRoutes(): RouteNode[] | undefined {
-  const { data: user } = useUserInfo();
-  const { data: config } = useSystemConfig();
-  return useMemo(
-    () =>
-      user
-        ? filterRoutes(ROUTE_TABLE, user.rights, config?.runMode ?? 'normal', {
-            main: user.roles[0] === 'main',
-            options: { thirdParty: user.third_party === 1 },
-          })
-        : undefined,
-    [user, config?.runMode],
-  );
 }
 
 /** Ends the local session: token, cached server state, tag views (spec §4 logout). */

@@ -2,8 +2,8 @@ import { Button, Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@faceadmin/shared';
-import { setLanguage, useLanguage } from '../i18n.ts';
-import { LANGUAGE_LABEL } from '../languages.ts';
+import { setLanguage, useLanguage } from '../lib/i18n.ts';
+import { LANGUAGE_LABEL } from '../lib/languages.ts';
 
 /** Switches the interface, antd and dayjs languages together; the choice is saved (spec §1). */
 export function LanguageSelect() {

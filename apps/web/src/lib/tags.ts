@@ -1,7 +1,9 @@
 import { createStore, readLocal, useStore, writeLocal } from './store.ts';
-import { findRoute, type RouteNode } from './routes/routeTable.ts';
 
-/** Visited pages shown as tabs (spec §2 "Tag tabs"). The pinned dashboard tab is added by the view itself. */
+/**
+ * Visited pages shown as tabs (spec §2 "Tag tabs"). The pinned dashboard tab is added by the view itself; which
+ * tabs this session may still open is the route table's answer (app/layout/reachableTags.ts).
+ */
 export interface VisitedTag {
   path: string;
   titleKey: string;
@@ -21,17 +23,6 @@ export function restoreTags(saved: unknown): VisitedTag[] {
     if (!out.some((o) => o.path === path)) out.push({ path, titleKey });
   }
   return out.slice(-MAX_TAGS);
-}
-
-/**
- * The tabs this session may open, titled by the route table: a tab of a page the user can no longer reach
- * (another company, fewer rights) is left out rather than leading to 404.
- */
-export function reachableTags(routes: RouteNode[], visited: readonly VisitedTag[]): VisitedTag[] {
-  return visited.flatMap((v) => {
-    const route = findRoute(routes, v.path);
-    return route?.page ? [{ path: v.path, titleKey: route.titleKey }] : [];
-  });
 }
 
 // Open tabs persist across reloads like the sidebar state (settings.ts): per browser, in localStorage.
