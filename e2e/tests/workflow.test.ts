@@ -48,7 +48,8 @@ async function pickPerson(p: Page, picker: Locator, name: string): Promise<void>
   const option = p.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible .ant-select-item-option', { hasText: name });
   await option.waitFor();
   await option.click();
-  await p.keyboard.press('Escape');
+  // a multiple select stays open after the pick; Escape closes it (with none open, Escape would close the dialog)
+  if (await p.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden):visible').count()) await p.keyboard.press('Escape');
 }
 
 /** A drag with the mouse in small moves, as dnd-kit's pointer sensor needs. */
