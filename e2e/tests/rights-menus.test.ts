@@ -52,7 +52,9 @@ async function settle(p: Page, inflight: () => number): Promise<void> {
   let quietSince = Date.now();
   while (Date.now() < deadline) {
     if (inflight() > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince > 1200) return;
+    // half a second without a request: a page's queries start on mount, and one that waits for another follows it
+    // within a render
+    else if (Date.now() - quietSince > 500) return;
     await p.waitForTimeout(100);
   }
 }
