@@ -4,7 +4,7 @@ import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type ImportReport, type ImportRowError, type PhotoReport } from '@faceadmin/shared';
 import { useDownloadTemplate, useImportPersons, useImportPhotos } from '../api.ts';
-import { importFileProblem } from '../logic.ts';
+import { importFileProblem } from '../../../ui/importFile.ts';
 
 interface Props {
   open: boolean;
