@@ -8,7 +8,6 @@ import {
   adminPasswordRequired,
   canAddPeriod,
   formFieldOf,
-  importFileProblem,
   periodProblems,
   personToValues,
   portraitCrop,
@@ -16,6 +15,7 @@ import {
   syncFollowInterval,
   valuesToBody,
 } from '../src/features/persons/logic.ts';
+import { importFileProblem } from '../src/ui/importFile.ts';
 
 const paths = (person: number) => flattenRoutes(filterRoutes(ROUTE_TABLE, { ...NO_RIGHTS, person, is_admin: 1 }, 'normal')).map((r) => r.path);
 

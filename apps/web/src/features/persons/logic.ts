@@ -156,14 +156,6 @@ export function portraitCrop(width: number, height: number, ratio = 3 / 4, maxHe
   return { sx, sy, sw, sh, dw: Math.round(sw * scale), dh: Math.round(sh * scale) };
 }
 
-export type ImportFileProblem = 'type' | 'size' | null;
-
-/** Client-side check of the import file (spec §5/§9: .xlsx only, at most 2 MB); the server checks again. */
-export function importFileProblem(file: { name: string; size: number }, maxBytes: number = LIMITS.importMaxBytes): ImportFileProblem {
-  if (!/\.xlsx$/i.test(file.name)) return 'type';
-  return file.size > maxBytes ? 'size' : null;
-}
-
 /**
  * After people change (saved, imported, moved, put on a device, synced), the list follows their sync state
  * on its own: it refreshes every few seconds while a working person it shows is not synced yet, for a while

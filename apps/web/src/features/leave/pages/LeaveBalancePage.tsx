@@ -1,39 +1,21 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Form,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Progress,
-  Radio,
-  Select,
-  Space,
-  Switch,
-  Tag,
-  Tooltip,
-  Typography,
-  type TableProps,
-} from 'antd';
+import { Alert, App, Button, Card, Form, InputNumber, Popconfirm, Radio, Select, Space, Switch, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LEAVE_LIMITS, LIMITS, type ImportReport, type LeaveBalance, type LeaveBalanceQuery, type LeavePolicy, type LeavePolicyView } from '@faceadmin/shared';
+import { LEAVE_LIMITS, type LeaveBalance, type LeaveBalanceQuery, type LeavePolicy, type LeavePolicyView } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
+import { ImportDialog, ImportPanel } from '../../../ui/ImportDialog.tsx';
+import { IMPORT_MAX_MB } from '../../../ui/importFile.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination } from '../../../ui/paging.ts';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { zonedToday } from '../../attendance/logic.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { ImportReportView, XlsxDropzone } from '../../persons/components/ImportDialog.tsx';
 import { useExportLeaveBalances, useImportLeaveBalances, useLeaveBalances, useLeavePolicies, useSaveLeavePolicy, useSetLeaveBalance } from '../api.ts';
 
 type Query = Omit<LeaveBalanceQuery, 'leave_type'> & { page: number; pageSize: number; leave_type?: string | undefined };
-const MB = Math.round(LIMITS.importMaxBytes / 1024 / 1024);
 const days = (d: number) => String(Math.round(d * 100) / 100);
 
 /** /attendance/balance: leave balances per person for a leave type and year; quotas by hand or import, the rule per type, the export. */
@@ -148,7 +130,7 @@ export default function LeaveBalancePage() {
       />
       <QuotaDialog balance={editing} onClose={() => setEditing(undefined)} />
       {type && <PolicyDialog open={dialog === 'policy'} policy={type} onClose={() => setDialog(undefined)} />}
-      <ImportDialog open={dialog === 'import'} onClose={() => setDialog(undefined)} />
+      <BalanceImportDialog open={dialog === 'import'} onClose={() => setDialog(undefined)} />
     </Card>
   );
 }
@@ -304,46 +286,17 @@ function PolicyDialog({ open, policy, onClose }: { open: boolean; policy: LeaveP
 }
 
 /** Quotas from a sheet: number, leave type, year, quota, carried over. */
-function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function BalanceImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const [file, setFile] = useState<File>();
-  const [progress, setProgress] = useState(0);
-  const [report, setReport] = useState<ImportReport>();
   const run = useImportLeaveBalances();
-  const start = async () => {
-    if (!file) return;
-    setReport(undefined);
-    setProgress(0);
-    try {
-      setReport(await run.mutateAsync({ file, onProgress: setProgress }));
-    } catch {
-      // the API client showed the server's message
-    }
-  };
   return (
-    <Modal
-      open={open}
-      title={t('leave.import.title')}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>{t('leave.import.close')}</Button>}
-      width={760}
-      destroyOnHidden
-    >
-      <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="balance-import">
-        <Alert type="info" showIcon title={t('leave.import.hint', { mb: MB })} />
-        <XlsxDropzone
-          file={file}
-          onFile={(f) => {
-            setFile(f);
-            if (f) setReport(undefined);
-          }}
-        />
-        <Button type="primary" disabled={!file} loading={run.isPending} onClick={() => void start()} data-testid="balance-import-start">
-          {t('person.import.start')}
-        </Button>
-        {run.isPending && <Progress percent={progress >= 100 ? 99 : progress} status="active" />}
-        {report && <ImportReportView report={report} />}
-      </Space>
-    </Modal>
+    <ImportDialog open={open} onClose={onClose} title={t('leave.import.title')} closeLabel={t('leave.import.close')}>
+      <ImportPanel
+        hint={t('leave.import.hint', { mb: IMPORT_MAX_MB })}
+        upload={(file, onProgress) => run.mutateAsync({ file, onProgress })}
+        testId="balance-import"
+        startTestId="balance-import-start"
+      />
+    </ImportDialog>
   );
 }

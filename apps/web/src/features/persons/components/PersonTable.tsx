@@ -25,7 +25,7 @@ import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, to
 import { useUserInfo } from '../../../lib/session.ts';
 import { AdminLinkDialog } from './AdminLinkDialog.tsx';
 import { DepartmentSelect } from './DepartmentSelect.tsx';
-import { ImportDialog } from './ImportDialog.tsx';
+import { PersonImportDialog } from './PersonImportDialog.tsx';
 import { PersonDrawer } from './PersonDrawer.tsx';
 import { PersonTags, SYNC_OPTIONS, SyncStatus } from './tags.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
@@ -422,7 +422,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
         pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
       />
       <PersonDrawer open={drawer.open} person={drawer.person} departmentId={departmentId} onClose={() => setDrawer({ open: false })} />
-      <ImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
+      <PersonImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
       <TransferDialog
         open={transferOpen}
         ids={selected}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, App, Button, Form, Modal, Progress, Select, Space, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Form, Modal, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type ImportReport, type WorkflowApp } from '@faceadmin/shared';
+import type { WorkflowApp } from '@faceadmin/shared';
 import { useLanguage } from '../../../lib/i18n.ts';
 import { ApiError } from '../../../lib/request.ts';
-import { ImportReportView, XlsxDropzone } from '../../persons/components/ImportDialog.tsx';
+import { ImportDialog, ImportPanel } from '../../../ui/ImportDialog.tsx';
+import { IMPORT_MAX_MB } from '../../../ui/importFile.ts';
 import {
   consoleSource,
   fetchDuration,
@@ -19,8 +19,6 @@ import {
 import { fromUiValues } from '../schema.ts';
 import { FormRenderer } from './FormRenderer.tsx';
 import { DepartmentPick, PersonPick } from './Pickers.tsx';
-
-const MB = LIMITS.importMaxBytes / 1024 / 1024;
 
 /** One person picked (the people search of the console). */
 function OnePerson({ value, onChange }: { value?: number; onChange?: (id: number | undefined) => void }) {
@@ -136,49 +134,16 @@ export function LinkDialog({ open, onClose }: { open: boolean; onClose: () => vo
 /** Past records from xlsx (spec §5: xlsx only, at most 2 MB), with per-row errors as in the people import. */
 export function ImportApprovalsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const [file, setFile] = useState<File>();
-  const [progress, setProgress] = useState(0);
-  const [report, setReport] = useState<ImportReport>();
   const template = useApprovalTemplate();
   const run = useImportApprovals();
-  const start = async () => {
-    if (!file) return;
-    setReport(undefined);
-    setProgress(0);
-    try {
-      setReport(await run.mutateAsync({ file, onProgress: setProgress }));
-    } catch {
-      // the API client showed the server's message
-    }
-  };
   return (
-    <Modal
-      open={open}
-      title={t('workflow.import.title')}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>{t('workflow.link.close')}</Button>}
-      width={760}
-      destroyOnHidden
-    >
-      <Space orientation="vertical" style={{ width: '100%' }} size="middle" data-testid="import-approvals">
-        <Alert type="info" showIcon title={t('workflow.import.hint', { mb: MB })} />
-        <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate()} data-testid="import-template">
-          {t('person.import.template')}
-        </Button>
-        <XlsxDropzone
-          file={file}
-          onFile={(f) => {
-            setFile(f);
-            // a new file starts a new import; removing one leaves the last report to read
-            if (f) setReport(undefined);
-          }}
-        />
-        <Button type="primary" disabled={!file} loading={run.isPending} onClick={() => void start()} data-testid="import-start">
-          {t('person.import.start')}
-        </Button>
-        {run.isPending && <Progress percent={progress >= 100 ? 99 : progress} status="active" />}
-        {report && <ImportReportView report={report} />}
-      </Space>
-    </Modal>
+    <ImportDialog open={open} onClose={onClose} title={t('workflow.import.title')} closeLabel={t('workflow.link.close')}>
+      <ImportPanel
+        hint={t('workflow.import.hint', { mb: IMPORT_MAX_MB })}
+        template={{ download: () => template.mutate(), pending: template.isPending }}
+        upload={(file, onProgress) => run.mutateAsync({ file, onProgress })}
+        testId="import-approvals"
+      />
+    </ImportDialog>
   );
 }
