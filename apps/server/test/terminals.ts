@@ -19,8 +19,12 @@ export async function stopTerminals() {
   await Promise.all(started.splice(0).map((x) => x.stop()));
 }
 
-/** Waits until `check` passes (returns truthy), polling every `stepMs`, or fails with `what` after `ms`. */
-export async function until<T>(what: string, check: () => T | Promise<T>, ms = 10_000, stepMs = 30): Promise<T> {
+/**
+ * Waits until `check` passes (returns truthy), polling every `stepMs`, or fails with `what` after `ms`. The bound only
+ * catches what never happens: a passing test returns as soon as the state holds, so it is wide (30 s). At 10 s, the
+ * demo's R&D door, syncing under the PostgreSQL pass beside three journeys (load 9), once had not finished.
+ */
+export async function until<T>(what: string, check: () => T | Promise<T>, ms = 30_000, stepMs = 30): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
