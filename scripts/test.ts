@@ -17,7 +17,8 @@ const steps: [string, string[]][] = [
   ['scripts', ['run', 'test:scripts']],
   ['shared', ['test', '-w', '@faceadmin/shared']],
   ['tools', ['test', '-w', '@faceadmin/tools']],
-  ['server', ['test', '-w', '@faceadmin/server']],
+  ['server SQLite', ['test', '-w', '@faceadmin/server', '--', 'sqlite']],
+  ['server PostgreSQL', ['test', '-w', '@faceadmin/server', '--', 'postgres']],
   ['web', ['test', '-w', '@faceadmin/web']],
   ['e2e', ['test', '-w', '@faceadmin/e2e']],
 ];
@@ -38,7 +39,7 @@ for (const [label, args] of steps) {
   const t0 = Date.now();
   const r = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
   // each step's time, so the next person sees where the time goes
-  results.push(`${label.padEnd(8)} ${(r.status === 0 ? 'passed' : 'FAILED').padEnd(7)} ${minutes(Date.now() - t0).padStart(6)}`);
+  results.push(`${label.padEnd(18)} ${(r.status === 0 ? 'passed' : 'FAILED').padEnd(7)} ${minutes(Date.now() - t0).padStart(6)}`);
   if (r.status !== 0) failed++;
 }
 let slowest = '';
@@ -55,6 +56,6 @@ try {
 }
 rmSync(timesDir, { recursive: true, force: true });
 console.log(
-  `${slowest}\n${results.join('\n')}\n${'total'.padEnd(16)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
+  `${slowest}\n${results.join('\n')}\n${'total'.padEnd(26)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
 );
 process.exit(failed ? 1 : 0);
