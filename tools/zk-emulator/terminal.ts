@@ -287,6 +287,8 @@ export class Terminal {
   private records: StoredRecord[] = [];
   private seq = 0;
   private ctl: AbortController | null = null;
+  /** Cuts the HTTP exchange in flight: only when the server does not answer it within stop()'s grace. */
+  private cut = new AbortController();
   private loop: Promise<void> | null = null;
   private needHandshake = true;
   /** True between a successful handshake and the next stop()/REBOOT. */
@@ -368,6 +370,7 @@ export class Terminal {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.ctl = new AbortController();
+    this.cut = new AbortController();
     this.needHandshake = true;
     const signal = this.ctl.signal;
     const ready = new Promise<void>((resolve) => this.handshakeWaiters.push(resolve));
@@ -376,16 +379,23 @@ export class Terminal {
     return ready;
   }
 
-  /** Go silent (offline): no more requests. Stored data is kept; pending uploads resume after the next start(). */
+  /**
+   * Go silent (offline): no more requests. Stored data is kept; pending uploads resume after the next start(). The
+   * exchange in flight is finished first, so once stop() resolves the server has handled everything the terminal sent
+   * (an aborted request could still reach it afterwards and mark the terminal seen); one not answered within 2 s is cut.
+   */
   async stop(): Promise<void> {
     if (!this.ctl) return;
     this.ctl.abort();
     this.online = false;
     const loop = this.loop;
+    const cut = this.cut;
     this.ctl = null;
     this.loop = null;
     this.wakeHandshakeWaiters();
+    const grace = setTimeout(() => cut.abort(), 2000);
     await loop;
+    clearTimeout(grace);
     this.emit('state', 'stopped (offline)');
   }
 
@@ -441,10 +451,8 @@ export class Terminal {
 
   // ---------------------------------------------------------------- HTTP
 
-  private async http(method: 'GET' | 'POST', path: string, body?: Buffer, signal?: AbortSignal): Promise<HttpReply> {
-    const signals = [AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000)];
-    const s = signal ?? this.ctl?.signal;
-    if (s) signals.push(s);
+  private async http(method: 'GET' | 'POST', path: string, body?: Buffer): Promise<HttpReply> {
+    const signals = [AbortSignal.timeout(this.opts.httpTimeoutMs ?? 15_000), this.cut.signal];
     const headers: Record<string, string> = { 'User-Agent': 'iClock Proxy/1.09', Accept: '*/*' };
     if (body) headers['Content-Type'] = this.opts.contentType ?? 'application/push;charset=UTF-8';
     const res = await fetch(this.server + path, {
@@ -482,7 +490,7 @@ export class Terminal {
     let q = `SN=${enc(this.sn)}&options=all&pushver=${enc(this.opts.pushver ?? '2.4.1')}&language=${this.language}`;
     if (this.opts.pushcommkey) q += `&pushcommkey=${enc(this.opts.pushcommkey)}`;
     try {
-      const r = await this.http('GET', `/iclock/cdata?${q}`, undefined, signal);
+      const r = await this.http('GET', `/iclock/cdata?${q}`);
       const parsed = r.status === 200 ? parseOptionsReply(r.text) : null;
       if (!parsed) {
         this.emit('error', `initialization refused: HTTP ${r.status} ${r.text.trim().slice(0, 120)}`);
@@ -580,7 +588,7 @@ export class Terminal {
     ];
     const body = keys.map((k) => `${k}=${cfg[k] ?? ''}`).join(',');
     try {
-      const r = await this.http('POST', `/iclock/cdata?SN=${enc(this.sn)}&table=options`, Buffer.from(body, 'utf8'), signal);
+      const r = await this.http('POST', `/iclock/cdata?SN=${enc(this.sn)}&table=options`, Buffer.from(body, 'utf8'));
       this.emit('options', `pushed ${keys.length} options → ${r.text.trim()}`);
     } catch (e) {
       if (!signal.aborted) this.emit('error', `options push failed: ${errMsg(e)}`);
@@ -611,7 +619,7 @@ export class Terminal {
     let q = `SN=${enc(this.sn)}`;
     if (this.firstPollAfterHandshake) q += `&INFO=${this.infoParam()}`;
     this.stats.polls++;
-    const r = await this.http('GET', `/iclock/getrequest?${q}`, undefined, signal);
+    const r = await this.http('GET', `/iclock/getrequest?${q}`);
     if (r.status !== 200) throw new Error(`getrequest HTTP ${r.status}`);
     this.firstPollAfterHandshake = false;
     const cmds = parseCommands(r.text);
@@ -650,7 +658,7 @@ export class Terminal {
     const body = encodeText(results.join('\n'), this.language);
     while (!signal.aborted) {
       try {
-        const r = await this.http('POST', `/iclock/devicecmd?SN=${enc(this.sn)}`, body, signal);
+        const r = await this.http('POST', `/iclock/devicecmd?SN=${enc(this.sn)}`, body);
         if (r.status === 200 && r.text.trim().startsWith('OK')) {
           this.emit('result', `${results.length} result(s) → ${r.text.trim()}`);
           return;
