@@ -1,5 +1,5 @@
 import { Fragment, useState, type ReactNode } from 'react';
-import { App, Button, Card, Dropdown, Popconfirm, Select, Space, Tooltip, type MenuProps, type TableColumnType } from 'antd';
+import { App, Button, Card, Checkbox, Dropdown, Popconfirm, Select, Space, Tooltip, type MenuProps, type TableColumnType } from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +33,11 @@ export type ListFilter<F> =
       clearable?: boolean;
       testId: string;
     }
-  | { kind: 'dayRange'; from: Param<F>; to: Param<F>; testId: string };
+  | { kind: 'dayRange'; from: Param<F>; to: Param<F>; testId: string }
+  /** ticked: the parameter is 1; unticked: left out */
+  | { kind: 'check'; param: Param<F>; label: ReactNode; testId: string }
+  /** a filter box of a feature's own (a device picker); `set` changes parameters and goes back to page 1 */
+  | { kind: 'custom'; testId: string; render: (set: (values: Partial<F>) => void) => ReactNode };
 
 interface Confirm {
   title: string;
@@ -77,11 +81,12 @@ export interface ListResult<T> {
 /** The query of a list page: its filters, and the page and page size read from the URL (?page=&pageSize=). */
 export interface ListQuery<F> {
   query: F & { page: number; pageSize: number };
+  /** the page size the URL leaves out */
+  defaultPageSize: number;
   setFilter: <K extends keyof F>(param: K, value: F[K]) => void;
   setFilters: (values: Partial<F>) => void;
 }
 
-const PAGE_SIZE = 10;
 const positive = (v: string | null, fallback: number) => {
   const n = Number(v);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -92,7 +97,7 @@ const positive = (v: string | null, fallback: number) => {
  * the URL stays bare on the first page at the default size. Filters live in the page (the keyword box holds its own
  * text, so a filter restored from the URL would not show in it); changing one goes back to page 1.
  */
-export function useListQuery<F extends object>(initial: F): ListQuery<F> {
+export function useListQuery<F extends object>(initial: F, defaultPageSize = 10): ListQuery<F> {
   const [params, setParams] = useSearchParams();
   const [filters, setFilterState] = useState<F>(initial);
   const toFirstPage = () =>
@@ -108,20 +113,21 @@ export function useListQuery<F extends object>(initial: F): ListQuery<F> {
     toFirstPage();
   };
   return {
-    query: { ...filters, page: positive(params.get('page'), 1), pageSize: positive(params.get('pageSize'), PAGE_SIZE) },
+    query: { ...filters, page: positive(params.get('page'), 1), pageSize: positive(params.get('pageSize'), defaultPageSize) },
+    defaultPageSize,
     setFilters,
     setFilter: (param, value) => setFilters({ [param]: value } as unknown as Partial<F>),
   };
 }
 
-function usePagingSetter() {
+function usePagingSetter(defaultPageSize: number) {
   const [, setParams] = useSearchParams();
   return (page: number, size: number) =>
     setParams(
       (p) => {
         if (page === 1) p.delete('page');
         else p.set('page', String(page));
-        if (size === PAGE_SIZE) p.delete('pageSize');
+        if (size === defaultPageSize) p.delete('pageSize');
         else p.set('pageSize', String(size));
         return p;
       },
@@ -167,7 +173,7 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
   const { t } = useTranslation();
   const mobile = useIsMobile();
   const { state, list } = props;
-  const setPaging = usePagingSetter();
+  const setPaging = usePagingSetter(state?.defaultPageSize ?? 10);
   const actions = props.actions ?? [];
   const columns: ListColumn<T>[] = props.columns.filter((c) => !(mobile && c.hideOnPhone));
   if (actions.length > 0)
@@ -227,6 +233,13 @@ function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<
   const set = (param: Param<F>, value: unknown) => state.setFilter(param, value as F[Param<F>]);
   if (f.kind === 'keyword')
     return <KeywordSearch placeholder={f.placeholder} width={f.width ?? 240} onSearch={(keyword) => set(f.param, keyword)} data-testid={f.testId} />;
+  if (f.kind === 'custom') return f.render(state.setFilters);
+  if (f.kind === 'check')
+    return (
+      <Checkbox onChange={(e) => set(f.param, e.target.checked ? 1 : undefined)} data-testid={f.testId}>
+        {f.label}
+      </Checkbox>
+    );
   if (f.kind === 'dayRange')
     return <DayRangeFilter testId={f.testId} onChange={(r) => state.setFilters({ [f.from]: r.from, [f.to]: r.to } as unknown as Partial<F>)} />;
   const box = (
