@@ -102,7 +102,8 @@ export function useListQuery<F extends object>(initial: F, defaultPageSize = 10)
   const [filters, setFilterState] = useState<F>(initial);
   const toFirstPage = () =>
     setParams(
-      (p) => {
+      (prev) => {
+        const p = new URLSearchParams(prev);
         p.delete('page');
         return p;
       },
@@ -124,7 +125,8 @@ function usePagingSetter(defaultPageSize: number) {
   const [, setParams] = useSearchParams();
   return (page: number, size: number) =>
     setParams(
-      (p) => {
+      (prev) => {
+        const p = new URLSearchParams(prev);
         if (page === 1) p.delete('page');
         else p.set('page', String(page));
         if (size === defaultPageSize) p.delete('pageSize');
