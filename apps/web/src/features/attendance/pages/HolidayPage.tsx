@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Select, Space, Tag, type TableProps } from 'antd';
+import { Alert, App, Button, DatePicker, Form, Input, Radio, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { HOLIDAY_KINDS, type Holiday } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
-import { DataTable } from '../../../ui/DataTable.tsx';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useDeleteHoliday, useHolidays, useRules, useSaveHoliday } from '../api.ts';
 import { WEEKDAYS } from '../logic.ts';
@@ -25,12 +25,12 @@ export default function HolidayPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const thisYear = new Date().getFullYear();
-  const [year, setYear] = useState(thisYear);
-  const list = useHolidays(year);
+  const state = useListQuery({ year: thisYear });
+  const list = useHolidays(state.query.year);
   const remove = useDeleteHoliday();
   const [dialog, setDialog] = useState<{ open: boolean; holiday?: Holiday | undefined }>({ open: false });
 
-  const columns: TableProps<Holiday>['columns'] = [
+  const columns: ListColumn<Holiday>[] = [
     { title: t('att.holiday.fields.name'), dataIndex: 'name', key: 'name' },
     {
       title: t('att.holiday.fields.kind'),
@@ -63,67 +63,51 @@ export default function HolidayPage() {
           <Tag color="blue">{t('att.holiday.allRules')}</Tag>
         ),
     },
+  ];
+  const actions: ListAction<Holiday>[] = [
+    { key: 'edit', label: t('common.actions.edit'), run: (h) => setDialog({ open: true, holiday: h }), testId: 'holiday-edit' },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_, h) => (
-        <Space>
-          <Button size="small" onClick={() => setDialog({ open: true, holiday: h })} data-testid="holiday-edit">
-            {t('common.actions.edit')}
-          </Button>
-          <Popconfirm
-            title={t('att.holiday.deleteConfirm', { name: h.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => {
-              await remove.mutateAsync(h.id);
-              message.success(t('common.deleted'));
-            }}
-          >
-            <Button size="small" danger data-testid="holiday-delete">
-              {t('common.actions.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
+      key: 'delete',
+      label: t('common.actions.delete'),
+      danger: true,
+      confirm: (h) => ({ title: t('att.holiday.deleteConfirm', { name: h.name }) }),
+      run: async (h) => {
+        await remove.mutateAsync(h.id);
+        message.success(t('common.deleted'));
+      },
+      testId: 'holiday-delete',
     },
   ];
 
   return (
-    <Card
+    <ListPage<Holiday, { year: number }>
       title={t('route.attendanceHoliday')}
-      data-testid="holiday-page"
+      testId="holiday-page"
+      tableTestId="holiday-table"
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="holiday-create">
           {t('att.holiday.create')}
         </Button>
       }
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      paged={false}
+      filters={[
+        {
+          kind: 'select',
+          param: 'year',
+          label: t('att.holiday.year'),
+          clearable: false,
+          width: 110,
+          options: Array.from({ length: 7 }, (_, i) => thisYear - 3 + i).map((y) => ({ value: y, label: String(y) })),
+          testId: 'holiday-year',
+        },
+      ]}
     >
-      <Space style={{ marginBottom: 12 }}>
-        {t('att.holiday.year')}
-        <Select
-          value={year}
-          onChange={setYear}
-          style={{ width: 110 }}
-          options={Array.from({ length: 7 }, (_, i) => thisYear - 3 + i).map((y) => ({ value: y, label: String(y) }))}
-          data-testid="holiday-year"
-        />
-      </Space>
-      <DataTable<Holiday>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-        data-testid="holiday-table"
-      />
       <HolidayDialog open={dialog.open} holiday={dialog.holiday} onClose={() => setDialog({ open: false })} />
-    </Card>
+    </ListPage>
   );
 }
 

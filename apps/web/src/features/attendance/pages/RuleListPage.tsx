@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Button, Card, Popconfirm, Space, Tag, type TableProps } from 'antd';
+import { App, Button, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Rule } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
+import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useDeleteRule, useRules } from '../api.ts';
 import { RuleDrawer } from '../components/RuleDrawer.tsx';
@@ -17,7 +17,7 @@ export default function RuleListPage() {
   const remove = useDeleteRule();
   const [drawer, setDrawer] = useState<{ open: boolean; rule?: Rule | undefined }>({ open: false });
 
-  const columns: TableProps<Rule>['columns'] = [
+  const columns: ListColumn<Rule>[] = [
     { title: t('att.rule.fields.name'), dataIndex: 'name', key: 'name' },
     { title: t('att.rule.fields.mode'), dataIndex: 'mode', key: 'mode', render: (m: Rule['mode']) => <Tag>{t(`att.mode.${m}`)}</Tag> },
     {
@@ -57,56 +57,38 @@ export default function RuleListPage() {
       ),
     },
     { title: t('att.rule.fields.updated'), dataIndex: 'updated_at', key: 'updated_at', render: (v: string) => <DateTime value={v} /> },
+  ];
+  const actions: ListAction<Rule>[] = [
+    { key: 'edit', label: t('common.actions.edit'), run: (r) => setDrawer({ open: true, rule: r }), testId: 'rule-edit' },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_, r) => (
-        <Space>
-          <Button size="small" onClick={() => setDrawer({ open: true, rule: r })} data-testid="rule-edit">
-            {t('common.actions.edit')}
-          </Button>
-          <Popconfirm
-            title={t('att.rule.deleteConfirm', { name: r.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => {
-              await remove.mutateAsync(r.id);
-              message.success(t('common.deleted'));
-            }}
-          >
-            <Button size="small" danger data-testid="rule-delete">
-              {t('common.actions.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
+      key: 'delete',
+      label: t('common.actions.delete'),
+      danger: true,
+      confirm: (r) => ({ title: t('att.rule.deleteConfirm', { name: r.name }) }),
+      run: async (r) => {
+        await remove.mutateAsync(r.id);
+        message.success(t('common.deleted'));
+      },
+      testId: 'rule-delete',
     },
   ];
 
   return (
-    <Card
+    <ListPage<Rule, object>
       title={t('route.attendanceRule')}
-      data-testid="rule-list-page"
+      testId="rule-list-page"
+      tableTestId="rule-table"
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true })} data-testid="rule-create">
           {t('att.rule.create')}
         </Button>
       }
+      columns={columns}
+      actions={actions}
+      list={list}
+      paged={false}
     >
-      <DataTable<Rule>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-        data-testid="rule-table"
-      />
       <RuleDrawer open={drawer.open} rule={drawer.rule} onClose={() => setDrawer({ open: false })} />
-    </Card>
+    </ListPage>
   );
 }

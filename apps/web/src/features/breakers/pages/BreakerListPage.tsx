@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { App, Badge, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, MoreOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Space, Tag, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Breaker, BreakerListQuery, BrokerAddress } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useBreakerRights, useBreakers, useDeleteBreaker, useResetPassword } from '../api.ts';
 import { BreakerDialog } from '../components/BreakerDialog.tsx';
 import { PasswordDialog } from '../components/PasswordDialog.tsx';
@@ -16,53 +14,17 @@ import { formatPower } from '../logic.ts';
 /** /circuitBreaker/index: the company's smart circuit breakers (spec §2; issue #12). */
 export default function BreakerListPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const { canEdit } = useBreakerRights();
-  const [query, setQuery] = useState<PagedQuery<BreakerListQuery>>({ page: 1, pageSize: 10 });
+  const state = useListQuery<BreakerListQuery>({});
   const [dialog, setDialog] = useState<{ open: boolean; breaker?: Breaker | undefined }>({ open: false });
   const [password, setPassword] = useState<{ uuid: string; password: string; broker: BrokerAddress }>();
-  const list = useBreakers(query);
+  const list = useBreakers(state.query);
   const remove = useDeleteBreaker();
   const reset = useResetPassword();
-  const items = list.data?.items ?? [];
+  const nameOf = (b: Breaker) => b.alias || b.uuid;
 
-  const onMore = (b: Breaker, key: string) => {
-    const name = b.alias || b.uuid;
-    if (key === 'edit') setDialog({ open: true, breaker: b });
-    else if (key === 'password')
-      modal.confirm({
-        title: t('breaker.password.resetConfirm', { name }),
-        content: t('breaker.password.resetHint'),
-        okText: t('common.actions.ok'),
-        cancelText: t('common.actions.cancel'),
-        onOk: async () => {
-          try {
-            const r = await reset.mutateAsync(b.id);
-            setPassword({ uuid: b.uuid, password: r.password, broker: r.broker });
-          } catch {
-            // shown by the API client
-          }
-        },
-      });
-    else if (key === 'delete')
-      modal.confirm({
-        title: t('breaker.deleteConfirm', { name }),
-        content: t('breaker.deleteHint'),
-        okText: t('common.actions.delete'),
-        okButtonProps: { danger: true },
-        cancelText: t('common.actions.cancel'),
-        onOk: async () => {
-          try {
-            await remove.mutateAsync(b.id);
-            message.success(t('common.deleted'));
-          } catch {
-            // shown by the API client
-          }
-        },
-      });
-  };
-
-  const columns: TableProps<Breaker>['columns'] = [
+  const columns: ListColumn<Breaker>[] = [
     {
       title: t('breaker.fields.alias'),
       key: 'alias',
@@ -70,7 +32,7 @@ export default function BreakerListPage() {
       render: (_, b) => (
         <div className="fa-two-line">
           <Link to={`/circuitBreaker/${b.id}`} data-testid="breaker-open">
-            {b.alias || b.uuid}
+            {nameOf(b)}
           </Link>
           <Typography.Text type="secondary" data-testid="breaker-uuid">
             {b.uuid}
@@ -116,80 +78,71 @@ export default function BreakerListPage() {
           <Typography.Text type="secondary">{t('breaker.noAlarms')}</Typography.Text>
         ),
     },
+  ];
+
+  const readOnly = () => !canEdit;
+  const actions: ListAction<Breaker>[] = [
+    { key: 'detail', label: t('breaker.actions.detail'), icon: <ThunderboltOutlined />, look: 'primary', to: (b) => `/circuitBreaker/${b.id}` },
+    { key: 'edit', label: t('common.actions.edit'), icon: <EditOutlined />, inMenu: true, hidden: readOnly, run: (b) => setDialog({ open: true, breaker: b }) },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_, b) => (
-        <Space size={4}>
-          <Link to={`/circuitBreaker/${b.id}`}>
-            <Button size="small" type="primary" icon={<ThunderboltOutlined />}>
-              {t('breaker.actions.detail')}
-            </Button>
-          </Link>
-          {canEdit && (
-            <Dropdown
-              trigger={['click']}
-              placement="bottomRight"
-              menu={{
-                items: [
-                  { key: 'edit', icon: <EditOutlined />, label: t('common.actions.edit') },
-                  { key: 'password', icon: <KeyOutlined />, label: t('breaker.actions.resetPassword') },
-                  { type: 'divider' },
-                  { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('common.actions.delete') },
-                ],
-                onClick: ({ key }) => onMore(b, key),
-              }}
-            >
-              <Tooltip title={t('breaker.actions.more')}>
-                <Button size="small" icon={<MoreOutlined />} aria-label={t('breaker.actions.more')} data-testid="breaker-more" />
-              </Tooltip>
-            </Dropdown>
-          )}
-        </Space>
-      ),
+      key: 'password',
+      label: t('breaker.actions.resetPassword'),
+      icon: <KeyOutlined />,
+      inMenu: true,
+      hidden: readOnly,
+      confirm: (b) => ({ title: t('breaker.password.resetConfirm', { name: nameOf(b) }), content: t('breaker.password.resetHint') }),
+      run: async (b) => {
+        const r = await reset.mutateAsync(b.id);
+        setPassword({ uuid: b.uuid, password: r.password, broker: r.broker });
+      },
+    },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      inMenu: true,
+      hidden: readOnly,
+      confirm: (b) => ({ title: t('breaker.deleteConfirm', { name: nameOf(b) }), content: t('breaker.deleteHint') }),
+      run: async (b) => {
+        await remove.mutateAsync(b.id);
+        message.success(t('common.deleted'));
+      },
     },
   ];
 
   return (
-    <Card title={t('route.circuitBreakerList')} data-testid="breaker-list-page">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('breaker.keyword')}
-          width={240}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="breaker-keyword"
-        />
-        <Select
-          allowClear
-          placeholder={t('breaker.fields.online')}
-          style={{ width: 140 }}
-          options={[
+    <ListPage<Breaker, BreakerListQuery>
+      title={t('route.circuitBreakerList')}
+      testId="breaker-list-page"
+      tableTestId="breaker-table"
+      cardTitle="alias"
+      columns={columns}
+      actions={actions}
+      more={{ label: t('breaker.actions.more'), testId: 'breaker-more' }}
+      state={state}
+      list={list}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('breaker.keyword'), testId: 'breaker-keyword' },
+        {
+          kind: 'select',
+          param: 'online',
+          placeholder: t('breaker.fields.online'),
+          options: [
             { value: 1, label: t('breaker.online.on') },
             { value: 0, label: t('breaker.online.off') },
-          ]}
-          onChange={(online?: 0 | 1) => setQuery((q) => ({ ...q, page: 1, online }))}
-          data-testid="breaker-online-filter"
-        />
-        {canEdit && (
+          ],
+          testId: 'breaker-online-filter',
+        },
+      ]}
+      toolbar={
+        canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="breaker-create">
             {t('breaker.create')}
           </Button>
-        )}
-      </Space>
-      <DataTable<Breaker>
-        rowKey="id"
-        cardTitle="alias"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={items}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="breaker-table"
-        pagination={pagination(query, setQuery, list.data?.total, t)}
-      />
+        )
+      }
+    >
       <BreakerDialog
         open={dialog.open}
         breaker={dialog.breaker}
@@ -197,6 +150,6 @@ export default function BreakerListPage() {
         onCreated={(b, pw, broker) => setPassword({ uuid: b.uuid, password: pw, broker })}
       />
       <PasswordDialog shown={password} onClose={() => setPassword(undefined)} />
-    </Card>
+    </ListPage>
   );
 }

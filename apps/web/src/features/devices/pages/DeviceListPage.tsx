@@ -1,13 +1,10 @@
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useState } from 'react';
-import { App, Button, Card, Dropdown, Select, Space, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import {
   CloudUploadOutlined,
   DeleteOutlined,
   EditOutlined,
-  MoreOutlined,
   PlusOutlined,
   RadarChartOutlined,
   SettingOutlined,
@@ -30,10 +27,10 @@ import type { CommandKind, CommandResult, Device, DeviceListQuery } from '@facea
 /** /device/list: face access-control devices (right `face`; writing needs face ≥ 2). */
 export default function DeviceListPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const navigate = useNavigate();
   const { canEdit } = useDeviceRights();
-  const [query, setQuery] = useState<PagedQuery<DeviceListQuery>>({ page: 1, pageSize: 10 });
+  const state = useListQuery<DeviceListQuery>({});
   const [dialog, setDialog] = useState<{ open: boolean; device?: Device | undefined }>({ open: false });
   const [settingsId, setSettingsId] = useState<number>();
   const [punchesFor, setPunchesFor] = useState<Device>();
@@ -42,7 +39,7 @@ export default function DeviceListPage() {
   const [scanning, setScanning] = useState(false);
   // scanning the network is a LAN-mode tool (docs/lan-mode.md)
   const lan = useSystemConfig().data?.runMode === 'lan';
-  const list = useDevices(query);
+  const list = useDevices(state.query);
   const remove = useDeleteDevice();
   const openDoor = useOpenDoor();
   const command = useDeviceCommand();
@@ -88,37 +85,7 @@ export default function DeviceListPage() {
     }
   };
 
-  const onMore = (d: Device, key: string) => {
-    if (key === 'edit') setDialog({ open: true, device: d });
-    else if (key === 'delete') {
-      modal.confirm({
-        title: t('device.deleteConfirm', { name: d.name }),
-        okText: t('common.actions.delete'),
-        okButtonProps: { danger: true },
-        cancelText: t('common.actions.cancel'),
-        onOk: async () => {
-          try {
-            await remove.mutateAsync(d.id);
-            message.success(t('common.deleted'));
-          } catch {
-            // shown by the API client
-          }
-        },
-      });
-    } else if (key === 'reboot') {
-      modal.confirm({
-        title: t('device.rebootConfirm', { name: d.name }),
-        okText: t('common.actions.ok'),
-        cancelText: t('common.actions.cancel'),
-        onOk: () => doCommand(d, 'reboot'),
-      });
-    } else if (key === 'queryPunches') setPunchesFor(d);
-    else if (key === 'logs') setLogsFor(d);
-    else if (key === 'upgrade') setFirmwareFor({ open: true, deviceIds: [d.id] });
-    else void doCommand(d, key as CommandKind);
-  };
-
-  const columns: TableProps<Device>['columns'] = [
+  const columns: ListColumn<Device>[] = [
     // Second lines (serial and direction under the name, firmware under the address, an abnormal state under the
     // online status) keep every column in view at 1440 px (issue #9).
     {
@@ -177,118 +144,107 @@ export default function DeviceListPage() {
       key: 'users',
       render: (_, d) => <UserCount device={d} />,
     },
+  ];
+
+  const readOnly = () => !canEdit;
+  const menuCommand = (key: CommandKind, label: string): ListAction<Device> => ({
+    key,
+    label,
+    inMenu: true,
+    hidden: readOnly,
+    run: (d) => doCommand(d, key),
+  });
+  const actions: ListAction<Device>[] = [
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_, d) => (
-        <Space size={4}>
-          {canEdit && (
-            <Button
-              size="small"
-              type="primary"
-              icon={<UnlockOutlined />}
-              loading={openDoor.isPending && openDoor.variables === d.id}
-              onClick={() => void doOpen(d)}
-              data-testid="device-open"
-            >
-              {t('device.actions.open')}
-            </Button>
-          )}
-          <Tooltip title={t('device.actions.people')}>
-            <Button
-              size="small"
-              icon={<TeamOutlined />}
-              aria-label={t('device.actions.people')}
-              onClick={() => void navigate(`/device/personManage/${d.id}`)}
-              data-testid="device-people"
-            />
-          </Tooltip>
-          <Tooltip title={t('device.actions.settings')}>
-            <Button
-              size="small"
-              icon={<SettingOutlined />}
-              aria-label={t('device.actions.settings')}
-              onClick={() => setSettingsId(d.id)}
-              data-testid="device-settings"
-            />
-          </Tooltip>
-          {canEdit && (
-            <Dropdown
-              trigger={['click']}
-              placement="bottomRight"
-              menu={{
-                items: [
-                  { key: 'edit', icon: <EditOutlined />, label: t('common.actions.edit') },
-                  { key: 'info', label: t('device.actions.info') },
-                  { key: 'reboot', label: t('device.actions.reboot') },
-                  { key: 'queryPunches', label: t('device.actions.queryPunches') },
-                  { key: 'check', label: t('device.actions.check') },
-                  { key: 'logs', label: t('device.fleet.logs') },
-                  { key: 'upgrade', label: t('device.fleet.upgrade') },
-                  { type: 'divider' },
-                  { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('common.actions.delete') },
-                ],
-                onClick: ({ key }) => onMore(d, key),
-              }}
-            >
-              <Tooltip title={t('device.actions.more')}>
-                <Button size="small" icon={<MoreOutlined />} aria-label={t('device.actions.more')} data-testid="device-more" />
-              </Tooltip>
-            </Dropdown>
-          )}
-        </Space>
-      ),
+      key: 'open',
+      label: t('device.actions.open'),
+      icon: <UnlockOutlined />,
+      look: 'primary',
+      hidden: readOnly,
+      loading: (d) => openDoor.isPending && openDoor.variables === d.id,
+      run: (d) => doOpen(d),
+      testId: 'device-open',
+    },
+    {
+      key: 'people',
+      label: t('device.actions.people'),
+      icon: <TeamOutlined />,
+      look: 'icon',
+      run: (d) => navigate(`/device/personManage/${d.id}`),
+      testId: 'device-people',
+    },
+    {
+      key: 'settings',
+      label: t('device.actions.settings'),
+      icon: <SettingOutlined />,
+      look: 'icon',
+      run: (d) => setSettingsId(d.id),
+      testId: 'device-settings',
+    },
+    { key: 'edit', label: t('common.actions.edit'), icon: <EditOutlined />, inMenu: true, hidden: readOnly, run: (d) => setDialog({ open: true, device: d }) },
+    menuCommand('info', t('device.actions.info')),
+    { ...menuCommand('reboot', t('device.actions.reboot')), confirm: (d) => ({ title: t('device.rebootConfirm', { name: d.name }) }) },
+    { key: 'queryPunches', label: t('device.actions.queryPunches'), inMenu: true, hidden: readOnly, run: (d) => setPunchesFor(d) },
+    menuCommand('check', t('device.actions.check')),
+    { key: 'logs', label: t('device.fleet.logs'), inMenu: true, hidden: readOnly, run: (d) => setLogsFor(d) },
+    { key: 'upgrade', label: t('device.fleet.upgrade'), inMenu: true, hidden: readOnly, run: (d) => setFirmwareFor({ open: true, deviceIds: [d.id] }) },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      inMenu: true,
+      hidden: readOnly,
+      confirm: (d) => ({ title: t('device.deleteConfirm', { name: d.name }) }),
+      run: async (d) => {
+        await remove.mutateAsync(d.id);
+        message.success(t('common.deleted'));
+      },
     },
   ];
 
   return (
-    <Card title={t('route.deviceList')} data-testid="device-list-page">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('device.keyword')}
-          width={240}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="device-keyword"
-        />
-        <Select
-          allowClear
-          placeholder={t('device.fields.online')}
-          style={{ width: 140 }}
-          options={[
+    <ListPage<Device, DeviceListQuery>
+      title={t('route.deviceList')}
+      testId="device-list-page"
+      tableTestId="device-table"
+      columns={columns}
+      actions={actions}
+      more={{ label: t('device.actions.more'), testId: 'device-more' }}
+      state={state}
+      list={list}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('device.keyword'), testId: 'device-keyword' },
+        {
+          kind: 'select',
+          param: 'online',
+          placeholder: t('device.fields.online'),
+          options: [
             { value: 1, label: t('device.online.on') },
             { value: 0, label: t('device.online.off') },
-          ]}
-          onChange={(online?: 0 | 1) => setQuery((q) => ({ ...q, page: 1, online }))}
-          data-testid="device-online-filter"
-        />
-        {canEdit && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="device-create">
-            {t('device.create')}
+          ],
+          testId: 'device-online-filter',
+        },
+      ]}
+      toolbar={
+        <>
+          {canEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="device-create">
+              {t('device.create')}
+            </Button>
+          )}
+          {canEdit && lan && (
+            <Button icon={<RadarChartOutlined />} onClick={() => setScanning(true)} data-testid="device-scan">
+              {t('device.scan.open')}
+            </Button>
+          )}
+          <Button icon={<CloudUploadOutlined />} onClick={() => setFirmwareFor({ open: true })} data-testid="device-firmware">
+            {t('device.fleet.title')}
           </Button>
-        )}
-        {canEdit && lan && (
-          <Button icon={<RadarChartOutlined />} onClick={() => setScanning(true)} data-testid="device-scan">
-            {t('device.scan.open')}
-          </Button>
-        )}
-        <Button icon={<CloudUploadOutlined />} onClick={() => setFirmwareFor({ open: true })} data-testid="device-firmware">
-          {t('device.fleet.title')}
-        </Button>
-      </Space>
-      {items.some((d) => d.state === 'abnormal') && <Typography.Paragraph type="warning">{t('device.abnormalHint')}</Typography.Paragraph>}
-      <DataTable<Device>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={items}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="device-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
-      />
+        </>
+      }
+      notice={items.some((d) => d.state === 'abnormal') && <Typography.Paragraph type="warning">{t('device.abnormalHint')}</Typography.Paragraph>}
+    >
       <DeviceDialog open={dialog.open} device={dialog.device} onClose={() => setDialog({ open: false })} />
       <DeviceSettingsDrawer device={settingsDevice} canEdit={canEdit} onClose={() => setSettingsId(undefined)} />
       <FirmwareDrawer open={firmwareFor.open} deviceIds={firmwareFor.deviceIds} canEdit={canEdit} onClose={() => setFirmwareFor({ open: false })} />
@@ -303,6 +259,6 @@ export default function DeviceListPage() {
           void doCommand(punchesFor, 'queryPunches', { from, to }).then((ok) => ok && setPunchesFor(undefined));
         }}
       />
-    </Card>
+    </ListPage>
   );
 }

@@ -1,25 +1,20 @@
-import { useState } from 'react';
-import { Card, Select, Space, Tag, type TableProps } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AlcoholRecord } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
-import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useAlcoholRecords, useExportAlcohol } from '../api.ts';
-import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
 import type { AlcoholFilters } from '../logic.ts';
 
 /** /attendance/alcohol: punches with a breath-alcohol reading (spec §2 "alcohol record"; right `attendance`). */
 export default function AlcoholListPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<PagedQuery<AlcoholFilters>>({ page: 1, pageSize: 20 });
-  const list = useAlcoholRecords(query);
+  const state = useListQuery<AlcoholFilters>({}, 20);
+  const list = useAlcoholRecords(state.query);
   const exportList = useExportAlcohol();
 
-  const columns: TableProps<AlcoholRecord>['columns'] = [
+  const columns: ListColumn<AlcoholRecord>[] = [
     { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
     {
       title: t('health.fields.name'),
@@ -61,45 +56,35 @@ export default function AlcoholListPage() {
   ];
 
   return (
-    <Card title={t('route.attendanceAlcohol')} data-testid="alcohol-list-page">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('health.alcoholKeyword')}
-          width={220}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="alcohol-keyword"
-        />
-        <DeviceFilter
-          placeholder={t('health.fields.device')}
-          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          testId="alcohol-device-filter"
-        />
-        <Select
-          allowClear
-          placeholder={t('health.result')}
-          style={{ width: 160 }}
-          options={[
+    <ListPage<AlcoholRecord, AlcoholFilters>
+      title={t('route.attendanceAlcohol')}
+      testId="alcohol-list-page"
+      tableTestId="alcohol-table"
+      columns={columns}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('health.alcoholKeyword'), width: 220, testId: 'alcohol-keyword' },
+        {
+          kind: 'custom',
+          testId: 'alcohol-device-filter',
+          render: (set) => <DeviceFilter placeholder={t('health.fields.device')} onChange={(device_id) => set({ device_id })} testId="alcohol-device-filter" />,
+        },
+        {
+          kind: 'select',
+          param: 'over',
+          placeholder: t('health.result'),
+          width: 160,
+          options: [
             { value: 1, label: t('health.over') },
             { value: 0, label: t('health.under') },
-          ]}
-          onChange={(over?: 0 | 1) => setQuery((q) => ({ ...q, page: 1, over }))}
-          data-testid="alcohol-over-filter"
-        />
-        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="alcohol-range" />
-        <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="alcohol-export" />
-      </Space>
-      <DataTable<AlcoholRecord>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="alcohol-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
-    </Card>
+          ],
+          testId: 'alcohol-over-filter',
+        },
+        { kind: 'dayRange', from: 'from', to: 'to', testId: 'alcohol-range' },
+      ]}
+      exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(state.query), testId: 'alcohol-export' }}
+    />
   );
 }

@@ -1,26 +1,21 @@
-import { useState } from 'react';
-import { Card, Select, Space, Tag, type TableProps } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HEALTH_COLORS, type HealthColor, type HealthRecord } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
-import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportHealth, useHealthRecords } from '../api.ts';
-import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { Picture } from '../components/Picture.tsx';
 import { COLOR_TAG, type HealthFilters } from '../logic.ts';
 
 /** /attendance/health: health-code records the terminals reported with punches (spec §3 "Health record"; right `attendance`). */
 export default function HealthListPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<PagedQuery<HealthFilters>>({ page: 1, pageSize: 20 });
-  const list = useHealthRecords(query);
+  const state = useListQuery<HealthFilters>({}, 20);
+  const list = useHealthRecords(state.query);
   const exportList = useExportHealth();
   const dash = (v: string | number | null) => (v === null || v === '' ? '' : v);
 
-  const columns: TableProps<HealthRecord>['columns'] = [
+  const columns: ListColumn<HealthRecord>[] = [
     { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
     {
       title: t('health.fields.name'),
@@ -66,42 +61,31 @@ export default function HealthListPage() {
   ];
 
   return (
-    <Card title={t('route.attendanceHealth')} data-testid="health-list-page">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('health.keyword')}
-          width={240}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="health-keyword"
-        />
-        <DeviceFilter
-          placeholder={t('health.fields.device')}
-          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          testId="health-device-filter"
-        />
-        <Select
-          allowClear
-          placeholder={t('health.fields.color')}
-          style={{ width: 140 }}
-          options={HEALTH_COLORS.map((c) => ({ value: c, label: <Tag color={COLOR_TAG[c]}>{t(`health.colors.${c}`)}</Tag> }))}
-          onChange={(color?: HealthColor) => setQuery((q) => ({ ...q, page: 1, color }))}
-          data-testid="health-color-filter"
-        />
-        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="health-range" />
-        <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="health-export" />
-      </Space>
-      <DataTable<HealthRecord>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="health-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
-    </Card>
+    <ListPage<HealthRecord, HealthFilters>
+      title={t('route.attendanceHealth')}
+      testId="health-list-page"
+      tableTestId="health-table"
+      columns={columns}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('health.keyword'), testId: 'health-keyword' },
+        {
+          kind: 'custom',
+          testId: 'health-device-filter',
+          render: (set) => <DeviceFilter placeholder={t('health.fields.device')} onChange={(device_id) => set({ device_id })} testId="health-device-filter" />,
+        },
+        {
+          kind: 'select',
+          param: 'color',
+          placeholder: t('health.fields.color'),
+          options: HEALTH_COLORS.map((c) => ({ value: c, label: <Tag color={COLOR_TAG[c]}>{t(`health.colors.${c}`)}</Tag> })),
+          testId: 'health-color-filter',
+        },
+        { kind: 'dayRange', from: 'from', to: 'to', testId: 'health-range' },
+      ]}
+      exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(state.query), testId: 'health-export' }}
+    />
   );
 }

@@ -1,14 +1,10 @@
 import type { Punch } from '@faceadmin/shared';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { useState } from 'react';
-import { Avatar, Button, Card, Checkbox, Image, Space, Tag, Typography, type TableProps } from 'antd';
+import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
+import { Avatar, Button, Image, Tag, Typography } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useCompanyInfo } from '../../companies/api.ts';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
-import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
 import { measure, type PunchFilters } from '../logic.ts';
 
@@ -17,14 +13,14 @@ const DUAL_COLOR = { paired: 'green', pending: 'processing', unpaired: 'red' } a
 /** /attendance/list: punch records from the face devices (right `attendance`). */
 export default function PunchListPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<PagedQuery<PunchFilters>>({ page: 1, pageSize: 20 });
-  const list = usePunches(query);
+  const state = useListQuery<PunchFilters>({}, 20);
+  const list = usePunches(state.query);
   const exportList = useExportPunches();
   // spec §3 Company filter seconds: every punch is listed; the attendance engine counts a burst once.
   const company = useCompanyInfo(true).data;
   const filterSeconds = company?.filter_seconds;
 
-  const columns: TableProps<Punch>['columns'] = [
+  const columns: ListColumn<Punch>[] = [
     {
       title: t('punch.fields.name'),
       key: 'name',
@@ -88,9 +84,10 @@ export default function PunchListPage() {
   ];
 
   return (
-    <Card
+    <ListPage<Punch, PunchFilters>
       title={t('route.attendanceList')}
-      data-testid="punch-list-page"
+      testId="punch-list-page"
+      tableTestId="punch-table"
       extra={
         filterSeconds ? (
           <Typography.Text type="secondary" data-testid="punch-filter-note">
@@ -98,39 +95,26 @@ export default function PunchListPage() {
           </Typography.Text>
         ) : undefined
       }
-    >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('punch.keyword')}
-          width={220}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="punch-keyword"
-        />
-        <DeviceFilter
-          placeholder={t('punch.fields.device')}
-          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          testId="punch-device-filter"
-        />
-        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="punch-range" />
-        <Checkbox onChange={(e) => setQuery((q) => ({ ...q, page: 1, stranger: e.target.checked ? 1 : undefined }))} data-testid="punch-strangers">
-          {t('punch.strangersOnly')}
-        </Checkbox>
-        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(query)} data-testid="punch-export">
+      columns={columns}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('punch.keyword'), width: 220, testId: 'punch-keyword' },
+        {
+          kind: 'custom',
+          testId: 'punch-device-filter',
+          render: (set) => <DeviceFilter placeholder={t('punch.fields.device')} onChange={(device_id) => set({ device_id })} testId="punch-device-filter" />,
+        },
+        { kind: 'dayRange', from: 'from', to: 'to', testId: 'punch-range' },
+        { kind: 'check', param: 'stranger', label: t('punch.strangersOnly'), testId: 'punch-strangers' },
+      ]}
+      toolbar={
+        // its own label, and no progress line: its download reports none (useExportPunches)
+        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(state.query)} data-testid="punch-export">
           {t('punch.export')}
         </Button>
-      </Space>
-      <DataTable<Punch>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="punch-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
-    </Card>
+      }
+    />
   );
 }

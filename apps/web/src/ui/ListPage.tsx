@@ -1,0 +1,343 @@
+import { Fragment, useState, type ReactNode } from 'react';
+import { App, Button, Card, Checkbox, Dropdown, Popconfirm, Select, Space, Tooltip, type MenuProps, type TableColumnType } from 'antd';
+import { MoreOutlined } from '@ant-design/icons';
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DataTable } from './DataTable.tsx';
+import { DayRangeFilter } from './DayRangeFilter.tsx';
+import { ExportButton } from './ExportButton.tsx';
+import { KeywordSearch } from './KeywordSearch.tsx';
+import { pagination } from './paging.ts';
+import { useIsMobile } from './useIsMobile.ts';
+
+/** A column as a list page declares it: antd's column, keyed, and whether a phone's card leaves it out. */
+export interface ListColumn<T> extends TableColumnType<T> {
+  key: string;
+  hideOnPhone?: boolean;
+}
+
+type Param<F> = Extract<keyof F, string>;
+
+/** The filters above the rows: each sets one or two query parameters and takes the list back to page 1. */
+export type ListFilter<F> =
+  | { kind: 'keyword'; param: Param<F>; placeholder: string; width?: number; testId: string }
+  | {
+      kind: 'select';
+      param: Param<F>;
+      options: { value: string | number; label: ReactNode }[];
+      placeholder?: string;
+      /** a caption before the box (e.g. "Year") */
+      label?: ReactNode;
+      width?: number;
+      /** a filter with a value always set (a year) cannot be cleared */
+      clearable?: boolean;
+      testId: string;
+    }
+  | { kind: 'dayRange'; from: Param<F>; to: Param<F>; testId: string }
+  /** ticked: the parameter is 1; unticked: left out */
+  | { kind: 'check'; param: Param<F>; label: ReactNode; testId: string }
+  /** a filter box of a feature's own (a device picker); `set` changes parameters and goes back to page 1 */
+  | { kind: 'custom'; testId: string; render: (set: (values: Partial<F>) => void) => ReactNode };
+
+interface Confirm {
+  title: string;
+  content?: ReactNode;
+}
+
+interface ActionBase<T> {
+  key: string;
+  label: string;
+  icon?: ReactNode;
+  testId?: string;
+  /** not offered for this row (or at all: a right the session lacks) */
+  hidden?: (row: T) => boolean;
+}
+
+/** A row action: a button beside the row, or an item of its "more" menu. A destructive one always confirms first. */
+export type ListAction<T> = ActionBase<T> &
+  (
+    | { danger: true; confirm: (row: T) => Confirm; run: (row: T) => unknown }
+    | {
+        danger?: false;
+        confirm?: (row: T) => Confirm;
+        /** run it (a rejected promise was shown by the API client), or open a page */
+        run?: (row: T) => unknown;
+        to?: (row: T) => string;
+        /** inline only: a primary button, or an icon-only button whose label is its tooltip and aria-label */
+        look?: 'primary' | 'icon';
+        loading?: (row: T) => boolean;
+      }
+  ) & { inMenu?: boolean };
+
+/** What a list query returns as the page's query hook hands it over. */
+export interface ListResult<T> {
+  data?: { items: T[]; total?: number } | undefined;
+  isLoading: boolean;
+  isFetching: boolean;
+  error: Error | null;
+  refetch: () => unknown;
+}
+
+/** The query of a list page: its filters, and the page and page size read from the URL (?page=&pageSize=). */
+export interface ListQuery<F> {
+  query: F & { page: number; pageSize: number };
+  /** the page size the URL leaves out */
+  defaultPageSize: number;
+  setFilter: <K extends keyof F>(param: K, value: F[K]) => void;
+  setFilters: (values: Partial<F>) => void;
+}
+
+const positive = (v: string | null, fallback: number) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+/**
+ * A list page's query state. Paging lives in the URL, so a reload, the back button or a shared link keep the page;
+ * the URL stays bare on the first page at the default size. Filters live in the page (the keyword box holds its own
+ * text, so a filter restored from the URL would not show in it); changing one goes back to page 1.
+ */
+export function useListQuery<F extends object>(initial: F, defaultPageSize = 10): ListQuery<F> {
+  const [params, setParams] = useSearchParams();
+  const [filters, setFilterState] = useState<F>(initial);
+  const toFirstPage = () =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        p.delete('page');
+        return p;
+      },
+      { replace: true },
+    );
+  const setFilters = (values: Partial<F>) => {
+    setFilterState((f) => ({ ...f, ...values }));
+    toFirstPage();
+  };
+  return {
+    query: { ...filters, page: positive(params.get('page'), 1), pageSize: positive(params.get('pageSize'), defaultPageSize) },
+    defaultPageSize,
+    setFilters,
+    setFilter: (param, value) => setFilters({ [param]: value } as unknown as Partial<F>),
+  };
+}
+
+function usePagingSetter(defaultPageSize: number) {
+  const [, setParams] = useSearchParams();
+  return (page: number, size: number) =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (page === 1) p.delete('page');
+        else p.set('page', String(page));
+        if (size === defaultPageSize) p.delete('pageSize');
+        else p.set('pageSize', String(size));
+        return p;
+      },
+      { replace: true },
+    );
+}
+
+export interface ListPageProps<T extends object, F extends object> {
+  title: ReactNode;
+  testId: string;
+  /** the card's corner (e.g. a create button) */
+  extra?: ReactNode;
+  columns: ListColumn<T>[];
+  /** the query state from useListQuery, for the filters and the paging; a list with neither needs none */
+  state?: ListQuery<F>;
+  list: ListResult<T>;
+  filters?: ListFilter<F>[];
+  /** buttons after the filters (create, import…) */
+  toolbar?: ReactNode;
+  exporter?: { pending: boolean; bytes: number; run: () => void; testId: string };
+  actions?: ListAction<T>[];
+  /** the "more" menu button's tooltip and aria-label, and its test id */
+  more?: { label: string; testId: string };
+  rowKey?: string;
+  tableTestId: string;
+  /** the column that titles a phone's card (the first by default) */
+  cardTitle?: string;
+  /** false: every row on one page (a short list such as a year's holidays) */
+  paged?: boolean;
+  pageSizeOptions?: number[];
+  /** between the filters and the rows (a notice about the rows) */
+  notice?: ReactNode;
+  /** dialogs and drawers the page opens */
+  children?: ReactNode;
+}
+
+/**
+ * The console's list page, in the spirit of ant-design-pro's ProTable: the page declares its columns, filters, row
+ * actions and export; this draws the card, the filter bar, the table (cards on a phone), the actions column with its
+ * confirmations and the URL-kept paging.
+ */
+export function ListPage<T extends object, F extends object>(props: ListPageProps<T, F>) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const { state, list } = props;
+  const setPaging = usePagingSetter(state?.defaultPageSize ?? 10);
+  const actions = props.actions ?? [];
+  const columns: ListColumn<T>[] = props.columns.filter((c) => !(mobile && c.hideOnPhone));
+  if (actions.length > 0)
+    columns.push({
+      title: t('common.actions.title'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_, row) => <RowActions row={row} actions={actions} more={props.more} />,
+    });
+  const toolbar = [
+    ...(state ? (props.filters ?? []).map((f) => <FilterBox key={f.testId} filter={f} state={state} />) : []),
+    props.toolbar && <Fragment key="toolbar">{props.toolbar}</Fragment>,
+    props.exporter && (
+      <ExportButton key="export" pending={props.exporter.pending} bytes={props.exporter.bytes} onClick={props.exporter.run} testId={props.exporter.testId} />
+    ),
+  ].filter(Boolean);
+  return (
+    <Card title={props.title} data-testid={props.testId} extra={props.extra}>
+      {toolbar.length > 0 && (
+        <Space wrap style={{ marginBottom: 12 }}>
+          {toolbar}
+        </Space>
+      )}
+      {props.notice}
+      <DataTable<T>
+        rowKey={props.rowKey ?? 'id'}
+        cardTitle={props.cardTitle}
+        loading={list.isLoading}
+        error={list.error}
+        onRetry={list.refetch}
+        retrying={list.isFetching}
+        dataSource={list.data?.items ?? []}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid={props.tableTestId}
+        pagination={
+          props.paged === false || !state
+            ? false
+            : pagination(
+                state.query,
+                (next) => {
+                  const q = typeof next === 'function' ? next(state.query) : next;
+                  setPaging(q.page, q.pageSize);
+                },
+                list.data?.total,
+                t,
+                props.pageSizeOptions,
+              )
+        }
+      />
+      {props.children}
+    </Card>
+  );
+}
+
+function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<F>; state: ListQuery<F> }) {
+  const set = (param: Param<F>, value: unknown) => state.setFilter(param, value as F[Param<F>]);
+  if (f.kind === 'keyword')
+    return <KeywordSearch placeholder={f.placeholder} width={f.width ?? 240} onSearch={(keyword) => set(f.param, keyword)} data-testid={f.testId} />;
+  if (f.kind === 'custom') return f.render(state.setFilters);
+  if (f.kind === 'check')
+    return (
+      <Checkbox onChange={(e) => set(f.param, e.target.checked ? 1 : undefined)} data-testid={f.testId}>
+        {f.label}
+      </Checkbox>
+    );
+  if (f.kind === 'dayRange')
+    return <DayRangeFilter testId={f.testId} onChange={(r) => state.setFilters({ [f.from]: r.from, [f.to]: r.to } as unknown as Partial<F>)} />;
+  const box = (
+    <Select
+      allowClear={f.clearable ?? true}
+      placeholder={f.placeholder}
+      style={{ width: f.width ?? 140 }}
+      options={f.options}
+      value={state.query[f.param] as string | number | undefined}
+      onChange={(v: string | number | undefined) => set(f.param, v)}
+      data-testid={f.testId}
+    />
+  );
+  return f.label ? (
+    <Space>
+      {f.label}
+      {box}
+    </Space>
+  ) : (
+    box
+  );
+}
+
+function RowActions<T extends object>({ row, actions, more }: { row: T; actions: ListAction<T>[]; more: ListPageProps<T, object>['more'] }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const shown = actions.filter((a) => !a.hidden?.(row));
+  const inline = shown.filter((a) => !a.inMenu);
+  const menu = shown.filter((a) => a.inMenu);
+  const run = async (a: ListAction<T>) => {
+    try {
+      await a.run?.(row);
+    } catch {
+      // shown by the API client
+    }
+  };
+  // A menu item's confirmation is a dialog (the menu has closed); a button's is a popover beside it.
+  const fromMenu = (a: ListAction<T>) => {
+    const c = a.confirm?.(row);
+    if (!c) return void run(a);
+    modal.confirm({
+      title: c.title,
+      content: c.content,
+      okText: t(a.danger ? 'common.actions.delete' : 'common.actions.ok'),
+      ...(a.danger ? { okButtonProps: { danger: true } } : {}),
+      cancelText: t('common.actions.cancel'),
+      onOk: () => run(a),
+    });
+  };
+  const items: MenuProps['items'] = [];
+  menu.forEach((a, i) => {
+    if (a.danger && i > 0 && !menu[i - 1]!.danger) items.push({ type: 'divider' });
+    items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false });
+  });
+  return (
+    <Space size={4}>
+      {inline.map((a) => (
+        <InlineAction key={a.key} row={row} action={a} run={() => run(a)} />
+      ))}
+      {menu.length > 0 && more && (
+        <Dropdown trigger={['click']} placement="bottomRight" menu={{ items, onClick: ({ key }) => fromMenu(menu.find((a) => a.key === key)!) }}>
+          <Tooltip title={more.label}>
+            <Button size="small" icon={<MoreOutlined />} aria-label={more.label} data-testid={more.testId} />
+          </Tooltip>
+        </Dropdown>
+      )}
+    </Space>
+  );
+}
+
+function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T>; run: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const look = a.danger ? undefined : a.look;
+  const loading = a.danger ? false : (a.loading?.(row) ?? false);
+  const c = a.confirm?.(row);
+  const button = (
+    <Button
+      size="small"
+      type={look === 'primary' ? 'primary' : undefined}
+      danger={a.danger ?? false}
+      icon={a.icon}
+      loading={loading}
+      aria-label={look === 'icon' ? a.label : undefined}
+      onClick={c || (!a.danger && a.to) ? undefined : () => void run()}
+      data-testid={a.testId}
+    >
+      {look === 'icon' ? null : a.label}
+    </Button>
+  );
+  if (c)
+    return (
+      <Popconfirm title={c.title} description={c.content} okText={t('common.actions.ok')} cancelText={t('common.actions.cancel')} onConfirm={run}>
+        {button}
+      </Popconfirm>
+    );
+  const to = a.danger ? undefined : a.to?.(row);
+  const linked = to ? <Link to={to}>{button}</Link> : button;
+  return look === 'icon' ? <Tooltip title={a.label}>{linked}</Tooltip> : linked;
+}
