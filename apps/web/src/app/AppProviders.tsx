@@ -58,18 +58,16 @@ function useRefetchOnLanguage(language: Language) {
 }
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+// module-level, so React subscribes once rather than again at every render of the providers
+const onReducedMotionChange = (changed: () => void) => {
+  const query = window.matchMedia?.(REDUCED_MOTION);
+  query?.addEventListener('change', changed);
+  return () => query?.removeEventListener('change', changed);
+};
+const prefersReducedMotion = () => !!window.matchMedia?.(REDUCED_MOTION).matches;
 
 /** The system's "reduce motion" setting, followed live: antd's dialogs, drawers and menus then open without zooming or sliding. */
-function useReducedMotion(): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      const query = window.matchMedia?.(REDUCED_MOTION);
-      query?.addEventListener('change', changed);
-      return () => query?.removeEventListener('change', changed);
-    },
-    () => !!window.matchMedia?.(REDUCED_MOTION).matches,
-  );
-}
+const useReducedMotion = (): boolean => useSyncExternalStore(onReducedMotionChange, prefersReducedMotion);
 
 export function AppProviders() {
   const language = useLanguage();
