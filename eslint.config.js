@@ -14,7 +14,7 @@ const server = (dir) => [`apps/server/src/${dir}/**/*.ts`];
 const web = (dir) => [`apps/web/src/${dir}/**`];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**', '**/.shards/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -7,19 +7,22 @@ import path from 'node:path';
  * and ends with the slowest files, so the next person sees where the time goes. Without TEST_TIMES it does nothing.
  *
  * node:test reports each file, run in its own process, as a test named by its path: its `test:complete` carries the
- * file's whole time, hooks included.
+ * file's whole time, hooks included. The server's files run in shards (apps/server/test/shards.ts): there a file is a
+ * suite, named by its path, declared in shards.ts, and the shard itself is left out.
  */
 export default async function* fileTimes(
-  source: AsyncIterable<{ type: string; data?: { name?: string; file?: string; nesting?: number; details?: { duration_ms?: number } } }>,
+  source: AsyncIterable<{ type: string; data?: { name?: string; file?: string; nesting?: number; details?: { duration_ms?: number; type?: string } } }>,
 ) {
   const out = process.env.TEST_TIMES;
   const label = process.env.TEST_TIMES_LABEL ?? '';
   const lines: string[] = [];
   for await (const event of source) {
     const d = event.data;
-    if (event.type !== 'test:complete' || !d?.file || !d.name || d.nesting !== 0) continue;
-    if (path.resolve(d.name) !== d.file) continue;
-    lines.push(`${label}\t${Math.round(d.details?.duration_ms ?? 0)}\t${path.relative(process.cwd(), d.file)}\n`);
+    if (event.type !== 'test:complete' || !d?.file || !d.name) continue;
+    const ownProcess = d.nesting === 0 && path.resolve(d.name) === d.file && !d.file.includes(`${path.sep}.shards${path.sep}`);
+    const inShard = d.details?.type === 'suite' && d.file.endsWith(path.join('test', 'shards.ts')) && d.name.endsWith('.test.ts');
+    if (!ownProcess && !inShard) continue;
+    lines.push(`${label}\t${Math.round(d.details?.duration_ms ?? 0)}\t${ownProcess ? path.relative(process.cwd(), d.file) : d.name}\n`);
   }
   if (out && lines.length) appendFileSync(out, lines.join(''));
 }

@@ -69,6 +69,8 @@ const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 const ERR = { parse: -32700, request: -32600, method: -32601, invalid: -103, notFound: -105, full: -109 } as const;
 const LEAKAGE_TRIP_MA = 30;
 const TEMP_TRIP_C = 85;
+/** How long stop() waits for the broker at each step before it cuts the connection. */
+const STOP_GRACE_MS = 3000;
 
 /** A daily shape: low at night, peaks in the morning and evening (0.25..1.25). */
 function dailyShape(localHour: number): number {
@@ -214,8 +216,19 @@ export class EmulatedBreaker extends EventEmitter {
     const c = this.client;
     this.client = null;
     if (!c) return;
-    if (c.connected) await c.publishAsync(`${this.prefix}/online`, 'false', { retain: true, qos: 1 }).catch(() => {});
-    await c.endAsync();
+    // Each wait is bounded: a stop that hung on a broker that never acknowledged (the PUBACK of this last word, or an
+    // in-flight message end() waits for) once held a test file's process open for 15 minutes. Past the bound the
+    // connection is cut, as a breaker losing power would.
+    const within = (p: Promise<unknown>) =>
+      Promise.race([
+        p.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<boolean>((r) => setTimeout(() => r(false), STOP_GRACE_MS).unref()),
+      ]);
+    if (c.connected) await within(c.publishAsync(`${this.prefix}/online`, 'false', { retain: true, qos: 1 }));
+    if (!(await within(c.endAsync()))) await c.endAsync(true);
     this.connected = false;
   }
 

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { reporterArgs } from '../../../scripts/file-times.ts';
+import { writeShards } from '../test/shards.ts';
 import { makeTemplate } from '../test/template.ts';
 import { findPgBin, startCluster, type Cluster } from './pg-cluster.ts';
 
@@ -15,10 +17,19 @@ function runSuite(label: string, env: NodeJS.ProcessEnv): number {
   // A suite that does not end fails after 25 minutes (each takes under 10) instead of holding CI to its limit: once, an
   // ISAPI test file's process lingered 16 minutes after its last test passed. (--test-force-exit is no cure: with
   // process isolation it ends a file before its last results reach the runner, and they go missing unreported.)
-  const args = ['--test', '--test-concurrency=2', ...reporterArgs(), 'src/**/*.test.ts', 'test/**/*.test.ts'];
+  // Two processes at a time, each running a shard of the files one after another (test/shards.ts): eight shards, so
+  // that one shard with slow files does not leave a core idle for long at the end.
+  const sharded = writeShards(process.cwd(), testFiles(), Number(process.env.TEST_SHARDS ?? 8));
+  const args = ['--test', '--test-concurrency=2', ...reporterArgs(), ...sharded.files];
   const r = spawnSync(process.execPath, args, { stdio: 'inherit', env, timeout: SUITE_LIMIT_MS, killSignal: 'SIGKILL' });
+  sharded.drop();
   if (r.error) console.error(`\nserver tests on ${label} stopped after ${SUITE_LIMIT_MS / 60_000} minutes: a test file did not end (${r.error.message})`);
   return r.status ?? 1;
+}
+
+/** The server's test files, relative to apps/server. */
+function testFiles(): string[] {
+  return [...fs.globSync('src/**/*.test.ts'), ...fs.globSync('test/**/*.test.ts')].sort();
 }
 
 /** Runs the suite with a migrated template database made for it (test/template.ts), dropped afterwards. */
