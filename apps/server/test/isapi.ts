@@ -11,10 +11,10 @@ import { listen } from './terminals.ts';
  */
 
 /** A server whose ISAPI delivery dials often and backs off briefly, listening for the terminals' posts (`server`). */
-export async function makeIsapiApp(isapi: BuildOptions['isapi'] = {}): Promise<{ t: TestApp; server: string }> {
+export async function makeIsapiApp(isapi: BuildOptions['isapi'] = {}, logger: BuildOptions['logger'] = false): Promise<{ t: TestApp; server: string }> {
   const t = await makeApp(
     {},
-    { isapi: { heartbeatMs: 300, backoffMs: 100, maxBackoffMs: 400, http: { timeoutMs: 1500, maxBodyBytes: 256 * 1024 }, ...isapi } },
+    { logger, isapi: { heartbeatMs: 300, backoffMs: 100, maxBackoffMs: 400, http: { timeoutMs: 1500, maxBodyBytes: 256 * 1024 }, ...isapi } },
   );
   return { t, server: await listen(t) };
 }

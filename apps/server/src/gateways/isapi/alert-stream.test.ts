@@ -18,8 +18,13 @@ let closed = false;
 const terminals = isapiTerminals({ streamHeartbeatMs: 200 });
 const terminal = terminals.start;
 
+/** The server's log lines: each batch of punches stored says how it came (via push, stream or search). */
+const logged: { msg?: string; device?: number; via?: string }[] = [];
 before(async () => {
-  ({ t } = await makeIsapiApp({ streamIdleMs: 1500, streamMaxPartBytes: 256 * 1024, pushCheckMs: 600 }));
+  ({ t } = await makeIsapiApp(
+    { streamIdleMs: 1500, streamMaxPartBytes: 256 * 1024, pushCheckMs: 600 },
+    { level: 'info', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
+  ));
   A = await makeCompany(t, 'Streams');
 });
 after(async () => {
@@ -60,11 +65,12 @@ test('a terminal refusing the host notification delivers a recognition live thro
   const r = await emu.recognize('S1', next());
   assert.equal(r.granted, true);
   assert.equal(r.pushed, false, 'nothing was posted');
-  await until('the streamed punch', async () => (await pinsOf(id)).length === 1, 2000, 10);
-  const ms = Date.now() - started;
-  assert.ok(ms < 2000, `arrived after ${ms} ms`);
-  // With a heartbeat search it would have waited up to a heartbeat; measured here for the report.
-  console.log(`# streamed recognition stored ${ms} ms after it happened`);
+  await until('the streamed punch', async () => (await pinsOf(id)).length === 1, undefined, 10);
+  // Live means down the stream, not fetched by the backlog search of a later heartbeat (which would find it a
+  // duplicate and log nothing). No wall-clock bound decides it; the figure is printed for the report.
+  const stored = logged.filter((l) => l.msg === 'punches received' && l.device === id).map((l) => l.via);
+  assert.deepEqual(stored, ['stream']);
+  console.log(`# streamed recognition stored ${Date.now() - started} ms after it happened`);
 });
 
 test('a dropped stream reconnects, and the backlog brings what happened meanwhile without duplicates', async () => {
