@@ -1,10 +1,29 @@
 import { Fragment, useState, type ReactNode } from 'react';
-import { App, Button, Card, Checkbox, Dropdown, Popconfirm, Select, Space, Tooltip, type MenuProps, type TableColumnType } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Dropdown,
+  Empty,
+  Pagination,
+  Popconfirm,
+  Row,
+  Select,
+  Space,
+  Spin,
+  Tooltip,
+  type MenuProps,
+  type TableColumnType,
+  type TablePaginationConfig,
+} from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from './DataTable.tsx';
 import { DayRangeFilter } from './DayRangeFilter.tsx';
+import { ErrorState } from './ErrorState.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import { KeywordSearch } from './KeywordSearch.tsx';
 import { pagination } from './paging.ts';
@@ -162,6 +181,13 @@ export interface ListPageProps<T extends object, F extends object> {
   pageSizeOptions?: number[];
   /** between the filters and the rows (a notice about the rows) */
   notice?: ReactNode;
+  /** what an empty list says (antd's "No data" by default) */
+  empty?: string;
+  /**
+   * the rows as a grid of the page's own cards, on every screen, instead of the table (a gallery of photos); the
+   * grid takes `tableTestId`, and the columns may be empty
+   */
+  gallery?: { render: (row: T) => ReactNode };
   /** dialogs and drawers the page opens */
   children?: ReactNode;
 }
@@ -192,6 +218,21 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
       <ExportButton key="export" pending={props.exporter.pending} bytes={props.exporter.bytes} onClick={props.exporter.run} testId={props.exporter.testId} />
     ),
   ].filter(Boolean);
+  const rowKey = props.rowKey ?? 'id';
+  const rows = list.data?.items ?? [];
+  const paging: TablePaginationConfig | false =
+    props.paged === false || !state
+      ? false
+      : pagination(
+          state.query,
+          (next) => {
+            const q = typeof next === 'function' ? next(state.query) : next;
+            setPaging(q.page, q.pageSize);
+          },
+          list.data?.total,
+          t,
+          props.pageSizeOptions,
+        );
   return (
     <Card title={props.title} data-testid={props.testId} extra={props.extra}>
       {toolbar.length > 0 && (
@@ -200,34 +241,61 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
         </Space>
       )}
       {props.notice}
-      <DataTable<T>
-        rowKey={props.rowKey ?? 'id'}
-        cardTitle={props.cardTitle}
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid={props.tableTestId}
-        pagination={
-          props.paged === false || !state
-            ? false
-            : pagination(
-                state.query,
-                (next) => {
-                  const q = typeof next === 'function' ? next(state.query) : next;
-                  setPaging(q.page, q.pageSize);
-                },
-                list.data?.total,
-                t,
-                props.pageSizeOptions,
-              )
-        }
-      />
+      {props.gallery ? (
+        <Gallery<T> list={list} rows={rows} rowKey={rowKey} render={props.gallery.render} empty={props.empty} pagination={paging} testId={props.tableTestId} />
+      ) : (
+        <DataTable<T>
+          rowKey={rowKey}
+          cardTitle={props.cardTitle}
+          loading={list.isLoading}
+          error={list.error}
+          onRetry={list.refetch}
+          retrying={list.isFetching}
+          dataSource={rows}
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          data-testid={props.tableTestId}
+          pagination={paging}
+          {...(props.empty === undefined ? {} : { locale: { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> } })}
+        />
+      )}
       {props.children}
     </Card>
+  );
+}
+
+/** The rows as a grid of cards: two across on a phone, up to eight on a wide screen. */
+function Gallery<T extends object>(props: {
+  list: ListResult<T>;
+  rows: T[];
+  rowKey: string;
+  render: (row: T) => ReactNode;
+  empty: string | undefined;
+  pagination: TablePaginationConfig | false;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const { list, rows } = props;
+  return (
+    <>
+      {list.error ? <ErrorState error={list.error} onRetry={list.refetch} retrying={list.isFetching} compact={Boolean(list.data)} /> : null}
+      {list.error && !list.data ? null : (
+        <Spin spinning={list.isLoading}>
+          {rows.length ? (
+            <Row gutter={[12, 12]} data-testid={props.testId}>
+              {rows.map((row) => (
+                <Col key={String((row as Record<string, unknown>)[props.rowKey])} xs={12} sm={8} md={6} lg={6} xl={4} xxl={3}>
+                  {props.render(row)}
+                </Col>
+              ))}
+            </Row>
+          ) : (
+            <Empty description={list.isLoading ? ' ' : (props.empty ?? t('common.noData'))} />
+          )}
+        </Spin>
+      )}
+      {props.pagination && rows.length > 0 && <Pagination style={{ marginTop: 16, justifyContent: 'flex-end' }} {...props.pagination} />}
+    </>
   );
 }
 
