@@ -67,9 +67,12 @@ interface ActionBase<T> {
   key: string;
   label: string;
   icon?: ReactNode;
-  testId?: string;
+  /** the same for every row, or the row's own (`key-revoke-${id}`) */
+  testId?: string | ((row: T) => string);
   /** not offered for this row (or at all: a right the session lacks) */
   hidden?: (row: T) => boolean;
+  /** shown but not offered for this row (a key already revoked) */
+  disabled?: (row: T) => boolean;
 }
 
 /** A row action: a button beside the row, or an item of its "more" menu. A destructive one always confirms first. */
@@ -157,8 +160,11 @@ function usePagingSetter(defaultPageSize: number) {
 }
 
 export interface ListPageProps<T extends object, F extends object> {
-  title: ReactNode;
+  /** the card's title (none when `bare`) */
+  title?: ReactNode;
   testId: string;
+  /** inside another page's card (a tab, a drawer): no card of its own, the filter bar and the rows only */
+  bare?: boolean;
   /** the card's corner (e.g. a create button) */
   extra?: ReactNode;
   columns: ListColumn<T>[];
@@ -233,8 +239,8 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
           t,
           props.pageSizeOptions,
         );
-  return (
-    <Card title={props.title} data-testid={props.testId} extra={props.extra}>
+  const body = (
+    <>
       {toolbar.length > 0 && (
         <Space wrap style={{ marginBottom: 12 }}>
           {toolbar}
@@ -260,6 +266,13 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
         />
       )}
       {props.children}
+    </>
+  );
+  return props.bare ? (
+    <div data-testid={props.testId}>{body}</div>
+  ) : (
+    <Card title={props.title} data-testid={props.testId} extra={props.extra}>
+      {body}
     </Card>
   );
 }
@@ -362,7 +375,7 @@ function RowActions<T extends object>({ row, actions, more }: { row: T; actions:
   const items: MenuProps['items'] = [];
   menu.forEach((a, i) => {
     if (a.danger && i > 0 && !menu[i - 1]!.danger) items.push({ type: 'divider' });
-    items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false });
+    items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false, disabled: a.disabled?.(row) ?? false });
   });
   return (
     <Space size={4}>
@@ -385,6 +398,7 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
   const look = a.danger ? undefined : a.look;
   const loading = a.danger ? false : (a.loading?.(row) ?? false);
   const c = a.confirm?.(row);
+  const disabled = a.disabled?.(row) ?? false;
   const button = (
     <Button
       size="small"
@@ -392,16 +406,24 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
       danger={a.danger ?? false}
       icon={a.icon}
       loading={loading}
+      disabled={disabled}
       aria-label={look === 'icon' ? a.label : undefined}
       onClick={c || (!a.danger && a.to) ? undefined : () => void run()}
-      data-testid={a.testId}
+      data-testid={typeof a.testId === 'function' ? a.testId(row) : a.testId}
     >
       {look === 'icon' ? null : a.label}
     </Button>
   );
   if (c)
     return (
-      <Popconfirm title={c.title} description={c.content} okText={t('common.actions.ok')} cancelText={t('common.actions.cancel')} onConfirm={run}>
+      <Popconfirm
+        title={c.title}
+        description={c.content}
+        okText={t('common.actions.ok')}
+        cancelText={t('common.actions.cancel')}
+        disabled={disabled}
+        onConfirm={run}
+      >
         {button}
       </Popconfirm>
     );

@@ -17,6 +17,7 @@ import {
 } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
+import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
@@ -80,12 +81,13 @@ function KeysTab() {
 
   // expired once its instant has passed (the end of its date in the company's zone when it was made, #28)
   const stateOf = (k: ApiKeyItem) => (k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? 'expired' : 'active');
-  const columns: TableProps<ApiKeyItem>['columns'] = [
-    { title: t('integrations.fields.name'), dataIndex: 'name' },
-    { title: t('integrations.fields.prefix'), dataIndex: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },
+  const columns: ListColumn<ApiKeyItem>[] = [
+    { title: t('integrations.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('integrations.fields.prefix'), dataIndex: 'prefix', key: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },
     {
       title: t('integrations.fields.scopes'),
       dataIndex: 'scopes',
+      key: 'scopes',
       render: (scopes: ApiScope[]) => (
         <Space size={[0, 4]} wrap>
           {scopes.map((s) => (
@@ -94,9 +96,14 @@ function KeysTab() {
         </Space>
       ),
     },
-    { title: t('integrations.fields.created'), dataIndex: 'created_at', render: (v: string) => <DateTime value={v} /> },
-    { title: t('integrations.fields.expires'), dataIndex: 'expires_on', render: (v: string | null) => v ?? t('integrations.never') },
-    { title: t('integrations.fields.lastUsed'), dataIndex: 'last_used_at', render: (v: string | null) => (v ? <DateTime value={v} /> : '—') },
+    { title: t('integrations.fields.created'), dataIndex: 'created_at', key: 'created_at', render: (v: string) => <DateTime value={v} /> },
+    { title: t('integrations.fields.expires'), dataIndex: 'expires_on', key: 'expires_on', render: (v: string | null) => v ?? t('integrations.never') },
+    {
+      title: t('integrations.fields.lastUsed'),
+      dataIndex: 'last_used_at',
+      key: 'last_used_at',
+      render: (v: string | null) => (v ? <DateTime value={v} /> : '—'),
+    },
     {
       title: t('integrations.fields.status'),
       key: 'status',
@@ -105,47 +112,40 @@ function KeysTab() {
         return <Tag color={s === 'active' ? 'success' : 'default'}>{t(`integrations.keyStates.${s}`)}</Tag>;
       },
     },
+  ];
+  const actions: ListAction<ApiKeyItem>[] = [
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, k) => (
-        <Popconfirm
-          title={t('integrations.revokeConfirm', { name: k.name })}
-          okText={t('common.actions.ok')}
-          cancelText={t('common.actions.cancel')}
-          disabled={Boolean(k.revoked_at)}
-          onConfirm={async () => {
-            await revoke.mutateAsync(k.id);
-            message.success(t('integrations.revoked'));
-          }}
-        >
-          <Button size="small" danger disabled={Boolean(k.revoked_at)} data-testid={`key-revoke-${k.id}`}>
-            {t('integrations.revoke')}
-          </Button>
-        </Popconfirm>
-      ),
+      key: 'revoke',
+      label: t('integrations.revoke'),
+      danger: true,
+      disabled: (k) => Boolean(k.revoked_at),
+      confirm: (k) => ({ title: t('integrations.revokeConfirm', { name: k.name }) }),
+      run: async (k) => {
+        await revoke.mutateAsync(k.id);
+        message.success(t('integrations.revoked'));
+      },
+      testId: (k) => `key-revoke-${k.id}`,
     },
   ];
 
   return (
-    <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="key-create">
-          {t('integrations.newKey')}
-        </Button>
-        <Typography.Text type="secondary">{t('integrations.keyHint', { max: INTEGRATION_LIMITS.keyPerMinute })}</Typography.Text>
-      </Space>
-      <DataTable<ApiKeyItem>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        data-testid="key-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-      />
+    <ListPage<ApiKeyItem, object>
+      bare
+      testId="key-list"
+      tableTestId="key-table"
+      columns={columns}
+      actions={actions}
+      list={list}
+      paged={false}
+      toolbar={
+        <>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="key-create">
+            {t('integrations.newKey')}
+          </Button>
+          <Typography.Text type="secondary">{t('integrations.keyHint', { max: INTEGRATION_LIMITS.keyPerMinute })}</Typography.Text>
+        </>
+      }
+    >
       <SaveModal
         title={t('integrations.newKey')}
         open={open}
@@ -171,7 +171,7 @@ function KeysTab() {
         </Form>
       </SaveModal>
       <ShownOnce title={t('integrations.keyCreated')} value={shown} onClose={() => setShown(null)} />
-    </>
+    </ListPage>
   );
 }
 
