@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Popconfirm, Space, Tabs, Tag, Typography, type TableProps } from 'antd';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Space, Tabs, Tag, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
@@ -280,12 +280,13 @@ function WebhooksTab() {
     setDialog({ open: false });
   };
 
-  const columns: TableProps<WebhookItem>['columns'] = [
-    { title: t('integrations.fields.name'), dataIndex: 'name' },
-    { title: t('integrations.fields.url'), dataIndex: 'url', render: (u: string) => <Typography.Text code>{u}</Typography.Text> },
+  const columns: ListColumn<WebhookItem>[] = [
+    { title: t('integrations.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('integrations.fields.url'), dataIndex: 'url', key: 'url', render: (u: string) => <Typography.Text code>{u}</Typography.Text> },
     {
       title: t('integrations.fields.events'),
       dataIndex: 'events',
+      key: 'events',
       render: (events: WebhookEvent[]) => (
         <Space size={[0, 4]} wrap>
           {events.map((e) => (
@@ -312,85 +313,71 @@ function WebhooksTab() {
           </Tag>
         ),
     },
+  ];
+  const actions: ListAction<WebhookItem>[] = [
+    { key: 'deliveries', label: t('integrations.deliveries'), run: (w) => setDrawer(w), testId: (w) => `webhook-deliveries-${w.id}` },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, w) => (
-        <Space wrap>
-          <Button size="small" onClick={() => setDrawer(w)} data-testid={`webhook-deliveries-${w.id}`}>
-            {t('integrations.deliveries')}
-          </Button>
-          <Button
-            size="small"
-            data-testid={`webhook-test-${w.id}`}
-            onClick={async () => {
-              await test.mutateAsync(w.id);
-              message.success(t('integrations.testQueued'));
-            }}
-          >
-            {t('integrations.sendTest')}
-          </Button>
-          {w.status === 'paused' ? (
-            <Button
-              size="small"
-              type="primary"
-              data-testid={`webhook-resume-${w.id}`}
-              onClick={async () => {
-                await resume.mutateAsync(w.id);
-                message.success(t('integrations.resumed'));
-              }}
-            >
-              {t('integrations.resume')}
-            </Button>
-          ) : null}
-          <Button size="small" onClick={() => setDialog({ open: true, endpoint: w })}>
-            {t('common.actions.edit')}
-          </Button>
-          <Popconfirm
-            title={t('integrations.rotateConfirm', { name: w.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => setShown((await rotate.mutateAsync(w.id)).secret)}
-          >
-            <Button size="small">{t('integrations.newSecret')}</Button>
-          </Popconfirm>
-          <Popconfirm
-            title={t('integrations.deleteConfirm', { name: w.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => {
-              await remove.mutateAsync(w.id);
-              message.success(t('common.deleted'));
-            }}
-          >
-            <Button size="small" danger>
-              {t('common.actions.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
+      key: 'test',
+      label: t('integrations.sendTest'),
+      run: async (w) => {
+        await test.mutateAsync(w.id);
+        message.success(t('integrations.testQueued'));
+      },
+      testId: (w) => `webhook-test-${w.id}`,
+    },
+    {
+      key: 'resume',
+      label: t('integrations.resume'),
+      look: 'primary',
+      hidden: (w) => w.status !== 'paused',
+      run: async (w) => {
+        await resume.mutateAsync(w.id);
+        message.success(t('integrations.resumed'));
+      },
+      testId: (w) => `webhook-resume-${w.id}`,
+    },
+    { key: 'edit', label: t('common.actions.edit'), icon: <EditOutlined />, inMenu: true, run: (w) => setDialog({ open: true, endpoint: w }) },
+    {
+      key: 'secret',
+      label: t('integrations.newSecret'),
+      icon: <KeyOutlined />,
+      inMenu: true,
+      confirm: (w) => ({ title: t('integrations.rotateConfirm', { name: w.name }) }),
+      run: async (w) => setShown((await rotate.mutateAsync(w.id)).secret),
+    },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      inMenu: true,
+      confirm: (w) => ({ title: t('integrations.deleteConfirm', { name: w.name }) }),
+      run: async (w) => {
+        await remove.mutateAsync(w.id);
+        message.success(t('common.deleted'));
+      },
     },
   ];
 
   return (
-    <>
-      <Space style={{ marginBottom: 16 }} wrap>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="webhook-create">
-          {t('integrations.newWebhook')}
-        </Button>
-        <Typography.Text type="secondary">{t('integrations.webhookHint')}</Typography.Text>
-      </Space>
-      <DataTable<WebhookItem>
-        rowKey="id"
-        loading={list.isFetching && !list.data}
-        error={list.error}
-        onRetry={list.refetch}
-        data-testid="webhook-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-      />
+    <ListPage<WebhookItem, object>
+      bare
+      testId="webhook-list"
+      tableTestId="webhook-table"
+      columns={columns}
+      actions={actions}
+      more={{ label: t('integrations.more'), testId: 'webhook-more' }}
+      list={list}
+      paged={false}
+      toolbar={
+        <>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="webhook-create">
+            {t('integrations.newWebhook')}
+          </Button>
+          <Typography.Text type="secondary">{t('integrations.webhookHint')}</Typography.Text>
+        </>
+      }
+    >
       <SaveModal
         title={dialog.endpoint ? t('integrations.editWebhook') : t('integrations.newWebhook')}
         open={dialog.open}
@@ -424,7 +411,7 @@ function WebhooksTab() {
       </SaveModal>
       <DeliveriesDrawer key={drawer?.id ?? 0} endpoint={drawer} onClose={() => setDrawer(null)} />
       <ShownOnce title={t('integrations.secretTitle')} value={shown} onClose={() => setShown(null)} />
-    </>
+    </ListPage>
   );
 }
 
