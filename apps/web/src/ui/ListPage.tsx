@@ -17,6 +17,7 @@ import {
   type MenuProps,
   type TableColumnType,
   type TablePaginationConfig,
+  type TableProps,
 } from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
@@ -194,6 +195,8 @@ export interface ListPageProps<T extends object, F extends object> {
    * grid takes `tableTestId`, and the columns may be empty
    */
   gallery?: { render: (row: T) => ReactNode };
+  /** the table's own features a page may ask for: ticked rows, a row's details below it, a click on a row, a small table */
+  table?: Pick<TableProps<T>, 'rowSelection' | 'expandable' | 'onRow' | 'size'>;
   /** dialogs and drawers the page opens */
   children?: ReactNode;
 }
@@ -262,6 +265,7 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
           scroll={{ x: 'max-content' }}
           data-testid={props.tableTestId}
           pagination={paging}
+          {...props.table}
           {...(props.empty === undefined ? {} : { locale: { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> } })}
         />
       )}
