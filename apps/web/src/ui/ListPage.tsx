@@ -51,6 +51,8 @@ export type ListFilter<F> =
       width?: number;
       /** a filter with a value always set (a year) cannot be cleared */
       clearable?: boolean;
+      /** the options are still being fetched */
+      loading?: boolean;
       testId: string;
     }
   | { kind: 'dayRange'; from: Param<F>; to: Param<F>; testId: string }
@@ -335,6 +337,7 @@ function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<
       placeholder={f.placeholder}
       style={{ width: f.width ?? 140 }}
       options={f.options}
+      loading={f.loading ?? false}
       value={state.query[f.param] as string | number | undefined}
       onChange={(v: string | number | undefined) => set(f.param, v)}
       data-testid={f.testId}
