@@ -110,6 +110,11 @@ export interface ListQuery<F> {
   defaultPageSize: number;
   setFilter: <K extends keyof F>(param: K, value: F[K]) => void;
   setFilters: (values: Partial<F>) => void;
+  /**
+   * Settles filters without going back to page 1 (the URL is left alone), so a page may call it while rendering: a
+   * default learned from the server, or the parameters of a link that opened the page (already on page 1).
+   */
+  adjustFilters: (values: Partial<F>) => void;
 }
 
 const positive = (v: string | null, fallback: number) => {
@@ -142,6 +147,7 @@ export function useListQuery<F extends object>(initial: F, defaultPageSize = 10)
     query: { ...filters, page: positive(params.get('page'), 1), pageSize: positive(params.get('pageSize'), defaultPageSize) },
     defaultPageSize,
     setFilters,
+    adjustFilters: (values) => setFilterState((f) => ({ ...f, ...values })),
     setFilter: (param, value) => setFilters({ [param]: value } as unknown as Partial<F>),
   };
 }
@@ -384,8 +390,9 @@ function RowActions<T extends object>({ row, actions, more }: { row: T; actions:
     if (a.danger && i > 0 && !menu[i - 1]!.danger) items.push({ type: 'divider' });
     items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false, disabled: a.disabled?.(row) ?? false });
   });
+  // a click on an action (or in its menu or confirmation, portals included) is not a click on the row (onRow)
   return (
-    <Space size={4}>
+    <Space size={4} onClick={(e) => e.stopPropagation()}>
       {inline.map((a) => (
         <InlineAction key={a.key} row={row} action={a} run={() => run(a)} />
       ))}
