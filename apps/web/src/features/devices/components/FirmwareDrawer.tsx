@@ -213,6 +213,7 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
         actions={canEdit ? fwActions : []}
         list={fwList}
         paged={false}
+        table={{ size: 'small' }}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t('device.fleet.upgrades')}
