@@ -1,10 +1,30 @@
 import { Fragment, useState, type ReactNode } from 'react';
-import { App, Button, Card, Checkbox, Dropdown, Popconfirm, Select, Space, Tooltip, type MenuProps, type TableColumnType } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Dropdown,
+  Empty,
+  Pagination,
+  Popconfirm,
+  Row,
+  Select,
+  Space,
+  Spin,
+  Tooltip,
+  type MenuProps,
+  type TableColumnType,
+  type TablePaginationConfig,
+  type TableProps,
+} from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from './DataTable.tsx';
 import { DayRangeFilter } from './DayRangeFilter.tsx';
+import { ErrorState } from './ErrorState.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import { KeywordSearch } from './KeywordSearch.tsx';
 import { pagination } from './paging.ts';
@@ -31,6 +51,8 @@ export type ListFilter<F> =
       width?: number;
       /** a filter with a value always set (a year) cannot be cleared */
       clearable?: boolean;
+      /** the options are still being fetched */
+      loading?: boolean;
       testId: string;
     }
   | { kind: 'dayRange'; from: Param<F>; to: Param<F>; testId: string }
@@ -48,9 +70,12 @@ interface ActionBase<T> {
   key: string;
   label: string;
   icon?: ReactNode;
-  testId?: string;
+  /** the same for every row, or the row's own (`key-revoke-${id}`) */
+  testId?: string | ((row: T) => string);
   /** not offered for this row (or at all: a right the session lacks) */
   hidden?: (row: T) => boolean;
+  /** shown but not offered for this row (a key already revoked) */
+  disabled?: (row: T) => boolean;
 }
 
 /** A row action: a button beside the row, or an item of its "more" menu. A destructive one always confirms first. */
@@ -85,6 +110,11 @@ export interface ListQuery<F> {
   defaultPageSize: number;
   setFilter: <K extends keyof F>(param: K, value: F[K]) => void;
   setFilters: (values: Partial<F>) => void;
+  /**
+   * Settles filters without going back to page 1 (the URL is left alone), so a page may call it while rendering: a
+   * default learned from the server, or the parameters of a link that opened the page (already on page 1).
+   */
+  adjustFilters: (values: Partial<F>) => void;
 }
 
 const positive = (v: string | null, fallback: number) => {
@@ -117,6 +147,7 @@ export function useListQuery<F extends object>(initial: F, defaultPageSize = 10)
     query: { ...filters, page: positive(params.get('page'), 1), pageSize: positive(params.get('pageSize'), defaultPageSize) },
     defaultPageSize,
     setFilters,
+    adjustFilters: (values) => setFilterState((f) => ({ ...f, ...values })),
     setFilter: (param, value) => setFilters({ [param]: value } as unknown as Partial<F>),
   };
 }
@@ -138,8 +169,11 @@ function usePagingSetter(defaultPageSize: number) {
 }
 
 export interface ListPageProps<T extends object, F extends object> {
-  title: ReactNode;
+  /** the card's title (none when `bare`) */
+  title?: ReactNode;
   testId: string;
+  /** inside another page's card (a tab, a drawer): no card of its own, the filter bar and the rows only */
+  bare?: boolean;
   /** the card's corner (e.g. a create button) */
   extra?: ReactNode;
   columns: ListColumn<T>[];
@@ -162,6 +196,15 @@ export interface ListPageProps<T extends object, F extends object> {
   pageSizeOptions?: number[];
   /** between the filters and the rows (a notice about the rows) */
   notice?: ReactNode;
+  /** what an empty list says (antd's "No data" by default) */
+  empty?: string;
+  /**
+   * the rows as a grid of the page's own cards, on every screen, instead of the table (a gallery of photos); the
+   * grid takes `tableTestId`, and the columns may be empty
+   */
+  gallery?: { render: (row: T) => ReactNode };
+  /** the table's own features a page may ask for: ticked rows, a row's details below it, a click on a row, a small table */
+  table?: Pick<TableProps<T>, 'rowSelection' | 'expandable' | 'onRow' | 'size'>;
   /** dialogs and drawers the page opens */
   children?: ReactNode;
 }
@@ -192,42 +235,92 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
       <ExportButton key="export" pending={props.exporter.pending} bytes={props.exporter.bytes} onClick={props.exporter.run} testId={props.exporter.testId} />
     ),
   ].filter(Boolean);
-  return (
-    <Card title={props.title} data-testid={props.testId} extra={props.extra}>
+  const rowKey = props.rowKey ?? 'id';
+  const rows = list.data?.items ?? [];
+  const paging: TablePaginationConfig | false =
+    props.paged === false || !state
+      ? false
+      : pagination(
+          state.query,
+          (next) => {
+            const q = typeof next === 'function' ? next(state.query) : next;
+            setPaging(q.page, q.pageSize);
+          },
+          list.data?.total,
+          t,
+          props.pageSizeOptions,
+        );
+  const body = (
+    <>
       {toolbar.length > 0 && (
         <Space wrap style={{ marginBottom: 12 }}>
           {toolbar}
         </Space>
       )}
       {props.notice}
-      <DataTable<T>
-        rowKey={props.rowKey ?? 'id'}
-        cardTitle={props.cardTitle}
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid={props.tableTestId}
-        pagination={
-          props.paged === false || !state
-            ? false
-            : pagination(
-                state.query,
-                (next) => {
-                  const q = typeof next === 'function' ? next(state.query) : next;
-                  setPaging(q.page, q.pageSize);
-                },
-                list.data?.total,
-                t,
-                props.pageSizeOptions,
-              )
-        }
-      />
+      {props.gallery ? (
+        <Gallery<T> list={list} rows={rows} rowKey={rowKey} render={props.gallery.render} empty={props.empty} pagination={paging} testId={props.tableTestId} />
+      ) : (
+        <DataTable<T>
+          rowKey={rowKey}
+          cardTitle={props.cardTitle}
+          loading={list.isLoading}
+          error={list.error}
+          onRetry={list.refetch}
+          retrying={list.isFetching}
+          dataSource={rows}
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          data-testid={props.tableTestId}
+          pagination={paging}
+          {...props.table}
+          {...(props.empty === undefined ? {} : { locale: { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> } })}
+        />
+      )}
       {props.children}
+    </>
+  );
+  return props.bare ? (
+    <div data-testid={props.testId}>{body}</div>
+  ) : (
+    <Card title={props.title} data-testid={props.testId} extra={props.extra}>
+      {body}
     </Card>
+  );
+}
+
+/** The rows as a grid of cards: two across on a phone, up to eight on a wide screen. */
+function Gallery<T extends object>(props: {
+  list: ListResult<T>;
+  rows: T[];
+  rowKey: string;
+  render: (row: T) => ReactNode;
+  empty: string | undefined;
+  pagination: TablePaginationConfig | false;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const { list, rows } = props;
+  return (
+    <>
+      {list.error ? <ErrorState error={list.error} onRetry={list.refetch} retrying={list.isFetching} compact={Boolean(list.data)} /> : null}
+      {list.error && !list.data ? null : (
+        <Spin spinning={list.isLoading}>
+          {rows.length ? (
+            <Row gutter={[12, 12]} data-testid={props.testId}>
+              {rows.map((row) => (
+                <Col key={String((row as Record<string, unknown>)[props.rowKey])} xs={12} sm={8} md={6} lg={6} xl={4} xxl={3}>
+                  {props.render(row)}
+                </Col>
+              ))}
+            </Row>
+          ) : (
+            <Empty description={list.isLoading ? ' ' : (props.empty ?? t('common.noData'))} />
+          )}
+        </Spin>
+      )}
+      {props.pagination && rows.length > 0 && <Pagination style={{ marginTop: 16, justifyContent: 'flex-end' }} {...props.pagination} />}
+    </>
   );
 }
 
@@ -250,6 +343,7 @@ function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<
       placeholder={f.placeholder}
       style={{ width: f.width ?? 140 }}
       options={f.options}
+      loading={f.loading ?? false}
       value={state.query[f.param] as string | number | undefined}
       onChange={(v: string | number | undefined) => set(f.param, v)}
       data-testid={f.testId}
@@ -294,10 +388,11 @@ function RowActions<T extends object>({ row, actions, more }: { row: T; actions:
   const items: MenuProps['items'] = [];
   menu.forEach((a, i) => {
     if (a.danger && i > 0 && !menu[i - 1]!.danger) items.push({ type: 'divider' });
-    items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false });
+    items.push({ key: a.key, icon: a.icon, label: a.label, danger: a.danger ?? false, disabled: a.disabled?.(row) ?? false });
   });
+  // a click on an action (or in its menu or confirmation, portals included) is not a click on the row (onRow)
   return (
-    <Space size={4}>
+    <Space size={4} onClick={(e) => e.stopPropagation()}>
       {inline.map((a) => (
         <InlineAction key={a.key} row={row} action={a} run={() => run(a)} />
       ))}
@@ -317,6 +412,7 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
   const look = a.danger ? undefined : a.look;
   const loading = a.danger ? false : (a.loading?.(row) ?? false);
   const c = a.confirm?.(row);
+  const disabled = a.disabled?.(row) ?? false;
   const button = (
     <Button
       size="small"
@@ -324,16 +420,24 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
       danger={a.danger ?? false}
       icon={a.icon}
       loading={loading}
+      disabled={disabled}
       aria-label={look === 'icon' ? a.label : undefined}
       onClick={c || (!a.danger && a.to) ? undefined : () => void run()}
-      data-testid={a.testId}
+      data-testid={typeof a.testId === 'function' ? a.testId(row) : a.testId}
     >
       {look === 'icon' ? null : a.label}
     </Button>
   );
   if (c)
     return (
-      <Popconfirm title={c.title} description={c.content} okText={t('common.actions.ok')} cancelText={t('common.actions.cancel')} onConfirm={run}>
+      <Popconfirm
+        title={c.title}
+        description={c.content}
+        okText={t('common.actions.ok')}
+        cancelText={t('common.actions.cancel')}
+        disabled={disabled}
+        onConfirm={run}
+      >
         {button}
       </Popconfirm>
     );

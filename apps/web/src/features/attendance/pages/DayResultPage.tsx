@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Button, Card, DatePicker, Popover, Select, Space, Tag, type TableProps } from 'antd';
+import { Button, DatePicker, Popover, Space, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DAY_STATUSES, type DayQuery, type DayRow, type DayStatus } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useDays, useExportDays, useLatestDay } from '../api.ts';
 import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
@@ -21,7 +20,7 @@ import { hm, openingDay, zonedToday } from '../logic.ts';
 
 type Query = DayQuery & { page: number; pageSize: number };
 /** The filters; no date yet means "the latest day with results" (asked from the server). */
-type Filters = Omit<Query, 'date'> & { date?: string };
+type Filters = Omit<DayQuery, 'date' | 'page' | 'pageSize'> & { date?: string };
 
 /** `?date=YYYY-MM-DD&status=late`: what a dashboard figure opens (an unreal date or unknown status is ignored). */
 function fromUrl(params: URLSearchParams): Partial<Pick<Query, 'date' | 'status'>> {
@@ -38,20 +37,22 @@ export default function DayResultPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const today = zonedToday(displayTimeZone());
-  const [filters, setQuery] = useState<Filters>(() => ({ page: 1, pageSize: 20, ...fromUrl(params) }));
+  const state = useListQuery<Filters>(fromUrl(params), 20);
+  const filters = state.query;
   // with no date from a link the view opens on the latest day that has results (today when none); today is a click away
   const latest = useLatestDay(!filters.date);
   const date = filters.date ?? openingDay(latest.data, today, latest.isError);
   // pinned once known, so results arriving for a later day do not move the view under the reader
-  if (!filters.date && date) setQuery((q) => ({ ...q, date }));
+  if (!filters.date && date) state.adjustFilters({ date });
   const query: Query = { ...filters, date: date ?? today };
-  // a figure opened again while the page stays mounted (its tag) brings its own date and status
-  const urlKey = params.toString();
+  // a figure opened again while the page stays mounted (its tag) brings its own date and status (the link's URL has
+  // no page: the list is on page 1 already); the list's own paging in the URL is not such a link
+  const urlKey = `${params.get('date') ?? ''}&${params.get('status') ?? ''}`;
   const [seenUrl, setSeenUrl] = useState(urlKey);
   if (urlKey !== seenUrl) {
     setSeenUrl(urlKey);
     const f = fromUrl(params);
-    if (f.date || f.status) setQuery((q) => ({ ...q, page: 1, ...f, status: f.status }));
+    if (f.date || f.status) state.adjustFilters({ ...f, status: f.status });
   }
   const [open, setOpen] = useState<{ person_id: number; date: string }>();
   const list = useDays(query, date !== undefined);
@@ -63,10 +64,10 @@ export default function DayResultPage() {
   // searching again for the same words loads the rows again (results change as punches arrive)
   const search = (keyword: string | undefined) => {
     if (keyword === query.keyword) void list.refetch();
-    else setQuery((q) => ({ ...q, page: 1, keyword }));
+    else state.setFilters({ keyword });
   };
 
-  const columns: TableProps<DayRow>['columns'] = [
+  const columns: ListColumn<DayRow>[] = [
     { title: t('att.day.fields.number'), dataIndex: 'number', key: 'number' },
     { title: t('att.day.fields.name'), dataIndex: 'name', key: 'name' },
     {
@@ -85,61 +86,77 @@ export default function DayResultPage() {
     { title: t('att.day.fields.out'), dataIndex: 'out_min', key: 'out', render: (v: number) => hm(v, true) },
     { title: t('att.day.fields.absent'), dataIndex: 'absent_min', key: 'absent', render: (v: number) => hm(v, true) },
     { title: t('att.day.fields.rule'), dataIndex: 'rule', key: 'rule', render: (v: string | null) => v ?? '—' },
-    {
-      // the row opens the explanation too; a narrow screen's cards have only this button
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, r) => (
-        <Space size={0} onClick={(e) => e.stopPropagation()}>
-          <Button size="small" type="link" onClick={() => setOpen({ person_id: r.person_id, date: r.date })} data-testid="day-open">
-            {t('att.day.why')}
-          </Button>
-          <Button size="small" type="link" onClick={() => setPerson({ id: r.person_id, name: r.name })} data-testid="day-calendar-open">
-            {t('att.calendar.open')}
-          </Button>
-        </Space>
-      ),
-    },
+  ];
+  // the row opens the explanation too; a narrow screen's cards have only these buttons
+  const actions: ListAction<DayRow>[] = [
+    { key: 'why', label: t('att.day.why'), run: (r) => setOpen({ person_id: r.person_id, date: r.date }), testId: 'day-open' },
+    { key: 'calendar', label: t('att.calendar.open'), run: (r) => setPerson({ id: r.person_id, name: r.name }), testId: 'day-calendar-open' },
   ];
 
   return (
-    <Card
+    <ListPage<DayRow, Filters>
       title={t('route.attendanceResult')}
-      data-testid="day-result-page"
+      testId="day-result-page"
+      tableTestId="day-table"
+      rowKey="person_id"
       extra={
         <Space wrap>
           <ClosedPeriodsButton />
           <RecalculateButton />
         </Space>
       }
-    >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <DatePicker
-          value={dayjs(query.date)}
-          allowClear={false}
-          onChange={(d) => d && setQuery((q) => ({ ...q, page: 1, date: d.format('YYYY-MM-DD') }))}
-          data-testid="day-date"
-        />
-        <Button disabled={query.date === today} onClick={() => setQuery((q) => ({ ...q, page: 1, date: today }))} data-testid="day-today">
-          {t('att.day.today')}
-        </Button>
-        <DepartmentSelect
-          allowClear
-          placeholder={t('att.day.department')}
-          style={{ width: 200 }}
-          onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id }))}
-          data-testid="day-department"
-        />
-        <Select
-          allowClear
-          placeholder={t('att.day.fields.status')}
-          style={{ width: 160 }}
-          value={query.status}
-          options={DAY_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))}
-          onChange={(status?: DayStatus) => setQuery((q) => ({ ...q, page: 1, status }))}
-          data-testid="day-status-filter"
-        />
-        <KeywordSearch placeholder={t('att.day.keyword')} onSearch={search} data-testid="day-keyword" />
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      table={{ onRow: (r) => ({ onClick: () => setOpen({ person_id: r.person_id, date: r.date }), style: { cursor: 'pointer' } }) }}
+      filters={[
+        {
+          kind: 'custom',
+          testId: 'day-date',
+          render: (set) => (
+            <DatePicker value={dayjs(query.date)} allowClear={false} onChange={(d) => d && set({ date: d.format('YYYY-MM-DD') })} data-testid="day-date" />
+          ),
+        },
+        {
+          kind: 'custom',
+          testId: 'day-today',
+          render: (set) => (
+            <Button disabled={query.date === today} onClick={() => set({ date: today })} data-testid="day-today">
+              {t('att.day.today')}
+            </Button>
+          ),
+        },
+        {
+          kind: 'custom',
+          testId: 'day-department',
+          render: (set) => (
+            <DepartmentSelect
+              allowClear
+              placeholder={t('att.day.department')}
+              style={{ width: 200 }}
+              onChange={(department_id?: number) => set({ department_id })}
+              data-testid="day-department"
+            />
+          ),
+        },
+        {
+          kind: 'select',
+          param: 'status',
+          placeholder: t('att.day.fields.status'),
+          width: 160,
+          options: DAY_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) })),
+          testId: 'day-status-filter',
+        },
+        {
+          // searching again for the same words loads the rows again
+          kind: 'custom',
+          testId: 'day-keyword',
+          render: () => <KeywordSearch placeholder={t('att.day.keyword')} onSearch={search} data-testid="day-keyword" />,
+        },
+      ]}
+      toolbar={
         <Popover
           trigger="click"
           title={t('att.export.range')}
@@ -170,25 +187,15 @@ export default function DayResultPage() {
         >
           <Button data-testid="day-export">{t('att.export.days')}</Button>
         </Popover>
-      </Space>
-      <div style={{ marginBottom: 12 }}>
-        <Legend />
-      </div>
-      <DataTable<DayRow>
-        rowKey="person_id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="day-table"
-        onRow={(r) => ({ onClick: () => setOpen({ person_id: r.person_id, date: r.date }), style: { cursor: 'pointer' } })}
-        pagination={pagination(filters, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
+      }
+      notice={
+        <div style={{ marginBottom: 12 }}>
+          <Legend />
+        </div>
+      }
+    >
       <DayDrawer day={open} onClose={() => setOpen(undefined)} />
       <PersonMonthDrawer person={person} month={query.date.slice(0, 7)} onClose={() => setPerson(undefined)} />
-    </Card>
+    </ListPage>
   );
 }

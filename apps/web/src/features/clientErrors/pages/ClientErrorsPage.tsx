@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { Button, Card, Popconfirm, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ClientErrorItem } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import { pagination } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useClientErrors, useDeleteClientErrors } from '../api.ts';
 
 const pre = { margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 } as const;
@@ -13,9 +11,9 @@ const pre = { margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSiz
 /** /system/clientErrors: what consoles reported (spec §8), deduplicated; main administrators only. */
 export default function ClientErrorsPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState({ page: 1, pageSize: 20 });
+  const state = useListQuery({}, 20);
   const [selected, setSelected] = useState<number[]>([]);
-  const list = useClientErrors(query);
+  const list = useClientErrors(state.query);
   const remove = useDeleteClientErrors();
   const removeIds = (ids: number[]) =>
     remove.mutateAsync(ids).then(
@@ -23,12 +21,13 @@ export default function ClientErrorsPage() {
       () => {},
     );
 
-  const columns: ColumnsType<ClientErrorItem> = [
-    { title: t('clientError.fields.lastSeen'), dataIndex: 'last_seen', width: 170, render: (v: string) => formatDateTime(v) },
-    { title: t('clientError.fields.count'), dataIndex: 'count', width: 80, align: 'right' },
+  const columns: ListColumn<ClientErrorItem>[] = [
+    { title: t('clientError.fields.lastSeen'), dataIndex: 'last_seen', key: 'last_seen', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('clientError.fields.count'), dataIndex: 'count', key: 'count', width: 80, align: 'right' },
     {
       title: t('clientError.fields.message'),
       dataIndex: 'message',
+      key: 'message',
       render: (v: string, row) => (
         <Space direction="vertical" size={0}>
           <Space size={4}>
@@ -41,25 +40,26 @@ export default function ClientErrorsPage() {
         </Space>
       ),
     },
-    { title: t('clientError.fields.firstSeen'), dataIndex: 'first_seen', width: 170, render: (v: string) => formatDateTime(v) },
-    { title: t('clientError.fields.release'), dataIndex: 'release', width: 140 },
+    { title: t('clientError.fields.firstSeen'), dataIndex: 'first_seen', key: 'first_seen', width: 170, render: (v: string) => formatDateTime(v) },
+    { title: t('clientError.fields.release'), dataIndex: 'release', key: 'release', width: 140 },
+  ];
+  const actions: ListAction<ClientErrorItem>[] = [
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      width: 90,
-      render: (_: unknown, row) => (
-        <Popconfirm title={t('clientError.deleteConfirm', { count: 1 })} onConfirm={() => removeIds([row.id])}>
-          <Button type="link" danger size="small" data-testid={`client-error-delete-${row.id}`}>
-            {t('common.actions.delete')}
-          </Button>
-        </Popconfirm>
-      ),
+      key: 'delete',
+      label: t('common.actions.delete'),
+      danger: true,
+      confirm: () => ({ title: t('clientError.deleteConfirm', { count: 1 }) }),
+      run: (row) => removeIds([row.id]),
+      testId: (row) => `client-error-delete-${row.id}`,
     },
   ];
 
   return (
-    <Card
+    <ListPage<ClientErrorItem, object>
       title={t('route.clientErrors')}
+      testId="client-errors-page"
+      tableTestId="client-error-table"
+      cardTitle="message"
       extra={
         <Popconfirm title={t('clientError.deleteConfirm', { count: selected.length })} disabled={!selected.length} onConfirm={() => removeIds(selected)}>
           <Button danger disabled={!selected.length} loading={remove.isPending} data-testid="client-error-delete-selected">
@@ -67,20 +67,14 @@ export default function ClientErrorsPage() {
           </Button>
         </Popconfirm>
       }
-    >
-      <Typography.Paragraph type="secondary">{t('clientError.intro')}</Typography.Paragraph>
-      <DataTable<ClientErrorItem>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        cardTitle="message"
-        data-testid="client-error-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
-        expandable={{
+      notice={<Typography.Paragraph type="secondary">{t('clientError.intro')}</Typography.Paragraph>}
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      table={{
+        rowSelection: { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) },
+        expandable: {
           expandedRowRender: (row) => (
             <Space direction="vertical" style={{ width: '100%' }}>
               {row.stack && (
@@ -100,9 +94,8 @@ export default function ClientErrorsPage() {
               </Typography.Text>
             </Space>
           ),
-        }}
-        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
-      />
-    </Card>
+        },
+      }}
+    />
   );
 }

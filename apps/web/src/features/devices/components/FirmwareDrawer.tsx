@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CODES, FIRMWARE_LIMITS, type Firmware, type FirmwareUpgrade } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
+import { ListPage, type ListAction, type ListColumn, type ListResult } from '../../../ui/ListPage.tsx';
 import { useDeleteFirmware, useDeviceOptions, useFirmware, useUpgrade, useUpgrades, useUploadFirmware } from '../api.ts';
 
 interface Props {
@@ -92,7 +93,7 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
     });
   };
 
-  const fwColumns: TableProps<Firmware>['columns'] = [
+  const fwColumns: ListColumn<Firmware>[] = [
     { title: t('device.fleet.name'), dataIndex: 'name', key: 'name' },
     { title: t('device.fleet.version'), dataIndex: 'version', key: 'version' },
     { title: t('device.fleet.size'), dataIndex: 'size', key: 'size', render: (v: number) => sizeOf(v) },
@@ -107,54 +108,39 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
       ),
     },
     { title: t('device.fleet.uploadedAt'), dataIndex: 'created_at', key: 'created_at', render: (v: string) => formatDateTime(v) },
-    ...(canEdit
-      ? [
-          {
-            title: t('common.actions.title'),
-            key: 'actions',
-            render: (_: unknown, f: Firmware) => (
-              <Space size={4}>
-                <Button
-                  size="small"
-                  type="primary"
-                  icon={<CloudUploadOutlined />}
-                  onClick={() => {
-                    // opened from one device's menu: that device is chosen already
-                    setChosen(deviceIds ?? []);
-                    setTarget(f);
-                  }}
-                  data-testid="firmware-upgrade"
-                >
-                  {t('device.fleet.upgrade')}
-                </Button>
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.actions.delete')}
-                  onClick={() =>
-                    modal.confirm({
-                      title: t('device.fleet.deleteConfirm', { name: f.name, version: f.version }),
-                      okText: t('common.actions.delete'),
-                      okButtonProps: { danger: true },
-                      cancelText: t('common.actions.cancel'),
-                      onOk: async () => {
-                        try {
-                          await remove.mutateAsync(f.id);
-                          message.success(t('common.deleted'));
-                        } catch {
-                          // shown by the API client
-                        }
-                      },
-                    })
-                  }
-                />
-              </Space>
-            ),
-          },
-        ]
-      : []),
   ];
+  const fwActions: ListAction<Firmware>[] = [
+    {
+      key: 'upgrade',
+      label: t('device.fleet.upgrade'),
+      icon: <CloudUploadOutlined />,
+      look: 'primary',
+      run: (f) => {
+        // opened from one device's menu: that device is chosen already
+        setChosen(deviceIds ?? []);
+        setTarget(f);
+      },
+      testId: 'firmware-upgrade',
+    },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      confirm: (f) => ({ title: t('device.fleet.deleteConfirm', { name: f.name, version: f.version }) }),
+      run: async (f) => {
+        await remove.mutateAsync(f.id);
+        message.success(t('common.deleted'));
+      },
+    },
+  ];
+  const fwList: ListResult<Firmware> = {
+    data: firmware.data ? { items: firmware.data } : undefined,
+    isLoading: firmware.isLoading,
+    isFetching: firmware.isFetching,
+    error: firmware.error,
+    refetch: firmware.refetch,
+  };
 
   const upColumns: TableProps<FirmwareUpgrade>['columns'] = [
     { title: t('device.fleet.device'), dataIndex: 'device_name', key: 'device' },
@@ -219,15 +205,15 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
           </Form.Item>
         </Form>
       )}
-      <Table<Firmware>
-        rowKey="id"
-        size="small"
-        loading={firmware.isLoading}
-        dataSource={firmware.data ?? []}
+      <ListPage<Firmware, object>
+        bare
+        testId="firmware-list"
+        tableTestId="firmware-table"
         columns={fwColumns}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        data-testid="firmware-table"
+        actions={canEdit ? fwActions : []}
+        list={fwList}
+        paged={false}
+        table={{ size: 'small' }}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t('device.fleet.upgrades')}

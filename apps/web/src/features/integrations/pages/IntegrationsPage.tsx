@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Popconfirm, Space, Tabs, Tag, Typography, type TableProps } from 'antd';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Space, Tabs, Tag, Typography, type TableProps } from 'antd';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
@@ -17,6 +17,7 @@ import {
 } from '@faceadmin/shared';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
+import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
@@ -80,12 +81,13 @@ function KeysTab() {
 
   // expired once its instant has passed (the end of its date in the company's zone when it was made, #28)
   const stateOf = (k: ApiKeyItem) => (k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? 'expired' : 'active');
-  const columns: TableProps<ApiKeyItem>['columns'] = [
-    { title: t('integrations.fields.name'), dataIndex: 'name' },
-    { title: t('integrations.fields.prefix'), dataIndex: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },
+  const columns: ListColumn<ApiKeyItem>[] = [
+    { title: t('integrations.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('integrations.fields.prefix'), dataIndex: 'prefix', key: 'prefix', render: (p: string) => <Typography.Text code>{p}…</Typography.Text> },
     {
       title: t('integrations.fields.scopes'),
       dataIndex: 'scopes',
+      key: 'scopes',
       render: (scopes: ApiScope[]) => (
         <Space size={[0, 4]} wrap>
           {scopes.map((s) => (
@@ -94,9 +96,14 @@ function KeysTab() {
         </Space>
       ),
     },
-    { title: t('integrations.fields.created'), dataIndex: 'created_at', render: (v: string) => <DateTime value={v} /> },
-    { title: t('integrations.fields.expires'), dataIndex: 'expires_on', render: (v: string | null) => v ?? t('integrations.never') },
-    { title: t('integrations.fields.lastUsed'), dataIndex: 'last_used_at', render: (v: string | null) => (v ? <DateTime value={v} /> : '—') },
+    { title: t('integrations.fields.created'), dataIndex: 'created_at', key: 'created_at', render: (v: string) => <DateTime value={v} /> },
+    { title: t('integrations.fields.expires'), dataIndex: 'expires_on', key: 'expires_on', render: (v: string | null) => v ?? t('integrations.never') },
+    {
+      title: t('integrations.fields.lastUsed'),
+      dataIndex: 'last_used_at',
+      key: 'last_used_at',
+      render: (v: string | null) => (v ? <DateTime value={v} /> : '—'),
+    },
     {
       title: t('integrations.fields.status'),
       key: 'status',
@@ -105,47 +112,40 @@ function KeysTab() {
         return <Tag color={s === 'active' ? 'success' : 'default'}>{t(`integrations.keyStates.${s}`)}</Tag>;
       },
     },
+  ];
+  const actions: ListAction<ApiKeyItem>[] = [
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, k) => (
-        <Popconfirm
-          title={t('integrations.revokeConfirm', { name: k.name })}
-          okText={t('common.actions.ok')}
-          cancelText={t('common.actions.cancel')}
-          disabled={Boolean(k.revoked_at)}
-          onConfirm={async () => {
-            await revoke.mutateAsync(k.id);
-            message.success(t('integrations.revoked'));
-          }}
-        >
-          <Button size="small" danger disabled={Boolean(k.revoked_at)} data-testid={`key-revoke-${k.id}`}>
-            {t('integrations.revoke')}
-          </Button>
-        </Popconfirm>
-      ),
+      key: 'revoke',
+      label: t('integrations.revoke'),
+      danger: true,
+      disabled: (k) => Boolean(k.revoked_at),
+      confirm: (k) => ({ title: t('integrations.revokeConfirm', { name: k.name }) }),
+      run: async (k) => {
+        await revoke.mutateAsync(k.id);
+        message.success(t('integrations.revoked'));
+      },
+      testId: (k) => `key-revoke-${k.id}`,
     },
   ];
 
   return (
-    <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="key-create">
-          {t('integrations.newKey')}
-        </Button>
-        <Typography.Text type="secondary">{t('integrations.keyHint', { max: INTEGRATION_LIMITS.keyPerMinute })}</Typography.Text>
-      </Space>
-      <DataTable<ApiKeyItem>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        data-testid="key-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-      />
+    <ListPage<ApiKeyItem, object>
+      bare
+      testId="key-list"
+      tableTestId="key-table"
+      columns={columns}
+      actions={actions}
+      list={list}
+      paged={false}
+      toolbar={
+        <>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="key-create">
+            {t('integrations.newKey')}
+          </Button>
+          <Typography.Text type="secondary">{t('integrations.keyHint', { max: INTEGRATION_LIMITS.keyPerMinute })}</Typography.Text>
+        </>
+      }
+    >
       <SaveModal
         title={t('integrations.newKey')}
         open={open}
@@ -171,7 +171,7 @@ function KeysTab() {
         </Form>
       </SaveModal>
       <ShownOnce title={t('integrations.keyCreated')} value={shown} onClose={() => setShown(null)} />
-    </>
+    </ListPage>
   );
 }
 
@@ -280,12 +280,13 @@ function WebhooksTab() {
     setDialog({ open: false });
   };
 
-  const columns: TableProps<WebhookItem>['columns'] = [
-    { title: t('integrations.fields.name'), dataIndex: 'name' },
-    { title: t('integrations.fields.url'), dataIndex: 'url', render: (u: string) => <Typography.Text code>{u}</Typography.Text> },
+  const columns: ListColumn<WebhookItem>[] = [
+    { title: t('integrations.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('integrations.fields.url'), dataIndex: 'url', key: 'url', render: (u: string) => <Typography.Text code>{u}</Typography.Text> },
     {
       title: t('integrations.fields.events'),
       dataIndex: 'events',
+      key: 'events',
       render: (events: WebhookEvent[]) => (
         <Space size={[0, 4]} wrap>
           {events.map((e) => (
@@ -312,85 +313,71 @@ function WebhooksTab() {
           </Tag>
         ),
     },
+  ];
+  const actions: ListAction<WebhookItem>[] = [
+    { key: 'deliveries', label: t('integrations.deliveries'), run: (w) => setDrawer(w), testId: (w) => `webhook-deliveries-${w.id}` },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, w) => (
-        <Space wrap>
-          <Button size="small" onClick={() => setDrawer(w)} data-testid={`webhook-deliveries-${w.id}`}>
-            {t('integrations.deliveries')}
-          </Button>
-          <Button
-            size="small"
-            data-testid={`webhook-test-${w.id}`}
-            onClick={async () => {
-              await test.mutateAsync(w.id);
-              message.success(t('integrations.testQueued'));
-            }}
-          >
-            {t('integrations.sendTest')}
-          </Button>
-          {w.status === 'paused' ? (
-            <Button
-              size="small"
-              type="primary"
-              data-testid={`webhook-resume-${w.id}`}
-              onClick={async () => {
-                await resume.mutateAsync(w.id);
-                message.success(t('integrations.resumed'));
-              }}
-            >
-              {t('integrations.resume')}
-            </Button>
-          ) : null}
-          <Button size="small" onClick={() => setDialog({ open: true, endpoint: w })}>
-            {t('common.actions.edit')}
-          </Button>
-          <Popconfirm
-            title={t('integrations.rotateConfirm', { name: w.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => setShown((await rotate.mutateAsync(w.id)).secret)}
-          >
-            <Button size="small">{t('integrations.newSecret')}</Button>
-          </Popconfirm>
-          <Popconfirm
-            title={t('integrations.deleteConfirm', { name: w.name })}
-            okText={t('common.actions.ok')}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={async () => {
-              await remove.mutateAsync(w.id);
-              message.success(t('common.deleted'));
-            }}
-          >
-            <Button size="small" danger>
-              {t('common.actions.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
+      key: 'test',
+      label: t('integrations.sendTest'),
+      run: async (w) => {
+        await test.mutateAsync(w.id);
+        message.success(t('integrations.testQueued'));
+      },
+      testId: (w) => `webhook-test-${w.id}`,
+    },
+    {
+      key: 'resume',
+      label: t('integrations.resume'),
+      look: 'primary',
+      hidden: (w) => w.status !== 'paused',
+      run: async (w) => {
+        await resume.mutateAsync(w.id);
+        message.success(t('integrations.resumed'));
+      },
+      testId: (w) => `webhook-resume-${w.id}`,
+    },
+    { key: 'edit', label: t('common.actions.edit'), icon: <EditOutlined />, inMenu: true, run: (w) => setDialog({ open: true, endpoint: w }) },
+    {
+      key: 'secret',
+      label: t('integrations.newSecret'),
+      icon: <KeyOutlined />,
+      inMenu: true,
+      confirm: (w) => ({ title: t('integrations.rotateConfirm', { name: w.name }) }),
+      run: async (w) => setShown((await rotate.mutateAsync(w.id)).secret),
+    },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      inMenu: true,
+      confirm: (w) => ({ title: t('integrations.deleteConfirm', { name: w.name }) }),
+      run: async (w) => {
+        await remove.mutateAsync(w.id);
+        message.success(t('common.deleted'));
+      },
     },
   ];
 
   return (
-    <>
-      <Space style={{ marginBottom: 16 }} wrap>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="webhook-create">
-          {t('integrations.newWebhook')}
-        </Button>
-        <Typography.Text type="secondary">{t('integrations.webhookHint')}</Typography.Text>
-      </Space>
-      <DataTable<WebhookItem>
-        rowKey="id"
-        loading={list.isFetching && !list.data}
-        error={list.error}
-        onRetry={list.refetch}
-        data-testid="webhook-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={false}
-      />
+    <ListPage<WebhookItem, object>
+      bare
+      testId="webhook-list"
+      tableTestId="webhook-table"
+      columns={columns}
+      actions={actions}
+      more={{ label: t('integrations.more'), testId: 'webhook-more' }}
+      list={list}
+      paged={false}
+      toolbar={
+        <>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="webhook-create">
+            {t('integrations.newWebhook')}
+          </Button>
+          <Typography.Text type="secondary">{t('integrations.webhookHint')}</Typography.Text>
+        </>
+      }
+    >
       <SaveModal
         title={dialog.endpoint ? t('integrations.editWebhook') : t('integrations.newWebhook')}
         open={dialog.open}
@@ -424,7 +411,7 @@ function WebhooksTab() {
       </SaveModal>
       <DeliveriesDrawer key={drawer?.id ?? 0} endpoint={drawer} onClose={() => setDrawer(null)} />
       <ShownOnce title={t('integrations.secretTitle')} value={shown} onClose={() => setShown(null)} />
-    </>
+    </ListPage>
   );
 }
 

@@ -1,28 +1,26 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, InputNumber, Popconfirm, Radio, Select, Space, Switch, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { Alert, App, Button, Form, InputNumber, Popconfirm, Radio, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LEAVE_LIMITS, type LeaveBalance, type LeaveBalanceQuery, type LeavePolicy, type LeavePolicyView } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import { ImportDialog, ImportPanel } from '../../../ui/ImportDialog.tsx';
 import { IMPORT_MAX_MB } from '../../../ui/importFile.ts';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { zonedToday } from '../../attendance/logic.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useExportLeaveBalances, useImportLeaveBalances, useLeaveBalances, useLeavePolicies, useSaveLeavePolicy, useSetLeaveBalance } from '../api.ts';
 
-type Query = Omit<LeaveBalanceQuery, 'leave_type'> & { page: number; pageSize: number; leave_type?: string | undefined };
+type Filters = Omit<LeaveBalanceQuery, 'leave_type' | 'page' | 'pageSize'> & { leave_type?: string | undefined };
 const days = (d: number) => String(Math.round(d * 100) / 100);
 
 /** /attendance/balance: leave balances per person for a leave type and year; quotas by hand or import, the rule per type, the export. */
 export default function LeaveBalancePage() {
   const { t } = useTranslation();
   const thisYear = Number(zonedToday(displayTimeZone()).slice(0, 4));
-  const [query, setQuery] = useState<Query>({ page: 1, pageSize: 20, year: thisYear });
+  const state = useListQuery<Filters>({ year: thisYear }, 20);
+  const query = state.query;
   const policies = useLeavePolicies();
   const types = policies.data?.items ?? [];
   // Opens on the first tracked type (else the first type of the leave form).
@@ -33,7 +31,7 @@ export default function LeaveBalancePage() {
   const [editing, setEditing] = useState<LeaveBalance>();
   const [dialog, setDialog] = useState<'policy' | 'import'>();
 
-  const columns: TableProps<LeaveBalance>['columns'] = [
+  const columns: ListColumn<LeaveBalance>[] = [
     { title: t('leave.fields.number'), dataIndex: 'number', key: 'number' },
     { title: t('leave.fields.name'), dataIndex: 'name', key: 'name' },
     {
@@ -59,21 +57,15 @@ export default function LeaveBalancePage() {
       key: 'remaining',
       render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : undefined}>{days(v)}</Typography.Text>,
     },
-    {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, b) => (
-        <Button size="small" onClick={() => setEditing(b)} data-testid="balance-edit">
-          {t('leave.setQuota')}
-        </Button>
-      ),
-    },
   ];
+  const actions: ListAction<LeaveBalance>[] = [{ key: 'quota', label: t('leave.setQuota'), run: (b) => setEditing(b), testId: 'balance-edit' }];
 
   return (
-    <Card
+    <ListPage<LeaveBalance, Filters>
       title={t('route.attendanceBalance')}
-      data-testid="leave-balance-page"
+      testId="leave-balance-page"
+      tableTestId="balance-table"
+      rowKey="person_id"
       extra={
         <Space>
           <Button icon={<UploadOutlined />} onClick={() => setDialog('import')} data-testid="balance-import-open">
@@ -84,54 +76,62 @@ export default function LeaveBalancePage() {
           </Button>
         </Space>
       }
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      filters={[
+        {
+          kind: 'select',
+          param: 'year',
+          clearable: false,
+          width: 110,
+          options: Array.from({ length: 5 }, (_, i) => thisYear - 3 + i).map((y) => ({ value: y, label: String(y) })),
+          testId: 'balance-year',
+        },
+        {
+          // opens on a type chosen from the policies, so the box shows that one before any pick
+          kind: 'custom',
+          testId: 'balance-type',
+          render: (set) => (
+            <Select
+              value={chosen}
+              onChange={(leave_type: string) => set({ leave_type })}
+              style={{ width: 180 }}
+              loading={policies.isLoading}
+              options={types.map((x) => ({ value: x.leave_type, label: x.tracked ? x.label : `${x.label} (${t('leave.untracked')})` }))}
+              data-testid="balance-type"
+            />
+          ),
+        },
+        {
+          kind: 'custom',
+          testId: 'balance-department',
+          render: (set) => (
+            <DepartmentSelect
+              allowClear
+              placeholder={t('leave.department')}
+              style={{ width: 200 }}
+              onChange={(department_id?: number) => set({ department_id })}
+              data-testid="balance-department"
+            />
+          ),
+        },
+        { kind: 'keyword', param: 'keyword', placeholder: t('leave.keyword'), width: 220, testId: 'balance-keyword' },
+      ]}
+      exporter={{
+        pending: exportXlsx.isPending,
+        bytes: exportXlsx.bytes,
+        run: () => exportXlsx.mutate({ year: query.year, department_id: query.department_id, keyword: query.keyword }),
+        testId: 'balance-export',
+      }}
+      notice={type && !type.tracked && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('leave.untrackedHint', { type: type.label })} />}
     >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Select
-          value={query.year}
-          onChange={(year) => setQuery((q) => ({ ...q, page: 1, year }))}
-          style={{ width: 110 }}
-          options={Array.from({ length: 5 }, (_, i) => thisYear - 3 + i).map((y) => ({ value: y, label: String(y) }))}
-          data-testid="balance-year"
-        />
-        <Select
-          value={chosen}
-          onChange={(leave_type) => setQuery((q) => ({ ...q, page: 1, leave_type }))}
-          style={{ width: 180 }}
-          loading={policies.isLoading}
-          options={types.map((x) => ({ value: x.leave_type, label: x.tracked ? x.label : `${x.label} (${t('leave.untracked')})` }))}
-          data-testid="balance-type"
-        />
-        <DepartmentSelect
-          allowClear
-          placeholder={t('leave.department')}
-          style={{ width: 200 }}
-          onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id }))}
-        />
-        <KeywordSearch placeholder={t('leave.keyword')} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} data-testid="balance-keyword" />
-        <ExportButton
-          pending={exportXlsx.isPending}
-          bytes={exportXlsx.bytes}
-          onClick={() => exportXlsx.mutate({ year: query.year, department_id: query.department_id, keyword: query.keyword })}
-          testId="balance-export"
-        />
-      </Space>
-      {type && !type.tracked && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('leave.untrackedHint', { type: type.label })} />}
-      <DataTable<LeaveBalance>
-        rowKey="person_id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="balance-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
       <QuotaDialog balance={editing} onClose={() => setEditing(undefined)} />
       {type && <PolicyDialog open={dialog === 'policy'} policy={type} onClose={() => setDialog(undefined)} />}
       <BalanceImportDialog open={dialog === 'import'} onClose={() => setDialog(undefined)} />
-    </Card>
+    </ListPage>
   );
 }
 

@@ -1,10 +1,8 @@
-import { useState } from 'react';
-import { Badge, Button, Card, Space, Switch, Typography, type TableProps } from 'antd';
+import { Badge, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MessageItem, MessageListQuery } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import type { PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useMarkRead, useMessages } from '../api.ts';
 
 // A table rather than antd List: List is deprecated in antd 6.6 and its successor (Listy) is a virtual list
@@ -12,11 +10,11 @@ import { useMarkRead, useMessages } from '../api.ts';
 /** /message/message: notifications with unread markers; mark one or all as read. */
 export default function MessagePage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<PagedQuery<MessageListQuery>>({ page: 1, pageSize: 10 });
-  const messages = useMessages(query);
+  const state = useListQuery<MessageListQuery>({});
+  const messages = useMessages(state.query);
   const markRead = useMarkRead();
 
-  const columns: TableProps<MessageItem>['columns'] = [
+  const columns: ListColumn<MessageItem>[] = [
     {
       key: 'state',
       width: 32,
@@ -25,6 +23,7 @@ export default function MessagePage() {
     {
       title: t('message.fields.title'),
       dataIndex: 'title',
+      key: 'title',
       render: (_, m) => (
         <div>
           <Space>
@@ -37,49 +36,29 @@ export default function MessagePage() {
         </div>
       ),
     },
-    { title: t('message.fields.date'), dataIndex: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
-    {
-      title: t('common.actions.title'),
-      key: 'actions',
-      width: 140,
-      render: (_, m) => (m.read ? null : <Typography.Link onClick={() => markRead.mutate({ ids: [m.id] })}>{t('message.markRead')}</Typography.Link>),
-    },
+    { title: t('message.fields.date'), dataIndex: 'created_at', key: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
+  ];
+  const actions: ListAction<MessageItem>[] = [
+    { key: 'read', label: t('message.markRead'), hidden: (m) => m.read, run: (m) => markRead.mutate({ ids: [m.id] }), testId: 'message-mark-read' },
   ];
 
   return (
-    <Card
+    <ListPage<MessageItem, MessageListQuery>
       title={t('route.message')}
+      testId="message-page"
+      tableTestId="message-table"
+      cardTitle="title"
       extra={
-        <Space>
-          <Space>
-            <span>{t('message.unreadOnly')}</span>
-            <Switch size="small" checked={query.unread === 1} onChange={(on) => setQuery((q) => ({ ...q, page: 1, unread: on ? 1 : undefined }))} />
-          </Space>
-          <Button onClick={() => markRead.mutate({ all: true })} loading={markRead.isPending && markRead.variables?.all}>
-            {t('message.markAllRead')}
-          </Button>
-        </Space>
+        <Button onClick={() => markRead.mutate({ all: true })} loading={markRead.isPending && markRead.variables?.all} data-testid="message-mark-all">
+          {t('message.markAllRead')}
+        </Button>
       }
-    >
-      <DataTable<MessageItem>
-        rowKey="id"
-        loading={messages.isFetching}
-        error={messages.error}
-        onRetry={messages.refetch}
-        cardTitle="title"
-        data-testid="message-table"
-        dataSource={messages.data?.items ?? []}
-        columns={columns}
-        locale={{ emptyText: t('message.empty') }}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: messages.data?.total ?? 0,
-          showTotal: (total) => t('common.total', { count: total }),
-          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
-        }}
-      />
-    </Card>
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={messages}
+      empty={t('message.empty')}
+      filters={[{ kind: 'check', param: 'unread', label: t('message.unreadOnly'), testId: 'message-unread' }]}
+    />
   );
 }

@@ -1,15 +1,12 @@
 import { useRef, useState } from 'react';
-import { App, Badge, Button, Card, Col, Empty, Image, Pagination, Row, Space, Spin, Tag, Typography } from 'antd';
+import { App, Badge, Button, Card, Image, Space, Tag, Typography } from 'antd';
 import { PictureOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LivePhoto, Stranger } from '@faceadmin/shared';
 import { useLiveEvent, useLiveInvalidate } from '../../../lib/live.ts';
 import { useRightLevel } from '../../../lib/session.ts';
-import { DayRangeFilter } from '../../../ui/DayRangeFilter.tsx';
-import { ErrorState } from '../../../ui/ErrorState.tsx';
-import { ExportButton } from '../../../ui/ExportButton.tsx';
-import type { PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery } from '../../../ui/ListPage.tsx';
 import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { PersonDrawer } from '../../persons/components/PersonDrawer.tsx';
 import { capturedPhoto, strangerKeys, useExportStrangers, useStrangers } from '../api.ts';
@@ -87,7 +84,8 @@ export default function StrangerPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const canAdd = useRightLevel('person').canEdit;
-  const [query, setQuery] = useState<PagedQuery<StrangerFilters>>({ page: 1, pageSize: 24 });
+  const state = useListQuery<StrangerFilters>({}, 24);
+  const query = state.query;
   const list = useStrangers(query);
   const exportList = useExportStrangers();
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
@@ -129,48 +127,30 @@ export default function StrangerPage() {
     }
   };
 
-  const items = list.data?.items ?? [];
   return (
-    <Card title={t('route.stranger')} data-testid="stranger-page">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <DeviceFilter
-          placeholder={t('stranger.device')}
-          onChange={(device_id) => setQuery((q) => ({ ...q, page: 1, device_id }))}
-          testId="stranger-device-filter"
-        />
-        <DayRangeFilter onChange={(range) => setQuery((q) => ({ ...q, page: 1, ...range }))} testId="stranger-range" />
-        <ExportButton pending={exportList.isPending} bytes={exportList.bytes} onClick={() => exportList.mutate(query)} testId="stranger-export" />
-      </Space>
-      {list.error ? <ErrorState error={list.error} onRetry={list.refetch} retrying={list.isFetching} compact={Boolean(list.data)} /> : null}
-      {list.error && !list.data ? null : (
-        <Spin spinning={list.isLoading}>
-          {items.length ? (
-            <Row gutter={[12, 12]} data-testid="stranger-grid">
-              {items.map((s) => (
-                <Col key={s.id} xs={12} sm={8} md={6} lg={6} xl={4} xxl={3}>
-                  <StrangerCard s={s} fresh={fresh.has(s.id)} canAdd={canAdd} adding={adding === s.id} onAdd={() => void addPerson(s)} />
-                </Col>
-              ))}
-            </Row>
-          ) : (
-            <Empty description={list.isLoading ? ' ' : t('stranger.empty')} data-testid="stranger-empty" />
-          )}
-        </Spin>
-      )}
-      {list.data && list.data.total > query.pageSize ? (
-        <Pagination
-          style={{ marginTop: 16, justifyContent: 'flex-end' }}
-          current={query.page}
-          pageSize={query.pageSize}
-          total={list.data.total}
-          showSizeChanger
-          pageSizeOptions={[24, 48, 96]}
-          showTotal={(n) => t('common.total', { count: n })}
-          onChange={(page, pageSize) => setQuery((q) => ({ ...q, page, pageSize }))}
-          data-testid="stranger-pagination"
-        />
-      ) : null}
+    <ListPage<Stranger, StrangerFilters>
+      title={t('route.stranger')}
+      testId="stranger-page"
+      tableTestId="stranger-grid"
+      columns={[]}
+      gallery={{
+        render: (s) => <StrangerCard s={s} fresh={fresh.has(s.id)} canAdd={canAdd} adding={adding === s.id} onAdd={() => void addPerson(s)} />,
+      }}
+      empty={t('stranger.empty')}
+      state={state}
+      list={list}
+      pageSizeOptions={[24, 48, 96]}
+      filters={[
+        {
+          kind: 'custom',
+          testId: 'stranger-device-filter',
+          render: (set) => <DeviceFilter placeholder={t('stranger.device')} onChange={(device_id) => set({ device_id })} testId="stranger-device-filter" />,
+        },
+        { kind: 'dayRange', from: 'from', to: 'to', testId: 'stranger-range' },
+      ]}
+      exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(query), testId: 'stranger-export' }}
+    >
       <PersonDrawer open={drawer.open} person={undefined} initialPhoto={drawer.photo} onClose={() => setDrawer({ open: false })} />
-    </Card>
+    </ListPage>
   );
 }

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { Button, Card, Modal, Popconfirm, Select, Space } from 'antd';
+import { Button, Modal } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { VISITOR_STATES, type Visitor, type VisitorListQuery } from '@faceadmin/shared';
 import { useRightLevel, useUserInfo } from '../../../lib/session.ts';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useCancelVisitor, useInviteVisitor, useVisitorDoors, useVisitors } from '../api.ts';
 import { InviteForm } from '../components/InviteForm.tsx';
 import { VisitorStateTag } from '../components/VisitorState.tsx';
@@ -20,15 +18,15 @@ export default function VisitorsPage() {
   const { t } = useTranslation();
   const zone = useUserInfo().data?.time_zone ?? 'UTC';
   const canEdit = useRightLevel('person').canEdit;
-  const [query, setQuery] = useState<PagedQuery<VisitorListQuery>>({ page: 1, pageSize: 20 });
-  const list = useVisitors(query);
+  const state = useListQuery<VisitorListQuery>({}, 20);
+  const list = useVisitors(state.query);
   const [inviting, setInviting] = useState(false);
   // a person-view administrator reads the invitations; the doors are the invitation form's (person edit)
   const doors = useVisitorDoors(canEdit);
   const invite = useInviteVisitor();
   const cancel = useCancelVisitor();
 
-  const columns = [
+  const columns: ListColumn<Visitor>[] = [
     { title: t('visitor.fields.name'), dataIndex: 'name', key: 'name' },
     { title: t('visitor.fields.phone'), dataIndex: 'phone', key: 'phone' },
     { title: t('visitor.fields.company'), dataIndex: 'company', key: 'company' },
@@ -36,30 +34,31 @@ export default function VisitorsPage() {
     {
       title: t('visitor.fields.window'),
       key: 'window',
-      render: (_: unknown, v: Visitor) => `${formatDateTime(v.starts_at).slice(0, 16)} – ${formatDateTime(v.ends_at).slice(0, 16)}`,
+      render: (_, v) => `${formatDateTime(v.starts_at).slice(0, 16)} – ${formatDateTime(v.ends_at).slice(0, 16)}`,
     },
-    { title: t('visitor.fields.doors'), key: 'doors', render: (_: unknown, v: Visitor) => v.doors.map((d) => d.name).join(', ') },
+    { title: t('visitor.fields.doors'), key: 'doors', render: (_, v) => v.doors.map((d) => d.name).join(', ') },
     { title: t('visitor.fields.inviter'), dataIndex: 'inviter', key: 'inviter' },
-    { title: t('visitor.fields.state'), key: 'state', render: (_: unknown, v: Visitor) => <VisitorStateTag v={v} /> },
-    { title: t('visitor.fields.arrived'), key: 'arrived', render: (_: unknown, v: Visitor) => formatDateTime(v.arrived_at) },
+    { title: t('visitor.fields.state'), key: 'state', render: (_, v) => <VisitorStateTag v={v} /> },
+    { title: t('visitor.fields.arrived'), key: 'arrived', render: (_, v) => formatDateTime(v.arrived_at) },
+  ];
+  const actions: ListAction<Visitor>[] = [
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_: unknown, v: Visitor) =>
-        canEdit && (v.state === 'invited' || v.state === 'active') ? (
-          <Popconfirm title={t('visitor.cancelConfirm', { name: v.name })} onConfirm={() => cancel.mutateAsync(v.id)}>
-            <Button size="small" danger data-testid="visitor-cancel">
-              {t('visitor.cancel')}
-            </Button>
-          </Popconfirm>
-        ) : null,
+      key: 'cancel',
+      label: t('visitor.cancel'),
+      danger: true,
+      hidden: (v) => !canEdit || (v.state !== 'invited' && v.state !== 'active'),
+      confirm: (v) => ({ title: t('visitor.cancelConfirm', { name: v.name }) }),
+      run: (v) => cancel.mutateAsync(v.id),
+      testId: 'visitor-cancel',
     },
   ];
 
   return (
-    <Card
+    <ListPage<Visitor, VisitorListQuery>
       title={t('route.visitors')}
-      data-testid="visitors-page"
+      testId="visitors-page"
+      tableTestId="visitor-table"
+      cardTitle="name"
       extra={
         canEdit ? (
           <Button type="primary" icon={<UserAddOutlined />} onClick={() => setInviting(true)} data-testid="visitor-invite-open">
@@ -67,33 +66,25 @@ export default function VisitorsPage() {
           </Button>
         ) : null
       }
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('visitor.keyword'), testId: 'visitor-keyword' },
+        {
+          kind: 'select',
+          param: 'state',
+          placeholder: t('visitor.fields.state'),
+          width: 160,
+          options: VISITOR_STATES.map((s) => ({ value: s, label: t(`visitor.states.${s}`) })),
+          testId: 'visitor-state-filter',
+        },
+      ]}
     >
-      <Space wrap style={{ marginBottom: 16 }}>
-        <KeywordSearch placeholder={t('visitor.keyword')} width={240} onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))} />
-        <Select
-          allowClear
-          placeholder={t('visitor.fields.state')}
-          style={{ width: 160 }}
-          options={VISITOR_STATES.map((s) => ({ value: s, label: t(`visitor.states.${s}`) }))}
-          onChange={(state?: Visitor['state']) => setQuery((q) => ({ ...q, page: 1, state }))}
-          data-testid="visitor-state-filter"
-        />
-      </Space>
-      <DataTable<Visitor>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        cardTitle="name"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={pagination(query, setQuery, list.data?.total, t)}
-        data-testid="visitor-table"
-      />
       <Modal open={inviting} title={t('visitor.invite')} footer={null} onCancel={() => setInviting(false)} destroyOnHidden data-testid="visitor-invite-modal">
         <InviteForm doors={doors.data?.items} zone={zone} submit={(v) => invite.mutateAsync(v)} />
       </Modal>
-    </Card>
+    </ListPage>
   );
 }

@@ -1,16 +1,13 @@
 import { useState } from 'react';
-import { Button, Card, DatePicker, Select, Space, Typography, type TableProps } from 'antd';
+import { Button, Select, Space, Typography } from 'antd';
 import { LinkOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { APPROVAL_STATUSES, type ApplicationQuery, type ApplicationRow } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { durationText } from '../schema.ts';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { DepartmentPick } from '../components/Pickers.tsx';
 import { consoleSource, useApplications, useApps, useExportApplications } from '../api.ts';
 import { ApplicationDrawer } from '../components/ApplicationDrawer.tsx';
@@ -25,14 +22,14 @@ export default function ApprovalRecordsPage() {
   const navigate = useNavigate();
   const appId = Number(useParams().id) || undefined;
   const apps = useApps();
-  const [query, setQuery] = useState<PagedQuery<Filters>>({ page: 1, pageSize: 20 });
-  const q = { ...query, app_id: appId };
-  const list = useApplications(q);
+  const state = useListQuery<Filters>({}, 20);
+  const query = state.query;
+  const list = useApplications({ ...query, app_id: appId });
   const exportList = useExportApplications();
   const [open, setOpen] = useState<number>();
   const [dialog, setDialog] = useState<'apply' | 'link' | 'import'>();
 
-  const columns: TableProps<ApplicationRow>['columns'] = [
+  const columns: ListColumn<ApplicationRow>[] = [
     { title: t('workflow.records.orderNo'), dataIndex: 'order_no', key: 'order_no' },
     { title: t('workflow.records.app'), key: 'app', render: (_, r) => r.app.name },
     {
@@ -65,22 +62,14 @@ export default function ApprovalRecordsPage() {
       render: (_, r) => (r.current ? `${r.current.node_name}: ${r.current.approvers.map((a) => a.name).join(', ')}` : ''),
     },
     { title: t('workflow.records.created'), key: 'created', render: (_, r) => <DateTime value={r.created_at} /> },
-    {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, r) => (
-        <Button size="small" type="link" onClick={() => setOpen(r.id)} data-testid="record-open">
-          {t('common.details')}
-        </Button>
-      ),
-    },
   ];
-  const set = (patch: Partial<Filters>) => setQuery((x) => ({ ...x, ...patch, page: 1 }));
+  const actions: ListAction<ApplicationRow>[] = [{ key: 'open', label: t('common.details'), run: (r) => setOpen(r.id), testId: 'record-open' }];
 
   return (
-    <Card
+    <ListPage<ApplicationRow, Filters>
       title={t('route.workflowApproval')}
-      data-testid="approval-records-page"
+      testId="approval-records-page"
+      tableTestId="records-table"
       extra={
         <Space wrap>
           <Button icon={<PlusOutlined />} onClick={() => setDialog('apply')} data-testid="apply-for">
@@ -94,69 +83,70 @@ export default function ApprovalRecordsPage() {
           </Button>
         </Space>
       }
+      columns={columns}
+      actions={actions}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      table={{ onRow: (r) => ({ onDoubleClick: () => setOpen(r.id) }) }}
+      filters={[
+        {
+          // the app is the page's address (/workflow/approval/{id}), not a parameter
+          kind: 'custom',
+          testId: 'records-app',
+          render: () => (
+            <Select
+              style={{ width: 180 }}
+              value={appId ?? 0}
+              onChange={(id: number) => void navigate(`/workflow/approval/${id}`)}
+              options={[{ value: 0, label: t('workflow.records.allApps') }, ...(apps.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))]}
+              data-testid="records-app"
+            />
+          ),
+        },
+        {
+          kind: 'select',
+          param: 'status',
+          placeholder: t('workflow.records.status'),
+          options: APPROVAL_STATUSES.map((s) => ({ value: s, label: t(`workflow.status.${s}`) })),
+          testId: 'records-status',
+        },
+        { kind: 'keyword', param: 'keyword', placeholder: t('workflow.records.keyword'), width: 220, testId: 'records-keyword' },
+        {
+          kind: 'custom',
+          testId: 'records-department',
+          render: (set) => (
+            <DepartmentPick
+              source={consoleSource}
+              allowClear
+              style={{ width: 180 }}
+              placeholder={t('workflow.records.department')}
+              onChange={(department_id?: number) => set({ department_id })}
+              data-testid="records-department"
+            />
+          ),
+        },
+        { kind: 'dayRange', from: 'from', to: 'to', testId: 'records-range' },
+      ]}
+      exporter={{
+        pending: exportList.isPending,
+        bytes: exportList.bytes,
+        run: () =>
+          exportList.mutate({
+            app_id: appId,
+            status: query.status,
+            keyword: query.keyword,
+            department_id: query.department_id,
+            from: query.from,
+            to: query.to,
+          }),
+        testId: 'records-export',
+      }}
     >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Select
-          style={{ width: 180 }}
-          value={appId ?? 0}
-          onChange={(id: number) => void navigate(`/workflow/approval/${id}`)}
-          options={[{ value: 0, label: t('workflow.records.allApps') }, ...(apps.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))]}
-          data-testid="records-app"
-        />
-        <Select
-          allowClear
-          style={{ width: 140 }}
-          placeholder={t('workflow.records.status')}
-          options={APPROVAL_STATUSES.map((s) => ({ value: s, label: t(`workflow.status.${s}`) }))}
-          onChange={(status?: number) => set({ status })}
-          data-testid="records-status"
-        />
-        <KeywordSearch placeholder={t('workflow.records.keyword')} width={220} onSearch={(keyword) => set({ keyword })} data-testid="records-keyword" />
-        <DepartmentPick
-          source={consoleSource}
-          allowClear
-          style={{ width: 180 }}
-          placeholder={t('workflow.records.department')}
-          onChange={(department_id?: number) => set({ department_id })}
-          data-testid="records-department"
-        />
-        <DatePicker.RangePicker
-          onChange={(v) => set({ from: v?.[0]?.format('YYYY-MM-DD') ?? undefined, to: v?.[1]?.format('YYYY-MM-DD') ?? undefined })}
-          data-testid="records-range"
-        />
-        <ExportButton
-          pending={exportList.isPending}
-          bytes={exportList.bytes}
-          onClick={() =>
-            exportList.mutate({
-              app_id: appId,
-              status: query.status,
-              keyword: query.keyword,
-              department_id: query.department_id,
-              from: query.from,
-              to: query.to,
-            })
-          }
-          testId="records-export"
-        />
-      </Space>
-      <DataTable<ApplicationRow>
-        rowKey="id"
-        loading={list.isLoading}
-        error={list.error}
-        onRetry={list.refetch}
-        retrying={list.isFetching}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        onRow={(r) => ({ onDoubleClick: () => setOpen(r.id) })}
-        data-testid="records-table"
-        pagination={pagination(query, setQuery, list.data?.total, t, [20, 50, 100])}
-      />
       <ApplicationDrawer id={open} onClose={() => setOpen(undefined)} />
       {dialog === 'apply' && <ApplyForDialog open apps={apps.data?.items ?? []} appId={appId} onClose={() => setDialog(undefined)} />}
       <LinkDialog open={dialog === 'link'} onClose={() => setDialog(undefined)} />
       <ImportApprovalsDialog open={dialog === 'import'} onClose={() => setDialog(undefined)} />
-    </Card>
+    </ListPage>
   );
 }
