@@ -243,7 +243,8 @@ step('an answer that arrives after sign-out neither asks to sign in again nor sh
 step('messages: the bell leads to the list, mark all read clears the badge', async () => {
   await page.getByTestId('message-bell').click();
   await waitForPath('/message/message');
-  await page.locator('.ant-table-row').first().waitFor();
+  // the rows of this page, not those of the log still on screen while it loads
+  await page.getByTestId('message-page').locator('.ant-table-row').first().waitFor();
   await screenshot('messages');
   await page.getByRole('button', { name: tr('message.markAllRead') }).click();
   await page.locator('.ant-badge-count').waitFor({ state: 'detached' });
