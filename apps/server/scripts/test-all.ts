@@ -17,9 +17,9 @@ function runSuite(label: string, env: NodeJS.ProcessEnv): number {
   // A suite that does not end fails after 25 minutes (each takes under 10) instead of holding CI to its limit: once, an
   // ISAPI test file's process lingered 16 minutes after its last test passed. (--test-force-exit is no cure: with
   // process isolation it ends a file before its last results reach the runner, and they go missing unreported.)
-  // Two processes at a time, each running a shard of the files one after another (test/shards.ts): eight shards, so
-  // that one shard with slow files does not leave a core idle for long at the end.
-  const sharded = writeShards(process.cwd(), testFiles(), Number(process.env.TEST_SHARDS ?? 8));
+  // Two processes at a time, each running a shard of the files one after another (test/shards.ts): six shards, dealt
+  // out by the files' recent times so that they end together and no core idles at the end.
+  const sharded = writeShards(process.cwd(), testFiles(), Number(process.env.TEST_SHARDS ?? 6));
   const args = ['--test', '--test-concurrency=2', ...reporterArgs(), ...sharded.files];
   const r = spawnSync(process.execPath, args, { stdio: 'inherit', env, timeout: SUITE_LIMIT_MS, killSignal: 'SIGKILL' });
   sharded.drop();
