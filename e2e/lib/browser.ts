@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 /** Where the journeys' screenshots go (e2e/screenshots). */
 export const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
@@ -19,6 +20,12 @@ export interface Journey {
   close(): Promise<void>;
 }
 
+/** How the journeys start Chromium: Debian's (or CHROMIUM_PATH), headless, without what a test has no use for. */
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+
 /** Debian Chromium (or CHROMIUM_PATH) with one page, its default timeout at 15 s and its uncaught errors collected. */
 export async function openJourney(opts: {
   prefix: string;
@@ -27,10 +34,10 @@ export async function openJourney(opts: {
   locale?: string;
 }): Promise<Journey> {
   mkdirSync(SHOTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  // The journeys' runner starts one Chromium for them all (e2e/scripts/run.ts): each journey connects to it and works
+  // in contexts of its own, so no journey pays a browser's start. Run alone, a journey launches its own.
+  const shared = process.env.E2E_BROWSER_WS;
+  const browser = shared ? await chromium.connect(shared) : await chromium.launch(CHROMIUM);
   let page: Page;
   let context: BrowserContext;
   try {
@@ -88,9 +95,22 @@ export async function openJourney(opts: {
     },
     async close() {
       await page.screenshot({ path: path.join(SHOTS, `${opts.prefix}zz-final.png`) }).catch(() => undefined);
+      // connected to the shared browser, close() ends this journey's contexts and the connection, not the browser
       await browser.close();
     },
   };
+}
+
+/** A download's bytes: saved to a temp file first, since a journey connected to the shared browser has no path to read. */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-download-'));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A phone (390 × 844, touch) in the journey's browser, beside its page; its uncaught errors join the page's. */

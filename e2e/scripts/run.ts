@@ -1,8 +1,11 @@
 // Runs the browser journeys: builds the console first (so the journey never tests a stale build), then node --test.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { reporterArgs } from '../../scripts/file-times.ts';
+import { CHROMIUM } from '../lib/browser.ts';
 import { ROOT } from '../lib/server.ts';
 
 // Each test file runs in a process of its own: they share the compiled, type-stripped modules (npm test sets the same).
@@ -19,12 +22,21 @@ if (!existsSync(path.join(ROOT, 'apps', 'web', 'dist', 'index.html')) || process
 const LIMIT_MS = 45 * 60_000;
 // Three journeys at a time (E2E_CONCURRENCY to change it): each mostly waits on its browser and server, so three
 // finish in about 60% of the time one after another takes, on two cores too.
-const run = spawnSync(process.execPath, ['--test', `--test-concurrency=${process.env.E2E_CONCURRENCY ?? 3}`, ...reporterArgs(), 'tests/**/*.test.ts'], {
+// One Chromium for every journey (lib/browser.ts connects to it): a browser's start, about 3 s of CPU, paid once. Its
+// connections are served by this process, so the journeys run beside it (spawn), never blocking it (spawnSync).
+const browserServer = await chromium.launchServer(CHROMIUM);
+// every journey, or the ones named (`npm test -w @faceadmin/e2e -- tests/people.test.ts`)
+const files = process.argv.slice(2).length ? process.argv.slice(2) : ['tests/**/*.test.ts'];
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${process.env.E2E_CONCURRENCY ?? 3}`, ...reporterArgs(), ...files], {
   cwd: path.join(ROOT, 'e2e'),
   stdio: 'inherit',
-  timeout: LIMIT_MS,
-  killSignal: 'SIGKILL',
-  env: { ...process.env, TEST_TIMES_LABEL: 'e2e' },
+  env: { ...process.env, TEST_TIMES_LABEL: 'e2e', E2E_BROWSER_WS: browserServer.wsEndpoint() },
 });
-if (run.error) console.error(`\njourneys stopped after ${LIMIT_MS / 60_000} minutes: one of them did not end (${run.error.message})`);
-process.exit(run.status ?? 1);
+const limit = setTimeout(() => {
+  console.error(`\njourneys stopped after ${LIMIT_MS / 60_000} minutes: one of them did not end`);
+  child.kill('SIGKILL');
+}, LIMIT_MS);
+const [code] = (await once(child, 'exit')) as [number | null];
+clearTimeout(limit);
+await browserServer.close();
+process.exit(code ?? 1);

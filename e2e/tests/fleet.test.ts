@@ -3,10 +3,9 @@
 // server, the built console, Debian Chromium and an emulated ZKTeco terminal (tools/zk-emulator) speaking PUSH.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { createTerminal, emulatorFirmware, type Terminal } from '../../tools/zk-emulator/terminal.ts';
-import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { downloaded, journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -106,7 +105,7 @@ step("fetch the terminal's log file from the device list and download it", async
   await dialog.getByTestId('log-download').click();
   const file = await download;
   assert.match(file.suggestedFilename(), new RegExp(`^${SERIAL}-.*push\\.log$`));
-  const text = fs.readFileSync(await file.path(), 'utf8');
+  const text = (await downloaded(file)).toString('utf8');
   assert.match(text, /handshake online/, "the terminal's own log lines");
   await journey.screenshot('log-downloaded');
 });

@@ -6,12 +6,11 @@
 // duplicates; the same for the ZK terminal.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
-import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { downloaded, journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import {
   addDepartment,
@@ -281,7 +280,7 @@ step("the Hikvision terminal's firmware is upgraded from the console after a con
   await dialog.getByTestId('log-download').click();
   const file = await download;
   assert.match(file.suggestedFilename(), /isapi-log\.txt$/);
-  const text = fs.readFileSync(await file.path(), 'utf8');
+  const text = (await downloaded(file)).toString('utf8');
   assert.match(text, /remoteOpenDoor/, "the terminal's own log has the door opened from the console");
   await journey.screenshot('lan-log', false);
 });
