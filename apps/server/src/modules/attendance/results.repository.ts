@@ -31,7 +31,7 @@ export const DAY_FIGURES = [
 
 /**
  * A day's leave days (#18): a result hand-set to leave is one day; any other counts its computed leave to the half
- * day (a computed day on leave: 1; part of a working day: its leave minutes over its scheduled ones, engine.ts).
+ * day (a computed day on leave: 1; part of a working day: its leave minutes over its scheduled ones, engine/judge.ts leaveDaysOf).
  */
 export const leaveDays = (r: { manual_status: string | null; leave_half_days: number }) => (r.manual_status === 'leave' ? 1 : r.leave_half_days / 2);
 

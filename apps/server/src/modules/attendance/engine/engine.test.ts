@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { zonedToUtcMs } from '../../../lib/time.ts';
-import { computeRange, leaveDaysOf } from './engine.ts';
+import { computeRange } from './engine.ts';
+import { leaveDaysOf } from './judge.ts';
 import { describe, whyText } from './explain.ts';
 import type { AbsenceIn, DayPlan, DayResult, IgnoreReason, PersonRange, PunchIn, RuleDef, ShiftDef, Status } from './types.ts';
 import { WHY_EN } from './why.ts';
