@@ -1,12 +1,13 @@
 /**
  * The ISAPI alertStream reader (issue #20), one run, printed (never asserted): how fast the multipart reader takes a
  * terminal's stream cut into TCP-sized chunks, and what it holds while a hostile terminal sends junk or parts far
- * over the cap. The reader alone (apps/server/src/gateways/isapi/codec.ts AlertStreamParser): the database, which
+ * over the cap. The reader alone (apps/server/src/gateways/isapi/alert-stream.codec.ts AlertStreamParser): the database, which
  * paces a real stream, is measured by isapi.bench.ts.
  *   node --expose-gc alert-stream.bench.ts
  */
 import { randomBytes } from 'node:crypto';
-import { AlertStreamParser, readAlertPart } from '../apps/server/src/gateways/isapi/codec.ts';
+import { AlertStreamParser } from '../apps/server/src/gateways/isapi/alert-stream.codec.ts';
+import { readAlertPart } from '../apps/server/src/gateways/isapi/codec.ts';
 import { fmt } from './lib.ts';
 
 const B = 'MIME_boundary';

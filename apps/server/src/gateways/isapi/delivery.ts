@@ -6,9 +6,8 @@ import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
 import type { CommandResult, Delivery, DeviceOp, Planned } from '../driver.ts';
 import type { PunchRecord, TerminalEvents } from '../terminal-events.ts';
 import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiStream, type IsapiTarget } from './client.ts';
+import { AlertStreamParser, boundaryOf } from './alert-stream.codec.ts';
 import {
-  AlertStreamParser,
-  boundaryOf,
   encodeOp,
   eventSearchBody,
   firmwareRefusal,
