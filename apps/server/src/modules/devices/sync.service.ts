@@ -3,9 +3,8 @@ import { WORK_STATUS } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
-import { afterCommit } from '../../db/transaction.ts';
 import type { CommandResult, Delivery, DeviceDriver, DeviceOp, Planned, Wire } from '../../gateways/driver.ts';
-import { chunks, inChunks } from '../../lib/chunks.ts';
+import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, isoIn, nowIso, utcToLocal } from '../../lib/time.ts';
 import { loadOptions } from '../companies/companies.options.ts';
@@ -15,6 +14,7 @@ import { personsRepository, type PersonRow } from '../persons/persons.repository
 import type { PhotoStore } from '../persons/photos.ts';
 import type { DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
+import { syncSignals } from './sync.signals.ts';
 import { transaction } from '../../db/transaction.ts';
 
 /** A command not answered within this time (the terminal went away mid-batch) is given up and its work redone. */
@@ -57,10 +57,6 @@ export function opsForPerson(p: PersonRow, tzOffset = 480, cards = true): Device
   ];
 }
 
-/** Bus topics (db/bus.ts): a one-off command's result; devices that got work. */
-const DONE_TOPIC = 'device.commandDone';
-const WAKE_TOPIC = 'device.wake';
-
 /** spec §4: people who have left are not synced; their desired state on every device is "absent". */
 export const desiredRevision = (p: Pick<PersonRow, 'work_status' | 'revision'>) => (p.work_status === WORK_STATUS.working ? p.revision : 0);
 
@@ -83,88 +79,9 @@ export function syncService(deps: {
   const { bus } = deps;
   const deliveries = deps.deliveries ?? new Map<string, Delivery>();
 
-  // Devices that got work, heard from any instance (this one included): the instance serving a device's
-  // delivery sends it now; the others' deliveries ignore devices they do not serve.
-  bus.on(WAKE_TOPIC, (data, fromSelf) => {
-    if (fromSelf) return; // woken after the commit already
-    const ids = Array.isArray(data) ? data.filter((x): x is number => Number.isInteger(x)) : [];
-    if (ids.length && deliveries.size) void wake(ids);
-  });
+  // Waking the deliveries of devices that got work, and one-off commands' results, between instances.
+  const { wakeAfterCommit, commandDone, waitFor } = syncSignals({ database: deps.database, deliveries, bus, log: deps.log });
 
-  // Requests waiting for a one-off command's result (a door open), by command id. The result may come in on any
-  // instance: the bus tells them all. Should the bus have missed it (its connection was lost), the rows say it.
-  const waiting = new Map<number, Set<(r: CommandResult) => void>>();
-  const answer = (r: CommandResult) => {
-    const set = waiting.get(r.id);
-    if (!set) return;
-    waiting.delete(r.id);
-    for (const w of set) w(r);
-  };
-  bus.on(DONE_TOPIC, (data) => {
-    const d = data as { id?: unknown; code?: unknown } | null;
-    if (d && Number.isInteger(d.id) && Number.isInteger(d.code)) answer({ id: d.id as number, code: d.code as number });
-  });
-  async function checkWaiting(only?: number[]) {
-    const ids = only ?? [...waiting.keys()];
-    if (!ids.length) return;
-    try {
-      const rows = await inChunks(ids, (part) =>
-        db.selectFrom('device_commands').select(['id', 'state', 'return_code']).where('id', 'in', part).where('state', 'in', ['done', 'failed']).execute(),
-      );
-      for (const r of rows) if (r.return_code !== null) answer({ id: r.id, code: r.return_code });
-    } catch (err) {
-      deps.log?.warn({ err }, 'reading command results failed');
-    }
-  }
-  bus.onResync(() => void checkWaiting());
-
-  /**
-   * Once the caller's write has committed, devices that got new work and whose protocol is dialled or
-   * published are woken (polled terminals take it at their next poll, so with only those nothing is done).
-   */
-  function wakeAfterCommit(trx: Executor, deviceIds: Iterable<number>) {
-    if (!deliveries.size) return;
-    const ids = [...new Set(deviceIds)];
-    if (!ids.length) return;
-    afterCommit(trx, () => void wakeAndTell(ids));
-  }
-  /**
-   * Wakes here at once (this instance may serve them); on PostgreSQL the others hear it too, but only of devices
-   * with a delivery: a polled terminal (ZKTeco) asks whichever instance it reaches, so no instance needs a word.
-   */
-  async function wakeAndTell(ids: number[]) {
-    const woken = await wake(ids);
-    // unread (the query failed): the others read the protocols themselves
-    const served = woken ?? ids;
-    if (deps.database.dialect === 'postgres' && served.length) await tellOthers(served);
-  }
-  /** Tells every instance which devices got work (in chunks: a NOTIFY carries under 8 kB). */
-  async function tellOthers(ids: number[]) {
-    try {
-      for (let i = 0; i < ids.length; i += 500) await bus.send(db, WAKE_TOPIC, ids.slice(i, i + 500));
-    } catch (err) {
-      // The serving instance's heartbeat catches up with the work: it is in the database.
-      deps.log?.warn({ err }, 'telling other instances of device work failed');
-    }
-  }
-  /** Wakes the deliveries of these devices; answers the ids that have one (undefined when they could not be read). */
-  async function wake(ids: number[]): Promise<number[] | undefined> {
-    try {
-      const rows = await inChunks(ids, (part) => db.selectFrom('devices').select(['id', 'protocol']).where('id', 'in', part).execute());
-      const served: number[] = [];
-      for (const r of rows) {
-        const delivery = deliveries.get(r.protocol);
-        if (!delivery) continue;
-        delivery.wake(r.id);
-        served.push(r.id);
-      }
-      return served;
-    } catch (err) {
-      // The delivery's own catch-up sends the work later; the write that queued it has committed.
-      deps.log?.error({ err }, 'waking devices failed');
-      return undefined;
-    }
-  }
   /** The devices that hold (or are to hold) these people, for waking; read only when a delivery exists. */
   async function devicesOf(trx: Executor, companyId: number, personIds: number[]) {
     if (!deliveries.size) return [];
@@ -383,31 +300,8 @@ export function syncService(deps: {
       return r.id;
     },
 
-    /**
-     * Resolves when a queued command has a result, on whichever instance it arrives, or with null after `ms`.
-     * While the bus is not listening, the row is read every second instead.
-     */
-    waitFor(commandId: number, ms: number): Promise<CommandResult | null> {
-      return new Promise((resolve) => {
-        const set = waiting.get(commandId) ?? waiting.set(commandId, new Set()).get(commandId)!;
-        const done = (r: CommandResult | null) => {
-          clearTimeout(timer);
-          clearInterval(poll);
-          set.delete(onDone);
-          if (!set.size && waiting.get(commandId) === set) waiting.delete(commandId);
-          resolve(r);
-        };
-        const onDone = (r: CommandResult) => done(r);
-        set.add(onDone);
-        const timer = setTimeout(() => done(null), ms);
-        // Answered before this wait began (the caller read the row a moment ago): the row says so now.
-        void checkWaiting([commandId]);
-        const poll = setInterval(() => {
-          if (!bus.listening) void checkWaiting();
-        }, 1000);
-        poll.unref();
-      });
-    },
+    /** Resolves when a queued command has a result, on whichever instance it arrives, or with null after `ms` (sync.signals.ts). */
+    waitFor,
 
     /** Gives up on every command in flight: the terminal restarted (a handshake) and lost them. */
     async expire(deviceId: number) {
@@ -609,7 +503,7 @@ export function syncService(deps: {
           if (c.person_id === null && c.kind !== 'info')
             await publish(trx, device.company_id, 'command', { device_id: device.id, kind: c.kind, ok, code: r.code }, ['face']);
           // whoever waits for it (a door open), on any instance, hears it at the commit
-          if (c.person_id === null) await bus.send(trx, DONE_TOPIC, { id: r.id, code: r.code });
+          if (c.person_id === null) await commandDone(trx, { id: r.id, code: r.code });
           if (c.kind === 'unlock')
             await trx
               .updateTable('devices')
