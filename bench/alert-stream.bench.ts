@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AlertStreamParser } from '../apps/server/src/gateways/isapi/alert-stream.codec.ts';
-import { readAlertPart } from '../apps/server/src/gateways/isapi/codec.ts';
+import { readAlertPart } from '../apps/server/src/gateways/isapi/events.codec.ts';
 import { fmt } from './lib.ts';
 
 const B = 'MIME_boundary';

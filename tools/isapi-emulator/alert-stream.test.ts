@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { AlertStreamParser, boundaryOf } from '../../apps/server/src/gateways/isapi/alert-stream.codec.ts';
-import { readAlertPart } from '../../apps/server/src/gateways/isapi/codec.ts';
+import { readAlertPart } from '../../apps/server/src/gateways/isapi/events.codec.ts';
 import { isapiClient, IsapiTransportError, type IsapiTarget } from '../../apps/server/src/gateways/isapi/client.ts';
 import { createIsapiTerminal, type IsapiTerminal } from './terminal.ts';
 

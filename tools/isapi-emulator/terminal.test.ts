@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import {
   encodeOp,
-  eventSearchBody,
   firmwareRefusal,
   logSearchXml,
   parseDeviceInfo,
-  parseEventSearch,
   parseLogSearch,
   parseStatus,
   parseUpgradeStatus,
   parseUserCount,
 } from '../../apps/server/src/gateways/isapi/codec.ts';
+import { eventSearchBody, parseEventSearch } from '../../apps/server/src/gateways/isapi/events.codec.ts';
 import { isapiClient, IsapiTransportError, type IsapiTarget } from '../../apps/server/src/gateways/isapi/client.ts';
 import { emulatorFirmware } from '../zk-emulator/terminal.ts';
 import { createIsapiTerminal, isapiEmulatorFirmware, isapiTime, parseIsapiTime, type IsapiTerminal } from './terminal.ts';

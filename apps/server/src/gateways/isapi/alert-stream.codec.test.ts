@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AlertStreamParser, boundaryOf, type StreamPart } from './alert-stream.codec.ts';
-import { readAlertPart } from './codec.ts';
+import { readAlertPart } from './events.codec.ts';
 
-/** The alertStream reader (alert-stream.codec.ts, and codec.ts's readAlertPart): parts cut anywhere, garbage, oversized parts, bounded memory. */
+/** The alertStream reader (alert-stream.codec.ts, and events.codec.ts's readAlertPart): parts cut anywhere, garbage, oversized parts, bounded memory. */
 
 const B = 'MIME_boundary';
 const part = (type: string, data: Buffer | string, length = true) => {

@@ -1,6 +1,6 @@
 /**
  * The alertStream's framing (`GET /ISAPI/Event/notification/alertStream`, docs/isapi-protocol.md): an endless
- * multipart/mixed answer cut into its parts as it arrives. Bytes only: what a part means is codec.ts's `readAlertPart`.
+ * multipart/mixed answer cut into its parts as it arrives. Bytes only: what a part means is events.codec.ts's `readAlertPart`.
  */
 
 /** One part of the alertStream: its content type and bytes. */

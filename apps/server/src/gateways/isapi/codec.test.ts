@@ -13,19 +13,16 @@ import {
   parseUpgradeStatus,
   statusFrom,
   WRONG_FIRMWARE,
-  httpHostsXml,
   multipart,
   parseDeviceInfo,
   parseDoorState,
-  parseEventSearch,
   parseMultipart,
-  parseNotification,
   parseStatus,
   parseUserCheck,
-  punchOf,
   userBody,
   xmlLeaves,
 } from './codec.ts';
+import { httpHostsXml, parseEventSearch, parseNotification, punchOf } from './events.codec.ts';
 import { digestAuthorization, parseChallenges, pickChallenge } from './client.ts';
 
 test('statuses: JSON and XML ResponseStatus, known causes get their own code and message, the rest their status', () => {

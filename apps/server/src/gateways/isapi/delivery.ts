@@ -9,28 +9,22 @@ import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiStream, t
 import { AlertStreamParser, boundaryOf } from './alert-stream.codec.ts';
 import {
   encodeOp,
-  eventSearchBody,
   firmwareRefusal,
-  httpHostsXml,
   ISAPI_CODES,
   logSearchXml,
   logText,
   parseDeviceInfo,
   parseDoorState,
-  parseEventSearch,
   parseLogSearch,
   parseProgress,
   parseStatus,
   parseUpgradeStatus,
   parseUserCapabilities,
   parseUserCount,
-  punchOf,
-  readAlertPart,
-  type AcsEvent,
-  type EventHost,
   type IsapiRequest,
   type LogEntry,
 } from './codec.ts';
+import { eventSearchBody, httpHostsXml, parseEventSearch, punchOf, readAlertPart, type AcsEvent, type EventHost } from './events.codec.ts';
 import { isapiDoorWire, isapiWire, type DialledTerminal, type IsapiPlanned } from './driver.ts';
 
 export type { DialledTerminal } from './driver.ts';

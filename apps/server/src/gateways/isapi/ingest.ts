@@ -1,5 +1,5 @@
 import type { TerminalEvents } from '../terminal-events.ts';
-import { EVENT, punchOf, type AcsEvent } from './codec.ts';
+import { EVENT, punchOf, type AcsEvent } from './events.codec.ts';
 import type { DialledTerminal } from './driver.ts';
 
 /**

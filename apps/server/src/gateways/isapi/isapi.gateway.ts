@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { parseMultipart, parseNotification, type Part } from './codec.ts';
+import { parseMultipart, type Part } from './codec.ts';
+import { parseNotification } from './events.codec.ts';
 import { ingestLiveEvent } from './ingest.ts';
 import type { TerminalEvents } from '../terminal-events.ts';
 import type { DialledTerminal } from './driver.ts';
