@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -121,7 +122,7 @@ export const smallFace = async () =>
 
 /**
  * What a person with a face is created with: the name, and any field of the person form (spec §3).
- * Without `organizations` the person goes in a new department (named `department`, else `Dept <number>`);
+ * Without `organizations` the person goes in a new department (named `department`, else `Dept <number>`, or a random one);
  * without `pic` a picture is uploaded for them (`picture`, else a solid-colour test picture).
  */
 export type PersonWithFace = Partial<PersonCreate> & { name: string; department?: string; picture?: Buffer };
@@ -131,7 +132,10 @@ export async function personWithFace(t: TestApp, c: Company, p: PersonWithFace):
   const { department, picture: data, organizations, pic, ...fields } = p;
   let orgs = organizations;
   if (!orgs) {
-    const dept = await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: department ?? `Dept ${p.number}` } });
+    const dept = await call(t.app, 'POST', '/org/create', {
+      token: c.main,
+      body: { name: department ?? `Dept ${p.number ?? randomBytes(4).toString('hex')}` },
+    });
     assert.equal(dept.code, 20000, dept.message);
     orgs = [dept.data.id as number];
   }
@@ -152,4 +156,14 @@ export async function personWithFace(t: TestApp, c: Company, p: PersonWithFace):
 /** A person with a face in a new department of the company (or in `organizations`): its id. */
 export async function addPersonWithFace(t: TestApp, c: Company, p: PersonWithFace): Promise<number> {
   return (await personWithFace(t, c, p)).id;
+}
+
+/** A person with a face signed in to self-service through a one-time link: the person token (X-Person-Token). */
+export async function personSessionWithFace(t: TestApp, c: Company, p: PersonWithFace): Promise<string> {
+  const person = await addPersonWithFace(t, c, p);
+  const link = await call(t.app, 'POST', '/workflow/link', { token: c.main, body: { person_id: person } });
+  assert.equal(link.code, 20000, link.message);
+  const r = await call(t.app, 'POST', '/self/link', { body: { token: link.data.token } });
+  assert.equal(r.code, 20000, `person session: ${r.message}`);
+  return r.data.token as string;
 }
