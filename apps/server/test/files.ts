@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import assert from 'node:assert/strict';
+import type { Person, PersonCreate } from '@faceadmin/shared';
 import { API, call, type Company, type TestApp } from './helpers.ts';
 
 /** A solid-colour test picture (a real image, so it passes content checks). */
@@ -118,15 +120,50 @@ export const smallFace = async () =>
     .jpeg({ quality: 90 })
     .toBuffer();
 
-/** A person with a face in a new department of the company (the setup many tests need before a terminal): its id. */
-export async function addPersonWithFace(t: TestApp, c: Company, p: { name: string; number: string; department?: string }): Promise<number> {
-  const dept = await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: p.department ?? `Dept ${p.number}` } });
-  assert.equal(dept.code, 20000, dept.message);
-  const pic = (await upload(t, '/person/upload', c.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
-  const person = await call(t.app, 'POST', '/person/create', {
+/**
+ * What a person with a face is created with: the name, and any field of the person form (spec §3).
+ * Without `organizations` the person goes in a new department (named `department`, else `Dept <number>`, or a random one);
+ * without `pic` a picture is uploaded for them (`picture`, else a solid-colour test picture).
+ */
+export type PersonWithFace = Partial<PersonCreate> & { name: string; department?: string; picture?: Buffer };
+
+/** A person with a face (the setup many tests need before a terminal): the record the API returned. */
+export async function personWithFace(t: TestApp, c: Company, p: PersonWithFace): Promise<Person> {
+  const { department, picture: data, organizations, pic, ...fields } = p;
+  let orgs = organizations;
+  if (!orgs) {
+    const dept = await call(t.app, 'POST', '/org/create', {
+      token: c.main,
+      body: { name: department ?? `Dept ${p.number ?? randomBytes(4).toString('hex')}` },
+    });
+    assert.equal(dept.code, 20000, dept.message);
+    orgs = [dept.data.id as number];
+  }
+  let face = pic;
+  if (!face) {
+    const up = await upload(t, '/person/upload', c.main, { name: 'face.jpg', data: data ?? (await picture()) });
+    assert.equal(up.code, 20000, up.message);
+    face = up.data.pic as string;
+  }
+  const person = await call<Person>(t.app, 'POST', '/person/create', {
     token: c.main,
-    body: { name: p.name, number: p.number, phone: '13700000000', organizations: [dept.data.id as number], pic },
+    body: { phone: '13700000000', ...fields, organizations: orgs, pic: face },
   });
-  assert.equal(person.code, 20000, person.message);
-  return person.data.id as number;
+  assert.equal(person.code, 20000, `${p.name}: ${person.message}`);
+  return person.data;
+}
+
+/** A person with a face in a new department of the company (or in `organizations`): its id. */
+export async function addPersonWithFace(t: TestApp, c: Company, p: PersonWithFace): Promise<number> {
+  return (await personWithFace(t, c, p)).id;
+}
+
+/** A person with a face signed in to self-service through a one-time link: the person token (X-Person-Token). */
+export async function personSessionWithFace(t: TestApp, c: Company, p: PersonWithFace): Promise<string> {
+  const person = await addPersonWithFace(t, c, p);
+  const link = await call(t.app, 'POST', '/workflow/link', { token: c.main, body: { person_id: person } });
+  assert.equal(link.code, 20000, link.message);
+  const r = await call(t.app, 'POST', '/self/link', { body: { token: link.data.token } });
+  assert.equal(r.code, 20000, `person session: ${r.message}`);
+  return r.data.token as string;
 }

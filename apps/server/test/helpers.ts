@@ -265,20 +265,6 @@ export interface Company {
   mainId: number;
 }
 
-/** A person of the company, signed in to the self-service page through a one-time link; returns the person token. */
-export async function makePersonSession(t: TestApp, company: Company, pic: string, number = `P${randomBytes(3).toString('hex')}`): Promise<string> {
-  const dept = await call(t.app, 'POST', '/org/create', { token: company.main, body: { name: `Dept ${number}` } });
-  const person = await call(t.app, 'POST', '/person/create', {
-    token: company.main,
-    body: { number, name: `Person ${number}`, phone: '13900000000', organizations: [dept.data.id], pic },
-  });
-  if (person.code !== 20000) throw new Error(`person: ${person.code} ${person.message}`);
-  const link = await call(t.app, 'POST', '/workflow/link', { token: company.main, body: { person_id: person.data.id } });
-  const r = await call(t.app, 'POST', '/self/link', { body: { token: link.data.token } });
-  if (r.code !== 20000) throw new Error(`person session: ${r.code} ${r.message}`);
-  return r.data.token as string;
-}
-
 /** A company with its own initial administrator. */
 export async function makeCompany(t: TestApp, name: string, username = `own${randomBytes(3).toString('hex')}`): Promise<Company> {
   const token = await register(t, username);

@@ -4,8 +4,8 @@ import { apiContract, CODES, requestSchema, type Endpoint } from '@faceadmin/sha
 import fc from 'fast-check';
 import { t as tr } from '../src/i18n/i18n.ts';
 import { validOf, type Schema } from './arbitrary.ts';
-import { picture, upload } from './files.ts';
-import { API, call, DIALECT, makeApp, makeCompany, makePersonSession, type Company, type TestApp } from './helpers.ts';
+import { personSessionWithFace } from './files.ts';
+import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from './helpers.ts';
 
 /** The request policy (#9 items 1–3, 5), route by route: what the contract test checks by sampling, here for every route. */
 let t: TestApp;
@@ -15,8 +15,7 @@ let personToken = '';
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Requests Co');
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  personToken = await makePersonSession(t, A, pic);
+  personToken = await personSessionWithFace(t, A, { name: 'Self Person' });
 });
 after(() => t.close());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import type { IsapiTerminal } from '../../../../../tools/isapi-emulator/terminal.ts';
-import { addPersonWithFace, picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, picture } from '../../../test/files.ts';
 import { call, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { addIsapiTerminal, isapiTerminals, makeIsapiApp } from '../../../test/isapi.ts';
 import { until } from '../../../test/terminals.ts';
@@ -40,12 +40,7 @@ let deviceId: number;
 test('a terminal added by address and password goes online with its model and firmware, and people with faces reach it', async () => {
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Hall' } })).data.id as number;
   for (const n of ['1', '2']) {
-    const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture(200, 250) })).data.pic as string;
-    const p = await call(t.app, 'POST', '/person/create', {
-      token: A.main,
-      body: { name: `Person ${n}`, number: `H${n}`, phone: '13800000000', organizations: [dept], pic },
-    });
-    assert.equal(p.code, CODES.OK, p.message);
+    await addPersonWithFace(t, A, { name: `Person ${n}`, number: `H${n}`, organizations: [dept], picture: await picture(200, 250) });
   }
   emu = await terminal({ serial: 'DS-K1T671M-EMU-A' });
   deviceId = await addTerminal(A, emu, 'ISAPIA1');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, type RuleInput } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /** From a terminal's punches to an explained day result, on its own (#10): late, a leave, a grace change, "attendance update". */
@@ -29,9 +29,7 @@ before(async () => {
   A = await makeCompany(t, 'Days A');
   B = await makeCompany(t, 'Days B');
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  person = (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: '501', name: 'Zhao Lei', phone: '139', organizations: [dept], pic } }))
-    .data.id;
+  person = await addPersonWithFace(t, A, { number: '501', name: 'Zhao Lei', organizations: [dept] });
   const r = await call(t.app, 'POST', '/attendance/rule/create', { token: A.main, body: { ...rule(5), department_ids: [dept] } });
   assert.equal(r.code, CODES.OK, r.message);
   ruleId = r.data.id;
@@ -222,14 +220,7 @@ test(`a result set by hand on a day not computed yet creates the day; the comput
   );
   assert.notEqual((await listed('2026-10-14', person))?.manual, true, 'nothing set by the other company');
   // a person no rule covers: the manual result is kept (as it is when a person leaves a rule); the computed one stays pending
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'g.jpg', data: await picture() })).data.pic;
-  const visitors = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Visitors' } })).data.id;
-  const made = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number: '502', name: 'Qian Yu', phone: '138', organizations: [visitors], pic },
-  });
-  assert.equal(made.code, CODES.OK, made.message);
-  const loner = made.data.id;
+  const loner = await addPersonWithFace(t, A, { number: '502', name: 'Qian Yu', department: 'Visitors' });
   const free = await call(t.app, 'POST', '/attendance/day/manual', {
     token: A.main,
     body: { person_id: loner, date: EARLY, status: 'out', reason: 'Client visit' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type WorkflowApp } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { plainPunch, punchWriter } from '../punches/punches.repository.ts';
 
@@ -30,12 +30,9 @@ before(async () => {
   A = await makeCompany(t, 'Leave Co');
   B = await makeCompany(t, 'Leave B');
   const dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Finance' } })).id as number;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = async (number: string, name: string) =>
-    ok(await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } }), name).id as number;
-  wang = await person('601', 'Wang Fang');
-  li = await person('602', 'Li Na');
-  zhao = await person('603', 'Zhao Lei');
+  wang = await addPersonWithFace(t, A, { number: '601', name: 'Wang Fang', organizations: [dept] });
+  li = await addPersonWithFace(t, A, { number: '602', name: 'Li Na', organizations: [dept] });
+  zhao = await addPersonWithFace(t, A, { number: '603', name: 'Zhao Lei', organizations: [dept] });
   ok(
     await call(t.app, 'POST', '/attendance/rule/create', {
       token: A.main,

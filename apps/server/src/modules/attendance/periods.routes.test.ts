@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, type RuleInput } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { plainPunch, punchWriter } from '../punches/punches.repository.ts';
 
@@ -13,7 +13,6 @@ let t: TestApp;
 let A: Company;
 let B: Company;
 let device: number;
-let pic: string;
 const ZONE = 'Asia/Shanghai';
 const EARLY = '2026-10-06'; // a Tuesday before the change
 const LATE = '2026-10-20'; // a Tuesday after it
@@ -32,7 +31,6 @@ before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Periods A');
   B = await makeCompany(t, 'Periods B');
-  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   device = (await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Gate', serial: 'PER001', ip: '10.0.0.1', password: 'pw' } })).data.id;
 });
 after(() => t.close());
@@ -41,9 +39,7 @@ after(() => t.close());
 async function setUp(tag: string) {
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: `Staff ${tag}` } })).data.id as number;
   const number = `P${tag}`;
-  const p = await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name: `Person ${tag}`, phone: '139', organizations: [dept], pic } });
-  assert.equal(p.code, CODES.OK, p.message);
-  const person = p.data.id as number;
+  const person = await addPersonWithFace(t, A, { number, name: `Person ${tag}`, organizations: [dept] });
   const r = await call(t.app, 'POST', '/attendance/rule/create', { token: A.main, body: office(`Office ${tag}`, '09:00', '18:00', [dept]) });
   assert.equal(r.code, CODES.OK, r.message);
   await punch(person, number, [`${EARLY} 09:30:00`, `${EARLY} 18:00:00`, `${LATE} 09:30:00`, `${LATE} 18:00:00`]);
@@ -202,9 +198,7 @@ test(`a closed month is neither recalculated nor edited until it is reopened, an
 
 test(`a closed period's schedule cells are not edited, and its absences are not removed by hand (${DIALECT})`, async () => {
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Line 4' } })).data.id as number;
-  const person = (
-    await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: 'P4', name: 'Person 4', phone: '139', organizations: [dept], pic } })
-  ).data.id as number;
+  const person = await addPersonWithFace(t, A, { number: 'P4', name: 'Person 4', organizations: [dept] });
   const rule = await call(t.app, 'POST', '/attendance/rule/create', {
     token: A.main,
     body: {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, personWithFace } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { addDays, datesBetween } from './plans.ts';
 import { localDate } from './recompute.service.ts';
@@ -23,14 +23,8 @@ before(async () => {
   A = await makeCompany(t, 'Reports A');
   B = await makeCompany(t, 'Reports B');
   dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = async (number: string, name: string) => {
-    const r = await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } });
-    assert.equal(r.code, CODES.OK, r.message);
-    return r.data.id as number;
-  };
-  late = await person('501', 'Zhao Lei');
-  absent = await person('502', 'Qian Yu');
+  late = await addPersonWithFace(t, A, { number: '501', name: 'Zhao Lei', organizations: [dept] });
+  ({ id: absent, pic } = await personWithFace(t, A, { number: '502', name: 'Qian Yu', organizations: [dept] }));
   const r = await call(t.app, 'POST', '/attendance/rule/create', {
     token: A.main,
     body: {
@@ -214,12 +208,7 @@ test(`a punch record is found by a PIN with letters in any case, on either datab
 
 test(`someone hired mid-month has no results (no absences) before the hire date and normal ones from it (#17) (${DIALECT})`, async () => {
   const db = t.app.database.db;
-  const r = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number: '503', name: 'Sun Li', phone: '139', organizations: [dept], pic, joined_on: '2026-10-14' },
-  });
-  assert.equal(r.code, CODES.OK, r.message);
-  const hired = r.data.id as number;
+  const hired = await addPersonWithFace(t, A, { number: '503', name: 'Sun Li', organizations: [dept], pic, joined_on: '2026-10-14' });
   const device = (await db.selectFrom('devices').select('id').where('company_id', '=', A.id).executeTakeFirstOrThrow()).id;
   const punch = (local: string): PunchInsert => plainPunch({ companyId: A.id, deviceId: device, personId: hired, pin: '503', local, zone: ZONE });
   // punches before the hire date (a trial day) count for nothing

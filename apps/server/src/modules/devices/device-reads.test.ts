@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /** What the console shows of a terminal is what the terminal reported, with when (#9 items 8, 9, 11). */
@@ -34,11 +34,7 @@ test(`the user count is the terminal's, re-read after people are synced, with th
   ).data;
   assert.equal(d.user_count_at, null, 'never read before the terminal called in');
   for (const n of ['301', '302', '303']) {
-    const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-    assert.equal(
-      (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: n, name: `P${n}`, phone: '139', organizations: [dept], pic } })).code,
-      CODES.OK,
-    );
+    await addPersonWithFace(t, A, { number: n, name: `P${n}`, organizations: [dept] });
   }
   const term = terminal(server, 'READS01', { ip: '10.1.2.30' });
   await term.start();

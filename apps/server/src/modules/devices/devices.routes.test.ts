@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import { call, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { personWithFace, picture } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 let t: TestApp;
@@ -27,12 +27,6 @@ after(async () => {
 const device = (token: string, body: Record<string, unknown>) =>
   call(t.app, 'POST', '/device/create', { token, lang: 'en-US', body: { name: 'Front door', ip: '192.168.1.20', password: 'dev-secret', ...body } });
 
-async function person(number: string, name: string, token = A.main, departments = [dept]) {
-  const pic = (await upload(t, '/person/upload', token, { name: 'f.jpg', data: await picture() })).data.pic;
-  const r = await call(t.app, 'POST', '/person/create', { token, body: { number, name, phone: '139', organizations: departments, pic } });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data;
-}
 const ledger = async (id: number, token = A.main) =>
   (await call(t.app, 'GET', '/device/persons', { token, lang: 'en-US', query: { id, pageSize: 100 } })).data.items as any[];
 
@@ -60,8 +54,8 @@ test('spec §5: name, serial, IP and device password are required; serials are u
 
 test('a terminal comes online, receives people with faces, opens the door, and its punches (with photo) are listed', async () => {
   const d = (await device(A.main, { serial: 'ZK0001' })).data;
-  const p1 = await person('2001', 'Wang Fang');
-  const p2 = await person('2002', 'Li Qiang');
+  const p1 = await personWithFace(t, A, { number: '2001', name: 'Wang Fang', organizations: [dept] });
+  const p2 = await personWithFace(t, A, { number: '2002', name: 'Li Qiang', organizations: [dept] });
   const term = terminal(server, 'ZK0001');
   await term.start();
   await until('online', async () => (await call(t.app, 'GET', '/device/info', { token: A.main, query: { id: d.id } })).data.online);
@@ -119,7 +113,7 @@ test('replaying the same ATTLOG 100 times adds nothing; a stranger is kept as su
 
 test('offline: the device goes offline with a message; changes made meanwhile arrive when it returns', async () => {
   const d = (await device(A.main, { serial: 'ZK0003' })).data;
-  const p = await person('3001', 'Zhao Lei');
+  const p = await personWithFace(t, A, { number: '3001', name: 'Zhao Lei', organizations: [dept] });
   const term = terminal(server, 'ZK0003');
   await term.start();
   await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p.id] } });
@@ -159,9 +153,9 @@ test('offline: the device goes offline with a message; changes made meanwhile ar
 
 test('leaving, renumbering and removal reach the device incrementally (never a wipe)', async () => {
   const d = (await device(A.main, { serial: 'ZK0004' })).data;
-  const a = await person('4001', 'Stays');
-  const b = await person('4002', 'Leaves');
-  const c = await person('4003', 'Renumbered');
+  const a = await personWithFace(t, A, { number: '4001', name: 'Stays', organizations: [dept] });
+  const b = await personWithFace(t, A, { number: '4002', name: 'Leaves', organizations: [dept] });
+  const c = await personWithFace(t, A, { number: '4003', name: 'Renumbered', organizations: [dept] });
   const term = terminal(server, 'ZK0004');
   await term.start();
   await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, department_ids: [dept] } });
@@ -189,8 +183,8 @@ test('leaving, renumbering and removal reach the device incrementally (never a w
 
 test('capacity: the server checks it before sending, and the device answer -1001 is shown with its meaning', async () => {
   const d = (await device(A.main, { serial: 'ZK0005', capacity: 1 })).data;
-  const p1 = await person('5001', 'First');
-  const p2 = await person('5002', 'Second');
+  const p1 = await personWithFace(t, A, { number: '5001', name: 'First', organizations: [dept] });
+  const p2 = await personWithFace(t, A, { number: '5002', name: 'Second', organizations: [dept] });
   const term = terminal(server, 'ZK0005', { capacity: 5 });
   await term.start();
   await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p1.id, p2.id] } });
@@ -250,7 +244,7 @@ test('an unregistered serial is answered but gets nothing, cannot upload, and is
 test("a device of company A never reads or writes company B's data", async () => {
   const d = (await device(A.main, { serial: 'ZK0008' })).data;
   const bDept = (await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B staff' } })).data.id;
-  const bp = await person('8001', 'B person', B.main, [bDept]);
+  const bp = await personWithFace(t, B, { number: '8001', name: 'B person', organizations: [bDept] });
   assert.equal((await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [bp.id] } })).code, CODES.NOT_FOUND);
   assert.equal((await call(t.app, 'POST', '/device/persons/add', { token: B.main, body: { id: d.id, person_ids: [bp.id] } })).code, CODES.NOT_FOUND);
   assert.equal((await call(t.app, 'POST', '/device/open', { token: B.main, body: { id: d.id } })).code, CODES.NOT_FOUND);
@@ -268,7 +262,7 @@ test("a device of company A never reads or writes company B's data", async () =>
 
 test('GB2312 terminals (language 83) get Chinese names intact', async () => {
   const d = (await device(A.main, { serial: 'ZKCN01' })).data;
-  const p = await person('6001', '张伟');
+  const p = await personWithFace(t, A, { number: '6001', name: '张伟', organizations: [dept] });
   const term = terminal(server, 'ZKCN01', { language: 83 });
   await term.start();
   await call(t.app, 'POST', '/device/persons/add', { token: A.main, body: { id: d.id, person_ids: [p.id] } });
@@ -362,7 +356,7 @@ test('a terminal whose clock is off raises one message, and the drift is shown o
 
 test('a backlog of 150 punches in one upload (with repeats inside it) is stored once each, people matched by PIN', async () => {
   const d = (await device(A.main, { serial: 'ZKBULK1', name: 'Bulk door' })).data;
-  await person('7001', 'Bulk Person');
+  await personWithFace(t, A, { number: '7001', name: 'Bulk Person', organizations: [dept] });
   await fetch(`${server}/iclock/cdata?SN=ZKBULK1&options=all&language=69`);
   const line = (k: number) => `${k % 3 === 0 ? '7001' : `8${k}`}\t2026-10-0${1 + (k % 9)} 0${k % 10}:${String(k % 60).padStart(2, '0')}:00\t0\t15\t0\t0\t0`;
   const lines = Array.from({ length: 150 }, (_, k) => line(k));

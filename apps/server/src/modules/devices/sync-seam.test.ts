@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import type { DeviceOp, Planned, Protocol, Wire } from '../../gateways/driver.ts';
 import type { TerminalEvents } from '../../gateways/terminal-events.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { call, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { until } from '../../../test/terminals.ts';
 import { newPersonRow } from '../persons/persons.repository.ts';
@@ -67,12 +67,7 @@ test('the sync ledger plans through any wire, within its budget, and results com
   });
   assert.equal(created.code, CODES.OK, created.message);
   for (const n of ['1', '2', '3']) {
-    const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
-    const p = await call(t.app, 'POST', '/person/create', {
-      token: A.main,
-      body: { name: `P${n}`, number: `S${n}`, phone: '13800000000', organizations: [dept], pic },
-    });
-    assert.equal(p.code, CODES.OK, p.message);
+    await addPersonWithFace(t, A, { name: `P${n}`, number: `S${n}`, organizations: [dept] });
   }
   const device = (await devicesRepository.findBySerial(t.app.database.db, 'SEAM0001'))!;
 
@@ -114,19 +109,13 @@ test('a dialled protocol is woken after the commit: the door opens at once and p
 
   // A new person (the device takes everyone): the people hook moves the ledger, the commit wakes the device,
   // and the people it got at creation go with the same batch.
-  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Dialled dept' } })).data.id as number;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
-  const p = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { name: 'Newcomer', number: 'D1', phone: '13800000000', organizations: [dept], pic },
-  });
-  assert.equal(p.code, CODES.OK, p.message);
+  const newcomer = await addPersonWithFace(t, A, { name: 'Newcomer', number: 'D1', department: 'Dialled dept' });
   const states = () => t.app.database.db.selectFrom('device_persons').select(['person_id', 'state']).where('device_id', '=', id).execute();
   const rows = await until('every person synced on the dialled device', async () => {
     const r = await states();
     return r.length === 4 && r.every((x) => x.state === 'synced') ? r : undefined;
   });
-  assert.ok(rows!.some((r) => r.person_id === p.data.id));
+  assert.ok(rows!.some((r) => r.person_id === newcomer));
   assert.ok(dialled.received.some((x) => x.encoded.op.kind === 'user' && x.encoded.op.pin === 'D1'));
 });
 

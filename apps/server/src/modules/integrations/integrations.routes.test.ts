@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CODES, INTEGRATION_LIMITS, type ApiKeyCreated, type DeliveryItem, type WebhookSecret } from '@faceadmin/shared';
 import { API, call, DIALECT, makeApp, makeCompany, makeSub, raw, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 import { clock } from '../../lib/time.ts';
 import { signatureOf, verifySignature } from './signature.ts';
@@ -87,12 +87,6 @@ const withKey = (key: string, method: 'GET' | 'POST', url: string, o: { query?: 
     ...(o.body !== undefined ? { payload: o.body as object } : {}),
   });
 const envelope = (r: Awaited<ReturnType<typeof withKey>>) => ({ ...r.json<{ code: number; message: string; data: any }>(), status: r.statusCode });
-const person = async (c: Company, dept: number, name: string) => {
-  const pic = (await upload(t, '/person/upload', c.main, { name: 'face.jpg', data: await picture() })).data.pic;
-  const r = await call(t.app, 'POST', '/person/create', { token: c.main, body: { name, phone: '13800000000', organizations: [dept], pic } });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-};
 /** Runs the delivery job until `done` holds (the scheduler's own ticks may take some of the turns). */
 async function deliverUntil(done: () => Promise<boolean> | boolean, what: string) {
   for (let i = 0; i < 100; i++) {
@@ -152,7 +146,7 @@ test('a key is shown once, stored hashed, and works on its scoped routes as curl
   assert.ok(!row.key_hash.includes(k.key.slice(12)));
   assert.ok(!JSON.stringify(row).includes(k.key.slice(12)), 'the key itself is not stored');
 
-  const id = await person(A, deptA, 'Key Reader');
+  const id = await addPersonWithFace(t, A, { name: 'Key Reader', organizations: [deptA] });
   const listed = envelope(await withKey(k.key, 'GET', '/person/list', { query: { pageSize: '100' } }));
   assert.equal(listed.code, CODES.OK, listed.message);
   assert.ok(listed.data.items.some((p: { id: number }) => p.id === id));
@@ -202,7 +196,7 @@ test('keys are refused out of scope, on unscoped routes, revoked, expired, unkno
 
   // another company's ids are not found through A's key
   const reader = await createKey(A, { name: 'Reader', scopes: ['people:read'] });
-  const bPerson = await person(B, deptB, 'B Person');
+  const bPerson = await addPersonWithFace(t, B, { name: 'B Person', organizations: [deptB] });
   assert.equal(envelope(await withKey(reader.key, 'GET', '/person/info', { query: { id: String(bPerson) } })).code, CODES.NOT_FOUND);
   assert.ok(
     !envelope(await withKey(reader.key, 'GET', '/person/list', { query: { pageSize: '100' } })).data.items.some((p: { id: number }) => p.id === bPerson),
@@ -319,7 +313,7 @@ test('webhooks: signed deliveries of person changes, retried after a 500, a test
   for (const url of ['ftp://example.com/x', 'http://user:pw@example.com/', 'not a url', 'javascript:alert(1)']) assert.equal(await bad(url), CODES.RULE, url);
 
   // nobody listens yet: a change writes nothing to the outbox
-  await person(A, deptA, 'Unheard Person');
+  await addPersonWithFace(t, A, { name: 'Unheard Person', organizations: [deptA] });
   const outbox = async () => (await t.app.database.db.selectFrom('webhook_outbox').selectAll().execute()).length;
   assert.equal(await outbox(), 0);
 
@@ -334,7 +328,7 @@ test('webhooks: signed deliveries of person changes, retried after a 500, a test
 
   received.length = 0;
   answer = () => ({ status: 200 });
-  const id = await person(A, deptA, 'Hooked Person');
+  const id = await addPersonWithFace(t, A, { name: 'Hooked Person', organizations: [deptA] });
   await deliverUntil(() => received.length > 0, 'the person.changed delivery');
   const got = received[0]!;
   const body = JSON.parse(got.body);
@@ -359,7 +353,7 @@ test('webhooks: signed deliveries of person changes, retried after a 500, a test
   received.length = 0;
   let calls = 0;
   answer = () => ({ status: ++calls === 1 ? 500 : 200 });
-  await person(A, deptA, 'Retried Person');
+  await addPersonWithFace(t, A, { name: 'Retried Person', organizations: [deptA] });
   await deliverUntil(() => received.length === 1, 'the first attempt');
   let d = (await deliveries(A, ep.id))[0]!;
   assert.equal(d.status, 'pending');
@@ -430,7 +424,7 @@ test('an endpoint failing for a day is paused, its administrators are told, and 
   const ep = c.data;
   received.length = 0;
   answer = () => ({ status: 503 });
-  await person(A, deptA, 'Paused Person');
+  await addPersonWithFace(t, A, { name: 'Paused Person', organizations: [deptA] });
   await deliverUntil(() => received.length === 1, 'the first failure');
   const status = async () => (await call(t.app, 'GET', '/integration/webhook/list', { token: A.main })).data.items.find((x: { id: number }) => x.id === ep.id);
   assert.equal((await status()).status, 'active');

@@ -7,7 +7,7 @@ import { recordChanges } from '../../db/changes.ts';
 import { transaction } from '../../db/transaction.ts';
 import { clock } from '../../lib/time.ts';
 import { API, call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /**
@@ -47,14 +47,7 @@ before(async () => {
     assert.equal(r.code, CODES.OK, r.message);
   }
   dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Plant' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
-  for (const n of ['501', '502', '503']) {
-    const r = await call(t.app, 'POST', '/person/create', {
-      token: A.main,
-      body: { name: `Worker ${n}`, number: n, phone: '139', organizations: [dept], pic },
-    });
-    assert.equal(r.code, CODES.OK, r.message);
-  }
+  for (const n of ['501', '502', '503']) await addPersonWithFace(t, A, { name: `Worker ${n}`, number: n, organizations: [dept] });
   const d = await call(t.app, 'POST', '/device/create', {
     token: A.main,
     body: { name: 'Plant gate', serial: 'INTG001', ip: '10.0.0.9', password: 'pw', attendance_scope: 'all' },
@@ -215,18 +208,7 @@ test(`a receiver that was down while a terminal was offline for an hour ends wit
 
 test(`the changes feed lists people changes too, is confined to the company, its main administrators and the keys' scopes, and checks its cursor (${DIALECT})`, async () => {
   const start = (await allChanges((c) => changes(A.main, c))).cursor;
-  const created = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: {
-      name: 'New Hire',
-      number: '504',
-      phone: '139',
-      organizations: [dept],
-      pic: (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic,
-    },
-  });
-  assert.equal(created.code, CODES.OK, created.message);
-  const id = created.data.id as number;
+  const id = await addPersonWithFace(t, A, { name: 'New Hire', number: '504', organizations: [dept] });
   assert.equal((await call(t.app, 'POST', '/person/delete', { token: A.main, body: { id } })).code, CODES.OK);
   const after = (await allChanges((c) => changes(A.main, c), start)).items.filter((i) => i.kind === 'person');
   assert.deepEqual(

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type ApplicationDetail, type LeaveBalance, type LeavePolicy, type WorkflowApp } from '@faceadmin/shared';
 import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, nextIp, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, upload } from '../../../test/files.ts';
 import { leaveOnApproved } from './leave.service.ts';
 
 /**
@@ -66,14 +66,10 @@ before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Leave A');
   B = await makeCompany(t, 'Leave B');
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   ids.dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).id;
-  const person = async (number: string, name: string, joined_on: string | null, extra: Record<string, unknown> = {}) =>
-    ok(await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, organizations: [ids.dept], pic, joined_on, ...extra } }), name)
-      .id as number;
-  ids.alice = await person('201', 'Alice', '2024-05-01', { phone });
-  ids.old = await person('202', 'Old Hand', '2014-03-10', { phone: '13900000302' });
-  ids.fresh = await person('203', 'New Hire', '2026-07-15', { phone: '13900000303' });
+  ids.alice = await addPersonWithFace(t, A, { number: '201', name: 'Alice', organizations: [ids.dept], joined_on: '2024-05-01', phone });
+  ids.old = await addPersonWithFace(t, A, { number: '202', name: 'Old Hand', organizations: [ids.dept], joined_on: '2014-03-10', phone: '13900000302' });
+  ids.fresh = await addPersonWithFace(t, A, { number: '203', name: 'New Hire', organizations: [ids.dept], joined_on: '2026-07-15', phone: '13900000303' });
   leave = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main })).items.find((a) => a.kind === 'leave')!;
 });
 after(() => t.close());

@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { API, call, DIALECT, makeApp, makeCompany, makeSub, reopen, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { personWithFace, picture } from '../../../test/files.ts';
 import { openLive, type LiveClient } from '../../../test/live-client.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
@@ -35,9 +35,7 @@ async function live(token: string, opts: Parameters<typeof openLive>[2] = {}) {
 /** A registered terminal of the company, online, with one person (number, name) in a department. */
 async function door(c: Company, serial: string, number: string, name: string, extra: Record<string, unknown> = {}) {
   const dept = (await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: `Dorm ${serial}` } })).data.id;
-  const pic = (await upload(t, '/person/upload', c.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = await call(t.app, 'POST', '/person/create', { token: c.main, body: { number, name, phone: '139', organizations: [dept], pic } });
-  assert.equal(person.code, CODES.OK, person.message);
+  const person = await personWithFace(t, c, { number, name, organizations: [dept] });
   const d = await call(t.app, 'POST', '/device/create', {
     token: c.main,
     body: { name: `Gate ${serial}`, serial, ip: '10.1.1.1', password: 'x', direction: 'in', ...extra },
@@ -45,7 +43,7 @@ async function door(c: Company, serial: string, number: string, name: string, ex
   assert.equal(d.code, CODES.OK, d.message);
   const term = terminal(server, serial);
   await term.start();
-  return { term, device: d.data, person: person.data, dept };
+  return { term, device: d.data, person, dept };
 }
 
 test("a punch reaches its company's consoles with the person, department and photo, and never another company's", async () => {

@@ -3,7 +3,7 @@ import { type AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { call, DIALECT, login, makeApp, makeCompany, makeSub, makeTwin, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { openLive, type LiveClient } from '../../../test/live-client.ts';
 import { listen, stopTerminals, terminal } from '../../../test/terminals.ts';
 import { sha256 } from '../../lib/crypto.ts';
@@ -59,13 +59,7 @@ async function refused(token: string, code: number) {
 }
 
 test('a sub-administrator whose attendance right is removed gets no further punch: the stream ends with the change', async () => {
-  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Gate dept' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number: '2801', name: 'Lin Feng', phone: '139', organizations: [dept], pic },
-  });
-  assert.equal(person.code, CODES.OK, person.message);
+  await addPersonWithFace(t, A, { number: '2801', name: 'Lin Feng', department: 'Gate dept' });
   const d = await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Gate S1', serial: 'STREAMS1', ip: '10.1.1.1', password: 'x' } });
   assert.equal(d.code, CODES.OK, d.message);
   const gate = terminal(server, 'STREAMS1');

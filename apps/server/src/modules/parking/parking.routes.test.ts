@@ -18,7 +18,7 @@ import {
   type Company,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, personWithFace, picture, upload } from '../../../test/files.ts';
 import { until } from '../../../test/terminals.ts';
 import { clock } from '../../lib/time.ts';
 import { parkingCode } from '../../../../../tools/parking/parking-code.ts';
@@ -213,20 +213,24 @@ test(`bound operators receive the company's people, signed, after they change; f
     body: { name: 'Parking C', phone: '1', options: { parking: { enabled: 1, url: receiverUrl, key: SECRET_C } } },
   });
   const dept = (await call(t.app, 'POST', '/org/create', { token: C.main, body: { name: 'HQ' } })).data.id;
-  const pic = async () => (await upload(t, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = async (number: string, name: string, plates?: string[]) =>
-    (
-      await call(t.app, 'POST', '/person/create', {
-        token: C.main,
-        body: { number, name, phone: '13900001111', organizations: [dept], pic: await pic(), ...(plates ? { plates } : {}) },
-      })
-    ).data;
-  const c1 = await person('C1', 'Before Binding', ['京A·12345', 'abc-123']);
+  const c1 = await personWithFace(t, C, {
+    number: 'C1',
+    name: 'Before Binding',
+    phone: '13900001111',
+    organizations: [dept],
+    plates: ['京A·12345', 'abc-123'],
+  });
   assert.deepEqual(c1.plates, ['京A·12345', 'ABC-123'], 'plates are kept upper-cased');
   const badPlate = await call(t.app, 'POST', '/person/create', {
     token: C.main,
     lang: 'en-US',
-    body: { name: 'X', phone: '1', organizations: [dept], pic: await pic(), plates: ['no spaces allowed'] },
+    body: {
+      name: 'X',
+      phone: '1',
+      organizations: [dept],
+      pic: (await upload(t, '/person/upload', C.main, { name: 'f.jpg', data: await picture() })).data.pic,
+      plates: ['no spaces allowed'],
+    },
   });
   assert.equal(badPlate.code, CODES.VALIDATION);
   assert.match(badPlate.message, /^Plate numbers/);
@@ -243,7 +247,7 @@ test(`bound operators receive the company's people, signed, after they change; f
   assert.ok(!first.body.includes(SECRET_C));
 
   // a change goes as a change; a person who leaves is removed
-  const p2 = await person('C2', 'New Hire');
+  const p2 = await personWithFace(t, C, { number: 'C2', name: 'New Hire', phone: '13900001111', organizations: [dept] });
   const change = (await until('the new person', () => pushesOfC().find((r) => JSON.parse(r.body).people.some((p: { number: string }) => p.number === 'C2'))))!;
   assert.equal(JSON.parse(change.body).full, false);
   assert.ok(verify(change, SECRET_C));
@@ -257,7 +261,7 @@ test(`bound operators receive the company's people, signed, after they change; f
   // the operator fails: the change waits, is retried after the backoff, and arrives
   status = 500;
   const before = pushesOfC().length;
-  await person('C3', 'During Outage');
+  await addPersonWithFace(t, C, { number: 'C3', name: 'During Outage', phone: '13900001111', organizations: [dept] });
   await until('a failed attempt', async () => (await bindings(C.main)).data.push.last_error === 'HTTP 500');
   const state = (await bindings(C.main)).data.push;
   assert.equal(state.pending, 1);
@@ -281,7 +285,7 @@ test(`bound operators receive the company's people, signed, after they change; f
   const id = (await bindings(C.main)).data.items[0].id;
   assert.equal((await call(t.app, 'POST', '/dzg/unbind', { token: C.main, body: { id } })).code, CODES.OK);
   const count = pushesOfC().length;
-  await person('C4', 'After Unbinding');
+  await addPersonWithFace(t, C, { number: 'C4', name: 'After Unbinding', phone: '13900001111', organizations: [dept] });
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(pushesOfC().length, count, 'nothing after unbinding');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { API, call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 
 /**
@@ -14,27 +14,18 @@ let t: TestApp;
 let A: Company;
 let B: Company;
 let dept = 0;
-let pic = '';
-
-const person = async (company: Company, number: string, name: string, organizations: number[]) => {
-  const face = company === A ? pic : (await upload(t, '/person/upload', company.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const r = await call(t.app, 'POST', '/person/create', { token: company.main, body: { number, name, phone: '13900000611', organizations, pic: face } });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-};
 
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Link Co');
   B = await makeCompany(t, 'Other Co');
   dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Office' } })).data.id;
-  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
 });
 after(() => t.close());
 
 test(`a main administrator links a person to an account, which opens self-service as them and unlinks itself (${DIALECT})`, async () => {
-  const wang = await person(A, '701', 'Wang Fang', [dept]);
-  const li = await person(A, '702', 'Li Na', [dept]);
+  const wang = await addPersonWithFace(t, A, { number: '701', name: 'Wang Fang', organizations: [dept] });
+  const li = await addPersonWithFace(t, A, { number: '702', name: 'Li Na', organizations: [dept] });
   const manager = await makeSub(t, A, ['userView'], 'mgr_link1');
   // Before the link: no person behind the account, and self-service from it is refused.
   assert.equal((await call(t.app, 'GET', '/user/info', { token: manager.token })).data.person_id, 0);
@@ -89,14 +80,14 @@ test(`a main administrator links a person to an account, which opens self-servic
 });
 
 test(`a person who left cannot be linked; removing the account from the company unlinks it (${DIALECT})`, async () => {
-  const zhou = await person(A, '711', 'Zhou Min', [dept]);
+  const zhou = await addPersonWithFace(t, A, { number: '711', name: 'Zhou Min', organizations: [dept] });
   const acct = await makeSub(t, A, ['userView'], 'mgr_link2');
   assert.equal((await call(t.app, 'POST', '/person/bindAdmin', { token: A.main, body: { person_id: zhou, admin_id: acct.id } })).code, CODES.OK);
   assert.equal((await call(t.app, 'POST', '/manager/delete', { token: A.main, body: { id: acct.id } })).code, CODES.OK);
   const after = await call(t.app, 'POST', '/person/fetchAdmin', { token: A.main, body: { person_id: zhou } });
   assert.deepEqual(after.data.items, []);
 
-  const left = await person(A, '712', 'Sun Li', [dept]);
+  const left = await addPersonWithFace(t, A, { number: '712', name: 'Sun Li', organizations: [dept] });
   const info = (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: left } })).data;
   const update = await call(t.app, 'POST', '/person/update', {
     token: A.main,
@@ -110,9 +101,9 @@ test(`a person who left cannot be linked; removing the account from the company 
 });
 
 test(`another company's people and accounts are not found; a sub-account links and lists nobody (${DIALECT})`, async () => {
-  const chen = await person(A, '721', 'Chen Jie', [dept]);
+  const chen = await addPersonWithFace(t, A, { number: '721', name: 'Chen Jie', organizations: [dept] });
   const bDept = (await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B Office' } })).data.id;
-  const bPerson = await person(B, '901', 'B Person', [bDept]);
+  const bPerson = await addPersonWithFace(t, B, { number: '901', name: 'B Person', organizations: [bDept] });
   const acct = await makeSub(t, A, ['userView', 'userEdit'], 'mgr_link4');
   // B's person with A's account, and A's person with B's account: not found.
   assert.equal((await call(t.app, 'POST', '/person/bindAdmin', { token: A.main, body: { person_id: bPerson, admin_id: acct.id } })).code, CODES.NOT_FOUND);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { blurredFace, facePhoto, form, makeZip, picture, smallFace, twoFaces, upload } from '../../../test/files.ts';
+import { addPersonWithFace, blurredFace, facePhoto, form, makeZip, personWithFace, picture, smallFace, twoFaces, upload } from '../../../test/files.ts';
 import { examine, FACE_MIN_PX, SHARPNESS_MIN } from './face-check.ts';
 import { normalizePhoto } from './photos.ts';
 
@@ -86,15 +86,9 @@ test(`the person form's upload keeps a good face and refuses no face, two faces,
 });
 
 test(`the zip of face photos keeps the good ones and reports each refused photo with its reason (${DIALECT})`, async () => {
-  const good = (await upload(t, '/person/upload', A.main, { name: 'me.jpg', data: await facePhoto() })).data.pic as string;
-  const numbers = ['F1', 'F2', 'F3', 'F4', 'F5'];
-  for (const number of numbers) {
-    const r = await call(t.app, 'POST', '/person/create', {
-      token: A.main,
-      body: { name: `Face ${number}`, phone: '13800000000', number, organizations: [dept], pic: good },
-    });
-    assert.equal(r.code, CODES.OK, r.message);
-  }
+  // five people sharing one good face, each then sent a photo of their own in the zip
+  const { pic: good } = await personWithFace(t, A, { name: 'Face F1', number: 'F1', organizations: [dept], picture: await facePhoto() });
+  for (const number of ['F2', 'F3', 'F4', 'F5']) await addPersonWithFace(t, A, { name: `Face ${number}`, number, organizations: [dept], pic: good });
   const b = await bad();
   const zip = makeZip([
     { name: 'F1.jpg', data: await facePhoto(520) },

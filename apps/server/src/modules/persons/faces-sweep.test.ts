@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { personsRepository } from './persons.repository.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { personWithFace, picture, upload } from '../../../test/files.ts';
 
 let t: TestApp;
 let A: Company;
@@ -25,13 +25,6 @@ async function pic(c: Company): Promise<string> {
   return r.data.pic as string;
 }
 
-async function person(c: Company, photo: string): Promise<number> {
-  const dept = (await call(t.app, 'POST', '/org/create', { token: c.main, body: { name: `D${photo.slice(0, 6)}` } })).data.id;
-  const r = await call(t.app, 'POST', '/person/create', { token: c.main, body: { name: 'Held', phone: '13800000000', organizations: [dept], pic: photo } });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-}
-
 const file = (c: Company, name: string) => path.join(t.app.config.dataDir, 'faces', String(c.id), name);
 const twoDaysOld = (c: Company, name: string) => {
   const then = new Date(Date.now() - 2 * 86400_000);
@@ -39,12 +32,10 @@ const twoDaysOld = (c: Company, name: string) => {
 };
 
 test('housekeeping deletes face files no person holds once a day old, in every company, and nothing else', async () => {
-  const held = await pic(A);
-  const heldId = await person(A, held);
+  const { id: heldId, pic: held } = await personWithFace(t, A, { name: 'Held' });
   const orphan = await pic(A); // the drawer was cancelled
   const recent = await pic(A); // a drawer still open
-  const bHeld = await pic(B);
-  await person(B, bHeld);
+  const bHeld = (await personWithFace(t, B, { name: 'Held' })).pic;
   const bOrphan = await pic(B);
   const torn = `${'ab'.repeat(16)}.jpg.tmp`; // a write cut short
   writeFileSync(file(A, torn), 'partial');
@@ -79,12 +70,8 @@ test(`the sweep works on the store this run uses (${DIALECT === 'postgres' ? 'th
   const own = await makeApp();
   try {
     const C = await makeCompany(own, 'Sweep C');
-    const up = async () => (await upload(own, '/person/upload', C.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
-    const held = await up();
-    const orphan = await up();
-    const dept = (await call(own.app, 'POST', '/org/create', { token: C.main, body: { name: 'C staff' } })).data.id;
-    const r = await call(own.app, 'POST', '/person/create', { token: C.main, body: { name: 'Held', phone: '13800000000', organizations: [dept], pic: held } });
-    assert.equal(r.code, CODES.OK, r.message);
+    const held = (await personWithFace(own, C, { name: 'Held', department: 'C staff' })).pic;
+    const orphan = (await upload(own, '/person/upload', C.main, { name: 'face.jpg', data: await picture() })).data.pic as string;
     const { photos } = own.app.modules.persons;
     const inUse = (companyId: number) => personsRepository.photoNames(own.app.database.db, companyId);
     assert.equal(await photos.sweep(Date.now() - 60_000, inUse), 0, 'nothing is old enough yet');

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, picture, upload } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /** spec §3 Company options rfid / idcard / number: shown and required with the option on, hidden and free off. */
@@ -151,8 +151,7 @@ test(`cards reach terminals only while the rfid option is on; switching it re-se
     body: { name: 'Card Gate', serial: 'CARD0001', ip: '10.0.0.7', password: 'x', attendance_scope: 'all' },
   });
   assert.equal(dev.code, CODES.OK, dev.message);
-  const holder = await create({ number: 'C100', rfid: '55667788' });
-  assert.equal(holder.code, CODES.OK, holder.message);
+  await addPersonWithFace(t, A, { name: 'Opt Person', number: 'C100', rfid: '55667788', organizations: [dept] });
   const term = terminal(server, 'CARD0001');
   await term.start();
   await until('the holder on the terminal', () => term.users.get('C100'));

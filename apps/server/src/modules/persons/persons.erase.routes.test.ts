@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, type WorkflowApp } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { API, call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 import { plainPunch, punchWriter } from '../punches/punches.repository.ts';
@@ -14,24 +14,16 @@ import { plainPunch, punchWriter } from '../punches/punches.repository.ts';
 let t: TestApp;
 let A: Company;
 let dept = 0;
-let pic = '';
 let device = 0;
 const ZONE = 'Asia/Shanghai';
 
-const person = async (number: string, name: string, organizations = [dept]) => {
-  const r = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number, name, phone: '13900000401', organizations, pic, rfid: '12345', idcard: 'ID123456', address: 'Road 1' },
-  });
-  assert.equal(r.code, CODES.OK, r.message);
-  return r.data.id as number;
-};
+/** What erasing a person wipes. */
+const details = { phone: '13900000401', rfid: '12345', idcard: 'ID123456', address: 'Road 1' };
 
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Erase Co');
   dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   const rule = await call(t.app, 'POST', '/attendance/rule/create', {
     token: A.main,
     body: {
@@ -49,10 +41,10 @@ before(async () => {
 after(() => t.close());
 
 test(`a person with history is not deleted; erased, they are anonymous and the month keeps its totals and absences (${DIALECT})`, async () => {
-  const zhao = await person('601', 'Zhao Lei');
+  const zhao = await addPersonWithFace(t, A, { number: '601', name: 'Zhao Lei', organizations: [dept], ...details });
   // Someone entered by mistake, outside any attendance rule: no results, nothing else.
   const visitors = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Visitors' } })).data.id;
-  const fresh = await person('602', 'Qian Yu', [visitors]);
+  const fresh = await addPersonWithFace(t, A, { number: '602', name: 'Qian Yu', organizations: [visitors], ...details });
   // History: a week of punches (one late), a day of leave, a pending application; October computed.
   const punch = (local: string) => plainPunch({ companyId: A.id, deviceId: device, personId: zhao, pin: '601', local, zone: ZONE });
   const rows = [punch('2026-10-05 09:07:00'), punch('2026-10-05 18:02:00')];
@@ -138,11 +130,8 @@ test(`a person with history is not deleted; erased, they are anonymous and the m
 });
 
 test(`someone entered by mistake, with only computed absent days, is deleted; a day set by hand is history (${DIALECT})`, async () => {
-  const face = async () => (pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic);
-  await face();
-  const mistake = await person('611', 'Entered by mistake');
-  await face();
-  const kept = await person('612', 'Has a hand-set day');
+  const mistake = await addPersonWithFace(t, A, { number: '611', name: 'Entered by mistake', organizations: [dept], ...details });
+  const kept = await addPersonWithFace(t, A, { number: '612', name: 'Has a hand-set day', organizations: [dept], ...details });
   const recompute = t.app.modules.attendance.recompute;
   for (const id of [mistake, kept]) await recompute.person(A.id, id, '2026-11-16', '2026-11-20');
   // The week asked for (the recalculation job may also reach the rest of the month meanwhile: not this test's subject).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 import { clock } from '../../lib/time.ts';
 import { pairPunches } from './dual-auth.ts';
@@ -17,16 +17,12 @@ before(async () => {
   server = await listen(t);
   A = await makeCompany(t, 'Dual A');
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Vault' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   for (const [number, name] of [
     ['801', 'Ann'],
     ['802', 'Bo'],
     ['803', 'Cy'],
-  ])
-    assert.equal(
-      (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } })).code,
-      CODES.OK,
-    );
+  ] as const)
+    await addPersonWithFace(t, A, { number, name, organizations: [dept] });
   for (const [name, serial, function_type] of [
     ['Vault door', 'DUAL01', 'dualAuth'],
     ['Front door', 'DUAL02', 'attendance'],

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { CODES, type RuleInput } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, picture } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /** Health-code records and alcohol records (#10, spec §2 /attendance/alcohol, §3 "Health record") from emulated terminals. */
@@ -22,15 +22,11 @@ before(async () => {
   A = await makeCompany(t, 'Health A');
   B = await makeCompany(t, 'Health B');
   dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   for (const [number, name] of [
     ['701', 'Zhao Lei'],
     ['702', 'Qian Min'],
-  ])
-    assert.equal(
-      (await call(t.app, 'POST', '/person/create', { token: A.main, body: { number, name, phone: '139', organizations: [dept], pic } })).code,
-      CODES.OK,
-    );
+  ] as const)
+    await addPersonWithFace(t, A, { number, name, organizations: [dept] });
   const device = async (name: string, serial: string) =>
     (await call(t.app, 'POST', '/device/create', { token: A.main, body: { name, serial, ip: '10.0.0.1', password: 'pw', attendance_scope: 'all' } })).data
       .id as number;

@@ -4,7 +4,7 @@ import { CODES } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
 import { STRANGER_JPEG } from '../../../../../tools/zk-emulator/protocol.ts';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal } from '../../../test/terminals.ts';
 
 let t: TestApp;
@@ -37,14 +37,7 @@ before(async () => {
   deviceA = await device(A.main, 'STRA01', 'Front door');
   deviceA2 = await device(A.main, 'STRA02', 'Back door');
   deviceB = await device(B.main, 'STRB01', 'B gate');
-  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const p = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number: '5001', name: 'Known Person', phone: '139', organizations: [dept], pic },
-  });
-  assert.equal(p.code, CODES.OK, p.message);
-  personId = p.data.id;
+  personId = await addPersonWithFace(t, A, { number: '5001', name: 'Known Person', department: 'Staff' });
 });
 after(async () => {
   await stopTerminals();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 
 let t: TestApp;
@@ -128,13 +128,7 @@ test('/metrics counts requests by route pattern, punches by protocol, and reads 
     body: { name: 'Gate', serial: 'MET0001', ip: '10.0.0.1', password: 'pw', attendance_scope: 'all' },
   });
   assert.equal(dev.code, CODES.OK, dev.message);
-  const dept = await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Office' } });
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const person = await call(t.app, 'POST', '/person/create', {
-    token: A.main,
-    body: { number: '901', name: 'Metric Person', phone: '13900000611', organizations: [dept.data.id], pic },
-  });
-  assert.equal(person.code, CODES.OK, person.message);
+  await addPersonWithFace(t, A, { number: '901', name: 'Metric Person', department: 'Office' });
   const batch = await t.app.inject({
     method: 'POST',
     url: '/iclock/cdata?SN=MET0001&table=ATTLOG',

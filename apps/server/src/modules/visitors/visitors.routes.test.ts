@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import ExcelJS from 'exceljs';
-import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, makePersonSession, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
-import { form, picture, upload } from '../../../test/files.ts';
+import { API, call, CAPTCHA, captcha, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { form, personSessionWithFace, picture } from '../../../test/files.ts';
 import { openLive } from '../../../test/live-client.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
@@ -64,8 +64,7 @@ before(async () => {
   door = await device(A, 'VISA01', 'Lobby gate', 1);
   closedDoor = await device(A, 'VISA02', 'Server room', 0);
   doorB = await device(B, 'VISB01', 'B gate', 1);
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  personToken = await makePersonSession(t, A, pic, 'E100');
+  personToken = await personSessionWithFace(t, A, { number: 'E100', name: 'Person E100' });
 });
 after(async () => {
   await stopTerminals();

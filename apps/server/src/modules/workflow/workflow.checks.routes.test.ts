@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { CODES, type WorkflowApp } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Answer, type Company, type TestApp } from '../../../test/helpers.ts';
-import { picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
 /**
@@ -24,11 +24,7 @@ const byKind = (k: string) => apps.find((a) => a.kind === k)!.id;
 before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Checks Co');
-  const pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).id;
-  alice = ok(
-    await call(t.app, 'POST', '/person/create', { token: A.main, body: { number: '1', name: 'Alice', phone: '13900000301', organizations: [dept], pic } }),
-  ).id;
+  alice = await addPersonWithFace(t, A, { number: '1', name: 'Alice', phone: '13900000301', department: 'Staff' });
   apps = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main })).items;
 });
 after(() => t.close());

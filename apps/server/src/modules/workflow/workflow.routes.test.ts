@@ -17,7 +17,7 @@ import {
   type Company,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { form, picture, upload } from '../../../test/files.ts';
+import { addPersonWithFace, form, picture, upload } from '../../../test/files.ts';
 import { t as tr } from '../../i18n/i18n.ts';
 
 /**
@@ -29,7 +29,6 @@ import { t as tr } from '../../i18n/i18n.ts';
 let t: TestApp;
 let A: Company;
 let B: Company;
-let pic: string;
 const ids = { hq: 0, sales: 0, alice: 0, mgr: 0, boss: 0, bPerson: 0 };
 const phones = { alice: '13900000101', mgr: '13900000102', boss: '13900000103', bob: '13900000201' };
 let leave: WorkflowApp;
@@ -59,8 +58,6 @@ async function signIn(phone: string): Promise<string> {
   const r = await call(t.app, 'POST', '/self/login', { ip, body: { phone, code } });
   return ok(r, 'login').token;
 }
-const person = async (token: string, name: string, phone: string, dept: number, number: string) =>
-  ok(await call(t.app, 'POST', '/person/create', { token, body: { number, name, phone, organizations: [dept], pic } }), name).id as number;
 
 /** Local (Asia/Shanghai) wall times of a past week: Monday 16 November 2026. */
 const at = (day: number, hm: string) => new Date(`2026-11-${String(day).padStart(2, '0')}T${hm}:00+08:00`).toISOString();
@@ -97,19 +94,14 @@ before(async () => {
   t = await makeApp();
   A = await makeCompany(t, 'Flow A');
   B = await makeCompany(t, 'Flow B');
-  pic = (await upload(t, '/person/upload', A.main, { name: 'f.jpg', data: await picture() })).data.pic;
   ids.hq = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'HQ' } })).id;
   ids.sales = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Sales', parent_id: ids.hq } })).id;
-  ids.alice = await person(A.main, 'Alice', phones.alice, ids.sales, '101');
-  ids.mgr = await person(A.main, 'Manager Ma', phones.mgr, ids.sales, '102');
-  ids.boss = await person(A.main, 'Boss Bai', phones.boss, ids.hq, '103');
+  ids.alice = await addPersonWithFace(t, A, { name: 'Alice', phone: phones.alice, organizations: [ids.sales], number: '101' });
+  ids.mgr = await addPersonWithFace(t, A, { name: 'Manager Ma', phone: phones.mgr, organizations: [ids.sales], number: '102' });
+  ids.boss = await addPersonWithFace(t, A, { name: 'Boss Bai', phone: phones.boss, organizations: [ids.hq], number: '103' });
   ok(await call(t.app, 'POST', '/org/update', { token: A.main, body: { id: ids.sales, name: 'Sales', parent_id: ids.hq, incharges: [ids.mgr] } }));
   ok(await call(t.app, 'POST', '/org/update', { token: A.main, body: { id: ids.hq, name: 'HQ', incharges: [ids.boss] } }));
-  const bPic = (await upload(t, '/person/upload', B.main, { name: 'f.jpg', data: await picture() })).data.pic;
-  const bDept = ok(await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B staff' } })).id;
-  ids.bPerson = ok(
-    await call(t.app, 'POST', '/person/create', { token: B.main, body: { number: '9', name: 'Bob', phone: phones.bob, organizations: [bDept], pic: bPic } }),
-  ).id;
+  ids.bPerson = await addPersonWithFace(t, B, { number: '9', name: 'Bob', phone: phones.bob, department: 'B staff' });
   const apps = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: A.main, lang: 'en-US' }));
   leave = apps.items.find((a) => a.kind === 'leave')!;
   bLeave = ok(await call<{ items: WorkflowApp[] }>(t.app, 'GET', '/workflow/app/list', { token: B.main })).items.find((a) => a.kind === 'leave')!;
@@ -656,7 +648,7 @@ test('approver modes: all must approve, an empty node skipped, then in order; a 
   assert.ok(decided.items.some((x: { id: number }) => x.id === made.id));
   // Someone outside HQ takes the default branch: the administrators.
   const outsider = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Outside' } })).id;
-  const zed = await person(A.main, 'Zed', '13900000104', outsider, '104');
+  const zed = await addPersonWithFace(t, A, { name: 'Zed', phone: '13900000104', organizations: [outsider], number: '104' });
   const z = ok(
     await call<ApplicationDetail>(t.app, 'POST', '/workflow/approval/create', {
       token: A.main,
@@ -783,7 +775,7 @@ test('designers and forms pick people and departments: administrators with only 
 
 test('a person who left loses their self-service session', async () => {
   const dept = ok(await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Temps' } })).id;
-  const id = await person(A.main, 'Temp Tang', '13900000105', dept, '105');
+  const id = await addPersonWithFace(t, A, { name: 'Temp Tang', phone: '13900000105', organizations: [dept], number: '105' });
   const token = await linkIn(id);
   ok(await self('GET', '/self/info', token));
   const info = ok(await call(t.app, 'GET', '/person/info', { token: A.main, query: { id } }));
