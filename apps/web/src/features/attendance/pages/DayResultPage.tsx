@@ -8,7 +8,7 @@ import { ExportButton } from '../../../ui/ExportButton.tsx';
 import { displayTimeZone } from '../../../ui/format.ts';
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
+import { departmentFilter } from '../../persons/components/DepartmentSelect.tsx';
 import { useDays, useExportDays, useLatestDay } from '../api.ts';
 import { PersonMonthDrawer } from '../components/PersonMonthDrawer.tsx';
 import { DayDrawer } from '../components/DayDrawer.tsx';
@@ -128,19 +128,7 @@ export default function DayResultPage() {
             </Button>
           ),
         },
-        {
-          kind: 'custom',
-          testId: 'day-department',
-          render: (set) => (
-            <DepartmentSelect
-              allowClear
-              placeholder={t('att.day.department')}
-              style={{ width: 200 }}
-              onChange={(department_id?: number) => set({ department_id })}
-              data-testid="day-department"
-            />
-          ),
-        },
+        departmentFilter(t('att.day.department'), 'day-department'),
         {
           kind: 'select',
           param: 'status',

@@ -1,4 +1,5 @@
 import { Select } from 'antd';
+import type { ListFilter } from '../../../ui/ListPage.tsx';
 import { useDeviceNames } from '../api.ts';
 
 /** A list's "which device" filter: the company's devices by name, searchable, clearable. */
@@ -15,4 +16,13 @@ export function DeviceFilter(props: { placeholder: string; onChange: (deviceId: 
       data-testid={props.testId}
     />
   );
+}
+
+/** DeviceFilter as a ListPage filter of a list read by `device_id` (punches, health, alcohol, strangers). */
+export function deviceFilter<F extends { device_id?: number }>(placeholder: string, testId: string): ListFilter<F> {
+  return {
+    kind: 'custom',
+    testId,
+    render: (set) => <DeviceFilter placeholder={placeholder} onChange={(device_id) => set({ device_id } as Partial<F>)} testId={testId} />,
+  };
 }

@@ -2,7 +2,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AlcoholRecord } from '@faceadmin/shared';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { deviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { useAlcoholRecords, useExportAlcohol } from '../api.ts';
 import { Picture } from '../components/Picture.tsx';
 import type { AlcoholFilters } from '../logic.ts';
@@ -66,11 +66,7 @@ export default function AlcoholListPage() {
       pageSizeOptions={[20, 50, 100]}
       filters={[
         { kind: 'keyword', param: 'keyword', placeholder: t('health.alcoholKeyword'), width: 220, testId: 'alcohol-keyword' },
-        {
-          kind: 'custom',
-          testId: 'alcohol-device-filter',
-          render: (set) => <DeviceFilter placeholder={t('health.fields.device')} onChange={(device_id) => set({ device_id })} testId="alcohol-device-filter" />,
-        },
+        deviceFilter(t('health.fields.device'), 'alcohol-device-filter'),
         {
           kind: 'select',
           param: 'over',

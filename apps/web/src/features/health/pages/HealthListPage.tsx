@@ -2,7 +2,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HEALTH_COLORS, type HealthColor, type HealthRecord } from '@faceadmin/shared';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { deviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { useExportHealth, useHealthRecords } from '../api.ts';
 import { Picture } from '../components/Picture.tsx';
 import { COLOR_TAG, type HealthFilters } from '../logic.ts';
@@ -71,11 +71,7 @@ export default function HealthListPage() {
       pageSizeOptions={[20, 50, 100]}
       filters={[
         { kind: 'keyword', param: 'keyword', placeholder: t('health.keyword'), testId: 'health-keyword' },
-        {
-          kind: 'custom',
-          testId: 'health-device-filter',
-          render: (set) => <DeviceFilter placeholder={t('health.fields.device')} onChange={(device_id) => set({ device_id })} testId="health-device-filter" />,
-        },
+        deviceFilter(t('health.fields.device'), 'health-device-filter'),
         {
           kind: 'select',
           param: 'color',

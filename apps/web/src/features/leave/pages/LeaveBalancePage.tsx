@@ -9,7 +9,7 @@ import { IMPORT_MAX_MB } from '../../../ui/importFile.ts';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { zonedToday } from '../../attendance/logic.ts';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
+import { departmentFilter } from '../../persons/components/DepartmentSelect.tsx';
 import { useExportLeaveBalances, useImportLeaveBalances, useLeaveBalances, useLeavePolicies, useSaveLeavePolicy, useSetLeaveBalance } from '../api.ts';
 
 type Filters = Omit<LeaveBalanceQuery, 'leave_type' | 'page' | 'pageSize'> & { leave_type?: string | undefined };
@@ -105,19 +105,7 @@ export default function LeaveBalancePage() {
             />
           ),
         },
-        {
-          kind: 'custom',
-          testId: 'balance-department',
-          render: (set) => (
-            <DepartmentSelect
-              allowClear
-              placeholder={t('leave.department')}
-              style={{ width: 200 }}
-              onChange={(department_id?: number) => set({ department_id })}
-              data-testid="balance-department"
-            />
-          ),
-        },
+        departmentFilter(t('leave.department'), 'balance-department'),
         { kind: 'keyword', param: 'keyword', placeholder: t('leave.keyword'), width: 220, testId: 'balance-keyword' },
       ]}
       exporter={{

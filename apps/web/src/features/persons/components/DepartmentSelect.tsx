@@ -1,4 +1,5 @@
 import { TreeSelect, type TreeSelectProps } from 'antd';
+import type { ListFilter } from '../../../ui/ListPage.tsx';
 import { useOrgOptions } from '../api.ts';
 
 type Props = Omit<TreeSelectProps, 'treeData' | 'fieldNames'> & { 'data-testid'?: string };
@@ -15,4 +16,21 @@ export function DepartmentSelect(props: Props) {
       fieldNames={{ label: 'label', value: 'value', children: 'children' }}
     />
   );
+}
+
+/** DepartmentSelect as a ListPage filter of a list read by `department_id` (day results, leave balances). */
+export function departmentFilter<F extends { department_id?: number }>(placeholder: string, testId: string): ListFilter<F> {
+  return {
+    kind: 'custom',
+    testId,
+    render: (set) => (
+      <DepartmentSelect
+        allowClear
+        placeholder={placeholder}
+        style={{ width: 200 }}
+        onChange={(department_id?: number) => set({ department_id } as Partial<F>)}
+        data-testid={testId}
+      />
+    ),
+  };
 }

@@ -4,7 +4,7 @@ import { Avatar, Button, Image, Tag, Typography } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useCompanyInfo } from '../../companies/api.ts';
-import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { deviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { useExportPunches, usePunches } from '../api.ts';
 import { measure, type PunchFilters } from '../logic.ts';
 
@@ -101,11 +101,7 @@ export default function PunchListPage() {
       pageSizeOptions={[20, 50, 100]}
       filters={[
         { kind: 'keyword', param: 'keyword', placeholder: t('punch.keyword'), width: 220, testId: 'punch-keyword' },
-        {
-          kind: 'custom',
-          testId: 'punch-device-filter',
-          render: (set) => <DeviceFilter placeholder={t('punch.fields.device')} onChange={(device_id) => set({ device_id })} testId="punch-device-filter" />,
-        },
+        deviceFilter(t('punch.fields.device'), 'punch-device-filter'),
         { kind: 'dayRange', from: 'from', to: 'to', testId: 'punch-range' },
         { kind: 'check', param: 'stranger', label: t('punch.strangersOnly'), testId: 'punch-strangers' },
       ]}

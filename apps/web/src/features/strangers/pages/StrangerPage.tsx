@@ -7,7 +7,7 @@ import type { LivePhoto, Stranger } from '@faceadmin/shared';
 import { useLiveEvent, useLiveInvalidate } from '../../../lib/live.ts';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ListPage, useListQuery } from '../../../ui/ListPage.tsx';
-import { DeviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { deviceFilter } from '../../devices/components/DeviceFilter.tsx';
 import { PersonDrawer } from '../../persons/components/PersonDrawer.tsx';
 import { capturedPhoto, strangerKeys, useExportStrangers, useStrangers } from '../api.ts';
 import { fits, fromLive, withArrival, withPhoto, type StrangerFilters } from '../logic.ts';
@@ -140,14 +140,7 @@ export default function StrangerPage() {
       state={state}
       list={list}
       pageSizeOptions={[24, 48, 96]}
-      filters={[
-        {
-          kind: 'custom',
-          testId: 'stranger-device-filter',
-          render: (set) => <DeviceFilter placeholder={t('stranger.device')} onChange={(device_id) => set({ device_id })} testId="stranger-device-filter" />,
-        },
-        { kind: 'dayRange', from: 'from', to: 'to', testId: 'stranger-range' },
-      ]}
+      filters={[deviceFilter(t('stranger.device'), 'stranger-device-filter'), { kind: 'dayRange', from: 'from', to: 'to', testId: 'stranger-range' }]}
       exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(query), testId: 'stranger-export' }}
     >
       <PersonDrawer open={drawer.open} person={undefined} initialPhoto={drawer.photo} onClose={() => setDrawer({ open: false })} />
