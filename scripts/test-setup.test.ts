@@ -4,7 +4,7 @@ import { ensureTestSetup, findMissing, setupPlan, shellLine, systemProbe, type C
 
 /** A Debian machine with everything the suite needs, minus what `without` takes away. */
 function machine(without: { files?: string[]; commands?: string[]; fonts?: boolean; users?: string[] } = {}): Probe {
-  const files = new Set(['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb']);
+  const files = new Set(['/usr/bin/chromium-headless-shell', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb']);
   const commands = new Set(['apt-get', 'soffice', 'mosquitto']);
   for (const f of without.files ?? []) files.delete(f);
   for (const c of without.commands ?? []) commands.delete(c);
@@ -20,12 +20,12 @@ function machine(without: { files?: string[]; commands?: string[]; fonts?: boole
   };
 }
 const bare = machine({
-  files: ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb'],
+  files: ['/usr/bin/chromium-headless-shell', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/initdb'],
   commands: ['soffice', 'mosquitto'],
   fonts: false,
   users: ['postgres'],
 });
-const all = ['chromium', 'fonts-wqy-zenhei', 'libreoffice-calc-nogui', 'mosquitto', 'nginx-light', 'postgresql'];
+const all = ['chromium-headless-shell', 'fonts-wqy-zenhei', 'libreoffice-calc-nogui', 'mosquitto', 'nginx-light', 'postgresql'];
 
 test('a complete machine needs nothing', () => {
   assert.deepEqual(findMissing(machine(), true), { packages: [], postgresUser: false });
@@ -33,7 +33,7 @@ test('a complete machine needs nothing', () => {
 });
 
 test('each missing piece maps to its Debian package', () => {
-  assert.deepEqual(findMissing(machine({ files: ['/usr/bin/chromium'] }), false).packages, ['chromium']);
+  assert.deepEqual(findMissing(machine({ files: ['/usr/bin/chromium-headless-shell'] }), false).packages, ['chromium-headless-shell']);
   assert.deepEqual(findMissing(machine({ fonts: false }), false).packages, ['fonts-wqy-zenhei']);
   assert.deepEqual(findMissing(machine({ commands: ['soffice'] }), false).packages, ['libreoffice-calc-nogui']);
   // Mosquitto on PATH elsewhere counts; gone from both places it is missing.
@@ -57,20 +57,20 @@ test('the postgres user is needed only as root', () => {
 });
 
 test('as root with apt-get: update, then a quiet non-interactive install of exactly what is missing', () => {
-  const plan = setupPlan({ packages: ['chromium', 'libreoffice-calc-nogui'], postgresUser: false }, { root: true, aptGet: true });
+  const plan = setupPlan({ packages: ['chromium-headless-shell', 'libreoffice-calc-nogui'], postgresUser: false }, { root: true, aptGet: true });
   assert.equal(plan.action, 'install');
   if (plan.action !== 'install') return;
-  assert.deepEqual(plan.packages, ['chromium', 'libreoffice-calc-nogui']);
+  assert.deepEqual(plan.packages, ['chromium-headless-shell', 'libreoffice-calc-nogui']);
   assert.deepEqual(plan.commands.map(shellLine), [
     'apt-get update -qq',
-    'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium libreoffice-calc-nogui',
+    'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell libreoffice-calc-nogui',
   ]);
 });
 
 test('as root, the postgres user is added unless the postgresql package (which creates it) is being installed', () => {
   const onlyUser = setupPlan({ packages: [], postgresUser: true }, { root: true, aptGet: true });
   assert.deepEqual(onlyUser.action === 'install' && onlyUser.commands.map(shellLine), ['useradd --system --no-create-home postgres']);
-  const withChromium = setupPlan({ packages: ['chromium'], postgresUser: true }, { root: true, aptGet: true });
+  const withChromium = setupPlan({ packages: ['chromium-headless-shell'], postgresUser: true }, { root: true, aptGet: true });
   assert.deepEqual(withChromium.action === 'install' && withChromium.commands.map(shellLine).at(-1), 'useradd --system --no-create-home postgres');
   const withPostgres = setupPlan({ packages: ['postgresql'], postgresUser: true }, { root: true, aptGet: true });
   assert.deepEqual(withPostgres.action === 'install' && withPostgres.commands.length, 2);
@@ -125,7 +125,7 @@ test('ensureTestSetup as root installs, looks again, and adds the postgres user 
   const exec = (c: Command) => {
     ran.push(shellLine(c));
     if (c.argv[1] === 'install')
-      for (const f of ['/usr/bin/chromium', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/16/bin/initdb', 'pg', 'soffice', 'wqy'])
+      for (const f of ['/usr/bin/chromium-headless-shell', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/16/bin/initdb', 'pg', 'soffice', 'wqy'])
         files.add(f);
     if (c.argv[0] === 'useradd') users.add('postgres');
     return true;
