@@ -125,7 +125,15 @@ test('ensureTestSetup as root installs, looks again, and adds the postgres user 
   const exec = (c: Command) => {
     ran.push(shellLine(c));
     if (c.argv[1] === 'install')
-      for (const f of ['/usr/bin/chromium-headless-shell', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/16/bin/initdb', 'pg', 'soffice', 'wqy'])
+      for (const f of [
+        '/usr/bin/chromium-headless-shell',
+        '/usr/sbin/mosquitto',
+        '/usr/sbin/nginx',
+        '/usr/lib/postgresql/16/bin/initdb',
+        'pg',
+        'soffice',
+        'wqy',
+      ])
         files.add(f);
     if (c.argv[0] === 'useradd') users.add('postgres');
     return true;
