@@ -24,6 +24,9 @@ const steps: [string, string[]][] = [
 ];
 // Every test process (each file runs in its own) reuses the compiled, type-stripped modules of the ones before it.
 process.env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'node-compile-cache');
+// The journeys keep no screenshots here (about 95 s of the browser's CPU; a failed step's is taken anyway): run a
+// journey by hand, or set E2E_SCREENSHOTS=1, to see them (e2e/lib/browser.ts).
+process.env.E2E_SCREENSHOTS ??= '0';
 // the server's and the journeys' runners add each test file's time here (scripts/file-times.ts)
 const timesDir = mkdtempSync(path.join(tmpdir(), 'faceadmin-test-times-'));
 process.env.TEST_TIMES = path.join(timesDir, 'times.tsv');

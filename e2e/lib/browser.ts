@@ -7,16 +7,28 @@ import { chromium, type Browser, type BrowserContext, type Download, type Page }
 /** Where the journeys' screenshots go (e2e/screenshots). */
 export const SHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 
+/**
+ * Whether the journeys keep their screenshots: yes when run by hand, not under `npm test` (scripts/test.ts sets
+ * E2E_SCREENSHOTS=0), where nobody looks at them and their ~190 captures cost about 95 s of the browser's CPU. A failed
+ * step's screenshot is taken either way.
+ */
+export const KEEP_SHOTS = process.env.E2E_SCREENSHOTS !== '0';
+
+/** Saves screenshots/<name>.png of the page (the viewport unless `fullPage`), when the run keeps screenshots. */
+export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (KEEP_SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
+}
+
 export interface Journey {
   browser: Browser;
   page: Page;
   /** Messages of uncaught errors thrown in the page, in order. */
   pageErrors: string[];
-  /** Saves screenshots/<prefix><name>.png (the whole page unless `fullPage` is false). */
+  /** Saves screenshots/<prefix><name>.png (the whole page unless `fullPage` is false), when the run keeps them (KEEP_SHOTS). */
   screenshot(name: string, fullPage?: boolean): Promise<void>;
   /** What the page shows that explains a failed step (path, open dialogs, form errors, messages); screenshots it too. */
   seen(step: string): Promise<string>;
-  /** Takes screenshots/<prefix>zz-final.png (best effort), then closes the browser. */
+  /** Takes screenshots/<prefix>zz-final.png (best effort, when the run keeps them), then closes the browser. */
   close(): Promise<void>;
 }
 
@@ -78,7 +90,7 @@ export async function openJourney(opts: {
     page,
     pageErrors,
     async screenshot(name, fullPage = true) {
-      await page.screenshot({ path: path.join(SHOTS, `${opts.prefix}${name}.png`), fullPage });
+      await shoot(page, `${opts.prefix}${name}`, fullPage);
     },
     async seen(step) {
       const file = `${opts.prefix}failed-${step.replace(/[^\w]+/g, '-').slice(0, 60)}.png`;
@@ -98,7 +110,7 @@ export async function openJourney(opts: {
       });
     },
     async close() {
-      await page.screenshot({ path: path.join(SHOTS, `${opts.prefix}zz-final.png`) }).catch(() => undefined);
+      await shoot(page, `${opts.prefix}zz-final`).catch(() => undefined);
       // connected to the shared browser, close() ends this journey's contexts and the connection, not the browser
       await browser.close();
     },

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { freePort } from '../../apps/server/scripts/pg-cluster.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { EmulatedBreaker } from '../../tools/breaker-emulator/breaker.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, shoot, type Journey } from '../lib/browser.ts';
 import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
@@ -310,7 +310,7 @@ step(
     await outsider.p.goto(`${server.baseUrl}/map`);
     await outsider.p.waitForURL((u) => u.pathname === '/404');
     assert.equal(await outsider.p.getByText('No authority').count(), 0);
-    await outsider.p.screenshot({ path: `${SHOTS}/breakers-refused.png` });
+    await shoot(outsider.p, 'breakers-refused');
     await outsider.ctx.close();
   },
 );

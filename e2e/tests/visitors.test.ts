@@ -5,10 +5,9 @@
 // and refuses them after it (a failure in the log); the employee cancels and the door forgets the visitor.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTerminal, type Terminal, type TerminalUser } from '../../tools/zk-emulator/terminal.ts';
-import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, shoot, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { menu, signInAndCreateCompany, translator } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
@@ -34,7 +33,7 @@ let hostLink = '';
 let visitLink = '';
 let user: TerminalUser | undefined;
 
-const shot = (p: Page, name: string) => p.screenshot({ path: path.join(SHOTS, `visitors-${name}.png`) });
+const shot = (p: Page, name: string) => shoot(p, `visitors-${name}`);
 
 async function until<T>(what: string, check: () => T | Promise<T>, ms = 30_000): Promise<NonNullable<T>> {
   const end = Date.now() + ms;

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
-import { journeySteps, openJourney, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, SHOTS, shoot, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { fillPerson, menu, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
@@ -45,7 +45,7 @@ let siteId = 0;
 /** The measured figures, printed at the end. */
 const figures: Record<string, number> = {};
 
-const shot = (p: Page, name: string, fullPage = false) => p.screenshot({ path: path.join(SHOTS, `watchers-${name}.png`), fullPage });
+const shot = (p: Page, name: string, fullPage = false) => shoot(p, `watchers-${name}`, fullPage);
 const note = (name: string, ms: number) => {
   figures[name] = ms;
   console.log(`[watchers] ${name}: ${ms} ms`);

@@ -7,13 +7,12 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
-import { journeySteps, openJourney, openPhone, SHOTS, type Journey } from '../lib/browser.ts';
+import { journeySteps, openJourney, openPhone, shoot, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
 import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, chooseOption as choose } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
-import path from 'node:path';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const tr = translator(loadLocale('en-US'));
@@ -29,7 +28,7 @@ const links: Record<string, string> = {};
 
 const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => untilOf(what, check, timeoutMs, 250);
 const toast = (p: Page, text: string) => toastOf(p, text).last();
-const shot = (p: Page, name: string) => p.screenshot({ path: path.join(SHOTS, `workflow-${name}.png`), fullPage: true });
+const shot = (p: Page, name: string) => shoot(p, `workflow-${name}`, true);
 
 const ymd = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 /** Monday of last week: the leave runs Monday 09:00 to Thursday 18:00, four working days. */
