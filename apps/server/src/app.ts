@@ -230,6 +230,16 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('jobs', jobs);
   app.decorate('appVersion', pkg.version);
   app.addHook('onReady', async () => jobs.start());
+  // Draining: Node's server.close() closes the connections idle at that moment, once. One whose request is still in
+  // flight (a terminal's upload) stays open after its answer for the keep-alive time (72 s), and close() waits for
+  // it: a rolling restart held up by one poll. From the first close hook to the last, idle connections are closed as
+  // they appear (test/smoke.test.ts).
+  let draining: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    draining = setInterval(() => app.server.closeIdleConnections(), 50);
+    draining.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(draining));
   app.addHook('preClose', async () => {
     await jobs.stop();
     for (const m of list) await m.close?.();
