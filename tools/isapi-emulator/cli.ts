@@ -1,10 +1,12 @@
 // Run one or many emulated Hikvision ISAPI access-control terminals the server dials.
 //   node tools/isapi-emulator/cli.ts [--port 8090] [--count 3] [--password admin12345] [--recognize-every 30s]
+//   node tools/isapi-emulator/cli.ts --site-people 150 --site-events 3000   (a working site to take over, §12)
 //   node tools/isapi-emulator/cli.ts --make-firmware V3.3.0 --out fw.dav   (a package these terminals install)
 
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createIsapiTerminal, isapiEmulatorFirmware, type IsapiTerminal } from './terminal.ts';
+import { seedSite } from './site.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, TAKE_OVER_SEARCHES, type IsapiTerminal, type TakeOverSearch } from './terminal.ts';
 
 const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
 
@@ -28,6 +30,15 @@ const HELP = `Usage: node tools/isapi-emulator/cli.ts [options]
   --out FILE             where --make-firmware writes (default isapi-emu-<VER>.dav)
   --model NAME           the model (default DS-K1T671M)
   --recognize-every DUR  a random enrolled person (now and then a stranger) faces the camera every DUR
+  --site-people N        start already holding a working site (docs/isapi-protocol.md §12): N people of every user
+                         type, most with a face, cards (several for some), fingerprints counted
+  --site-events N        and N events in its log over the past --site-days days (default 0)
+  --site-days N          how far back the site's log goes (default 30)
+  --site-seed N          the same seed gives the same site (default 1; with --count > 1 each terminal adds its index)
+  --face-url             UserInfo/Search lists each face's faceURL too, as some firmware does
+  --self-address ADDR    the address its picture URLs name (default --host): the terminal's own view of itself
+  --not-support LIST     searches answered notSupport with HTTP 200, e.g. FDLib/FDSearch,AcsEventTotalNum
+                         (any of ${TAKE_OVER_SEARCHES.join(', ')})
   --no-push              refuse the host notification: events reach the server over the alertStream only
   --verbose              print every request
   -h, --help`;
@@ -67,6 +78,13 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       model: { type: 'string' },
       'recognize-every': { type: 'string' },
+      'site-people': { type: 'string' },
+      'site-events': { type: 'string' },
+      'site-days': { type: 'string' },
+      'site-seed': { type: 'string' },
+      'face-url': { type: 'boolean', default: false },
+      'self-address': { type: 'string' },
+      'not-support': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       'no-push': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +109,11 @@ async function main(): Promise<void> {
   const port = num(values.port, 'port') ?? 8090;
   const algorithms = values.algorithms?.split(',').map((a) => a.trim().toUpperCase());
   if (algorithms?.some((a) => a !== 'MD5' && a !== 'SHA-256')) throw new Error('--algorithms takes MD5 and SHA-256');
+  const unsupported = values['not-support']?.split(',').map((s) => s.trim());
+  const unknown = unsupported?.find((s) => !(TAKE_OVER_SEARCHES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw new Error(`--not-support: no search ${unknown}`);
+  const sitePeople = num(values['site-people'], 'site-people') ?? 0;
+  const siteSeed = num(values['site-seed'], 'site-seed') ?? 1;
   const terminals: IsapiTerminal[] = [];
   for (let i = 0; i < count; i++) {
     const serial = values.serial
@@ -116,9 +139,24 @@ async function main(): Promise<void> {
       ...(values['reboot-ms'] ? { rebootMs: num(values['reboot-ms'], 'reboot-ms')! } : {}),
       ...(values['lock-after'] ? { lockAfter: num(values['lock-after'], 'lock-after')! } : {}),
       ...(values['lock-seconds'] ? { lockSeconds: num(values['lock-seconds'], 'lock-seconds')! } : {}),
+      ...(values['self-address'] ? { selfAddress: values['self-address'] } : {}),
+      ...(unsupported ? { unsupported: unsupported as TakeOverSearch[] } : {}),
+      faceUrlInUserSearch: values['face-url'],
     });
     terminals.push(t);
     console.log(`${serial} listening on ${t.url} (account ${values.user})`);
+    if (sitePeople > 0) {
+      const site = seedSite(t, {
+        people: sitePeople,
+        events: num(values['site-events'], 'site-events') ?? 0,
+        seed: siteSeed + i,
+        ...(values['site-days'] ? { days: num(values['site-days'], 'site-days')! } : {}),
+      });
+      console.log(
+        `  holds a site: ${site.people} people (${site.visitors} visitors, ${site.blackList} blackList), ${site.faces} faces, ` +
+          `${site.cards} cards (${site.multiCard} people with several), ${site.fingerprints} with fingerprints, ${site.events} events`,
+      );
+    }
   }
   const timers: NodeJS.Timeout[] = [];
   if (values['recognize-every']) {

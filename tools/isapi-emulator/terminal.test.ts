@@ -13,7 +13,9 @@ import {
 import { eventSearchBody, parseEventSearch } from '../../apps/server/src/gateways/isapi/events.codec.ts';
 import { isapiClient, IsapiTransportError, type IsapiTarget } from '../../apps/server/src/gateways/isapi/client.ts';
 import { emulatorFirmware } from '../zk-emulator/terminal.ts';
-import { createIsapiTerminal, isapiEmulatorFirmware, isapiTime, parseIsapiTime, type IsapiTerminal } from './terminal.ts';
+import { LIST_MAX } from './searches.ts';
+import { seedSite } from './site.ts';
+import { createIsapiTerminal, isapiEmulatorFirmware, isapiTime, parseIsapiTime, type IsapiTerminal, type TakeOverSearch } from './terminal.ts';
 
 const started: IsapiTerminal[] = [];
 after(() => Promise.all(started.map((t) => t.stop())));
@@ -247,4 +249,290 @@ test("the terminal's own log is searched page by page: boots, logins, door opens
   assert.match(seen[0]!.time, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   const bad = await client.request(d, { method: 'POST', path: '/ISAPI/ContentMgmt/logSearch', body: Buffer.from('<CMSearchDescription/>') });
   assert.equal(parseStatus(bad.text)?.statusCode, 6);
+});
+
+// ---- a terminal that already holds a working site, and the searches a take-over makes of it (§12)
+
+/** A JSON request under digest: the HTTP status and the parsed answer. */
+async function json(d: IsapiTarget, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const r = await client.request(d, { method, path, ...(body === undefined ? {} : { body: Buffer.from(JSON.stringify(body)) }) });
+  return { status: r.status, j: JSON.parse(r.text) as Record<string, any> };
+}
+/** Pages a search from position 0, 30 asked… or `asked`, advancing by the numOfMatches returned, as §12.1 says to. */
+async function pageAll(d: IsapiTarget, path: string, cond: (pos: number) => unknown, read: (j: Record<string, any>) => Record<string, any>, asked = 30) {
+  const pages: Record<string, any>[] = [];
+  for (let pos = 0; pages.length < 200;) {
+    const page = read((await json(d, 'POST', path, cond(pos))).j);
+    assert.ok(page.numOfMatches <= 30, `a page holds at most the capability's 30, not the ${asked} asked`);
+    pages.push(page);
+    pos += page.numOfMatches;
+    if (page.responseStatusStrg !== 'MORE' || !page.numOfMatches) break;
+  }
+  return pages;
+}
+const NOW = Date.UTC(2026, 10, 26, 4, 0, 0);
+
+test('a seeded site is deterministic and holds every user type, several cards for some, fingerprints, and faces whose bytes differ', async () => {
+  const [a, b, c] = [await terminal(), await terminal(), await terminal()];
+  const sa = seedSite(a, { people: 150, events: 400, seed: 5, now: NOW });
+  seedSite(b, { people: 150, events: 400, seed: 5, now: NOW });
+  seedSite(c, { people: 150, events: 400, seed: 6, now: NOW });
+  assert.deepEqual([...a.users.values()], [...b.users.values()]);
+  assert.deepEqual([...a.cards], [...b.cards]);
+  assert.deepEqual([...a.faces], [...b.faces]);
+  assert.deepEqual(a.events, b.events);
+  assert.notDeepEqual([...a.users.values()], [...c.users.values()], 'another seed, another site');
+  assert.equal(sa.people, 150);
+  assert.ok(sa.normal > 100 && sa.visitors > 0 && sa.blackList > 0 && sa.multiCard > 0 && sa.fingerprints > 0, JSON.stringify(sa));
+  assert.ok(a.cardTypes.size > 0, 'some cards are not normal cards');
+  assert.equal(a.users.get('2')?.userType, 'visitor');
+  assert.equal(a.users.get('3')?.userType, 'blackList');
+  assert.equal(new Set([...a.faces.values()].map((f) => f.toString('base64'))).size, a.faces.size, 'no two faces alike');
+  for (const f of a.faces.values()) assert.deepEqual([f[0], f[1], f.at(-2), f.at(-1)], [0xff, 0xd8, 0xff, 0xd9]);
+  assert.equal(a.events.length, 400);
+  assert.ok(
+    a.events.every((e, i) => e.serialNo === i + 1 && e.at < NOW && (i === 0 || e.at >= a.events[i - 1]!.at)),
+    'the log: oldest first, in the past',
+  );
+  assert.ok(new Set(a.events.map((e) => e.minor)).size >= 3, 'faces, cards, strangers');
+  assert.throws(() => seedSite(a, { people: 3000 }), /do not fit/);
+});
+
+test('UserInfo/Search: capped at the capability without an error, paged by numOfMatches it lists everybody once; EmployeeNoList; passwords withheld', async () => {
+  const t = await terminal({ serial: 'EMU-SITE-U' });
+  const d = target(t);
+  seedSite(t, { people: 150, seed: 2, now: NOW });
+  const caps = (await json(d, 'GET', '/ISAPI/AccessControl/UserInfo/capabilities?format=json')).j.UserInfo;
+  assert.equal(caps.UserInfoSearchCond.maxResults['@max'], 30);
+  assert.equal(caps.UserInfoSearchCond.EmployeeNoList.maxSize, LIST_MAX);
+  const path = '/ISAPI/AccessControl/UserInfo/Search?format=json';
+  const cond = (pos: number) => ({ UserInfoSearchCond: { searchID: 'take-1', searchResultPosition: pos, maxResults: 100 } });
+  const pages = await pageAll(d, path, cond, (j) => j.UserInfoSearch, 100);
+  assert.deepEqual(
+    pages.map((p) => p.responseStatusStrg),
+    ['MORE', 'MORE', 'MORE', 'MORE', 'OK'],
+  );
+  assert.ok(pages.every((p) => p.searchID === 'take-1' && p.totalMatches === 150));
+  const people = pages.flatMap((p) => p.UserInfo as Record<string, any>[]);
+  assert.deepEqual(
+    people.map((u) => u.employeeNo),
+    [...t.users.keys()],
+    'everybody exactly once',
+  );
+  const cardsOf = (no: string) => [...t.cards.values()].filter((w) => w === no).length;
+  for (const u of people) {
+    assert.equal(u.numOfCard, cardsOf(u.employeeNo));
+    assert.equal(u.numOfFP, t.fingerprints.get(u.employeeNo) ?? 0);
+    assert.equal(u.numOfFace, t.faces.has(u.employeeNo) ? 1 : 0);
+    assert.equal(u.password, '');
+    assert.equal(u.faceURL, undefined, 'no faceURL unless the firmware gives one');
+    assert.deepEqual(u.Valid, { ...t.users.get(u.employeeNo)!.valid, timeType: 'local' });
+  }
+  assert.ok(
+    [...t.users.values()].some((u) => u.password),
+    'the site has door passwords, withheld',
+  );
+  const chosen = await json(d, 'POST', path, {
+    UserInfoSearchCond: {
+      searchID: 'take-2',
+      searchResultPosition: 0,
+      maxResults: 30,
+      EmployeeNoList: [{ employeeNo: '5' }, { employeeNo: 'nobody' }, { employeeNo: '2' }],
+    },
+  });
+  assert.deepEqual(
+    chosen.j.UserInfoSearch.UserInfo.map((u: { employeeNo: string }) => u.employeeNo),
+    ['2', '5'],
+  );
+  assert.equal(chosen.j.UserInfoSearch.responseStatusStrg, 'OK');
+  const past = (await json(d, 'POST', path, cond(150))).j.UserInfoSearch;
+  assert.equal(past.responseStatusStrg, 'NO MATCH');
+  assert.ok(!('UserInfo' in past), 'no list at all, not an empty one');
+  const tooMany = Array.from({ length: LIST_MAX + 1 }, (_, i) => ({ employeeNo: String(i + 1) }));
+  const refused = await json(d, 'POST', path, { UserInfoSearchCond: { searchID: 'x', searchResultPosition: 0, maxResults: 30, EmployeeNoList: tooMany } });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.j.subStatusCode, 'badParameters');
+});
+
+test('CardInfo/Search: every card paged with its type; by EmployeeNoList or CardNoList; NO MATCH without a CardInfo key', async () => {
+  const t = await terminal({ serial: 'EMU-SITE-C' });
+  const d = target(t);
+  seedSite(t, { people: 120, seed: 3, now: NOW });
+  const path = '/ISAPI/AccessControl/CardInfo/Search?format=json';
+  const cond = (extra: object) => (pos: number) => ({ CardInfoSearchCond: { searchID: 'cards', searchResultPosition: pos, maxResults: 30, ...extra } });
+  const all = (await pageAll(d, path, cond({}), (j) => j.CardInfoSearch)).flatMap((p) => p.CardInfo as Record<string, any>[]);
+  assert.deepEqual(
+    all.map((c) => [c.cardNo, c.employeeNo, c.cardType]),
+    [...t.cards].map(([card, who]) => [card, who, t.cardTypes.get(card) ?? 'normalCard']),
+  );
+  const held = new Map<string, string[]>();
+  for (const [card, who] of t.cards) held.set(who, [...(held.get(who) ?? []), card]);
+  const [several, theirs] = [...held].find(([, cs]) => cs.length > 1)!;
+  const one = (await json(d, 'POST', path, cond({ EmployeeNoList: [{ employeeNo: several }] })(0))).j.CardInfoSearch;
+  assert.deepEqual(
+    one.CardInfo.map((c: { cardNo: string }) => c.cardNo),
+    theirs,
+  );
+  assert.equal(one.responseStatusStrg, 'OK');
+  const byNo = (await json(d, 'POST', path, cond({ CardNoList: [{ cardNo: theirs[1] }] })(0))).j.CardInfoSearch;
+  assert.deepEqual(byNo.CardInfo, [{ employeeNo: several, cardNo: theirs[1], leaderCard: '', cardType: t.cardTypes.get(theirs[1]!) ?? 'normalCard' }]);
+  const cardless = [...t.users.keys()].find((no) => !held.has(no))!;
+  const none = (await json(d, 'POST', path, cond({ EmployeeNoList: [{ employeeNo: cardless }] })(0))).j.CardInfoSearch;
+  assert.equal(none.responseStatusStrg, 'NO MATCH');
+  assert.equal(none.numOfMatches, 0);
+  assert.ok(!('CardInfo' in none));
+  const both = await json(d, 'POST', path, cond({ EmployeeNoList: [{ employeeNo: several }], CardNoList: [{ cardNo: theirs[0] }] })(0));
+  assert.equal(both.status, 400, 'EmployeeNoList or CardNoList, not both');
+});
+
+test("FDSearch: faceURL on the terminal's own host, fetched by path with digest; a new search retires the old token; no picture is a 404 page", async () => {
+  const t = await terminal({ serial: 'EMU-SITE-F', selfAddress: '192.168.1.64', faceUrlInUserSearch: true });
+  const d = target(t);
+  seedSite(t, { people: 70, seed: 4, now: NOW });
+  const path = '/ISAPI/Intelligent/FDLib/FDSearch?format=json';
+  const cond = (pos: number, fpid?: string) => ({
+    searchResultPosition: pos,
+    maxResults: 30,
+    faceLibType: 'blackFD',
+    FDID: '1',
+    ...(fpid ? { FPID: fpid } : {}),
+  });
+  const pages = await pageAll(
+    d,
+    path,
+    (pos) => cond(pos),
+    (j) => j,
+  );
+  const matches = pages.flatMap((p) => p.MatchList as { FPID: string; faceURL: string; name: string }[]);
+  assert.deepEqual(
+    matches.map((m) => m.FPID),
+    [...t.faces.keys()],
+  );
+  assert.equal(pages[0]!.totalMatches, t.faces.size);
+  const count = (await json(d, 'GET', '/ISAPI/Intelligent/FDLib/Count?format=json&FDID=1&faceLibType=blackFD')).j;
+  assert.deepEqual(count.FDRecordDataInfo, [{ FDID: '1', faceLibType: 'blackFD', name: '', recordDataNumber: t.faces.size }]);
+  const url = /^http:\/\/192\.168\.1\.64(\/LOCALS\/pic\/enrlFace\/0\/\d{10}\.jpg@WEB\d{12})$/;
+  const localPath = (u: string) => url.exec(u)?.[1] ?? assert.fail(`not a face URL: ${u}`);
+  const fetchPicture = (p: string) => client.request(d, { method: 'GET', path: p });
+
+  const who = matches[3]!;
+  const first = localPath(who.faceURL);
+  const picture = await fetchPicture(first);
+  assert.equal(picture.status, 200);
+  assert.match(picture.contentType, /^image\/jpeg/);
+  assert.deepEqual(picture.body, t.faces.get(who.FPID));
+  const again = (await json(d, 'POST', path, cond(0, who.FPID))).j;
+  assert.equal(again.numOfMatches, 1);
+  const second = localPath(again.MatchList[0].faceURL);
+  assert.notEqual(second, first, 'a new token at each search');
+  assert.equal(second.split('@')[0], first.split('@')[0], 'the same file');
+  const stale = await fetchPicture(first);
+  assert.equal(stale.status, 404, 'the old token no longer opens it');
+  assert.match(stale.text, /Can't locate document/);
+  assert.deepEqual((await fetchPicture(second)).body, t.faces.get(who.FPID));
+  const anonymous = await fetch(`${t.url}${second}`);
+  assert.equal(anonymous.status, 401, 'behind digest like any request');
+  await anonymous.arrayBuffer();
+  // the faceURL some firmware puts in UserInfo/Search is one more listing
+  const listed = (
+    await json(d, 'POST', '/ISAPI/AccessControl/UserInfo/Search?format=json', {
+      UserInfoSearchCond: { searchID: 'u', searchResultPosition: 0, maxResults: 30, EmployeeNoList: [{ employeeNo: who.FPID }] },
+    })
+  ).j;
+  const third = localPath(listed.UserInfoSearch.UserInfo[0].faceURL);
+  assert.equal((await fetchPicture(second)).status, 404);
+  t.faces.delete(who.FPID);
+  const gone = await fetchPicture(third);
+  assert.equal(gone.status, 404, 'no picture any more');
+  assert.match(gone.contentType, /text\/html/);
+  const none = (await json(d, 'POST', path, cond(0, who.FPID))).j;
+  assert.equal(none.responseStatusStrg, 'NO MATCHES');
+  assert.ok(!('MatchList' in none));
+  assert.equal((await json(d, 'POST', path, { ...cond(0), faceLibType: 'infraredFD', FDID: '2' })).j.totalMatches, 0);
+  assert.equal((await json(d, 'POST', path, { ...cond(0), FDID: '7' })).status, 400);
+});
+
+test('AcsEvent: employeeNoString, serial bounds and timeReverseOrder; AcsEventTotalNum counts what the same condition selects', async () => {
+  const t = await terminal({ serial: 'EMU-SITE-E', capturesKept: 50 });
+  const d = target(t);
+  seedSite(t, { people: 40, events: 600, seed: 8, now: NOW, days: 10 });
+  const path = '/ISAPI/AccessControl/AcsEvent?format=json';
+  const search = (c: object) =>
+    pageAll(
+      d,
+      path,
+      (pos) => ({ AcsEventCond: { searchID: 'ev', searchResultPosition: pos, maxResults: 30, ...c } }),
+      (j) => j.AcsEvent,
+    );
+  const total = async (c: object) =>
+    (await json(d, 'POST', '/ISAPI/AccessControl/AcsEventTotalNum?format=json', { AcsEventTotalNumCond: c })).j.AcsEventTotalNum.totalNum;
+  const serials = (pages: Record<string, any>[]) => pages.flatMap((p) => (p.InfoList ?? []).map((e: { serialNo: number }) => e.serialNo));
+  const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+  const bounded = { major: 0, minor: 0, beginSerialNo: 100, endSerialNo: 159 };
+  assert.deepEqual(serials(await search(bounded)), range(100, 159));
+  assert.equal(await total(bounded), 60);
+  assert.deepEqual(serials(await search({ ...bounded, timeReverseOrder: true })), range(100, 159).reverse(), 'newest first');
+  // a day of it, the way the import asks, with the offset
+  const day = { major: 5, minor: 0, startTime: isapiTime(NOW - 3 * 86_400_000, 480), endTime: isapiTime(NOW - 2 * 86_400_000 - 1000, 480) };
+  const expected = t.events.filter((e) => e.major === 5 && e.at >= NOW - 3 * 86_400_000 && e.at < NOW - 2 * 86_400_000).map((e) => e.serialNo);
+  assert.ok(expected.length > 0);
+  assert.deepEqual(serials(await search(day)), expected);
+  assert.equal(await total(day), expected.length);
+  const someone = t.events.find((e) => e.employeeNo)!.employeeNo;
+  const theirs = await search({ major: 5, minor: 0, employeeNoString: someone });
+  assert.deepEqual(
+    serials(theirs),
+    t.events.filter((e) => e.employeeNo === someone && e.major === 5).map((e) => e.serialNo),
+  );
+  assert.equal(await total({ major: 5, minor: 0, employeeNoString: someone }), serials(theirs).length);
+  // capture pictures: only the newest face events still have one
+  const newest = (await search({ major: 5, minor: 0, beginSerialNo: 540 })).flatMap((p) => p.InfoList as Record<string, any>[]);
+  const oldest = (await search({ major: 5, minor: 0, endSerialNo: 100 })).flatMap((p) => p.InfoList as Record<string, any>[]);
+  assert.ok(newest.some((e) => e.pictureURL) && newest.every((e) => !!e.pictureURL === (e.currentVerifyMode === 'face' && e.serialNo > 550)));
+  assert.ok(oldest.every((e) => e.pictureURL === undefined));
+  const capture = new URL(newest.find((e) => e.pictureURL)!.pictureURL as string).pathname;
+  assert.match(capture, /^\/LOCALS\/pic\/acsLinkCap\/.+\.jpeg@WEB\d{12}$/);
+  assert.deepEqual((await client.request(d, { method: 'GET', path: capture })).body.subarray(0, 2), Buffer.from([0xff, 0xd8]));
+  assert.equal((await client.request(d, { method: 'GET', path: capture.split('@')[0]! })).status, 404, 'not without its token');
+  assert.equal((await json(d, 'POST', path, { AcsEventCond: { searchID: 'x', searchResultPosition: 0, maxResults: 30, endSerialNo: 'soon' } })).status, 400);
+});
+
+test('a search the firmware lacks answers notSupport with HTTP 200 (injectable for each); the access-control face search always does', async () => {
+  const t = await terminal({ serial: 'EMU-SITE-N', unsupported: ['FDLib/FDSearch'] });
+  const d = target(t);
+  seedSite(t, { people: 5, events: 5, seed: 9, now: NOW });
+  const calls: [TakeOverSearch, 'GET' | 'POST', string, unknown][] = [
+    [
+      'UserInfo/Search',
+      'POST',
+      '/ISAPI/AccessControl/UserInfo/Search?format=json',
+      { UserInfoSearchCond: { searchID: 'a', searchResultPosition: 0, maxResults: 30 } },
+    ],
+    [
+      'CardInfo/Search',
+      'POST',
+      '/ISAPI/AccessControl/CardInfo/Search?format=json',
+      { CardInfoSearchCond: { searchID: 'b', searchResultPosition: 0, maxResults: 30 } },
+    ],
+    ['FDLib/FDSearch', 'POST', '/ISAPI/Intelligent/FDLib/FDSearch?format=json', { searchResultPosition: 0, maxResults: 30, faceLibType: 'blackFD', FDID: '1' }],
+    ['FDLib/Count', 'GET', '/ISAPI/Intelligent/FDLib/Count?format=json&FDID=1&faceLibType=blackFD', undefined],
+    ['AcsEvent', 'POST', '/ISAPI/AccessControl/AcsEvent?format=json', { AcsEventCond: { searchID: 'c', searchResultPosition: 0, maxResults: 30 } }],
+    ['AcsEventTotalNum', 'POST', '/ISAPI/AccessControl/AcsEventTotalNum?format=json', { AcsEventTotalNumCond: { major: 5, minor: 0 } }],
+  ];
+  const refusal = { statusCode: 4, statusString: 'Invalid Operation', subStatusCode: 'notSupport' };
+  const answers = async () => Promise.all(calls.map(async ([, method, path, body]) => json(d, method, path, body)));
+  const notSupport = (a: { status: number; j: Record<string, any> }) => a.status === 200 && a.j.statusCode === 4 && a.j.subStatusCode === 'notSupport';
+  assert.deepEqual((await answers()).map(notSupport), [false, false, true, false, false, false], 'the option refuses FDSearch only');
+  t.refuseSearches(calls.map(([name]) => name));
+  for (const a of await answers()) {
+    assert.equal(a.status, 200);
+    assert.deepEqual({ statusCode: a.j.statusCode, statusString: a.j.statusString, subStatusCode: a.j.subStatusCode }, refusal);
+  }
+  t.refuseSearches([]);
+  assert.ok((await answers()).every((a) => a.status === 200 && !notSupport(a)));
+  const faceInfo = await json(d, 'POST', '/ISAPI/AccessControl/FaceInfo/Search?format=json', {
+    FaceInfoSearchCond: { searchID: 'f', searchResultPosition: 0, maxResults: 30 },
+  });
+  assert.ok(notSupport(faceInfo), 'as in the capture');
 });

@@ -7,6 +7,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  cardCapabilities,
+  countEvents,
+  countFaces,
+  searchCards,
+  searchEvents,
+  searchFaces,
+  searchUsers,
+  userCapabilities,
+  type EmulatedEvent,
+  type EmulatedUser,
+  type SearchAnswer,
+  type SearchContext,
+} from './searches.ts';
+
+export type { EmulatedEvent, EmulatedUser } from './searches.ts';
 
 export interface IsapiTerminalOptions {
   /** port to listen on (0: any free one; a restarted terminal keeps the port it got) */
@@ -49,7 +65,22 @@ export interface IsapiTerminalOptions {
   lockAfter?: number;
   /** how long a lock lasts, in seconds (real terminals: 30 minutes) */
   lockSeconds?: number;
+  /** `UserInfo/Search` lists each face's `faceURL` too, as some firmware does (§12.2) */
+  faceUrlInUserSearch?: boolean;
+  /**
+   * the address the terminal names itself by in the picture URLs it hands out (default `host`, without the port, as
+   * firmware on port 80 writes it): a caller must fetch from the address it dials, not from this (§12.3)
+   */
+  selfAddress?: string;
+  /** the newest events whose capture picture the terminal still holds (older ones are overwritten; default 100) */
+  capturesKept?: number;
+  /** searches answered `notSupport` with HTTP 200, as firmware without them does (§12.1) */
+  unsupported?: TakeOverSearch[];
 }
+
+/** The searches a take-over makes, by the tail of their path (`unsupported`, `refuseSearches`). */
+export const TAKE_OVER_SEARCHES = ['UserInfo/Search', 'CardInfo/Search', 'FDLib/FDSearch', 'FDLib/Count', 'AcsEvent', 'AcsEventTotalNum'] as const;
+export type TakeOverSearch = (typeof TAKE_OVER_SEARCHES)[number];
 
 /** First line of a firmware package the emulator installs: `HIKEMU-FW <version> [build …]`, then `model=` and `language=` lines. */
 export const ISAPI_FIRMWARE_HEADER = 'HIKEMU-FW ';
@@ -96,25 +127,6 @@ export type StreamFault =
   /** heartbeats stop: the stream stays open and says nothing */
   | 'silent';
 
-export interface EmulatedUser {
-  employeeNo: string;
-  name: string;
-  userType: string;
-  valid: { enable: boolean; beginTime: string; endTime: string };
-  password: string;
-}
-
-export interface EmulatedEvent {
-  serialNo: number;
-  /** UTC ms */
-  at: number;
-  major: number;
-  minor: number;
-  employeeNo: string;
-  name: string;
-  verifyMode: string;
-}
-
 /** An injected answer: for requests whose path contains `path`, `times` times (default: always). */
 export interface Injection {
   path: string;
@@ -128,6 +140,8 @@ export interface Injection {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
+/** The picture of an event without a face enrolled (a stranger): the smallest JPEG. */
+const NO_FACE_JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
 /** UTC ms → ISAPI time with the terminal's offset: 2026-11-26T08:00:00+08:00 */
 export function isapiTime(ms: number, tz: number): string {
   const d = new Date(ms + tz * 60_000);
@@ -208,15 +222,20 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     streamHeartbeatMs: 10_000,
     lockAfter: 0,
     lockSeconds: 1800,
+    faceUrlInUserSearch: false,
+    capturesKept: 100,
     ...opts,
   };
   const realm = `DS-${o.serial.slice(-8)}`;
   const users = new Map<string, EmulatedUser>();
   const cards = new Map<string, string>(); // cardNo → employeeNo
+  const cardTypes = new Map<string, string>(); // cardNo → cardType, when not normalCard
+  const fingerprints = new Map<string, number>(); // employeeNo → fingerprints enrolled
   const faces = new Map<string, Buffer>(); // employeeNo → JPEG
   const events: EmulatedEvent[] = [];
   const nonces = new Map<string, number>(); // nonce → highest nc seen
   const injections: Injection[] = [];
+  const unsupported = new Set<string>(o.unsupported ?? []);
   const doorOpens: number[] = [];
   /** the lock is open until this instant (ms); the door contact: 0 closed, 1 open, 2–4 alarms (AcsWorkStatus) */
   let unlockedUntil = 0;
@@ -315,6 +334,70 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     events.push(ev);
     return ev;
   }
+
+  // ---- pictures by URL (§12.3): a listing hands each picture out with a new `@WEB` token and only the latest one opens
+  // it (firmware changed the suffix between two searches of one face), so a caller must fetch right after the search.
+  // The URL names the terminal's own view of itself, without the port; the path is fetched with digest.
+  const pictureTokens = new Map<string, { token: string; read: () => Buffer | undefined }>();
+  let picturesIssued = 0;
+  /** employeeNo → the number of its face's file (enrlFace/0/<n>.jpg), given when first listed */
+  const faceSlots = new Map<string, number>();
+
+  function pictureUrl(file: string, read: () => Buffer | undefined): string {
+    const token = String(++picturesIssued).padStart(12, '0');
+    // re-inserted so the oldest handed out go first when the list is trimmed
+    pictureTokens.delete(file);
+    pictureTokens.set(file, { token, read });
+    if (pictureTokens.size > o.capacity + o.capturesKept + 1000) pictureTokens.delete(pictureTokens.keys().next().value!);
+    return `http://${o.selfAddress ?? o.host}/LOCALS/pic/${file}@WEB${token}`;
+  }
+
+  function faceUrl(employeeNo: string): string {
+    let slot = faceSlots.get(employeeNo);
+    if (slot === undefined) faceSlots.set(employeeNo, (slot = faceSlots.size + 1));
+    return pictureUrl(`enrlFace/0/${String(slot).padStart(10, '0')}.jpg`, () => faces.get(employeeNo));
+  }
+
+  /** An event's capture, while it is among the newest `capturesKept` (a face event's picture: the face enrolled, else a stub). */
+  function captureUrl(ev: EmulatedEvent): string | undefined {
+    const newest = events.at(-1)?.serialNo ?? 0;
+    if (ev.verifyMode !== 'face' || ev.serialNo <= newest - o.capturesKept) return undefined;
+    const t = localTime(ev.at).replace(/\D/g, ''); // YYYYMMDDhhmmss
+    return pictureUrl(`acsLinkCap/${t.slice(0, 6)}_00/${t.slice(6, 8)}_${t.slice(8)}_${ev.serialNo}_0.jpeg`, () => faces.get(ev.employeeNo) ?? NO_FACE_JPEG);
+  }
+
+  /** GET /LOCALS/pic/…@WEB<token>: the JPEG while the token is the latest and the picture is held, else the web server's 404 page. */
+  function openPicture(path: string): Answer {
+    const m = /^\/LOCALS\/pic\/(.+)@WEB(\d+)$/.exec(path);
+    const held = m ? pictureTokens.get(m[1]!) : undefined;
+    const jpeg = held && held.token === m?.[2] ? held.read() : undefined;
+    if (jpeg) return { raw: jpeg, type: 'image/jpeg' };
+    const shown = path.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      http: 404,
+      type: 'text/html',
+      raw: Buffer.from(
+        `<!DOCTYPE html>\n<html><head><title>Document Error: Not Found</title></head>\n<body><h2>Access Error: 404 -- Not Found</h2>\n<p>Can't locate document: ${shown}</p>\n</body></html>\n`,
+      ),
+    };
+  }
+
+  const searchContext: SearchContext = {
+    users,
+    faces,
+    cards,
+    cardTypes,
+    fingerprints,
+    events,
+    pageMax: o.searchPage,
+    timezone: o.timezone,
+    faceUrl,
+    captureUrl,
+    time: (ms) => isapiTime(ms, o.timezone),
+    parseTime: (s) => parseIsapiTime(s, o.timezone),
+  };
+  /** the take-over search a path names, by the tail `unsupported` lists */
+  const searchName = (path: string) => path.replace(/^\/ISAPI\/(AccessControl|Intelligent)\//, '');
 
   function eventJson(ev: EmulatedEvent) {
     return {
@@ -546,8 +629,16 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     };
   }
   const bad = (sub: string, code = 6): Answer => ({ http: 400, json: status(code, sub) });
+  const searched = (a: SearchAnswer): Answer => ('json' in a ? { json: a.json } : bad(a.refused));
+  /** A search's JSON condition, read or refused as unreadable. */
+  const searchWith = (cond: Record<string, unknown> | undefined, run: (c: Record<string, unknown>) => SearchAnswer): Answer =>
+    cond ? searched(run(cond)) : bad('badJsonFormat', 5);
+  const dropCard = (card: string) => {
+    cards.delete(card);
+    cardTypes.delete(card);
+  };
 
-  function route(method: string, path: string, body: Buffer, contentType: string): Answer {
+  function route(method: string, path: string, body: Buffer, contentType: string, query: URLSearchParams): Answer {
     const j = (): Record<string, unknown> | undefined => {
       try {
         const v = JSON.parse(body.toString('utf8')) as unknown;
@@ -557,6 +648,9 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       }
     };
     const key = `${method} ${path}`;
+    // a refusal firmware sends with HTTP 200: the body, not the status, says it (§12.1)
+    if (unsupported.has(searchName(path))) return { json: status(4, 'notSupport') };
+    if (method === 'GET' && path.startsWith('/LOCALS/pic/')) return openPicture(path);
     switch (key) {
       case 'GET /ISAPI/System/deviceInfo':
         return {
@@ -568,9 +662,11 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
             '<deviceType>ACS</deviceType>\n</DeviceInfo>\n',
         };
       case 'GET /ISAPI/AccessControl/UserInfo/capabilities':
-        return {
-          json: { UserInfo: { supportFunction: { '@opt': 'post,delete,put,get,setUp' }, maxRecordNum: o.capacity, employeeNo: { '@min': 1, '@max': 32 } } },
-        };
+        return { json: userCapabilities(o.capacity, o.searchPage) };
+      case 'GET /ISAPI/AccessControl/CardInfo/capabilities':
+        return { json: cardCapabilities(o.capacity, o.searchPage) };
+      case 'GET /ISAPI/AccessControl/CardInfo/Count':
+        return { json: { CardInfoCount: { cardNumber: cards.size } } };
       case 'GET /ISAPI/AccessControl/UserInfo/Count':
         return { json: { UserInfoCount: { userNumber: users.size, bindFaceUserNumber: faces.size, bindCardUserNumber: new Set(cards.values()).size } } };
       case 'POST /ISAPI/AccessControl/UserInfo/Record':
@@ -588,30 +684,21 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         users.set(u.employeeNo, u);
         return { json: ok() };
       }
-      case 'POST /ISAPI/AccessControl/UserInfo/Search': {
-        const c = (j()?.UserInfoSearchCond ?? {}) as Record<string, unknown>;
-        const pos = Number(c.searchResultPosition ?? 0);
-        const max = Math.min(Number(c.maxResults ?? 30), 30);
-        const all = [...users.values()];
-        const page = all.slice(pos, pos + max);
-        return {
-          json: {
-            UserInfoSearch: {
-              searchID: String(c.searchID ?? ''),
-              responseStatusStrg: !page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK',
-              numOfMatches: page.length,
-              totalMatches: all.length,
-              UserInfo: page.map((u) => ({
-                employeeNo: u.employeeNo,
-                name: u.name,
-                userType: u.userType,
-                Valid: u.valid,
-                numOfFace: faces.has(u.employeeNo) ? 1 : 0,
-              })),
-            },
-          },
-        };
-      }
+      case 'POST /ISAPI/AccessControl/UserInfo/Search':
+        return searchWith(j(), (c) => searchUsers(searchContext, c, o.faceUrlInUserSearch));
+      case 'POST /ISAPI/AccessControl/CardInfo/Search':
+        return searchWith(j(), (c) => searchCards(searchContext, c));
+      case 'POST /ISAPI/Intelligent/FDLib/FDSearch':
+        return searchWith(j(), (c) => searchFaces(searchContext, c));
+      case 'POST /ISAPI/AccessControl/AcsEvent':
+        return searchWith(j(), (c) => searchEvents(searchContext, c));
+      case 'POST /ISAPI/AccessControl/AcsEventTotalNum':
+        return searchWith(j(), (c) => countEvents(searchContext, c));
+      case 'GET /ISAPI/Intelligent/FDLib/Count':
+        return searched(countFaces(searchContext, query));
+      // the access-control face search answered this in the capture: the face library's FDSearch is the way (§12.3)
+      case 'POST /ISAPI/AccessControl/FaceInfo/Search':
+        return { json: status(4, 'notSupport') };
       case 'PUT /ISAPI/AccessControl/UserInfo/Delete':
       case 'PUT /ISAPI/AccessControl/UserInfoDetail/Delete': {
         const body = j();
@@ -622,7 +709,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
           const no = String(e.employeeNo ?? '');
           users.delete(no);
           faces.delete(no);
-          for (const [card, who] of cards) if (who === no) cards.delete(card);
+          fingerprints.delete(no);
+          for (const [card, who] of cards) if (who === no) dropCard(card);
         }
         deleteStatus = 'success';
         return { json: ok() };
@@ -633,8 +721,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         const c = (j()?.CardInfoDelCond ?? {}) as Record<string, unknown>;
         const list = Array.isArray(c.EmployeeNoList) ? (c.EmployeeNoList as { employeeNo?: unknown }[]) : [];
         const cardList = Array.isArray(c.CardNoList) ? (c.CardNoList as { cardNo?: unknown }[]) : [];
-        for (const e of list) for (const [card, who] of cards) if (who === String(e.employeeNo ?? '')) cards.delete(card);
-        for (const e of cardList) cards.delete(String(e.cardNo ?? ''));
+        for (const e of list) for (const [card, who] of cards) if (who === String(e.employeeNo ?? '')) dropCard(card);
+        for (const e of cardList) dropCard(String(e.cardNo ?? ''));
         return { json: ok() };
       }
       case 'POST /ISAPI/AccessControl/CardInfo/Record':
@@ -645,6 +733,8 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         if (!card || !users.has(no)) return bad(users.has(no) ? 'badParameters' : 'employeeNoNotExist');
         if (path.endsWith('Record') && cards.has(card)) return bad('cardNoAlreadyExist');
         cards.set(card, no);
+        if (typeof c.cardType === 'string' && c.cardType !== 'normalCard') cardTypes.set(card, c.cardType);
+        else cardTypes.delete(card);
         return { json: ok() };
       }
       case 'POST /ISAPI/Intelligent/FDLib/FaceDataRecord':
@@ -681,41 +771,6 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
           addEvent({ at: Date.now(), major: 3, minor: 1024, employeeNo: '', name: '', verifyMode: '' });
         }
         return { xml: statusXml(1, 'ok') };
-      }
-      case 'POST /ISAPI/AccessControl/AcsEvent': {
-        const c = (j()?.AcsEventCond ?? {}) as Record<string, unknown>;
-        const from = parseIsapiTime(String(c.startTime ?? ''), o.timezone);
-        const to = parseIsapiTime(String(c.endTime ?? ''), o.timezone);
-        if (Number.isNaN(from) || Number.isNaN(to)) return bad('badParameters');
-        const pos = Number(c.searchResultPosition ?? 0);
-        const max = Math.min(Number(c.maxResults ?? o.searchPage), o.searchPage);
-        const major = Number(c.major ?? 0);
-        const minor = Number(c.minor ?? 0);
-        const all = events.filter((e) => e.at >= from && e.at <= to && (!major || e.major === major) && (!minor || e.minor === minor));
-        const page = all.slice(pos, pos + max);
-        return {
-          json: {
-            AcsEvent: {
-              searchID: String(c.searchID ?? ''),
-              responseStatusStrg: !page.length ? 'NO MATCH' : pos + page.length < all.length ? 'MORE' : 'OK',
-              numOfMatches: page.length,
-              totalMatches: all.length,
-              InfoList: page.map((e) => ({
-                major: e.major,
-                minor: e.minor,
-                time: isapiTime(e.at, o.timezone),
-                cardReaderNo: 1,
-                doorNo: 1,
-                employeeNoString: e.employeeNo,
-                name: e.name,
-                serialNo: e.serialNo,
-                userType: 'normal',
-                currentVerifyMode: e.verifyMode,
-                attendanceStatus: 'undefined',
-              })),
-            },
-          },
-        };
       }
       case 'PUT /ISAPI/Event/notification/httpHosts': {
         if (o.refuseHttpHosts) return { http: 403, xml: statusXml(4, 'notSupport', 'Invalid Operation') };
@@ -809,10 +864,13 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
         return res.end(JSON.stringify(status(inj.status.statusCode, inj.status.subStatusCode, inj.status.statusString)));
       }
     }
-    void query;
     if (req.method === 'GET' && path === '/ISAPI/Event/notification/alertStream') return openStream(req, res);
-    const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '');
+    const a = route(req.method ?? 'GET', path, body, req.headers['content-type'] ?? '', new URLSearchParams(query));
     if (a.after) res.once('finish', () => setTimeout(a.after!, 10));
+    if (a.raw) {
+      res.writeHead(a.http ?? 200, { 'content-type': a.type ?? 'application/octet-stream' });
+      return res.end(a.raw);
+    }
     if (a.xml !== undefined) {
       res.writeHead(a.http ?? 200, { 'content-type': 'application/xml; charset="UTF-8"' });
       return res.end(a.xml);
@@ -864,7 +922,18 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
     users,
     faces,
     cards,
+    /** cardNo → cardType for cards that are not a `normalCard` (patrolCard, hijackCard …) */
+    cardTypes,
+    /** employeeNo → fingerprints enrolled (UserInfo/Search's numOfFP) */
+    fingerprints,
     events,
+    /** Logs an event without pushing it (a site's past): it gets the next serialNo. */
+    record: addEvent,
+    /** Answers these searches `notSupport` with HTTP 200 from now on (replacing the list); none: all answered. */
+    refuseSearches(names: TakeOverSearch[]) {
+      unsupported.clear();
+      for (const n of names) unsupported.add(n);
+    },
     doorOpens,
     requests,
     get httpHost() {
