@@ -1,8 +1,10 @@
 // Run one or many emulated PUSH terminals against a server.
 //   node tools/zk-emulator/cli.ts --server http://127.0.0.1:8080 --sn DEMO0001 [--count 3] [--punch-every 30s] [--stranger-every 10m] [--capacity 3000]
+//   A terminal that already holds a working site (docs/zk-push-protocol.md §12.6): --site-users 200 --site-punches 5000
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { seedSite, type Site } from './site.ts';
 import { createTerminal, type Terminal, type TerminalEvent } from './terminal.ts';
 
 const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options]
@@ -29,7 +31,30 @@ const HELP = `Usage: node tools/zk-emulator/cli.ts --server URL --sn SN [options
   --unknown-user-error  answer -10 for deletes/queries of unknown PINs
   --no-capacity-error   never answer -1001
   --quiet               only print commands, uploads and errors
-  -h, --help`;
+  -h, --help
+
+A working site the terminal already holds when it starts (docs/zk-push-protocol.md §12, issue #30):
+  --site-users N        N users put in directly (PIN 1..N, names, cards, some validity windows), each with a
+                        BIOPHOTO type-9 face and its template; deterministic from --site-seed
+  --site-punches N      N stored punches (already taken by a previous server: not uploaded unless asked for)
+  --site-seed N         seed of the generated site (default 1); with --count > 1 each terminal gets the same
+                        people and its own punches
+  --site-from DATE      first day of the punch log, YYYY-MM-DD (default 2026-01-01)
+  --site-days N         days the punch log spans (default 30)
+  --site-faces F        share of users with a face, 0-1 (default 1)
+  --site-userpics F     share of users with a USERPIC as well, 0-1 (default 0)
+  --site-face-file LIST JPEG file(s) the faces are made from, comma-separated (default: the repository's test
+                        portrait); every user's bytes differ
+  --no-biophoto         the terminal keeps templates only (BioPhotoFun=0): no BIOPHOTO to read back
+How it answers the server's reads (the text is silent; real firmware differs):
+  --lines-per-post N    lines per OPERLOG / USERINFO / BIODATA POST of a query or re-send (default 100)
+  --tgz                 stamp re-sends of OPERLOG go as ContentType=tgz
+  --uploads-after       a query's / CHECK's uploads follow its result line (default: before it)
+  --biophoto-no-index   BIOPHOTO lines carry No=0 and Index=0 after PIN
+  --userinfo-table      USER lines are posted as table=USERINFO instead of OPERLOG
+  --photo-queries       DATA QUERY BIOPHOTO / USERPIC answer with lines (default: -1002)
+  --resend-at-handshake zero stamps (OPERLOGStamp=0, BIODATAStamp=0, ATTLOGStamp=0) re-send at every
+                        handshake, not only on CHECK`;
 
 function randomHealth() {
   const r = Math.random();
@@ -77,6 +102,22 @@ async function main(): Promise<void> {
       health: { type: 'boolean', default: false },
       place: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'site-users': { type: 'string' },
+      'site-punches': { type: 'string' },
+      'site-seed': { type: 'string' },
+      'site-from': { type: 'string' },
+      'site-days': { type: 'string' },
+      'site-faces': { type: 'string' },
+      'site-userpics': { type: 'string' },
+      'site-face-file': { type: 'string' },
+      'no-biophoto': { type: 'boolean', default: false },
+      'lines-per-post': { type: 'string' },
+      tgz: { type: 'boolean', default: false },
+      'uploads-after': { type: 'boolean', default: false },
+      'biophoto-no-index': { type: 'boolean', default: false },
+      'userinfo-table': { type: 'boolean', default: false },
+      'photo-queries': { type: 'boolean', default: false },
+      'resend-at-handshake': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -95,6 +136,25 @@ async function main(): Promise<void> {
     .map((p) => p.trim())
     .filter(Boolean);
   const quiet = values.quiet;
+  const siteUsers = num(values['site-users'], 'site-users') ?? 0;
+  const sitePunches = num(values['site-punches'], 'site-punches') ?? 0;
+  const siteSeed = num(values['site-seed'], 'site-seed') ?? 1;
+  const facePhotos = values['site-face-file'] ? await Promise.all(values['site-face-file'].split(',').map((f) => readFile(f.trim()))) : undefined;
+  // One site, several terminals: the same people everywhere, each terminal its own punches.
+  const siteFor = (i: number): Site | undefined =>
+    siteUsers > 0 || sitePunches > 0
+      ? seedSite({
+          users: siteUsers,
+          punches: sitePunches,
+          seed: siteSeed,
+          ...(i > 1 ? { punchSeed: siteSeed * 1000 + i } : {}),
+          ...(values['site-from'] ? { from: values['site-from'] } : {}),
+          ...(values['site-days'] ? { days: num(values['site-days'], 'site-days') } : {}),
+          ...(values['site-faces'] ? { faces: num(values['site-faces'], 'site-faces') } : {}),
+          ...(values['site-userpics'] ? { userPics: num(values['site-userpics'], 'site-userpics') } : {}),
+          ...(facePhotos ? { facePhotos } : {}),
+        })
+      : undefined;
 
   const print = (e: TerminalEvent) => {
     if (quiet && (e.type === 'poll' || e.type === 'result' || e.type === 'state' || e.type === 'options')) return;
@@ -117,6 +177,15 @@ async function main(): Promise<void> {
       alcohol: values.alcohol,
       health: values.health,
       ...(values.place ? { place: values.place } : {}),
+      site: siteFor(i),
+      bioPhoto: !values['no-biophoto'],
+      linesPerPost: num(values['lines-per-post'], 'lines-per-post'),
+      tgz: values.tgz,
+      uploadOrder: values['uploads-after'] ? 'after' : 'before',
+      bioPhotoNoIndex: values['biophoto-no-index'],
+      userInfoTable: values['userinfo-table'],
+      photoQueries: values['photo-queries'],
+      resendAtHandshake: values['resend-at-handshake'],
       failOn: {
         capacity: !values['no-capacity-error'],
         unknownUser: values['unknown-user-error'],

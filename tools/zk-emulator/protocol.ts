@@ -1,6 +1,8 @@
 // Pure helpers for the device side of the ZKTeco Attendance PUSH protocol (PUSH SDK 2.4.1).
 // Section numbers refer to docs/zk-push-protocol.md and the protocol text it cites.
 
+import { gunzipSync, gzipSync } from 'node:zlib';
+
 /** Return codes (protocol Appendix 1). */
 export const RC = {
   OK: 0,
@@ -226,6 +228,104 @@ export function parseAttPhotoBody(body: Buffer): { headers: Record<string, strin
     if (eq > 0) headers[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return { headers, data: body.subarray(nul + 1) };
+}
+
+/** The fields of a §11.5 USER line (the emulator's stored user). */
+export interface UserLineFields {
+  pin: string;
+  name: string;
+  pri: number;
+  passwd: string;
+  card: string;
+  grp: string;
+  tz: string;
+  verify: string;
+  viceCard: string;
+  startDatetime: string;
+  endDatetime: string;
+}
+
+/**
+ * §11.5 USER line. The validity keys are not in 2.4.1: a terminal that keeps them is assumed to send them (by key,
+ * after the text's fields) only when set, so a user valid always looks exactly like the text's example.
+ */
+export function formatUserLine(u: UserLineFields): string {
+  let line = `USER PIN=${u.pin}\tName=${u.name}\tPri=${u.pri}\tPasswd=${u.passwd}\tCard=${u.card}\tGrp=${u.grp}\tTZ=${u.tz}\tVerify=${u.verify}\tViceCard=${u.viceCard}`;
+  if (u.startDatetime) line += `\tStartDatetime=${u.startDatetime}`;
+  if (u.endDatetime) line += `\tEndDatetime=${u.endDatetime}`;
+  return line;
+}
+
+/** §11.13 USERPIC line; `Size` is the length of the base64 text (as the server checks it). */
+export function formatUserPicLine(pin: string, jpeg: Buffer): string {
+  const b64 = jpeg.toString('base64');
+  return `USERPIC PIN=${pin}\tFileName=${pin}.jpg\tSize=${b64.length}\tContent=${b64}`;
+}
+
+/**
+ * §11.15 BIOPHOTO line. `noIndex` adds the `No=0\tIndex=0` keys some firmware puts after `PIN` (notes §12.3: seen in
+ * integrators' parsers), so a server is tested on reading keys by name.
+ */
+export function formatBioPhotoLine(pin: string, type: number, jpeg: Buffer, noIndex = false): string {
+  const b64 = jpeg.toString('base64');
+  const extra = noIndex ? '\tNo=0\tIndex=0' : '';
+  return `BIOPHOTO PIN=${pin}${extra}\tFileName=${pin}.jpg\tType=${type}\tSize=${b64.length}\tContent=${b64}`;
+}
+
+/**
+ * §11.12 BIODATA line for a stored template (`key` = `type:no:index`). MajorVer/MinorVer 0.0: the emulator's
+ * templates are stand-ins of no real algorithm, so no terminal of a real version would take them.
+ */
+export function formatBiodataLine(pin: string, key: string, tmp: string): string {
+  const [type = '0', no = '0', index = '0'] = key.split(':');
+  return `BIODATA Pin=${pin}\tNo=${no}\tIndex=${index}\tValid=1\tDuress=0\tType=${type}\tMajorVer=0\tMinorVer=0\tFormat=0\tTmp=${tmp}`;
+}
+
+// ---- §11.14 packed uploads: a gzip'd tar of one file holding the LF-joined lines ----
+
+const TAR_BLOCK = 512;
+
+/** One ustar header; numbers are octal text, the checksum is summed with its own field read as spaces. */
+function tarHeader(name: string, size: number): Buffer {
+  const h = Buffer.alloc(TAR_BLOCK);
+  const put = (text: string, at: number) => h.write(text, at, 'latin1');
+  put(name.slice(0, 99), 0);
+  put('0000644\0', 100);
+  put('0000000\0', 108);
+  put('0000000\0', 116);
+  put(size.toString(8).padStart(11, '0') + '\0', 124);
+  // mtime 0: the same lines always pack to the same bytes (a resend is recognisable).
+  put('00000000000\0', 136);
+  put('        ', 148);
+  put('0', 156);
+  put('ustar\0', 257);
+  put('00', 263);
+  let sum = 0;
+  for (const b of h) sum += b;
+  put(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  return h;
+}
+
+/** §11.14 `ContentType=tgz` body: a tgz holding one file `name` with `data` (the file name is not in the text). */
+export function packTgz(name: string, data: Buffer): Buffer {
+  const pad = Buffer.alloc((TAR_BLOCK - (data.length % TAR_BLOCK)) % TAR_BLOCK);
+  return gzipSync(Buffer.concat([tarHeader(name, data.length), data, pad, Buffer.alloc(2 * TAR_BLOCK)]));
+}
+
+/** Inverse of packTgz for tests and fake servers: the files of a tgz (regular files only). */
+export function unpackTgz(tgz: Buffer): { name: string; data: Buffer }[] {
+  const tar = gunzipSync(tgz);
+  const out: { name: string; data: Buffer }[] = [];
+  for (let at = 0; at + TAR_BLOCK <= tar.length;) {
+    const h = tar.subarray(at, at + TAR_BLOCK);
+    if (h.every((b) => b === 0)) break;
+    const name = h.subarray(0, 100).toString('latin1').replace(/\0.*$/s, '');
+    const size = parseInt(h.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim() || '0', 8);
+    const type = String.fromCharCode(h[156] ?? 0);
+    if (type === '0' || type === '\0') out.push({ name, data: Buffer.from(tar.subarray(at + TAR_BLOCK, at + TAR_BLOCK + size)) });
+    at += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+  }
+  return out;
 }
 
 /** Does a failure-injection entry (`AC_UNLOCK`, `DATA UPDATE BIOPHOTO`, `DATA`) cover this command name? */

@@ -3,8 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { startFakeServer, type FakeServer } from './fake-server.ts';
-import { encodeText, parseAttPhotoBody, STRANGER_JPEG } from './protocol.ts';
+import { startFakeServer, type FakeServer, type SeenRequest } from './fake-server.ts';
+import { encodeText, parseAttPhotoBody, parseRecord, STRANGER_JPEG, unpackTgz } from './protocol.ts';
+import { seedSite, standInTemplate } from './site.ts';
 import { createHash } from 'node:crypto';
 import { createTerminal, EMULATOR_LOG_FILE, emulatorFirmware, type Terminal, type TerminalOptions } from './terminal.ts';
 
@@ -562,4 +563,273 @@ test('GetFile: its log file in the multi-line result (Return = size, the bytes a
   await srv.waitFor(() => srv.results.some((b) => b.startsWith(`ID=${id2}\n`)), 3000, 'the refusal');
   const other = srv.results.find((b) => b.startsWith(`ID=${id2}\n`))!;
   assert.equal(other, `ID=${id2}\nSN=EMU0001\nFILENAME=/etc/passwd\nCMD=GetFile\nReturn=-2`);
+});
+
+// ---------------------------------------------------------------- a site that pre-exists the server (docs §12.6)
+
+/** A POST's lines, unpacked when it came as ContentType=tgz. */
+function postLines(r: SeenRequest): string[] {
+  const text =
+    r.query.get('ContentType') === 'tgz'
+      ? unpackTgz(r.body)
+          .map((f) => f.data.toString('utf8'))
+          .join('\n')
+      : r.body.toString('utf8');
+  return text.split('\n').filter(Boolean);
+}
+
+/** `KIND k=v\tk=v…` → [KIND, keys]. */
+function splitLine(line: string): [string, Map<string, string>] {
+  const sp = line.indexOf(' ');
+  return [line.slice(0, sp), parseRecord(line.slice(sp + 1))];
+}
+
+/** A photo line's JPEG, after checking Size= against the base64 length as a server must. */
+function photoOf(keys: Map<string, string>): Buffer {
+  const content = keys.get('content') ?? '';
+  assert.equal(Number(keys.get('size')), content.length, `Size= of PIN ${keys.get('pin')}`);
+  return Buffer.from(content, 'base64');
+}
+
+/** Index of the devicecmd request that carried this command's result. */
+function resultAt(id: string): number {
+  return srv.requests.findIndex((r) => r.path === '/iclock/devicecmd' && r.body.toString().includes(`ID=${id}&`));
+}
+
+test('seedSite is deterministic; every face is a real JPEG with its own bytes; the seeded terminal says what it holds', async () => {
+  const spec = { users: 30, punches: 200, seed: 42, userPics: 0.5, from: '2026-03-01', days: 10 };
+  const site = seedSite(spec);
+  assert.deepEqual(seedSite(spec), site, 'same seed, same site');
+  assert.notDeepEqual(seedSite({ ...spec, seed: 43 }).users, site.users);
+  const faces = site.users.map((u) => u.face!);
+  assert.equal(faces.length, 30);
+  assert.ok(
+    faces.every((f) => f[0] === 0xff && f[1] === 0xd8 && f.at(-2) === 0xff && f.at(-1) === 0xd9),
+    'JPEG start and end markers',
+  );
+  assert.equal(new Set(faces.map((f) => createHash('sha256').update(f).digest('hex'))).size, 30, 'no two photos share their bytes');
+  assert.ok(
+    site.punches.every((p, i) => i === 0 || site.punches[i - 1]!.time <= p.time),
+    'the log is oldest first',
+  );
+  assert.ok(site.punches.every((p) => p.time >= '2026-03-01 07:00:00' && p.time < '2026-03-11'));
+
+  srv.options.PushOptionsFlag = '1';
+  const t = term({ site });
+  await t.start();
+  assert.equal(t.users.size, 30);
+  assert.equal(t.photos.size, 30);
+  assert.equal(t.userPics.size, site.users.filter((u) => u.userPic).length);
+  assert.deepEqual(t.attlog.length, 200);
+  await run(t, 'INFO');
+  const info = srv.requests
+    .find((r) => r.path === '/iclock/getrequest')!
+    .query.get('INFO')!
+    .split(',');
+  assert.deepEqual([info[1], info[3], info[8], info[9]], ['30', '200', '30', '01111'], 'users, records, faces, comparison-photo flag');
+  const pushed = srv.uploads('options')[0]!.body.toString();
+  assert.match(pushed, /BioPhotoFun=1,/);
+  assert.match(pushed, /MultiBioPhotoCount=0:0:0:0:0:0:0:0:0:30/);
+  assert.equal(srv.uploads('ATTLOG').length, 0, 'the previous server took the seeded punches: none is uploaded on its own');
+
+  // A terminal without BioPhotoFun keeps only the templates: it says so, and has no photo to give back.
+  const bare = term({ sn: 'EMU0002', bioPhoto: false, site: seedSite({ users: 4 }) });
+  await bare.start();
+  assert.equal(bare.photos.size, 0);
+  assert.equal(bare.faceCount, 4);
+  assert.match(bare.infoParam(), /,4,01101$/);
+  assert.equal(bare.deviceConfig().BioPhotoFun, '0');
+  assert.equal(bare.deviceConfig().MultiBioDataCount, '0:0:0:0:0:0:0:0:0:4');
+  assert.throws(() => term({ sn: 'EMU0003', capacity: 10, site: seedSite({ users: 11 }) }), /exceed the capacity 10/);
+});
+
+test('CHECK after OPERLOGStamp=0 re-sends every USER, USERPIC and BIOPHOTO line in POSTs of linesPerPost, before its result', async () => {
+  const site = seedSite({ users: 7, punches: 20, seed: 3, userPics: 0.5 });
+  const pics = site.users.filter((u) => u.userPic).length;
+  assert.ok(pics > 0 && pics < 7);
+  const t = term({ site, linesPerPost: 3 });
+  await t.start();
+  // The server holds the punches (stamp 20 = the last record) and asks for the roster again.
+  srv.options.ATTLOGStamp = '20';
+  srv.options.OPERLOGStamp = '0';
+  const [id] = srv.queue(t.sn, 'CHECK');
+  await srv.waitFor(() => resultAt(id!) >= 0, 3000, 'the CHECK result');
+  assert.match(srv.results.at(-1)!, /^ID=\d+&Return=0&CMD=CHECK$/);
+
+  const posts = srv.uploads('OPERLOG');
+  const sizes = posts.map((p) => postLines(p).length);
+  assert.equal(
+    sizes.reduce((a, b) => a + b, 0),
+    7 + pics + 7,
+  );
+  assert.ok(sizes.every((n) => n <= 3) && sizes.filter((n) => n < 3).length <= 2, `POST sizes ${sizes.join(',')}`);
+  assert.ok(
+    posts.every((p) => srv.requests.indexOf(p) < resultAt(id!)),
+    'uploads before the result line (default order)',
+  );
+  const lines = posts.flatMap(postLines).map(splitLine);
+  const kinds = lines.map(([kind]) => kind);
+  assert.deepEqual(kinds, [...Array(7).fill('USER'), ...Array(pics).fill('USERPIC'), ...Array(7).fill('BIOPHOTO')], 'people before their photos');
+  const users = lines.filter(([k]) => k === 'USER').map(([, keys]) => keys);
+  assert.deepEqual(
+    users.map((u) => [u.get('pin'), u.get('name'), u.get('card') ?? '', u.get('enddatetime') ?? '']),
+    site.users.map((u) => [u.pin, u.name, u.card ?? '', u.endDatetime ?? '']),
+  );
+  for (const [, keys] of lines.filter(([k]) => k === 'BIOPHOTO')) {
+    const pin = keys.get('pin')!;
+    assert.equal(keys.get('type'), '9');
+    assert.equal(keys.get('filename'), `${pin}.jpg`);
+    assert.deepEqual(photoOf(keys), site.users.find((u) => u.pin === pin)!.face, `the enrolment JPEG of ${pin}`);
+  }
+  for (const [, keys] of lines.filter(([k]) => k === 'USERPIC')) assert.deepEqual(photoOf(keys), t.userPics.get(keys.get('pin')!));
+  assert.equal(srv.uploads('ATTLOG').length, 0, 'ATTLOGStamp names the last record: no punch again');
+  assert.equal(srv.uploads('BIODATA').length, 0, 'BIODATAStamp was not reset');
+});
+
+test('BIODATAStamp=0 re-sends templates; variants: tgz OPERLOG, table=USERINFO, No=/Index= in BIOPHOTO lines', async () => {
+  const site = seedSite({ users: 5, seed: 9 });
+  const t = term({ site, linesPerPost: 2, tgz: true, userInfoTable: true, bioPhotoNoIndex: true });
+  await t.start();
+  srv.options.OPERLOGStamp = '0';
+  srv.options.BIODATAStamp = '0';
+  assert.deepEqual(await run(t, 'CHECK'), ['ID=1&Return=0&CMD=CHECK']);
+
+  const userPosts = srv.uploads('USERINFO');
+  assert.deepEqual(
+    userPosts.flatMap(postLines).map((l) => splitLine(l)[1].get('pin')),
+    site.users.map((u) => u.pin),
+  );
+  assert.ok(
+    userPosts.every((p) => p.query.get('ContentType') === null),
+    'USERINFO posts are plain text',
+  );
+  const op = srv.uploads('OPERLOG');
+  assert.ok(op.length === 3 && op.every((p) => p.query.get('ContentType') === 'tgz' && p.query.get('Stamp') === null));
+  const photos = op.flatMap(postLines);
+  assert.equal(photos.length, 5);
+  for (const line of photos) {
+    assert.match(line, /^BIOPHOTO PIN=\d+\tNo=0\tIndex=0\tFileName=/);
+    const [, keys] = splitLine(line);
+    assert.deepEqual(photoOf(keys), t.photos.get(keys.get('pin')!));
+  }
+  const bio = srv
+    .uploads('BIODATA')
+    .flatMap(postLines)
+    .map((l) => splitLine(l)[1]);
+  assert.deepEqual(
+    bio.map((k) => [k.get('pin'), k.get('type'), k.get('no'), k.get('tmp')]),
+    site.users.map((u) => [u.pin, '9', '0', standInTemplate(u.face!)]),
+  );
+});
+
+test('uploadOrder after: the result line is posted first, the query data follows', async () => {
+  const t = term({ site: seedSite({ users: 3 }), uploadOrder: 'after' });
+  await t.start();
+  srv.options.OPERLOGStamp = '0';
+  const [q, check] = srv.queue(t.sn, 'DATA QUERY USERINFO', 'CHECK');
+  await srv.waitFor(() => srv.uploads('OPERLOG').length === 3, 3000, 'the query, then the re-send (users, then photos)');
+  const [queryPost, usersAgain, photosAgain] = srv.uploads('OPERLOG').map((p) => srv.requests.indexOf(p));
+  assert.equal(resultAt(q!), resultAt(check!), 'both results in one devicecmd');
+  assert.ok(resultAt(q!) < queryPost! && queryPost! < usersAgain! && usersAgain! < photosAgain!);
+});
+
+test('DATA QUERY BIODATA by Type/PIN/No; FINGERTMP -1002; BIOPHOTO and USERPIC -1002 unless photoQueries', async () => {
+  const site = seedSite({ users: 4, userPics: 1 });
+  const t = term({ site, failOn: { unknownUser: true } });
+  await t.start();
+  assert.deepEqual(
+    await run(
+      t,
+      'DATA QUERY BIODATA Type=9',
+      'DATA QUERY BIODATA Type=9\tPIN=2',
+      'DATA QUERY BIODATA Type=9\tPIN=2\tNo=1',
+      'DATA QUERY BIODATA PIN=2',
+      'DATA QUERY BIODATA Type=9\tPIN=404',
+      'DATA QUERY FINGERTMP PIN=2',
+      'DATA QUERY BIOPHOTO PIN=2\tType=9',
+      'DATA QUERY USERPIC PIN=2',
+    ),
+    [
+      'ID=1&Return=0&CMD=DATA',
+      'ID=2&Return=0&CMD=DATA',
+      'ID=3&Return=0&CMD=DATA',
+      'ID=4&Return=-1&CMD=DATA',
+      'ID=5&Return=-10&CMD=DATA',
+      'ID=6&Return=-1002&CMD=DATA',
+      'ID=7&Return=-1002&CMD=DATA',
+      'ID=8&Return=-1002&CMD=DATA',
+    ],
+  );
+  assert.deepEqual(
+    srv.uploads('BIODATA').map((p) => postLines(p).map((l) => splitLine(l)[1].get('pin'))),
+    [['1', '2', '3', '4'], ['2']],
+    'everyone for Type alone, one for a PIN, none for a No it does not hold',
+  );
+  assert.equal(srv.uploads('OPERLOG').length, 0);
+  // Deleting the enrolment photo takes its template along: the person has no face left to read.
+  assert.deepEqual(await run(t, 'DATA DELETE BIOPHOTO PIN=4', 'DATA QUERY BIODATA Type=9\tPIN=4'), ['ID=9&Return=0&CMD=DATA', 'ID=10&Return=0&CMD=DATA']);
+  assert.equal(srv.uploads('BIODATA').length, 2);
+  assert.equal(t.faceCount, 3);
+
+  const open = term({ sn: 'EMU0002', site, photoQueries: true });
+  await open.start();
+  await run(open, 'DATA QUERY BIOPHOTO PIN=2\tType=9', 'DATA QUERY USERPIC PIN=3', 'DATA QUERY BIOPHOTO');
+  const [one, pic, all] = srv.uploads('OPERLOG').map((p) => postLines(p).map(splitLine));
+  assert.deepEqual(
+    one!.map(([k, keys]) => [k, keys.get('pin')]),
+    [['BIOPHOTO', '2']],
+  );
+  assert.deepEqual(photoOf(one![0]![1]), site.users[1]!.face);
+  assert.deepEqual(
+    pic!.map(([k, keys]) => [k, keys.get('pin')]),
+    [['USERPIC', '3']],
+  );
+  assert.deepEqual(
+    all!.map(([, keys]) => keys.get('pin')),
+    ['1', '2', '3', '4'],
+  );
+});
+
+test('seeded punches come back from DATA QUERY ATTLOG by range, 500 lines a POST, and VERIFY SUM counts them', async () => {
+  const site = seedSite({ users: 50, punches: 1500, seed: 5, from: '2026-02-01', days: 10 });
+  const t = term({ site });
+  await t.start();
+  const start = '2026-02-03 00:00:00';
+  const end = '2026-02-08 23:59:59';
+  const expected = site.punches.filter((p) => p.time >= start && p.time <= end);
+  assert.ok(expected.length > 500 && expected.length < site.punches.length);
+  const lines = await run(t, `DATA QUERY ATTLOG StartTime=${start}\tEndTime=${end}`, `VERIFY SUM ATTLOG StartTime=${start}\tEndTime=${end}`);
+  assert.deepEqual(lines, ['ID=1&Return=0&CMD=DATA', `ID=2&Return=0&CMD=VERIFY SUM&StartTime=${start}&EndTime=${end}&AttlogSum=${expected.length}`]);
+  const posts = srv.uploads('ATTLOG');
+  assert.deepEqual(
+    posts.map((p) => postLines(p).length),
+    [500, ...(expected.length > 1000 ? [500, expected.length - 1000] : [expected.length - 500])],
+  );
+  assert.deepEqual(
+    posts.flatMap(postLines),
+    expected.map((p) => `${p.pin}\t${p.time}\t${p.status}\t15\t0\t0\t0`),
+  );
+});
+
+test('resendAtHandshake: zero stamps are honoured at the handshake too; without the switch only CHECK does', async () => {
+  srv.options.OPERLOGStamp = '0';
+  srv.options.ATTLOGStamp = '6';
+  const site = seedSite({ users: 2, punches: 6 });
+  const plain = term({ site });
+  await plain.start();
+  await run(plain, 'INFO');
+  assert.equal(srv.uploads('OPERLOG').length, 0, 'a stamp alone does nothing on this firmware');
+  await plain.stop();
+
+  const eager = term({ sn: 'EMU0002', site, resendAtHandshake: true });
+  await eager.start();
+  await srv.waitFor(() => srv.uploads('OPERLOG').length === 2, 3000, 'the roster, then the faces, at the handshake');
+  assert.deepEqual(
+    srv.uploads('OPERLOG').map((p) => postLines(p).map((l) => splitLine(l)[0])),
+    [
+      ['USER', 'USER'],
+      ['BIOPHOTO', 'BIOPHOTO'],
+    ],
+  );
+  assert.equal(srv.uploads('ATTLOG').length, 0);
 });

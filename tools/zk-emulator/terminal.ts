@@ -12,10 +12,15 @@ import {
   decodeText,
   encodeText,
   formatAttlogLine,
+  formatBiodataLine,
+  formatBioPhotoLine,
   formatHealthLine,
+  formatUserLine,
+  formatUserPicLine,
   formatDeviceTime,
   formatResult,
   nameMatches,
+  packTgz,
   STRANGER_JPEG,
   strangerPhotoName,
   parseCommands,
@@ -27,6 +32,7 @@ import {
   type ParsedCommand,
   type RefusedPhotoType,
 } from './protocol.ts';
+import { standInTemplate, type Site, type SitePunch, type SiteUser } from './site.ts';
 
 export interface FailOn {
   /** Answer -1001 (Limited capacity) when a new user / comparison photo would exceed `capacity`. Default true. */
@@ -90,6 +96,25 @@ export interface TerminalOptions {
   ip?: string;
   /** Content-Type of POST bodies. Default `application/push;charset=UTF-8` (the only one the protocol text shows a device send). */
   contentType?: string;
+  // ---- a working site (docs/zk-push-protocol.md §12.6); where firmware differs and the text is silent, switches
+  /** What the terminal already holds when made (users, faces, punches), put in as `seed` does. */
+  site?: Site;
+  /** Keeps comparison photos (BioPhotoFun=1, INFO flag digit 4). Without, an enrolment photo leaves only its template. Default true. */
+  bioPhoto?: boolean;
+  /** Lines per OPERLOG / USERINFO / BIODATA POST of a query or a stamp re-send (the text is silent). Default 100. */
+  linesPerPost?: number;
+  /** Stamp re-sends of OPERLOG go packed, `table=OPERLOG&ContentType=tgz` (§11.14). Default false. */
+  tgz?: boolean;
+  /** A query's or CHECK's uploads go before its result line (default) or after it (an integrator's terminal, notes §12.5). */
+  uploadOrder?: 'before' | 'after';
+  /** BIOPHOTO lines carry `No=0\tIndex=0` after PIN (seen in integrators' parsers, notes §12.3). Default false. */
+  bioPhotoNoIndex?: boolean;
+  /** USER lines go up as `table=USERINFO` instead of OPERLOG (a "firmware variant" some servers accept, notes §12.2). */
+  userInfoTable?: boolean;
+  /** `DATA QUERY BIOPHOTO` / `USERPIC` answered with lines; default -1002 (not in 2.4.1; no capture shows an answer). */
+  photoQueries?: boolean;
+  /** Zero stamps are honoured at every handshake too, not only on CHECK (firmware that does, notes §12.7). Default false. */
+  resendAtHandshake?: boolean;
   onEvent?: (event: TerminalEvent) => void;
 }
 
@@ -214,7 +239,14 @@ interface Outcome {
   suffix?: string;
   /** the result's lines after `ID=<id>`, for the multi-line forms (GetFile) */
   raw?: string;
+  /** The uploads the command sets off (a query's data); before or after the result line by `uploadOrder`. False: not all went. */
+  uploads?: () => Promise<boolean>;
 }
+
+/** Lines per POST of queries and re-sends when `linesPerPost` is not set. */
+const DEFAULT_LINES_PER_POST = 100;
+/** BIOPHOTO Type of a visible-light face (App. 10). */
+const VISIBLE_FACE = 9;
 
 /** The one log file the emulator keeps (its own event log) for GetFile (docs §11). */
 export const EMULATOR_LOG_FILE = '/mnt/mtdblock/log/push.log';
@@ -301,6 +333,8 @@ export class Terminal {
   /** Refused faces' ATTPHOTO bodies not yet acknowledged (kept while offline like punch photos). */
   private strangerQueue: { name: string; body: Buffer; sending: boolean }[] = [];
   private handshakeWaiters: (() => void)[] = [];
+  /** With `uploadOrder: 'after'`: uploads of this poll's commands, run once the results are posted. */
+  private afterResults: (() => Promise<boolean>)[] = [];
 
   constructor(opts: TerminalOptions) {
     this.opts = opts;
@@ -312,6 +346,68 @@ export class Terminal {
     this.fail = { capacity: true, unsupported: [], unknownUser: false, codes: {} };
     if (opts.failOn) this.setFailOn(opts.failOn);
     this.onEvent = opts.onEvent;
+    if (opts.site) this.seed(opts.site);
+  }
+
+  // ---------------------------------------------------------------- a site that pre-exists the server (§12.6)
+
+  /** Keeps comparison photos (BioPhotoFun=1). */
+  get bioPhotoFun(): boolean {
+    return this.opts.bioPhoto !== false;
+  }
+
+  /**
+   * Put a working site in directly, as if enrolled at the terminal long ago: users (merged by PIN), their faces
+   * (the photo when `bioPhotoFun`, and always the template extracted from it), USERPICs, and punches that the
+   * previous server already took (acknowledged: no upload follows; DATA QUERY ATTLOG and stamp re-sends find them).
+   * Throws when the users would exceed `capacity`: a real terminal could not hold them.
+   */
+  seed(site: Site): void {
+    const added = new Set(site.users.map((u) => u.pin).filter((pin) => !this.users.has(pin))).size;
+    if (this.users.size + added > this.capacity) throw new Error(`seed: ${this.users.size + added} users exceed the capacity ${this.capacity}`);
+    for (const u of site.users) this.seedUser(u);
+    for (const p of site.punches) this.seedPunch(p);
+  }
+
+  private seedUser(u: SiteUser): void {
+    this.users.set(u.pin, {
+      pin: u.pin,
+      name: u.name,
+      pri: u.pri ?? 0,
+      passwd: u.passwd ?? '',
+      card: u.card ?? '',
+      grp: u.grp ?? '1',
+      tz: u.tz ?? '0000000000000000',
+      verify: u.verify ?? '-1',
+      viceCard: '',
+      startDatetime: u.startDatetime ?? '',
+      endDatetime: u.endDatetime ?? '',
+    });
+    if (u.face) this.keepFace(u.pin, VISIBLE_FACE, u.face);
+    if (u.userPic) this.userPics.set(u.pin, u.userPic);
+  }
+
+  /** An enrolment photo: its template always, the photo itself only on a terminal that keeps them. */
+  private keepFace(pin: string, type: number, photo: Buffer): string {
+    const tmp = standInTemplate(photo);
+    this.templateMap(pin).set(`${type}:0:0`, tmp);
+    if (this.bioPhotoFun) {
+      this.photos.set(pin, photo);
+      this.photoTypes.set(pin, type);
+    }
+    return tmp;
+  }
+
+  private seedPunch(p: SitePunch): void {
+    const rec: AttRecord = { pin: p.pin, time: p.time, status: p.status ?? 0, verify: p.verify ?? 15, workcode: p.workcode ?? '0' };
+    this.records.push({ seq: ++this.seq, rec, acked: true, photoAcked: true, healthAcked: true });
+  }
+
+  /** People with a face: a comparison photo or a visible-light template (INFO's face count, FaceCount). */
+  get faceCount(): number {
+    const pins = new Set(this.photos.keys());
+    for (const [pin, m] of this.templates) if ([...m.keys()].some((k) => k.startsWith(`${VISIBLE_FACE}:`))) pins.add(pin);
+    return pins.size;
   }
 
   // ---------------------------------------------------------------- configuration
@@ -417,7 +513,7 @@ export class Terminal {
         this.needHandshake = false;
         this.online = true;
         this.wakeHandshakeWaiters();
-        void this.flushPending();
+        void this.afterHandshake();
       }
       let full = false;
       try {
@@ -447,6 +543,12 @@ export class Terminal {
         await sleep(0, signal);
       } else await sleep(this.pollIntervalMs, signal);
     }
+  }
+
+  /** Firmware that honours zero stamps at the handshake re-sends by them first; then what is still unacknowledged. */
+  private async afterHandshake(): Promise<void> {
+    if (this.opts.resendAtHandshake) await this.resendByStamps('handshake');
+    await this.flushPending();
   }
 
   // ---------------------------------------------------------------- HTTP
@@ -542,7 +644,7 @@ export class Terminal {
       TimeZone: String(this.options.TimeZone ?? this.opts.timezone ?? ''),
       UserCount: String(this.users.size),
       FPCount: '0',
-      FaceCount: String(this.photos.size),
+      FaceCount: String(this.faceCount),
       AttLogCount: String(this.records.length),
       MaxUserCount: String(this.capacity),
       MaxAttLogCount: '200000',
@@ -550,14 +652,14 @@ export class Terminal {
       MaxFaceCount: String(this.capacity),
       FingerFunOn: '0',
       FaceFunOn: '1',
-      BioPhotoFun: '1',
+      BioPhotoFun: this.bioPhotoFun ? '1' : '0',
       BioDataFun: '1',
       VisilightFun: '1',
       MultiBioDataSupport: '0:0:0:0:0:0:0:0:0:1',
-      MultiBioPhotoSupport: '0:0:0:0:0:0:0:0:0:1',
+      MultiBioPhotoSupport: `0:0:0:0:0:0:0:0:0:${this.bioPhotoFun ? 1 : 0}`,
       MultiBioVersion: '0:0:0:0:0:0:0:0:0:1',
       MaxMultiBioDataCount: `0:0:0:0:0:0:0:0:0:${this.capacity}`,
-      MaxMultiBioPhotoCount: `0:0:0:0:0:0:0:0:0:${this.capacity}`,
+      MaxMultiBioPhotoCount: `0:0:0:0:0:0:0:0:0:${this.bioPhotoFun ? this.capacity : 0}`,
       MultiBioDataCount: `0:0:0:0:0:0:0:0:0:${tmpl}`,
       MultiBioPhotoCount: photoCounts,
     };
@@ -608,8 +710,9 @@ export class Terminal {
       '0',
       '0',
       '1',
-      String(this.photos.size),
-      '01111',
+      String(this.faceCount),
+      // fingerprint, face, user photo, comparison photo (BioPhotoFun), visible-light template (BioDataFun)
+      `011${this.bioPhotoFun ? 1 : 0}1`,
     ];
     return v.map(enc).join(',');
   }
@@ -643,6 +746,7 @@ export class Terminal {
       else results.push(await this.execute(c));
     }
     await this.postResults(results, signal);
+    for (const uploads of this.afterResults.splice(0)) if (!signal.aborted) await uploads();
     return r.bytes >= limit / 2 || cmds.length >= FULL_REPLY_COMMANDS;
   }
 
@@ -687,6 +791,10 @@ export class Terminal {
         out = { code: RC.READ_WRITE };
       }
     }
+    if (out.uploads) {
+      if (this.opts.uploadOrder === 'after') this.afterResults.push(out.uploads);
+      else if (!(await out.uploads())) out = { ...out, code: RC.TIMEOUT };
+    }
     this.log.push({ id: c.id, command: c.text, name: info.name, code: out.code, at: new Date() });
     this.emit('command', `C:${c.id}:${shorten(c.text)} → ${out.code}`);
     // The suffix (e.g. DATA QUERY ATTLOG's `&StartTime=…`) belongs to the first line, after CMD=.
@@ -708,6 +816,9 @@ export class Terminal {
         const pin = rec.get('pin');
         if (!pin) return { code: RC.PARAM };
         if (!this.photos.has(pin) && !this.users.has(pin) && this.fail.unknownUser) return { code: RC.NO_USER };
+        // The template extracted from the photo goes with it: the person no longer has that face.
+        const type = String(this.photoTypes.get(pin) ?? rec.get('type') ?? VISIBLE_FACE);
+        for (const key of [...(this.templates.get(pin)?.keys() ?? [])]) if (key.startsWith(`${type}:`)) this.templates.get(pin)?.delete(key);
         this.photos.delete(pin);
         this.photoTypes.delete(pin);
         return { code: RC.OK };
@@ -751,6 +862,15 @@ export class Terminal {
       }
       case 'DATA QUERY ATTLOG':
         return this.queryAttlog(rec);
+      case 'DATA QUERY BIODATA':
+        return this.queryBiodata(rec);
+      case 'DATA QUERY BIOPHOTO':
+        return this.queryPhotos(rec, 'BIOPHOTO');
+      case 'DATA QUERY USERPIC':
+        return this.queryPhotos(rec, 'USERPIC');
+      case 'DATA QUERY FINGERTMP':
+        // A face-only model (FingerFunOn=0) holds no fingerprint: the function is not there.
+        return { code: RC.UNSUPPORTED };
       case 'CLEAR LOG':
         this.records = [];
         return { code: RC.OK };
@@ -902,21 +1022,106 @@ export class Terminal {
     return { code: RC.OK };
   }
 
-  private async queryUsers(rec: Map<string, string>): Promise<Outcome> {
+  /**
+   * The PINs a query names: one (`PIN=`), else everyone. An unknown PIN is no one; with `failOn.unknownUser` it is
+   * answered -10 (null here).
+   */
+  private queriedPins(rec: Map<string, string>): string[] | null {
     const pin = rec.get('pin');
-    let list: TerminalUser[];
-    if (pin !== undefined) {
+    if (pin === undefined) return [...this.users.keys()];
+    if (this.users.has(pin) || this.photos.has(pin) || this.templates.has(pin)) return [pin];
+    return this.fail.unknownUser ? null : [];
+  }
+
+  /** A query's result: 0, and its lines as uploads (none when nothing matched). */
+  private answer(lines: string[], post: (lines: string[]) => Promise<boolean>): Outcome {
+    return lines.length ? { code: RC.OK, uploads: () => post(lines) } : { code: RC.OK };
+  }
+
+  private queryUsers(rec: Map<string, string>): Outcome {
+    const pins = this.queriedPins(rec);
+    if (pins === null) return { code: RC.NO_USER };
+    return this.answer(this.userLines(pins), (lines) => this.postUsers(lines, 'query'));
+  }
+
+  /** §12.1.3 `DATA QUERY BIODATA Type=<t>[\tPIN=<pin>[\tNo=<n>]]` → table=BIODATA lines; Type is required. */
+  private queryBiodata(rec: Map<string, string>): Outcome {
+    const type = rec.get('type');
+    if (type === undefined || type === '') return { code: RC.PARAM };
+    const pins = this.queriedPins(rec);
+    if (pins === null) return { code: RC.NO_USER };
+    return this.answer(this.biodataLines(pins, type, rec.get('no')), (lines) => this.postLines('BIODATA', lines, 'query'));
+  }
+
+  /**
+   * `DATA QUERY BIOPHOTO PIN=<pin>[\tType=<t>]` / `DATA QUERY USERPIC PIN=<pin>` (not in 2.4.1, notes §12.3): -1002
+   * unless `photoQueries`; then the photos' lines as OPERLOG uploads, everyone's when no PIN is given.
+   */
+  private queryPhotos(rec: Map<string, string>, kind: 'BIOPHOTO' | 'USERPIC'): Outcome {
+    if (!this.opts.photoQueries) return { code: RC.UNSUPPORTED };
+    const pins = this.queriedPins(rec);
+    if (pins === null) return { code: RC.NO_USER };
+    const type = rec.get('type');
+    const lines = kind === 'USERPIC' ? this.userPicLines(pins) : this.bioPhotoLines(pins, type === undefined ? undefined : Number(type));
+    return this.answer(lines, (l) => this.postLines('OPERLOG', l, 'query'));
+  }
+
+  // ---------------------------------------------------------------- OPERLOG / BIODATA lines of what the terminal holds
+
+  private userLines(pins: string[]): string[] {
+    return pins.flatMap((pin) => {
       const u = this.users.get(pin);
-      if (!u) return { code: this.fail.unknownUser ? RC.NO_USER : RC.OK };
-      list = [u];
-    } else list = [...this.users.values()];
-    if (!list.length) return { code: RC.OK };
-    const lines = list.map(
-      (u) =>
-        `USER PIN=${u.pin}\tName=${u.name}\tPri=${u.pri}\tPasswd=${u.passwd}\tCard=${u.card}\tGrp=${u.grp}\tTZ=${u.tz}\tVerify=${u.verify}\tViceCard=${u.viceCard}`,
+      return u ? [formatUserLine(u)] : [];
+    });
+  }
+
+  private userPicLines(pins: string[]): string[] {
+    return pins.flatMap((pin) => {
+      const pic = this.userPics.get(pin);
+      return pic ? [formatUserPicLine(pin, pic)] : [];
+    });
+  }
+
+  private bioPhotoLines(pins: string[], type?: number): string[] {
+    return pins.flatMap((pin) => {
+      const photo = this.photos.get(pin);
+      const t = this.photoTypes.get(pin) ?? VISIBLE_FACE;
+      return photo && (type === undefined || type === t) ? [formatBioPhotoLine(pin, t, photo, this.opts.bioPhotoNoIndex)] : [];
+    });
+  }
+
+  private biodataLines(pins: string[], type?: string, no?: string): string[] {
+    return pins.flatMap((pin) =>
+      [...(this.templates.get(pin) ?? new Map<string, string>())]
+        .filter(([key]) => {
+          const [t, n] = key.split(':');
+          return (type === undefined || t === type) && (no === undefined || n === no);
+        })
+        .map(([key, tmp]) => formatBiodataLine(pin, key, tmp)),
     );
-    const reply = await this.uploadUntilOk(`table=OPERLOG&Stamp=${this.seq}`, encodeText(lines.join('\n'), this.language), `OPERLOG ${lines.length} USER`);
-    return { code: reply === null ? RC.TIMEOUT : RC.OK };
+  }
+
+  /** USER lines go to OPERLOG, or to `table=USERINFO` on firmware that posts them there. */
+  private postUsers(lines: string[], why: string): Promise<boolean> {
+    return this.postLines(this.opts.userInfoTable ? 'USERINFO' : 'OPERLOG', lines, why);
+  }
+
+  /**
+   * Lines in POSTs of `linesPerPost`, each retried until OK; false when the terminal stopped first. OPERLOG goes packed
+   * as §11.14 `ContentType=tgz` with `tgz` (that form carries no Stamp in the text).
+   */
+  private async postLines(table: 'OPERLOG' | 'USERINFO' | 'BIODATA', lines: string[], why: string): Promise<boolean> {
+    const per = Math.max(1, Math.floor(this.opts.linesPerPost ?? DEFAULT_LINES_PER_POST));
+    for (let i = 0; i < lines.length; i += per) {
+      const chunk = lines.slice(i, i + per);
+      const text = encodeText(chunk.join('\n'), this.language);
+      const packed = table === 'OPERLOG' && this.opts.tgz === true;
+      const query = packed ? 'table=OPERLOG&ContentType=tgz' : `table=${table}&Stamp=${this.seq}`;
+      const body = packed ? packTgz(`${table}.txt`, text) : text;
+      const what = `${table}${packed ? ' tgz' : ''} ${chunk.length} line(s) (${why}, ${i + chunk.length}/${lines.length})`;
+      if ((await this.uploadUntilOk(query, body, what)) === null) return false;
+    }
+    return true;
   }
 
   private async updateBioPhoto(rec: Map<string, string>): Promise<Outcome> {
@@ -941,19 +1146,17 @@ export class Terminal {
       if (size !== undefined && size !== '' && Number(size) !== content.length) return { code: RC.PHOTO_SIZE };
       data = Buffer.from(content, 'base64');
     }
-    if (!this.photos.has(pin) && this.fail.capacity && this.photos.size >= this.capacity) return { code: RC.CAPACITY };
-    this.photos.set(pin, data);
-    this.photoTypes.set(pin, type);
+    // Capacity counts what the terminal keeps of a face: the photo, or only its template without BioPhotoFun.
+    const held: Map<string, unknown> = this.bioPhotoFun ? this.photos : this.templates;
+    if (!held.has(pin) && this.fail.capacity && held.size >= this.capacity) return { code: RC.CAPACITY };
+    const tmp = this.keepFace(pin, type, data);
     if (this.opts.photosDir) {
       const dir = join(this.opts.photosDir, this.sn);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, `${pin}.jpg`), data);
     }
     if (rec.get('postbacktmpflag') === '1') {
-      // Stand-in "template": a digest of the photo (the emulator does no face extraction).
-      const tmp = createHash('sha256').update(data).digest().toString('base64');
-      this.templateMap(pin).set(`${type}:0:0`, tmp);
-      const line = `BIODATA Pin=${pin}\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=${type}\tMajorVer=0\tMinorVer=0\tFormat=0\tTmp=${tmp}`;
+      const line = formatBiodataLine(pin, `${type}:0:0`, tmp);
       await this.uploadUntilOk(`table=BIODATA&Stamp=${this.seq}`, Buffer.from(line, 'latin1'), `BIODATA ${pin}`);
     }
     return { code: RC.OK };
@@ -971,22 +1174,39 @@ export class Terminal {
     return this.records.filter((r) => (!start || r.rec.time >= start) && (!end || r.rec.time <= end));
   }
 
-  private async queryAttlog(rec: Map<string, string>): Promise<Outcome> {
+  private queryAttlog(rec: Map<string, string>): Outcome {
     const found = this.recordsInRange(rec.get('starttime') ?? '', rec.get('endtime') ?? '');
     if (!found.length) return { code: RC.PARAM }; // real device: -1 on an empty result (ADMS.md)
-    const ok = await this.uploadRecords(found, 'query');
-    return { code: ok ? RC.OK : RC.TIMEOUT };
+    return { code: RC.OK, uploads: async () => (await this.uploadRecords(found, 'query')) !== null };
   }
 
+  /** §12.3.1 CHECK: re-read the options (a new §5 exchange), then re-upload by the stamps they carry. */
   private async check(): Promise<Outcome> {
     const signal = this.ctl?.signal;
     if (!signal) return { code: RC.BUSY };
     if (!(await this.handshake(signal))) return { code: RC.SERVER_DATA };
+    return { code: RC.OK, uploads: () => this.resendByStamps('check') };
+  }
+
+  /**
+   * Re-upload by the stamps of the latest §5 answer. ATTLOG: the records after `ATTLOGStamp` (`0`/`None` ⇒ all, as
+   * before). `OPERLOGStamp=0`: every USER, then USERPIC, then BIOPHOTO line (people before their photos), and
+   * `BIODATAStamp=0`: every template as table=BIODATA. Only an exact `0` counts for those two: new firmware ignores
+   * stamps except 0 (notes §1), and a server that never saw the terminal answers `None`.
+   */
+  private async resendByStamps(why: string): Promise<boolean> {
     const stamp = Number(this.options.ATTLOGStamp);
     const from = Number.isFinite(stamp) ? stamp : 0;
     const again = this.records.filter((r) => r.seq > from);
-    if (again.length && !(await this.uploadRecords(again, 'check'))) return { code: RC.TIMEOUT };
-    return { code: RC.OK };
+    if (again.length && (await this.uploadRecords(again, why)) === null) return false;
+    const pins = [...this.users.keys()];
+    if (this.options.OPERLOGStamp?.trim() === '0') {
+      if (!(await this.postUsers(this.userLines(pins), why))) return false;
+      const photoLines = [...this.userPicLines(pins), ...this.bioPhotoLines(pins)];
+      if (!(await this.postLines('OPERLOG', photoLines, why))) return false;
+    }
+    if (this.options.BIODATAStamp?.trim() === '0') return this.postLines('BIODATA', this.biodataLines(pins), why);
+    return true;
   }
 
   // ---------------------------------------------------------------- §11.2 / §11.3 uploads
