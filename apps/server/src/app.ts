@@ -71,7 +71,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../packag
 function buildModules(core: Core, opts: BuildOptions, listenPort: () => number | undefined, dialling: Leadership) {
   const auth = authModule(core, { captchaText: opts.captchaText, sms: opts.sms });
   const persons = personsModule(core);
-  const punches = punchesModule(core);
+  const punches = punchesModule(core, { peopleChanged: persons.peopleChanged });
   const isapi = isapiProtocol({
     log: core.log,
     heartbeatMs: core.config.devicePollSeconds * 1000,

@@ -1,12 +1,14 @@
 import { DEFAULT_TIME_ZONE } from '@faceadmin/shared';
+import type { Executor } from '../../db/database.ts';
 import { defineModule, type Core } from '../../module.ts';
+import { notify } from '../messages/messages.service.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import attendanceRoutes from './attendance.routes.ts';
 import { daysService } from './days.service.ts';
 import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
-import { closedPeriods, outside, periodsService } from './periods.service.ts';
+import { closedPeriods, isClosed, outside, periodsService } from './periods.service.ts';
 import { localDate, recomputeService } from './recompute.service.ts';
 import { reportsService } from './reports.service.ts';
 import { rulesService } from './rules.service.ts';
@@ -16,6 +18,21 @@ import { scheduleService } from './schedule.service.ts';
 const RUN_BUDGET_MS = 800;
 /** People per batch: inputs are read once per kind per batch (bench/attendance.bench.ts measures this size). */
 const BATCH_PEOPLE = 500;
+
+/**
+ * Earlier punches a person took over by number (a site taken over, issue #30) that fall in a closed period leave its
+ * results as they are (#17): the administrators are told how many, so nobody wonders why a day did not change.
+ */
+async function claimedInClosed(trx: Executor, punches: readonly { companyId: number; time: string }[]): Promise<void> {
+  const companyId = punches[0]?.companyId;
+  if (companyId === undefined) return;
+  const zone = (await trx.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst())?.time_zone ?? DEFAULT_TIME_ZONE;
+  const days = punches.map((p) => localDate(Date.parse(p.time), zone)).sort();
+  const closed = await closedPeriods(trx, companyId, days[0], days[days.length - 1]);
+  const inClosed = days.filter((d) => isClosed(closed, d));
+  if (inClosed.length)
+    await notify(trx, companyId, null, 'claimedInClosed', { count: inClosed.length, from: inClosed[0]!, to: inClosed[inClosed.length - 1]! });
+}
 
 /**
  * Attendance (issue #10): rules (fixed, shift, free), shifts and cycles, holidays; the engine in `engine/`
@@ -31,7 +48,10 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
   const schedule = scheduleService(core.database);
   const reports = reportsService(core.database);
   const periods = periodsService(core.database, { explainRange: recompute.explainRange });
-  deps.punches.stored.on((trx, e) => recompute.onPunches(trx, e.punches));
+  deps.punches.stored.on(async (trx, e) => {
+    await recompute.onPunches(trx, e.punches);
+    if (e.claimed) await claimedInClosed(trx, e.punches);
+  });
   // A person saved (moved to another department, left, came back): this month so far is recomputed.
   deps.peopleChanged.on(async (trx, e) => {
     if (e.kind !== 'saved' || e.terminalsOnly) return;

@@ -12,6 +12,7 @@ let A: Company;
 let B: Company;
 let person: number;
 let ruleId: number;
+let staff: number;
 const DAY = '2026-11-16'; // a Monday, in the past
 
 const rule = (grace: number): RuleInput => ({
@@ -28,7 +29,7 @@ before(async () => {
   server = await listen(t);
   A = await makeCompany(t, 'Days A');
   B = await makeCompany(t, 'Days B');
-  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id;
+  const dept = (staff = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Staff' } })).data.id);
   person = await addPersonWithFace(t, A, { number: '501', name: 'Zhao Lei', organizations: [dept] });
   const r = await call(t.app, 'POST', '/attendance/rule/create', { token: A.main, body: { ...rule(5), department_ids: [dept] } });
   assert.equal(r.code, CODES.OK, r.message);
@@ -306,4 +307,67 @@ test(`under the temperature model a punch at or above the rule's alarm is refuse
   assert.equal(hot.detail.params.alarm, 37.3);
   // a day without a hot punch is not flagged
   assert.equal((await call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: person, date: DAY } })).data.temperature_alarm, false);
+});
+
+test(`a terminal's punches under a number nobody has yet wait as a stranger's; the person saved with it takes them and their days compute, a closed period's stay and the administrators are told, a refusal stays a refusal (#30, ${DIALECT})`, async () => {
+  const d = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Old gate', serial: 'DAYS777', ip: '10.0.0.2', password: 'pw', attendance_scope: 'all' },
+  });
+  assert.equal(d.code, CODES.OK, d.message);
+  const term = terminal(server, 'DAYS777');
+  await term.start();
+  // The terminal's log from before this server: user 777, whom the company does not know yet, punched and was refused once.
+  for (const time of [`${DAY} 09:12:00`, `${DAY} 18:05:00`, '2026-09-14 09:00:00']) assert.match((await term.punch({ pin: '777', time })).reply ?? '', /^OK/);
+  assert.match((await term.stranger({ pin: '777', time: `${DAY} 12:30:00` })).reply ?? '', /^OK/);
+  const close = await call(t.app, 'POST', '/attendance/period/close', { token: A.main, body: { from: '2026-09-01', to: '2026-09-30' } });
+  assert.equal(close.code, CODES.OK, close.message);
+  const strangers = async () =>
+    (await call(t.app, 'GET', '/stranger/list', { token: A.main, lang: 'en-US', query: { device_id: d.data.id, pageSize: 50 } })).data.items.map(
+      (s: { time: string; kind: string; name: string }) => `${s.time} ${s.kind} ${s.name}`,
+    );
+  assert.deepEqual(await strangers(), ['18:05:00 unknown ', '12:30:00 unknown ', '09:12:00 unknown ', '09:00:00 unknown ']);
+
+  const dept = staff;
+  const qian = await addPersonWithFace(t, A, { number: '777', name: 'Qian Yu', organizations: [dept] });
+  const at = (date: string) => call(t.app, 'GET', '/attendance/day/info', { token: A.main, query: { person_id: qian, date } });
+  const late = await until('the taken-over punches computed as a late day', async () => {
+    const r = await at(DAY);
+    return r.code === CODES.OK && r.data.status === 'late' ? r.data : undefined;
+  });
+  assert.equal(late.late_min, 12);
+  assert.deepEqual(
+    late.punches.map((p: { time: string; used: boolean }) => [p.time, p.used]),
+    [
+      [`${DAY}T01:12:00.000Z`, true],
+      [`${DAY}T10:05:00.000Z`, true],
+    ],
+    'the refusal at 12:30 is no punch of theirs',
+  );
+  // Their punches left the strangers list; the refusal stays one, now shown with their name.
+  assert.deepEqual(await strangers(), ['12:30:00 refused Qian Yu']);
+  const records = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: qian, pageSize: 50 } });
+  assert.equal(records.data.total, 3, 'the closed month keeps its punch, now theirs');
+  // The closed September: no result written there, and one message says why.
+  const messages = async () =>
+    (await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US', query: { pageSize: 50 } })).data.items.filter(
+      (m: { type: string }) => m.type === 'claimedInClosed',
+    );
+  const said = await messages();
+  assert.equal(said.length, 1);
+  assert.match(said[0].content, /1 punch .* on 2026-09-14\. That day lies in a closed period/);
+  const september = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: '2026-09-14' } });
+  assert.equal(september.data.items.filter((x: { number: string }) => x.number === '777').length, 0);
+
+  // Saved again: nothing left to take, nothing said twice.
+  const pic = (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: qian } })).data.pic;
+  const again = await call(t.app, 'POST', '/person/update', {
+    token: A.main,
+    body: { id: qian, name: 'Qian Yu', phone: '13800000777', organizations: [dept], pic },
+  });
+  assert.equal(again.code, CODES.OK, again.message);
+  assert.equal((await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: qian, pageSize: 50 } })).data.total, 3);
+  assert.equal((await messages()).length, 1);
+  // Another company never sees them.
+  assert.equal((await call(t.app, 'GET', '/attendance/day/info', { token: B.main, query: { person_id: qian, date: DAY } })).code, CODES.NOT_FOUND);
 });

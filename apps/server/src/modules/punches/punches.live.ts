@@ -71,7 +71,8 @@ export async function announcePunches(trx: Executor, stored: readonly StoredKey[
         },
         PUNCH_RIGHTS,
       );
-    if (row.stranger) await alarm('stranger', null, row.stranger === 2 ? 'refused' : 'unknown');
+    // refused: a person of the company's; a PIN it does not know is an unknown, as on the strangers page
+    if (row.stranger) await alarm('stranger', null, event.refused ? 'refused' : 'unknown');
     if (row.temperature !== null && row.temperature >= alarmTemp) await alarm('temperature', row.temperature);
     if (row.alcohol_over === 1) await alarm('alcohol', row.alcohol);
     if (row.health === 'red') await alarm('health', null);
@@ -141,7 +142,7 @@ export async function punchEvents(ex: Executor, ids: readonly number[]) {
       department: mine.map((d) => d.name).join(', '),
       department_ids: mine.map((d) => d.id),
       health: r.health,
-      refused: r.stranger === 2,
+      refused: k !== undefined,
       received_at: r.created_at,
       late: Date.parse(r.created_at) - Date.parse(r.time) > LIVE_AGE_MS,
       visitor: (personId !== null && r.stranger === 0 && visitors.get(personId)) || null,

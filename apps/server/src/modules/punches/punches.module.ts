@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import { defineModule, type Core } from '../../module.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import healthRoutes from './health.routes.ts';
 import { healthService } from './health.service.ts';
 import { healthWaiting } from './health-waiting.ts';
@@ -16,7 +17,7 @@ const RECHECK_MS = 2000;
  * Punches from terminals (ingested through the inbound port) and the punch records page (spec §2 /attendance/list);
  * the health-code records terminals report with them and the alcohol records (spec §2 /attendance/alcohol).
  */
-export function punchesModule(core: Core) {
+export function punchesModule(core: Core, deps: { peopleChanged: PeopleChangedHook }) {
   const photos = punchPhotoStore(core.files);
   const waiting = healthWaiting();
   // A terminal's capture photo or health record may come before its punch, and (behind a load balancer) to another
@@ -34,6 +35,10 @@ export function punchesModule(core: Core) {
   const punches = punchesService({ database: core.database, photos, health: waiting, early, recheckMs: several ? RECHECK_MS : 0 });
   const health = healthService({ database: core.database, waiting, stored: punches.stored, early, recheckMs: several ? RECHECK_MS : 0 });
   const dualAuth = dualAuthService(core.database);
+  // A person saved with a number takes the punches a terminal stored under it before (issue #30: a site taken over).
+  deps.peopleChanged.on(async (trx, e) => {
+    if (e.kind === 'saved' && !e.terminalsOnly) await punches.claimStrangers(trx, e.companyId, e.personIds);
+  });
   return defineModule({
     name: 'punches',
     punches,

@@ -10,14 +10,17 @@ import { notify } from '../messages/messages.service.ts';
 import { punchesRepository, punchWriter, type PunchInsert } from './punches.repository.ts';
 import { transaction } from '../../db/transaction.ts';
 import { transactionalHook } from '../../lib/hooks.ts';
+import { chunks } from '../../lib/chunks.ts';
+import { recordChanges } from '../../db/changes.ts';
 import type { HealthWaiting } from './health-waiting.ts';
 import { announcePunches, LIVE_AGE_MS, LIVE_PER_UPLOAD, publishPhoto } from './punches.live.ts';
 
 /**
- * `punches.stranger`: 0 a punch; 1 a stranger (a PIN the company does not know, or a face the terminal did not
- * know: PIN '0'); 2 a registered person the terminal refused. A refusal keeps its person by PIN (`pin` = the
- * person's number), never by `person_id`, which stays null: every reading of a person's punches (attendance,
- * presence, counts) takes only what the terminal accepted (docs/zk-push-protocol.md §5.2).
+ * `punches.stranger`: 0 a punch; 1 a stranger (a punch under a PIN the company does not know yet, or a face the
+ * terminal did not know: PIN '0'); 2 a user the terminal knew and refused. A refusal keeps its person by PIN (`pin` =
+ * the person's number, who may not exist here yet), never by `person_id`, which stays null: every reading of a
+ * person's punches (attendance, presence, counts) takes only what the terminal accepted (docs/zk-push-protocol.md
+ * §5.2). A person saved later with a stranger's number takes its punches (claimStrangers), never its refusals.
  */
 export const STRANGER = { none: 0, unknown: 1, refused: 2 } as const;
 
@@ -74,6 +77,8 @@ const GROUP_MAX = 256;
 /** Punches of known people were stored (in the writer's transaction): attendance recomputes their days. */
 export interface PunchesStored {
   punches: { companyId: number; personId: number; time: string }[];
+  /** earlier punches a person took over by number when saved (claimStrangers), rather than new uploads */
+  claimed?: boolean;
 }
 export const punchesStoredHook = () => transactionalHook<Executor, PunchesStored>();
 
@@ -248,7 +253,6 @@ export function punchesService(deps: {
       const photo = await deps.photos.save(device.company_id, device.id, pin, r.time, r.jpeg);
       const createdAt = nowIso();
       return transaction(db, async (trx) => {
-        const person = pin === '0' ? undefined : (await writer.personIds(trx, device.company_id, [pin])).get(pin);
         const row = await trx
           .insertInto('punches')
           .values({
@@ -267,7 +271,8 @@ export function punchesService(deps: {
             alcohol_over: null,
             health: null,
             photo,
-            stranger: person === undefined ? STRANGER.unknown : STRANGER.refused,
+            // a PIN is a user the terminal knows: refused, whether or not the company has that number (yet)
+            stranger: pin === '0' ? STRANGER.unknown : STRANGER.refused,
             created_at: createdAt,
           })
           .onConflict((oc) => oc.columns(['device_id', 'pin', 'local_time']).doNothing())
@@ -278,6 +283,47 @@ export function punchesService(deps: {
         await announcePunches(trx, [{ id: row.id, company_id: device.company_id }], new Set([row.id]));
         return row.id;
       });
+    },
+
+    /**
+     * People saved with a number (created, renumbered, imported, taken over from a terminal) take the punches stored
+     * earlier under that number as a stranger's: a terminal's log from before they existed here (issue #30). Their
+     * days recalculate (attendance hears `stored`; closed periods stay as they are) and the changes feed lists the
+     * punches again. Refusals (stranger 2) and unknown faces (PIN '0') stay what they are. Answers how many it took.
+     */
+    async claimStrangers(trx: Executor, companyId: number, personIds: readonly number[]): Promise<number> {
+      const claimed: { id: number; person_id: number | null; time: string }[] = [];
+      for (const part of chunks(personIds))
+        claimed.push(
+          ...(await trx
+            .updateTable('punches')
+            .set((eb) => ({
+              person_id: eb
+                .selectFrom('persons')
+                .select('persons.id')
+                .where('persons.company_id', '=', companyId)
+                .whereRef('persons.number', '=', 'punches.pin'),
+              stranger: STRANGER.none,
+            }))
+            .where('company_id', '=', companyId)
+            .where('stranger', '=', STRANGER.unknown)
+            .where('pin', '<>', '0')
+            .where('pin', 'in', (eb) =>
+              eb.selectFrom('persons').select('persons.number').where('persons.company_id', '=', companyId).where('persons.id', 'in', part),
+            )
+            .returning(['id', 'person_id', 'time'])
+            .execute()),
+        );
+      const mine = claimed.filter((r) => r.person_id !== null);
+      if (!mine.length) return 0;
+      await recordChanges(
+        trx,
+        companyId,
+        'punch',
+        mine.map((r) => ({ ref: r.id })),
+      );
+      await stored.emit(trx, { punches: mine.map((r) => ({ companyId, personId: r.person_id!, time: r.time })), claimed: true });
+      return mine.length;
     },
 
     async photo(device: DeviceRow, pin: string, localTime: string, data: Buffer) {
