@@ -41,6 +41,7 @@ import * as m0040 from './migrations/0040_request_quota.ts';
 import * as m0041 from './migrations/0041_key_expiry_instant.ts';
 import * as m0042 from './migrations/0042_changes.ts';
 import * as m0043 from './migrations/0043_stranger_pins.ts';
+import * as m0044 from './migrations/0044_terminal_users.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0041_key_expiry_instant': m0041,
   '0042_changes': m0042,
   '0043_stranger_pins': m0043,
+  '0044_terminal_users': m0044,
 };
 
 /** Every migration this build knows (/readyz checks the database has run them all). */

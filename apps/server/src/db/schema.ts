@@ -653,6 +653,7 @@ export interface DB {
   request_quota: RequestQuotaTable;
   change_counters: ChangeCounterTable;
   changes: ChangeTable;
+  terminal_users: TerminalUserTable;
   files: FileTable;
   file_chunks: FileChunkTable;
 }
@@ -1052,4 +1053,22 @@ export interface ChangeTable {
   ref: number;
   date: Generated<string>;
   at: string;
+}
+
+/** What a terminal holds, as read from it (migration 0044, issue #30): reviewed before it becomes anyone's person. */
+export interface TerminalUserTable {
+  id: Generated<number>;
+  company_id: number;
+  device_id: number;
+  pin: string;
+  name: Generated<string>;
+  card: Generated<string>;
+  valid_from: Generated<string>;
+  valid_to: Generated<string>;
+  admin: Generated<number>;
+  kind: Generated<string>;
+  /** the file store key of its enrolment face ('' none) */
+  face: Generated<string>;
+  face_bytes: Generated<number>;
+  read_at: string;
 }

@@ -25,6 +25,11 @@ export type DeviceOp =
   | { kind: 'reboot' }
   | { kind: 'queryPunches'; from: string; to: string }
   | { kind: 'check' }
+  /**
+   * Read every user the terminal holds, with cards, validity and enrolment faces, and report them (TerminalEvents
+   * `roster`, `rosterFace`): the first step of taking over a working site (issue #30). Never changes the terminal.
+   */
+  | { kind: 'readRoster' }
   /** install firmware fetched from `url` (a path the terminal asks this server for), then restart */
   | { kind: 'upgrade'; url: string; md5: string; size: number }
   /** send the terminal's log file (`path` on the terminal; the protocol's usual one when absent) */

@@ -82,6 +82,25 @@ export interface StrangerRecord {
   jpeg: Buffer;
 }
 
+/**
+ * One user a terminal holds, as read from it (a take-over, issue #30: docs/zk-push-protocol.md §12.2,
+ * docs/isapi-protocol.md §12.2). Recorded as what the terminal holds; never applied to the company's people by itself.
+ */
+export interface RosterUser {
+  /** the user's number on the terminal (ZK PIN, ISAPI employeeNo) */
+  pin: string;
+  name: string;
+  /** the card in decimal ('' none); a user with several keeps the first normal one */
+  card: string;
+  /** validity, device-local 'YYYY-MM-DD HH:mm:ss'; '' = no bound */
+  validFrom: string;
+  validTo: string;
+  /** an administrator of the terminal itself (ZK Pri 14, ISAPI userType/localUIRight do not say: false) */
+  admin: boolean;
+  /** staff, or what a terminal keeps apart (ISAPI userType visitor / blackList) */
+  kind: 'normal' | 'visitor' | 'blackList';
+}
+
 /** What a terminal said of itself: merged into what is kept. */
 export interface TerminalInfo {
   firmware?: string;
@@ -127,6 +146,10 @@ export interface TerminalEvents<T extends Terminal = Terminal> {
    * (terminal, PIN, local time), so a resend is harmless.
    */
   stranger(terminal: T, record: StrangerRecord): Promise<void>;
+  /** Users the terminal holds, as a roster read (`readRoster`) or its own uploads bring them: recorded, never applied. */
+  roster(terminal: T, users: RosterUser[]): Promise<void>;
+  /** A user's enrolment face as the terminal holds it (ZK BIOPHOTO type 9, ISAPI FDSearch picture): a JPEG. */
+  rosterFace(terminal: T, pin: string, jpeg: Buffer): Promise<void>;
   /** Users enrolled at the terminal itself (the server's roster is the source of truth). */
   enrolled(terminal: T, pins: string[]): Promise<void>;
   /** Upload resume marks, kept so a restarted terminal resumes where it was. */

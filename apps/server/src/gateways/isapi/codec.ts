@@ -466,6 +466,7 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
     // followed to the restart (upgradeFirmware) and the log search written as a file (captureLog).
     case 'upgrade':
     case 'getLog':
+    case 'readRoster':
       return [];
     case 'options':
       return undefined;

@@ -80,6 +80,10 @@ export function encodeOp(op: DeviceOp): string {
       return `DATA QUERY ATTLOG StartTime=${op.from}\tEndTime=${op.to}`;
     case 'check':
       return 'CHECK';
+    case 'readRoster':
+      // notes §12.3 (1): the server has set OPERLOGStamp=0 in the options the terminal reads again on CHECK, so it
+      // uploads every USER, USERPIC and BIOPHOTO line it holds as OPERLOG (the only way 2.4.1 documents).
+      return 'CHECK';
     case 'upgrade':
       // §12.8.2 method 2: the terminal fetches the file as is (GET /iclock/file?SN=…&url=…), checks md5 and size.
       return `UPGRADE type=1,checksum=${op.md5},size=${op.size},url=${clean(op.url).replace(/,/g, '')}`;

@@ -1,7 +1,7 @@
 import type { FileStore } from './store.ts';
 
 /** The folders of DATA_DIR that are stored files (the rest is the SQLite database, keys and backups). */
-export const FILE_FOLDERS = ['faces', 'punches', 'sites', 'workflow', 'firmware', 'device-logs'] as const;
+export const FILE_FOLDERS = ['faces', 'punches', 'sites', 'workflow', 'firmware', 'device-logs', 'terminal-faces'] as const;
 
 export interface MoveProgress {
   /** files looked at so far */

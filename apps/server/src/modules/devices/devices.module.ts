@@ -15,6 +15,7 @@ import { devicesService } from './devices.service.ts';
 import { offlineAfterMs, presenceService } from './presence.service.ts';
 import { syncService } from './sync.service.ts';
 import { terminalEvents } from './terminal-events.ts';
+import { rosterService } from './roster.service.ts';
 
 /** Seconds a terminal waits after a network failure before it calls again (ZK PUSH ErrorDelay). */
 export const TERMINAL_ERROR_DELAY_S = 30;
@@ -43,7 +44,8 @@ export function devicesModule(
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
   const firmware = firmwareService({ database, sync, driver, files: core.files });
-  const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, log: core.log });
+  const roster = rosterService({ database, files: core.files });
+  const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, roster, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
 
   // A device written on any instance (this one included, after the commit): its cached row is read again. Messages the
@@ -62,6 +64,7 @@ export function devicesModule(
     presence,
     devices,
     firmware,
+    roster,
     terminalEvents: events,
     routes: async (app) => {
       await devicesRoutes(app, devices);

@@ -13,6 +13,7 @@ import { deviceCache, devicesRepository, unknownDevicesRepository, type DeviceRo
 import type { PresenceService } from './presence.service.ts';
 import type { FirmwareService } from './firmware.service.ts';
 import type { SyncService } from './sync.service.ts';
+import type { RosterService } from './roster.service.ts';
 
 /**
  * What every terminal gateway reports, handled once for all protocols (the inbound port of
@@ -26,6 +27,7 @@ export function terminalEvents(deps: {
   punches: PunchesService;
   health: HealthService;
   presence: PresenceService;
+  roster: RosterService;
   log: FastifyBaseLogger;
 }): TerminalEvents<DeviceRow> {
   const { db } = deps.database;
@@ -112,6 +114,12 @@ export function terminalEvents(deps: {
     punchPhoto: (d, pin, localTime, jpeg) => deps.punches.photo(d, pin, localTime, jpeg),
     async stranger(d, record) {
       await deps.punches.stranger(d, record);
+    },
+
+    // What the terminal holds, as a roster read brings it (issue #30): recorded for review, never applied here.
+    roster: (d, users) => deps.roster.record(d, users),
+    async rosterFace(d, pin, jpeg) {
+      if (!(await deps.roster.face(d, pin, jpeg))) deps.log.warn({ device: d.id, pin, bytes: jpeg.length }, 'terminal face skipped: not a JPEG or too large');
     },
 
     async enrolled(d, pins) {
