@@ -41,7 +41,8 @@ export const DEVICE_STATES = ['normal', 'abnormal'] as const;
 export const ATTENDANCE_SCOPES = ['selected', 'all'] as const;
 export const FUNCTION_TYPES = ['attendance', 'dualAuth'] as const;
 export const LEDGER_STATES = ['pending', 'synced', 'failed'] as const;
-export const COMMAND_KINDS = ['info', 'reboot', 'check', 'queryPunches'] as const;
+/** `readRoster`: read every user the terminal holds, with cards and faces, for a take-over's review (issue #30). */
+export const COMMAND_KINDS = ['info', 'reboot', 'check', 'queryPunches', 'readRoster'] as const;
 export const COMMAND_STATES = ['success', 'failure', 'pending'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
@@ -168,6 +169,34 @@ export const LedgerQuery = Type.Object({
 });
 export type LedgerQuery = Static<typeof LedgerQuery>;
 export const LedgerPage = Page(LedgerItem);
+/** How a user a terminal holds stands against the company's people (issue #30; devices/roster.service.ts). */
+export const ROSTER_MATCHES = ['matched', 'conflict', 'byName', 'new'] as const;
+export const ROSTER_KINDS = ['normal', 'visitor', 'blackList'] as const;
+/** One user a terminal holds, as read from it, beside the person it matches. */
+export const RosterItem = Type.Object({
+  pin: Type.String(),
+  name: Type.String(),
+  card: Type.String(),
+  /** device-local 'YYYY-MM-DD HH:mm:ss', '' = no bound */
+  valid_from: Type.String(),
+  valid_to: Type.String(),
+  admin: Type.Boolean(),
+  kind: StringEnum(ROSTER_KINDS),
+  /** the enrolment face as the terminal holds it ('' when none was read) */
+  face_url: Type.String(),
+  match: StringEnum(ROSTER_MATCHES),
+  person_id: Nullable(Type.Integer()),
+  person_number: Type.String(),
+  person_name: Type.String(),
+  read_at: Type.String(),
+});
+export type RosterItem = Static<typeof RosterItem>;
+export const RosterQuery = Type.Object({ ...PageQuery, id: Id });
+export type RosterQuery = Static<typeof RosterQuery>;
+export const RosterPage = Page(RosterItem);
+/** `v` versions the address (the face's size), so a face read again is fetched again. */
+export const RosterFaceQuery = Type.Object({ id: Id, pin: Type.String({ minLength: 1, maxLength: 32 }), v: Type.Optional(Type.Integer({ minimum: 0 })) });
+export type RosterFaceQuery = Static<typeof RosterFaceQuery>;
 export const DeviceAddPersonsBody = Type.Object({
   id: Id,
   person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })),
@@ -247,6 +276,9 @@ export const devicesApi = {
   commandResult: endpoint({ method: 'GET', path: '/device/command/result', query: CommandResultQuery, response: CommandResult }),
   command: endpoint({ method: 'POST', path: '/device/command', body: DeviceCommandBody, response: CommandResult }),
   ledger: endpoint({ method: 'GET', path: '/device/persons', query: LedgerQuery, response: LedgerPage }),
+  /** what the terminal holds, as its last roster read brought it (issue #30) */
+  roster: endpoint({ method: 'GET', path: '/device/roster', query: RosterQuery, response: RosterPage }),
+  rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
   removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),
   retryPersons: endpoint({ method: 'POST', path: '/device/persons/retry', body: DevicePersonsBody, response: Count }),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localToUtcMs, wallClockMs } from '../../lib/time.ts';
-import { encodeOp, parseAttlog, parseAttphoto, parseDevicecmd, parseHealthlog, splitFileResults, ZK_LOG_FILE } from './codec.ts';
+import { cardOf, encodeOp, parseAttlog, parseAttphoto, parseDevicecmd, parseHealthlog, parseOperlog, splitFileResults, ZK_LOG_FILE } from './codec.ts';
 
 const localToUtc = (local: string, tz: number) => new Date(localToUtcMs(local, tz)).toISOString();
 
@@ -141,4 +141,30 @@ test('GetFile results: the bytes after Content= are cut out by size, whatever th
   const short = splitFileResults(Buffer.from('ID=9\nCMD=GetFile\nReturn=500\nContent=abc'));
   assert.equal(short.files.size, 0);
   assert.equal(parseDevicecmd(short.rest.toString())[0]!.code, 500);
+});
+
+test('the user log: USER lines are users (card decimal or hex-bracketed low byte first, validity by key), BIOPHOTO type 9 lines their faces; the rest is counted, a bad line skipped', () => {
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+  const b64 = jpeg.toString('base64');
+  const text = [
+    'USER PIN=1452\tName=Ann Lee\tPri=0\tPasswd=9\tCard=[15CD5B07]\tGrp=1\tTZ=0000000000000000\tVerify=-1\tViceCard=',
+    'USER Name=Bo\tPIN=7\tPri=14\tCard=0012345\tStartDatetime=2026-01-01 00:00:00\tEndDatetime=2026-12-31 23:59:59',
+    `BIOPHOTO PIN=1452\tNo=0\tIndex=0\tFileName=1452.jpg\tType=9\tSize=${b64.length}\tContent=${b64}`,
+    `BIOPHOTO PIN=7\tType=2\tSize=${b64.length}\tContent=${b64}`,
+    `BIOPHOTO PIN=7\tType=9\tSize=${b64.length + 1}\tContent=${b64}`,
+    'FP PIN=7\tFID=1\tSize=4\tValid=1\tTMP=AAAA',
+    'USER PIN=bad pin!\tName=X',
+  ].join('\n');
+  const r = parseOperlog(text);
+  assert.deepEqual(r.users, [
+    { pin: '1452', name: 'Ann Lee', card: '123456789', validFrom: '', validTo: '', admin: false, kind: 'normal' },
+    { pin: '7', name: 'Bo', card: '12345', validFrom: '2026-01-01 00:00:00', validTo: '2026-12-31 23:59:59', admin: true, kind: 'normal' },
+  ]);
+  assert.equal(r.faces.length, 1, 'type 2 (infrared) is not kept; a Size that disagrees is skipped');
+  assert.equal(r.faces[0]!.pin, '1452');
+  assert.ok(r.faces[0]!.jpeg.equals(jpeg));
+  assert.equal(r.lines, 7);
+  assert.equal(r.bad, 2);
+  assert.equal(cardOf('[00000000]'), '');
+  assert.equal(cardOf('abc'), '');
 });

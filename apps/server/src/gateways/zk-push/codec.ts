@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { wallClockMs } from '../../lib/time.ts';
 import type { DeviceOp } from '../driver.ts';
-import type { HealthColor, HealthRecord, PunchRecord } from '../terminal-events.ts';
+import type { HealthColor, HealthRecord, PunchRecord, RosterUser } from '../terminal-events.ts';
 
 /** Protocol text of the ZKTeco Attendance PUSH protocol 2.4.1 (docs/zk-push-protocol.md); pure functions only. */
 
@@ -161,6 +161,89 @@ export function parseAttlog(text: string): { records: PunchRecord[]; bad: number
     records.push({ pin, time, status: int(f[2]), verify: int(f[3]), workcode: (f[4] ?? '').trim().slice(0, 20), mask, temperature, alcohol });
   }
   return { records, bad };
+}
+
+/** The `Key=value` fields of a TAB-separated line after its first word, keys as sent (read by name, in any order). */
+function keyed(line: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of line.slice(line.indexOf(' ') + 1).split('\t')) {
+    const eq = f.indexOf('=');
+    if (eq > 0) out.set(f.slice(0, eq).trim().toLowerCase(), f.slice(eq + 1));
+  }
+  return out;
+}
+
+/**
+ * A USER line's card (notes §12.2): decimal as is, or hex-bracketed with the bytes as the terminal prints them, low
+ * byte first (`[15CD5B07]` is 123456789). '' for none or anything else.
+ */
+export function cardOf(raw: string): string {
+  const v = raw.trim();
+  if (/^\d{1,20}$/.test(v)) return v === '0' ? '' : v.replace(/^0+/, '');
+  const hex = /^\[([0-9A-Fa-f]{2}){1,8}\]$/.test(v) ? v.slice(1, -1) : '';
+  if (!hex) return '';
+  const bytes = hex.match(/../g)!.reverse().join('');
+  const n = BigInt(`0x${bytes}`);
+  return n === 0n ? '' : n.toString();
+}
+
+/** The largest enrolment face kept from a terminal (notes §12.5: caps for a hostile or broken terminal). */
+export const BIOPHOTO_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The user log (§11.5 OPERLOG, and the same lines posted as `table=USERINFO` / `BIOPHOTO`; notes §12.2–§12.3), read
+ * line by line by its first word: `USER` lines are the users the terminal holds, `BIOPHOTO` type 9 lines their
+ * enrolment faces (Size = the base64's length, the bytes a JPEG). Templates, display photos, fingerprints and audit
+ * lines are counted, not read; a malformed line is counted apart, never guessed at.
+ */
+export function parseOperlog(text: string): { users: RosterUser[]; faces: { pin: string; jpeg: Buffer }[]; lines: number; bad: number } {
+  const users: RosterUser[] = [];
+  const faces: { pin: string; jpeg: Buffer }[] = [];
+  let lines = 0;
+  let bad = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) continue;
+    lines++;
+    const word = line.slice(0, line.indexOf(' ')).toUpperCase();
+    if (word !== 'USER' && word !== 'BIOPHOTO') continue;
+    const f = keyed(line);
+    const pin = (f.get('pin') ?? '').trim();
+    if (!PIN.test(pin)) {
+      bad++;
+      continue;
+    }
+    if (word === 'USER') {
+      const when = (k: string) => {
+        const v = (f.get(k) ?? '').trim();
+        return Number.isNaN(wallClockMs(v)) ? '' : v;
+      };
+      users.push({
+        pin,
+        name: (f.get('name') ?? '')
+          .replace(/[\u0000-\u001f]/g, '')
+          .trim()
+          .slice(0, 128),
+        card: cardOf(f.get('card') ?? ''),
+        validFrom: when('startdatetime'),
+        validTo: when('enddatetime'),
+        admin: Number(f.get('pri')) === 14,
+        kind: 'normal',
+      });
+      continue;
+    }
+    // BIOPHOTO: the visible-light comparison photo only (Type 9; 2 is near-infrared)
+    if ((f.get('type') ?? '9').trim() !== '9') continue;
+    const content = (f.get('content') ?? '').trim();
+    const size = Number(f.get('size'));
+    const jpeg = Buffer.from(content, 'base64');
+    if (!content || size !== content.length || jpeg.length > BIOPHOTO_MAX_BYTES || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) {
+      bad++;
+      continue;
+    }
+    faces.push({ pin, jpeg });
+  }
+  return { users, faces, lines, bad };
 }
 
 const COLORS: Record<string, HealthColor> = { '0': 'green', '1': 'yellow', '2': 'red', green: 'green', yellow: 'yellow', red: 'red' };

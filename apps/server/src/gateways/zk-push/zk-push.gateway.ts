@@ -10,6 +10,7 @@ import {
   FAILED_PHOTO_TYPES,
   handshakeReply,
   parseAttlog,
+  parseOperlog,
   parseAttphoto,
   parseHealthlog,
   parseDevicecmd,
@@ -219,18 +220,21 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
       await events.info(d, { facts: { options } });
       return send(reply, 'OK', d);
     }
-    if (table === 'OPERLOG') {
-      const lines = textOf(req, d)
-        .split('\n')
-        .map((l) => l.replace(/\r$/, ''))
-        .filter((l) => l.trim());
-      const enrolled = lines
-        .filter((l) => l.startsWith('USER '))
-        .map((l) => /PIN=([^\t]*)/i.exec(l)?.[1] ?? '')
-        .filter(Boolean);
-      if (enrolled.length) await events.enrolled(d, enrolled);
-      await saveStamp(d, 'op', req.query.Stamp);
-      return send(reply, `OK: ${lines.length}`, d);
+    // The user log, and its lines posted under their own table names by some firmware (notes §12.2): what the terminal
+    // holds is recorded (a roster read's answer, or users enrolled at the terminal), committed before the OK.
+    if (table === 'OPERLOG' || table === 'USERINFO' || table === 'BIOPHOTO') {
+      const { users, faces, lines, bad } = parseOperlog(textOf(req, d));
+      if (bad) req.log.warn({ serial: d.serial, bad }, 'unreadable user log lines skipped');
+      if (users.length) {
+        await events.roster(d, users);
+        await events.enrolled(
+          d,
+          users.map((u) => u.pin),
+        );
+      }
+      for (const face of faces) await events.rosterFace(d, face.pin, face.jpeg);
+      if (table === 'OPERLOG') await saveStamp(d, 'op', req.query.Stamp);
+      return send(reply, `OK: ${lines}`, d);
     }
     if (table === 'ERRORLOG') {
       // A face the terminal could not use (App. 9 D01E000x) comes back here, naming our command.

@@ -16,6 +16,7 @@ import { offlineAfterMs, presenceService } from './presence.service.ts';
 import { syncService } from './sync.service.ts';
 import { terminalEvents } from './terminal-events.ts';
 import { rosterService } from './roster.service.ts';
+import rosterRoutes from './roster.routes.ts';
 
 /** Seconds a terminal waits after a network failure before it calls again (ZK PUSH ErrorDelay). */
 export const TERMINAL_ERROR_DELAY_S = 30;
@@ -68,6 +69,7 @@ export function devicesModule(
     terminalEvents: events,
     routes: async (app) => {
       await devicesRoutes(app, devices);
+      await rosterRoutes(app, { database, roster });
       await firmwareRoutes(app, firmware);
       await scanRoutes(app, scanService({ database, discover: deps.protocols.find((p) => p.discover)?.discover, runMode: config.runMode }));
     },

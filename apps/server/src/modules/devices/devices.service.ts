@@ -7,6 +7,7 @@ import {
   type DeviceUpdate,
   type Language,
   WORK_STATUS,
+  type CommandKind,
 } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
 import type { DeviceDriver, DeviceOp } from '../../gateways/driver.ts';
@@ -231,7 +232,7 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
       return this.awaitResult(lang, d, commandId, waitMs);
     },
 
-    async command(tenant: Tenant, lang: Language, id: number, kind: 'info' | 'reboot' | 'check' | 'queryPunches', from?: string, to?: string) {
+    async command(tenant: Tenant, lang: Language, id: number, kind: CommandKind, from?: string, to?: string) {
       const d = await load(db, tenant, id);
       let op: DeviceOp;
       if (kind === 'queryPunches') {
@@ -242,6 +243,12 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
         // CHECK re-uploads from the stamps, so they are reset first (notes §10.13).
         if (kind === 'check') {
           await devicesRepository.update(trx, tenant.companyId, id, { att_stamp: '0', op_stamp: '0', photo_stamp: '0' });
+          await deviceCache.forget(trx, d.serial);
+        }
+        // A roster read (issue #30) on ZK PUSH: the user log's stamp alone goes back to 0, so the CHECK that follows
+        // brings every user and enrolment face again, never the punch or capture logs (notes §12.3, §12.5).
+        if (kind === 'readRoster') {
+          await devicesRepository.update(trx, tenant.companyId, id, { op_stamp: '0' });
           await deviceCache.forget(trx, d.serial);
         }
         const c = await sync.queue(trx, d, op);

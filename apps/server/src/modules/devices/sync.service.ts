@@ -145,6 +145,8 @@ export function syncService(deps: {
   }
 
   /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
+  /** Commands a handshake does not lose: they cause it (ZK PUSH CHECK re-reads the options). */
+  const RESTART_SURVIVORS: DeviceOp['kind'][] = ['check', 'readRoster'];
   async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
     const cutoffOf = (ms: number) => new Date(clock.now() - ms + (ms === 0 ? 1 : 0)).toISOString();
     const cutoff = cutoffOf(olderThanMs);
@@ -157,6 +159,9 @@ export function syncService(deps: {
       .where((eb) =>
         eb.or([eb.and([eb('kind', '!=', 'upgrade'), eb('sent_at', '<', cutoff)]), eb.and([eb('kind', '=', 'upgrade'), eb('sent_at', '<', upgradeCutoff)])]),
       )
+      // A CHECK (and a roster read, which is one) makes the terminal read its options again: the handshake that follows
+      // is its doing, not a restart, and its answer comes after it. Never answered, it times out as any command does.
+      .$if(olderThanMs === 0, (q) => q.where('kind', 'not in', RESTART_SURVIVORS))
       .execute();
     if (!stale.length) return;
     await trx

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { seedSite } from '../../../../../tools/zk-emulator/site.ts';
+import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { addPersonWithFace } from '../../../test/files.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+
+/** Taking over a working site (#30), first step: what a ZK terminal already holds is read and shown against the people. */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+let deviceId: number;
+// A terminal in service before this server: 24 users, most with an enrolment face, some with cards or validity.
+const site = seedSite({ users: 24, punches: 0, seed: 30, faces: 0.75, validity: 0.25 });
+
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Roster A');
+  B = await makeCompany(t, 'Roster B');
+  const d = await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Old door', serial: 'ROSTER01', ip: '10.0.0.9', password: 'pw' } });
+  assert.equal(d.code, CODES.OK, d.message);
+  deviceId = d.data.id;
+  const [one, two, three] = site.users;
+  // How the review stands each user: the same number and name; the same number, another name; someone with the name.
+  await addPersonWithFace(t, A, { number: one!.pin, name: one!.name, department: 'Staff' });
+  await addPersonWithFace(t, A, { number: two!.pin, name: 'Someone Else', department: 'Staff 2' });
+  await addPersonWithFace(t, A, { number: 'X900', name: three!.name, department: 'Staff 3' });
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+const roster = (token = A.main, id = deviceId) => call(t.app, 'GET', '/device/roster', { token, query: { id, pageSize: 100 } });
+
+test(`reading a ZK terminal's roster records every user it holds with card, validity and face, each against the people; nothing changes on either side (${DIALECT})`, async () => {
+  const term = terminal(server, 'ROSTER01', { site });
+  await term.start();
+  const asked = await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: deviceId, kind: 'readRoster' } });
+  assert.equal(asked.code, CODES.OK, asked.message);
+  const withFace = site.users.filter((u) => u.face);
+  assert.ok(withFace.length > 0 && withFace.length < site.users.length);
+  const r = await until('the roster read with its faces', async () => {
+    const x = await roster();
+    return x.data?.total === site.users.length && x.data.items.filter((i: { face_url: string }) => i.face_url).length === withFace.length ? x : undefined;
+  });
+  const byPin = new Map<string, any>(r!.data.items.map((i: { pin: string }) => [i.pin, i]));
+  for (const u of site.users) {
+    const got = byPin.get(u.pin);
+    assert.ok(got, u.pin);
+    assert.equal(got.name, u.name);
+    assert.equal(got.card, u.card ?? '');
+    assert.equal(got.valid_from, u.startDatetime ?? '');
+    assert.equal(got.valid_to, u.endDatetime ?? '');
+    assert.equal(got.admin, u.pri === 14);
+    assert.equal(got.kind, 'normal');
+  }
+  const [one, two, three, four] = site.users;
+  assert.deepEqual(
+    [one, two, three, four].map((u) => byPin.get(u!.pin).match),
+    ['matched', 'conflict', 'byName', 'new'],
+  );
+  assert.equal(byPin.get(two!.pin).person_name, 'Someone Else');
+  assert.equal(byPin.get(three!.pin).person_number, 'X900');
+  // The face shown is the terminal's own enrolment photo, byte for byte.
+  const face = withFace[0]!;
+  const img = await t.app.inject({ method: 'GET', url: byPin.get(face.pin).face_url, headers: { 'x-token': A.main } });
+  assert.equal(img.statusCode, 200);
+  assert.ok(img.rawPayload.equals(face.face!), 'the stored face is the terminal’s JPEG');
+  // The terminal keeps every user; nobody was added to the company's people.
+  assert.equal(term.users.size, site.users.length);
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 100 } })).data.total, 3);
+
+  // Read again: the same rows, nothing doubled.
+  const again = await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: deviceId, kind: 'readRoster' } });
+  assert.equal(again.code, CODES.OK, again.message);
+  await until('the second read answered', async () => {
+    const c = await call(t.app, 'GET', '/device/command/result', { token: A.main, query: { id: again.data.command_id } });
+    return c.data?.state === 'success' ? c : undefined;
+  });
+  assert.equal((await roster()).data.total, site.users.length);
+});
+
+test(`another company's device gives not found, its faces too; a sub-admin without device rights is refused (${DIALECT})`, async () => {
+  assert.equal((await roster(B.main)).code, CODES.NOT_FOUND);
+  const pin = site.users.find((u) => u.face)!.pin;
+  const img = await t.app.inject({ method: 'GET', url: `/api/management/device/roster/face?id=${deviceId}&pin=${pin}`, headers: { 'x-token': B.main } });
+  assert.notEqual(img.statusCode, 200);
+  assert.equal((await call(t.app, 'POST', '/device/command', { token: B.main, body: { id: deviceId, kind: 'readRoster' } })).code, CODES.NOT_FOUND);
+  const none = await makeSub(t, A, ['attendance']);
+  assert.equal((await roster(none.token)).code, CODES.NO_AUTHORITY);
+  const viewer = await makeSub(t, A, ['faceView']);
+  assert.equal((await roster(viewer.token)).code, CODES.OK);
+  assert.equal((await call(t.app, 'POST', '/device/command', { token: viewer.token, body: { id: deviceId, kind: 'readRoster' } })).code, CODES.NO_AUTHORITY);
+});

@@ -1,0 +1,53 @@
+import { API_PREFIX, devicesApi, type RosterItem } from '@faceadmin/shared';
+import type { Database } from '../../db/database.ts';
+import { notFound } from '../../lib/errors.ts';
+import { sendStored } from '../../lib/files/reply.ts';
+import { pageOf } from '../../lib/schemas.ts';
+import type { App } from '../../module.ts';
+import { tenantOf } from '../../plugins/auth.ts';
+import { routeSchema } from '../../plugins/envelope.ts';
+import { devicesRepository } from './devices.repository.ts';
+import type { RosterService } from './roster.service.ts';
+
+type Listed = Awaited<ReturnType<RosterService['list']>>['items'][number];
+
+const present = (r: Listed): RosterItem => ({
+  pin: r.pin,
+  name: r.name,
+  card: r.card,
+  valid_from: r.valid_from,
+  valid_to: r.valid_to,
+  admin: r.admin === 1,
+  kind: r.kind === 'visitor' || r.kind === 'blackList' ? r.kind : 'normal',
+  // the size versions the address: a face read again with other bytes is fetched again
+  face_url: r.face ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${r.device_id}&pin=${encodeURIComponent(r.pin)}&v=${r.face_bytes}` : '',
+  match: r.match,
+  person_id: r.person_id,
+  person_number: r.person_number,
+  person_name: r.person_name,
+  read_at: r.read_at,
+});
+
+/** What a terminal holds, as its roster read brought it (issue #30): the review of a take-over reads it. */
+export default async function rosterRoutes(app: App, deps: { database: Database; roster: RosterService }) {
+  const tags = ['devices'];
+  const view = { access: { right: 'face' as const, level: 1 } };
+  const { db } = deps.database;
+  const deviceOf = async (companyId: number, id: number) => {
+    if (!(await devicesRepository.find(db, companyId, id))) throw notFound();
+  };
+  app.get(devicesApi.roster.path, { config: view, schema: routeSchema(devicesApi.roster, { tags }) }, async (req, reply) => {
+    const { companyId } = tenantOf(req);
+    await deviceOf(companyId, req.query.id);
+    const { page, pageSize, offset } = pageOf(req.query);
+    const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize });
+    return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize });
+  });
+  app.get(devicesApi.rosterFace.path, { config: view, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {
+    const { companyId } = tenantOf(req);
+    await deviceOf(companyId, req.query.id);
+    const file = await deps.roster.faceFile(companyId, req.query.id, req.query.pin);
+    if (!file) throw notFound();
+    return sendStored(reply.header('cache-control', 'private, max-age=86400').type('image/jpeg'), file);
+  });
+}
