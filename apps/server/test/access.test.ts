@@ -323,6 +323,9 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/device/open', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/command', expect: RIGHT_DEVICE, body: () => ({ id: 999999, kind: 'info' }), answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/device/persons', expect: RIGHT_DEVICE, query: { state: 'failed' } },
+  // what a terminal holds (issue #30): a take-over's review
+  { method: 'GET', path: '/device/roster', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/roster/face', expect: RIGHT_DEVICE, query: { id: 999999, pin: '1' }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/add', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },
