@@ -197,6 +197,34 @@ export const RosterPage = Page(RosterItem);
 /** `v` versions the address (the face's size), so a face read again is fetched again. */
 export const RosterFaceQuery = Type.Object({ id: Id, pin: Type.String({ minLength: 1, maxLength: 32 }), v: Type.Optional(Type.Integer({ minimum: 0 })) });
 export type RosterFaceQuery = Static<typeof RosterFaceQuery>;
+/** What the administrator decides for one user a terminal holds: a new person, the person already here, or leave it. */
+export const ROSTER_ACTIONS = ['create', 'link', 'skip'] as const;
+export const RosterApplyBody = Type.Object({
+  id: Id,
+  /** where the people created go */
+  department_id: Id,
+  rows: Type.Array(
+    Type.Object({
+      pin: Type.String({ minLength: 1, maxLength: 32 }),
+      action: StringEnum(ROSTER_ACTIONS),
+      /** link: the person this user is (their number must be the user's) */
+      person_id: Type.Optional(Id),
+    }),
+    { minItems: 1, maxItems: 5000 },
+  ),
+});
+export type RosterApplyBody = Static<typeof RosterApplyBody>;
+/** What applying did: counts, the rows not written with why, and the people created without the terminal's face (why). */
+export const RosterApplied = Type.Object({
+  created: Type.Integer(),
+  linked: Type.Integer(),
+  skipped: Type.Integer(),
+  /** rows already applied before (a second run): nothing written for them */
+  unchanged: Type.Integer(),
+  refused: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
+  faceless: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
+});
+export type RosterApplied = Static<typeof RosterApplied>;
 export const DeviceAddPersonsBody = Type.Object({
   id: Id,
   person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })),
@@ -278,6 +306,7 @@ export const devicesApi = {
   ledger: endpoint({ method: 'GET', path: '/device/persons', query: LedgerQuery, response: LedgerPage }),
   /** what the terminal holds, as its last roster read brought it (issue #30) */
   roster: endpoint({ method: 'GET', path: '/device/roster', query: RosterQuery, response: RosterPage }),
+  rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplied }),
   rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
   removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),

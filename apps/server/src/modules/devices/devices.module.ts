@@ -16,6 +16,7 @@ import { offlineAfterMs, presenceService } from './presence.service.ts';
 import { syncService } from './sync.service.ts';
 import { terminalEvents } from './terminal-events.ts';
 import { rosterService } from './roster.service.ts';
+import type { FaceCheck } from '../persons/face-check.ts';
 import rosterRoutes from './roster.routes.ts';
 
 /** Seconds a terminal waits after a network failure before it calls again (ZK PUSH ErrorDelay). */
@@ -31,7 +32,7 @@ export function devicesModule(
   deps: {
     /** the first is the default for devices of an unknown protocol */
     protocols: readonly Protocol<TerminalEvents<DeviceRow>>[];
-    persons: { photos: PhotoStore; peopleChanged: PeopleChangedHook };
+    persons: { photos: PhotoStore; peopleChanged: PeopleChangedHook; faceCheck: FaceCheck };
     punches: { punches: PunchesService; health: HealthService };
   },
 ) {
@@ -45,7 +46,11 @@ export function devicesModule(
   const presence = presenceService({ database, offlineAfterMs: offlineAfterMs(config.devicePollSeconds, TERMINAL_ERROR_DELAY_S) });
   const devices = devicesService({ database, sync, driver });
   const firmware = firmwareService({ database, sync, driver, files: core.files });
-  const roster = rosterService({ database, files: core.files });
+  const roster = rosterService({
+    database,
+    files: core.files,
+    persons: { photos: deps.persons.photos, faceCheck: deps.persons.faceCheck, peopleChanged: deps.persons.peopleChanged },
+  });
   const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, roster, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
 

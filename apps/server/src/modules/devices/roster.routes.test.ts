@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { seedSite } from '../../../../../tools/zk-emulator/site.ts';
-import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { call, DIALECT, makeApp, makeCompany, makeSub, refusedCodes, type Company, type TestApp } from '../../../test/helpers.ts';
 import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
@@ -12,6 +12,7 @@ let server: string;
 let A: Company;
 let B: Company;
 let deviceId: number;
+let term: ReturnType<typeof terminal>;
 // A terminal in service before this server: 24 users, most with an enrolment face, some with cards or validity.
 const site = seedSite({ users: 24, punches: 0, seed: 30, faces: 0.75, validity: 0.25 });
 
@@ -37,7 +38,7 @@ after(async () => {
 const roster = (token = A.main, id = deviceId) => call(t.app, 'GET', '/device/roster', { token, query: { id, pageSize: 100 } });
 
 test(`reading a ZK terminal's roster records every user it holds with card, validity and face, each against the people; nothing changes on either side (${DIALECT})`, async () => {
-  const term = terminal(server, 'ROSTER01', { site });
+  term = terminal(server, 'ROSTER01', { site });
   await term.start();
   const asked = await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: deviceId, kind: 'readRoster' } });
   assert.equal(asked.code, CODES.OK, asked.message);
@@ -95,4 +96,68 @@ test(`another company's device gives not found, its faces too; a sub-admin witho
   const viewer = await makeSub(t, A, ['faceView']);
   assert.equal((await roster(viewer.token)).code, CODES.OK);
   assert.equal((await call(t.app, 'POST', '/device/command', { token: viewer.token, body: { id: deviceId, kind: 'readRoster' } })).code, CODES.NO_AUTHORITY);
+});
+
+test(`applying the review: new users become people with the terminal's face and card, the same person is linked, a taken number is refused saying why, a skipped user stays; the ledger holds them as on the terminal, their earlier punches attach; a second run changes nothing (${DIALECT})`, async () => {
+  const [one, two, three, four, five] = site.users;
+  // a punch the terminal took before the take-over: a stranger's until its person exists
+  assert.match((await term.punch({ pin: four!.pin, time: '2026-11-16 09:00:00' })).reply ?? '', /^OK/);
+  const dept = await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Taken over' } });
+  const people = async () =>
+    (await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 100 } })).data.items as {
+      id: number;
+      number: string;
+      name: string;
+      pic_url: string;
+      rfid: string;
+    }[];
+  const personOne = (await people()).find((p) => p.number === one!.pin)!;
+  const body = {
+    id: deviceId,
+    department_id: dept.data.id,
+    rows: [
+      { pin: one!.pin, action: 'link', person_id: personOne.id },
+      { pin: two!.pin, action: 'create' },
+      { pin: three!.pin, action: 'create' },
+      { pin: four!.pin, action: 'create' },
+      { pin: five!.pin, action: 'skip' },
+      { pin: 'NOPE', action: 'create' },
+    ],
+  };
+  const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.deepEqual(
+    { ...r.data, refused: r.data.refused.map((x: { pin: string }) => x.pin) },
+    { created: 2, linked: 1, skipped: 1, unchanged: 0, refused: [two!.pin, 'NOPE'], faceless: r.data.faceless },
+  );
+  assert.match(r.data.refused[0].reason, /already used by another person/);
+  assert.match(r.data.refused[1].reason, /not among the users read/);
+  const after1 = await people();
+  assert.equal(after1.length, 5);
+  const made = after1.find((p) => p.number === four!.pin)!;
+  assert.equal(made.name, four!.name);
+  assert.equal(!!made.pic_url, !!four!.face, 'the terminal’s face is the person’s photo');
+  assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: made.id } })).data.rfid, four!.card ?? '');
+  // The ledger holds them as on the terminal: nothing to send, nothing deleted from it.
+  const ledger = await call(t.app, 'GET', '/device/persons', { token: A.main, query: { id: deviceId, pageSize: 100 } });
+  assert.deepEqual(
+    ledger.data.items.map((x: { number: string; state: string }) => `${x.number} ${x.state}`).sort(),
+    [one!.pin, three!.pin, four!.pin].map((p) => `${p} synced`).sort(),
+  );
+  assert.equal(term.users.size, site.users.length);
+  // The punch taken before is theirs now.
+  const punches = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: made.id } });
+  assert.equal(punches.data.total, 1);
+  // Again: nothing new.
+  const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(again.code, CODES.OK, again.message);
+  assert.deepEqual([again.data.created, again.data.linked, again.data.unchanged, again.data.skipped], [0, 1, 2, 1]);
+  assert.equal((await people()).length, 5);
+  // Another company cannot apply to this device; a viewer cannot apply at all; a department of another company is refused.
+  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: B.main, body })).code, CODES.NOT_FOUND);
+  const viewer = await makeSub(t, A, ['faceView']);
+  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: viewer.token, body })).code, CODES.NO_AUTHORITY);
+  const bDept = await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'Elsewhere' } });
+  const wrong = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: bDept.data.id } });
+  assert.ok(refusedCodes.includes(wrong.code), wrong.message);
 });

@@ -43,6 +43,10 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize });
     return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize });
   });
+  const edit = { access: { right: 'face' as const, level: 2 } };
+  app.post(devicesApi.rosterApply.path, { config: edit, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
+    reply.ok(await deps.roster.apply(tenantOf(req), req.lang, req.body)),
+  );
   app.get(devicesApi.rosterFace.path, { config: view, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);
     await deviceOf(companyId, req.query.id);

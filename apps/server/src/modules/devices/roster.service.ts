@@ -1,9 +1,21 @@
+import { WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody } from '@faceadmin/shared';
 import type { Database, Executor } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { RosterUser } from '../../gateways/terminal-events.ts';
+import { t, type Params } from '../../i18n/i18n.ts';
 import { chunks } from '../../lib/chunks.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/files/store.ts';
 import { nowIso } from '../../lib/time.ts';
-import type { DeviceRow } from './devices.repository.ts';
+import type { Tenant } from '../../plugins/auth.ts';
+import { departmentsRepository } from '../departments/departments.repository.ts';
+import { audit } from '../logs/logs.service.ts';
+import type { FaceCheck } from '../persons/face-check.ts';
+import type { PeopleChangedHook } from '../persons/people-changed.ts';
+import { normalizePhoto, type PhotoStore } from '../persons/photos.ts';
+import { newPersonRow, personsRepository } from '../persons/persons.repository.ts';
+import { devicesRepository, type DeviceRow } from './devices.repository.ts';
+import { ledgerRepository } from './ledger.repository.ts';
 
 /** A terminal's enrolment face larger than this is not kept (docs/zk-push-protocol.md §12.5: caps for a hostile terminal). */
 export const ROSTER_FACE_MAX_BYTES = 2 * 1024 * 1024;
@@ -24,8 +36,34 @@ const norm = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim(
  * validity and face, recorded per (device, PIN) apart from the company's people. Nothing here changes a person or a
  * terminal: the review (list) shows how each user stands against the people, and applying is the administrator's.
  */
-export function rosterService(deps: { database: Database; files: FileStore }) {
+/** Rows applied in one transaction: a 3,000-user terminal is applied in batches, each whole or not at all. */
+const APPLY_BATCH = 200;
+
+export function rosterService(deps: {
+  database: Database;
+  files: FileStore;
+  /** the people's side: their faces, the face check, and the hook every writer of people calls */
+  persons: { photos: PhotoStore; faceCheck: FaceCheck; peopleChanged: PeopleChangedHook };
+}) {
   const { db } = deps.database;
+
+  /** The terminal's face for a person about to be created: stored as a person's photo, or why not. */
+  async function faceFor(companyId: number, key: string, lang: Language): Promise<{ pic: string } | { reason: string }> {
+    if (!key) return { reason: t(lang, 'roster.noFace') };
+    const file = await deps.files.get(key);
+    if (!file) return { reason: t(lang, 'roster.noFace') };
+    const parts: Buffer[] = [];
+    for await (const c of file.stream) parts.push(c as Buffer);
+    try {
+      const jpeg = await normalizePhoto(Buffer.concat(parts));
+      await deps.persons.faceCheck(jpeg);
+      return { pic: await deps.persons.photos.save(companyId, jpeg) };
+    } catch (e) {
+      const err = e as { key?: string; params?: Params };
+      return { reason: t(lang, err.key ?? 'errors.photoCorrupt', err.params ?? {}) };
+    }
+  }
+
   return {
     /** Records users as read; a user read again is overwritten (its face stays unless a new one comes). Idempotent. */
     async record(d: DeviceRow, users: RosterUser[]): Promise<void> {
@@ -114,6 +152,148 @@ export function rosterService(deps: { database: Database; files: FileStore }) {
       return { items, total: Number(total.n) };
     },
 
+    /**
+     * Applies the administrator's review (issue #30): `create` makes a person of a user the terminal holds (its
+     * number, name, card, validity, and its face when the face check takes it), `link` says the user is a person
+     * already here with the same number, `skip` leaves it on the terminal, not managed. Either way the ledger then
+     * holds the user as on the terminal (nothing is sent to it or deleted from it), and the people's earlier punches
+     * attach (punches claimStrangers). One transaction a batch; running it again writes nothing ("unchanged").
+     */
+    async apply(tenant: Tenant, lang: Language, body: RosterApplyBody): Promise<RosterApplied> {
+      const { companyId } = tenant;
+      const device = await devicesRepository.find(db, companyId, body.id);
+      if (!device) throw notFound();
+      if (!(await departmentsRepository.all(db, companyId)).some((d) => d.id === body.department_id)) throw invalid('department_id');
+      const out: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [] };
+      const refuse = (pin: string, key: string, params: Params = {}) => out.refused.push({ pin, reason: t(lang, key, { pin, ...params }) });
+      const seen = new Set<string>();
+      for (const batch of chunks(body.rows, APPLY_BATCH)) {
+        const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
+        const held = new Map(
+          (
+            await db
+              .selectFrom('terminal_users')
+              .selectAll()
+              .where('company_id', '=', companyId)
+              .where('device_id', '=', device.id)
+              .where(
+                'pin',
+                'in',
+                rows.map((r) => r.pin),
+              )
+              .execute()
+          ).map((u) => [u.pin, u]),
+        );
+        // Faces are checked before the transaction (the check takes time; the database is not held meanwhile).
+        const faces = new Map<string, { pic: string } | { reason: string }>();
+        const numbers = await personsRepository.byNumbers(
+          db,
+          companyId,
+          rows.map((r) => r.pin),
+        );
+        for (const r of rows) {
+          const u = held.get(r.pin);
+          if (r.action === 'create' && u && u.name && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
+        }
+        const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : []));
+        try {
+          await transaction(db, async (trx) => {
+            const now = nowIso();
+            const people: { id: number; pin: string }[] = [];
+            const taken = await personsRepository.byNumbers(
+              trx,
+              companyId,
+              rows.map((r) => r.pin),
+            );
+            for (const r of rows) {
+              const u = held.get(r.pin);
+              if (!u) {
+                refuse(r.pin, 'roster.notRead');
+                continue;
+              }
+              if (r.action === 'skip') {
+                out.skipped++;
+                continue;
+              }
+              const existing = taken.get(r.pin);
+              if (r.action === 'link') {
+                if (r.person_id === undefined) refuse(r.pin, 'roster.linkWhom');
+                else if (!existing || existing.id !== r.person_id) {
+                  const other = await personsRepository.findMany(trx, companyId, [r.person_id]);
+                  if (!other[0]) refuse(r.pin, 'roster.noPerson');
+                  else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
+                } else {
+                  people.push({ id: existing.id, pin: r.pin });
+                  out.linked++;
+                }
+                continue;
+              }
+              // create: a second run finds the person the first one made, and writes nothing for them
+              if (existing) {
+                if (existing.name === u.name) {
+                  people.push({ id: existing.id, pin: r.pin });
+                  out.unchanged++;
+                } else refuse(r.pin, 'errors.numberTaken', { number: r.pin });
+                continue;
+              }
+              if (!u.name) {
+                refuse(r.pin, 'roster.noName');
+                continue;
+              }
+              const face = faces.get(r.pin);
+              const pic = face && 'pic' in face ? face.pic : '';
+              if (face && 'reason' in face) out.faceless.push({ pin: r.pin, reason: face.reason });
+              const id = await personsRepository.insert(
+                trx,
+                companyId,
+                newPersonRow({
+                  number: r.pin,
+                  name: u.name.slice(0, 40),
+                  phone: '',
+                  photo: pic,
+                  rfid: u.card,
+                  work_status: WORK_STATUS.working,
+                  user_pri: u.admin ? 14 : 0,
+                  created_at: now,
+                }),
+              );
+              await personsRepository.setDepartments(trx, companyId, id, [body.department_id]);
+              people.push({ id, pin: r.pin });
+              out.created++;
+            }
+            if (!people.length) return;
+            await deps.persons.peopleChanged.emit(trx, {
+              companyId,
+              personIds: people.map((p) => p.id),
+              kind: 'saved',
+            });
+            // What the terminal holds is what the ledger holds: these people are on it, as they are now.
+            await markHeld(trx, companyId, device.id, people, now);
+            await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: people.length });
+          });
+        } catch (e) {
+          await deps.persons.photos.release(companyId, made);
+          throw e;
+        }
+        // faces checked for rows that were then not created (refused in the transaction) are not kept
+        const used = new Set(
+          (
+            await personsRepository.byNumbers(
+              db,
+              companyId,
+              rows.map((r) => r.pin),
+            )
+          ).values(),
+        );
+        const kept = new Set([...used].map((p) => p.photo));
+        await deps.persons.photos.release(
+          companyId,
+          made.filter((m) => !kept.has(m)),
+        );
+      }
+      return out;
+    },
+
     /** A user's kept face (this company's device), or undefined. */
     async faceFile(companyId: number, deviceId: number, pin: string) {
       const row = await db
@@ -128,3 +308,43 @@ export function rosterService(deps: { database: Database; files: FileStore }) {
   };
 }
 export type RosterService = ReturnType<typeof rosterService>;
+
+/** The ledger rows of people a terminal already holds: synced at their current revision (nothing to send). */
+async function markHeld(trx: Executor, companyId: number, deviceId: number, people: { id: number; pin: string }[], now: string) {
+  const revisions = new Map(
+    (
+      await personsRepository.findMany(
+        trx,
+        companyId,
+        people.map((p) => p.id),
+      )
+    ).map((p) => [p.id, p.revision]),
+  );
+  for (const p of people) {
+    const rev = revisions.get(p.id) ?? 0;
+    await trx
+      .insertInto('device_persons')
+      .values({
+        company_id: companyId,
+        device_id: deviceId,
+        person_id: p.id,
+        pin: p.pin,
+        desired_rev: rev,
+        applied_rev: rev,
+        state: 'synced',
+        updated_at: now,
+        last_code: null,
+        last_attempt_at: null,
+        next_attempt_at: null,
+      })
+      .onConflict((oc) =>
+        oc.columns(['device_id', 'person_id']).doUpdateSet({ pin: p.pin, desired_rev: rev, applied_rev: rev, state: 'synced', inflight: 0, updated_at: now }),
+      )
+      .execute();
+  }
+  await ledgerRepository.refreshPersonStatus(
+    trx,
+    companyId,
+    people.map((p) => p.id),
+  );
+}

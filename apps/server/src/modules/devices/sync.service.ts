@@ -145,6 +145,8 @@ export function syncService(deps: {
   }
 
   /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
+  /** Commands given the upgrade's time: an upgrade, and a roster read (thousands of users and faces, issue #30). */
+  const LONG_COMMANDS: DeviceOp['kind'][] = ['upgrade', 'readRoster'];
   /** Commands a handshake does not lose: they cause it (ZK PUSH CHECK re-reads the options). */
   const RESTART_SURVIVORS: DeviceOp['kind'][] = ['check', 'readRoster'];
   async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
@@ -157,7 +159,10 @@ export function syncService(deps: {
       .where('device_id', '=', deviceId)
       .where('state', '=', 'sent')
       .where((eb) =>
-        eb.or([eb.and([eb('kind', '!=', 'upgrade'), eb('sent_at', '<', cutoff)]), eb.and([eb('kind', '=', 'upgrade'), eb('sent_at', '<', upgradeCutoff)])]),
+        eb.or([
+          eb.and([eb('kind', 'not in', LONG_COMMANDS), eb('sent_at', '<', cutoff)]),
+          eb.and([eb('kind', 'in', LONG_COMMANDS), eb('sent_at', '<', upgradeCutoff)]),
+        ]),
       )
       // A CHECK (and a roster read, which is one) makes the terminal read its options again: the handshake that follows
       // is its doing, not a restart, and its answer comes after it. Never answered, it times out as any command does.

@@ -33,6 +33,8 @@ export function personsModule(core: Core) {
     name: 'persons',
     photos,
     peopleChanged,
+    /** the face check every stored face passes (uploads, imports, a terminal's faces taken over) */
+    faceCheck,
     persons,
     sweepFaces,
     routes: (app) => personsRoutes(app, { database, persons, imports, links: adminLinkService({ database }) }),
