@@ -31,6 +31,8 @@ export interface IsapiHttpRequest {
   timeoutMs?: number | undefined;
   /** a door open: on the terminal's own urgent slot, never queued behind its other requests */
   urgent?: boolean | undefined;
+  /** this answer's cap when lower than the client's (a face picture: a terminal's own file, not a document) */
+  maxBodyBytes?: number | undefined;
 }
 
 export interface IsapiResponse {
@@ -61,6 +63,11 @@ export class IsapiTransportError extends Error {
     this.retryAfterMs = retryAfterMs;
   }
 }
+
+/** The terminal gave no answer at all, or refused our account: not something an optional call may survive. */
+export const silentOrRefused = (e: unknown): e is IsapiTransportError =>
+  e instanceof IsapiTransportError &&
+  (e.code === ISAPI_CODES.timeout || e.code === ISAPI_CODES.unreachable || e.code === ISAPI_CODES.wrongPassword || e.code === ISAPI_CODES.locked);
 
 interface Challenge {
   realm: string;
@@ -184,11 +191,11 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
   // Closing the server cuts every call at once instead of waiting for their deadlines.
   const closing = new AbortController();
 
-  async function readCapped(res: Response, signal: AbortSignal): Promise<Buffer> {
+  async function readCapped(res: Response, signal: AbortSignal, cap = maxBodyBytes): Promise<Buffer> {
     const declared = Number(res.headers.get('content-length') ?? '0');
-    if (declared > maxBodyBytes) {
+    if (declared > cap) {
       await res.body?.cancel().catch(() => undefined);
-      throw new IsapiTransportError(ISAPI_CODES.badResponse, `answer of ${declared} bytes is over the ${maxBodyBytes} cap`);
+      throw new IsapiTransportError(ISAPI_CODES.badResponse, `answer of ${declared} bytes is over the ${cap} cap`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -206,9 +213,9 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
       const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
-      if (size > maxBodyBytes) {
+      if (size > cap) {
         await reader.cancel().catch(() => undefined);
-        throw new IsapiTransportError(ISAPI_CODES.badResponse, `answer over the ${maxBodyBytes} byte cap`);
+        throw new IsapiTransportError(ISAPI_CODES.badResponse, `answer over the ${cap} byte cap`);
       }
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
@@ -243,7 +250,7 @@ export function isapiClient(opts: IsapiClientOptions = {}) {
     if (closing.signal.aborted) throw new IsapiTransportError(ISAPI_CODES.unreachable, 'closed');
     const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs ?? timeoutMs), closing.signal]);
     const res = await authorized(t, req, signal);
-    const body = await readCapped(res, signal);
+    const body = await readCapped(res, signal, Math.min(req.maxBodyBytes ?? maxBodyBytes, maxBodyBytes));
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', body, text: body.toString('utf8') };
   }
 

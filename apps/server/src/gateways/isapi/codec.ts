@@ -223,6 +223,17 @@ export function parseStatus(text: string): IsapiStatus | undefined {
 }
 
 /**
+ * Our code for an answer that is not the document asked for (a search page, a log page): the refusal its body
+ * states, else what its HTTP status says (404 and 405: the terminal has no such resource). Firmware refuses with
+ * HTTP 200 too, so the body is read first.
+ */
+export function refusalCode(httpStatus: number, text: string): number {
+  const s = parseStatus(text);
+  if (s && s.code !== 0) return s.code;
+  return httpStatus === 404 || httpStatus === 405 ? ISAPI_CODES.notSupport : ISAPI_CODES.badResponse;
+}
+
+/**
  * A refused login's body (the `401`'s `userCheck`, or GET /ISAPI/Security/userCheck), XML or JSON:
  * `<userCheck><statusValue>401</statusValue><lockStatus>lock</lockStatus><unlockTime>1800</unlockTime>
  * <retryLoginTime>0</retryLoginTime></userCheck>`. `unlockTime` is the seconds until the account unlocks and
@@ -463,7 +474,8 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
       return [{ method: 'PUT', path: '/ISAPI/System/reboot' }];
     case 'queryPunches':
     // Served by the delivery, not as one fixed request: the event search (searchEvents), the firmware upload
-    // followed to the restart (upgradeFirmware) and the log search written as a file (captureLog).
+    // followed to the restart (upgradeFirmware), the log search written as a file (captureLog) and the searches of
+    // people, cards and faces a take-over reads (roster.ts).
     case 'upgrade':
     case 'getLog':
     case 'readRoster':
@@ -476,12 +488,6 @@ export function encodeOp(op: DeviceOp, boundary = 'faceadminIsapiBoundary'): Isa
 /** DeleteProcess answer: 'processing', 'success' or 'failed' ('' when unreadable). */
 export function parseProgress(text: string): string {
   return str(obj(jsonObject(text)?.UserInfoDetail).status);
-}
-
-// ---------------------------------------------------------------- users search (reconciliation, tests)
-
-export function userSearchBody(searchID: string, position: number, maxResults: number) {
-  return { UserInfoSearchCond: { searchID, searchResultPosition: position, maxResults } };
 }
 
 // ---------------------------------------------------------------- device-local time (events, the terminal's log)

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_TIME, nowIso, utcToLocal } from '../../lib/time.ts';
 import type { CommandResult, Delivery, DeviceOp, Planned } from '../driver.ts';
 import type { PunchRecord, TerminalEvents } from '../terminal-events.ts';
-import { isapiClient, IsapiTransportError, type IsapiClient, type IsapiStream, type IsapiTarget } from './client.ts';
+import { isapiClient, IsapiTransportError, silentOrRefused, type IsapiClient, type IsapiStream, type IsapiTarget } from './client.ts';
 import { AlertStreamParser, boundaryOf } from './alert-stream.codec.ts';
 import {
   encodeOp,
@@ -21,6 +21,7 @@ import {
   parseUpgradeStatus,
   parseUserCapabilities,
   parseUserCount,
+  refusalCode,
   type IsapiRequest,
   type LogEntry,
 } from './codec.ts';
@@ -29,6 +30,7 @@ import { isapiDoorWire, isapiWire, type DialledTerminal, type IsapiPlanned } fro
 
 export type { DialledTerminal } from './driver.ts';
 import { ingestLiveEvent, ingestLivePicture } from './ingest.ts';
+import { readRoster } from './roster.ts';
 
 export interface IsapiDeliveryOptions {
   log: FastifyBaseLogger;
@@ -201,10 +203,6 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
   // The zone too: events are filed in it (codec localTime), so a change reconnects with it.
   const targetKeyOf = (d: T) => `${d.ip}|${d.port}|${d.account || 'admin'}|${d.password}|${d.tz_offset}`;
 
-  /** The terminal gave no answer at all, or refused our account: not something an optional call may survive. */
-  const silentOrRefused = (e: unknown) =>
-    e instanceof IsapiTransportError &&
-    (e.code === ISAPI_CODES.timeout || e.code === ISAPI_CODES.unreachable || e.code === ISAPI_CODES.wrongPassword || e.code === ISAPI_CODES.locked);
   /**
    * An optional call's refusal is survived (terminals without the resource), but not a terminal that stopped
    * answering: swallowing each call's deadline made a connection cut mid-way fail only after four deadlines, its
@@ -467,11 +465,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
         body: logSearchXml(searchID, entries.length, LOG_PAGE, isapiTimeOf(from, d.tz_offset), isapiTimeOf(to, d.tz_offset)),
       });
       const found = parseLogSearch(res.text, LOG_PAGE);
-      if (!found) {
-        const s = parseStatus(res.text);
-        const code = s && s.code !== 0 ? s.code : res.status === 404 || res.status === 405 ? ISAPI_CODES.notSupport : ISAPI_CODES.badResponse;
-        return { id, code };
-      }
+      if (!found) return { id, code: refusalCode(res.status, res.text) };
       entries.push(...found.entries);
       if (!found.more || !found.entries.length) break;
     }
@@ -499,6 +493,7 @@ export function isapiDelivery<T extends DialledTerminal>(events: TerminalEvents<
       await searchEvents(d, t, op.from, op.to);
       return { id: p.id, code: 0 };
     }
+    if (op.kind === 'readRoster') return { id: p.id, code: await readRoster({ client, events, log: opts.log }, d, t) };
     const requests = encodeOp(op);
     if (!requests) return { id: p.id, code: ISAPI_CODES.notSupport };
     for (const [i, r] of requests.entries()) {
