@@ -12,6 +12,7 @@ import {
   peopleOutside,
   pickedToBody,
   pickerTree,
+  rosterValidity,
   syncText,
   topDepartments,
   TZ_OFFSETS,
@@ -38,6 +39,21 @@ test('personManage/:id is hidden and matches a device id; /device redirects to t
   assert.equal(pm?.hidden, true);
   assert.equal(routes.find((r) => r.path === '/device')?.redirect, '/device/list');
   assert.equal(routes.find((r) => r.path === '/attendance')?.redirect, '/attendance/list');
+});
+
+test('roster/:id (taking over a terminal, issue #30) is hidden, needs rights.face and matches a device id', () => {
+  const routes = filterRoutes(ROUTE_TABLE, { ...ALL_RIGHTS, is_admin: 1 }, 'normal');
+  const roster = findRoute(routes, '/device/roster/12');
+  assert.equal(roster?.page, 'deviceRoster');
+  assert.equal(roster?.hidden, true);
+  assert.ok(!paths({ attendance: 1 }).includes('/device/roster/:id'));
+});
+
+test("a roster user's validity: always, from, until or between, to the minute", () => {
+  assert.deepEqual(rosterValidity('', ''), { kind: 'always', from: '', to: '' });
+  assert.deepEqual(rosterValidity('2026-01-01 08:00:00', ''), { kind: 'from', from: '2026-01-01 08:00', to: '' });
+  assert.deepEqual(rosterValidity('', '2026-12-31 23:59:59'), { kind: 'until', from: '', to: '2026-12-31 23:59' });
+  assert.equal(rosterValidity('2026-01-01 08:00:00', '2026-12-31 23:59:59').kind, 'range');
 });
 
 test('IP validation: dotted quads up to 255, IPv6 literals', () => {

@@ -194,6 +194,8 @@ export interface ListPageProps<T extends object, F extends object> {
   /** false: every row on one page (a short list such as a year's holidays) */
   paged?: boolean;
   pageSizeOptions?: number[];
+  /** before the filter bar: what the page is about (a one-line explanation, the record the rows belong to) */
+  header?: ReactNode;
   /** between the filters and the rows (a notice about the rows) */
   notice?: ReactNode;
   /** what an empty list says (antd's "No data" by default) */
@@ -252,6 +254,7 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
         );
   const body = (
     <>
+      {props.header}
       {toolbar.length > 0 && (
         <Space wrap style={{ marginBottom: 12 }}>
           {toolbar}

@@ -12,6 +12,7 @@ export type PageKey =
   | 'personList'
   | 'deviceList'
   | 'devicePersons'
+  | 'deviceRoster'
   | 'punchList'
   | 'attendanceHealth'
   | 'attendanceAlcohol'
@@ -144,6 +145,8 @@ export const ROUTE_TABLE: RouteNode[] = [
     children: [
       { path: '/device/list', titleKey: 'route.deviceList', icon: 'deviceList', right: 'face', page: 'deviceList' },
       { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
+      // issue #30: taking over a working site, what a terminal already holds (reading needs face ≥ 1, asking the terminal ≥ 2)
+      { path: '/device/roster/:id', titleKey: 'route.deviceRoster', right: 'face', hidden: true, page: 'deviceRoster' },
     ],
   },
   // spec §2: attendance, added when rights.attendance is non-zero: punch records, rules, holidays, day results, the shift grid, health-code and alcohol records (issue #10).

@@ -18,6 +18,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   personList: lazy(() => import('../../features/persons/pages/PersonListPage.tsx')),
   deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
   devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
+  deviceRoster: lazy(() => import('../../features/devices/pages/DeviceRosterPage.tsx')),
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
   attendanceHealth: lazy(() => import('../../features/health/pages/HealthListPage.tsx')),
   attendanceAlcohol: lazy(() => import('../../features/health/pages/AlcoholListPage.tsx')),

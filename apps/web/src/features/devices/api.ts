@@ -14,11 +14,12 @@ import {
   type DevicePersonsBody,
   type DeviceUpdate,
   type LedgerQuery,
+  type RosterQuery,
   type SyncSummary,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
 import { useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
-import { call, download, upload } from '../../lib/request.ts';
+import { call, download, fetchImage, upload } from '../../lib/request.ts';
 import { useRightLevel } from '../../lib/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
@@ -36,6 +37,9 @@ export const deviceKeys = {
   firmware: ['device', 'firmware'] as const,
   upgrades: ['device', 'firmware', 'upgrades'] as const,
   logs: (id: number) => ['device', 'logs', id] as const,
+  roster: (q: RosterQuery) => ['device', 'roster', q] as const,
+  rosterFace: (url: string) => ['device', 'rosterFace', url] as const,
+  commandResult: (id: number) => ['device', 'commandResult', id] as const,
 };
 
 /**
@@ -125,6 +129,39 @@ export const useOpenDoor = () => useDeviceMutation((id: number) => call(devicesA
 
 /** A queued command's outcome: the server holds the call up to 10 s while the terminal has not answered. */
 export const awaitCommand = (commandId: number) => call(devicesApi.commandResult, { id: commandId, wait: 10 }, { timeout: TIMING.requestTimeout });
+
+/**
+ * What a terminal holds as its last roster read brought it (issue #30), a page at a time; refreshed every
+ * `refetchInterval` ms while a read runs.
+ */
+export const useRoster = (q: RosterQuery, refetchInterval: number | false) =>
+  useQuery({
+    queryKey: deviceKeys.roster(q),
+    queryFn: () => call(devicesApi.roster, q, { inline: true }),
+    placeholderData: keepPreviousData,
+    enabled: q.id > 0,
+    refetchInterval,
+  });
+
+/** A roster face: its route takes the session's header only, so it is fetched, not linked (lib/request.ts fetchImage). */
+export const useRosterFace = (url: string) =>
+  useQuery({
+    queryKey: deviceKeys.rosterFace(url),
+    queryFn: ({ signal }) => fetchImage(url, signal),
+    enabled: url !== '',
+    // the address is versioned by the face's size: a face read again comes under another address
+    staleTime: Infinity,
+    retry: 1,
+  });
+
+/** A queued command's outcome, asked every 2 s until the terminal has answered (`id` 0: no command to follow). */
+export const useCommandResult = (id: number) =>
+  useQuery({
+    queryKey: deviceKeys.commandResult(id),
+    queryFn: () => call(devicesApi.commandResult, { id, wait: 0 }, { inline: true }),
+    enabled: id > 0,
+    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'pending' ? false : 2000),
+  });
 
 export const useDeviceCommand = () => useDeviceMutation((body: DeviceCommandBody) => call(devicesApi.command, body));
 

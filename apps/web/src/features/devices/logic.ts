@@ -207,3 +207,13 @@ export function peopleOutside(nodes: readonly OrgPersonsNode[], checkedDepts: Re
   walk(nodes, false);
   return [...people].filter((id) => !covered.has(id)).sort((a, b) => a - b);
 }
+
+/**
+ * A roster user's validity as the terminal holds it (device-local `YYYY-MM-DD HH:mm:ss`, '' = no bound; issue #30):
+ * always, from a time, until one, or between two; shown to the minute.
+ */
+export function rosterValidity(from: string, to: string): { kind: 'always' | 'from' | 'until' | 'range'; from: string; to: string } {
+  const f = from.slice(0, 16);
+  const u = to.slice(0, 16);
+  return { kind: f && u ? 'range' : f ? 'from' : u ? 'until' : 'always', from: f, to: u };
+}

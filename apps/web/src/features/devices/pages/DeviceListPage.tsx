@@ -186,6 +186,8 @@ export default function DeviceListPage() {
     { ...menuCommand('reboot', t('device.actions.reboot')), confirm: (d) => ({ title: t('device.rebootConfirm', { name: d.name }) }) },
     { key: 'queryPunches', label: t('device.actions.queryPunches'), inMenu: true, hidden: readOnly, run: (d) => setPunchesFor(d) },
     menuCommand('check', t('device.actions.check')),
+    // issue #30: taking over a working site starts by reading what the terminal holds
+    { key: 'takeOver', label: t('device.actions.takeOver'), inMenu: true, hidden: readOnly, run: (d) => navigate(`/device/roster/${d.id}`) },
     { key: 'logs', label: t('device.fleet.logs'), inMenu: true, hidden: readOnly, run: (d) => setLogsFor(d) },
     { key: 'upgrade', label: t('device.fleet.upgrade'), inMenu: true, hidden: readOnly, run: (d) => setFirmwareFor({ open: true, deviceIds: [d.id] }) },
     {
