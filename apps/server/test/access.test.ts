@@ -326,6 +326,13 @@ const ROWS: Row[] = [
   // what a terminal holds (issue #30): a take-over's review
   { method: 'GET', path: '/device/roster', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'GET', path: '/device/roster/face', expect: RIGHT_DEVICE, query: { id: 999999, pin: '1' }, answer: every(CODES.NOT_FOUND) },
+  {
+    method: 'POST',
+    path: '/device/roster/apply',
+    expect: RIGHT_DEVICE,
+    body: () => ({ id: 999999, department_id: 1, rows: [{ pin: '1', action: 'skip' }] }),
+    answer: every(CODES.NOT_FOUND),
+  },
   { method: 'POST', path: '/device/persons/add', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },

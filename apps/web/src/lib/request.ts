@@ -252,23 +252,6 @@ async function readWithProgress(body: ReadableStream<Uint8Array>, type: string, 
   return new Blob(chunks as BlobPart[], { type });
 }
 
-/**
- * An image at an address the API gave whole (its prefix included), fetched with the session's headers, as a data URL
- * for an <img>: for a route an <img> cannot load by itself (one that takes no Admin-Token cookie, such as the
- * roster's faces). Quiet: a face that does not load shows the placeholder, not a toast.
- */
-export async function fetchImage(url: string, signal?: AbortSignal): Promise<string> {
-  const res = await fetch(url, { headers: { ...apiHeaders(getToken()), Accept: 'image/*' }, signal: signal ?? null });
-  if (!res.ok || (res.headers.get('content-type') ?? '').includes('application/json')) throw transportError(`HTTP ${res.status}`, true);
-  const blob = await res.blob();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable image'));
-    reader.readAsDataURL(blob);
-  });
-}
-
 export type CallOptions = Pick<RequestOptions, 'silent' | 'inline' | 'timeout'>;
 /** The input may be left out when the route takes none. */
 type CallArgs<E extends CallEndpoint> = undefined extends InputOf<E> ? [input?: InputOf<E>, opts?: CallOptions] : [input: InputOf<E>, opts?: CallOptions];

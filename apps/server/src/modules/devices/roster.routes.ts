@@ -47,7 +47,7 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
   app.post(devicesApi.rosterApply.path, { config: edit, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.apply(tenantOf(req), req.lang, req.body)),
   );
-  app.get(devicesApi.rosterFace.path, { config: view, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {
+  app.get(devicesApi.rosterFace.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);
     await deviceOf(companyId, req.query.id);
     const file = await deps.roster.faceFile(companyId, req.query.id, req.query.pin);

@@ -1,4 +1,5 @@
 import { WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody } from '@faceadmin/shared';
+import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { RosterUser } from '../../gateways/terminal-events.ts';
@@ -119,7 +120,13 @@ export function rosterService(deps: {
     async list(ex: Executor, companyId: number, deviceId: number, page: { offset: number; limit: number }) {
       const base = ex.selectFrom('terminal_users').where('company_id', '=', companyId).where('device_id', '=', deviceId);
       const [rows, total] = await Promise.all([
-        base.selectAll().orderBy('pin').limit(page.limit).offset(page.offset).execute(),
+        base
+          .selectAll()
+          .orderBy(sql`length(pin)`)
+          .orderBy('pin')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       const byNumber = new Map<string, { id: number; name: string }>();

@@ -19,7 +19,7 @@ import {
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
 import { useLiveInvalidate, useLiveOpen } from '../../lib/live.ts';
-import { call, download, fetchImage, upload } from '../../lib/request.ts';
+import { call, download, upload } from '../../lib/request.ts';
 import { useRightLevel } from '../../lib/session.ts';
 import { markPeopleChanged } from '../persons/api.ts';
 import { needsRefresh } from './logic.ts';
@@ -38,7 +38,6 @@ export const deviceKeys = {
   upgrades: ['device', 'firmware', 'upgrades'] as const,
   logs: (id: number) => ['device', 'logs', id] as const,
   roster: (q: RosterQuery) => ['device', 'roster', q] as const,
-  rosterFace: (url: string) => ['device', 'rosterFace', url] as const,
   commandResult: (id: number) => ['device', 'commandResult', id] as const,
 };
 
@@ -141,17 +140,6 @@ export const useRoster = (q: RosterQuery, refetchInterval: number | false) =>
     placeholderData: keepPreviousData,
     enabled: q.id > 0,
     refetchInterval,
-  });
-
-/** A roster face: its route takes the session's header only, so it is fetched, not linked (lib/request.ts fetchImage). */
-export const useRosterFace = (url: string) =>
-  useQuery({
-    queryKey: deviceKeys.rosterFace(url),
-    queryFn: ({ signal }) => fetchImage(url, signal),
-    enabled: url !== '',
-    // the address is versioned by the face's size: a face read again comes under another address
-    staleTime: Infinity,
-    retry: 1,
   });
 
 /** A queued command's outcome, asked every 2 s until the terminal has answered (`id` 0: no command to follow). */

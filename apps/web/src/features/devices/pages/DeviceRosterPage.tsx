@@ -9,7 +9,7 @@ import { ApiError } from '../../../lib/request.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterFace } from '../api.ts';
+import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
 import { rosterValidity } from '../logic.ts';
 
@@ -17,15 +17,25 @@ import { rosterValidity } from '../logic.ts';
 const MATCH_COLOR: Record<RosterItem['match'], string> = { matched: '#237804', conflict: '#a8071a', byName: '#ad4e00', new: '#0958d9' };
 const KIND_COLOR = { visitor: '#531dab', blackList: '#262626' } as const;
 
-/** A user's enrolment face as the terminal holds it, or a placeholder when none was read (or it does not load). */
+/** A user's enrolment face as the terminal holds it (the image route takes the session's cookie), or a placeholder. */
 function RosterFace({ row }: { row: RosterItem }) {
   const { t } = useTranslation();
-  const face = useRosterFace(row.face_url);
-  const alt = t('device.roster.faceOf', { name: row.name || row.pin });
-  if (face.data)
-    return <img src={face.data} alt={alt} width={36} height={48} style={{ objectFit: 'cover', borderRadius: 4, display: 'block' }} data-testid="roster-face" />;
+  const [broken, setBroken] = useState(false);
+  if (row.face_url && !broken)
+    return (
+      <img
+        src={row.face_url}
+        alt={t('device.roster.faceOf', { name: row.name || row.pin })}
+        width={36}
+        height={48}
+        loading="lazy"
+        onError={() => setBroken(true)}
+        style={{ objectFit: 'cover', borderRadius: 4, display: 'block' }}
+        data-testid="roster-face"
+      />
+    );
   return (
-    <span role="img" aria-label={row.face_url ? alt : t('device.roster.noFace')} data-testid="roster-no-face">
+    <span role="img" aria-label={t('device.roster.noFace')} data-testid="roster-no-face">
       <Avatar shape="square" size={36} icon={<UserOutlined aria-hidden />} />
     </span>
   );
