@@ -14,8 +14,12 @@ import { AppError, noAuthority } from '../lib/errors.ts';
  *   an administrator's token is no person session
  */
 export type RightRule = { right: RightKey; level?: number };
-/** `anyOf`: one of the rights suffices (breaker reads: the breaker right or face-device view). */
-export type Access = 'public' | 'session' | 'company' | 'main' | 'init' | 'person' | RightRule | { anyOf: readonly RightRule[] };
+/**
+ * `anyOf`: one of the rights suffices (breaker reads: the breaker right or face-device view); `allOf`: each is needed
+ * (a take-over creates people from a terminal: device edit and people edit).
+ */
+export type Access =
+  'public' | 'session' | 'company' | 'main' | 'init' | 'person' | RightRule | { anyOf: readonly RightRule[] } | { allOf: readonly RightRule[] };
 
 /**
  * The signed-in administrator. The auth module widens this interface with its row type (declaration
@@ -159,8 +163,8 @@ function allowed(ctx: AuthContext, access: Exclude<Access, 'public' | 'session' 
     if (!ctx.isInit) throw noAuthority('errors.initOnly');
     return;
   }
-  const rules = 'anyOf' in access ? access.anyOf : [access];
-  if (!rules.some((r) => ctx.rights[r.right] >= (r.level ?? 1))) throw noAuthority();
+  const holds = (r: RightRule) => ctx.rights[r.right] >= (r.level ?? 1);
+  if ('allOf' in access ? !access.allOf.every(holds) : !('anyOf' in access ? access.anyOf : [access]).some(holds)) throw noAuthority();
 }
 
 export default fp(async function auth(

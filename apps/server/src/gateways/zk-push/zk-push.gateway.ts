@@ -223,6 +223,11 @@ export async function zkPushGateway<T extends Terminal>(app: FastifyInstance, op
     // The user log, and its lines posted under their own table names by some firmware (notes §12.2): what the terminal
     // holds is recorded (a roster read's answer, or users enrolled at the terminal), committed before the OK.
     if (table === 'OPERLOG' || table === 'USERINFO' || table === 'BIOPHOTO') {
+      // A packed body (§11.14 ContentType=tgz) is not read yet: refused rather than acknowledged and lost.
+      if (String((req.query as Record<string, unknown>).ContentType ?? '').toLowerCase() === 'tgz') {
+        req.log.warn({ serial: d.serial, table }, 'packed (tgz) user log refused: not supported');
+        return send(reply, 'ERROR: ContentType=tgz not supported', d);
+      }
       const { users, faces, lines, bad } = parseOperlog(textOf(req, d));
       if (bad) req.log.warn({ serial: d.serial, bad }, 'unreadable user log lines skipped');
       if (users.length) {

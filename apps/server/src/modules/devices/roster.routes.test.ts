@@ -74,6 +74,15 @@ test(`reading a ZK terminal's roster records every user it holds with card, vali
   // The terminal keeps every user; nobody was added to the company's people.
   assert.equal(term.users.size, site.users.length);
   assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 100 } })).data.total, 3);
+  // A roster read's users are its answer, not enrolments to report one message at a time.
+  const messages = await call(t.app, 'GET', '/message/list', { token: A.main, query: { pageSize: 50 } });
+  assert.equal(messages.data.items.filter((m: { type: string }) => m.type === 'deviceEnrolled').length, 0);
+  // A packed user log cannot be read yet: refused, so the terminal keeps it, never acknowledged and lost.
+  const packed = await fetch(`${server}/iclock/cdata?SN=ROSTER01&table=OPERLOG&Stamp=9&ContentType=tgz`, {
+    method: 'POST',
+    body: Buffer.from([0x1f, 0x8b, 8, 0]),
+  });
+  assert.match(await packed.text(), /^ERROR/);
 
   // Read again: the same rows, nothing doubled.
   const again = await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: deviceId, kind: 'readRoster' } });
@@ -89,7 +98,7 @@ test(`another company's device gives not found, its faces too; a sub-admin witho
   assert.equal((await roster(B.main)).code, CODES.NOT_FOUND);
   const pin = site.users.find((u) => u.face)!.pin;
   const img = await t.app.inject({ method: 'GET', url: `/api/management/device/roster/face?id=${deviceId}&pin=${pin}`, headers: { 'x-token': B.main } });
-  assert.notEqual(img.statusCode, 200);
+  assert.equal(img.statusCode, 404);
   assert.equal((await call(t.app, 'POST', '/device/command', { token: B.main, body: { id: deviceId, kind: 'readRoster' } })).code, CODES.NOT_FOUND);
   const none = await makeSub(t, A, ['attendance']);
   assert.equal((await roster(none.token)).code, CODES.NO_AUTHORITY);
@@ -140,10 +149,12 @@ test(`applying the review: new users become people with the terminal's face and 
   assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: made.id } })).data.rfid, four!.card ?? '');
   // The ledger holds them as on the terminal: nothing to send, nothing deleted from it.
   const ledger = await call(t.app, 'GET', '/device/persons', { token: A.main, query: { id: deviceId, pageSize: 100 } });
-  assert.deepEqual(
-    ledger.data.items.map((x: { number: string; state: string }) => `${x.number} ${x.state}`).sort(),
-    [one!.pin, three!.pin, four!.pin].map((p) => `${p} synced`).sort(),
-  );
+  const states = new Map(ledger.data.items.map((x: { number: string; state: string }) => [x.number, x.state]));
+  assert.deepEqual([...states.keys()].sort(), [one!.pin, three!.pin, four!.pin].sort());
+  assert.equal(states.get(three!.pin), 'synced', 'created from the terminal’s record: held as is');
+  assert.equal(states.get(four!.pin), 'synced');
+  // linked: the record here goes over the terminal's user (pending until the terminal has taken it)
+  assert.notEqual(states.get(one!.pin), 'failed');
   assert.equal(term.users.size, site.users.length);
   // The punch taken before is theirs now.
   const punches = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: made.id } });
@@ -153,10 +164,23 @@ test(`applying the review: new users become people with the terminal's face and 
   assert.equal(again.code, CODES.OK, again.message);
   assert.deepEqual([again.data.created, again.data.linked, again.data.unchanged, again.data.skipped], [0, 1, 2, 1]);
   assert.equal((await people()).length, 5);
+  const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } });
+  assert.equal(
+    logged.data.items.filter((l: { action: string }) => l.action === 'device.takeOver').length,
+    1,
+    'the second run wrote nothing, not even a log line',
+  );
   // Another company cannot apply to this device; a viewer cannot apply at all; a department of another company is refused.
   assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: B.main, body })).code, CODES.NOT_FOUND);
   const viewer = await makeSub(t, A, ['faceView']);
   assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: viewer.token, body })).code, CODES.NO_AUTHORITY);
+  // applying creates people: device editing alone is not enough, nor people editing alone
+  const devicesOnly = await makeSub(t, A, ['faceEdit']);
+  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
+  const peopleOnly = await makeSub(t, A, ['userEdit']);
+  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: peopleOnly.token, body })).code, CODES.NO_AUTHORITY);
+  const both = await makeSub(t, A, ['faceEdit', 'userEdit']);
+  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: both.token, body })).code, CODES.OK);
   const bDept = await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'Elsewhere' } });
   const wrong = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: bDept.data.id } });
   assert.ok(refusedCodes.includes(wrong.code), wrong.message);

@@ -19,8 +19,10 @@ const present = (r: Listed): RosterItem => ({
   valid_to: r.valid_to,
   admin: r.admin === 1,
   kind: r.kind === 'visitor' || r.kind === 'blackList' ? r.kind : 'normal',
-  // the size versions the address: a face read again with other bytes is fetched again
-  face_url: r.face ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${r.device_id}&pin=${encodeURIComponent(r.pin)}&v=${r.face_bytes}` : '',
+  // the read's time versions the address: a face read again is fetched again
+  face_url: r.face
+    ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${r.device_id}&pin=${encodeURIComponent(r.pin)}&v=${Math.floor(Date.parse(r.read_at) / 1000)}`
+    : '',
   match: r.match,
   person_id: r.person_id,
   person_number: r.person_number,
@@ -43,8 +45,16 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize });
     return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize });
   });
-  const edit = { access: { right: 'face' as const, level: 2 } };
-  app.post(devicesApi.rosterApply.path, { config: edit, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
+  // it creates people: the people's edit right too, as /person/create asks
+  const apply = {
+    access: {
+      allOf: [
+        { right: 'face' as const, level: 2 },
+        { right: 'person' as const, level: 2 },
+      ],
+    },
+  };
+  app.post(devicesApi.rosterApply.path, { config: apply, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.apply(tenantOf(req), req.lang, req.body)),
   );
   app.get(devicesApi.rosterFace.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {

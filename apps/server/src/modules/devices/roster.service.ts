@@ -1,4 +1,4 @@
-import { WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody } from '@faceadmin/shared';
+import { LIMITS, WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody } from '@faceadmin/shared';
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -176,6 +176,7 @@ export function rosterService(deps: {
       const seen = new Set<string>();
       for (const batch of chunks(body.rows, APPLY_BATCH)) {
         const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
+        if (!rows.length) continue;
         const held = new Map(
           (
             await db
@@ -206,7 +207,7 @@ export function rosterService(deps: {
         try {
           await transaction(db, async (trx) => {
             const now = nowIso();
-            const people: { id: number; pin: string }[] = [];
+            const people: Held[] = [];
             const taken = await personsRepository.byNumbers(
               trx,
               companyId,
@@ -230,21 +231,26 @@ export function rosterService(deps: {
                   if (!other[0]) refuse(r.pin, 'roster.noPerson');
                   else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
                 } else {
-                  people.push({ id: existing.id, pin: r.pin });
+                  // the record here is the truth: the terminal's user is updated to it (nothing deleted)
+                  people.push({ id: existing.id, pin: r.pin, held: 'pending' });
                   out.linked++;
                 }
                 continue;
               }
               // create: a second run finds the person the first one made, and writes nothing for them
               if (existing) {
-                if (existing.name === u.name) {
-                  people.push({ id: existing.id, pin: r.pin });
+                if (existing.name === u.name.slice(0, LIMITS.personNameMax)) {
                   out.unchanged++;
                 } else refuse(r.pin, 'errors.numberTaken', { number: r.pin });
                 continue;
               }
               if (!u.name) {
                 refuse(r.pin, 'roster.noName');
+                continue;
+              }
+              // a visitor or a blacklisted face on the terminal is never made staff (docs/isapi-protocol.md §12.2)
+              if (u.kind !== 'normal') {
+                refuse(r.pin, 'roster.notStaff');
                 continue;
               }
               const face = faces.get(r.pin);
@@ -255,28 +261,29 @@ export function rosterService(deps: {
                 companyId,
                 newPersonRow({
                   number: r.pin,
-                  name: u.name.slice(0, 40),
+                  name: u.name.slice(0, LIMITS.personNameMax),
                   phone: '',
                   photo: pic,
                   rfid: u.card,
                   work_status: WORK_STATUS.working,
                   user_pri: u.admin ? 14 : 0,
+                  // the terminal's validity, as the person's access window (the form's "limited-time access")
+                  access_from: u.valid_from ? u.valid_from.slice(0, 10) : null,
+                  access_to: u.valid_to ? u.valid_to.slice(0, 10) : null,
                   created_at: now,
                 }),
               );
               await personsRepository.setDepartments(trx, companyId, id, [body.department_id]);
-              people.push({ id, pin: r.pin });
+              people.push({ id, pin: r.pin, held: 'synced' });
               out.created++;
             }
             if (!people.length) return;
-            await deps.persons.peopleChanged.emit(trx, {
-              companyId,
-              personIds: people.map((p) => p.id),
-              kind: 'saved',
-            });
+            const created = people.filter((p) => p.held === 'synced').map((p) => p.id);
+            if (created.length) await deps.persons.peopleChanged.emit(trx, { companyId, personIds: created, kind: 'saved' });
             // What the terminal holds is what the ledger holds: these people are on it, as they are now.
-            await markHeld(trx, companyId, device.id, people, now);
-            await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: people.length });
+            const written = await markHeld(trx, companyId, device.id, people, now);
+            // a second run (everyone created or linked already) writes nothing, its log line included
+            if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
           });
         } catch (e) {
           await deps.persons.photos.release(companyId, made);
@@ -316,8 +323,14 @@ export function rosterService(deps: {
 }
 export type RosterService = ReturnType<typeof rosterService>;
 
-/** The ledger rows of people a terminal already holds: synced at their current revision (nothing to send). */
-async function markHeld(trx: Executor, companyId: number, deviceId: number, people: { id: number; pin: string }[], now: string) {
+interface Held {
+  id: number;
+  pin: string;
+  held: 'synced' | 'pending';
+}
+
+/** The ledger rows of people a terminal already holds (created from it: synced; linked to a person here: pending). */
+async function markHeld(trx: Executor, companyId: number, deviceId: number, people: Held[], now: string): Promise<number> {
   const revisions = new Map(
     (
       await personsRepository.findMany(
@@ -327,9 +340,10 @@ async function markHeld(trx: Executor, companyId: number, deviceId: number, peop
       )
     ).map((p) => [p.id, p.revision]),
   );
+  let written = 0;
   for (const p of people) {
     const rev = revisions.get(p.id) ?? 0;
-    await trx
+    const row = await trx
       .insertInto('device_persons')
       .values({
         company_id: companyId,
@@ -337,21 +351,31 @@ async function markHeld(trx: Executor, companyId: number, deviceId: number, peop
         person_id: p.id,
         pin: p.pin,
         desired_rev: rev,
-        applied_rev: rev,
-        state: 'synced',
+        // created from the terminal's own record: held as it is; linked: the record here is sent over the terminal's
+        applied_rev: p.held === 'synced' ? rev : 0,
+        state: p.held,
         updated_at: now,
         last_code: null,
         last_attempt_at: null,
         next_attempt_at: null,
       })
       .onConflict((oc) =>
-        oc.columns(['device_id', 'person_id']).doUpdateSet({ pin: p.pin, desired_rev: rev, applied_rev: rev, state: 'synced', inflight: 0, updated_at: now }),
+        // a person just created may have been put on the terminal by its scope in this transaction: held, not sent;
+        // a linked person's row, if any, is the ledger's own account and is left as it is
+        p.held === 'synced'
+          ? oc
+              .columns(['device_id', 'person_id'])
+              .doUpdateSet({ pin: p.pin, desired_rev: rev, applied_rev: rev, state: 'synced', inflight: 0, updated_at: now })
+          : oc.columns(['device_id', 'person_id']).doNothing(),
       )
+      .returning('person_id')
       .execute();
+    written += row.length;
   }
   await ledgerRepository.refreshPersonStatus(
     trx,
     companyId,
     people.map((p) => p.id),
   );
+  return written;
 }

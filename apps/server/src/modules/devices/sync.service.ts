@@ -144,11 +144,11 @@ export function syncService(deps: {
     return { added: fresh.length, skippedLeft };
   }
 
-  /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
   /** Commands given the upgrade's time: an upgrade, and a roster read (thousands of users and faces, issue #30). */
   const LONG_COMMANDS: DeviceOp['kind'][] = ['upgrade', 'readRoster'];
   /** Commands a handshake does not lose: they cause it (ZK PUSH CHECK re-reads the options). */
   const RESTART_SURVIVORS: DeviceOp['kind'][] = ['check', 'readRoster'];
+  /** Gives up on commands sent before `olderThanMs` and never answered, so their work is planned again. */
   async function expireSent(trx: Executor, deviceId: number, olderThanMs: number) {
     const cutoffOf = (ms: number) => new Date(clock.now() - ms + (ms === 0 ? 1 : 0)).toISOString();
     const cutoff = cutoffOf(olderThanMs);

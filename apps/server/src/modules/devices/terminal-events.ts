@@ -15,6 +15,9 @@ import type { FirmwareService } from './firmware.service.ts';
 import type { SyncService } from './sync.service.ts';
 import type { RosterService } from './roster.service.ts';
 
+/** After a roster read is asked, users the terminal uploads are its answer, not enrolments to report (issue #30). */
+const ROSTER_READ_QUIET_MS = 30 * 60_000;
+
 /**
  * What every terminal gateway reports, handled once for all protocols (the inbound port of
  * gateways/terminal-events.ts): registration, presence, what the terminal says of itself, the sync
@@ -124,7 +127,16 @@ export function terminalEvents(deps: {
 
     async enrolled(d, pins) {
       // The server is the roster's source of truth: users enrolled at the terminal are reported to the
-      // administrators rather than added silently.
+      // administrators rather than added silently. Not while a roster read brings them all (its review lists them):
+      // its uploads may come before or after its answer, so for a while after it was asked.
+      const reading = await db
+        .selectFrom('device_commands')
+        .select('id')
+        .where('device_id', '=', d.id)
+        .where('kind', '=', 'readRoster')
+        .where('created_at', '>', new Date(Date.now() - ROSTER_READ_QUIET_MS).toISOString())
+        .executeTakeFirst();
+      if (reading) return;
       const known = await personsRepository.byNumbers(db, d.company_id, pins);
       const strangers = pins.filter((p) => !known.has(p));
       if (strangers.length)

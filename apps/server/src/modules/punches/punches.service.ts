@@ -244,8 +244,8 @@ export function punchesService(deps: {
     },
 
     /**
-     * A face the terminal refused (no ATTLOG comes with it): stored as a punch row with `stranger` 1 (unknown face
-     * or PIN) or 2 (a registered person refused), its photo saved first, resolving only after the commit. The
+     * A face the terminal refused (no ATTLOG comes with it): stored as a punch row with `stranger` 1 (an unknown face,
+     * PIN '0') or 2 (a user the terminal knew, by PIN, whether or not the company has that number), its photo saved first, resolving only after the commit. The
      * (device, PIN, local time) key makes a resend add nothing. Resolves to the new row's id, or null for a resend.
      */
     async stranger(device: DeviceRow, r: StrangerRecord): Promise<number | null> {
