@@ -193,7 +193,11 @@ export const RosterItem = Type.Object({
 export type RosterItem = Static<typeof RosterItem>;
 export const RosterQuery = Type.Object({ ...PageQuery, id: Id });
 export type RosterQuery = Static<typeof RosterQuery>;
-export const RosterPage = Page(RosterItem);
+export const RosterPage = Type.Object({
+  ...Page(RosterItem).properties,
+  /** how many of the whole roster stand each way (the review's summary) */
+  counts: Type.Object({ matched: Type.Integer(), conflict: Type.Integer(), byName: Type.Integer(), new: Type.Integer() }),
+});
 /** `v` versions the address (the face's size), so a face read again is fetched again. */
 export const RosterFaceQuery = Type.Object({ id: Id, pin: Type.String({ minLength: 1, maxLength: 32 }), v: Type.Optional(Type.Integer({ minimum: 0 })) });
 export type RosterFaceQuery = Static<typeof RosterFaceQuery>;

@@ -64,6 +64,14 @@ test(`reading a ZK terminal's roster records every user it holds with card, vali
     [one, two, three, four].map((u) => byPin.get(u!.pin).match),
     ['matched', 'conflict', 'byName', 'new'],
   );
+  assert.deepEqual(r!.data.counts, { matched: 1, conflict: 1, byName: 1, new: site.users.length - 3 });
+  // a page of 5 counts the whole roster all the same
+  const five = await call(t.app, 'GET', '/device/roster', { token: A.main, query: { id: deviceId, pageSize: 5, page: 2 } });
+  assert.deepEqual(
+    five.data.items.map((i: { pin: string }) => i.pin),
+    site.users.slice(5, 10).map((u) => u.pin),
+  );
+  assert.deepEqual(five.data.counts, r!.data.counts);
   assert.equal(byPin.get(two!.pin).person_name, 'Someone Else');
   assert.equal(byPin.get(three!.pin).person_number, 'X900');
   // The face shown is the terminal's own enrolment photo, byte for byte.

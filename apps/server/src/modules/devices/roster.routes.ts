@@ -43,7 +43,7 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     await deviceOf(companyId, req.query.id);
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize });
-    return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize });
+    return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize, counts: r.counts });
   });
   // it creates people: the people's edit right too, as /person/create asks
   const apply = {

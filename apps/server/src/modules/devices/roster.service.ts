@@ -118,17 +118,15 @@ export function rosterService(deps: {
 
     /** One device's users as read, by PIN, each with how it stands against the company's people (RosterMatch). */
     async list(ex: Executor, companyId: number, deviceId: number, page: { offset: number; limit: number }) {
-      const base = ex.selectFrom('terminal_users').where('company_id', '=', companyId).where('device_id', '=', deviceId);
-      const [rows, total] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy(sql`length(pin)`)
-          .orderBy('pin')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
+      // The whole roster is matched (a terminal holds thousands at most), so the review can count each kind of match.
+      const rows = await ex
+        .selectFrom('terminal_users')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('device_id', '=', deviceId)
+        .orderBy(sql`length(pin)`)
+        .orderBy('pin')
+        .execute();
       const byNumber = new Map<string, { id: number; name: string }>();
       const byName = new Map<string, { id: number; number: string }>();
       for (const part of chunks(rows.map((r) => r.pin)))
@@ -143,7 +141,7 @@ export function rosterService(deps: {
       for (const part of chunks(names))
         for (const p of await ex.selectFrom('persons').select(['id', 'number', 'name']).where('company_id', '=', companyId).where('name', 'in', part).execute())
           byName.set(norm(p.name), p);
-      const items = rows.map((r) => {
+      const all = rows.map((r) => {
         const same = byNumber.get(r.pin);
         const named = r.name ? byName.get(norm(r.name)) : undefined;
         const match: RosterMatch = same ? (!r.name || norm(same.name) === norm(r.name) ? 'matched' : 'conflict') : named ? 'byName' : 'new';
@@ -156,7 +154,9 @@ export function rosterService(deps: {
           person_number: same ? r.pin : (named?.number ?? ''),
         };
       });
-      return { items, total: Number(total.n) };
+      const counts: Record<RosterMatch, number> = { matched: 0, conflict: 0, byName: 0, new: 0 };
+      for (const r of all) counts[r.match]++;
+      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length, counts };
     },
 
     /**
