@@ -1,6 +1,7 @@
 // Browser journey of issue #30 "take over a working site", its first screen: a ZK terminal in service before this
 // server (tools/zk-emulator/site.ts: 12 users with enrolment faces) is read from the device list's More menu, and its
-// users are shown beside the company's people. Reading changes nothing on either side.
+// users are shown beside the company's people. Reading changes nothing on either side; applying the chosen rows
+// makes the new users people of a department and links the person already here, the terminal keeping its users.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -10,13 +11,14 @@ import { api } from '../lib/api.ts';
 import { axeViolations } from '../lib/axe.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { menu as menuOf, signInAndCreateCompany, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { menu as menuOf, pickTreeOption, signInAndCreateCompany, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 const SERIAL = 'E2EROSTER01';
 const DEVICE = 'Old front door';
+const TAKEN_OVER = 'Taken over';
 const EN = loadLocale('en-US');
 const tr = translator(EN);
 const site = seedSite({ users: 12, punches: 0, seed: 3 });
@@ -56,6 +58,8 @@ after(async () => {
 step('a company with one person (the same number and name as a user on the terminal) and the terminal, online', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Take-over Ltd', phone: '+8613800000030' });
   const dept = await api<{ id: number }>(page, 'POST', '/org/create', { name: 'Staff', parent_id: 0 });
+  // where the terminal's new users go when the take-over is applied
+  await api(page, 'POST', '/org/create', { name: TAKEN_OVER, parent_id: 0 });
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(await facePhoto(known.name, 200))], { type: 'image/jpeg' }), 'known.jpg');
   const { pic } = await api<{ pic: string }>(page, 'POST', '/person/upload', form);
@@ -115,6 +119,45 @@ step('Read the terminal: 12 rows with faces, the known person matched, the rest 
   assert.equal(terminal!.users.size, 12);
   assert.equal((await api<{ total: number }>(page, 'GET', '/person/list?pageSize=100')).total, 1);
   await accessible('the roster page, wide');
+});
+
+step('Apply to all rows in a department: 11 people created, the known one linked, the terminal keeps its 12 users', async () => {
+  const applyButton = page.getByTestId('roster-apply');
+  assert.ok(await applyButton.isDisabled(), 'nothing chosen yet');
+  await pickTreeOption(page, page.getByTestId('roster-department'), TAKEN_OVER);
+  assert.ok(await applyButton.isDisabled(), 'no row chosen yet');
+  await page.getByTestId('roster-select-page').check();
+  await applyButton.getByText(tr('device.roster.apply.button', { count: 12 })).waitFor();
+  await applyButton.click();
+
+  const confirm = page.getByTestId('roster-apply-confirm');
+  await confirm.getByText(tr('device.roster.apply.confirm', { create: 11, link: 1, skip: 0 })).waitFor();
+  await journey.screenshot('apply-confirm');
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('device.roster.apply.ok') })
+    .click();
+
+  const counts = page.getByTestId('roster-applied-counts');
+  await counts.waitFor({ timeout: 30_000 });
+  assert.equal(await counts.innerText(), tr('device.roster.apply.result', { created: 11, linked: 1, skipped: 0, unchanged: 0 }));
+  // the list is read again: every user is now a person here
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('[data-testid=roster-table] [data-testid=roster-match]')).every((e) => e.getAttribute('data-match') === 'matched'),
+  );
+  assert.equal(
+    await page
+      .getByTestId('roster-apply')
+      .getByText(tr('device.roster.apply.button', { count: 0 }))
+      .count(),
+    1,
+    'the selection is cleared',
+  );
+  await journey.screenshot('applied');
+
+  assert.equal((await api<{ total: number }>(page, 'GET', '/person/list?pageSize=50')).total, 12);
+  assert.equal(terminal!.users.size, 12);
+  await accessible('the roster page, applied');
 });
 
 step('on a phone (390 px) the rows are cards and nothing overflows the screen', async () => {

@@ -12,6 +12,7 @@ import {
   peopleOutside,
   pickedToBody,
   pickerTree,
+  rosterApplyRows,
   rosterValidity,
   syncText,
   topDepartments,
@@ -54,6 +55,22 @@ test("a roster user's validity: always, from, until or between, to the minute", 
   assert.deepEqual(rosterValidity('2026-01-01 08:00:00', ''), { kind: 'from', from: '2026-01-01 08:00', to: '' });
   assert.deepEqual(rosterValidity('', '2026-12-31 23:59:59'), { kind: 'until', from: '', to: '2026-12-31 23:59' });
   assert.equal(rosterValidity('2026-01-01 08:00:00', '2026-12-31 23:59:59').kind, 'range');
+});
+
+test('applying a roster: new users are created, the same person linked, conflicts and same names left on the terminal', () => {
+  const r = rosterApplyRows([
+    { pin: '1', match: 'new', person_id: null },
+    { pin: '2', match: 'matched', person_id: 7 },
+    { pin: '3', match: 'conflict', person_id: 8 },
+    { pin: '4', match: 'byName', person_id: 9 },
+  ]);
+  assert.deepEqual(r.rows, [
+    { pin: '1', action: 'create' },
+    { pin: '2', action: 'link', person_id: 7 },
+    { pin: '3', action: 'skip' },
+    { pin: '4', action: 'skip' },
+  ]);
+  assert.deepEqual([r.create, r.link, r.skip], [1, 1, 2]);
 });
 
 test('IP validation: dotted quads up to 255, IPv6 literals', () => {

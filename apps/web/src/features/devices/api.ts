@@ -14,6 +14,7 @@ import {
   type DevicePersonsBody,
   type DeviceUpdate,
   type LedgerQuery,
+  type RosterApplyBody,
   type RosterQuery,
   type SyncSummary,
 } from '@faceadmin/shared';
@@ -150,6 +151,12 @@ export const useCommandResult = (id: number) =>
     enabled: id > 0,
     refetchInterval: (query) => (query.state.data && query.state.data.state !== 'pending' ? false : 2000),
   });
+
+/**
+ * Applying a roster read (issue #30): people created or linked, the rest left on the terminal. The roster, the
+ * devices and People change.
+ */
+export const useRosterApply = () => useDeviceMutation((body: RosterApplyBody) => call(devicesApi.rosterApply, body));
 
 export const useDeviceCommand = () => useDeviceMutation((body: DeviceCommandBody) => call(devicesApi.command, body));
 

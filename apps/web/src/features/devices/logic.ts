@@ -8,6 +8,8 @@ import {
   type DeviceUpdate,
   type LedgerItem,
   type OrgPersonsNode,
+  type RosterApplyBody,
+  type RosterItem,
   type SyncSummary,
 } from '@faceadmin/shared';
 // Address checks are shared form rules (ui/rules.ts); devices use them too.
@@ -216,4 +218,26 @@ export function rosterValidity(from: string, to: string): { kind: 'always' | 'fr
   const f = from.slice(0, 16);
   const u = to.slice(0, 16);
   return { kind: f && u ? 'range' : f ? 'from' : u ? 'until' : 'always', from: f, to: u };
+}
+
+/**
+ * What applying does with the chosen roster rows (issue #30), decided by each one's match: a new user becomes a
+ * person, the same person is linked, a number taken by another name or a same-name person is left on the terminal
+ * (an administrator settles those by hand). Counts for the confirmation.
+ */
+export function rosterApplyRows(rows: readonly Pick<RosterItem, 'pin' | 'match' | 'person_id'>[]): {
+  rows: RosterApplyBody['rows'];
+  create: number;
+  link: number;
+  skip: number;
+} {
+  const out: RosterApplyBody['rows'] = rows.map((r) =>
+    r.match === 'new'
+      ? { pin: r.pin, action: 'create' }
+      : r.match === 'matched' && r.person_id
+        ? { pin: r.pin, action: 'link', person_id: r.person_id }
+        : { pin: r.pin, action: 'skip' },
+  );
+  const count = (a: string) => out.filter((r) => r.action === a).length;
+  return { rows: out, create: count('create'), link: count('link'), skip: count('skip') };
 }

@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Avatar, Button, Descriptions, Progress, Result, Space, Tag, theme, Typography } from 'antd';
-import { ArrowLeftOutlined, CloudDownloadOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Result, Space, Tag, theme, Typography } from 'antd';
+import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CODES, type RosterItem, type RosterQuery } from '@faceadmin/shared';
+import { CODES, type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
+import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster } from '../api.ts';
+import { useIsMobile } from '../../../ui/useIsMobile.ts';
+import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
+import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
-import { rosterValidity } from '../logic.ts';
+import { rosterApplyRows, rosterValidity } from '../logic.ts';
 
 // Solid tags with white text: antd's light preset tags (green, orange) fall short of WCAG AA's 4.5:1 at 12 px.
 const MATCH_COLOR: Record<RosterItem['match'], string> = { matched: '#237804', conflict: '#a8071a', byName: '#ad4e00', new: '#0958d9' };
@@ -56,16 +59,54 @@ function MatchTag({ row }: { row: RosterItem }) {
   );
 }
 
+/** What applying answered: the counts, then the rows refused and the people created without a face, with why. */
+function AppliedResult({ applied, onClose }: { applied: RosterApplied; onClose: () => void }) {
+  const { t } = useTranslation();
+  const lines = [
+    ...applied.refused.map((r) => ({ key: `r${r.pin}`, text: t('device.roster.apply.refusedRow', { pin: r.pin, reason: r.reason }) })),
+    ...applied.faceless.map((r) => ({ key: `f${r.pin}`, text: t('device.roster.apply.facelessRow', { pin: r.pin, reason: r.reason }) })),
+  ];
+  return (
+    <Alert
+      type={applied.refused.length > 0 ? 'warning' : 'success'}
+      showIcon
+      closable={{ onClose, 'aria-label': t('device.roster.apply.close') }}
+      title={<span data-testid="roster-applied-counts">{t('device.roster.apply.result', applied)}</span>}
+      description={
+        lines.length > 0 && (
+          <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="roster-applied-rows">
+            {lines.map((l) => (
+              <li key={l.key}>{l.text}</li>
+            ))}
+          </ul>
+        )
+      }
+      data-testid="roster-applied"
+    />
+  );
+}
+
 /**
  * /device/roster/:id — taking over a working site (issue #30), its first step: read what the terminal holds and see
- * each user beside the people here. Reading changes nothing, on the terminal or in People; applying comes later.
+ * each user beside the people here. Reading changes nothing, on the terminal or in People. Applying the chosen rows
+ * (device and people editors only) creates the new users as people in a department and links the same persons; a
+ * number taken by another name or a same-name person is left on the terminal.
  */
 export default function DeviceRosterPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const id = Number(useParams().id);
   const { canEdit } = useDeviceRights();
+  // applying writes people as well as the terminal's ledger: both rights at edit level (the route asks both)
+  const people = useRightLevel('person');
+  const canApply = canEdit && people.canEdit;
+  // the rows chosen, by number (kept across pages), the department the new people go to, and the last answer
+  const [selected, setSelected] = useState<Record<string, RosterItem>>({});
+  const [department, setDepartment] = useState<number>();
+  const [applied, setApplied] = useState<RosterApplied>();
+  const apply = useRosterApply();
+  const mobile = useIsMobile();
   const { token } = theme.useToken();
   const state = useListQuery<Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({}, 20);
   // the read this page asked for: followed until the terminal answers (0: none yet)
@@ -104,6 +145,38 @@ export default function DeviceRosterPage() {
     } catch {
       // shown by the API client
     }
+  };
+
+  const chosen = Object.values(selected);
+  const rows = list.data?.items ?? [];
+  const pageChosen = rows.filter((r) => selected[r.pin]).length;
+  const choosePage = (on: boolean) =>
+    setSelected((prev) => {
+      const others = Object.entries(prev).filter(([pin]) => !rows.some((r) => r.pin === pin));
+      return Object.fromEntries([...others, ...(on ? rows.map((r) => [r.pin, r] as const) : [])]);
+    });
+  const askApply = () => {
+    if (!department || chosen.length === 0) return;
+    const plan = rosterApplyRows(chosen);
+    modal.confirm({
+      title: t('device.roster.apply.confirmTitle'),
+      content: (
+        <div data-testid="roster-apply-confirm">
+          <Typography.Paragraph>{t('device.roster.apply.confirm', { create: plan.create, link: plan.link, skip: plan.skip })}</Typography.Paragraph>
+          {plan.skip > 0 && <Typography.Paragraph>{t('device.roster.apply.skipNote')}</Typography.Paragraph>}
+        </div>
+      ),
+      okText: t('device.roster.apply.ok'),
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        try {
+          setApplied(await apply.mutateAsync({ id, department_id: department, rows: plan.rows }));
+          setSelected({});
+        } catch {
+          // shown by the API client
+        }
+      },
+    });
   };
 
   const d = device.data;
@@ -188,10 +261,68 @@ export default function DeviceRosterPage() {
       }
       toolbar={
         canEdit && (
-          <Button icon={<CloudDownloadOutlined />} loading={command.isPending || reading} onClick={() => void read()} data-testid="roster-read">
-            {t('device.roster.read')}
-          </Button>
+          <Space wrap>
+            <Button icon={<CloudDownloadOutlined />} loading={command.isPending || reading} onClick={() => void read()} data-testid="roster-read">
+              {t('device.roster.read')}
+            </Button>
+            {canApply && (
+              <>
+                {!mobile && rows.length > 0 && (
+                  // antd's own select-all is hidden: its copy in the table's aria-hidden measuring row is focusable
+                  <Checkbox
+                    checked={pageChosen === rows.length}
+                    indeterminate={pageChosen > 0 && pageChosen < rows.length}
+                    onChange={(e) => choosePage(e.target.checked)}
+                    data-testid="roster-select-page"
+                  >
+                    {t('common.selectPage')}
+                  </Checkbox>
+                )}
+                {/* a visible label, not a placeholder: antd's placeholder grey is 1.8:1 on white */}
+                <label htmlFor="roster-department">{t('device.roster.apply.department')}</label>
+                <DepartmentSelect
+                  id="roster-department"
+                  allowClear
+                  value={department}
+                  onChange={(v?: number) => setDepartment(v)}
+                  style={{ width: 220, maxWidth: '100%' }}
+                  data-testid="roster-department"
+                />
+                <Button
+                  type="primary"
+                  icon={<CheckOutlined />}
+                  disabled={!department || chosen.length === 0}
+                  loading={apply.isPending}
+                  onClick={askApply}
+                  data-testid="roster-apply"
+                >
+                  {t('device.roster.apply.button', { count: chosen.length })}
+                </Button>
+              </>
+            )}
+          </Space>
         )
+      }
+      table={
+        canApply
+          ? {
+              rowSelection: {
+                selectedRowKeys: Object.keys(selected),
+                preserveSelectedRowKeys: true,
+                hideSelectAll: true,
+                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }) }),
+                onChange: (keys, rows) =>
+                  setSelected((prev) => {
+                    const next: Record<string, RosterItem> = {};
+                    for (const k of keys) {
+                      const row = rows.find((r) => r?.pin === String(k)) ?? prev[String(k)];
+                      if (row) next[String(k)] = row;
+                    }
+                    return next;
+                  }),
+              },
+            }
+          : undefined
       }
       notice={
         <Space orientation="vertical" size={8} style={{ width: '100%', marginBottom: 12 }}>
@@ -214,6 +345,7 @@ export default function DeviceRosterPage() {
             />
           )}
           {outcome?.state === 'success' && <Alert type="success" showIcon title={t('device.roster.done')} data-testid="roster-done" />}
+          {applied && <AppliedResult applied={applied} onClose={() => setApplied(undefined)} />}
           {total > 0 && (
             <Typography.Text data-testid="roster-summary">{t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}</Typography.Text>
           )}
