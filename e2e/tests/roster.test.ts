@@ -92,6 +92,11 @@ step('Read the terminal: 12 rows with faces, the known person matched, the rest 
   await page.getByTestId('roster-done').waitFor({ timeout: 30_000 });
   const summary = tr('device.roster.summary', { count: 12, time: '\u0000' }).split('\u0000')[0]!;
   await page.getByTestId('roster-summary').getByText(summary).waitFor();
+  // the whole roster counted by how each user stands
+  await page
+    .getByTestId('roster-summary')
+    .getByText(tr('device.roster.counts', { matched: 1, conflict: 0, byName: 0, new: 11 }))
+    .waitFor();
   await rosterRows().nth(11).waitFor();
   assert.equal(await rosterRows().count(), 12);
   const faces = page.locator('[data-testid=roster-table] [data-testid=roster-face]');

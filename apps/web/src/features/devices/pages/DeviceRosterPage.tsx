@@ -347,7 +347,10 @@ export default function DeviceRosterPage() {
           {outcome?.state === 'success' && <Alert type="success" showIcon title={t('device.roster.done')} data-testid="roster-done" />}
           {applied && <AppliedResult applied={applied} onClose={() => setApplied(undefined)} />}
           {total > 0 && (
-            <Typography.Text data-testid="roster-summary">{t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}</Typography.Text>
+            <Typography.Text data-testid="roster-summary">
+              {t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}
+              {list.data?.counts && ` ${t('device.roster.counts', list.data.counts)}`}
+            </Typography.Text>
           )}
         </Space>
       }
