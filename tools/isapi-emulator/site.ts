@@ -3,8 +3,8 @@
 // all put straight into its memory — what a take-over finds. Deterministic: the same seed (and `now`) gives the same
 // site, byte for byte, so a test can name what it expects.
 
-import fs from 'node:fs';
-import path from 'node:path';
+import { seededRandom } from '../../apps/server/src/lib/random.ts';
+import { siteFaces, varyJpeg } from '../site-faces.ts';
 import { CARD_TYPES, type EmulatedEvent, type EmulatedUser } from './searches.ts';
 import type { IsapiTerminal } from './terminal.ts';
 
@@ -37,38 +37,13 @@ export interface SiteSummary {
 }
 
 const DAY = 86_400_000;
-/** Every enrolment face is this real portrait unless told otherwise (apps/server/test/faces/README.md). */
-const PORTRAIT = path.join(import.meta.dirname, '..', '..', 'apps', 'server', 'test', 'faces', 'astronaut.jpg');
 // Names in Latin and Chinese script (a site's roster mixes them; the searches carry them as UTF-8).
 const FAMILY = ['Lee', 'Chen', 'Garcia', 'Müller', 'Kowalski', 'Nguyen', 'Silva', 'Ivanova', 'Okafor', 'Haddad', 'Tanaka', 'Rossi', "O'Brien"];
 const GIVEN = ['Ann', 'Bo', 'Carlos', 'Dana', 'Elif', 'Femi', 'Grace', 'Hiro', 'Inès', 'Jun', 'Kai', 'Lena', 'Nadia', 'Omar', 'Priya'];
 const HAN_FAMILY = ['王', '李', '张', '刘', '陈', '赵'];
 const HAN_GIVEN = ['伟', '芳', '静', '磊', '洋', '婷', '子涵'];
 
-/** A small deterministic generator (mulberry32): floats in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
-
-/**
- * The photo with a JPEG comment segment (FF FE) right after its start marker naming the person: still the same
- * picture to any decoder, but every person's bytes differ (a take-over must not mistake one face for another by
- * hash), and 3,000 faces cost no image processing.
- */
-export function personalJpeg(base: Buffer, label: string): Buffer {
-  if (base[0] !== 0xff || base[1] !== 0xd8) throw new Error('not a JPEG');
-  const text = Buffer.from(label.slice(0, 200), 'utf8');
-  const head = Buffer.from([0xff, 0xfe, (text.length + 2) >> 8, (text.length + 2) & 0xff]);
-  return Buffer.concat([base.subarray(0, 2), head, text, base.subarray(2)]);
-}
 
 /** Terminal-local 'YYYY-MM-DDThh:mm:ss' of a UTC instant. */
 const wall = (ms: number, tz: number) => new Date(ms + tz * 60_000).toISOString().slice(0, 19);
@@ -124,9 +99,9 @@ function attendance(hour: number): string {
 export function seedSite(t: IsapiTerminal, spec: SiteSpec): SiteSummary {
   const { seed = 1, days = 30, now = Date.now(), events = 0 } = spec;
   if (t.users.size + spec.people > t.options.capacity) throw new Error(`${spec.people} people do not fit a terminal of ${t.options.capacity}`);
-  const r = random(seed);
+  const r = seededRandom(seed);
   const tz = t.options.timezone;
-  const bases = spec.faceJpegs ?? [fs.readFileSync(PORTRAIT)];
+  const bases = spec.faceJpegs ?? siteFaces();
   const taken = new Set(t.cards.keys());
   const people: EmulatedUser[] = [];
   for (let i = 0; i < spec.people; i++) {
@@ -134,8 +109,7 @@ export function seedSite(t: IsapiTerminal, spec: SiteSpec): SiteSummary {
     const u = person(r, i, now, tz, i === 1 ? 'visitor' : i === 2 ? 'blackList' : undefined);
     people.push(u);
     t.users.set(u.employeeNo, u);
-    if (r() < (u.userType === 'visitor' ? 0.5 : 0.9))
-      t.faces.set(u.employeeNo, personalJpeg(pick(r, bases), `faceadmin-emu site ${seed} person ${u.employeeNo}`));
+    if (r() < (u.userType === 'visitor' ? 0.5 : 0.9)) t.faces.set(u.employeeNo, varyJpeg(pick(r, bases), `faceadmin-emu site ${seed} person ${u.employeeNo}`));
     for (const c of cardsFor(r, taken)) {
       t.cards.set(c.cardNo, u.employeeNo);
       if (c.cardType !== 'normalCard') t.cardTypes.set(c.cardNo, c.cardType);

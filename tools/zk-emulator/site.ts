@@ -3,8 +3,8 @@
 // seedSite() makes one deterministically from a seed, cheaply enough for a 3,000-face bench.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { seededRandom } from '../../apps/server/src/lib/random.ts';
+import { siteFaces, varyJpeg } from '../site-faces.ts';
 
 /** One person as the terminal holds them; keys left out take the terminal's defaults (as DATA UPDATE USERINFO). */
 export interface SiteUser {
@@ -65,46 +65,12 @@ export interface SiteSpec {
   days?: number;
 }
 
-/** The public-domain portrait the server's face-check tests use (apps/server/test/faces/README.md). */
-export const SITE_FACE_FILE = join(import.meta.dirname, '..', '..', 'apps', 'server', 'test', 'faces', 'astronaut.jpg');
-
-let portrait: Buffer | undefined;
-
-/** The default face photos: one real portrait, read once (a face check must find a face in every one). */
-export function siteFaces(): Buffer[] {
-  portrait ??= readFileSync(SITE_FACE_FILE);
-  return [portrait];
-}
-
-/**
- * The same picture with different bytes: a JPEG comment segment (COM, 0xFFFE) right after the start marker. Decoders
- * skip it, so the image is unchanged, but each person's photo has its own hash and size, as on a real site.
- */
-export function varyJpeg(jpeg: Buffer, tag: string): Buffer {
-  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error('varyJpeg: not a JPEG (no FFD8 start marker)');
-  const text = Buffer.from(tag.slice(0, 1000), 'latin1');
-  const head = Buffer.from([0xff, 0xfe, (text.length + 2) >> 8, (text.length + 2) & 0xff]);
-  return Buffer.concat([jpeg.subarray(0, 2), head, text, jpeg.subarray(2)]);
-}
-
 /**
  * What a face terminal extracts from an enrolment photo, as the emulator stands it in: the photo's SHA-256 in base64
  * (no face extraction is simulated; the same photo always gives the same "template").
  */
 export function standInTemplate(photo: Buffer): string {
   return createHash('sha256').update(photo).digest().toString('base64');
-}
-
-/** A small seeded generator (mulberry32): the site must not change between runs. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const GIVEN = [
@@ -192,9 +158,9 @@ function makePunches(users: SiteUser[], spec: SiteSpec, r: () => number): SitePu
 /** A deterministic working site: `users` people (faces from `facePhotos`, each photo's bytes unique) and `punches` punches. */
 export function seedSite(spec: SiteSpec): Site {
   const seed = spec.seed ?? 1;
-  const r = random(seed);
+  const r = seededRandom(seed);
   const photos = (spec.faces ?? 1) > 0 ? (spec.facePhotos ?? siteFaces()) : [];
   const first = spec.firstPin ?? 1;
   const users = Array.from({ length: Math.max(0, spec.users) }, (_, i) => makeUser(i, String(first + i), spec, photos, r));
-  return { users, punches: makePunches(users, spec, random(spec.punchSeed ?? seed + 0x5eed)) };
+  return { users, punches: makePunches(users, spec, seededRandom(spec.punchSeed ?? seed + 0x5eed)) };
 }

@@ -28,9 +28,10 @@ test('closing the server ends a keep-alive connection whose request was still in
   let answer = '';
   socket.on('data', (d: Buffer) => (answer += d.toString()));
   const ended = once(socket, 'close');
-  // A terminal's upload whose body is still on the way when the server starts closing.
+  // A terminal's upload whose body is still on the way when the server starts closing (its head read: in flight).
+  const received = once(own.app.server, 'request');
   socket.write('POST /iclock/cdata?SN=NOSUCHSN&table=ATTLOG HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n1');
-  await new Promise((r) => setTimeout(r, 50));
+  await received;
   const closing = own.app.close();
   while (own.app.server.listening) await new Promise((r) => setTimeout(r, 5));
   socket.write('\n');

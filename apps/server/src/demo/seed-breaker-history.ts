@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { BreakerAlarmTable, BreakerMinuteTable } from '../db/schema.ts';
 import { clock, zoneOffsetMs } from '../lib/time.ts';
+import { seededRandom } from '../lib/random.ts';
 
 /** How far back the demo's history goes: the energy chart's 30 days, and the day before them for its first day. */
 export const HISTORY_DAYS = 31;
@@ -24,18 +25,6 @@ export interface HistoryBreaker {
   lines: { id: number; title: string; energy_wh: number; baseW: number }[];
   /** Past alarms, each cleared: days ago (fractional), the line's index (null: the whole breaker went offline), minutes it lasted. */
   alarms: { daysAgo: number; line: number | null; type: 'overcurrent' | 'overpower' | 'offline'; minutes: number }[];
-}
-
-/** A small deterministic generator (the same demo history for the same line ids). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Morning and evening peaks, as the emulator draws them (tools/breaker-emulator). */
@@ -82,7 +71,7 @@ export async function seedBreakerHistory(db: Executor, zone: string, b: HistoryB
   const rows: Insertable<BreakerMinuteTable>[] = [];
   const newMeters: { id: number; energy_wh: number }[] = [];
   for (const [k, line] of b.lines.entries()) {
-    const rnd = random(line.id * 7919 + 17);
+    const rnd = seededRandom(line.id * 7919 + 17);
     const first = firstOf.get(line.id);
     const end = first ? Date.parse(`${first}:00Z`) : Math.floor(now / MINUTE) * MINUTE;
     let meter = first

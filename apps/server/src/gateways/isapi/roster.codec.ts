@@ -154,5 +154,3 @@ export function picturePath(url: string): string | undefined {
   const path = `${u.pathname}${u.search}`;
   return path.startsWith('/') && !path.startsWith('//') ? path : undefined;
 }
-
-export const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8;

@@ -10,13 +10,13 @@ import {
   faceablePin,
   faceSearchBody,
   faceUrlOf,
-  isJpeg,
   listedUser,
   parseSearchPage,
   picturePath,
   userSearchBody,
   type ListedUser,
 } from './roster.codec.ts';
+import { isJpeg } from '../../lib/jpeg.ts';
 
 /** Pages one search reads at most: a loop guard well above the largest terminals (100,000 records at 30 a page). */
 const MAX_PAGES = 4_000;

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { isJpeg } from '../../lib/jpeg.ts';
 import { wallClockMs } from '../../lib/time.ts';
 import type { DeviceOp } from '../driver.ts';
 import type { HealthColor, HealthRecord, PunchRecord, RosterUser } from '../terminal-events.ts';
@@ -237,7 +238,7 @@ export function parseOperlog(text: string): { users: RosterUser[]; faces: { pin:
     const content = (f.get('content') ?? '').trim();
     const size = Number(f.get('size'));
     const jpeg = Buffer.from(content, 'base64');
-    if (!content || size !== content.length || jpeg.length > BIOPHOTO_MAX_BYTES || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) {
+    if (!content || size !== content.length || jpeg.length > BIOPHOTO_MAX_BYTES || !isJpeg(jpeg)) {
       bad++;
       continue;
     }

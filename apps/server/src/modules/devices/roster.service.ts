@@ -17,6 +17,7 @@ import { normalizePhoto, type PhotoStore } from '../persons/photos.ts';
 import { newPersonRow, personsRepository } from '../persons/persons.repository.ts';
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
+import { isJpeg } from '../../lib/jpeg.ts';
 
 /** A terminal's enrolment face larger than this is not kept (docs/zk-push-protocol.md §12.5: caps for a hostile terminal). */
 export const ROSTER_FACE_MAX_BYTES = 2 * 1024 * 1024;
@@ -29,7 +30,6 @@ export type RosterMatch = 'matched' | 'conflict' | 'byName' | 'new';
 
 /** Where a terminal's enrolment face is kept in the file store. */
 const faceKey = (d: { company_id: number; id: number }, pin: string) => `terminal-faces/${d.company_id}/${d.id}/${pin}.jpg`;
-const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 const norm = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
@@ -201,7 +201,8 @@ export function rosterService(deps: {
         );
         for (const r of rows) {
           const u = held.get(r.pin);
-          if (r.action === 'create' && u && u.name && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
+          // only for a user that will be created (the transaction checks again): no face stored for one refused
+          if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
         }
         const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : []));
         try {
@@ -285,25 +286,10 @@ export function rosterService(deps: {
             // a second run (everyone created or linked already) writes nothing, its log line included
             if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
           });
-        } catch (e) {
+        } finally {
+          // faces stored for rows not created (rolled back, or a number taken meanwhile); release keeps what a person holds
           await deps.persons.photos.release(companyId, made);
-          throw e;
         }
-        // faces checked for rows that were then not created (refused in the transaction) are not kept
-        const used = new Set(
-          (
-            await personsRepository.byNumbers(
-              db,
-              companyId,
-              rows.map((r) => r.pin),
-            )
-          ).values(),
-        );
-        const kept = new Set([...used].map((p) => p.photo));
-        await deps.persons.photos.release(
-          companyId,
-          made.filter((m) => !kept.has(m)),
-        );
       }
       return out;
     },

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { sweepTempFiles } from '../../lib/files/disk.ts';
 import { readAll, type FileStore, type StoredFile } from '../../lib/files/store.ts';
 import { CODES } from '@faceadmin/shared';
+import { isJpeg } from '../../lib/jpeg.ts';
 
 /** Upload cap for one face picture. */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
@@ -20,7 +21,7 @@ export type PhotoKind = 'jpeg' | 'png';
 
 /** Content sniffing: the file's first bytes, never its name or declared type. */
 export function sniffImage(buf: Buffer): PhotoKind | undefined {
-  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (isJpeg(buf)) return 'jpeg';
   if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   return undefined;
 }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { SITE_LIMITS } from '@faceadmin/shared';
 import { badInput } from '../../lib/errors.ts';
 import type { FileStore, StoredFile } from '../../lib/files/store.ts';
+import { isJpeg } from '../../lib/jpeg.ts';
 
 export type PlanType = 'png' | 'jpeg' | 'webp';
 const EXT: Record<PlanType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
@@ -10,7 +11,7 @@ const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp
 
 /** Content sniffing: the file's first bytes, never its name or declared type. */
 export function sniffPlan(buf: Buffer): PlanType | undefined {
-  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (isJpeg(buf)) return 'jpeg';
   if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') return 'webp';
   return undefined;

@@ -1,11 +1,10 @@
 import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Avatar, Button, Card, Descriptions, Image, Result, Select, Space, Tag, Typography, type TableProps } from 'antd';
+import { App, Avatar, Button, Card, Descriptions, Image, Select, Space, Tag, Typography, type TableProps } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/request.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -13,7 +12,8 @@ import { useDevice, useDeviceRights, useLedger, useRemoveDevicePersons, useRetry
 import { AddPersonsDialog } from '../components/AddPersonsDialog.tsx';
 import { LedgerStateTag, OnlineBadge, SyncSummaryText, UserCount } from '../components/DeviceStatus.tsx';
 import { needsRefresh } from '../logic.ts';
-import { CODES, type LedgerItem, type LedgerQuery, type LedgerState } from '@faceadmin/shared';
+import { type LedgerItem, type LedgerQuery, type LedgerState } from '@faceadmin/shared';
+import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx';
 
 const STATES: LedgerState[] = ['pending', 'synced', 'failed'];
 
@@ -39,17 +39,7 @@ export default function DevicePersonPage() {
 
   // An unknown id is one message, the page's own (its two queries do not toast: `inline`); any other failure
   // can be retried.
-  const unknown = !Number.isInteger(id) || id <= 0 || (device.error instanceof ApiError && device.error.code === CODES.NOT_FOUND);
-  if (unknown) {
-    return (
-      <Result
-        status="404"
-        title={t('device.notFound')}
-        extra={<Button onClick={() => void navigate('/device/list')}>{t('device.back')}</Button>}
-        data-testid="device-not-found"
-      />
-    );
-  }
+  if (deviceUnknown(id, device.error)) return <DeviceNotFound />;
   if (device.error) {
     const retryAll = () => Promise.all([device.refetch(), ledger.refetch()]);
     return <ErrorState error={device.error} onRetry={retryAll} retrying={device.isFetching} />;

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Result, Space, Tag, theme, Typography } from 'antd';
+import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Space, Tag, theme, Typography } from 'antd';
 import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CODES, type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
-import { ApiError } from '../../../lib/request.ts';
+import { type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -15,6 +14,7 @@ import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx'
 import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
 import { rosterApplyRows, rosterValidity } from '../logic.ts';
+import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx';
 
 // Solid tags with white text: antd's light preset tags (green, orange) fall short of WCAG AA's 4.5:1 at 12 px.
 const MATCH_COLOR: Record<RosterItem['match'], string> = { matched: '#237804', conflict: '#a8071a', byName: '#ad4e00', new: '#0958d9' };
@@ -124,17 +124,7 @@ export default function DeviceRosterPage() {
     if (finished) void queryClient.invalidateQueries({ queryKey: ['device'], predicate: (q) => q.queryKey[1] === 'roster' || q.queryKey[1] === 'info' });
   }, [finished, queryClient]);
 
-  const unknown = !Number.isInteger(id) || id <= 0 || (device.error instanceof ApiError && device.error.code === CODES.NOT_FOUND);
-  if (unknown) {
-    return (
-      <Result
-        status="404"
-        title={t('device.notFound')}
-        extra={<Button onClick={() => void navigate('/device/list')}>{t('device.back')}</Button>}
-        data-testid="device-not-found"
-      />
-    );
-  }
+  if (deviceUnknown(id, device.error)) return <DeviceNotFound />;
   if (device.error) return <ErrorState error={device.error} onRetry={device.refetch} retrying={device.isFetching} />;
 
   const read = async () => {

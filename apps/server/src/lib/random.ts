@@ -1,0 +1,14 @@
+/**
+ * A small seeded generator (mulberry32): floats in [0, 1), the same sequence for the same seed. For what must not
+ * change between runs (the demo's history, the emulators' sites); never for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
