@@ -23,6 +23,8 @@ const EN = loadLocale('en-US');
 const tr = translator(EN);
 const site = seedSite({ users: 12, punches: 0, seed: 3 });
 const known = site.users[0]!;
+// left on the terminal by its own choice when applying, then removed from it
+const leftUser = site.users[11]!;
 
 let server: RunningServer;
 let journey: Journey;
@@ -31,6 +33,8 @@ let page: Page;
 let terminal: Terminal | undefined;
 let deviceId: number;
 
+/** An option of the select box open now. */
+const option = (text: string) => page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text });
 const rosterRows = () => page.locator('[data-testid=roster-table] .ant-table-row');
 const rosterRow = (pin: string) => page.locator('[data-testid=roster-table] .ant-table-row', { has: page.getByRole('cell', { name: pin, exact: true }) });
 
@@ -126,49 +130,84 @@ step('Read the terminal: 12 rows with faces, the known person matched, the rest 
   await accessible('the roster page, wide');
 });
 
-step('Apply to all rows in a department: 11 people created, the known one linked, the terminal keeps its 12 users', async () => {
-  const applyButton = page.getByTestId('roster-apply');
-  assert.ok(await applyButton.isDisabled(), 'nothing chosen yet');
-  await pickTreeOption(page, page.getByTestId('roster-department'), TAKEN_OVER);
-  assert.ok(await applyButton.isDisabled(), 'no row chosen yet');
-  await page.getByTestId('roster-select-page').check();
-  await applyButton.getByText(tr('device.roster.apply.button', { count: 12 })).waitFor();
-  await applyButton.click();
+step(
+  'Apply to all rows in a department, one left on the terminal by its own choice: 10 people created, the known one linked, the terminal keeps its 12 users',
+  async () => {
+    // the known person's row can only be linked or left; a new user's row created or left
+    await rosterRow(leftUser.pin).getByTestId('roster-choice').click();
+    await option(tr('device.roster.choice.skip')).click();
+    await rosterRow(leftUser.pin).getByTestId('roster-choice').getByText(tr('device.roster.choice.skip')).waitFor();
+    await rosterRow(known.pin)
+      .getByTestId('roster-choice')
+      .getByText(tr('device.roster.choice.link', { name: known.name }))
+      .waitFor();
+    const applyButton = page.getByTestId('roster-apply');
+    assert.ok(await applyButton.isDisabled(), 'nothing chosen yet');
+    await pickTreeOption(page, page.getByTestId('roster-department'), TAKEN_OVER);
+    assert.ok(await applyButton.isDisabled(), 'no row chosen yet');
+    await page.getByTestId('roster-select-page').check();
+    await applyButton.getByText(tr('device.roster.apply.button', { count: 12 })).waitFor();
+    await applyButton.click();
 
-  const confirm = page.getByTestId('roster-apply-confirm');
-  await confirm.getByText(tr('device.roster.apply.confirm', { create: 11, link: 1, skip: 0 })).waitFor();
-  await journey.screenshot('apply-confirm');
-  await page
-    .locator('.ant-modal-confirm')
-    .getByRole('button', { name: tr('device.roster.apply.ok') })
-    .click();
-
-  const counts = page.getByTestId('roster-applied-counts');
-  await counts.waitFor({ timeout: 30_000 });
-  assert.equal(await counts.innerText(), tr('device.roster.apply.result', { created: 11, linked: 1, skipped: 0, unchanged: 0 }));
-  // the list is read again: every user is now a person here
-  await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('[data-testid=roster-table] [data-testid=roster-match]')).every((e) => e.getAttribute('data-match') === 'matched'),
-  );
-  assert.equal(
+    const confirm = page.getByTestId('roster-apply-confirm');
+    await confirm.getByText(tr('device.roster.apply.confirm', { create: 10, link: 1, skip: 1 })).waitFor();
+    await confirm.getByText(tr('device.roster.unmanagedNote')).waitFor();
+    await journey.screenshot('apply-confirm');
     await page
-      .getByTestId('roster-apply')
-      .getByText(tr('device.roster.apply.button', { count: 0 }))
-      .count(),
-    1,
-    'the selection is cleared',
-  );
-  await journey.screenshot('applied');
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: tr('device.roster.apply.ok') })
+      .click();
 
-  assert.equal((await api<{ total: number }>(page, 'GET', '/person/list?pageSize=50')).total, 12);
-  assert.equal(terminal!.users.size, 12);
-  await accessible('the roster page, applied');
+    const counts = page.getByTestId('roster-applied-counts');
+    await counts.waitFor({ timeout: 30_000 });
+    assert.equal(await counts.innerText(), tr('device.roster.apply.result', { created: 10, linked: 1, skipped: 1, unchanged: 0 }));
+    // the list is read again: every user but the one left is now a person here, managed
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=roster-table] [data-testid=roster-managed]').length === 11);
+    assert.equal(await rosterRow(leftUser.pin).getByTestId('roster-match').getAttribute('data-match'), 'new');
+    assert.equal(await rosterRow(leftUser.pin).getByTestId('roster-managed').count(), 0);
+    assert.equal(
+      await page
+        .getByTestId('roster-apply')
+        .getByText(tr('device.roster.apply.button', { count: 0 }))
+        .count(),
+      1,
+      'the selection is cleared',
+    );
+    await journey.screenshot('applied');
+
+    assert.equal((await api<{ total: number }>(page, 'GET', '/person/list?pageSize=50')).total, 11);
+    assert.equal(terminal!.users.size, 12);
+    await accessible('the roster page, applied');
+  },
+);
+
+step('"On the terminal, not managed" lists the user left; removing it asks first, then the terminal no longer holds it', async () => {
+  await page.getByTestId('roster-show').click();
+  await option(tr('device.roster.show.unmanaged', { count: 1 })).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=roster-table] .ant-table-row').length === 1);
+  const row = rosterRow(leftUser.pin);
+  // managed users offer no removal (they leave a terminal through the ledger)
+  await row.getByTestId(`roster-remove-${leftUser.pin}`).click();
+  const dialog = page.locator('.ant-popconfirm');
+  await dialog.getByText(tr('device.roster.remove.confirmTitle', { name: leftUser.name, device: DEVICE })).waitFor();
+  await dialog.getByText(tr('device.roster.remove.confirm')).waitFor();
+  await page.mouse.move(0, 0);
+  assert.deepEqual(await axeViolations(page, '.ant-popconfirm'), [], 'the removal confirmation');
+  await dialog.getByRole('button', { name: tr('device.roster.remove.ok') }).click();
+  await page.getByText(tr('device.roster.remove.done')).waitFor();
+  // the terminal confirms; the user leaves the list
+  await page.getByText(tr('device.roster.emptyUnmanaged')).waitFor({ timeout: 20_000 });
+  assert.equal(terminal!.users.has(leftUser.pin), false);
+  assert.equal(terminal!.users.size, 11);
+  await page.getByTestId('roster-show').click();
+  await option(tr('device.roster.show.all', { count: 11 })).click();
+  await rosterRows().nth(10).waitFor();
 });
 
 step('on a phone (390 px) the rows are cards and nothing overflows the screen', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    await page.locator('[data-testid=roster-table] .fa-row-card').nth(11).waitFor();
+    await page.locator('[data-testid=roster-table] .fa-row-card').nth(10).waitFor();
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= 390, `the page is ${wide} px wide`);
     await journey.screenshot('phone');

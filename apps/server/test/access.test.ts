@@ -333,6 +333,7 @@ const ROWS: Row[] = [
     body: () => ({ id: 999999, department_id: 1, rows: [{ pin: '1', action: 'skip' }] }),
     answer: every(CODES.NOT_FOUND),
   },
+  { method: 'POST', path: '/device/roster/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, pins: ['1'] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/add', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/retry', expect: RIGHT_DEVICE, body: () => ({ id: 999999 }), answer: every(CODES.NOT_FOUND) },

@@ -13,6 +13,7 @@ import {
   pickedToBody,
   pickerTree,
   rosterApplyRows,
+  rosterChoices,
   rosterValidity,
   syncText,
   topDepartments,
@@ -57,20 +58,32 @@ test("a roster user's validity: always, from, until or between, to the minute", 
   assert.equal(rosterValidity('2026-01-01 08:00:00', '2026-12-31 23:59:59').kind, 'range');
 });
 
-test('applying a roster: new users are created, the same person linked, conflicts and same names left on the terminal', () => {
-  const r = rosterApplyRows([
-    { pin: '1', match: 'new', person_id: null },
-    { pin: '2', match: 'matched', person_id: 7 },
-    { pin: '3', match: 'conflict', person_id: 8 },
-    { pin: '4', match: 'byName', person_id: 9 },
-  ]);
+test('applying a roster: new users are created, the same person linked, conflicts and same names left on the terminal unless chosen otherwise', () => {
+  const rows = [
+    { pin: '1', match: 'new', person_id: null, kind: 'normal' },
+    { pin: '2', match: 'matched', person_id: 7, kind: 'normal' },
+    { pin: '3', match: 'conflict', person_id: 8, kind: 'normal' },
+    { pin: '4', match: 'byName', person_id: 9, kind: 'normal' },
+    { pin: '5', match: 'new', person_id: null, kind: 'visitor' },
+  ] as const;
+  const r = rosterApplyRows(rows);
   assert.deepEqual(r.rows, [
     { pin: '1', action: 'create' },
     { pin: '2', action: 'link', person_id: 7 },
     { pin: '3', action: 'skip' },
     { pin: '4', action: 'skip' },
+    { pin: '5', action: 'skip' },
   ]);
-  assert.deepEqual([r.create, r.link, r.skip], [1, 1, 2]);
+  assert.deepEqual([r.create, r.link, r.skip], [1, 1, 3]);
+  // Each row's own choice, where it is allowed: a same-name user made a person of its own, a new one left, the same
+  // person left; a conflict cannot be created (its number is taken), a visitor never becomes staff.
+  const chosen = rosterApplyRows(rows, { '1': 'skip', '2': 'skip', '3': 'create', '4': 'create', '5': 'create' });
+  assert.deepEqual(
+    chosen.rows.map((x) => x.action),
+    ['skip', 'skip', 'skip', 'create', 'skip'],
+  );
+  assert.deepEqual(rosterChoices(rows[3]), ['skip', 'create']);
+  assert.deepEqual(rosterChoices(rows[2]), ['skip']);
 });
 
 test('IP validation: dotted quads up to 255, IPv6 literals', () => {

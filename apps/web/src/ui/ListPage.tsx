@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useId, useState, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -64,6 +64,8 @@ export type ListFilter<F> =
 interface Confirm {
   title: string;
   content?: ReactNode;
+  /** the button that goes ahead, when "OK" / "Delete" would not say what happens ("Remove") */
+  ok?: string;
 }
 
 interface ActionBase<T> {
@@ -328,6 +330,8 @@ function Gallery<T extends object>(props: {
 }
 
 function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<F>; state: ListQuery<F> }) {
+  // a select box is named by its caption, or else by its placeholder (antd's placeholder is no accessible name)
+  const id = useId();
   const set = (param: Param<F>, value: unknown) => state.setFilter(param, value as F[Param<F>]);
   if (f.kind === 'keyword')
     return <KeywordSearch placeholder={f.placeholder} width={f.width ?? 240} onSearch={(keyword) => set(f.param, keyword)} data-testid={f.testId} />;
@@ -349,12 +353,14 @@ function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<
       loading={f.loading ?? false}
       value={state.query[f.param] as string | number | undefined}
       onChange={(v: string | number | undefined) => set(f.param, v)}
+      id={f.label ? id : undefined}
+      aria-label={f.label ? undefined : f.placeholder}
       data-testid={f.testId}
     />
   );
   return f.label ? (
     <Space>
-      {f.label}
+      <label htmlFor={id}>{f.label}</label>
       {box}
     </Space>
   ) : (
@@ -382,7 +388,7 @@ function RowActions<T extends object>({ row, actions, more }: { row: T; actions:
     modal.confirm({
       title: c.title,
       content: c.content,
-      okText: t(a.danger ? 'common.actions.delete' : 'common.actions.ok'),
+      okText: c.ok ?? t(a.danger ? 'common.actions.delete' : 'common.actions.ok'),
       ...(a.danger ? { okButtonProps: { danger: true } } : {}),
       cancelText: t('common.actions.cancel'),
       onOk: () => run(a),
@@ -436,7 +442,8 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
       <Popconfirm
         title={c.title}
         description={c.content}
-        okText={t('common.actions.ok')}
+        okText={c.ok ?? t('common.actions.ok')}
+        okButtonProps={a.danger ? { danger: true } : undefined}
         cancelText={t('common.actions.cancel')}
         disabled={disabled}
         onConfirm={run}

@@ -189,15 +189,33 @@ export const RosterItem = Type.Object({
   person_number: Type.String(),
   person_name: Type.String(),
   read_at: Type.String(),
+  /** the sync ledger holds a person under this number on the terminal: it is managed here */
+  managed: Type.Boolean(),
+  /** a removal from the terminal is on its way (roster/remove) */
+  removing: Type.Boolean(),
 });
 export type RosterItem = Static<typeof RosterItem>;
-export const RosterQuery = Type.Object({ ...PageQuery, id: Id });
+/** `unmanaged`: only the users no person here stands for on this terminal ("on the terminal, not managed"). */
+export const ROSTER_SHOWS = ['all', 'unmanaged'] as const;
+export const RosterQuery = Type.Object({ ...PageQuery, id: Id, show: Type.Optional(StringEnum(ROSTER_SHOWS)) });
 export type RosterQuery = Static<typeof RosterQuery>;
 export const RosterPage = Type.Object({
   ...Page(RosterItem).properties,
   /** how many of the whole roster stand each way (the review's summary) */
-  counts: Type.Object({ matched: Type.Integer(), conflict: Type.Integer(), byName: Type.Integer(), new: Type.Integer() }),
+  counts: Type.Object({ matched: Type.Integer(), conflict: Type.Integer(), byName: Type.Integer(), new: Type.Integer(), unmanaged: Type.Integer() }),
 });
+/** Users to remove from a terminal: only users no person here is managed as (a person leaves a terminal through the ledger). */
+export const RosterRemoveBody = Type.Object({
+  id: Id,
+  pins: Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 5000 }),
+});
+export type RosterRemoveBody = Static<typeof RosterRemoveBody>;
+export const RosterRemoved = Type.Object({
+  /** removals sent to the terminal (the users leave the list once it confirms) */
+  queued: Type.Integer(),
+  refused: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
+});
+export type RosterRemoved = Static<typeof RosterRemoved>;
 /** `v` versions the address (the face's size), so a face read again is fetched again. */
 export const RosterFaceQuery = Type.Object({ id: Id, pin: Type.String({ minLength: 1, maxLength: 32 }), v: Type.Optional(Type.Integer({ minimum: 0 })) });
 export type RosterFaceQuery = Static<typeof RosterFaceQuery>;
@@ -311,6 +329,7 @@ export const devicesApi = {
   /** what the terminal holds, as its last roster read brought it (issue #30) */
   roster: endpoint({ method: 'GET', path: '/device/roster', query: RosterQuery, response: RosterPage }),
   rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplied }),
+  rosterRemove: endpoint({ method: 'POST', path: '/device/roster/remove', body: RosterRemoveBody, response: RosterRemoved }),
   rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
   removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),

@@ -50,6 +50,7 @@ export function devicesModule(
     database,
     files: core.files,
     persons: { photos: deps.persons.photos, faceCheck: deps.persons.faceCheck, peopleChanged: deps.persons.peopleChanged },
+    queue: sync.queue,
   });
   const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, roster, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));

@@ -64,7 +64,7 @@ test(`reading a ZK terminal's roster records every user it holds with card, vali
     [one, two, three, four].map((u) => byPin.get(u!.pin).match),
     ['matched', 'conflict', 'byName', 'new'],
   );
-  assert.deepEqual(r!.data.counts, { matched: 1, conflict: 1, byName: 1, new: site.users.length - 3 });
+  assert.deepEqual(r!.data.counts, { matched: 1, conflict: 1, byName: 1, new: site.users.length - 3, unmanaged: site.users.length });
   // a page of 5 counts the whole roster all the same
   const five = await call(t.app, 'GET', '/device/roster', { token: A.main, query: { id: deviceId, pageSize: 5, page: 2 } });
   assert.deepEqual(
@@ -192,4 +192,49 @@ test(`applying the review: new users become people with the terminal's face and 
   const bDept = await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'Elsewhere' } });
   const wrong = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: bDept.data.id } });
   assert.ok(refusedCodes.includes(wrong.code), wrong.message);
+});
+
+test(`users no person here stands for are listed as "on the terminal, not managed" and can be removed from it; a managed one is refused, another company's device is not found (${DIALECT})`, async () => {
+  const [one, , three, four, five, six] = site.users;
+  const unmanaged = await call(t.app, 'GET', '/device/roster', { token: A.main, query: { id: deviceId, pageSize: 100, show: 'unmanaged' } });
+  assert.equal(unmanaged.code, CODES.OK, unmanaged.message);
+  const pins = (unmanaged.data.items as { pin: string; managed: boolean }[]).map((u) => u.pin);
+  // the three people applied above are managed; everyone else the terminal holds is not
+  assert.equal(unmanaged.data.total, site.users.length - 3);
+  assert.equal(unmanaged.data.counts.unmanaged, site.users.length - 3);
+  for (const managed of [one!.pin, three!.pin, four!.pin]) assert.ok(!pins.includes(managed), `${managed} is managed`);
+  assert.ok(pins.includes(five!.pin), 'the skipped user stays on the terminal, not managed');
+
+  const remove = (pins: string[], token = A.main) => call(t.app, 'POST', '/device/roster/remove', { token, lang: 'en-US', body: { id: deviceId, pins } });
+  const r = await remove([five!.pin, six!.pin, one!.pin]);
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.queued, 2);
+  assert.deepEqual(
+    r.data.refused.map((x: { pin: string }) => x.pin),
+    [one!.pin],
+  );
+  assert.match(r.data.refused[0].reason, /managed here as a person/);
+  // asked again while on its way: no second command
+  assert.equal((await remove([five!.pin])).data.queued, 1);
+  const queued = await t.app.database.db
+    .selectFrom('device_commands')
+    .select('payload')
+    .where('device_id', '=', deviceId)
+    .where('kind', '=', 'deleteUser')
+    .execute();
+  assert.equal(queued.length, 2, 'one command per user');
+  await until('the terminal removed them', () => !term.users.has(five!.pin) && !term.users.has(six!.pin));
+  const left = await until('the roster follows the terminal', async () => {
+    const all = (await roster()).data.items as { pin: string }[];
+    return all.some((u) => u.pin === five!.pin || u.pin === six!.pin) ? undefined : all;
+  });
+  assert.equal(left!.length, site.users.length - 2);
+  assert.ok(term.users.has(one!.pin), 'nothing else left the terminal');
+  assert.equal(term.users.size, site.users.length - 2);
+  // another company's device: not found; a viewer: refused; nothing queued by either
+  assert.equal((await call(t.app, 'POST', '/device/roster/remove', { token: B.main, body: { id: deviceId, pins: [one!.pin] } })).code, CODES.NOT_FOUND);
+  const viewer = await makeSub(t, A, ['faceView']);
+  assert.equal((await remove([one!.pin], viewer.token)).code, CODES.NO_AUTHORITY);
+  const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } });
+  assert.equal(logged.data.items.filter((l: { action: string }) => l.action === 'device.removeUsers').length, 1);
 });

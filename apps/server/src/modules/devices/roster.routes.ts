@@ -28,6 +28,8 @@ const present = (r: Listed): RosterItem => ({
   person_number: r.person_number,
   person_name: r.person_name,
   read_at: r.read_at,
+  managed: r.managed,
+  removing: r.removing,
 });
 
 /** What a terminal holds, as its roster read brought it (issue #30): the review of a take-over reads it. */
@@ -42,7 +44,7 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     const { companyId } = tenantOf(req);
     await deviceOf(companyId, req.query.id);
     const { page, pageSize, offset } = pageOf(req.query);
-    const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize });
+    const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize }, req.query.show);
     return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize, counts: r.counts });
   });
   // it creates people: the people's edit right too, as /person/create asks
@@ -56,6 +58,11 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
   };
   app.post(devicesApi.rosterApply.path, { config: apply, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.apply(tenantOf(req), req.lang, req.body)),
+  );
+  // removing users from a terminal: the device's edit right (no person is written)
+  const edit = { access: { right: 'face' as const, level: 2 } };
+  app.post(devicesApi.rosterRemove.path, { config: edit, schema: routeSchema(devicesApi.rosterRemove, { tags }) }, async (req, reply) =>
+    reply.ok(await deps.roster.remove(tenantOf(req), req.lang, req.body)),
   );
   app.get(devicesApi.rosterFace.path, { config: { ...view, cookieAuth: true }, schema: routeSchema(devicesApi.rosterFace, { tags }) }, async (req, reply) => {
     const { companyId } = tenantOf(req);

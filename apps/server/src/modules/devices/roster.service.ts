@@ -1,7 +1,8 @@
-import { LIMITS, WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody } from '@faceadmin/shared';
+import { LIMITS, WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody, type RosterRemoveBody, type RosterRemoved } from '@faceadmin/shared';
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
+import type { DeviceOp } from '../../gateways/driver.ts';
 import type { RosterUser } from '../../gateways/terminal-events.ts';
 import { t, type Params } from '../../i18n/i18n.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -18,6 +19,7 @@ import { newPersonRow, personsRepository } from '../persons/persons.repository.t
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 import { isJpeg } from '../../lib/jpeg.ts';
+import { parseJson } from '../../lib/json.ts';
 
 /** A terminal's enrolment face larger than this is not kept (docs/zk-push-protocol.md §12.5: caps for a hostile terminal). */
 export const ROSTER_FACE_MAX_BYTES = 2 * 1024 * 1024;
@@ -45,6 +47,8 @@ export function rosterService(deps: {
   files: FileStore;
   /** the people's side: their faces, the face check, and the hook every writer of people calls */
   persons: { photos: PhotoStore; faceCheck: FaceCheck; peopleChanged: PeopleChangedHook };
+  /** a one-off command for a terminal, in the caller's transaction (sync.service queue) */
+  queue: (trx: Executor, device: DeviceRow, op: DeviceOp) => Promise<number>;
 }) {
   const { db } = deps.database;
 
@@ -117,7 +121,7 @@ export function rosterService(deps: {
     },
 
     /** One device's users as read, by PIN, each with how it stands against the company's people (RosterMatch). */
-    async list(ex: Executor, companyId: number, deviceId: number, page: { offset: number; limit: number }) {
+    async list(ex: Executor, companyId: number, deviceId: number, page: { offset: number; limit: number }, show: 'all' | 'unmanaged' = 'all') {
       // The whole roster is matched (a terminal holds thousands at most), so the review can count each kind of match.
       const rows = await ex
         .selectFrom('terminal_users')
@@ -141,6 +145,11 @@ export function rosterService(deps: {
       for (const part of chunks(names))
         for (const p of await ex.selectFrom('persons').select(['id', 'number', 'name']).where('company_id', '=', companyId).where('name', 'in', part).execute())
           byName.set(norm(p.name), p);
+      // managed: the ledger holds a person under this number on this terminal; removing: a removal is on its way
+      const managed = new Set(
+        (await ex.selectFrom('device_persons').select('pin').where('company_id', '=', companyId).where('device_id', '=', deviceId).execute()).map((r) => r.pin),
+      );
+      const removing = await removals(ex, companyId, deviceId);
       const all = rows.map((r) => {
         const same = byNumber.get(r.pin);
         const named = r.name ? byName.get(norm(r.name)) : undefined;
@@ -152,11 +161,68 @@ export function rosterService(deps: {
           person_id: person?.id ?? null,
           person_name: same?.name ?? (named ? r.name : ''),
           person_number: same ? r.pin : (named?.number ?? ''),
+          managed: managed.has(r.pin),
+          removing: removing.has(r.pin),
         };
       });
-      const counts: Record<RosterMatch, number> = { matched: 0, conflict: 0, byName: 0, new: 0 };
-      for (const r of all) counts[r.match]++;
-      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length, counts };
+      const counts: Record<RosterMatch | 'unmanaged', number> = { matched: 0, conflict: 0, byName: 0, new: 0, unmanaged: 0 };
+      for (const r of all) {
+        counts[r.match]++;
+        if (!r.managed) counts.unmanaged++;
+      }
+      const shown = show === 'unmanaged' ? all.filter((r) => !r.managed) : all;
+      return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
+    },
+
+    /**
+     * Removes users from a terminal (issue #30, "on the terminal, not managed"): users no person here is managed as,
+     * each by one command; the user leaves the roster when the terminal confirms (sync.service results). A user the
+     * ledger holds is refused: a person leaves a terminal through their own devices, or the ledger would send them back.
+     */
+    async remove(tenant: Tenant, lang: Language, body: RosterRemoveBody): Promise<RosterRemoved> {
+      const { companyId } = tenant;
+      const device = await devicesRepository.find(db, companyId, body.id);
+      if (!device) throw notFound();
+      const pins = [...new Set(body.pins)];
+      return transaction(db, async (trx) => {
+        const out: RosterRemoved = { queued: 0, refused: [] };
+        const held = new Set<string>();
+        const managed = new Set<string>();
+        for (const part of chunks(pins)) {
+          for (const u of await trx
+            .selectFrom('terminal_users')
+            .select('pin')
+            .where('company_id', '=', companyId)
+            .where('device_id', '=', device.id)
+            .where('pin', 'in', part)
+            .execute())
+            held.add(u.pin);
+          for (const u of await trx.selectFrom('device_persons').select('pin').where('device_id', '=', device.id).where('pin', 'in', part).execute())
+            managed.add(u.pin);
+        }
+        const already = await removals(trx, companyId, device.id);
+        const queued: string[] = [];
+        for (const pin of pins) {
+          if (!held.has(pin)) out.refused.push({ pin, reason: t(lang, 'roster.notRead', { pin }) });
+          else if (managed.has(pin)) out.refused.push({ pin, reason: t(lang, 'roster.managed', { pin }) });
+          else {
+            // asked twice: the removal on its way counts, no second command
+            if (!already.has(pin)) {
+              await deps.queue(trx, device, { kind: 'deleteUser', pin });
+              queued.push(pin);
+            }
+            out.queued++;
+          }
+        }
+        if (queued.length)
+          await audit(trx, tenant, 'device', 'device.removeUsers', {
+            id: device.id,
+            name: device.name,
+            count: queued.length,
+            pins: queued.slice(0, 20).join(', '),
+          });
+        return out;
+      });
     },
 
     /**
@@ -308,6 +374,20 @@ export function rosterService(deps: {
   };
 }
 export type RosterService = ReturnType<typeof rosterService>;
+
+/** The numbers a removal is on its way for on this terminal (one-off deleteUser commands not answered yet). */
+async function removals(ex: Executor, companyId: number, deviceId: number): Promise<Set<string>> {
+  const rows = await ex
+    .selectFrom('device_commands')
+    .select('payload')
+    .where('company_id', '=', companyId)
+    .where('device_id', '=', deviceId)
+    .where('kind', '=', 'deleteUser')
+    .where('person_id', 'is', null)
+    .where('state', 'in', ['queued', 'sent'])
+    .execute();
+  return new Set(rows.map((r) => parseJson<{ pin?: string }>(r.payload, {}).pin ?? '').filter(Boolean));
+}
 
 interface Held {
   id: number;

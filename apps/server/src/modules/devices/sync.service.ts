@@ -498,6 +498,11 @@ export function syncService(deps: {
             .where('id', '=', c.id)
             .execute();
           if (c.person_id !== null) rowsTouched.add(c.person_id);
+          // A user the terminal no longer holds leaves what its roster read brought (a take-over's review, issue #30).
+          if (c.kind === 'deleteUser' && ok) {
+            const pin = parseJson<{ pin?: string }>(c.payload, {}).pin;
+            if (pin) await trx.deleteFrom('terminal_users').where('device_id', '=', device.id).where('pin', '=', pin).execute();
+          }
           // A setting the terminal refused (an option its firmware lacks: -1002) is told to the administrators.
           if (c.kind === 'options' && !ok) {
             const values = parseJson<{ values?: Record<string, unknown> }>(c.payload, {}).values ?? {};

@@ -15,6 +15,7 @@ import {
   type DeviceUpdate,
   type LedgerQuery,
   type RosterApplyBody,
+  type RosterRemoveBody,
   type RosterQuery,
   type SyncSummary,
 } from '@faceadmin/shared';
@@ -134,13 +135,17 @@ export const awaitCommand = (commandId: number) => call(devicesApi.commandResult
  * What a terminal holds as its last roster read brought it (issue #30), a page at a time; refreshed every
  * `refetchInterval` ms while a read runs.
  */
-export const useRoster = (q: RosterQuery, refetchInterval: number | false) =>
+/**
+ * What a terminal holds, as read (issue #30): asked again every 2 s while a read runs, and while a removal shown is on
+ * its way (the user leaves the list once the terminal confirms).
+ */
+export const useRoster = (q: RosterQuery, reading: boolean) =>
   useQuery({
     queryKey: deviceKeys.roster(q),
     queryFn: () => call(devicesApi.roster, q, { inline: true }),
     placeholderData: keepPreviousData,
     enabled: q.id > 0,
-    refetchInterval,
+    refetchInterval: (query) => (reading || query.state.data?.items.some((r) => r.removing) ? 2000 : false),
   });
 
 /** A queued command's outcome, asked every 2 s until the terminal has answered (`id` 0: no command to follow). */
@@ -157,6 +162,8 @@ export const useCommandResult = (id: number) =>
  * devices and People change.
  */
 export const useRosterApply = () => useDeviceMutation((body: RosterApplyBody) => call(devicesApi.rosterApply, body));
+
+export const useRosterRemove = () => useDeviceMutation((body: RosterRemoveBody) => call(devicesApi.rosterRemove, body));
 
 export const useDeviceCommand = () => useDeviceMutation((body: DeviceCommandBody) => call(devicesApi.command, body));
 

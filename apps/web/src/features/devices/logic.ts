@@ -220,24 +220,39 @@ export function rosterValidity(from: string, to: string): { kind: 'always' | 'fr
   return { kind: f && u ? 'range' : f ? 'from' : u ? 'until' : 'always', from: f, to: u };
 }
 
+type RosterRow = Pick<RosterItem, 'pin' | 'match' | 'person_id' | 'kind'>;
+type RosterAction = RosterApplyBody['rows'][number]['action'];
+
 /**
- * What applying does with the chosen roster rows (issue #30), decided by each one's match: a new user becomes a
- * person, the same person is linked, a number taken by another name or a same-name person is left on the terminal
- * (an administrator settles those by hand). Counts for the confirmation.
+ * What an administrator may do with one roster row (issue #30), the first being what applying does unless told
+ * otherwise: a new user or one sharing a name with someone here may become a person (the same-name person is
+ * someone else: their number differs) or stay; the same person is linked or stays; a number taken by another
+ * name, a visitor or a blacklisted user only stays (settled by hand).
  */
-export function rosterApplyRows(rows: readonly Pick<RosterItem, 'pin' | 'match' | 'person_id'>[]): {
+export function rosterChoices(row: RosterRow): RosterAction[] {
+  if (row.kind !== 'normal' || row.match === 'conflict') return ['skip'];
+  if (row.match === 'matched') return row.person_id ? ['link', 'skip'] : ['skip'];
+  return row.match === 'new' ? ['create', 'skip'] : ['skip', 'create'];
+}
+
+/**
+ * What applying does with the chosen roster rows: each row's own choice where the administrator made one it allows,
+ * otherwise its first choice (rosterChoices). Counts for the confirmation.
+ */
+export function rosterApplyRows(
+  rows: readonly RosterRow[],
+  choices: Readonly<Record<string, RosterAction>> = {},
+): {
   rows: RosterApplyBody['rows'];
   create: number;
   link: number;
   skip: number;
 } {
-  const out: RosterApplyBody['rows'] = rows.map((r) =>
-    r.match === 'new'
-      ? { pin: r.pin, action: 'create' }
-      : r.match === 'matched' && r.person_id
-        ? { pin: r.pin, action: 'link', person_id: r.person_id }
-        : { pin: r.pin, action: 'skip' },
-  );
+  const out: RosterApplyBody['rows'] = rows.map((r) => {
+    const allowed = rosterChoices(r);
+    const action = allowed.includes(choices[r.pin]!) ? choices[r.pin]! : allowed[0]!;
+    return action === 'link' ? { pin: r.pin, action, person_id: r.person_id! } : { pin: r.pin, action };
+  });
   const count = (a: string) => out.filter((r) => r.action === a).length;
   return { rows: out, create: count('create'), link: count('link'), skip: count('skip') };
 }

@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Space, Tag, theme, Typography } from 'antd';
-import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Select, Space, Tag, theme, Typography } from 'antd';
+import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, DeleteOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
+import { type RosterApplied, type RosterApplyBody, type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply } from '../api.ts';
+import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply, useRosterRemove } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
-import { rosterApplyRows, rosterValidity } from '../logic.ts';
+import { rosterApplyRows, rosterChoices, rosterValidity } from '../logic.ts';
 import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx';
 
 // Solid tags with white text: antd's light preset tags (green, orange) fall short of WCAG AA's 4.5:1 at 12 px.
@@ -56,6 +56,31 @@ function MatchTag({ row }: { row: RosterItem }) {
     <Tag color={MATCH_COLOR[row.match]} data-testid="roster-match" data-match={row.match} style={{ whiteSpace: 'normal' }}>
       {text}
     </Tag>
+  );
+}
+
+type RosterAction = RosterApplyBody['rows'][number]['action'];
+
+/** What applying will do with one row: its choices in a box, or the one thing it can be (left on the terminal). */
+function RowChoice({ row, value, onChange }: { row: RosterItem; value: RosterAction | undefined; onChange: (a: RosterAction) => void }) {
+  const { t } = useTranslation();
+  const choices = rosterChoices(row);
+  const label = (a: RosterAction) =>
+    a === 'link'
+      ? t('device.roster.choice.link', { name: row.person_name })
+      : t(a === 'skip' && choices.length === 1 ? 'device.roster.choice.settle' : `device.roster.choice.${a}`);
+  if (choices.length === 1) return <span data-testid="roster-choice-fixed">{label(choices[0]!)}</span>;
+  return (
+    <Select<RosterAction>
+      size="small"
+      value={value && choices.includes(value) ? value : choices[0]}
+      onChange={onChange}
+      options={choices.map((a) => ({ value: a, label: label(a) }))}
+      aria-label={t('device.roster.choice.label', { name: row.name || row.pin })}
+      popupMatchSelectWidth={false}
+      style={{ minWidth: 150 }}
+      data-testid="roster-choice"
+    />
   );
 }
 
@@ -103,12 +128,15 @@ export default function DeviceRosterPage() {
   const canApply = canEdit && people.canEdit;
   // the rows chosen, by number (kept across pages), the department the new people go to, and the last answer
   const [selected, setSelected] = useState<Record<string, RosterItem>>({});
+  // each row's own choice where the administrator changed what applying does with it
+  const [choices, setChoices] = useState<Record<string, RosterAction>>({});
   const [department, setDepartment] = useState<number>();
   const [applied, setApplied] = useState<RosterApplied>();
   const apply = useRosterApply();
+  const remove = useRosterRemove();
   const mobile = useIsMobile();
   const { token } = theme.useToken();
-  const state = useListQuery<Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({}, 20);
+  const state = useListQuery<Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({ show: 'all' }, 20);
   // the read this page asked for: followed until the terminal answers (0: none yet)
   const [commandId, setCommandId] = useState(0);
   const command = useDeviceCommand();
@@ -116,7 +144,7 @@ export default function DeviceRosterPage() {
   const reading = commandId > 0 && (result.data?.state ?? 'pending') === 'pending';
   const device = useDevice(id, reading ? 2000 : undefined);
   // spec (issue #30): rows read so far, refreshed every 2 s until the read is over
-  const list = useRoster({ ...state.query, id }, reading ? 2000 : false);
+  const list = useRoster({ ...state.query, id }, reading);
   const queryClient = useQueryClient();
   const finished = commandId > 0 && result.data !== undefined && result.data.state !== 'pending';
   // Once the terminal has answered, the rows and its user count are read once more: the last ones may have come with the answer.
@@ -147,13 +175,13 @@ export default function DeviceRosterPage() {
     });
   const askApply = () => {
     if (!department || chosen.length === 0) return;
-    const plan = rosterApplyRows(chosen);
+    const plan = rosterApplyRows(chosen, choices);
     modal.confirm({
       title: t('device.roster.apply.confirmTitle'),
       content: (
         <div data-testid="roster-apply-confirm">
           <Typography.Paragraph>{t('device.roster.apply.confirm', { create: plan.create, link: plan.link, skip: plan.skip })}</Typography.Paragraph>
-          {plan.skip > 0 && <Typography.Paragraph>{t('device.roster.apply.skipNote')}</Typography.Paragraph>}
+          {plan.skip > 0 && <Typography.Paragraph>{t('device.roster.unmanagedNote')}</Typography.Paragraph>}
         </div>
       ),
       okText: t('device.roster.apply.ok'),
@@ -162,6 +190,7 @@ export default function DeviceRosterPage() {
         try {
           setApplied(await apply.mutateAsync({ id, department_id: department, rows: plan.rows }));
           setSelected({});
+          setChoices({});
         } catch {
           // shown by the API client
         }
@@ -170,7 +199,9 @@ export default function DeviceRosterPage() {
   };
 
   const d = device.data;
-  const total = list.data?.total ?? 0;
+  // the whole roster (whichever users the page shows)
+  const whole = list.data?.counts;
+  const total = whole ? whole.matched + whole.conflict + whole.byName + whole.new : (list.data?.total ?? 0);
   const readAt = (list.data?.items ?? []).reduce((latest, r) => (r.read_at > latest ? r.read_at : latest), '');
   const expected = d?.user_count_at ? d.user_count : 0;
   const outcome = commandId > 0 ? result.data : undefined;
@@ -203,7 +234,55 @@ export default function DeviceRosterPage() {
         return v.kind === 'always' ? t('device.roster.always') : t(`device.roster.${v.kind}`, v);
       },
     },
-    { title: t('device.roster.match.title'), key: 'match', render: (_, r) => <MatchTag row={r} /> },
+    {
+      title: t('device.roster.match.title'),
+      key: 'match',
+      render: (_, r) => (
+        <Space size={4} wrap>
+          <MatchTag row={r} />
+          {r.managed && <Tag data-testid="roster-managed">{t('device.roster.managed')}</Tag>}
+          {r.removing && <Tag data-testid="roster-removing">{t('device.roster.removing')}</Tag>}
+        </Space>
+      ),
+    },
+    ...(canApply
+      ? [
+          {
+            title: t('device.roster.choice.title'),
+            key: 'choice',
+            render: (_: unknown, r: RosterItem) => (
+              <RowChoice row={r} value={choices[r.pin]} onChange={(a) => setChoices((prev) => ({ ...prev, [r.pin]: a }))} />
+            ),
+          },
+        ]
+      : []),
+  ];
+  const removeFrom = async (r: RosterItem) => {
+    try {
+      const done = await remove.mutateAsync({ id, pins: [r.pin] });
+      if (done.refused[0]) message.error(t('device.roster.remove.refused', { reason: done.refused[0].reason }));
+      else message.success(t('device.roster.remove.done'));
+    } catch {
+      // shown by the API client
+    }
+  };
+  // "On the terminal, not managed": a user no person here stands for may be taken off the terminal (it asks first)
+  const actions: ListAction<RosterItem>[] = [
+    {
+      key: 'remove',
+      label: t('device.roster.remove.action'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      testId: (r) => `roster-remove-${r.pin}`,
+      hidden: (r) => !canEdit || r.managed,
+      disabled: (r) => r.removing,
+      confirm: (r) => ({
+        title: t('device.roster.remove.confirmTitle', { name: r.name || r.pin, device: d?.name ?? '' }),
+        content: <span style={{ display: 'block', maxWidth: 320 }}>{t('device.roster.remove.confirm')}</span>,
+        ok: t('device.roster.remove.ok'),
+      }),
+      run: removeFrom,
+    },
   ];
 
   return (
@@ -219,10 +298,25 @@ export default function DeviceRosterPage() {
       rowKey="pin"
       cardTitle="name"
       columns={columns}
+      actions={actions}
+      filters={[
+        {
+          kind: 'select',
+          param: 'show',
+          label: t('device.roster.show.label'),
+          clearable: false,
+          options: (['all', 'unmanaged'] as const).map((v) => ({
+            value: v,
+            label: t(`device.roster.show.${v}`, { count: v === 'all' ? total : (whole?.unmanaged ?? 0) }),
+          })),
+          width: 260,
+          testId: 'roster-show',
+        },
+      ]}
       state={state}
       list={list}
       pageSizeOptions={[20, 50, 100]}
-      empty={t('device.roster.empty')}
+      empty={t(state.query.show === 'unmanaged' && total > 0 ? 'device.roster.emptyUnmanaged' : 'device.roster.empty')}
       header={
         <>
           <Typography.Paragraph data-testid="roster-intro">{t('device.roster.intro')}</Typography.Paragraph>
@@ -339,7 +433,7 @@ export default function DeviceRosterPage() {
           {total > 0 && (
             <Typography.Text data-testid="roster-summary">
               {t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}
-              {list.data?.counts && ` ${t('device.roster.counts', list.data.counts)}`}
+              {whole && ` ${t('device.roster.counts', whole)}`}
             </Typography.Text>
           )}
         </Space>
