@@ -369,6 +369,17 @@ export class Terminal {
     for (const p of site.punches) this.seedPunch(p);
   }
 
+  /**
+   * A user enrolled at the terminal itself (its own menu), after this server took over: kept, then uploaded as the user
+   * log does (its USER line, then its face's BIOPHOTO), each POST retried until OK. False when the terminal stopped first.
+   */
+  async enrolHere(u: SiteUser): Promise<boolean> {
+    this.seed({ users: [u], punches: [] });
+    if (!(await this.postUsers(this.userLines([u.pin]), 'enrolled at the terminal'))) return false;
+    const photos = this.bioPhotoLines([u.pin]);
+    return photos.length ? this.postLines('OPERLOG', photos, 'enrolled at the terminal') : true;
+  }
+
   private seedUser(u: SiteUser): void {
     this.users.set(u.pin, {
       pin: u.pin,

@@ -9,6 +9,8 @@ export const MessageItem = Type.Object({
   content: Type.String(),
   read: Type.Boolean(),
   created_at: Type.String(),
+  /** the console page where it is acted on ('' when none) */
+  link: Type.String(),
 });
 export type MessageItem = Static<typeof MessageItem>;
 export const MessageListQuery = Type.Object({ ...PageQuery, unread: Type.Optional(Flag) });

@@ -238,3 +238,35 @@ test(`users no person here stands for are listed as "on the terminal, not manage
   const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 100 } });
   assert.equal(logged.data.items.filter((l: { action: string }) => l.action === 'device.removeUsers').length, 1);
 });
+
+test(`a user enrolled at the terminal afterwards is listed as not managed, and the administrators' message leads there (${DIALECT})`, async () => {
+  // the roster read above is long over (its uploads no longer hush the notice)
+  await t.app.database.db
+    .updateTable('device_commands')
+    .set({ created_at: new Date(Date.now() - 3_600_000).toISOString() })
+    .where('device_id', '=', deviceId)
+    .where('kind', '=', 'readRoster')
+    .execute();
+  assert.ok(await term.enrolHere({ pin: '9901', name: 'Enrolled At Door', face: site.users.find((u) => u.face)!.face }));
+  const listed = await until('listed as not managed', async () =>
+    (
+      (await call(t.app, 'GET', '/device/roster', { token: A.main, query: { id: deviceId, show: 'unmanaged', pageSize: 100 } })).data.items as {
+        pin: string;
+        managed: boolean;
+        face_url: string;
+      }[]
+    ).find((u) => u.pin === '9901'),
+  );
+  assert.equal(listed!.managed, false);
+  assert.ok(listed!.face_url, 'with the face the terminal enrolled');
+  const message = await until('the administrators told', async () =>
+    ((await call(t.app, 'GET', '/message/list', { token: A.main, lang: 'en-US' })).data.items as { type: string; content: string; link: string }[]).find(
+      (m) => m.type === 'deviceEnrolled',
+    ),
+  );
+  assert.match(message!.content, /9901.*take-over page/);
+  assert.equal(message!.link, `/device/roster/${deviceId}?show=unmanaged`);
+  // another company hears nothing of it
+  const other = (await call(t.app, 'GET', '/message/list', { token: B.main })).data.items as { type: string }[];
+  assert.equal(other.filter((m) => m.type === 'deviceEnrolled').length, 0);
+});

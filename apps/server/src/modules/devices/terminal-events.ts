@@ -140,7 +140,12 @@ export function terminalEvents(deps: {
       const known = await personsRepository.byNumbers(db, d.company_id, pins);
       const strangers = pins.filter((p) => !known.has(p));
       if (strangers.length)
-        await notify(db, d.company_id, null, 'deviceEnrolled', { device: d.name, count: strangers.length, pins: strangers.slice(0, 10).join(', ') });
+        await notify(db, d.company_id, null, 'deviceEnrolled', {
+          device: d.name,
+          deviceId: d.id,
+          count: strangers.length,
+          pins: strangers.slice(0, 10).join(', '),
+        });
     },
 
     async stamp(d, kind, value) {

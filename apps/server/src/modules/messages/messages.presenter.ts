@@ -15,5 +15,12 @@ export function presentMessage(lang: Language, row: { id: number; type: string; 
     content: t(lang, `messages.${row.type}.content`, params),
     read: Boolean(Number(row.is_read)),
     created_at: row.created_at,
+    link: linkOf(row.type, params),
   };
+}
+
+/** Where a message is acted on: users enrolled at a terminal are reviewed on its take-over page, among those not managed. */
+function linkOf(type: string, params: Params): string {
+  if (type === 'deviceEnrolled' && typeof params.deviceId === 'number') return `/device/roster/${params.deviceId}?show=unmanaged`;
+  return '';
 }

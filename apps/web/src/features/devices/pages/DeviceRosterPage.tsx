@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Select, Space, Tag, theme, Typography } from 'antd';
 import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, DeleteOutlined, UserOutlined } from '@ant-design/icons';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { type RosterApplied, type RosterApplyBody, type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
@@ -136,7 +136,9 @@ export default function DeviceRosterPage() {
   const remove = useRosterRemove();
   const mobile = useIsMobile();
   const { token } = theme.useToken();
-  const state = useListQuery<Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({ show: 'all' }, 20);
+  // a message about users enrolled at the terminal opens the page on those not managed (?show=unmanaged)
+  const [search] = useSearchParams();
+  const state = useListQuery<Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({ show: search.get('show') === 'unmanaged' ? 'unmanaged' : 'all' }, 20);
   // the read this page asked for: followed until the terminal answers (0: none yet)
   const [commandId, setCommandId] = useState(0);
   const command = useDeviceCommand();

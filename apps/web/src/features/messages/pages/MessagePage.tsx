@@ -39,6 +39,8 @@ export default function MessagePage() {
     { title: t('message.fields.date'), dataIndex: 'created_at', key: 'created_at', width: 180, render: (v: string) => formatDateTime(v) },
   ];
   const actions: ListAction<MessageItem>[] = [
+    // where the message is acted on (users enrolled at a terminal: its take-over page)
+    { key: 'open', label: t('message.open'), hidden: (m) => !m.link, to: (m) => m.link, testId: 'message-open' },
     { key: 'read', label: t('message.markRead'), hidden: (m) => m.read, run: (m) => markRead.mutate({ ids: [m.id] }), testId: 'message-mark-read' },
   ];
 
