@@ -13,6 +13,14 @@ after(async () => {
   await Promise.all(started.map((t) => t.stop()));
 });
 const target = (t: IsapiTerminal): IsapiTarget => ({ id: t.port, host: '127.0.0.1', port: t.port, user: 'admin', password: t.options.password });
+/** Resolves once the terminal has no stream open (the client's close reached it); the bound only catches a stream never closed. */
+async function streamsClosed(t: IsapiTerminal) {
+  const end = Date.now() + 30_000;
+  while (t.streams > 0) {
+    if (Date.now() > end) throw new Error('the terminal still holds the stream');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 test('the alertStream: digest, heartbeats, each recognition as its JSON and its picture, and an idle limit', async () => {
   const t = await createIsapiTerminal({ serial: 'EMU-STREAM', streamHeartbeatMs: 100 });
@@ -51,8 +59,7 @@ test('the alertStream: digest, heartbeats, each recognition as its JSON and its 
   assert.deepEqual(seen.slice(0, 2), ['other', 'other'], 'heartbeats first');
   assert.ok(seen.includes('event A1 1'));
   assert.equal(seen[seen.indexOf('event A1 1') + 1], 'picture', 'the picture right after its event');
-  await new Promise((r) => setTimeout(r, 50));
-  assert.equal(t.streams, 0, 'the silent stream was closed by the client');
+  await streamsClosed(t); // the silent stream was closed by the client
 
   // a wrong password is refused as for any request; a refused stream answers its status
   await assert.rejects(
@@ -70,16 +77,24 @@ test('closing the client ends an open stream at once', async () => {
   started.push(t);
   const own = isapiClient({ timeoutMs: 3000 });
   const s = await own.stream(target(t), { method: 'GET', path: '/ISAPI/Event/notification/alertStream' }, 60_000);
+  // The terminal's heartbeats (every 100 ms) are the clock: close() ends the reading before the next ones come, not
+  // at the idle limit (60 s) nor when the terminal hangs up (never).
+  let read = 0;
+  let afterClose = -1;
+  let flowing!: () => void;
+  const twoRead = new Promise<void>((resolve) => (flowing = resolve));
   const reading = (async () => {
-    let n = 0;
-    for await (const c of s.chunks) n += c.length;
-    return n;
+    for await (const _ of s.chunks) {
+      if (++read === 2) flowing();
+      if (afterClose >= 0 && ++afterClose >= 5) return 'still open';
+    }
+    return 'ended';
   })();
-  await new Promise((r) => setTimeout(r, 250));
-  const at = Date.now();
+  await Promise.race([twoRead, reading]);
+  assert.ok(read >= 2, 'heartbeats were read');
+  afterClose = 0;
   own.close();
-  assert.ok((await reading) > 0, 'heartbeats were read');
-  assert.ok(Date.now() - at < 500);
-  await new Promise((r) => setTimeout(r, 50));
-  assert.equal(t.streams, 0);
+  assert.equal(await reading, 'ended');
+  assert.ok(afterClose <= 1, `${afterClose} chunks read after close() (at most one already on its way)`);
+  await streamsClosed(t);
 });

@@ -78,11 +78,10 @@ test('a door opened on A reports the terminal’s answer although the terminal p
   const id = await gate('TWINDOOR1');
   const term = terminal(urlB, 'TWINDOOR1');
   await term.start();
-  const started = Date.now();
   const r = await call(A.app, 'POST', '/device/open', { token: C.main, body: { id }, lang: 'en-US' });
   assert.equal(r.code, CODES.OK, r.message);
+  // the answer B took reached A's wait before it ended ("pending" after 15 s otherwise)
   assert.equal(r.data.state, 'success', `not "pending": ${r.data.message}`);
-  assert.ok(Date.now() - started < 10_000, 'answered well before the 15 s wait ends');
   assert.equal(term.doorOpenCount, 1);
 });
 
