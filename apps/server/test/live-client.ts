@@ -30,7 +30,8 @@ export async function openLive(server: string, token: string, opts: { topics?: s
     events,
     status: res.status,
     refusal: null,
-    async waitFor(what, match, ms = 5000) {
+    // as long as until() (test/terminals.ts): a busy machine delays an event, it does not lose it
+    async waitFor(what, match, ms = 30_000) {
       const end = Date.now() + ms;
       for (;;) {
         const hit = events.find(match);
