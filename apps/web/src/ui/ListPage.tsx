@@ -117,6 +117,11 @@ export interface ListQuery<F> {
    * default learned from the server, or the parameters of a link that opened the page (already on page 1).
    */
   adjustFilters: (values: Partial<F>) => void;
+  /**
+   * As adjustFilters, for the filters still unset only: a default learned from the server never replaces a choice the
+   * reader made meanwhile (a render that read "unset" may be applied after the reader's change).
+   */
+  defaultFilters: (values: Partial<F>) => void;
 }
 
 const positive = (v: string | null, fallback: number) => {
@@ -150,6 +155,11 @@ export function useListQuery<F extends object>(initial: F, defaultPageSize = 10)
     defaultPageSize,
     setFilters,
     adjustFilters: (values) => setFilterState((f) => ({ ...f, ...values })),
+    defaultFilters: (values) =>
+      setFilterState((f) => {
+        const unset = Object.entries(values).filter(([k]) => f[k as keyof F] === undefined);
+        return unset.length ? { ...f, ...Object.fromEntries(unset) } : f;
+      }),
     setFilter: (param, value) => setFilters({ [param]: value } as unknown as Partial<F>),
   };
 }

@@ -43,7 +43,7 @@ export default function DayResultPage() {
   const latest = useLatestDay(!filters.date);
   const date = filters.date ?? openingDay(latest.data, today, latest.isError);
   // pinned once known, so results arriving for a later day do not move the view under the reader
-  if (!filters.date && date) state.adjustFilters({ date });
+  if (!filters.date && date) state.defaultFilters({ date });
   const query: Query = { ...filters, date: date ?? today };
   // a figure opened again while the page stays mounted (its tag) brings its own date and status (the link's URL has
   // no page: the list is on page 1 already); the list's own paging in the URL is not such a link
@@ -116,7 +116,14 @@ export default function DayResultPage() {
           kind: 'custom',
           testId: 'day-date',
           render: (set) => (
-            <DatePicker value={dayjs(query.date)} allowClear={false} onChange={(d) => d && set({ date: d.format('YYYY-MM-DD') })} data-testid="day-date" />
+            // not typed into before the opening day is known: its arrival would replace what is being typed
+            <DatePicker
+              value={dayjs(query.date)}
+              allowClear={false}
+              disabled={date === undefined}
+              onChange={(d) => d && set({ date: d.format('YYYY-MM-DD') })}
+              data-testid="day-date"
+            />
           ),
         },
         {
