@@ -245,6 +245,8 @@ export const RosterApplied = Type.Object({
   unchanged: Type.Integer(),
   refused: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
   faceless: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
+  /** linked people whose photo is now the terminal's face (they had none, or it is the better), with why */
+  photos: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
 });
 export type RosterApplied = Static<typeof RosterApplied>;
 export const DeviceAddPersonsBody = Type.Object({

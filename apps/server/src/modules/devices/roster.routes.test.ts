@@ -145,7 +145,7 @@ test(`applying the review: new users become people with the terminal's face and 
   assert.equal(r.code, CODES.OK, r.message);
   assert.deepEqual(
     { ...r.data, refused: r.data.refused.map((x: { pin: string }) => x.pin) },
-    { created: 2, linked: 1, skipped: 1, unchanged: 0, refused: [two!.pin, 'NOPE'], faceless: r.data.faceless },
+    { created: 2, linked: 1, skipped: 1, unchanged: 0, refused: [two!.pin, 'NOPE'], faceless: r.data.faceless, photos: [] },
   );
   assert.match(r.data.refused[0].reason, /already used by another person/);
   assert.match(r.data.refused[1].reason, /not among the users read/);
@@ -269,4 +269,32 @@ test(`a user enrolled at the terminal afterwards is listed as not managed, and t
   // another company hears nothing of it
   const other = (await call(t.app, 'GET', '/message/list', { token: B.main })).data.items as { type: string }[];
   assert.equal(other.filter((m) => m.type === 'deviceEnrolled').length, 0);
+});
+
+test(`a person linked to a terminal's user takes its face when they have no photo here, and says so; a second run keeps it (${DIALECT})`, async () => {
+  const user = site.users.slice(7).find((u) => u.face)!;
+  // someone another terminal's take-over made without a face (it held none for them)
+  const id = await addPersonWithFace(t, A, { number: user.pin, name: user.name, department: 'Photo-less' });
+  await t.app.database.db.updateTable('persons').set({ photo: '' }).where('id', '=', id).execute();
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Taken over 2' } })).data.id as number;
+  const info = async () => (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id } })).data as { pic_url: string; pic: string };
+  assert.equal((await info()).pic_url, '', 'no photo yet');
+  const body = { id: deviceId, department_id: dept, rows: [{ pin: user.pin, action: 'link', person_id: id }] };
+  const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.equal(r.data.linked, 1);
+  assert.deepEqual(
+    r.data.photos.map((p: { pin: string }) => p.pin),
+    [user.pin],
+  );
+  assert.match(r.data.photos[0].reason, /they had none here/);
+  const withFace = await info();
+  assert.ok(withFace.pic_url, 'the terminal’s face is the person’s photo');
+  const photo = await t.app.inject({ method: 'GET', url: withFace.pic_url, headers: { 'x-token': A.main } });
+  assert.equal(photo.statusCode, 200);
+  assert.equal(photo.headers['content-type'], 'image/jpeg');
+  // again: the photo here is kept (with the face check off there are no measures to prefer the terminal's by)
+  const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.deepEqual(again.data.photos, []);
+  assert.equal((await info()).pic, withFace.pic);
 });

@@ -12,7 +12,7 @@ import { nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
 import { audit } from '../logs/logs.service.ts';
-import type { FaceCheck } from '../persons/face-check.ts';
+import { betterFace, type FaceCheck, type FaceFinding } from '../persons/face-check.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import { normalizePhoto, type PhotoStore } from '../persons/photos.ts';
 import { newPersonRow, personsRepository } from '../persons/persons.repository.ts';
@@ -52,8 +52,8 @@ export function rosterService(deps: {
 }) {
   const { db } = deps.database;
 
-  /** The terminal's face for a person about to be created: stored as a person's photo, or why not. */
-  async function faceFor(companyId: number, key: string, lang: Language): Promise<{ pic: string } | { reason: string }> {
+  /** The terminal's face for a person: stored as a person's photo with its measures (none when the check is off), or why not. */
+  async function faceFor(companyId: number, key: string, lang: Language): Promise<{ pic: string; finding?: FaceFinding } | { reason: string }> {
     if (!key) return { reason: t(lang, 'roster.noFace') };
     const file = await deps.files.get(key);
     if (!file) return { reason: t(lang, 'roster.noFace') };
@@ -61,12 +61,45 @@ export function rosterService(deps: {
     for await (const c of file.stream) parts.push(c as Buffer);
     try {
       const jpeg = await normalizePhoto(Buffer.concat(parts));
-      await deps.persons.faceCheck(jpeg);
-      return { pic: await deps.persons.photos.save(companyId, jpeg) };
+      const finding = await deps.persons.faceCheck(jpeg);
+      return { pic: await deps.persons.photos.save(companyId, jpeg), ...(finding ? { finding } : {}) };
     } catch (e) {
       const err = e as { key?: string; params?: Params };
       return { reason: t(lang, err.key ?? 'errors.photoCorrupt', err.params ?? {}) };
     }
+  }
+
+  /**
+   * Several terminals, one person (issue #30): the terminal's face of a user linked to a person here replaces the
+   * person's photo when the person has none, or when both pass the face check and the terminal's is better
+   * (betterFace: larger, then sharper). Answers the face stored for it ('' none) and, when it is to be kept, why.
+   */
+  async function linkedFace(companyId: number, person: { photo: string }, key: string, lang: Language): Promise<{ stored: string; why?: string }> {
+    if (!key) return { stored: '' };
+    const face = await faceFor(companyId, key, lang);
+    if (!('pic' in face)) return { stored: '' };
+    if (!person.photo) return { stored: face.pic, why: t(lang, 'roster.photoNone') };
+    // unmeasured (the check off): the person's photo stays
+    if (!face.finding) return { stored: face.pic };
+    const current = await deps.persons.photos.base64(companyId, person.photo);
+    if (!current) return { stored: face.pic, why: t(lang, 'roster.photoNone') };
+    let here: FaceFinding | undefined;
+    try {
+      here = await deps.persons.faceCheck(Buffer.from(current, 'base64'));
+    } catch {
+      // the photo kept here would be refused today: a face that passes is better
+      return { stored: face.pic, why: t(lang, 'roster.photoRefusedHere') };
+    }
+    if (!betterFace(here, face.finding)) return { stored: face.pic };
+    return {
+      stored: face.pic,
+      why: t(lang, 'roster.photoBetter', {
+        width: face.finding.box!.width,
+        sharpness: Math.round(face.finding.sharpness ?? 0),
+        hereWidth: here!.box!.width,
+        hereSharpness: Math.round(here!.sharpness ?? 0),
+      }),
+    };
   }
 
   return {
@@ -237,7 +270,7 @@ export function rosterService(deps: {
       const device = await devicesRepository.find(db, companyId, body.id);
       if (!device) throw notFound();
       if (!(await departmentsRepository.all(db, companyId)).some((d) => d.id === body.department_id)) throw invalid('department_id');
-      const out: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [] };
+      const out: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
       const refuse = (pin: string, key: string, params: Params = {}) => out.refused.push({ pin, reason: t(lang, key, { pin, ...params }) });
       const seen = new Set<string>();
       for (const batch of chunks(body.rows, APPLY_BATCH)) {
@@ -270,11 +303,24 @@ export function rosterService(deps: {
           // only for a user that will be created (the transaction checks again): no face stored for one refused
           if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
         }
-        const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : []));
+        // a linked person's photo may give way to the terminal's face (linkedFace): weighed here, written below
+        const linkFaces = new Map<string, { stored: string; why?: string; photo: string }>();
+        for (const r of rows) {
+          const u = held.get(r.pin);
+          const p = numbers.get(r.pin);
+          if (r.action === 'link' && u?.face && p && p.id === r.person_id) {
+            const f = await linkedFace(companyId, p, u.face, lang);
+            if (f.stored) linkFaces.set(r.pin, { ...f, photo: p.photo });
+          }
+        }
+        const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : [])).concat([...linkFaces.values()].map((f) => f.stored));
+        // the photos linked people held before the terminal's face replaced them: deleted once no one holds them
+        const replaced: string[] = [];
         try {
           await transaction(db, async (trx) => {
             const now = nowIso();
             const people: Held[] = [];
+            const rephotographed: number[] = [];
             const taken = await personsRepository.byNumbers(
               trx,
               companyId,
@@ -301,6 +347,19 @@ export function rosterService(deps: {
                   // the record here is the truth: the terminal's user is updated to it (nothing deleted)
                   people.push({ id: existing.id, pin: r.pin, held: 'pending' });
                   out.linked++;
+                  // unless its face is the better one: then it is the person's photo, on every terminal (a new revision)
+                  const face = linkFaces.get(r.pin);
+                  if (face?.why && existing.photo === face.photo) {
+                    await personsRepository.update(trx, companyId, existing.id, {
+                      photo: face.stored,
+                      revision: existing.revision + 1,
+                      sync_status: 0,
+                      updated_at: now,
+                    });
+                    if (existing.photo) replaced.push(existing.photo);
+                    rephotographed.push(existing.id);
+                    out.photos.push({ pin: r.pin, reason: face.why });
+                  }
                 }
                 continue;
               }
@@ -346,15 +405,17 @@ export function rosterService(deps: {
             }
             if (!people.length) return;
             const created = people.filter((p) => p.held === 'synced').map((p) => p.id);
-            if (created.length) await deps.persons.peopleChanged.emit(trx, { companyId, personIds: created, kind: 'saved' });
+            if (created.length || rephotographed.length)
+              await deps.persons.peopleChanged.emit(trx, { companyId, personIds: [...created, ...rephotographed], kind: 'saved' });
             // What the terminal holds is what the ledger holds: these people are on it, as they are now.
-            const written = await markHeld(trx, companyId, device.id, people, now);
+            const written = (await markHeld(trx, companyId, device.id, people, now)) + rephotographed.length;
             // a second run (everyone created or linked already) writes nothing, its log line included
             if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
           });
         } finally {
-          // faces stored for rows not created (rolled back, or a number taken meanwhile); release keeps what a person holds
-          await deps.persons.photos.release(companyId, made);
+          // faces stored for rows not created (rolled back, or a number taken meanwhile) or not kept, and the photos
+          // the kept ones replaced; release keeps what a person holds
+          await deps.persons.photos.release(companyId, [...made, ...replaced]);
         }
       }
       return out;

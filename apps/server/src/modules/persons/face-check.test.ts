@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import { EYES_MIN_PX, FACE_MIN_PX, faceChecker, judge, laplacianVariance, SHARPNESS_MIN } from './face-check.ts';
+import { betterFace, EYES_MIN_PX, FACE_MIN_PX, faceChecker, judge, laplacianVariance, SHARPNESS_MIN } from './face-check.ts';
 
 const box = (width: number) => ({ x: 10, y: 10, width, height: width * 1.2 });
 
@@ -54,4 +54,15 @@ test('a detector that cannot run refuses uploads with 503 and a clear reason, lo
   assert.ok(small instanceof AppError);
   assert.equal(small.key, 'errors.photoFaceSmall');
   assert.deepEqual(small.params, { px: FACE_MIN_PX, eyes: EYES_MIN_PX });
+});
+
+test('of two faces of one person the larger is kept, then the sharper; a face measured alike, or unmeasured, never replaces the one kept', () => {
+  const face = (width: number, sharpness: number) => ({ faces: 1, box: { x: 0, y: 0, width, height: width }, eyes: width / 3, sharpness });
+  assert.equal(betterFace(face(140, 300), face(212, 250)), true, 'a fifth larger and more');
+  assert.equal(betterFace(face(212, 250), face(140, 900)), false, 'a smaller face, however sharp');
+  assert.equal(betterFace(face(150, 200), face(160, 400)), true, 'about as large, twice as sharp');
+  assert.equal(betterFace(face(150, 300), face(160, 330)), false, 'the same photo measured again');
+  assert.equal(betterFace(face(150, 300), face(150, 300)), false);
+  assert.equal(betterFace(undefined, face(212, 400)), false, 'nothing measured here: the check was off');
+  assert.equal(betterFace(face(150, 300), undefined), false);
 });

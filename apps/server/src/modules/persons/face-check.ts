@@ -192,8 +192,20 @@ export async function examine(jpeg: Buffer): Promise<FaceFinding> {
 
 const faceError = (key: string, params: Record<string, string | number> = {}) => new AppError(CODES.RULE, 422, key, params, { field: 'pic' });
 
-/** Checks a normalised face photo; throws the reason a terminal would refuse it for. */
-export type FaceCheck = (jpeg: Buffer) => Promise<void>;
+/** Checks a normalised face photo; throws the reason a terminal would refuse it for, or answers its measures (none when the check is off). */
+export type FaceCheck = (jpeg: Buffer) => Promise<FaceFinding | undefined>;
+
+/**
+ * Of two faces of one person that both passed the check, whether `b` is the better for recognition: the larger face
+ * (its width, a fifth larger at least: the same photo measured twice differs by a few pixels), then the sharper
+ * (a third sharper at least). Unmeasured faces (the check off) are never better than what is kept.
+ */
+export function betterFace(a: FaceFinding | undefined, b: FaceFinding | undefined): boolean {
+  if (!a?.box || !b?.box) return false;
+  if (b.box.width >= a.box.width * 1.2) return true;
+  if (a.box.width >= b.box.width * 1.2) return false;
+  return (b.sharpness ?? 0) >= (a.sharpness ?? 0) * 1.33;
+}
 
 /**
  * FACE_CHECK=off turns the check off (a site whose terminals do their own, or tests of other features).
@@ -201,7 +213,7 @@ export type FaceCheck = (jpeg: Buffer) => Promise<void>;
  * is never passed unchecked while the check is on.
  */
 export function faceChecker(mode: 'on' | 'off', log?: FastifyBaseLogger, look: (jpeg: Buffer) => Promise<FaceFinding> = examine): FaceCheck {
-  if (mode === 'off') return async () => {};
+  if (mode === 'off') return async () => undefined;
   let logged = false;
   return async (jpeg) => {
     let finding: FaceFinding;
@@ -221,5 +233,6 @@ export function faceChecker(mode: 'on' | 'off', log?: FastifyBaseLogger, look: (
     if (problem === 'manyFaces') throw faceError('errors.photoManyFaces', { count: finding.faces });
     if (problem === 'faceSmall') throw faceError('errors.photoFaceSmall', { px: FACE_MIN_PX, eyes: EYES_MIN_PX });
     if (problem === 'blurred') throw faceError('errors.photoBlurred');
+    return finding;
   };
 }

@@ -90,6 +90,7 @@ function AppliedResult({ applied, onClose }: { applied: RosterApplied; onClose: 
   const lines = [
     ...applied.refused.map((r) => ({ key: `r${r.pin}`, text: t('device.roster.apply.refusedRow', { pin: r.pin, reason: r.reason }) })),
     ...applied.faceless.map((r) => ({ key: `f${r.pin}`, text: t('device.roster.apply.facelessRow', { pin: r.pin, reason: r.reason }) })),
+    ...applied.photos.map((r) => ({ key: `p${r.pin}`, text: t('device.roster.apply.photoRow', { pin: r.pin, reason: r.reason }) })),
   ];
   return (
     <Alert
