@@ -49,6 +49,7 @@ import { logsModule } from './modules/logs/logs.module.ts';
 import { managersModule } from './modules/managers/managers.module.ts';
 import { messagesModule } from './modules/messages/messages.module.ts';
 import { parkingModule } from './modules/parking/parking.module.ts';
+import { legacyModule } from './modules/legacy/legacy.module.ts';
 import { personsModule } from './modules/persons/persons.module.ts';
 import { punchesModule } from './modules/punches/punches.module.ts';
 import { strangersModule } from './modules/strangers/strangers.module.ts';
@@ -108,6 +109,7 @@ function buildModules(core: Core, opts: BuildOptions, listenPort: () => number |
     integrations: integrationsModule(core, { peopleChanged: persons.peopleChanged }),
     parking: parkingModule(core, { auth: auth.auth, peopleChanged: persons.peopleChanged }),
     system: systemModule(core, { punches: punches.punches, sessions: auth.lookup }),
+    legacy: legacyModule(core, { punches: punches.punches, peopleChanged: persons.peopleChanged }),
   };
 }
 export type Modules = ReturnType<typeof buildModules>;

@@ -293,6 +293,16 @@ const ROWS: Row[] = [
   // Not multipart, so an allowed caller gets a validation answer; a refused one never gets that far.
   { method: 'POST', path: '/person/upload', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'POST', path: '/person/import', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
+  // the old software's files (#30): people's edit right; not multipart, so an allowed caller gets a validation answer
+  { method: 'POST', path: '/legacy/preview', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
+  {
+    method: 'POST',
+    path: '/legacy/run',
+    expect: RIGHT_PERSON,
+    body: () => ({ id: 999999, mapping: { number: 0 }, dry_run: true }),
+    answer: every(CODES.NOT_FOUND),
+  },
+  { method: 'GET', path: '/legacy/info', expect: RIGHT_PERSON, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/person/xlsx2', expect: RIGHT_PERSON, body: () => ({}), answer: every(CODES.RULE) },
   { method: 'POST', path: '/person/exportPerson', expect: RIGHT_PERSON, body: () => ({}) },
   { method: 'GET', path: '/person/upload/:name', expect: RIGHT_PERSON, answer: every(CODES.NOT_FOUND) },

@@ -42,6 +42,7 @@ import * as m0041 from './migrations/0041_key_expiry_instant.ts';
 import * as m0042 from './migrations/0042_changes.ts';
 import * as m0043 from './migrations/0043_stranger_pins.ts';
 import * as m0044 from './migrations/0044_terminal_users.ts';
+import * as m0045 from './migrations/0045_legacy_imports.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0042_changes': m0042,
   '0043_stranger_pins': m0043,
   '0044_terminal_users': m0044,
+  '0045_legacy_imports': m0045,
 };
 
 /** Every migration this build knows (/readyz checks the database has run them all). */

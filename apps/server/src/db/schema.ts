@@ -654,6 +654,7 @@ export interface DB {
   change_counters: ChangeCounterTable;
   changes: ChangeTable;
   terminal_users: TerminalUserTable;
+  legacy_imports: LegacyImportTable;
   files: FileTable;
   file_chunks: FileChunkTable;
 }
@@ -1071,4 +1072,28 @@ export interface TerminalUserTable {
   face: Generated<string>;
   face_bytes: Generated<number>;
   read_at: string;
+}
+
+/** An export of the old software being taken over (migration 0045, issue #30): its mapping, progress and report. */
+export interface LegacyImportTable {
+  id: Generated<number>;
+  company_id: number;
+  admin_id: number | null;
+  kind: string;
+  file_name: string;
+  file_key: string;
+  encoding: string;
+  /** JSON string[] */
+  headers: Generated<string>;
+  /** JSON field → column */
+  mapping: Generated<string>;
+  state: string;
+  dry_run: Generated<number>;
+  total: Generated<number>;
+  done: Generated<number>;
+  /** JSON LegacyReport ('' none yet) */
+  report: Generated<string>;
+  reason: Generated<string>;
+  created_at: string;
+  updated_at: string;
 }

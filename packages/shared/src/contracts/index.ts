@@ -25,6 +25,7 @@ export * from './integrations.ts';
 export * from './parking.ts';
 export * from './firmware.ts';
 export * from './system.ts';
+export * from './legacy.ts';
 
 import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
@@ -50,6 +51,7 @@ import { strangersApi } from './strangers.ts';
 import { selfVisitorsApi, visitApi, visitorsApi } from './visitors.ts';
 import { parkingApi } from './parking.ts';
 import { systemApi } from './system.ts';
+import { legacyApi } from './legacy.ts';
 
 /** Every entry of the management API by server module. */
 export const apiContract = {
@@ -78,6 +80,7 @@ export const apiContract = {
   visit: visitApi,
   integrations: integrationsApi,
   parking: parkingApi,
+  legacy: legacyApi,
   firmware: firmwareApi,
   system: systemApi,
 };

@@ -67,6 +67,8 @@ export type PunchPhotoStore = ReturnType<typeof punchPhotoStore>;
 interface Pending {
   device: DeviceRow;
   records: PunchRecord[];
+  /** records of the past on purpose (an old software's file): no clock check */
+  history: boolean;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -160,6 +162,7 @@ export function punchesService(deps: {
         // Clock check on live punches only (a backlog is old on purpose): a record from the future, or a
         // single real-time record far in the past, means the terminal's clock is off.
         const drift = Math.round((newest - clock.now()) / 1000);
+        if (g.history) continue;
         const suspicious = drift > DRIFT_LIMIT_S || (g.records.length === 1 && drift < -10 * 60);
         if (suspicious && Math.abs(g.device.clock_drift) <= DRIFT_LIMIT_S) {
           // One message however many instances see the drift at once: the one whose write turns it on sends it.
@@ -228,12 +231,12 @@ export function punchesService(deps: {
     /**
      * Stores a batch of punches and resolves only after it is committed, so the gateway's "OK" never
      * precedes the data. Uploads arriving while a transaction runs share the next one (group commit).
-     * Unknown PINs are kept as strangers.
+     * Unknown PINs are kept as strangers. `history`: records of the past on purpose (an old software's file), no clock check.
      */
-    ingest(device: DeviceRow, records: PunchRecord[]): Promise<void> {
+    ingest(device: DeviceRow, records: PunchRecord[], opts: { history?: boolean } = {}): Promise<void> {
       if (!records.length) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        queue.push({ device, records, resolve, reject });
+        queue.push({ device, records, history: opts.history ?? false, resolve, reject });
         // SQLite calls complete synchronously, so a transaction would finish before the next upload is
         // even parsed: waiting one turn of the event loop lets the uploads of this I/O phase share it.
         if (!writing) {

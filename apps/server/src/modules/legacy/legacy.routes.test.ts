@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import iconv from 'iconv-lite';
+import { CODES, type LegacyImport } from '@faceadmin/shared';
+import { upload } from '../../../test/files.ts';
+import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+
+/**
+ * Taking over a working site from the old software's files (#30): a ZKBioTime-style employee export (GBK, Chinese
+ * headers) and a transaction export, previewed, mapped, run dry, then for real; again, nothing twice; a terminal
+ * uploading the same punch later stores nothing.
+ */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Legacy A');
+  B = await makeCompany(t, 'Legacy B');
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+// Written by hand: the columns ZKBioTime's employee export has, in Chinese, saved in GBK by a Chinese Windows.
+const EMPLOYEES = [
+  '工号,姓名,部门,卡号,入职日期,性别,手机',
+  '1001,张伟,总部/研发部,12345678,2024-03-01,男,13800000001',
+  '1002,李娜,总部/研发部,,2024/5/6,女,13800000002',
+  '1003,王芳,总部/销售部,87654321,20230115,女,',
+  '1001,张伟,总部/研发部,12345678,2024-03-01,男,13800000001',
+  '1004,赵磊,总部,,2024-02-30,男,13800000004',
+  ',无工号,总部,,,,',
+].join('\r\n');
+const TRANSACTIONS = [
+  'Employee ID,Punch Time,Device SN,Punch State',
+  '1001,2026-11-02 08:59:07,LEGACY01,Check In',
+  '1001,2026-11-02 18:02:11,LEGACY01,Check Out',
+  '1002,2026/11/2 9:01,LEGACY01,0',
+  '9999,2026-11-02 09:30:00,LEGACY01,Check In',
+  '1001,2026-11-02 08:59:07,LEGACY01,Check In',
+  '1003,2026-11-02 09:00:00,OLDDOOR9,Check In',
+  '1003,2026-11-02 25:00:00,LEGACY01,Check In',
+  '1003,2026-11-02 09:05:00,LEGACY01,Lunch',
+].join('\n');
+
+const preview = (c: Company, name: string, data: Buffer, kind: string) => upload(t, '/legacy/preview', c.main, { name, data }, { kind });
+const run = (c: Company, body: Record<string, unknown>) => call(t.app, 'POST', '/legacy/run', { token: c.main, lang: 'en-US', body });
+const finished = (c: Company, id: number) =>
+  until(`import ${id} over`, async () => {
+    const r = (await call(t.app, 'GET', '/legacy/info', { token: c.main, query: { id } })).data as LegacyImport;
+    return r.state === 'done' || r.state === 'failed' ? r : undefined;
+  });
+const people = async (c: Company) =>
+  (await call(t.app, 'GET', '/person/list', { token: c.main, query: { pageSize: 100 } })).data.items as { id: number; number: string; name: string; rfid: string }[];
+
+test(`an employee export in GBK: detected, its columns mapped by their headers; a dry run counts and names each refused row, writing nothing; the run writes it; again, nothing changes (${DIALECT})`, async () => {
+  const p = await preview(A, 'employees.csv', iconv.encode(EMPLOYEES, 'gbk'), 'employees');
+  assert.equal(p.code, CODES.OK, p.message);
+  assert.equal(p.data.encoding, 'gbk');
+  assert.deepEqual(p.data.headers, ['工号', '姓名', '部门', '卡号', '入职日期', '性别', '手机']);
+  assert.equal(p.data.rows, 6);
+  assert.deepEqual(p.data.sample[0], ['1001', '张伟', '总部/研发部', '12345678', '2024-03-01', '男', '13800000001']);
+  assert.deepEqual(p.data.mapping, { number: 0, name: 1, first_name: null, last_name: null, department: 2, card: 3, hire_date: 4, phone: 6 });
+  assert.equal(p.data.remembered, false);
+
+  const before = (await people(A)).length;
+  const dry = await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: true });
+  assert.equal(dry.code, CODES.OK, dry.message);
+  const counted = (await finished(A, p.data.id)).report!;
+  assert.deepEqual(
+    { created: counted.created, updated: counted.updated, departments: counted.departments, duplicates: counted.duplicates, failed: counted.failed },
+    { created: 3, updated: 0, departments: 3, duplicates: 1, failed: 2 },
+  );
+  assert.deepEqual(
+    counted.errors.map((e) => [e.row, e.field]),
+    [
+      [6, 'Hire date'],
+      [7, 'Employee number'],
+    ],
+  );
+  assert.match(counted.errors[0]!.reason, /"2024-02-30" is not a date/);
+  assert.equal((await people(A)).length, before, 'a dry run writes nothing');
+
+  const real = await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: false });
+  assert.equal(real.code, CODES.OK, real.message);
+  const report = (await finished(A, p.data.id)).report!;
+  assert.deepEqual([report.created, report.departments, report.failed], [3, 3, 2]);
+  const made = new Map((await people(A)).map((x) => [x.number, x]));
+  assert.equal(made.get('1001')?.name, '张伟');
+  assert.equal(made.get('1001')?.rfid, '12345678');
+  const info = (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: made.get('1002')!.id } })).data;
+  assert.equal(info.joined_on, '2024-05-06', 'the hire date, read from 2024/5/6');
+  const tree = JSON.stringify((await call(t.app, 'GET', '/org/tree', { token: A.main })).data);
+  for (const name of ['总部', '研发部', '销售部']) assert.ok(tree.includes(name), `department ${name} made`);
+  const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 50 } });
+  assert.ok(
+    logged.data.items.some((l: { action: string; content: string }) => l.action === 'legacy.import' && /Imported 3 employees from employees\.csv/.test(l.content)),
+  );
+
+  // The same file again: its mapping remembered, nothing to write.
+  const again = await preview(A, 'employees.csv', iconv.encode(EMPLOYEES, 'gbk'), 'employees');
+  assert.equal(again.data.remembered, true);
+  await run(A, { id: again.data.id, mapping: again.data.mapping, dry_run: false });
+  const second = (await finished(A, again.data.id)).report!;
+  assert.deepEqual([second.created, second.updated, second.unchanged, second.departments], [0, 0, 3, 0]);
+  assert.equal((await people(A)).length, before + 3);
+});
+
+test(`a transaction export becomes punches with the terminals' own key: a later upload of the same punch by the terminal stores nothing; unknown numbers are kept as strangers; each refused row says why (${DIALECT})`, async () => {
+  const d = await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Front door', serial: 'LEGACY01', ip: '10.0.0.7', password: 'pw' } });
+  assert.equal(d.code, CODES.OK, d.message);
+  const p = await preview(A, 'transactions.csv', Buffer.from(TRANSACTIONS), 'transactions');
+  assert.equal(p.data.encoding, 'utf-8');
+  assert.deepEqual(p.data.mapping, { number: 0, time: 1, date: null, clock: null, terminal: 2, state: 3 });
+  await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: false });
+  const report = (await finished(A, p.data.id)).report!;
+  assert.deepEqual(
+    { stored: report.stored, already: report.already, strangers: report.strangers, duplicates: report.duplicates, failed: report.failed },
+    { stored: 4, already: 0, strangers: 1, duplicates: 1, failed: 3 },
+  );
+  assert.deepEqual(
+    report.errors.map((e) => e.field),
+    ['Terminal', 'Punch time', 'Punch state'],
+  );
+  assert.match(report.errors[0]!.reason, /"OLDDOOR9" is not a terminal of this company/);
+  const wei = (await people(A)).find((x) => x.number === '1001')!;
+  const punches = async () => (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: wei.id, pageSize: 50 } })).data.total as number;
+  assert.equal(await punches(), 2);
+
+  // The terminal itself uploads the morning punch (its log re-sent): stored once.
+  const term = terminal(server, 'LEGACY01');
+  await term.start();
+  assert.match((await term.punch({ pin: '1001', time: '2026-11-02 08:59:07' })).reply ?? '', /^OK/);
+  assert.equal(await punches(), 2, 'the same key as the file');
+  // The file again, with a terminal chosen for rows naming an unknown one: the unknown terminal's row is stored now.
+  const again = await preview(A, 'transactions.csv', Buffer.from(TRANSACTIONS), 'transactions');
+  await run(A, { id: again.data.id, mapping: again.data.mapping, device_id: d.data.id, dry_run: false });
+  const second = (await finished(A, again.data.id)).report!;
+  assert.deepEqual([second.stored, second.already, second.failed], [1, 4, 2]);
+});
+
+test(`a mapping without a needed field names it; a column the file lacks is refused; another company's import is not found; a sub-admin without people editing is refused (${DIALECT})`, async () => {
+  const p = await preview(A, 'transactions.csv', Buffer.from(TRANSACTIONS), 'transactions');
+  const noNumber = await run(A, { id: p.data.id, mapping: { ...p.data.mapping, number: null }, dry_run: true });
+  assert.equal(noNumber.code, CODES.RULE);
+  assert.match(noNumber.message, /Employee number/);
+  const noTime = await run(A, { id: p.data.id, mapping: { ...p.data.mapping, time: null }, dry_run: true });
+  assert.match(noTime.message, /Punch time/);
+  const outside = await run(A, { id: p.data.id, mapping: { ...p.data.mapping, state: 9 }, dry_run: true });
+  assert.equal(outside.code, CODES.RULE);
+  assert.match(outside.message, /column 10/);
+  assert.equal((await call(t.app, 'GET', '/legacy/info', { token: A.main, query: { id: p.data.id } })).data.state, 'uploaded', 'nothing ran');
+
+  assert.equal((await run(B, { id: p.data.id, mapping: p.data.mapping, dry_run: true })).code, CODES.NOT_FOUND);
+  assert.equal((await call(t.app, 'GET', '/legacy/info', { token: B.main, query: { id: p.data.id } })).code, CODES.NOT_FOUND);
+  const viewer = await makeSub(t, A, ['userView']);
+  assert.equal((await upload(t, '/legacy/preview', viewer.token, { name: 'x.csv', data: Buffer.from(TRANSACTIONS) }, { kind: 'transactions' })).code, CODES.NO_AUTHORITY);
+  assert.equal((await call(t.app, 'POST', '/legacy/run', { token: viewer.token, body: { id: p.data.id, mapping: p.data.mapping, dry_run: true } })).code, CODES.NO_AUTHORITY);
+  // not a file of such exports at all
+  const pdf = await preview(A, 'report.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0)]), 'transactions');
+  assert.equal(pdf.code, CODES.RULE);
+});
