@@ -1,6 +1,11 @@
 import { LEGACY_FIELDS, type LegacyField, type LegacyKind, type LegacyMapping } from '@faceadmin/shared';
 
-const norm = (s: string) => s.normalize('NFKC').trim().toLowerCase().replace(/[\s_.\-·:：()（）]+/g, '');
+const norm = (s: string) =>
+  s
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.\-·:：()（）]+/g, '');
 
 /**
  * The headers the old software writes for each field, in English, Simplified and Traditional Chinese and Japanese
@@ -42,8 +47,38 @@ const ALIASES: Record<LegacyField, string[]> = {
   last_name: ['last name', 'lastname', 'surname', 'family name', '姓'],
   department: ['department', 'dept', 'department name', 'dept name', '部门', '部门名称', '所属部门', '部門', '部門名稱', '所屬部門', '部署', '所属', '部署名'],
   card: ['card no', 'card number', 'card', 'cardno', 'rfid', '卡号', '卡號', 'カード番号', 'カードno'],
-  hire_date: ['hire date', 'hired', 'date of joining', 'join date', 'entry date', 'joined', '入职日期', '入职时间', '入職日期', '到職日期', '到職日', '入社日', '入社年月日'],
-  phone: ['mobile', 'phone', 'telephone', 'mobile phone', 'contact', '手机', '手机号', '电话', '联系电话', '手機', '電話', '聯絡電話', '携帯番号', '電話番号', '携帯'],
+  hire_date: [
+    'hire date',
+    'hired',
+    'date of joining',
+    'join date',
+    'entry date',
+    'joined',
+    '入职日期',
+    '入职时间',
+    '入職日期',
+    '到職日期',
+    '到職日',
+    '入社日',
+    '入社年月日',
+  ],
+  phone: [
+    'mobile',
+    'phone',
+    'telephone',
+    'mobile phone',
+    'contact',
+    '手机',
+    '手机号',
+    '电话',
+    '联系电话',
+    '手機',
+    '電話',
+    '聯絡電話',
+    '携帯番号',
+    '電話番号',
+    '携帯',
+  ],
   time: [
     'punch time',
     'check time',

@@ -50,13 +50,18 @@ const TRANSACTIONS = [
 
 const preview = (c: Company, name: string, data: Buffer, kind: string) => upload(t, '/legacy/preview', c.main, { name, data }, { kind });
 const run = (c: Company, body: Record<string, unknown>) => call(t.app, 'POST', '/legacy/run', { token: c.main, lang: 'en-US', body });
-const finished = (c: Company, id: number) =>
-  until(`import ${id} over`, async () => {
+const finished = async (c: Company, id: number): Promise<LegacyImport> =>
+  (await until(`import ${id} over`, async () => {
     const r = (await call(t.app, 'GET', '/legacy/info', { token: c.main, query: { id } })).data as LegacyImport;
     return r.state === 'done' || r.state === 'failed' ? r : undefined;
-  });
+  }))!;
 const people = async (c: Company) =>
-  (await call(t.app, 'GET', '/person/list', { token: c.main, query: { pageSize: 100 } })).data.items as { id: number; number: string; name: string; rfid: string }[];
+  (await call(t.app, 'GET', '/person/list', { token: c.main, query: { pageSize: 100 } })).data.items as {
+    id: number;
+    number: string;
+    name: string;
+    rfid: string;
+  }[];
 
 test(`an employee export in GBK: detected, its columns mapped by their headers; a dry run counts and names each refused row, writing nothing; the run writes it; again, nothing changes (${DIALECT})`, async () => {
   const p = await preview(A, 'employees.csv', iconv.encode(EMPLOYEES, 'gbk'), 'employees');
@@ -99,7 +104,9 @@ test(`an employee export in GBK: detected, its columns mapped by their headers; 
   for (const name of ['总部', '研发部', '销售部']) assert.ok(tree.includes(name), `department ${name} made`);
   const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 50 } });
   assert.ok(
-    logged.data.items.some((l: { action: string; content: string }) => l.action === 'legacy.import' && /Imported 3 employees from employees\.csv/.test(l.content)),
+    logged.data.items.some(
+      (l: { action: string; description: string }) => l.action === 'person.legacyImport' && /Imported 3 employees from employees\.csv/.test(l.description),
+    ),
   );
 
   // The same file again: its mapping remembered, nothing to write.
@@ -129,7 +136,8 @@ test(`a transaction export becomes punches with the terminals' own key: a later 
   );
   assert.match(report.errors[0]!.reason, /"OLDDOOR9" is not a terminal of this company/);
   const wei = (await people(A)).find((x) => x.number === '1001')!;
-  const punches = async () => (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: wei.id, pageSize: 50 } })).data.total as number;
+  const punches = async () =>
+    (await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: wei.id, pageSize: 50 } })).data.total as number;
   assert.equal(await punches(), 2);
 
   // The terminal itself uploads the morning punch (its log re-sent): stored once.
@@ -159,8 +167,14 @@ test(`a mapping without a needed field names it; a column the file lacks is refu
   assert.equal((await run(B, { id: p.data.id, mapping: p.data.mapping, dry_run: true })).code, CODES.NOT_FOUND);
   assert.equal((await call(t.app, 'GET', '/legacy/info', { token: B.main, query: { id: p.data.id } })).code, CODES.NOT_FOUND);
   const viewer = await makeSub(t, A, ['userView']);
-  assert.equal((await upload(t, '/legacy/preview', viewer.token, { name: 'x.csv', data: Buffer.from(TRANSACTIONS) }, { kind: 'transactions' })).code, CODES.NO_AUTHORITY);
-  assert.equal((await call(t.app, 'POST', '/legacy/run', { token: viewer.token, body: { id: p.data.id, mapping: p.data.mapping, dry_run: true } })).code, CODES.NO_AUTHORITY);
+  assert.equal(
+    (await upload(t, '/legacy/preview', viewer.token, { name: 'x.csv', data: Buffer.from(TRANSACTIONS) }, { kind: 'transactions' })).code,
+    CODES.NO_AUTHORITY,
+  );
+  assert.equal(
+    (await call(t.app, 'POST', '/legacy/run', { token: viewer.token, body: { id: p.data.id, mapping: p.data.mapping, dry_run: true } })).code,
+    CODES.NO_AUTHORITY,
+  );
   // not a file of such exports at all
   const pdf = await preview(A, 'report.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0)]), 'transactions');
   assert.equal(pdf.code, CODES.RULE);

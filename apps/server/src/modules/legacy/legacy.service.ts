@@ -155,7 +155,11 @@ export function legacyService(deps: {
   function refuse(w: Work, index: number, field: LegacyField, key: string, params: Record<string, string | number> = {}) {
     w.report.failed++;
     if (w.report.errors.length < ERRORS_SHOWN)
-      w.report.errors.push({ row: index + 2, field: label(w.lang, field), reason: t(w.lang, `legacy.reasons.${key}`, { field: label(w.lang, field), ...params }) });
+      w.report.errors.push({
+        row: index + 2,
+        field: label(w.lang, field),
+        reason: t(w.lang, `legacy.reasons.${key}`, { field: label(w.lang, field), ...params }),
+      });
   }
 
   /** A mapped cell of a row, trimmed ('' when the field is not mapped). */
@@ -223,7 +227,15 @@ export function legacyService(deps: {
               .map((p) => p.trim())
               .filter(Boolean)
           : null;
-        wanted.push({ index, number, name: name.slice(0, LIMITS.personNameMax), phone: cellOf(w, cells, 'phone').slice(0, 32), card, hired: hired || null, dept });
+        wanted.push({
+          index,
+          number,
+          name: name.slice(0, LIMITS.personNameMax),
+          phone: cellOf(w, cells, 'phone').slice(0, 32),
+          card,
+          hired: hired || null,
+          dept,
+        });
       }
       await writeOrCount(w, wanted, { rootId, rootPath, byPath, wouldMake, key });
       done += batch.length;
@@ -255,6 +267,7 @@ export function legacyService(deps: {
       const deptOf = async (parts: string[]): Promise<number> => {
         let parent = d.rootId;
         let path = d.rootPath;
+        let made = false;
         for (const part of parts) {
           path = path ? `${path}/${part}` : part;
           const k = d.key(path);
@@ -262,7 +275,8 @@ export function legacyService(deps: {
           if (id === undefined) {
             if (w.body.dry_run) {
               d.wouldMake.add(k);
-              return 0;
+              made = true;
+              continue;
             }
             id = await departmentsRepository.insert(ex, companyId, { parent_id: parent, name: part.slice(0, 50), sort: 0, created_at: now });
             d.byPath.set(k, id);
@@ -270,7 +284,7 @@ export function legacyService(deps: {
           }
           parent = id;
         }
-        return parent;
+        return made ? 0 : parent;
       };
       for (const x of wanted) {
         const deptId = x.dept?.length ? await deptOf(x.dept) : d.rootId;
@@ -347,7 +361,9 @@ export function legacyService(deps: {
           continue;
         }
         const timeCell = cellOf(w, cells, 'time');
-        const moment = timeCell ? momentOf(timeCell) || momentOf(timeCell, cellOf(w, cells, 'clock')) : momentOf(cellOf(w, cells, 'date'), cellOf(w, cells, 'clock'));
+        const moment = timeCell
+          ? momentOf(timeCell) || momentOf(timeCell, cellOf(w, cells, 'clock'))
+          : momentOf(cellOf(w, cells, 'date'), cellOf(w, cells, 'clock'));
         if (!moment) {
           const field: LegacyField = timeCell || w.mapping.time != null ? 'time' : 'date';
           refuse(w, index, field, 'badTime', { value: timeCell || [cellOf(w, cells, 'date'), cellOf(w, cells, 'clock')].filter(Boolean).join(' ') });
@@ -412,19 +428,20 @@ export function legacyService(deps: {
     try {
       if (w.row.kind === 'employees') await employees(w);
       else await transactions(w);
-      await db
-        .updateTable('legacy_imports')
-        .set({ state: 'done', done: w.sheet.rows.length, report: JSON.stringify(w.report), updated_at: nowIso() })
-        .where('id', '=', id)
-        .execute();
-      if (!w.body.dry_run) {
+      await transaction(db, async (trx) => {
+        await trx
+          .updateTable('legacy_imports')
+          .set({ state: 'done', done: w.sheet.rows.length, report: JSON.stringify(w.report), updated_at: nowIso() })
+          .where('id', '=', id)
+          .execute();
+        if (w.body.dry_run) return;
         const r = w.report;
-        await audit(db, w.tenant, 'person', 'legacy.import', {
+        await audit(trx, w.tenant, 'person', 'person.legacyImport', {
           file: w.row.file_name,
           kind: t(w.lang, `legacy.kinds.${w.row.kind}`),
           written: w.row.kind === 'employees' ? r.created + r.updated : r.stored,
         });
-      }
+      });
     } catch (e) {
       deps.log.error({ err: e, import: id }, 'legacy import failed');
       await db
@@ -513,14 +530,36 @@ export function legacyService(deps: {
       const now = nowIso();
       const claimed = await db
         .updateTable('legacy_imports')
-        .set({ state: 'running', dry_run: body.dry_run ? 1 : 0, mapping: JSON.stringify(mapping), encoding: sheet.encoding, total: sheet.rows.length, done: 0, report: '', reason: '', updated_at: now })
+        .set({
+          state: 'running',
+          dry_run: body.dry_run ? 1 : 0,
+          mapping: JSON.stringify(mapping),
+          encoding: sheet.encoding,
+          total: sheet.rows.length,
+          done: 0,
+          report: '',
+          reason: '',
+          updated_at: now,
+        })
         .where('id', '=', r.id)
         .where('updated_at', '=', r.updated_at)
         .returning('id')
         .executeTakeFirst();
       // another request started it meanwhile
       if (!claimed) throw conflict('legacy.running');
-      const report: LegacyReport = { rows: sheet.rows.length, created: 0, updated: 0, unchanged: 0, departments: 0, stored: 0, already: 0, strangers: 0, duplicates: 0, failed: 0, errors: [] };
+      const report: LegacyReport = {
+        rows: sheet.rows.length,
+        created: 0,
+        updated: 0,
+        unchanged: 0,
+        departments: 0,
+        stored: 0,
+        already: 0,
+        strangers: 0,
+        duplicates: 0,
+        failed: 0,
+        errors: [],
+      };
       const progress = async (done: number) => {
         // the server closing: the run stops between batches (each whole or not at all); run again, it adds nothing twice
         if (stopping) throw new Error('interrupted');
