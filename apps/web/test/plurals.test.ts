@@ -60,6 +60,10 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'person.access.periodsHint': { one: 'Up to 1 period; none means all day.', two: 'Up to 2 periods; none means all day.' },
   'person.validation.max': { one: 'At most 1 character', two: 'At most 2 characters' },
   'att.update.pending': { one: '1 person-day left', two: '2 person-days left' },
+  'legacy.summary': { params: { file: 'a.csv' }, one: 'a.csv: 1 row', two: 'a.csv: 2 rows' },
+  'legacy.sample': { one: '1 row from the start of the file', two: '2 rows from the start of the file' },
+  'legacy.report.checked': { one: 'Checked 1 row: nothing was written', two: 'Checked 2 rows: nothing was written' },
+  'legacy.report.imported': { one: 'Imported 1 row', two: 'Imported 2 rows' },
   'visitor.maxDays': { one: 'A visit lasts at most 1 day', two: 'A visit lasts at most 2 days' },
   'workflow.flow.problems': { one: 'The process has 1 problem: see the marked node', two: 'The process has 2 problems: see the marked nodes' },
   'workflow.form.durationDays': {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import {
   CARD_PATTERN,
   LEGACY_FIELDS,
@@ -564,6 +565,8 @@ export function legacyService(deps: {
         // the server closing: the run stops between batches (each whole or not at all); run again, it adds nothing twice
         if (stopping) throw new Error('interrupted');
         await db.updateTable('legacy_imports').set({ done, updated_at: nowIso() }).where('id', '=', r.id).execute();
+        // on SQLite every query completes at once: the terminals and the console are answered between batches
+        await setImmediate();
       };
       const job = work({ tenant, lang, row: { ...r, kind }, sheet, mapping, body, report, progress });
       running.add(job);

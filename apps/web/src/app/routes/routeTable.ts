@@ -13,6 +13,7 @@ export type PageKey =
   | 'deviceList'
   | 'devicePersons'
   | 'deviceRoster'
+  | 'legacyImport'
   | 'punchList'
   | 'attendanceHealth'
   | 'attendanceAlcohol'
@@ -134,6 +135,8 @@ export const ROUTE_TABLE: RouteNode[] = [
     children: [
       { path: '/user/organization', titleKey: 'route.organization', icon: 'organization', right: 'person', page: 'organization' },
       { path: '/user/list', titleKey: 'route.personList', icon: 'personList', right: 'person', page: 'personList' },
+      // issue #30: taking over a working site from the old software's files (people's edit right on the server)
+      { path: '/user/legacy', titleKey: 'route.legacyImport', right: 'person', hidden: true, page: 'legacyImport' },
     ],
   },
   // spec §2: face devices, added when rights.face is non-zero (writing needs face ≥ 2, checked per button).

@@ -7,6 +7,7 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
+  ImportOutlined,
   LinkOutlined,
   PlusOutlined,
   SettingOutlined,
@@ -15,6 +16,7 @@ import {
   UploadOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
@@ -49,6 +51,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage(), place));
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
   const [importOpen, setImportOpen] = useState(false);
+  const navigate = useNavigate();
   const [transferOpen, setTransferOpen] = useState(false);
   const user = useUserInfo().data;
   // spec §7 bindAdmin: main administrators link people to administrator accounts
@@ -365,6 +368,12 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
         {canEdit && (
           <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="person-import">
             {t('person.import.button')}
+          </Button>
+        )}
+        {canEdit && (
+          // issue #30: the old software's exports of employees and punches (/user/legacy)
+          <Button icon={<ImportOutlined />} onClick={() => void navigate('/user/legacy')} data-testid="person-legacy">
+            {t('person.legacy')}
           </Button>
         )}
         <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(filters)} data-testid="person-export">
