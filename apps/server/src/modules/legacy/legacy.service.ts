@@ -169,6 +169,15 @@ export function legacyService(deps: {
     return i === undefined || i === null ? '' : (cells[i] ?? '').trim();
   };
 
+  /** A row's person number, or '' when it is refused (empty, or not a number a person may have). */
+  function numberOf(w: Work, cells: string[], index: number): string {
+    const number = cellOf(w, cells, 'number');
+    if (!number) refuse(w, index, 'number', 'required');
+    else if (!NUMBER.test(number) || number.length > LIMITS.personNumberMax) refuse(w, index, 'number', 'badNumber', { value: number });
+    else return number;
+    return '';
+  }
+
   async function employees(w: Work) {
     const { companyId } = w.tenant;
     const depts = await departmentsRepository.all(db, companyId);
@@ -187,15 +196,8 @@ export function legacyService(deps: {
     )) {
       const wanted: { index: number; number: string; name: string; phone: string; card: string; hired: string | null; dept: string[] | null }[] = [];
       for (const { cells, index } of batch) {
-        const number = cellOf(w, cells, 'number');
-        if (!number) {
-          refuse(w, index, 'number', 'required');
-          continue;
-        }
-        if (!NUMBER.test(number) || number.length > LIMITS.personNumberMax) {
-          refuse(w, index, 'number', 'badNumber', { value: number });
-          continue;
-        }
+        const number = numberOf(w, cells, index);
+        if (!number) continue;
         if (seen.has(number)) {
           w.report.duplicates++;
           continue;
@@ -352,15 +354,8 @@ export function legacyService(deps: {
     )) {
       const byDevice = new Map<number, { device: DeviceRow; records: PunchRecord[] }>();
       for (const { cells, index } of batch) {
-        const number = cellOf(w, cells, 'number');
-        if (!number) {
-          refuse(w, index, 'number', 'required');
-          continue;
-        }
-        if (!NUMBER.test(number) || number.length > LIMITS.personNumberMax) {
-          refuse(w, index, 'number', 'badNumber', { value: number });
-          continue;
-        }
+        const number = numberOf(w, cells, index);
+        if (!number) continue;
         const timeCell = cellOf(w, cells, 'time');
         const moment = timeCell
           ? momentOf(timeCell) || momentOf(timeCell, cellOf(w, cells, 'clock'))
