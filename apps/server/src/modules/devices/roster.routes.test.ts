@@ -206,6 +206,8 @@ test(`users no person here stands for are listed as "on the terminal, not manage
   assert.ok(pins.includes(five!.pin), 'the skipped user stays on the terminal, not managed');
 
   const remove = (pins: string[], token = A.main) => call(t.app, 'POST', '/device/roster/remove', { token, lang: 'en-US', body: { id: deviceId, pins } });
+  // the terminal away for a moment: the removals wait for it
+  await term.stop();
   const r = await remove([five!.pin, six!.pin, one!.pin]);
   assert.equal(r.code, CODES.OK, r.message);
   assert.equal(r.data.queued, 2);
@@ -223,6 +225,18 @@ test(`users no person here stands for are listed as "on the terminal, not manage
     .where('kind', '=', 'deleteUser')
     .execute();
   assert.equal(queued.length, 2, 'one command per user');
+  // a user on its way off the terminal is not taken over meanwhile
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Too late' } })).data.id as number;
+  const late = await call(t.app, 'POST', '/device/roster/apply', {
+    token: A.main,
+    lang: 'en-US',
+    body: { id: deviceId, department_id: dept, rows: [{ pin: six!.pin, action: 'create' }] },
+  });
+  assert.equal(late.data.created, 0);
+  assert.match(late.data.refused[0]?.reason ?? '', /being removed from this terminal/);
+  const listed = (await roster()).data.items as { pin: string; removing: boolean }[];
+  assert.equal(listed.find((u) => u.pin === six!.pin)?.removing, true, 'shown as on its way');
+  await term.start();
   await until('the terminal removed them', () => !term.users.has(five!.pin) && !term.users.has(six!.pin));
   const left = await until('the roster follows the terminal', async () => {
     const all = (await roster()).data.items as { pin: string }[];

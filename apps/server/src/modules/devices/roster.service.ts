@@ -270,7 +270,10 @@ export function rosterService(deps: {
       const device = await devicesRepository.find(db, companyId, body.id);
       if (!device) throw notFound();
       if (!(await departmentsRepository.all(db, companyId)).some((d) => d.id === body.department_id)) throw invalid('department_id');
-      const out: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
+      const empty = (): RosterApplied => ({ created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] });
+      const total = empty();
+      // each attempt of a batch's transaction counts afresh (transaction() may run it again): kept once it commits
+      let out = empty();
       const refuse = (pin: string, key: string, params: Params = {}) => out.refused.push({ pin, reason: t(lang, key, { pin, ...params }) });
       const seen = new Set<string>();
       for (const batch of chunks(body.rows, APPLY_BATCH)) {
@@ -318,6 +321,7 @@ export function rosterService(deps: {
         const replaced: string[] = [];
         try {
           await transaction(db, async (trx) => {
+            out = empty();
             const now = nowIso();
             const people: Held[] = [];
             const rephotographed: number[] = [];
@@ -326,8 +330,14 @@ export function rosterService(deps: {
               companyId,
               rows.map((r) => r.pin),
             );
+            // a user whose removal from the terminal is on its way is not taken over (it is about to be gone)
+            const leaving = await removals(trx, companyId, device.id);
             for (const r of rows) {
               const u = held.get(r.pin);
+              if (u && leaving.has(r.pin) && r.action !== 'skip') {
+                refuse(r.pin, 'roster.leaving');
+                continue;
+              }
               if (!u) {
                 refuse(r.pin, 'roster.notRead');
                 continue;
@@ -412,13 +422,20 @@ export function rosterService(deps: {
             // a second run (everyone created or linked already) writes nothing, its log line included
             if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
           });
+          total.created += out.created;
+          total.linked += out.linked;
+          total.skipped += out.skipped;
+          total.unchanged += out.unchanged;
+          total.refused.push(...out.refused);
+          total.faceless.push(...out.faceless);
+          total.photos.push(...out.photos);
         } finally {
           // faces stored for rows not created (rolled back, or a number taken meanwhile) or not kept, and the photos
           // the kept ones replaced; release keeps what a person holds
           await deps.persons.photos.release(companyId, [...made, ...replaced]);
         }
       }
-      return out;
+      return total;
     },
 
     /** A user's kept face (this company's device), or undefined. */

@@ -11,6 +11,7 @@ export function legacyModule(core: Core, deps: { punches: PunchesService; people
     name: 'legacy',
     service,
     routes: (app) => legacyRoutes(app, service),
+    jobs: [{ name: 'legacy.sweep', every: 3600_000, exclusive: true, run: () => service.sweep() }],
     // a run going on finishes its batch before the database closes
     close: () => service.settle(),
   });

@@ -109,6 +109,11 @@ test(`an employee export in GBK: detected, its columns mapped by their headers; 
     ),
   );
 
+  // The file is not kept once imported (it holds phones and cards): running it again asks for it again.
+  const gone = await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: true });
+  assert.equal(gone.code, CODES.RULE);
+  assert.match(gone.message, /no longer kept here/);
+
   // The same file again: its mapping remembered, nothing to write.
   const again = await preview(A, 'employees.csv', iconv.encode(EMPLOYEES, 'gbk'), 'employees');
   assert.equal(again.data.remembered, true);

@@ -44,6 +44,8 @@ const ERRORS_SHOWN = 200;
 /** A run whose instance stopped answering for this long is over (its progress stopped moving). */
 const STALE_MS = 10 * 60_000;
 const SAMPLE_ROWS = 5;
+/** An upload not imported for real is deleted after this long. */
+const SWEEP_AFTER_MS = 7 * 86_400_000;
 
 type Row = Awaited<ReturnType<typeof loadRow>>;
 async function loadRow(db: Executor, companyId: number, id: number) {
@@ -98,6 +100,20 @@ export function stateOf(text: string): number | undefined {
   return STATES.get(s);
 }
 
+/** What a batch counts of the report (the rest is counted outside any transaction). */
+type Tally = Pick<LegacyReport, 'created' | 'updated' | 'unchanged' | 'departments' | 'failed' | 'errors'>;
+const emptyTally = (): Tally => ({ created: 0, updated: 0, unchanged: 0, departments: 0, failed: 0, errors: [] });
+function merge(report: LegacyReport, t: Tally) {
+  report.created += t.created;
+  report.updated += t.updated;
+  report.unchanged += t.unchanged;
+  report.departments += t.departments;
+  report.failed += t.failed;
+  for (const e of t.errors) if (report.errors.length < ERRORS_SHOWN) report.errors.push(e);
+}
+/** A department's name is stored up to this long (the departments' schema). */
+const DEPARTMENT_NAME_MAX = LIMITS.textMax;
+
 const NUMBER = new RegExp(PERSON_NUMBER_PATTERN);
 const CARD = new RegExp(CARD_PATTERN);
 
@@ -143,8 +159,8 @@ export function legacyService(deps: {
   });
 
   async function fileOf(r: NonNullable<Row>): Promise<Buffer> {
-    const f = await deps.files.get(r.file_key);
-    if (!f) throw notFound();
+    const f = r.file_key ? await deps.files.get(r.file_key) : undefined;
+    if (!f) throw badInput('legacy.fileGone', 'id');
     const parts: Buffer[] = [];
     for await (const c of f.stream) parts.push(c as Buffer);
     return Buffer.concat(parts);
@@ -152,12 +168,15 @@ export function legacyService(deps: {
 
   const label = (lang: Language, f: LegacyField) => t(lang, `legacy.fields.${f}`);
 
-  /** One refused row, with the field's label and why. */
-  function refuse(w: Work, index: number, field: LegacyField, key: string, params: Record<string, string | number> = {}) {
-    w.report.failed++;
-    if (w.report.errors.length < ERRORS_SHOWN)
-      w.report.errors.push({
-        row: index + 2,
+  /**
+   * One refused row, with its row number in the file, the field's label and why; into the report, or into the tally
+   * of a transaction's attempt (merged once it commits: a retried attempt counts nothing twice).
+   */
+  function refuse(w: Work, index: number, field: LegacyField, key: string, params: Record<string, string | number> = {}, into: Tally = w.report) {
+    into.failed++;
+    if (into.errors.length < ERRORS_SHOWN)
+      into.errors.push({
+        row: w.sheet.lines[index] ?? index + 2,
         field: label(w.lang, field),
         reason: t(w.lang, `legacy.reasons.${key}`, { field: label(w.lang, field), ...params }),
       });
@@ -253,7 +272,10 @@ export function legacyService(deps: {
     d: { rootId: number; rootPath: string; byPath: Map<string, number>; wouldMake: Set<string>; key: (p: string) => string },
   ) {
     const { companyId } = w.tenant;
-    const write = async (ex: Executor) => {
+    // what one attempt counted and the departments it made: kept only once it commits (transaction() may run it again)
+    const write = async (ex: Executor): Promise<{ tally: Tally; made: Map<string, number> }> => {
+      const tally = emptyTally();
+      const made = new Map<string, number>();
       const now = nowIso();
       const existing = await personsRepository.byNumbers(
         ex,
@@ -266,42 +288,46 @@ export function legacyService(deps: {
         [...existing.values()].map((p) => p.id),
       );
       const changed: number[] = [];
-      /** a department path's id, made (with its parents) when missing; 0 on a dry run for one not made yet */
-      const deptOf = async (parts: string[]): Promise<number> => {
+      /** a department path's id, made (with its parents) when missing; 'planned' on a dry run for one not made yet */
+      const deptOf = async (parts: string[]): Promise<number | 'planned'> => {
         let parent = d.rootId;
         let path = d.rootPath;
-        let made = false;
-        for (const part of parts) {
+        let planned = false;
+        for (const whole of parts) {
+          // as stored (the name's limit), so the same path is found again by the next import
+          const part = whole.slice(0, DEPARTMENT_NAME_MAX);
           path = path ? `${path}/${part}` : part;
           const k = d.key(path);
-          let id = d.byPath.get(k);
+          let id = made.get(k) ?? d.byPath.get(k);
           if (id === undefined) {
             if (w.body.dry_run) {
               d.wouldMake.add(k);
-              made = true;
+              planned = true;
               continue;
             }
-            id = await departmentsRepository.insert(ex, companyId, { parent_id: parent, name: part.slice(0, 50), sort: 0, created_at: now });
-            d.byPath.set(k, id);
-            w.report.departments++;
+            id = await departmentsRepository.insert(ex, companyId, { parent_id: parent, name: part, sort: 0, created_at: now });
+            made.set(k, id);
+            tally.departments++;
           }
           parent = id;
         }
-        return made ? 0 : parent;
+        return planned ? 'planned' : parent;
       };
       for (const x of wanted) {
         const deptId = x.dept?.length ? await deptOf(x.dept) : d.rootId;
         const p = existing.get(x.number);
         if (p && p.kind === VISITOR) {
-          refuse(w, x.index, 'number', 'visitorNumber', { value: x.number });
+          refuse(w, x.index, 'number', 'visitorNumber', { value: x.number }, tally);
           continue;
         }
         if (!p) {
-          if (!deptId && !w.body.dry_run) {
-            refuse(w, x.index, 'department', 'required');
+          // no department in the file and none chosen: refused on a dry run as on the real one
+          if (!deptId) {
+            refuse(w, x.index, 'department', 'required', {}, tally);
             continue;
           }
-          w.report.created++;
+          tally.created++;
+          if (deptId === 'planned') continue;
           if (w.body.dry_run) continue;
           const id = await personsRepository.insert(
             ex,
@@ -319,25 +345,27 @@ export function legacyService(deps: {
         if (x.card && x.card !== p.rfid) patch.rfid = x.card;
         if (x.hired && x.hired !== p.joined_on) patch.joined_on = x.hired;
         const had = (current.get(p.id) ?? []).map((g) => g.id);
-        const moved = x.dept !== null && !(had.length === 1 && had[0] === deptId);
+        const moved = x.dept !== null && deptId !== 0 && !(had.length === 1 && had[0] === deptId);
         if (!Object.keys(patch).length && !moved) {
-          w.report.unchanged++;
+          tally.unchanged++;
           continue;
         }
-        w.report.updated++;
+        tally.updated++;
         if (w.body.dry_run) continue;
         if (Object.keys(patch).length) {
           if (syncedChanged(p, patch)) Object.assign(patch, { revision: p.revision + 1, sync_status: 0 });
           await personsRepository.update(ex, companyId, p.id, { ...patch, updated_at: now }, p);
         }
-        if (moved && deptId) await personsRepository.setDepartments(ex, companyId, p.id, [deptId]);
+        if (moved && typeof deptId === 'number') await personsRepository.setDepartments(ex, companyId, p.id, [deptId]);
         changed.push(p.id);
       }
       // the devices' ledgers, earlier punches under these numbers (claimStrangers) and attendance follow
       if (changed.length) await deps.peopleChanged.emit(ex, { companyId, personIds: changed, kind: 'saved' });
+      return { tally, made };
     };
-    if (w.body.dry_run) await write(db);
-    else await transaction(db, write);
+    const { tally, made } = w.body.dry_run ? await write(db) : await transaction(db, write);
+    for (const [k, id] of made) d.byPath.set(k, id);
+    merge(w.report, tally);
   }
 
   async function transactions(w: Work) {
@@ -424,10 +452,12 @@ export function legacyService(deps: {
     try {
       if (w.row.kind === 'employees') await employees(w);
       else await transactions(w);
+      w.report.errors.sort((a, b) => a.row - b.row);
       await transaction(db, async (trx) => {
         await trx
           .updateTable('legacy_imports')
-          .set({ state: 'done', done: w.sheet.rows.length, report: JSON.stringify(w.report), updated_at: nowIso() })
+          // a real run's file is not kept (it holds people's phones and cards): importing again means uploading again
+          .set({ state: 'done', done: w.sheet.rows.length, report: JSON.stringify(w.report), updated_at: nowIso(), ...(w.body.dry_run ? {} : { file_key: '' }) })
           .where('id', '=', id)
           .execute();
         if (w.body.dry_run) return;
@@ -438,11 +468,14 @@ export function legacyService(deps: {
           written: w.row.kind === 'employees' ? r.created + r.updated : r.stored,
         });
       });
+      if (!w.body.dry_run) await deps.files.delete(w.row.file_key);
     } catch (e) {
-      deps.log.error({ err: e, import: id }, 'legacy import failed');
+      const interrupted = e instanceof Error && e.message === 'interrupted';
+      if (!interrupted) deps.log.error({ err: e, import: id }, 'legacy import failed');
       await db
         .updateTable('legacy_imports')
-        .set({ state: 'failed', reason: e instanceof Error ? e.message.slice(0, 500) : String(e), report: JSON.stringify(w.report), updated_at: nowIso() })
+        // a reason code the console translates; the detail is in the server's log
+        .set({ state: 'failed', reason: interrupted ? 'interrupted' : 'error', report: JSON.stringify(w.report), updated_at: nowIso() })
         .where('id', '=', id)
         .execute()
         .catch(() => undefined);
@@ -503,7 +536,16 @@ export function legacyService(deps: {
     async run(tenant: Tenant, lang: Language, body: LegacyRunBody): Promise<LegacyImport> {
       const r = await loadRow(db, tenant.companyId, body.id);
       if (!r) throw notFound();
-      if (r.state === 'running' && Date.parse(r.updated_at) > Date.now() - STALE_MS) throw conflict('legacy.running');
+      // one run of a kind at a time in a company: two would make the same people and departments at once
+      const busy = await db
+        .selectFrom('legacy_imports')
+        .select('id')
+        .where('company_id', '=', tenant.companyId)
+        .where('kind', '=', r.kind)
+        .where('state', '=', 'running')
+        .where('updated_at', '>', new Date(Date.now() - STALE_MS).toISOString())
+        .executeTakeFirst();
+      if (busy) throw conflict('legacy.running');
       const kind = r.kind as LegacyKind;
       const headers = parseJson<string[]>(r.headers, []);
       const fields: readonly string[] = LEGACY_FIELDS[kind];
@@ -575,6 +617,23 @@ export function legacyService(deps: {
       // a run whose instance stopped: over, said so
       if (r.state === 'running' && Date.parse(r.updated_at) < Date.now() - STALE_MS) return { ...present(r), state: 'failed', reason: 'interrupted' };
       return present(r);
+    },
+
+    /** Uploads never imported for real are not kept past a week (they hold people's phones and cards). */
+    async sweep(): Promise<number> {
+      const old = await db
+        .selectFrom('legacy_imports')
+        .select(['id', 'file_key'])
+        .where('file_key', '!=', '')
+        .where('state', '!=', 'running')
+        .where('updated_at', '<', new Date(Date.now() - SWEEP_AFTER_MS).toISOString())
+        .limit(500)
+        .execute();
+      for (const r of old) {
+        await deps.files.delete(r.file_key);
+        await db.updateTable('legacy_imports').set({ file_key: '' }).where('id', '=', r.id).execute();
+      }
+      return old.length;
     },
 
     /** The server closing: the runs going on stop after their batch, and are waited for. */

@@ -3,7 +3,13 @@ import { test } from 'node:test';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { AppError } from '../../lib/errors.ts';
-import { detectEncoding, KNOWN_HEADERS, LEGACY_ENCODINGS, readLegacyFile, type LegacyEncoding } from './parse.ts';
+import { detectEncoding, KNOWN_HEADERS, LEGACY_ENCODINGS, readLegacyFile as readWithLines, type LegacyEncoding } from './parse.ts';
+
+/** The table as read, without its rows' line numbers (the test of title lines checks those). */
+async function readLegacyFile(...args: Parameters<typeof readWithLines>) {
+  const { lines: _lines, ...sheet } = await readWithLines(...args);
+  return sheet;
+}
 
 /** Every sample here is written by hand, in the shape the old systems export. */
 
@@ -181,8 +187,10 @@ test('title lines above the header are skipped; rows padded or cut to the header
     ['1002', 'Jing'],
     [],
   ]);
-  const sheet = await readLegacyFile('transactions.csv', Buffer.from(text));
+  const sheet = await readWithLines('transactions.csv', Buffer.from(text));
   assert.deepEqual(sheet.headers, ['Personnel ID', 'First Name', 'Last Name', 'Punch Time', 'Punch State'], 'trailing empty header cells are no columns');
+  // each row's number as a spreadsheet counts it (the title, a blank line and the header come first; row 5 is empty)
+  assert.deepEqual(sheet.lines, [4, 6]);
   assert.deepEqual(sheet.rows, [
     ['1001', 'Wei', 'Zhang', '2024-01-02 08:59:12', 'Check In'],
     ['1002', 'Jing', '', '', ''],
@@ -292,4 +300,19 @@ test('refusals: a file that is neither xlsx nor text', async () => {
   for (const bytes of [pdf, ole2, utf16NoBom, binary]) await assert.rejects(readLegacyFile('a.csv', bytes), refused('errors.legacyType'));
   // Text that merely starts like a magic number is still text.
   assert.deepEqual((await readLegacyFile('a.csv', Buffer.from('PKID,Name\n1,Ann\n'))).headers, ['PKID', 'Name']);
+});
+
+test('a header wider than 200 columns is refused (a hostile file would pad every row to it); past it, xlsx cells are not read', async () => {
+  const wide = `ID,Name${','.repeat(300)}z\n1,Ann\n`;
+  await assert.rejects(readLegacyFile('wide.csv', Buffer.from(wide)), (e: AppError) => e.key === 'errors.legacyTooWide');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Punches');
+  ws.addRow(['ID', 'Punch Time']);
+  const row = ws.addRow(['1001', new Date(Date.UTC(2026, 10, 2, 0, 0, 0))]);
+  row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm:ss';
+  ws.getCell('XFD2').value = 'far away';
+  const sheet = await readLegacyFile('w.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+  assert.deepEqual(sheet.headers, ['ID', 'Punch Time']);
+  // a punch at midnight keeps its time: the cell's format shows one
+  assert.deepEqual(sheet.rows, [['1001', '2026-11-02 00:00:00']]);
 });

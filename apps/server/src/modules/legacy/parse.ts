@@ -20,10 +20,14 @@ export interface LegacySheet {
   headers: string[];
   /** the data rows after the header, each as long as `headers` (padded with '' or cut), fully empty rows dropped */
   rows: string[][];
+  /** each data row's number in the file as a spreadsheet counts it (the header's is smaller), for the report */
+  lines: number[];
 }
 
 const MAX_BYTES = 40 * 1024 * 1024;
 const MAX_ROWS = 300_000;
+/** Columns a header may have: the mapping reads at most 200, and a hostile header 100,000 wide would pad every row. */
+const MAX_COLUMNS = 200;
 const FIELD = 'file';
 
 /**
@@ -201,22 +205,27 @@ const tooLarge = () => badInput('errors.legacyTooLarge', FIELD, { mb: MAX_BYTES 
  * cells (exports often put a title line or two above it); trailing empty header cells are dropped, data rows padded
  * or cut to the header, fully empty ones dropped.
  */
-function tableOf(records: Iterable<string[]>): Omit<LegacySheet, 'encoding'> {
+function tableOf(records: Iterable<string[]>, numberOf: (index: number) => number = (i) => i + 1): Omit<LegacySheet, 'encoding'> {
   let headers: string[] | undefined;
   const rows: string[][] = [];
+  const lines: number[] = [];
+  let index = -1;
   for (const cells of records) {
+    index++;
     if (!headers) {
       if (filled(cells) >= 2) headers = cells.slice(0, lastFilled(cells) + 1);
+      if (headers && headers.length > MAX_COLUMNS) throw badInput('errors.legacyTooWide', FIELD, { max: MAX_COLUMNS });
       continue;
     }
     const width = headers.length;
     if (cells.length > width) cells.length = width;
     if (filled(cells) === 0) continue;
     while (cells.length < width) cells.push('');
+    lines.push(numberOf(index));
     if (rows.push(cells) > MAX_ROWS) throw tooLarge();
   }
   if (!headers) throw badInput('errors.legacyEmpty', FIELD);
-  return { headers, rows };
+  return { headers, rows, lines };
 }
 
 function filled(cells: string[]): number {
@@ -255,28 +264,32 @@ async function readXlsx(data: Buffer): Promise<LegacySheet> {
   const epoch = wb.properties?.date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
   for (const ws of wb.worksheets) {
     const records: string[][] = [];
+    const numbers: number[] = [];
     ws.eachRow({ includeEmpty: false }, (row) => {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: false }, (cell, col) => {
         // A merged range's other cells echo its first one: a title merged over the columns would pass for a header.
         if (cell.type === ExcelJS.ValueType.Merge) return;
+        // past what a header may hold: not padded up to (a cell at column XFD on every row would be 16,384 each)
+        if (col > MAX_COLUMNS + 1) return;
         while (cells.length < col - 1) cells.push('');
-        cells[col - 1] = sheetText(cell.value, epoch);
+        cells[col - 1] = sheetText(cell.value, epoch, /[hs]/i.test((cell.numFmt ?? '').replace(/"[^"]*"|\[[^\]]*\]/g, '')));
       });
       records.push(cells);
+      numbers.push(row.number);
     });
     // The first sheet with a header row: a cover or notes sheet before the data is passed over.
-    if (records.some((r) => filled(r) >= 2)) return { ...tableOf(records), encoding: 'xlsx' };
+    if (records.some((r) => filled(r) >= 2)) return { ...tableOf(records, (i) => numbers[i]!), encoding: 'xlsx' };
   }
   throw badInput('errors.legacyEmpty', FIELD);
 }
 
 /** A cell as text: dates to the second (transactions need them), formulas by their result, errors as Excel shows them. */
-function sheetText(v: ExcelJS.CellValue, epoch: number): string {
-  if (v instanceof Date) return dateText(v, epoch);
+function sheetText(v: ExcelJS.CellValue, epoch: number, timed: boolean): string {
+  if (v instanceof Date) return dateText(v, epoch, timed);
   if (v && typeof v === 'object') {
     if ('error' in v) return String(v.error);
-    if ('formula' in v || 'sharedFormula' in v) return sheetText(v.result ?? null, epoch);
+    if ('formula' in v || 'sharedFormula' in v) return sheetText(v.result ?? null, epoch, timed);
   }
   return cellText(v);
 }
@@ -285,13 +298,14 @@ function sheetText(v: ExcelJS.CellValue, epoch: number): string {
  * exceljs gives a date cell as the UTC instant of the wall-clock time written in the sheet, so the UTC fields are
  * that wall clock (cellText stops at the minute). Serials are floats: rounded to the second first.
  */
-function dateText(d: Date, epoch: number): string {
+function dateText(d: Date, epoch: number, timed: boolean): string {
   const ms = Math.round(d.getTime() / 1000) * 1000;
   if (!Number.isFinite(ms)) return '';
   const iso = new Date(ms).toISOString();
   const time = iso.slice(11, 19);
   if (ms >= epoch && ms - epoch < DAY_MS) return time; // a time-of-day cell (ZKTime's separate Date and Time columns)
-  if (ms % DAY_MS === 0) return iso.slice(0, 10);
+  // a day alone, unless the cell's format shows a time (a punch at midnight is 00:00:00, not a date)
+  if (ms % DAY_MS === 0 && !timed) return iso.slice(0, 10);
   return `${iso.slice(0, 10)} ${time}`;
 }
 

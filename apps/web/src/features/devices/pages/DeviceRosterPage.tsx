@@ -397,7 +397,8 @@ export default function DeviceRosterPage() {
                 selectedRowKeys: Object.keys(selected),
                 preserveSelectedRowKeys: true,
                 hideSelectAll: true,
-                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }) }),
+                // a user on its way off the terminal is not taken over (the server refuses it too)
+                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }), disabled: r.removing }),
                 onChange: (keys, rows) =>
                   setSelected((prev) => {
                     const next: Record<string, RosterItem> = {};

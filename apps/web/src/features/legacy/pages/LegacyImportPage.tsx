@@ -17,6 +17,8 @@ const REQUIRED: Record<LegacyKind, LegacyField[][]> = {
   transactions: [['number'], ['time', 'date']],
 };
 const ENCODINGS = ['utf-8', 'gbk', 'big5', 'shift_jis'] as const;
+/** Read by screen readers, not shown. */
+const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 /** The counts of a report, the ones that matter for its kind. */
 function Report({ run }: { run: LegacyImport }) {
@@ -242,6 +244,7 @@ export default function LegacyImportPage() {
                     allowClear
                     placeholder={t('legacy.notInFile')}
                     value={mapping[f] ?? undefined}
+                    aria-required={REQUIRED[kind].some((g) => g.length === 1 && g[0] === f)}
                     onChange={(v?: number) => setMapping((m) => ({ ...m, [f]: v ?? null }))}
                     options={columnOptions}
                     style={{ width: '100%' }}
@@ -315,12 +318,16 @@ export default function LegacyImportPage() {
           </>
         )}
         {run && run.state === 'running' && (
-          <div role="status" data-testid="legacy-progress">
+          <div data-testid="legacy-progress">
+            {/* a screen reader hears each quarter, not every second's count */}
+            <span role="status" style={HIDDEN}>
+              {t('legacy.progressLabel')}: {Math.floor(percent / 25) * 25}%
+            </span>
             <Typography.Text>{t('legacy.progress', { done: run.done, total: run.total })}</Typography.Text>
             <Progress percent={percent} status="active" aria-label={t('legacy.progressLabel')} />
           </div>
         )}
-        {run?.state === 'failed' && <Alert type="error" showIcon title={t('legacy.failed', { reason: run.reason })} data-testid="legacy-failed" />}
+        {run?.state === 'failed' && <Alert type="error" showIcon title={t('legacy.failed', { reason: t(run.reason === 'interrupted' ? 'legacy.failedReasons.interrupted' : 'legacy.failedReasons.error') })} data-testid="legacy-failed" />}
         {run?.state === 'done' && run.report && <Report run={run} />}
       </Space>
     </Card>
