@@ -457,7 +457,13 @@ export function legacyService(deps: {
         await trx
           .updateTable('legacy_imports')
           // a real run's file is not kept (it holds people's phones and cards): importing again means uploading again
-          .set({ state: 'done', done: w.sheet.rows.length, report: JSON.stringify(w.report), updated_at: nowIso(), ...(w.body.dry_run ? {} : { file_key: '' }) })
+          .set({
+            state: 'done',
+            done: w.sheet.rows.length,
+            report: JSON.stringify(w.report),
+            updated_at: nowIso(),
+            ...(w.body.dry_run ? {} : { file_key: '' }),
+          })
           .where('id', '=', id)
           .execute();
         if (w.body.dry_run) return;

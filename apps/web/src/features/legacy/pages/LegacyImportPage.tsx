@@ -327,7 +327,14 @@ export default function LegacyImportPage() {
             <Progress percent={percent} status="active" aria-label={t('legacy.progressLabel')} />
           </div>
         )}
-        {run?.state === 'failed' && <Alert type="error" showIcon title={t('legacy.failed', { reason: t(run.reason === 'interrupted' ? 'legacy.failedReasons.interrupted' : 'legacy.failedReasons.error') })} data-testid="legacy-failed" />}
+        {run?.state === 'failed' && (
+          <Alert
+            type="error"
+            showIcon
+            title={t('legacy.failed', { reason: t(run.reason === 'interrupted' ? 'legacy.failedReasons.interrupted' : 'legacy.failedReasons.error') })}
+            data-testid="legacy-failed"
+          />
+        )}
         {run?.state === 'done' && run.report && <Report run={run} />}
       </Space>
     </Card>
