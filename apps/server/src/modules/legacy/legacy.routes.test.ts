@@ -184,3 +184,21 @@ test(`a mapping without a needed field names it; a column the file lacks is refu
   const pdf = await preview(A, 'report.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0)]), 'transactions');
   assert.equal(pdf.code, CODES.RULE);
 });
+
+test(`an upload never imported for real is deleted after a week; the row stays for its remembered mapping (${DIALECT})`, async () => {
+  const p = await preview(A, 'old.csv', Buffer.from(TRANSACTIONS), 'transactions');
+  const { db } = t.app.database;
+  const key = (await db.selectFrom('legacy_imports').select('file_key').where('id', '=', p.data.id).executeTakeFirstOrThrow()).file_key;
+  assert.ok(await t.app.files.head(key), 'kept while it may be run');
+  assert.equal(await t.app.modules.legacy.service.sweep(), 0, 'nothing a week old yet');
+  await db
+    .updateTable('legacy_imports')
+    .set({ updated_at: new Date(Date.now() - 8 * 86_400_000).toISOString() })
+    .where('id', '=', p.data.id)
+    .execute();
+  assert.ok((await t.app.modules.legacy.service.sweep()) >= 1);
+  assert.equal(await t.app.files.head(key), undefined);
+  const row = await db.selectFrom('legacy_imports').select(['file_key', 'headers']).where('id', '=', p.data.id).executeTakeFirstOrThrow();
+  assert.deepEqual([row.file_key, JSON.parse(row.headers)[0]], ['', 'Employee ID']);
+  assert.match((await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: true })).message, /no longer kept here/);
+});
