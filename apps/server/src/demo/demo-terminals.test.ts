@@ -10,7 +10,7 @@ let demo: Awaited<ReturnType<typeof startDemoTerminals>>;
 before(async () => {
   t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
   await seedDemo(t.app.database, 10, t.app.modules);
-  demo = await startDemoTerminals(await listen(t), { everyMs: 3_600_000, firstBurst: 0 });
+  demo = await startDemoTerminals(await listen(t), { everyMs: 3_600_000, firstBurst: 0, enrolAfterMs: 500 });
 });
 after(async () => {
   await demo.stop();
@@ -178,4 +178,30 @@ test(`the demo has a visitor: invited to the R&D door, with a face, synced there
     const people = await call(t.app, 'GET', '/device/persons', { token, query: { id: d.id, keyword: 'zhao', pageSize: 5 } });
     assert.equal(people.data.total, d.name.includes('R&D') ? 1 : 0, d.name);
   }
+});
+
+test(`the demo's R&D door was in service before: someone enrolled at it since is announced, with the way to its take-over page, and listed there as not managed (${DIALECT})`, async () => {
+  const token = await login(t.app, DEMO_LOGIN.username, DEMO_LOGIN.password);
+  const door = (await call(t.app, 'GET', '/device/list', { token, query: { pageSize: 10 } })).data.items.find(
+    (d: { serial: string }) => d.serial === 'DEMO0003',
+  ) as {
+    id: number;
+  };
+  const message = await until('the administrators told', async () =>
+    ((await call(t.app, 'GET', '/message/list', { token, lang: 'en-US' })).data.items as { type: string; link: string }[]).find(
+      (m) => m.type === 'deviceEnrolled',
+    ),
+  );
+  assert.equal(message!.link, `/device/roster/${door.id}?show=unmanaged`);
+  const listed = (await call(t.app, 'GET', '/device/roster', { token, query: { id: door.id, show: 'unmanaged' } })).data.items as {
+    pin: string;
+    face_url: string;
+  }[];
+  assert.deepEqual(
+    listed.map((u) => u.pin),
+    ['3101'],
+  );
+  assert.ok(listed[0]!.face_url, 'with the face enrolled at the door');
+  // the eight people the old software left on it are still there, for "Read the terminal"
+  assert.equal(demo.terminals[2]!.users.has('3001') && demo.terminals[2]!.users.has('3008'), true);
 });

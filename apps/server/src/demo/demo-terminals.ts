@@ -1,3 +1,4 @@
+import { seedSite } from '../../../../tools/zk-emulator/site.ts';
 import { createTerminal } from '../../../../tools/zk-emulator/terminal.ts';
 import { DEMO_DEVICES, demoDeviceIp } from './seed-demo.ts';
 import { captureJpegs } from './seed-people.ts';
@@ -9,7 +10,10 @@ import { captureJpegs } from './seed-people.ts';
  * refuses a face (spec §2 /stranger): mostly one it does not know, now and then a registered person whose
  * verification failed; the capture goes up as a §11.8 ATTPHOTO and no record comes with it.
  */
-export async function startDemoTerminals(server: string, opts: { everyMs?: number; firstBurst?: number; strangerEveryMs?: number } = {}) {
+export async function startDemoTerminals(
+  server: string,
+  opts: { everyMs?: number; firstBurst?: number; strangerEveryMs?: number; enrolAfterMs?: number } = {},
+) {
   const terminals = DEMO_DEVICES.map((d, i) =>
     createTerminal({
       server,
@@ -22,7 +26,17 @@ export async function startDemoTerminals(server: string, opts: { everyMs?: numbe
       ip: demoDeviceIp(i),
     }),
   );
+  // Taking over a working site (issue #30): the R&D door was in service before this server, and still holds eight people
+  // the old software enrolled, with faces and a fortnight of their punches ("Take over the people on this terminal"
+  // reads them); soon after start someone is enrolled at the door itself, and the administrators are told.
+  const before = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+  terminals[2]!.seed(seedSite({ users: 8, firstPin: 3001, punches: 40, seed: 11, faces: 0.9, validity: 0.25, from: before, days: 14 }));
   for (const term of terminals) void term.start();
+  const enrol = setTimeout(
+    () => void terminals[2]!.enrolHere({ pin: '3101', name: 'Lin Yu', face: seedSite({ users: 1, firstPin: 3101, seed: 12 }).users[0]!.face }),
+    opts.enrolAfterMs ?? 10_000,
+  );
+  enrol.unref();
   const pins = ['1001', '1002', '1003', '1004', '1005'];
   // Six faces for the staff's punches, two more for strangers (the same generator: the first six stay as they were).
   const all = await captureJpegs(8);
@@ -81,6 +95,7 @@ export async function startDemoTerminals(server: string, opts: { everyMs?: numbe
       clearTimeout(burst);
       clearInterval(strangerTimer);
       clearTimeout(firstStranger);
+      clearTimeout(enrol);
       await Promise.all(terminals.map((x) => x.stop()));
     },
   };

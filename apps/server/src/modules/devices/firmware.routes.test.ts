@@ -61,13 +61,10 @@ async function isapiDevice(c: Company, serial: string, opts: Parameters<typeof c
   return { emu, id: r.data.id as number };
 }
 const upgradeOf = async (c: Company, id: number, what: string) =>
-  (await until(
-    what,
-    async () => {
-      const u = (await upgrades(c, { device_id: id }))[0]!;
-      return u.state === 'done' || u.state === 'failed' ? u : undefined;
-    },
-  ))!;
+  (await until(what, async () => {
+    const u = (await upgrades(c, { device_id: id }))[0]!;
+    return u.state === 'done' || u.state === 'failed' ? u : undefined;
+  }))!;
 const upgrades = async (c: Company, query: Record<string, number> = {}) =>
   (await call(t.app, 'GET', '/firmware/upgrades', { token: c.main, query, lang: 'en-US' })).data as {
     id: number;

@@ -64,6 +64,14 @@ test('pairing: the next different person within 10 s; alone, pending while the w
   ]);
   assert.deepEqual(pairPunches([at(1, 1, 95)], now), [{ id: 1, state: 'pending', partner: null }]);
   assert.deepEqual(pairPunches([at(1, 1, 95, 'pending')], now), [], 'still waiting: nothing to write');
+  // a passage uploaded late (a terminal back online): it waits the window after it arrived for its partner's upload
+  const late = { ...at(1, 1, 0), created_at: new Date(now - 3000).toISOString() };
+  assert.deepEqual(pairPunches([late], now), [{ id: 1, state: 'pending', partner: null }]);
+  assert.deepEqual(pairPunches([late, { ...at(2, 2, 4), created_at: new Date(now).toISOString() }], now), [
+    { id: 1, state: 'paired', partner: 2 },
+    { id: 2, state: 'paired', partner: 1 },
+  ]);
+  assert.deepEqual(pairPunches([{ ...late, created_at: new Date(now - 11_000).toISOString() }], now), [{ id: 1, state: 'unpaired', partner: null }]);
 });
 
 test(`with the option on, a passage on a two-person device is paired or unpaired (with a message); other devices and the option off are untouched (${DIALECT})`, async () => {

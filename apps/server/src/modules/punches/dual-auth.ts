@@ -10,12 +10,21 @@ export const DUAL_WINDOW_MS = 10_000;
 /** Unpaired passages older than this are marked without a message (the option was just switched on, a late upload). */
 const ALARM_MAX_AGE_MS = 10 * 60_000;
 
-type Candidate = { id: number; person_id: number | null; time: string; dual_state: string; person_name: string | null };
+type Candidate = {
+  id: number;
+  person_id: number | null;
+  time: string;
+  dual_state: string;
+  person_name: string | null;
+  /** when the server stored it: a late upload's partner may come in the terminal's next upload */
+  created_at?: string;
+};
 export type DualDecision = { id: number; state: 'pending' | 'paired' | 'unpaired'; partner: number | null };
 
 /**
  * Pure pairing of one device's undecided punches (oldest first): a punch pairs with the next one of a different
- * person within the window; without one it waits while the window is open, then is unpaired.
+ * person within the window; without one it waits while the window is open (and, for a punch uploaded late, as long
+ * again after it arrived), then is unpaired.
  */
 export function pairPunches(rows: readonly Candidate[], nowMs: number): DualDecision[] {
   const out: DualDecision[] = [];
@@ -28,7 +37,8 @@ export function pairPunches(rows: readonly Candidate[], nowMs: number): DualDeci
     if (q) {
       done.add(p.id).add(q.id);
       out.push({ id: p.id, state: 'paired', partner: q.person_id }, { id: q.id, state: 'paired', partner: p.person_id });
-    } else if (nowMs - t > DUAL_WINDOW_MS) {
+    } else if (nowMs - Math.max(t, p.created_at ? Date.parse(p.created_at) : t) > DUAL_WINDOW_MS) {
+      // alone for the window since it happened and since it arrived (a backlog comes in several uploads)
       done.add(p.id);
       out.push({ id: p.id, state: 'unpaired', partner: null });
     } else if (p.dual_state === '') out.push({ id: p.id, state: 'pending', partner: null });

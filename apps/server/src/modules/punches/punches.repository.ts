@@ -237,7 +237,7 @@ export const punchesRepository = {
     db
       .selectFrom('punches as p')
       .leftJoin('persons as u', 'u.id', 'p.person_id')
-      .select(['p.id', 'p.device_id', 'p.person_id', 'p.time', 'p.local_time', 'p.dual_state', 'u.name as person_name'])
+      .select(['p.id', 'p.device_id', 'p.person_id', 'p.time', 'p.local_time', 'p.dual_state', 'p.created_at', 'u.name as person_name'])
       .where('p.company_id', '=', companyId)
       .where('p.device_id', 'in', deviceIds)
       .where('p.local_time', '>=', sinceLocal)
