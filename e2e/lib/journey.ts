@@ -129,12 +129,31 @@ export async function chooseOption(page: Page, select: Locator, label: string): 
 /** The input of a widget whose test id sits on the input itself or on a wrapper around it. */
 export const inputOf = (l: Locator) => l.locator('xpath=self::input | .//input').first();
 
-/** Types a date into an antd DatePicker (single) and confirms it. */
+/**
+ * Types a date into an antd DatePicker (single) and confirms it, until the picker holds it. On a starved machine the
+ * Enter can reach the picker before it has read the typed text, and it keeps its old day: typed again (at most 3 times),
+ * as a person would.
+ */
 export async function typeDate(picker: Locator, date: string): Promise<void> {
   const input = inputOf(picker);
-  await input.click();
-  await input.fill(date);
-  await input.press('Enter');
+  for (let attempt = 1; ; attempt++) {
+    await input.click();
+    await input.fill(date);
+    await input.press('Enter');
+    const held = await input
+      .evaluate(
+        (el: HTMLInputElement, want) =>
+          new Promise<boolean>((resolve) => {
+            const end = Date.now() + 3000;
+            const look = () => (el.value === want ? resolve(true) : Date.now() > end ? resolve(false) : setTimeout(look, 50));
+            look();
+          }),
+        date,
+      )
+      .catch(() => false);
+    if (held || attempt === 3) return;
+    await input.press('Escape');
+  }
 }
 
 /** Types both values of an antd RangePicker (antd puts the test id on both inputs of a range, or on a wrapper). */
