@@ -93,11 +93,10 @@ export default function LegacyImportPage() {
   const start = useLegacyRun();
   const devices = useDeviceNames();
   // the run started here, followed every second until it is over
-  const [started, setStarted] = useState(0);
   const info = useLegacyImport(runId);
   const run = info.data;
   const running = run?.state === 'running';
-  const over = runId > 0 && started === runId && (run?.state === 'done' || run?.state === 'failed');
+  const over = runId > 0 && (run?.state === 'done' || run?.state === 'failed');
   useEffect(() => {
     if (!over) return;
     // what an import wrote shows in the people, punches and attendance lists
@@ -127,7 +126,6 @@ export default function LegacyImportPage() {
       });
       queryClient.setQueryData(['legacy', 'info', r.id], r);
       setRunId(r.id);
-      setStarted(r.id);
     } catch {
       // shown by the API client
     }
@@ -317,7 +315,7 @@ export default function LegacyImportPage() {
             </Space>
           </>
         )}
-        {run && run.state === 'running' && (
+        {run && running && (
           <div data-testid="legacy-progress">
             {/* a screen reader hears each quarter, not every second's count */}
             <span role="status" style={HIDDEN}>
