@@ -124,6 +124,8 @@ export class EmulatedBreaker extends EventEmitter {
   private readonly prefix: string;
   private readonly started: number;
   connected = false;
+  /** A slow link: each request is carried out (its statuses, then its reply) this long after it arrives. */
+  answerDelayMs = 0;
 
   constructor(opts: BreakerOptions) {
     super();
@@ -201,7 +203,10 @@ export class EmulatedBreaker extends EventEmitter {
         if (this.connected) this.emit('event', { type: 'offline' } satisfies BreakerEvent);
         this.connected = false;
       });
-      client.on('message', (topic, payload) => this.onRequest(topic, payload));
+      client.on('message', (topic, payload) => {
+        if (this.answerDelayMs > 0) setTimeout(() => this.onRequest(topic, payload), this.answerDelayMs).unref();
+        else this.onRequest(topic, payload);
+      });
       if (!this.timer) {
         this.timer = setInterval(() => this.tick(), this.o.tickMs);
         this.timer.unref();

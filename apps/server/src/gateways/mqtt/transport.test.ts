@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { OpResult } from '../breaker-events.ts';
-import { admit, CAUSED_WINDOW_MS, CONNECT_MESSAGES, DeviceBudget, newStats, Rpc } from './transport.ts';
+import { admit, CAUSED_WINDOW_MS, CONNECT_MESSAGES, DeviceBudget, LATE_REPLY_MS, newStats, Rpc } from './transport.ts';
 
 /**
  * What counts against a breaker's budget (docs/breaker-protocol.md §1 "Floods", issue #18 item 2): a reply to a
@@ -20,7 +20,7 @@ function setup(rate = 20) {
   const budget = new DeviceBudget(rate, clock);
   const stats = newStats();
   const sent: { topic: string; payload: string }[] = [];
-  const send = (op: Parameters<Rpc['send']>[1]) => rpc.send(UUID, op, 60_000, (topic, payload) => void sent.push({ topic, payload }));
+  const send = (op: Parameters<Rpc['send']>[1], timeoutMs = 60_000) => rpc.send(UUID, op, timeoutMs, (topic, payload) => void sent.push({ topic, payload }));
   const idOf = (i: number) => (JSON.parse(sent[i]!.payload) as { id: number }).id;
   const take = (topic: string, payload: string) => admit({ rpc, budget, stats }, UUID, `fa/${UUID}/${topic}`, payload);
   /** Spends the whole budget, as a breaker that has just flooded. */
@@ -41,7 +41,7 @@ test('a reply to a request the server waits for passes on an exhausted budget; a
   s.rpc.reply(UUID, s.idOf(0), { result: { was_on: true } }); // what dispatch does with it
   assert.deepEqual(await answer, { ok: true, wasOn: true } satisfies OpResult);
   assert.equal(s.take('server/rpc', reply(s.idOf(0))).verdict, 'drop', 'the same reply again');
-  assert.deepEqual(s.stats.exempt, { replies: 1, caused: 0 });
+  assert.deepEqual(s.stats.exempt, { replies: 1, caused: 0, late: 0 });
   s.rpc.close();
 });
 
@@ -72,11 +72,11 @@ test('a request’s caused status messages are free, up to what it causes and wi
   void s.send({ op: 'switch', index: 1, on: true });
   assert.equal(s.take('online', 'true').verdict, 'drop');
   assert.equal(s.take('anything/else', '{}').verdict, 'drop');
-  assert.deepEqual(s.stats.exempt, { replies: 0, caused: 3 });
+  assert.deepEqual(s.stats.exempt, { replies: 0, caused: 3, late: 0 });
   s.rpc.close();
 });
 
-test('a timed-out or abandoned request frees nothing more: its window closes', async () => {
+test('an abandoned request (the breaker went offline) frees nothing more: its window closes', async () => {
   const s = setup();
   s.exhaust();
   const gone = s.send({ op: 'switch', index: 0, on: true });
@@ -84,6 +84,33 @@ test('a timed-out or abandoned request frees nothing more: its window closes', a
   assert.deepEqual(await gone, { ok: false, reason: 'offline' });
   assert.equal(s.take('status/switch:0', STATUS).verdict, 'drop');
   assert.equal(s.take('server/rpc', reply(s.idOf(0))).verdict, 'drop');
+  s.rpc.close();
+});
+
+test('after a timeout the breaker’s late reply (once) and what the request causes stay free for a minute', async () => {
+  const s = setup();
+  // a limits change (2 caused) and a switch (3), to which the breaker answers too late for the server
+  const first = s.send({ op: 'limits', index: 0, powerW: 6600, currentA: 32 }, 1);
+  const second = s.send({ op: 'switch', index: 1, on: true }, 1);
+  assert.deepEqual(await first, { ok: false, reason: 'timeout' });
+  assert.deepEqual(await second, { ok: false, reason: 'timeout' });
+  // A busy server, or a breaker on a slow link: the status and the reply come 30 s late. They settle nothing, but
+  // they are not a flood.
+  s.tick(30_000);
+  s.exhaust();
+  assert.equal(s.take('status/switch:0', STATUS).verdict, 'ok');
+  assert.equal(s.take('events/rpc', '{}').verdict, 'ok');
+  const late = s.take('server/rpc', reply(s.idOf(0)));
+  assert.equal(late.verdict, 'ok');
+  assert.equal(late.decoded?.kind, 'reply');
+  s.rpc.reply(UUID, s.idOf(0), { result: {} }); // what dispatch does with it: nothing, nobody waits
+  assert.equal(s.take('server/rpc', reply(s.idOf(0))).verdict, 'drop', 'the same late reply again');
+  // past LATE_REPLY_MS neither the other reply nor the credits left are known
+  s.tick(LATE_REPLY_MS);
+  s.exhaust();
+  assert.equal(s.take('server/rpc', reply(s.idOf(1))).verdict, 'drop', 'a reply a minute and a half late');
+  assert.equal(s.take('status/switch:1', STATUS).verdict, 'drop', 'a status a minute and a half late');
+  assert.deepEqual(s.stats.exempt, { replies: 0, caused: 2, late: 1 });
   s.rpc.close();
 });
 
@@ -99,7 +126,7 @@ test('twenty switches in a row, each with its reply and two statuses, pass on a 
     s.rpc.reply(UUID, id, { result: { was_on: i % 2 === 0 } });
     s.tick(5);
   }
-  assert.deepEqual(s.stats.exempt, { replies: 20, caused: 40 });
+  assert.deepEqual(s.stats.exempt, { replies: 20, caused: 40, late: 0 });
   assert.equal(s.stats.dropped.flood, 0);
   s.rpc.close();
 });

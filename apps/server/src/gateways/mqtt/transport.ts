@@ -17,14 +17,17 @@ export interface GatewayStats {
   received: number;
   dropped: { invalid: number; flood: number };
   refused: { connect: number; publish: number; subscribe: number };
-  /** messages that did not count against the budget: replies to the server's requests, the status they caused */
-  exempt: { replies: number; caused: number };
+  /**
+   * messages that did not count against the budget: replies to the server's requests, the status they caused, and
+   * replies that came after the server stopped waiting (LATE_REPLY_MS)
+   */
+  exempt: { replies: number; caused: number; late: number };
 }
 export const newStats = (): GatewayStats => ({
   received: 0,
   dropped: { invalid: 0, flood: 0 },
   refused: { connect: 0, publish: 0, subscribe: 0 },
-  exempt: { replies: 0, caused: 0 },
+  exempt: { replies: 0, caused: 0, late: 0 },
 });
 
 /**
@@ -73,6 +76,14 @@ export class DeviceBudget {
 export const CAUSED_WINDOW_MS = 2000;
 
 /**
+ * How long after a request timed out its reply, and the status messages it causes, are still known as the server's
+ * own: a breaker on a slow link, or a server too busy to read its socket in time, answers late. The late reply settles
+ * nothing (the caller was told "timeout"), but it is no flood: it passes free of the budget, once, and so do the
+ * status messages the request causes (its credits) until then.
+ */
+export const LATE_REPLY_MS = 60_000;
+
+/**
  * The status messages (retained `status/switch:<n>`, `NotifyStatus`, `NotifyEvent`) a request makes a breaker
  * send by the protocol (docs/breaker-protocol.md §3): a switch republishes and notifies the line's status (and
  * `alarm_cleared` when it closes a tripped line); a self-check does so twice (off, then the running check);
@@ -93,6 +104,8 @@ export class Rpc {
    * one's may arrive. Credits come only from the server's own requests, so a breaker cannot earn them.
    */
   private readonly windows = new Map<string, { open: number; credits: number; until: number }>();
+  /** requests that timed out, by breaker and id, until when their reply is still free (LATE_REPLY_MS) */
+  private readonly late = new Map<string, { until: number }>();
   private readonly now: () => number;
   constructor(now: () => number = Date.now) {
     this.now = now;
@@ -105,7 +118,9 @@ export class Rpc {
       const key = `${uuid}#${id}`;
       const timer = setTimeout(() => {
         this.pending.delete(key);
-        this.settled(uuid);
+        this.settled(uuid, LATE_REPLY_MS);
+        this.forgetLate();
+        this.late.set(key, { until: this.now() + LATE_REPLY_MS });
         resolve({ ok: false, reason: 'timeout' });
       }, timeoutMs);
       this.pending.set(key, { op, resolve, timer });
@@ -123,15 +138,31 @@ export class Rpc {
       }
     });
   }
-  private settled(uuid: string) {
+  /** A request answered (its caused messages may follow for CAUSED_WINDOW_MS) or timed out (LATE_REPLY_MS). */
+  private settled(uuid: string, windowMs = CAUSED_WINDOW_MS) {
     const w = this.windows.get(uuid);
     if (!w) return;
     w.open = Math.max(0, w.open - 1);
-    w.until = this.now() + CAUSED_WINDOW_MS;
+    w.until = Math.max(w.until, this.now() + windowMs);
   }
-  /** Whether the server waits for any reply of this breaker (cheap: checked before a reply is decoded). */
+  /** Whether the server waits for any reply of this breaker, or one came late (cheap: checked before a reply is decoded). */
   expecting(uuid: string): boolean {
-    return (this.windows.get(uuid)?.open ?? 0) > 0;
+    if ((this.windows.get(uuid)?.open ?? 0) > 0) return true;
+    for (const key of this.late.keys()) if (key.startsWith(`${uuid}#`)) return true;
+    return false;
+  }
+  /** Whether `id` is a request of the server to this breaker that timed out within LATE_REPLY_MS: true once. */
+  lateReply(uuid: string, id: number): boolean {
+    const key = `${uuid}#${id}`;
+    const l = this.late.get(key);
+    if (!l) return false;
+    this.late.delete(key);
+    return this.now() <= l.until;
+  }
+  /** Drops the late requests past their time (a timeout adds one: the map stays as small as timeouts are rare). */
+  private forgetLate() {
+    const now = this.now();
+    for (const [key, l] of this.late) if (now > l.until) this.late.delete(key);
   }
   /** Whether `id` is a request of the server to this breaker still waiting for its reply. */
   awaits(uuid: string, id: number): boolean {
@@ -170,6 +201,7 @@ export class Rpc {
       p.resolve({ ok: false, reason: 'offline' });
     }
     this.windows.delete(uuid);
+    for (const key of this.late.keys()) if (key.startsWith(`${uuid}#`)) this.late.delete(key);
   }
   close() {
     for (const p of this.pending.values()) {
@@ -178,13 +210,15 @@ export class Rpc {
     }
     this.pending.clear();
     this.windows.clear();
+    this.late.clear();
   }
 }
 
 /**
  * Whether one message a breaker published under its prefix reaches the server (docs/breaker-protocol.md §1
  * "Floods"). Free of the budget: a reply whose id is a request the server is waiting for (once: the reply settles
- * it), and the status messages that request causes (causedBy, within CAUSED_WINDOW_MS). Everything else spends
+ * it) or gave up on within LATE_REPLY_MS (once), and the status messages that request causes (causedBy, within
+ * CAUSED_WINDOW_MS of its answer or LATE_REPLY_MS of its timeout). Everything else spends
  * the device's budget: 'drop' over it, 'kick' after 10 s of flooding. `decoded`: the reply, already read.
  */
 export function admit(
@@ -199,6 +233,11 @@ export function admit(
       const decoded = decodeInbound(topic, payload, Date.now());
       if (decoded.kind === 'reply' && deps.rpc.awaits(uuid, decoded.id)) {
         deps.stats.exempt.replies++;
+        return { verdict: 'ok', decoded };
+      }
+      // too late to settle anything (Rpc.reply ignores it), but the server's own request all the same
+      if (decoded.kind === 'reply' && deps.rpc.lateReply(uuid, decoded.id)) {
+        deps.stats.exempt.late++;
         return { verdict: 'ok', decoded };
       }
       const verdict = spend(deps, uuid);

@@ -125,6 +125,32 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       assert.equal(t.app.mqtt.stats.dropped.flood, 0, 'no reply or status was dropped');
     });
 
+    test('a command the breaker carries out after the server stopped waiting: its late statuses and reply are not dropped', async () => {
+      const uuid = uid('BRK-LATE');
+      const reg = await register(uuid, 2);
+      const emu = await emulator(uuid, reg.password, 2);
+      await waitFor('online and synced', async () => {
+        const d = await info(reg.breaker.id);
+        return d.online && d.lines.every((l) => l.limits_synced);
+      });
+      const line = (await info(reg.breaker.id)).lines[0]!;
+      assert.equal(line.oc, 1);
+      const stats = t.app.mqtt.stats;
+      const [dropped, late, caused] = [stats.dropped.flood, stats.exempt.late, stats.exempt.caused];
+      // a slow link (or a server too busy to read in time): the command arrives after the server's 3 s timeout
+      emu.answerDelayMs = 3500;
+      const r = await call(t.app, 'POST', '/breaker/line/switch', { token: A.main, body: { id: line.id, oc: 0 } });
+      assert.equal(r.code, CODES.OK, r.message);
+      assert.notEqual(r.data.outcome, 'success', 'the server did not hear back in time');
+      await waitFor('the late reply', () => stats.exempt.late > late);
+      emu.answerDelayMs = 0;
+      // what the command caused reached the server: the line shows off, and nothing was held against the budget
+      await waitFor('the line off', async () => (await info(reg.breaker.id)).lines[0]!.oc === 0);
+      assert.equal(stats.exempt.late, late + 1, 'one late reply');
+      assert.ok(stats.exempt.caused >= caused + 2, `its status and NotifyStatus were the command's (${stats.exempt.caused - caused})`);
+      assert.equal(stats.dropped.flood, dropped, 'nothing dropped');
+    });
+
     test('a breaker flooding unsolicited messages is still limited, even around the server’s own requests', async () => {
       const uuid = uid('BRK-FL');
       const reg = await register(uuid, 2);
