@@ -144,6 +144,9 @@ test('an upgrade reaches one or many terminals: progress, the version before and
     return (r.data.items as { version: string }[]).every((d) => d.version === 'Ver 2.4.1');
   });
 
+  // The first terminal is out of reach while the upgrades are sent: its own stays queued (in flight) until it is back,
+  // however long the second request takes (a terminal that fetched, flashed and restarted in between once let it pass).
+  await t1.stop();
   const sent = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d1, d2] } });
   assert.equal(sent.code, CODES.OK, sent.message);
   assert.deepEqual(
@@ -155,6 +158,7 @@ test('an upgrade reaches one or many terminals: progress, the version before and
   );
   const busy = await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.data.id, device_ids: [d1] } });
   assert.equal(busy.code, CODES.RULE, 'one upgrade in flight per terminal');
+  await t1.start();
   const done = await until('both upgraded', async () => {
     const u = await upgrades(A, { firmware_id: fw.data.id });
     return u.every((x) => x.state === 'done') ? u : undefined;
