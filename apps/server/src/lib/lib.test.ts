@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashPassword, verifyPassword } from './crypto.ts';
-import { isoToMs } from './time.ts';
+import { isoToMs, zonedToUtcMs, zoneOffsetMs } from './time.ts';
 import { addressKey, delayAfter, judge, SIGN_IN, type Attempt } from './throttle.ts';
 import { cellText } from './xlsx.ts';
 
@@ -99,4 +99,52 @@ test('an imported cell reads as trimmed text the one way every import reads it',
   assert.equal(cellText({ text: ' link ', hyperlink: 'https://example.test' }), 'link');
   assert.equal(cellText({ formula: 'A1+1', result: 7 }), '7');
   assert.equal(cellText({ formula: 'A1', result: when }, 'minute'), '2026-10-05 09:30');
+});
+
+test('zone offsets, read once per quarter hour, equal Intl’s around changes, odd offsets included', () => {
+  /** The offset as Intl gives it, read afresh (what zoneOffsetMs caches). */
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const direct = (zone: string, ms: number) => {
+    if (!formats.has(zone))
+      formats.set(
+        zone,
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        }),
+      );
+    const p = Object.fromEntries(
+      formats
+        .get(zone)!
+        .formatToParts(new Date(ms))
+        .map((x) => [x.type, x.value]),
+    );
+    return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - Math.floor(ms / 1000) * 1000;
+  };
+  const around = [
+    ['America/New_York', '2026-03-08T07:00:00Z', -4 * 3600_000], // spring forward at 02:00 local
+    ['America/New_York', '2026-11-01T06:00:00Z', -5 * 3600_000], // fall back
+    ['Australia/Lord_Howe', '2026-04-04T15:00:00Z', 10.5 * 3600_000], // a half-hour change
+    ['Asia/Shanghai', '1900-12-31T15:54:17Z', 8 * 3600_000], // from local mean time (+8:05:43), mid quarter hour
+  ] as const;
+  for (const [zone, iso, after] of around) {
+    const at = Date.parse(iso);
+    // the quarter hour before and after each change, every 7 s (both orders: a cached quarter must not leak)
+    for (const step of [1000, -1000])
+      for (let ms = step > 0 ? at - 3600_000 : at + 3600_000; Math.abs(ms - at) <= 3600_000; ms += step)
+        assert.equal(zoneOffsetMs(zone, ms), direct(zone, ms), `${zone} at ${new Date(ms).toISOString()}`);
+    assert.equal(zoneOffsetMs(zone, at + 3600_000), after, `${zone} after the change`);
+  }
+  assert.equal(zoneOffsetMs('Asia/Kathmandu', Date.parse('2026-06-01T00:07:30Z')), (5 * 60 + 45) * 60_000);
+  // a wall time in the spring-forward gap moves forward; one in the repeated hour is its first instance
+  assert.equal(new Date(zonedToUtcMs('2026-03-08 02:30', 'America/New_York')).toISOString(), '2026-03-08T07:30:00.000Z');
+  assert.equal(new Date(zonedToUtcMs('2026-03-29 02:30', 'Europe/Berlin')).toISOString(), '2026-03-29T01:30:00.000Z');
+  assert.equal(new Date(zonedToUtcMs('2026-11-01 01:30', 'America/New_York')).toISOString(), '2026-11-01T05:30:00.000Z');
+  assert.equal(new Date(zonedToUtcMs('2026-07-01 12:00', 'Asia/Shanghai')).toISOString(), '2026-07-01T04:00:00.000Z');
 });

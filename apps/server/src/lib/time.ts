@@ -60,8 +60,8 @@ export function isTimeZone(name: string): boolean {
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** The zone's offset from UTC at an instant, in ms (east positive; DST included). */
-export function zoneOffsetMs(zone: string, ms: number): number {
+/** The zone's offset from UTC at an instant, in ms, as Intl reads it (about 10 µs a call). */
+function readZoneOffsetMs(zone: string, ms: number): number {
   let f = zoneFormats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
@@ -81,6 +81,26 @@ export function zoneOffsetMs(zone: string, ms: number): number {
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
+/** Offsets by zone and quarter hour, where a quarter hour has one offset throughout (nearly all of them). */
+const QUARTER_MS = 15 * 60_000;
+const quarterOffsets = new Map<string, number>();
+/**
+ * The zone's offset from UTC at an instant, in ms (east positive; DST included). Punch ingest and attendance ask it
+ * for every punch: a quarter hour whose first and last second have the same offset has it throughout (zones change
+ * at most twice a year), so it is read once; a quarter hour holding a change is read each time.
+ */
+export function zoneOffsetMs(zone: string, ms: number): number {
+  const quarter = Math.floor(ms / QUARTER_MS);
+  const key = `${zone}|${quarter}`;
+  const known = quarterOffsets.get(key);
+  if (known !== undefined) return known;
+  const start = readZoneOffsetMs(zone, quarter * QUARTER_MS);
+  if (start !== readZoneOffsetMs(zone, (quarter + 1) * QUARTER_MS - 1000)) return readZoneOffsetMs(zone, ms);
+  if (quarterOffsets.size >= 50_000) quarterOffsets.clear();
+  quarterOffsets.set(key, start);
+  return start;
+}
+
 /** The instant a wall-clock time ('YYYY-MM-DD' or 'YYYY-MM-DD HH:mm[:ss]') names in a zone (DST gaps move forward). */
 export function zonedToUtcMs(local: string, zone: string): number {
   const [date, time = '00:00:00'] = local.split(/[ T]/);
@@ -89,7 +109,10 @@ export function zonedToUtcMs(local: string, zone: string): number {
   const wall = Date.UTC(y!, mo! - 1, d, h, mi, s);
   const first = wall - zoneOffsetMs(zone, wall);
   const second = wall - zoneOffsetMs(zone, first);
-  return second;
+  if (second + zoneOffsetMs(zone, second) === wall) return second;
+  // In a gap (clocks going forward) neither reading is that wall time: the later one is it read on the old offset,
+  // i.e. moved forward by the gap, east or west of Greenwich.
+  return Math.max(first, second);
 }
 
 /**

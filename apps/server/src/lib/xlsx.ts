@@ -1,7 +1,17 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { XLSX_TYPE } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
+
+let loaded: Promise<typeof ExcelJS> | undefined;
+/**
+ * exceljs, loaded on the first workbook read or written: it costs about 0.5 s of CPU to load, and most server
+ * starts (a restart, a journey's, a test file's) never touch a workbook.
+ */
+export function excel(): Promise<typeof ExcelJS> {
+  loaded ??= import('exceljs').then((m) => m.default);
+  return loaded;
+}
 
 export interface XlsxColumn {
   key: string;
@@ -27,8 +37,9 @@ export async function xlsxStream(
   const it = batches[Symbol.asyncIterator]();
   const first = await it.next();
   const out = new PassThrough();
+  const { stream } = await excel();
   (async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const wb = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const ws = layout.freezeColumns
       ? wb.addWorksheet(sheet, { views: [{ state: 'frozen', xSplit: layout.freezeColumns, ySplit: preface.length + 1 }] })
       : wb.addWorksheet(sheet);

@@ -12,7 +12,6 @@ import {
   type LeavePolicy,
   type SetLeaveBalance,
 } from '@faceadmin/shared';
-import ExcelJS from 'exceljs';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
@@ -20,7 +19,7 @@ import { badInput, invalid, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { clock, nowIso } from '../../lib/time.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
-import { cellText, pages, xlsxStream } from '../../lib/xlsx.ts';
+import { cellText, excel, pages, xlsxStream } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { workingDuration } from '../attendance/approval-absences.ts';
@@ -486,7 +485,7 @@ export function leaveService(database: Database) {
     async importXlsx(tenant: Tenant, lang: Language, data: Buffer): Promise<ImportReport> {
       const companyId = tenant.companyId;
       await checkXlsx(data, 'file');
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       try {
         await wb.xlsx.load(data as unknown as ArrayBuffer);
       } catch {

@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { AppError, badInput } from '../../lib/errors.ts';
-import { cellText } from '../../lib/xlsx.ts';
+import { cellText, excel } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 
 /**
@@ -254,7 +254,8 @@ async function readXlsx(data: Buffer): Promise<LegacySheet> {
     if (e instanceof AppError && e.key === 'errors.xlsxType') throw badInput('errors.legacyType', FIELD);
     throw e;
   }
-  const wb = new ExcelJS.Workbook();
+  const { Workbook, ValueType } = await excel();
+  const wb = new Workbook();
   try {
     await wb.xlsx.load(data as unknown as ArrayBuffer);
   } catch {
@@ -269,7 +270,7 @@ async function readXlsx(data: Buffer): Promise<LegacySheet> {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: false }, (cell, col) => {
         // A merged range's other cells echo its first one: a title merged over the columns would pass for a header.
-        if (cell.type === ExcelJS.ValueType.Merge) return;
+        if (cell.type === ValueType.Merge) return;
         // past what a header may hold: not padded up to (a cell at column XFD on every row would be 16,384 each)
         if (col > MAX_COLUMNS + 1) return;
         while (cells.length < col - 1) cells.push('');

@@ -9,13 +9,12 @@ import {
   type ImportRowError,
   type Language,
 } from '@faceadmin/shared';
-import ExcelJS from 'exceljs';
 import type { Database, Executor } from '../../db/database.ts';
 import { CATALOGS, t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
 import { checkXlsx, readZip } from '../../lib/zip.ts';
 import { isCalendarDate, nowIso } from '../../lib/time.ts';
-import { cellText } from '../../lib/xlsx.ts';
+import { cellText, excel } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { departmentsRepository, type DepartmentRow } from '../departments/departments.repository.ts';
 import { departmentPaths } from '../departments/departments.service.ts';
@@ -116,7 +115,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
   return {
     /** The template: translated headers, one example row, and a sheet listing the department paths. */
     async template(tenant: Tenant, lang: Language): Promise<Buffer> {
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       const ws = wb.addWorksheet(t(lang, 'import.sheetPeople'));
       const columns = columnsFor(await loadOptions(db, tenant.companyId));
       ws.addRow(columns.map((c) => t(lang, `fields.${c}`)));
@@ -152,7 +151,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
     async importXlsx(tenant: Tenant, lang: Language, buf: Buffer, opts: { strict: boolean; createDepartments: boolean }): Promise<ImportReport> {
       if (buf.length > LIMITS.importMaxBytes) throw badInput('errors.fileTooLarge', 'file', { mb: LIMITS.importMaxBytes / 1024 / 1024 });
       await checkXlsx(buf, 'file');
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       try {
         await wb.xlsx.load(buf as unknown as ArrayBuffer);
       } catch {

@@ -1,11 +1,10 @@
 import { APPROVAL_STATUS, LIMITS, type ApplicationQuery, type ImportReport, type ImportRowError, type Language } from '@faceadmin/shared';
-import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { t } from '../../i18n/i18n.ts';
 import { badInput } from '../../lib/errors.ts';
 import { nowIso, wallClockMs, zonedToUtcMs } from '../../lib/time.ts';
-import { cellText, pages, xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
+import { cellText, excel, pages, xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { writeApprovalAbsences } from '../attendance/approval-absences.ts';
@@ -95,7 +94,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
     },
 
     async template(lang: Language) {
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       const ws = wb.addWorksheet(t(lang, 'workflow.sheet'));
       ws.columns = IMPORT_COLUMNS.map((c) => ({ header: header(lang, c), key: c, width: 20 }));
       ws.addRow({
@@ -120,7 +119,7 @@ export function workflowSheets(database: Database, applications: ApplicationsSer
     async importXlsx(tenant: Tenant, lang: Language, buf: Buffer): Promise<ImportReport> {
       if (buf.length > LIMITS.importMaxBytes) throw badInput('errors.fileTooLarge', 'file', { mb: LIMITS.importMaxBytes / 1024 / 1024 });
       await checkXlsx(buf, 'file');
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       try {
         await wb.xlsx.load(buf as unknown as ArrayBuffer);
       } catch {
