@@ -60,7 +60,7 @@ import { visitorsModule } from './modules/visitors/visitors.module.ts';
 import authPlugin from './plugins/auth.ts';
 import { consoleAssets } from './plugins/console-assets.ts';
 import envelope from './plugins/envelope.ts';
-import { compiledOnFirstCall, lazySerializers } from './plugins/lazy-compilers.ts';
+import { compiledOnce, compiledOnFirstCall, lazySerializers } from './plugins/lazy-compilers.ts';
 import { RequestLog } from './plugins/request-log.ts';
 import { SECURITY_HEADERS } from './plugins/security-headers.ts';
 
@@ -154,6 +154,22 @@ export interface BuildOptions {
 
 /** Where terminals call (ZK PUSH /iclock/*). */
 const TERMINAL_PATH = '/iclock/';
+
+let shared: { bodyValidator: ReturnType<ReturnType<typeof AjvCompiler>>; textValidator: ReturnType<ReturnType<typeof AjvCompiler>> } | undefined;
+/** The management API's two request validators (ajv), one per process: their options never change (see compiledOnce). */
+function validators() {
+  if (shared) return shared;
+  const compilers = AjvCompiler();
+  const ajv = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
+  // Dates and instants are real ones (ajv-formats already refuses 2026-02-31 and 24:00 as a date): its
+  // date-time also takes a leap second (23:59:60), which Date.parse does not read.
+  const onCreate = (a: { addFormat(name: string, f: (s: string) => boolean): unknown }) => a.addFormat('date-time', isInstant);
+  shared = {
+    bodyValidator: compilers({}, { customOptions: { ...ajv, coerceTypes: false }, onCreate }),
+    textValidator: compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' }, onCreate }),
+  };
+  return shared;
+}
 
 /** Readable log lines for a person watching a terminal window; JSON for files, pipes and collectors. */
 const prettyLogs = (config: Config) => config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
@@ -271,14 +287,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // Request validation (one policy for every route; contracts' request schemas are closed by routeSchema):
     // unknown keys are refused, not removed; JSON bodies are taken as typed (a string is never a number),
     // while query strings and path parameters, which are text on the wire, are coerced to their types.
-    const compilers = AjvCompiler();
-    const ajv = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
-    // Dates and instants are real ones (ajv-formats already refuses 2026-02-31 and 24:00 as a date): its
-    // date-time also takes a leap second (23:59:60), which Date.parse does not read.
-    const onCreate = (a: { addFormat(name: string, f: (s: string) => boolean): unknown }) => a.addFormat('date-time', isInstant);
-    const bodyValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: false }, onCreate });
-    const textValidator = compilers({}, { customOptions: { ...ajv, coerceTypes: 'array' }, onCreate });
-    api.setValidatorCompiler((route) => compiledOnFirstCall(() => (route.httpPart === 'body' ? bodyValidator : textValidator)(route)));
+    const { bodyValidator, textValidator } = validators();
+    api.setValidatorCompiler((route) =>
+      compiledOnFirstCall(() =>
+        route.httpPart === 'body'
+          ? compiledOnce('body', route.schema, () => bodyValidator(route))
+          : compiledOnce('text', route.schema, () => textValidator(route)),
+      ),
+    );
     // Route limits count in the database: one limit across every instance behind the load balancer.
     await api.register(rateLimit, { global: false, store: databaseQuotaStore(database.db), skipOnError: true });
     // Uploads: one file per request; each route sets its own size cap (photos 5 MB, imports 2 MB).

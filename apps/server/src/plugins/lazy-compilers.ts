@@ -17,8 +17,24 @@ export function compiledOnFirstCall<F extends (...args: any[]) => any>(compile: 
   return run as F;
 }
 
+/**
+ * What this process compiled, by kind and schema: every app built in it (an instance test's several, each test file of a
+ * shard) gets its routes' schemas as fresh copies of the same contract, so identity cannot tell them apart, their text
+ * can. Compiling was about 8% of the server suite's CPU.
+ */
+const compiled = new Map<string, unknown>();
+export function compiledOnce<F>(kind: string, schema: unknown, compile: () => F): F {
+  const key = `${kind}\u0000${JSON.stringify(schema)}`;
+  let f = compiled.get(key) as F | undefined;
+  if (!f) {
+    f = compile();
+    compiled.set(key, f);
+  }
+  return f;
+}
+
 /** Fastify's `schemaController.compilersFactory.buildSerializer`: the default serializers, each compiled on first use. */
 export function lazySerializers(...args: Parameters<ReturnType<typeof SerializerSelector>>) {
   const build = SerializerSelector()(...args);
-  return (route: Parameters<typeof build>[0]) => compiledOnFirstCall(() => build(route));
+  return (route: Parameters<typeof build>[0]) => compiledOnFirstCall(() => compiledOnce('serializer', route.schema, () => build(route)));
 }
