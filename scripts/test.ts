@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureTestSetup } from './test-setup.ts';
@@ -29,6 +29,8 @@ process.env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'no
 process.env.E2E_SCREENSHOTS ??= '0';
 // the server's and the journeys' runners add each test file's time here (scripts/file-times.ts)
 const timesDir = mkdtempSync(path.join(tmpdir(), 'faceadmin-test-times-'));
+const LAST_TIMES = path.join(root, 'node_modules', '.cache', 'test-times.tsv');
+mkdirSync(path.dirname(LAST_TIMES), { recursive: true });
 process.env.TEST_TIMES = path.join(timesDir, 'times.tsv');
 const results: string[] = [];
 let failed = 0;
@@ -54,6 +56,13 @@ try {
     .sort((a, b) => Number(b[1]) - Number(a[1]))
     .slice(0, 10);
   slowest = `\nthe 10 slowest test files:\n${files.map(([label, ms, file]) => `${minutes(Number(ms)).padStart(6)}  ${label!.padEnd(18)} ${file}`).join('\n')}\n`;
+} catch {
+  // no step got as far as its test files
+}
+// the last run's file times stay, to refresh the files the runners order by (apps/server/scripts/durations.ts,
+// e2e/scripts/durations.ts)
+try {
+  copyFileSync(process.env.TEST_TIMES, LAST_TIMES);
 } catch {
   // no step got as far as its test files
 }

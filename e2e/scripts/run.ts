@@ -1,7 +1,7 @@
 // Runs the browser journeys: builds the console first (so the journey never tests a stale build), then node --test.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { reporterArgs } from '../../scripts/file-times.ts';
@@ -11,6 +11,19 @@ import { ROOT } from '../lib/server.ts';
 // Each test file runs in a process of its own: they share the compiled, type-stripped modules (npm test sets the same).
 process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'node-compile-cache');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const E2E = path.join(ROOT, 'e2e');
+
+/**
+ * The journeys by their time in a recent run (durations.json; refresh it after an `npm test` with
+ * `node scripts/durations.ts`), longest first; one not listed counts as the median.
+ */
+function longestFirst(files: string[]): string[] {
+  const known = JSON.parse(readFileSync(path.join(E2E, 'durations.json'), 'utf8')) as Record<string, number>;
+  const times = Object.values(known).sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? 0;
+  const ms = (f: string) => known[path.relative(E2E, path.resolve(E2E, f))] ?? median;
+  return [...files].sort((a, b) => ms(b) - ms(a) || a.localeCompare(b));
+}
 
 if (!existsSync(path.join(ROOT, 'apps', 'web', 'dist', 'index.html')) || process.env.E2E_BUILD !== '0') {
   const build = spawnSync(npm, ['run', 'build', '-w', '@faceadmin/web'], { cwd: ROOT, stdio: 'inherit' });
@@ -25,10 +38,11 @@ const LIMIT_MS = 45 * 60_000;
 // One Chromium for every journey (lib/browser.ts connects to it): a browser's start, about 3 s of CPU, paid once. Its
 // connections are served by this process, so the journeys run beside it (spawn), never blocking it (spawnSync).
 const browserServer = await chromium.launchServer(CHROMIUM);
-// every journey, or the ones named (`npm test -w @faceadmin/e2e -- tests/people.test.ts`)
-const files = process.argv.slice(2).length ? process.argv.slice(2) : ['tests/**/*.test.ts'];
+// every journey, or the ones named (`npm test -w @faceadmin/e2e -- tests/people.test.ts`), the longest first: the last
+// ones to start are short, so the run does not end on one long journey with the other cores idle
+const files = longestFirst(process.argv.slice(2).length ? process.argv.slice(2) : globSync('tests/**/*.test.ts', { cwd: E2E }));
 const child = spawn(process.execPath, ['--test', `--test-concurrency=${process.env.E2E_CONCURRENCY ?? 3}`, ...reporterArgs(), ...files], {
-  cwd: path.join(ROOT, 'e2e'),
+  cwd: E2E,
   stdio: 'inherit',
   env: { ...process.env, TEST_TIMES_LABEL: 'e2e', E2E_BROWSER_WS: browserServer.wsEndpoint() },
 });

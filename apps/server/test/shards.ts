@@ -27,8 +27,7 @@ export interface Sharded {
 
 /**
  * Each file's time on PostgreSQL in a recent run of the suite (ms), to deal the files out evenly. A file not listed is
- * weighed by its size. To refresh it: `TEST_TIMES=/tmp/times.tsv npm test -w @faceadmin/server -- postgres`, then
- * `node scripts/durations.ts /tmp/times.tsv` in apps/server.
+ * weighed by its size. To refresh it after an `npm test`: `node scripts/durations.ts` in apps/server.
  */
 const DURATIONS = path.join(import.meta.dirname, 'durations.json');
 
