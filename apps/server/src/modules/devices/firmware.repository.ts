@@ -31,6 +31,23 @@ export const firmwareRepository = {
   ) {
     return (await db.insertInto('firmware_upgrades').values(row).returning('id').executeTakeFirstOrThrow()).id;
   },
+  /**
+   * The first of these terminals with an upgrade still in flight (its command queued or sent), by name. On PostgreSQL
+   * the terminals' rows are locked first, so two requests for one terminal at once cannot both find none.
+   */
+  async upgradingAny(trx: Executor, dialect: 'sqlite' | 'postgres', companyId: number, deviceIds: number[]) {
+    if (dialect === 'postgres')
+      await trx.selectFrom('devices').select('id').where('company_id', '=', companyId).where('id', 'in', deviceIds).orderBy('id').forUpdate().execute();
+    return trx
+      .selectFrom('firmware_upgrades as u')
+      .innerJoin('device_commands as c', 'c.id', 'u.command_id')
+      .innerJoin('devices as d', 'd.id', 'u.device_id')
+      .select('d.name as device_name')
+      .where('u.company_id', '=', companyId)
+      .where('u.device_id', 'in', deviceIds)
+      .where('c.state', 'in', ['queued', 'sent'])
+      .executeTakeFirst();
+  },
   /** Upgrades with what their progress is read from: the command, the firmware and the device. */
   upgrades(db: Executor, companyId: number, f: { ids?: number[]; deviceId?: number | undefined; firmwareId?: number | undefined; limit: number }) {
     let q = db

@@ -427,3 +427,16 @@ test('a sub-administrator without the face-device edit right cannot upload, upgr
   if (fw)
     assert.equal((await call(t.app, 'POST', '/firmware/upgrade', { token: A.main, body: { firmware_id: fw.id, device_ids: [dB] } })).code, CODES.NOT_FOUND);
 });
+
+test('two upgrades of one terminal asked at the same moment: one is queued, the other refused as in flight', async () => {
+  const C = await makeCompany(t, 'Fleet C');
+  const fw = await upload(t, '/firmware/upload', C.main, { name: 'emfw.cfg', data: emulatorFirmware('Ver 5.0.0') }, { name: 'FW5', version: 'Ver 5.0.0' });
+  assert.equal(fw.code, CODES.OK, fw.message);
+  // a terminal that is not calling in: whatever is queued for it stays in flight
+  const d = await device(C, 'FLEET09');
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => call(t.app, 'POST', '/firmware/upgrade', { token: C.main, body: { firmware_id: fw.data.id, device_ids: [d] } })),
+  );
+  assert.deepEqual(answers.map((a) => a.code).sort(), [CODES.OK, CODES.RULE, CODES.RULE].sort());
+  assert.equal((await upgrades(C, { device_id: d })).length, 1, 'one upgrade queued');
+});

@@ -187,11 +187,10 @@ export function firmwareService(deps: { database: Database; sync: SyncService; d
       const ids = [...new Set(deviceIds)];
       const devices: DeviceRow[] = [];
       for (const id of ids) devices.push(await device(db, tenant, id));
-      const busy = (await firmwareRepository.upgrades(db, tenant.companyId, { limit: 1000 })).find(
-        (u) => ids.includes(u.device_id) && (u.command_state === 'queued' || u.command_state === 'sent'),
-      );
-      if (busy) throw badInput('device.fleet.busy', 'device_ids', { name: busy.device_name });
       const created = await transaction(db, async (trx) => {
+        // one upgrade in flight per terminal, checked where it is written
+        const busy = await firmwareRepository.upgradingAny(trx, deps.database.dialect, tenant.companyId, ids);
+        if (busy) throw badInput('device.fleet.busy', 'device_ids', { name: busy.device_name });
         const out: number[] = [];
         for (const d of devices) {
           const command = await deps.sync.queue(trx, d, { kind: 'upgrade', url: '', md5: f.md5, size: f.size });
