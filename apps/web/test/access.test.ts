@@ -85,3 +85,14 @@ test('a signed-in user on /login?redirect= goes back there, never off-site', () 
   assert.deepEqual(decideAccess({ ...base, path: '/login', search: '?redirect=%2Fsystem%2Flog' }), { kind: 'redirect', to: '/system/log' });
   assert.deepEqual(decideAccess({ ...base, path: '/login', search: '?redirect=%2F%2Fevil.example' }), { kind: 'redirect', to: '/' });
 });
+
+test('after sign-in, a redirect this administrator cannot open (another’s, on a shared computer) leads home instead of to 404', () => {
+  const login = (redirect: string, more: Partial<typeof base> = {}) =>
+    decideAccess({ ...base, ...more, path: '/login', search: `?redirect=${encodeURIComponent(redirect)}` });
+  assert.deepEqual(login('/system/manager'), { kind: 'redirect', to: '/' }, 'the log-only sub-admin has no administrators page');
+  assert.deepEqual(login('/system/log?page=2'), { kind: 'redirect', to: '/system/log?page=2' });
+  assert.deepEqual(login('/system'), { kind: 'redirect', to: '/system' }, 'a section it can open');
+  assert.deepEqual(login('/nowhere'), { kind: 'redirect', to: '/' });
+  assert.deepEqual(login('/system/log', { company: 0 }), { kind: 'redirect', to: '/' }, 'no company yet: home, which is the company form');
+  assert.equal(login('/system/log', { company: undefined, routes: undefined }).kind, 'wait', 'decided once the profile is known');
+});

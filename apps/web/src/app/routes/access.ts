@@ -21,8 +21,17 @@ export interface AccessInput {
 /** spec §2 "Access rules" as one pure function, so the rules are testable without a browser. */
 export function decideAccess({ path, search, token, company, routes }: AccessInput): AccessDecision {
   if (isPublicPath(path)) {
-    // A signed-in user on /login goes to / — or back to where the login was asked for (?redirect=).
-    if (path === '/login' && token) return { kind: 'redirect', to: safeRedirect(new URLSearchParams(search).get('redirect')) };
+    // A signed-in user on /login goes to / — or back to where the login was asked for (?redirect=), when this
+    // administrator may open it: the redirect may be another's, signed out on a shared computer, and a page they
+    // cannot open would greet the next with "not found".
+    if (path === '/login' && token) {
+      const to = safeRedirect(new URLSearchParams(search).get('redirect'));
+      if (to === '/') return { kind: 'redirect', to };
+      if (company === undefined || routes === undefined) return { kind: 'wait' };
+      const target = new URL(to, 'http://console').pathname;
+      const reachable = isPublicPath(target) || (company !== 0 && findRoute(routes, target) !== undefined);
+      return { kind: 'redirect', to: reachable ? to : '/' };
+    }
     return { kind: 'allow' };
   }
   if (!token) return { kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path + search)}` };
