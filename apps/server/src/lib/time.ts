@@ -83,6 +83,7 @@ function readZoneOffsetMs(zone: string, ms: number): number {
 
 /** Offsets by zone and quarter hour, where a quarter hour has one offset throughout (nearly all of them). */
 const QUARTER_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
 const quarterOffsets = new Map<string, number>();
 /**
  * The zone's offset from UTC at an instant, in ms (east positive; DST included). Punch ingest and attendance ask it
@@ -101,18 +102,22 @@ export function zoneOffsetMs(zone: string, ms: number): number {
   return start;
 }
 
-/** The instant a wall-clock time ('YYYY-MM-DD' or 'YYYY-MM-DD HH:mm[:ss]') names in a zone (DST gaps move forward). */
+/**
+ * The instant a wall-clock time ('YYYY-MM-DD' or 'YYYY-MM-DD HH:mm[:ss]') names in a zone. A time the clocks skip (a
+ * DST gap) moves forward by the gap; a time they pass twice (clocks going back) is its first instance, east and west
+ * of Greenwich alike.
+ */
 export function zonedToUtcMs(local: string, zone: string): number {
   const [date, time = '00:00:00'] = local.split(/[ T]/);
   const [y, mo, d] = date!.split('-').map(Number);
   const [h = 0, mi = 0, s = 0] = time.split(':').map(Number);
   const wall = Date.UTC(y!, mo! - 1, d, h, mi, s);
-  const first = wall - zoneOffsetMs(zone, wall);
-  const second = wall - zoneOffsetMs(zone, first);
-  if (second + zoneOffsetMs(zone, second) === wall) return second;
-  // In a gap (clocks going forward) neither reading is that wall time: the later one is it read on the old offset,
-  // i.e. moved forward by the gap, east or west of Greenwich.
-  return Math.max(first, second);
+  // the offsets a day either side: the two a change around this wall time lies between (the same one, mostly)
+  const before = wall - zoneOffsetMs(zone, wall - DAY_MS);
+  const after = wall - zoneOffsetMs(zone, wall + DAY_MS);
+  const fits = [before, after].filter((c) => c + zoneOffsetMs(zone, c) === wall);
+  // none fits: the gap, read on the offset before it
+  return fits.length ? Math.min(...fits) : before;
 }
 
 /**

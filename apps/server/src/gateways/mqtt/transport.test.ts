@@ -111,6 +111,12 @@ test('after a timeout the breaker’s late reply (once) and what the request cau
   assert.equal(s.take('server/rpc', reply(s.idOf(1))).verdict, 'drop', 'a reply a minute and a half late');
   assert.equal(s.take('status/switch:1', STATUS).verdict, 'drop', 'a status a minute and a half late');
   assert.deepEqual(s.stats.exempt, { replies: 0, caused: 2, late: 1 });
+  // A breaker that never answers pools nothing: two switches timed out, six statuses free, not one more.
+  await Promise.all([s.send({ op: 'switch', index: 0, on: true }, 1), s.send({ op: 'switch', index: 0, on: false }, 1)]);
+  s.tick(CAUSED_WINDOW_MS + 1);
+  s.exhaust();
+  for (let i = 0; i < 6; i++) assert.equal(s.take('status/switch:0', STATUS).verdict, 'ok', `status ${i + 1}`);
+  assert.equal(s.take('status/switch:0', STATUS).verdict, 'drop', 'a seventh');
   s.rpc.close();
 });
 

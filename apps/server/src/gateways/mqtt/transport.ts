@@ -104,8 +104,11 @@ export class Rpc {
    * one's may arrive. Credits come only from the server's own requests, so a breaker cannot earn them.
    */
   private readonly windows = new Map<string, { open: number; credits: number; until: number }>();
-  /** requests that timed out, by breaker and id, until when their reply is still free (LATE_REPLY_MS) */
-  private readonly late = new Map<string, { until: number }>();
+  /**
+   * Requests that timed out, by breaker, then id: until when their reply is still free (LATE_REPLY_MS), and the status
+   * messages each may still cause then (its own credits: a breaker that never answers cannot pool them).
+   */
+  private readonly late = new Map<string, Map<number, { until: number; credits: number; answered: boolean }>>();
   private readonly now: () => number;
   constructor(now: () => number = Date.now) {
     this.now = now;
@@ -118,9 +121,10 @@ export class Rpc {
       const key = `${uuid}#${id}`;
       const timer = setTimeout(() => {
         this.pending.delete(key);
-        this.settled(uuid, LATE_REPLY_MS);
-        this.forgetLate();
-        this.late.set(key, { until: this.now() + LATE_REPLY_MS });
+        this.settled(uuid);
+        const late = this.lateOf(uuid) ?? new Map<number, { until: number; credits: number; answered: boolean }>();
+        late.set(id, { until: this.now() + LATE_REPLY_MS, credits: causedBy(op), answered: false });
+        this.late.set(uuid, late);
         resolve({ ok: false, reason: 'timeout' });
       }, timeoutMs);
       this.pending.set(key, { op, resolve, timer });
@@ -138,31 +142,34 @@ export class Rpc {
       }
     });
   }
-  /** A request answered (its caused messages may follow for CAUSED_WINDOW_MS) or timed out (LATE_REPLY_MS). */
-  private settled(uuid: string, windowMs = CAUSED_WINDOW_MS) {
+  private settled(uuid: string) {
     const w = this.windows.get(uuid);
     if (!w) return;
     w.open = Math.max(0, w.open - 1);
-    w.until = Math.max(w.until, this.now() + windowMs);
+    w.until = this.now() + CAUSED_WINDOW_MS;
+  }
+  /** This breaker's timed-out requests still within LATE_REPLY_MS (those past it are dropped here). */
+  private lateOf(uuid: string) {
+    const late = this.late.get(uuid);
+    if (!late) return undefined;
+    const now = this.now();
+    for (const [id, l] of late) if (now > l.until) late.delete(id);
+    if (late.size) return late;
+    this.late.delete(uuid);
+    return undefined;
   }
   /** Whether the server waits for any reply of this breaker, or one came late (cheap: checked before a reply is decoded). */
   expecting(uuid: string): boolean {
-    if ((this.windows.get(uuid)?.open ?? 0) > 0) return true;
-    for (const key of this.late.keys()) if (key.startsWith(`${uuid}#`)) return true;
-    return false;
+    return (this.windows.get(uuid)?.open ?? 0) > 0 || this.lateOf(uuid) !== undefined;
   }
   /** Whether `id` is a request of the server to this breaker that timed out within LATE_REPLY_MS: true once. */
   lateReply(uuid: string, id: number): boolean {
-    const key = `${uuid}#${id}`;
-    const l = this.late.get(key);
-    if (!l) return false;
-    this.late.delete(key);
-    return this.now() <= l.until;
-  }
-  /** Drops the late requests past their time (a timeout adds one: the map stays as small as timeouts are rare). */
-  private forgetLate() {
-    const now = this.now();
-    for (const [key, l] of this.late) if (now > l.until) this.late.delete(key);
+    const l = this.lateOf(uuid)?.get(id);
+    if (!l || l.answered) return false;
+    l.answered = true;
+    // what it caused follows its reply: its credits last CAUSED_WINDOW_MS more
+    l.until = Math.min(l.until, this.now() + CAUSED_WINDOW_MS);
+    return true;
   }
   /** Whether `id` is a request of the server to this breaker still waiting for its reply. */
   awaits(uuid: string, id: number): boolean {
@@ -174,14 +181,18 @@ export class Rpc {
    */
   caused(uuid: string): boolean {
     const w = this.windows.get(uuid);
-    if (!w) return false;
-    if (w.open === 0 && this.now() > w.until) {
-      this.windows.delete(uuid);
-      return false;
+    if (w && w.open === 0 && this.now() > w.until) this.windows.delete(uuid);
+    else if (w && w.credits > 0) {
+      w.credits--;
+      return true;
     }
-    if (w.credits <= 0) return false;
-    w.credits--;
-    return true;
+    // else one a timed-out request caused, late (each its own credits, within its time)
+    for (const l of this.lateOf(uuid)?.values() ?? [])
+      if (l.credits > 0) {
+        l.credits--;
+        return true;
+      }
+    return false;
   }
   reply(uuid: string, id: number, body: { result?: unknown; error?: { code: number; message: string } }) {
     const key = `${uuid}#${id}`;
@@ -201,7 +212,7 @@ export class Rpc {
       p.resolve({ ok: false, reason: 'offline' });
     }
     this.windows.delete(uuid);
-    for (const key of this.late.keys()) if (key.startsWith(`${uuid}#`)) this.late.delete(key);
+    this.late.delete(uuid);
   }
   close() {
     for (const p of this.pending.values()) {
@@ -218,7 +229,8 @@ export class Rpc {
  * Whether one message a breaker published under its prefix reaches the server (docs/breaker-protocol.md §1
  * "Floods"). Free of the budget: a reply whose id is a request the server is waiting for (once: the reply settles
  * it) or gave up on within LATE_REPLY_MS (once), and the status messages that request causes (causedBy, within
- * CAUSED_WINDOW_MS of its answer or LATE_REPLY_MS of its timeout). Everything else spends
+ * CAUSED_WINDOW_MS of its answer; of a timed-out one, within LATE_REPLY_MS, or CAUSED_WINDOW_MS of its late reply).
+ * Everything else spends
  * the device's budget: 'drop' over it, 'kick' after 10 s of flooding. `decoded`: the reply, already read.
  */
 export function admit(

@@ -137,7 +137,8 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       assert.equal(line.oc, 1);
       const stats = t.app.mqtt.stats;
       const [dropped, late, caused] = [stats.dropped.flood, stats.exempt.late, stats.exempt.caused];
-      // a slow link (or a server too busy to read in time): the command arrives after the server's 3 s timeout
+      // a slow link (or a server too busy to read in time): the breaker carries the command out 3.5 s after it was sent,
+      // so its statuses and its reply come after the server's 3 s timeout
       emu.answerDelayMs = 3500;
       const r = await call(t.app, 'POST', '/breaker/line/switch', { token: A.main, body: { id: line.id, oc: 0 } });
       assert.equal(r.code, CODES.OK, r.message);
