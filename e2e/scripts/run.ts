@@ -1,10 +1,14 @@
-// Runs the browser journeys: builds the console first (so the journey never tests a stale build), then node --test.
-import { spawn, spawnSync } from 'node:child_process';
+// Runs the browser journeys: builds the console first (so the journey never tests a stale build), then node:test's run().
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { reporterArgs } from '../../scripts/file-times.ts';
+import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import fileTimes from '../../scripts/file-times.ts';
 import { CHROMIUM } from '../lib/browser.ts';
 import { ROOT } from '../lib/server.ts';
 
@@ -41,16 +45,33 @@ const browserServer = await chromium.launchServer(CHROMIUM);
 // every journey, or the ones named (`npm test -w @faceadmin/e2e -- tests/people.test.ts`), the longest first: the last
 // ones to start are short, so the run does not end on one long journey with the other cores idle
 const files = longestFirst(process.argv.slice(2).length ? process.argv.slice(2) : globSync('tests/**/*.test.ts', { cwd: E2E }));
-const child = spawn(process.execPath, ['--test', `--test-concurrency=${process.env.E2E_CONCURRENCY ?? 3}`, ...reporterArgs(), ...files], {
-  cwd: E2E,
-  stdio: 'inherit',
-  env: { ...process.env, TEST_TIMES_LABEL: 'e2e', E2E_BROWSER_WS: browserServer.wsEndpoint() },
-});
+// node:test's run() keeps the files' order (`node --test` sorts its arguments by name); each file runs in a process of
+// its own, with these settings
+process.chdir(E2E);
+Object.assign(process.env, { TEST_TIMES_LABEL: 'e2e', E2E_BROWSER_WS: browserServer.wsEndpoint() });
+const stop = new AbortController();
 const limit = setTimeout(() => {
   console.error(`\njourneys stopped after ${LIMIT_MS / 60_000} minutes: one of them did not end`);
-  child.kill('SIGKILL');
+  stop.abort();
 }, LIMIT_MS);
-const [code] = (await once(child, 'exit')) as [number | null];
+const events = run({ files: files.map((f) => path.resolve(E2E, f)), concurrency: Number(process.env.E2E_CONCURRENCY ?? 3), signal: stop.signal });
+// what `npm test` shows (spec) and, when it collects them, each file's time (scripts/file-times.ts)
+const shown = new spec();
+shown.pipe(process.stdout);
+const timed = new PassThrough({ objectMode: true });
+const times = (async () => {
+  for await (const _ of fileTimes(timed));
+})();
+let failed = false;
+events.on('data', (event: { type: string }) => {
+  if (event.type === 'test:fail') failed = true;
+  shown.write(event);
+  timed.write(event);
+});
+await once(events, 'end');
+shown.end();
+timed.end();
+await Promise.all([finished(shown), times]);
 clearTimeout(limit);
 await browserServer.close();
-process.exit(code ?? 1);
+process.exit(failed || stop.signal.aborted ? 1 : 0);

@@ -97,6 +97,8 @@ async function subAdminPage(): Promise<Page> {
     return p;
   }
   await shared?.ctx.close();
+  // requests the closed context left out are not this one's
+  seen.inflight = 0;
   const ctx = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
   const p = await ctx.newPage();
   p.setDefaultTimeout(15_000);
@@ -138,10 +140,11 @@ for (const right of FUNCTION_RIGHT_KEYS) {
   test(`a sub-administrator with only "${right}" opens every menu entry it shows and meets no refusal`, async () => {
     const entries = menuOf(right);
     assert.ok(entries.length > 0);
-    const p = await subAdminPage();
-    shared!.clean = false;
+    // this right's answers from here on, its predecessor's sign-out included
     const refusals: string[] = [];
     Object.assign(seen, { where: '/login', refusals });
+    const p = await subAdminPage();
+    shared!.clean = false;
     const username = `sub_${right}`.slice(0, 20);
     await p.locator('#username').fill(username);
     await p.locator('#password').fill('secret1');
@@ -183,7 +186,7 @@ for (const right of FUNCTION_RIGHT_KEYS) {
     }
     // no request of this session still out: the next one's answers are its own
     await settle(p, () => seen.inflight);
-    shared!.clean = true;
     assert.deepEqual(refusals, [], `refusals met by "${right}"`);
+    shared!.clean = true;
   });
 }

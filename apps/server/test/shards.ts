@@ -34,7 +34,7 @@ const DURATIONS = path.join(import.meta.dirname, 'durations.json');
 /**
  * Writes `count` shard files into a fresh folder under .shards/ (ignored by git, lint and tsc), dealing the test files
  * out by their recent time (longest first, each to the lightest shard), so the shards end at about the same time;
- * the shards are listed longest first, for node --test starts them in that order.
+ * the shards are named longest first (shard-01, shard-02, …): node --test runs its files in the order of their names.
  */
 export function writeShards(cwd: string, testFiles: string[], count: number): Sharded {
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, 'utf8')) as Record<string, number>) : {};
@@ -60,7 +60,7 @@ export function writeShards(cwd: string, testFiles: string[], count: number): Sh
   const written = shards
     .sort((a, b) => b.weight - a.weight)
     .map((s, i) => {
-      const name = path.join(dir, `shard-${i + 1}.test.ts`);
+      const name = path.join(dir, `shard-${String(i + 1).padStart(2, '0')}.test.ts`);
       const files = s.files.sort().map((f) => path.resolve(cwd, f));
       fs.writeFileSync(
         name,

@@ -9,7 +9,13 @@ let loaded: Promise<typeof ExcelJS> | undefined;
  * starts (a restart, a journey's, a test file's) never touch a workbook.
  */
 export function excel(): Promise<typeof ExcelJS> {
-  loaded ??= import('exceljs').then((m) => m.default);
+  loaded ??= import('exceljs').then(
+    (m) => m.default,
+    (e: unknown) => {
+      loaded = undefined; // tried again next time
+      throw e;
+    },
+  );
   return loaded;
 }
 

@@ -36,5 +36,7 @@ export function compiledOnce<F>(kind: string, schema: unknown, compile: () => F)
 /** Fastify's `schemaController.compilersFactory.buildSerializer`: the default serializers, each compiled on first use. */
 export function lazySerializers(...args: Parameters<ReturnType<typeof SerializerSelector>>) {
   const build = SerializerSelector()(...args);
-  return (route: Parameters<typeof build>[0]) => compiledOnFirstCall(() => compiledOnce('serializer', route.schema, () => build(route)));
+  // the factory's shared schemas and options are part of what a serializer is compiled from
+  const kind = `serializer ${JSON.stringify(args)}`;
+  return (route: Parameters<typeof build>[0]) => compiledOnFirstCall(() => compiledOnce(kind, route.schema, () => build(route)));
 }

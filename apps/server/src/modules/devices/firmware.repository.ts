@@ -36,8 +36,9 @@ export const firmwareRepository = {
    * the terminals' rows are locked first, so two requests for one terminal at once cannot both find none.
    */
   async upgradingAny(trx: Executor, dialect: 'sqlite' | 'postgres', companyId: number, deviceIds: number[]) {
+    if (!deviceIds.length) return undefined;
     if (dialect === 'postgres')
-      await trx.selectFrom('devices').select('id').where('company_id', '=', companyId).where('id', 'in', deviceIds).orderBy('id').forUpdate().execute();
+      await trx.selectFrom('devices').select('id').where('company_id', '=', companyId).where('id', 'in', deviceIds).orderBy('id').forNoKeyUpdate().execute();
     return trx
       .selectFrom('firmware_upgrades as u')
       .innerJoin('device_commands as c', 'c.id', 'u.command_id')

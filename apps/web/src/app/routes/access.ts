@@ -28,8 +28,10 @@ export function decideAccess({ path, search, token, company, routes }: AccessInp
       const to = safeRedirect(new URLSearchParams(search).get('redirect'));
       if (to === '/') return { kind: 'redirect', to };
       if (company === undefined || routes === undefined) return { kind: 'wait' };
-      const target = new URL(to, 'http://console').pathname;
-      const reachable = isPublicPath(target) || (company !== 0 && findRoute(routes, target) !== undefined);
+      // where these rules would send that path: anywhere but "not found" or the company form is this administrator's
+      const url = new URL(to, 'http://console');
+      const next = decideAccess({ path: url.pathname, search: url.search, token, company, routes });
+      const reachable = next.kind === 'allow' || (next.kind === 'redirect' && next.to !== '/404' && next.to !== '/company/create');
       return { kind: 'redirect', to: reachable ? to : '/' };
     }
     return { kind: 'allow' };
