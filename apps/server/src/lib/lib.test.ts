@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashPassword, verifyPassword } from './crypto.ts';
-import { isoToMs, zonedToUtcMs, zoneOffsetMs } from './time.ts';
+import { isoToMs, readZoneOffsetMs, zonedToUtcMs, zoneOffsetMs } from './time.ts';
 import { addressKey, delayAfter, judge, SIGN_IN, type Attempt } from './throttle.ts';
 import { cellText } from './xlsx.ts';
 
@@ -103,30 +103,8 @@ test('an imported cell reads as trimmed text the one way every import reads it',
 
 test('zone offsets, read once per quarter hour, equal Intl’s around changes, odd offsets included', () => {
   /** The offset as Intl gives it, read afresh (what zoneOffsetMs caches). */
-  const formats = new Map<string, Intl.DateTimeFormat>();
-  const direct = (zone: string, ms: number) => {
-    if (!formats.has(zone))
-      formats.set(
-        zone,
-        new Intl.DateTimeFormat('en-US', {
-          timeZone: zone,
-          hourCycle: 'h23',
-          year: 'numeric',
-          month: '2-digit',
-          day: '2-digit',
-          hour: '2-digit',
-          minute: '2-digit',
-          second: '2-digit',
-        }),
-      );
-    const p = Object.fromEntries(
-      formats
-        .get(zone)!
-        .formatToParts(new Date(ms))
-        .map((x) => [x.type, x.value]),
-    );
-    return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - Math.floor(ms / 1000) * 1000;
-  };
+  // the offset read afresh, every time (what zoneOffsetMs caches)
+  const direct = readZoneOffsetMs;
   const around = [
     ['America/New_York', '2026-03-08T07:00:00Z', -4 * 3600_000], // spring forward at 02:00 local
     ['America/New_York', '2026-11-01T06:00:00Z', -5 * 3600_000], // fall back
