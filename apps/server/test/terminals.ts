@@ -1,9 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { createTerminal, type Terminal, type TerminalOptions } from '../../../tools/zk-emulator/terminal.ts';
-import type { TestApp } from './helpers.ts';
+
+/** What listen() needs of a test app (test/helpers.ts TestApp): named by shape, so the journeys that use this file's
+ * emulated terminals and until() do not type-check the whole server again (e2e's tsc program). */
+interface Listening {
+  app: { listen(opts: { port: number; host: string }): Promise<unknown>; server: { address(): AddressInfo | string | null } };
+}
 
 /** Starts the test server on a loopback port so emulated terminals reach it over real HTTP. */
-export async function listen(t: TestApp): Promise<string> {
+export async function listen(t: Listening): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
