@@ -80,15 +80,28 @@ export async function addPerson(
   await page.getByTestId('person-form').waitFor({ state: 'hidden' });
 }
 
-/** Opens a department TreeSelect and picks a department by its title. */
+/**
+ * Opens a department TreeSelect and picks a department by its title, until the field shows it. On a starved machine a
+ * click on the option can come to nothing (the field stays empty, and saving says the field is required): clicked
+ * again (at most 3 times), as a person who sees the empty field would.
+ */
 export async function pickTreeOption(page: Page, select: Locator, title: string): Promise<void> {
-  await select.click();
   const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
     has: page.getByText(title, { exact: true }),
   });
-  await option.waitFor();
-  await page.waitForTimeout(300); // the dropdown slides in
-  await option.click();
+  const shown = select.locator('.ant-select-content, .ant-select-selection-item', { hasText: title }).first();
+  for (let attempt = 0; ; attempt++) {
+    if (!(await option.isVisible())) await select.click();
+    await option.waitFor();
+    await page.waitForTimeout(300); // the dropdown slides in
+    await option.click();
+    const picked = await shown.waitFor({ timeout: 5000 }).then(
+      () => true,
+      () => false,
+    );
+    if (picked) return;
+    if (attempt === 2) await shown.waitFor();
+  }
 }
 
 /** Fills the open person drawer: face photo, name, phone, card number (optional) and one department. */

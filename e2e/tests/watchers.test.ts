@@ -212,6 +212,12 @@ step('open the guard desk (/ioconsoles) and, in another browser, the dashboard: 
   await dash.getByTestId('dashboard').waitFor();
   await dash.getByTestId('dashboard-live').getByText(tr('dashboard.live.open')).waitFor();
   await dash.getByText(tr('dashboard.rec.none')).waitFor();
+  // this browser asks for reduced motion: the live dot has no ripple (antd loops it forever)
+  const ripple = await dash
+    .getByTestId('dashboard-live')
+    .locator('.ant-badge-status-processing')
+    .evaluate((dot) => getComputedStyle(dot, '::after').animationName);
+  assert.equal(ripple, 'none', 'with "reduce motion" nothing on the dashboard loops');
 });
 
 step('the terminal recognises the person: on the guard desk and the dashboard at once', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import type { ConfigProviderProps } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
@@ -11,6 +11,7 @@ import type { Language, Size } from '@faceadmin/shared';
 import { registerFeedback } from '../lib/feedback.ts';
 import { takeFlash } from '../lib/flash.ts';
 import { i18next, useLanguage } from '../lib/i18n.ts';
+import { useReducedMotion } from '../lib/motion.ts';
 import { useSettings } from '../lib/settings.ts';
 import { readablePrimary } from '../ui/contrast.ts';
 import { router } from './routes/router.tsx';
@@ -57,18 +58,6 @@ function useRefetchOnLanguage(language: Language) {
     void queryClient.invalidateQueries();
   }, [language]);
 }
-
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-// module-level, so React subscribes once rather than again at every render of the providers
-const onReducedMotionChange = (changed: () => void) => {
-  const query = window.matchMedia?.(REDUCED_MOTION);
-  query?.addEventListener('change', changed);
-  return () => query?.removeEventListener('change', changed);
-};
-const prefersReducedMotion = () => !!window.matchMedia?.(REDUCED_MOTION).matches;
-
-/** The system's "reduce motion" setting, followed live: antd's dialogs, drawers and menus then open without zooming or sliding. */
-const useReducedMotion = (): boolean => useSyncExternalStore(onReducedMotionChange, prefersReducedMotion);
 
 const DANGER_RED = '#d9363e';
 const MUTED_TEXT = '#757575';

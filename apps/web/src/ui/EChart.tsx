@@ -5,6 +5,7 @@ import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
+import { useReducedMotion } from '../lib/motion.ts';
 
 // Only the parts the console draws (line, bar and pie charts) are bundled, in the lazily loaded chunk of the pages that use them.
 echarts.use([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -60,6 +61,7 @@ export function EChart({ option, height = 300, loading, dark = false, onClick, .
   const click = useRef(onClick);
   const { token } = antdTheme.useToken();
   const themed = useMemo(() => chartTheme(token, dark), [token, dark]);
+  const reducedMotion = useReducedMotion();
 
   useEffect(() => {
     click.current = onClick;
@@ -80,9 +82,10 @@ export function EChart({ option, height = 300, loading, dark = false, onClick, .
     };
   }, [themed]);
 
+  // with "reduce motion" set, a chart is drawn at once instead of growing into place (and a live chart's every update)
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
-  }, [option, themed]);
+    chart.current?.setOption(reducedMotion ? { ...option, animation: false } : option, { notMerge: true });
+  }, [option, themed, reducedMotion]);
 
   useEffect(() => {
     if (loading) chart.current?.showLoading('default', { text: '', maskColor: dark ? 'rgba(0,0,0,0.3)' : 'rgba(255,255,255,0.8)' });
