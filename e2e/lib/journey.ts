@@ -36,6 +36,17 @@ export async function menu(page: Page, section: string, item: string, pageTestId
   await page.getByTestId(pageTestId).waitFor();
 }
 
+/** Signs out as a user does: the avatar menu, Sign out, then OK in the confirmation; waits for the login page. */
+export async function signOut(page: Page, tr: (key: string) => string): Promise<void> {
+  await page.getByTestId('avatar-menu').click();
+  await page.getByRole('menuitem', { name: tr('layout.avatar.logout') }).click();
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('common.actions.ok') })
+    .click();
+  await waitForPath(page, '/login');
+}
+
 /** A new administrator's first minutes: sign in, land on /company/create (company-0 rule), create the company. */
 export async function signInAndCreateCompany(
   page: Page,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Page, Request } from 'playwright-core';
 import { CODES } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { signOut as signOutOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -36,14 +36,8 @@ async function signIn(username: string, password: string): Promise<void> {
 }
 
 async function signOut(): Promise<void> {
-  await page.getByTestId('avatar-menu').click();
-  await page.getByRole('menuitem', { name: tr('layout.avatar.logout') }).click();
-  await page
-    .locator('.ant-modal-confirm')
-    .getByRole('button', { name: tr('common.actions.ok') })
-    .click();
   try {
-    await waitForPath('/login');
+    await signOutOf(page, tr);
   } catch (e) {
     await screenshot('signout-failed');
     throw e;

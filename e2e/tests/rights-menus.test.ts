@@ -10,7 +10,7 @@ import { filterRoutes, ROUTE_TABLE, type RouteNode } from '../../apps/web/src/ap
 import { api } from '../lib/api.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { signInAndCreateCompany, translator, waitForPath } from '../lib/journey.ts';
+import { signInAndCreateCompany, signOut, translator, waitForPath } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -87,13 +87,7 @@ async function subAdminPage(): Promise<Page> {
   if (shared?.clean) {
     // sign out as a user does: the avatar menu, then the confirmation
     const { p } = shared;
-    await p.getByTestId('avatar-menu').click();
-    await p.getByRole('menuitem', { name: tr('layout.avatar.logout') }).click();
-    await p
-      .locator('.ant-modal-confirm')
-      .getByRole('button', { name: tr('common.actions.ok') })
-      .click();
-    await waitForPath(p, '/login');
+    await signOut(p, tr);
     return p;
   }
   await shared?.ctx.close();
