@@ -7,7 +7,7 @@ import { buildApp, type App, type BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { SmsSender } from '../src/modules/auth/sms.service.ts';
-import { onServer } from './template.ts';
+import { copyTemplate, onServer } from './template.ts';
 
 export { API };
 export const CAPTCHA = '4242';
@@ -38,7 +38,7 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
   const server = process.env.TEST_DATABASE_URL;
   if (server) {
     const name = `t_${randomBytes(6).toString('hex')}`;
-    await onServer(server, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+    await (template ? copyTemplate(server, name, template) : onServer(server, `CREATE DATABASE ${name}`));
     const u = new URL(server);
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
