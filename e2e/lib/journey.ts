@@ -36,6 +36,19 @@ export async function menu(page: Page, section: string, item: string, pageTestId
   await page.getByTestId(pageTestId).waitFor();
 }
 
+/**
+ * Opens a console path inside the running console, as its menus do (the router moves; nothing reloads). A page load
+ * costs the browser about 2 s of CPU, ten times a click through the menu: use this to reach a page a step is not
+ * about loading, and `page.goto` when the load itself is the point (a first visit, a link from outside, a reload).
+ */
+export async function openPath(page: Page, to: string): Promise<void> {
+  await page.evaluate((path) => {
+    window.history.pushState(null, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, to);
+  await waitForPath(page, new URL(to, 'http://x').pathname);
+}
+
 /** Signs out as a user does: the avatar menu, Sign out, then OK in the confirmation; waits for the login page. */
 export async function signOut(page: Page, tr: (key: string) => string): Promise<void> {
   await page.getByTestId('avatar-menu').click();
@@ -122,7 +135,9 @@ export async function fillPerson(page: Page, p: { name: string; phone: string; d
     .getByTestId('face-upload')
     .locator('input[type=file]')
     .setInputFiles({ name: `${p.name}.jpg`, mimeType: 'image/jpeg', buffer: p.photo });
-  await form.getByTestId('face-preview').waitFor();
+  // the preview comes after the server's face check (a few hundred ms of its CPU): on a starved machine (the suite beside
+  // two CPU hogs and other journeys) that took over 15 s, so this waits as a hang guard, not a speed bound
+  await form.getByTestId('face-preview').waitFor({ timeout: 60_000 });
   await form.locator('#name').fill(p.name);
   await form.locator('#phone').fill(p.phone);
   if (p.card) await form.locator('#rfid').fill(p.card);

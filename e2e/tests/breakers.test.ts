@@ -7,7 +7,7 @@ import { freePort } from '../../apps/server/scripts/pg-cluster.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { EmulatedBreaker } from '../../tools/breaker-emulator/breaker.ts';
 import { journeySteps, openJourney, shoot, type Journey } from '../lib/browser.ts';
-import { menu as menuOf, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { menu as menuOf, modal as modalOf, openPath, signInAndCreateCompany, toast, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -49,7 +49,7 @@ after(async () => {
 
 step('sign in, turn the alarm ring on, open the breaker list from the menu', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Acme Dorms Ltd', phone: '+8613800000012' });
-  await page.goto(`${server.baseUrl}/company/update`);
+  await openPath(page, '/company/update');
   await page.getByTestId('company-form').waitFor();
   await page.locator('#options_alarmRing').click();
   await page.getByTestId('company-submit').click();

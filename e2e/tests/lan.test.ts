@@ -18,6 +18,7 @@ import {
   inputOf,
   menu as menuOf,
   modal as modalOf,
+  openPath,
   signInAndCreateCompany,
   toast as toastOf,
   translator,
@@ -95,7 +96,7 @@ step('the sign-in page offers neither registration nor a reset by SMS', async ()
 });
 
 step('scanning 127.0.0.20–30 finds both terminals: one read with the password, one that refuses it', async () => {
-  await page.goto(`${server.baseUrl}/device/list`);
+  await openPath(page, '/device/list');
   await page.getByTestId('device-list-page').waitFor();
   await page.getByTestId('device-scan').click();
   const dialog = modal(tr('device.scan.title'));

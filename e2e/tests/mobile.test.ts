@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page, Response } from 'playwright-core';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { toast as toastOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { openPath, toast as toastOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -291,7 +291,7 @@ step('a failed load shows an error state with Retry, and no toast beside it', as
 });
 
 step('an unknown device id: one "does not exist" page, no toasts', async () => {
-  await page.goto(`${server.baseUrl}/device/personManage/999999`);
+  await openPath(page, '/device/personManage/999999');
   await page.getByTestId('device-not-found').waitFor();
   await page.getByText(tr('device.notFound')).waitFor();
   await page.waitForTimeout(1000); // both queries have answered
@@ -302,7 +302,7 @@ step('an unknown device id: one "does not exist" page, no toasts', async () => {
 step('after a save the people list shows the sync state reach "Synced" on its own', async () => {
   // a person who is on a terminal and synced (the demo terminals take their first few hundred people over a
   // number of polls after the server starts: the list is reloaded until one shows up)
-  await page.goto(`${server.baseUrl}/user/list`);
+  await openPath(page, '/user/list');
   const person = cards('person-table')
     .filter({ has: syncState(1) })
     .first();

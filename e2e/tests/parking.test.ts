@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { parkingCode, parkingLink } from '../../tools/parking/parking-code.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
+import { openPath, signInAndCreateCompany, toast as toastOf, translator } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -63,7 +63,7 @@ after(async () => {
 
 step('the company form sets the parking config and the card option; the key is never shown again', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Parking Journey Ltd', phone: '+8613800000009' });
-  await page.goto(`${server.baseUrl}/company/update`);
+  await openPath(page, '/company/update');
   const form = page.getByTestId('company-form');
   await form.waitFor();
   await form.getByText(tr('company.optionHints.rfid')).waitFor();
@@ -84,7 +84,7 @@ step('the company form sets the parking config and the card option; the key is n
 });
 
 step('rfid on: the person form shows and requires the card number', async () => {
-  await page.goto(`${server.baseUrl}/user/list`);
+  await openPath(page, '/user/list');
   await page.getByTestId('person-create').click();
   const form = page.getByTestId('person-form');
   await form.getByTestId('person-rfid').waitFor({ state: 'visible' });

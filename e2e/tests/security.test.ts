@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { api } from '../lib/api.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { signInAndCreateCompany, waitForPath } from '../lib/journey.ts';
+import { openPath, signInAndCreateCompany } from '../lib/journey.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
 const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
@@ -57,8 +57,7 @@ async function clean(p: Page, where: string): Promise<void> {
 
 /** Opens a console path and waits until `ready` shows; the payload texts shown there are listed in `shows`. */
 async function visit(path: string, ready: string, shows: string[] = []): Promise<void> {
-  await page.goto(`${server.baseUrl}${path}`);
-  await waitForPath(page, path);
+  await openPath(page, path);
   await page.locator(ready).first().waitFor();
   for (const text of shows) await page.getByText(text, { exact: false }).first().waitFor();
   await page.waitForTimeout(500); // images (src=x) fail and handlers would fire by now

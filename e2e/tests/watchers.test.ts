@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { journeySteps, openJourney, SHOTS, shoot, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu, modal as modalOf, signInAndCreateCompany, toast, translator, waitForPath } from '../lib/journey.ts';
+import { fillPerson, menu, modal as modalOf, openPath, signInAndCreateCompany, toast, translator, waitForPath } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
@@ -138,7 +138,7 @@ after(async () => {
 
 step('sign in, turn the alarm ring on, add a person and register the terminal; it calls in', async () => {
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: 'Watchers Demo Ltd', phone: '+8613800000016' });
-  await page.goto(`${server.baseUrl}/company/update`);
+  await openPath(page, '/company/update');
   await page.getByTestId('company-form').waitFor();
   const ring = page.locator('#options_alarmRing');
   if ((await ring.getAttribute('aria-checked')) !== 'true') await ring.click();
@@ -181,7 +181,7 @@ step('sign in, turn the alarm ring on, add a person and register the terminal; i
 });
 
 step('open the guard desk (/ioconsoles) and, in another browser, the dashboard: both live; the sound is enabled with one click', async () => {
-  await page.goto(`${server.baseUrl}/ioconsoles`);
+  await openPath(page, '/ioconsoles');
   await page.getByTestId('ioconsole-page').waitFor();
   await page.locator('[data-testid=watch-live][data-open="1"]').waitFor();
   await page.getByTestId('watch-current').waitFor();
@@ -282,7 +282,7 @@ step('the terminal sees a stranger: red on the guard desk with the alarm sound, 
 step('/consoles: the terminal goes silent and its tile turns offline without a reload', async () => {
   await dashContext?.close();
   dashContext = undefined;
-  await page.goto(`${server.baseUrl}/consoles`);
+  await openPath(page, '/consoles');
   await page.getByTestId('consoles').waitFor();
   const tile = page.locator('[data-testid=console-terminal]', { hasText: DEVICE });
   await tile.and(page.locator('[data-online="true"]')).waitFor();
@@ -300,7 +300,7 @@ step('/consoles: the terminal goes silent and its tile turns offline without a r
 });
 
 step('/maininfo fills 1920×1080 and 1366×768 without scroll bars', async () => {
-  await page.goto(`${server.baseUrl}/maininfo`);
+  await openPath(page, '/maininfo');
   await page.getByTestId('bigscreen').waitFor();
   await page.getByTestId('bigscreen-company').getByText('Watchers Demo Ltd').waitFor();
   await page.getByTestId('dashboard-recognition').first().waitFor();
@@ -316,7 +316,7 @@ step('/maininfo fills 1920×1080 and 1366×768 without scroll bars', async () =>
 });
 
 step('/map: a site with a floor plan, the terminal placed on it grey; it calls in again and turns green without a reload', async () => {
-  await page.goto(`${server.baseUrl}/dashboard`);
+  await openPath(page, '/dashboard');
   await page.getByTestId('dashboard').waitFor();
   await menu(page, '', tr('route.map'), 'map-page');
   await page.getByText(tr('map.noSites')).waitFor();
@@ -355,30 +355,30 @@ step('/map: a site with a floor plan, the terminal placed on it grey; it calls i
 });
 
 step('the other watchers’ screens open: /ioconsoles2, /dormitory, /dormitory2, /fullscreen, /spotconsoles, /stranger', async () => {
-  await page.goto(`${server.baseUrl}/ioconsoles2`);
+  await openPath(page, '/ioconsoles2');
   await page.getByTestId('ioconsole-split-page').waitFor();
   // both recognitions came in at a door without a direction: an entrance
   await page.locator('[data-testid=watch-in-current][data-verdict="alarm"]').waitFor();
   await page.locator('[data-testid=watch-in-history] [data-testid=watch-history-row]', { hasText: PERSON }).waitFor();
   await shot(page, 'ioconsoles2');
 
-  await page.goto(`${server.baseUrl}/dormitory`);
+  await openPath(page, '/dormitory');
   await page.getByTestId('dormitory-page').waitFor();
   await page.getByTestId('dorm-totals').waitFor();
   await shot(page, 'dormitory', true);
 
-  await page.goto(`${server.baseUrl}/dormitory2`);
+  await openPath(page, '/dormitory2');
   await page.getByTestId('dormitory-board-page').waitFor();
   await page.getByTestId('board-totals').waitFor();
   await shot(page, 'dormitory2');
 
-  await page.goto(`${server.baseUrl}/fullscreen`);
+  await openPath(page, '/fullscreen');
   await page.getByTestId('bigscreen').waitFor();
   await page.getByText(tr('dashboard.big.clickFullscreen')).waitFor();
   await page.getByTestId('dashboard-recognition').first().waitFor();
   await shot(page, 'fullscreen');
 
-  await page.goto(`${server.baseUrl}/spotconsoles`);
+  await openPath(page, '/spotconsoles');
   await page.getByTestId('spot-picker').waitFor();
   await page.getByTestId('spot-site').click();
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Head office' }).click();
@@ -387,7 +387,7 @@ step('the other watchers’ screens open: /ioconsoles2, /dormitory, /dormitory2,
   await page.getByTestId('bigscreen-devicemap').waitFor();
   await shot(page, 'spotconsoles');
 
-  await page.goto(`${server.baseUrl}/stranger`);
+  await openPath(page, '/stranger');
   await page.getByTestId('stranger-page').waitFor();
   await page.getByTestId('stranger-card').first().waitFor();
   await page.getByTestId('stranger-photo').first().waitFor();

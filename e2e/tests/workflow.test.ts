@@ -9,7 +9,16 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { journeySteps, openJourney, openPhone, shoot, type Journey } from '../lib/browser.ts';
 import { facePhoto } from '../lib/faces.ts';
-import { fillPerson, menu as menuOf, modal as modalOf, signInAndCreateCompany, toast as toastOf, translator, chooseOption as choose } from '../lib/journey.ts';
+import {
+  chooseOption as choose,
+  fillPerson,
+  menu as menuOf,
+  modal as modalOf,
+  openPath,
+  signInAndCreateCompany,
+  toast as toastOf,
+  translator,
+} from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -447,7 +456,7 @@ step('Eve sees it approved, with her messages', async () => {
 });
 
 step("the console's messages: the application waited for an administrator, then was approved", async () => {
-  await page.goto(`${server.baseUrl}/message/message`);
+  await openPath(page, '/message/message');
   const table = page.getByTestId('message-table');
   await table.getByText('Waiting for administrators: Leave').first().waitFor();
   await table.getByText('Approved: Leave').first().waitFor();
@@ -501,7 +510,7 @@ step("the month report counts Eve's leave days, and her calendar shows them", as
 });
 
 step('the administrator is also Hana: linked on the people page, the avatar menu opens her self-service', async () => {
-  await page.goto(`${server.baseUrl}/user/list`);
+  await openPath(page, '/user/list');
   const row = page.locator('[data-testid=person-table] .ant-table-row', { hasText: 'Hana Head' });
   await row.getByTestId('person-admin-link-open').click();
   const dialog = modalOf(page, tr('person.adminLink.title', { name: 'Hana Head' }));
