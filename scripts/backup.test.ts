@@ -24,6 +24,8 @@ function run(script: string, args: string[], env: Record<string, string | undefi
     const child = spawn(process.execPath, [path.join(root, 'scripts', script), ...args], {
       env: { ...process.env, DATABASE_URL: '', PORT: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // a hang guard, not a speed bound: a backup in steps that restarted at every write never ended (a minute is ~50×)
+      timeout: 60_000,
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -38,6 +40,9 @@ const backupFolder = (parent: string) => {
   return path.join(parent, names[0]!);
 };
 
+/** Rows in the database before the backup starts. */
+const BEFORE = 60_000;
+
 /** A DATA_DIR as the server leaves it: the SQLite database (WAL) and files in folders. */
 function populate(dataDir: string) {
   fs.mkdirSync(path.join(dataDir, 'photos', '1'), { recursive: true });
@@ -48,7 +53,8 @@ function populate(dataDir: string) {
   db.exec('PRAGMA journal_mode = WAL; CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT NOT NULL, pad TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO persons (name, pad) VALUES (?, ?)');
   db.exec('BEGIN');
-  for (let i = 0; i < 20_000; i++) insert.run(`Person ${i}`, 'x'.repeat(200));
+  // ~3,300 pages: a backup copied in steps of 1,000 would restart at each write between two of them
+  for (let i = 0; i < BEFORE; i++) insert.run(`Person ${i}`, 'x'.repeat(200));
   db.exec('COMMIT');
   return { db, insert };
 }
@@ -101,9 +107,9 @@ test('SQLite: a backup taken while writes go on restores elsewhere with its data
     assert.equal((copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
     const n = Number((copy.prepare('SELECT count(*) AS n FROM persons').get() as { n: number }).n);
     // One committed state: everything from before the backup, and a prefix of what came during it.
-    assert.ok(n >= 20_000 && n <= 20_000 + written, `${n} rows`);
+    assert.ok(n >= BEFORE && n <= BEFORE + written, `${n} rows`);
     const late = Number((copy.prepare("SELECT count(*) AS n FROM persons WHERE name LIKE 'Late %'").get() as { n: number }).n);
-    assert.equal(n - 20_000, late);
+    assert.equal(n - BEFORE, late);
     assert.equal((copy.prepare('SELECT max(id) AS m FROM persons').get() as { m: number }).m, n, 'no gap: a prefix of the writes');
   } finally {
     copy.close();

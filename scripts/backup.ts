@@ -6,7 +6,7 @@ import { BACKUP, pgConnection, pgTool, safeUrl, SQLITE_LIVE } from './pg-tools.t
 
 /**
  * `npm run backup [-- <folder>] [--keep N]`: a consistent copy of DATA_DIR while the server runs. The SQLite database goes
- * through SQLite's online backup (node:sqlite `backup()`: pages copied in steps, writers never blocked, the copy is
+ * through SQLite's online backup (node:sqlite `backup()`: every page in one step, writers never blocked, the copy is
  * one committed state); photos, firmware files and captured logs are copied beside it. With DATABASE_URL the
  * database is dumped with pg_dump in its custom format (faceadmin.pgdump: one consistent snapshot, taken while
  * every instance keeps writing); the files in DATA_DIR are still copied.
@@ -65,7 +65,10 @@ if (databaseUrl) {
 } else if (fs.existsSync(dbFile)) {
   const db = new DatabaseSync(dbFile);
   try {
-    const pages = await backup(db, path.join(target, BACKUP.sqlite), { rate: 1000 });
+    // All pages in one step: a backup in steps starts again whenever another connection (the running server) writes
+    // between two steps, so on a server that keeps writing it never ended (a test that wrote without pause ran it for
+    // 12 minutes, the copy growing past 1 GB). One step reads one snapshot; in WAL mode the server's writes go on beside it.
+    const pages = await backup(db, path.join(target, BACKUP.sqlite), { rate: 2 ** 31 - 1 });
     console.log(`database: ${pages} pages copied`);
   } finally {
     db.close();
