@@ -110,15 +110,15 @@ export async function addPerson(
  * again (at most 3 times), as a person who sees the empty field would.
  */
 export async function pickTreeOption(page: Page, select: Locator, title: string): Promise<void> {
-  const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
-    has: page.getByText(title, { exact: true }),
-  });
   const shown = select.locator('.ant-select-content, .ant-select-selection-item', { hasText: title }).first();
+  const option = treeOption(page, title);
   for (let attempt = 0; ; attempt++) {
-    if (!(await option.isVisible())) await select.click();
-    await option.waitFor();
-    await page.waitForTimeout(300); // the dropdown slides in
-    await option.click();
+    // a retry never clicks a chosen option again: in a multiple choice that would take it off
+    if (attempt > 0 && (await option.isVisible()) && (await option.evaluate((el) => el.classList.contains('ant-select-tree-node-selected')))) {
+      await shown.waitFor();
+      return;
+    }
+    await clickTreeOption(page, select, title);
     const picked = await shown.waitFor({ timeout: 5000 }).then(
       () => true,
       () => false,
@@ -126,6 +126,21 @@ export async function pickTreeOption(page: Page, select: Locator, title: string)
     if (picked) return;
     if (attempt === 2) await shown.waitFor();
   }
+}
+
+/** The option titled `title` in the open tree dropdown. */
+const treeOption = (page: Page, title: string) =>
+  page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', {
+    has: page.getByText(title, { exact: true }),
+  });
+
+/** Clicks a TreeSelect's option once (opening the dropdown first when it is closed): in a multiple choice, a chosen one is taken off. */
+export async function clickTreeOption(page: Page, select: Locator, title: string): Promise<void> {
+  const option = treeOption(page, title);
+  if (!(await option.isVisible())) await select.click();
+  await option.waitFor();
+  await page.waitForTimeout(300); // the dropdown slides in
+  await option.click();
 }
 
 /** Fills the open person drawer: face photo, name, phone, card number (optional) and one department. */

@@ -16,6 +16,7 @@ import {
   fillPerson,
   menu as menuOf,
   modal as modalOf,
+  clickTreeOption,
   pickTreeOption,
   signInAndCreateCompany,
   toast as toastOf,
@@ -163,7 +164,7 @@ step('a night rule crossing midnight; claiming Office people again shows the con
   assert.match(await error.innerText(), /Alice Chen/);
   await journey.screenshot('rule-conflict', false);
   // Plant instead
-  await pickTreeOption(page, page.getByTestId('rule-departments'), 'Office'); // a second click deselects
+  await clickTreeOption(page, page.getByTestId('rule-departments'), 'Office'); // a second click takes it off
   // the multiple tree stays open: pick Plant in it
   await page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', { has: page.getByText('Plant', { exact: true }) })
