@@ -82,7 +82,7 @@ export function runFiles(files: string[]): void {
       // (a stress run: the 1,000-person import on PostgreSQL did not answer in 10 minutes) can be read afterwards.
       let watchdog: NodeJS.Timeout | undefined;
       before(() => {
-        watchdog = setTimeout(() => void reportWaits(name), FILE_LIMIT_MS - 60_000).unref();
+        watchdog = setTimeout(() => void reportWaits(name), Math.max(0, FILE_LIMIT_MS - 60_000)).unref();
       });
       after(() => clearTimeout(watchdog));
       await import(file);
@@ -110,5 +110,5 @@ async function reportWaits(file: string): Promise<void> {
       await client.end().catch(() => undefined);
     }
   }
-  console.error(`\n!!! ${file} is still running ${(FILE_LIMIT_MS - 60_000) / 60_000} minutes after it started. ${report}\n`);
+  console.error(`\n!!! ${file} is still running ${Math.max(0, FILE_LIMIT_MS - 60_000) / 60_000} minutes after it started. ${report}\n`);
 }

@@ -54,10 +54,14 @@ export async function copyTemplate(databaseUrl: string, name: string, template: 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
-    const fileCopy = Number(rows[0]?.server_version_num) >= 150000 ? ' STRATEGY FILE_COPY' : '';
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}${fileCopy}`);
+    fileCopy ??= client
+      .query<{ server_version_num: string }>('SHOW server_version_num')
+      .then(({ rows }) => (Number(rows[0]?.server_version_num) >= 150000 ? ' STRATEGY FILE_COPY' : ''));
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}${await fileCopy}`);
   } finally {
     await client.end();
   }
 }
+
+/** The clause copyTemplate adds, asked of the server once per process (a suite runs on one server). */
+let fileCopy: Promise<string> | undefined;
