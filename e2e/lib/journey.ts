@@ -19,6 +19,8 @@ export function translator(locale: Map<string, string>, language = 'en-US') {
 
 export async function waitForPath(page: Page, expected: string | RegExp): Promise<void> {
   await page.waitForURL((u) => (typeof expected === 'string' ? u.pathname === expected : expected.test(u.pathname)), { timeout: 15_000 });
+  // the address changes first; the page it names is on screen once the console marks it (router.tsx RouteMark)
+  await page.waitForFunction(() => document.documentElement.dataset['route'] === location.pathname, undefined, { timeout: 15_000, polling: 100 });
 }
 
 export const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text });

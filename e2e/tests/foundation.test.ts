@@ -100,8 +100,28 @@ step('initial admin: sign in, company-0 rule, create a company, dashboard', asyn
   await page.locator('#phone').fill('+8613800000000');
   await page.locator('#address').fill('1 Main Street');
   await page.locator('#location').fill('116.397,39.909');
+  // The dashboard's code arriving late leaves the create form on screen under the new address for that time: a second
+  // submit there (click or Enter) must not create a second company.
+  const creates: string[] = [];
+  const countCreate = (r: Request) => void (r.method() === 'POST' && r.url().includes('/company/create') && creates.push(r.url()));
+  page.on('request', countCreate);
+  const slowDashboard = /\/assets\/DashboardPage-[^/]*\.js$/;
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  await page.route(slowDashboard, async (r) => {
+    await held;
+    await r.continue();
+  });
   await page.getByTestId('company-submit').click();
+  await page.waitForURL((u) => u.pathname === '/dashboard');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset['route']), '/company/create', 'the create form is still on screen');
+  await page.getByTestId('company-submit').click({ force: true });
+  await page.locator('#name').press('Enter');
+  release();
   await waitForPath('/dashboard');
+  await page.unroute(slowDashboard);
+  page.off('request', countCreate);
+  assert.equal(creates.length, 1, 'one company created');
   await page.getByTestId('dashboard').waitFor();
   await page.getByText(tr('dashboard.operationsToday')).waitFor();
   // the creation itself is in the recent operations

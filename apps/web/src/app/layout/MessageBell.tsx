@@ -20,6 +20,7 @@ export function MessageBell() {
             type="text"
             aria-label={t('layout.messages')}
             data-testid="message-bell"
+            data-unread={count}
             icon={<BellOutlined />}
             onClick={() => void navigate('/message/message')}
           />

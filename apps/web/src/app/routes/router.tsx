@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { lazy, Suspense, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { ErrorBoundary, RouteError } from '../ErrorBoundary.tsx';
 import { Layout } from '../layout/Layout.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
@@ -63,14 +63,30 @@ const VisitPage = lazy(() => import('../../features/visitors/pages/VisitPage.tsx
 // spec §2: the public parking-lot binding page; it signs in with the console's own session when asked to.
 const DzgPage = lazy(() => import('../../features/parking/pages/DzgPage.tsx'));
 
+/**
+ * The path whose page is on screen, as `<html data-route>`. The address changes when a navigation starts; the page
+ * follows when React commits it, and a navigation to a page still loading keeps the previous page on screen meanwhile
+ * (a transition). The journeys wait for this mark, so they never act on the page they are leaving.
+ */
+function RouteMark() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    document.documentElement.dataset.route = pathname;
+  }, [pathname]);
+  return null;
+}
+
 /** A page that fails to render is reported and replaced by a reload offer (spec §8); the shell stays. */
 function page(Component: ComponentType) {
   return (
-    <ErrorBoundary>
-      <Suspense fallback={<PageLoading />}>
-        <Component />
-      </Suspense>
-    </ErrorBoundary>
+    <>
+      <RouteMark />
+      <ErrorBoundary>
+        <Suspense fallback={<PageLoading />}>
+          <Component />
+        </Suspense>
+      </ErrorBoundary>
+    </>
   );
 }
 

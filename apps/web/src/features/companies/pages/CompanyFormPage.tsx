@@ -21,6 +21,9 @@ export default function CompanyFormPage() {
   const right = useAdminRight(!creating && !noCompany);
   const create = useCreateCompany();
   const update = useUpdateCompany();
+  // A created company's form stays busy until the dashboard replaces it: that page may still be loading, and a second
+  // submit would create a second company.
+  const busy = create.isPending || (creating && create.isSuccess) || update.isPending;
 
   // a form without the company's values would read as a blank company: the failure is shown instead
   if (!creating && info.error) return <ErrorState error={info.error} onRetry={info.refetch} retrying={info.isFetching} />;
@@ -39,8 +42,9 @@ export default function CompanyFormPage() {
         key={creating ? 'create' : 'update'}
         company={creating ? undefined : info.data}
         readOnly={!creating && right.data?.role !== 'main'}
-        submitting={create.isPending || update.isPending}
+        submitting={busy}
         onSubmit={(input) => {
+          if (busy) return; // Enter in a field submits even while the button spins
           if (creating) {
             create.mutate(input, {
               onSuccess: () => {
