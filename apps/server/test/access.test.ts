@@ -343,6 +343,15 @@ const ROWS: Row[] = [
     body: () => ({ id: 999999, department_id: 1, rows: [{ pin: '1', action: 'skip' }] }),
     answer: every(CODES.NOT_FOUND),
   },
+  // the whole site's review: only this company's terminals; a department not this company's is refused by name
+  { method: 'GET', path: '/device/roster/site', expect: RIGHT_DEVICE },
+  {
+    method: 'POST',
+    path: '/device/roster/site/apply',
+    expect: RIGHT_DEVICE,
+    body: () => ({ department_id: 999999, rows: [{ pin: '1', action: 'skip' }] }),
+    answer: every(CODES.RULE),
+  },
   { method: 'POST', path: '/device/roster/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, pins: ['1'] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/add', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },
   { method: 'POST', path: '/device/persons/remove', expect: RIGHT_DEVICE, body: () => ({ id: 999999, person_ids: [1] }), answer: every(CODES.NOT_FOUND) },

@@ -249,6 +249,67 @@ export const RosterApplied = Type.Object({
   photos: Type.Array(Type.Object({ pin: Type.String(), reason: Type.String() })),
 });
 export type RosterApplied = Static<typeof RosterApplied>;
+/**
+ * The whole site's review (issue #30, "several terminals, one person"): every number any terminal holds, once, with the
+ * terminals that hold it. `across`: held by two terminals or more; `split`: the terminals hold it under different
+ * names; `twin`: another number holds the same name.
+ */
+export const ROSTER_SITE_SHOWS = ['all', 'across', 'conflicts'] as const;
+export const RosterSiteQuery = Type.Object({ ...PageQuery, show: Type.Optional(StringEnum(ROSTER_SITE_SHOWS)) });
+export type RosterSiteQuery = Static<typeof RosterSiteQuery>;
+export const RosterSiteItem = Type.Object({
+  pin: Type.String(),
+  /** the name of the terminal whose face would be taken (the largest), else the first */
+  name: Type.String(),
+  card: Type.String(),
+  admin: Type.Boolean(),
+  kind: StringEnum(ROSTER_KINDS),
+  terminals: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      /** the name this terminal holds the user under */
+      user_name: Type.String(),
+      face_url: Type.String(),
+      face_bytes: Type.Integer(),
+      managed: Type.Boolean(),
+    }),
+  ),
+  /** the terminal whose face a new person takes (the largest; linking later keeps the better) */
+  face_from: Nullable(Type.Integer()),
+  match: StringEnum(ROSTER_MATCHES),
+  split: Type.Boolean(),
+  /** other numbers on the site under the same name */
+  twins: Type.Array(Type.String()),
+  person_id: Nullable(Type.Integer()),
+  person_number: Type.String(),
+  person_name: Type.String(),
+  /** every terminal holding it is managed for a person here */
+  managed: Type.Boolean(),
+});
+export type RosterSiteItem = Static<typeof RosterSiteItem>;
+export const RosterSitePage = Type.Object({
+  ...Page(RosterSiteItem).properties,
+  counts: Type.Object({
+    /** numbers on the site (people) */
+    people: Type.Integer(),
+    /** terminals read (holding anyone) */
+    terminals: Type.Integer(),
+    across: Type.Integer(),
+    matched: Type.Integer(),
+    conflict: Type.Integer(),
+    byName: Type.Integer(),
+    new: Type.Integer(),
+    split: Type.Integer(),
+    twin: Type.Integer(),
+    unmanaged: Type.Integer(),
+  }),
+});
+export const RosterSiteApplyBody = Type.Object({
+  department_id: Id,
+  rows: RosterApplyBody.properties.rows,
+});
+export type RosterSiteApplyBody = Static<typeof RosterSiteApplyBody>;
 export const DeviceAddPersonsBody = Type.Object({
   id: Id,
   person_ids: Type.Optional(Type.Array(Id, { maxItems: 50_000 })),
@@ -333,6 +394,9 @@ export const devicesApi = {
   rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplied }),
   rosterRemove: endpoint({ method: 'POST', path: '/device/roster/remove', body: RosterRemoveBody, response: RosterRemoved }),
   rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
+  /** every terminal's roster at once: one row a number, the terminals that hold it (issue #30) */
+  rosterSite: endpoint({ method: 'GET', path: '/device/roster/site', query: RosterSiteQuery, response: RosterSitePage }),
+  rosterSiteApply: endpoint({ method: 'POST', path: '/device/roster/site/apply', body: RosterSiteApplyBody, response: RosterApplied }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
   removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),
   retryPersons: endpoint({ method: 'POST', path: '/device/persons/retry', body: DevicePersonsBody, response: Count }),

@@ -1,4 +1,4 @@
-import { API_PREFIX, devicesApi, type RosterItem } from '@faceadmin/shared';
+import { API_PREFIX, devicesApi, type RosterItem, type RosterSiteItem } from '@faceadmin/shared';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { sendStored } from '../../lib/files/reply.ts';
@@ -11,6 +11,36 @@ import type { RosterService } from './roster.service.ts';
 
 type Listed = Awaited<ReturnType<RosterService['list']>>['items'][number];
 
+type SiteListed = Awaited<ReturnType<RosterService['listSite']>>['items'][number];
+
+/** A terminal's face of a user, its address versioned by the read: a face read again is fetched again. */
+const faceUrl = (deviceId: number, pin: string, face: string, readAt: string) =>
+  face ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${deviceId}&pin=${encodeURIComponent(pin)}&v=${Math.floor(Date.parse(readAt) / 1000)}` : '';
+
+const presentSite = (r: SiteListed): RosterSiteItem => ({
+  pin: r.pin,
+  name: r.name,
+  card: r.card,
+  admin: r.admin,
+  kind: r.kind === 'visitor' || r.kind === 'blackList' ? r.kind : 'normal',
+  terminals: r.terminals.map((x) => ({
+    id: x.id,
+    name: x.name,
+    user_name: x.user_name,
+    face_url: faceUrl(x.id, r.pin, x.face, x.read_at),
+    face_bytes: x.face_bytes,
+    managed: x.managed,
+  })),
+  face_from: r.face_from,
+  match: r.match,
+  split: r.split,
+  twins: r.twins,
+  person_id: r.person_id,
+  person_number: r.person_number,
+  person_name: r.person_name,
+  managed: r.managed,
+});
+
 const present = (r: Listed): RosterItem => ({
   pin: r.pin,
   name: r.name,
@@ -19,10 +49,7 @@ const present = (r: Listed): RosterItem => ({
   valid_to: r.valid_to,
   admin: r.admin === 1,
   kind: r.kind === 'visitor' || r.kind === 'blackList' ? r.kind : 'normal',
-  // the read's time versions the address: a face read again is fetched again
-  face_url: r.face
-    ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${r.device_id}&pin=${encodeURIComponent(r.pin)}&v=${Math.floor(Date.parse(r.read_at) / 1000)}`
-    : '',
+  face_url: faceUrl(r.device_id, r.pin, r.face, r.read_at),
   match: r.match,
   person_id: r.person_id,
   person_number: r.person_number,
@@ -58,6 +85,15 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
   };
   app.post(devicesApi.rosterApply.path, { config: apply, schema: routeSchema(devicesApi.rosterApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.apply(tenantOf(req), req.lang, req.body)),
+  );
+  app.get(devicesApi.rosterSite.path, { config: view, schema: routeSchema(devicesApi.rosterSite, { tags }) }, async (req, reply) => {
+    const { companyId } = tenantOf(req);
+    const { page, pageSize, offset } = pageOf(req.query);
+    const r = await deps.roster.listSite(db, companyId, { offset, limit: pageSize }, req.query.show);
+    return reply.ok({ items: r.items.map(presentSite), total: r.total, page, pageSize, counts: r.counts });
+  });
+  app.post(devicesApi.rosterSiteApply.path, { config: apply, schema: routeSchema(devicesApi.rosterSiteApply, { tags }) }, async (req, reply) =>
+    reply.ok(await deps.roster.applySite(tenantOf(req), req.lang, req.body)),
   );
   // removing users from a terminal: the device's edit right (no person is written)
   const edit = { access: { right: 'face' as const, level: 2 } };

@@ -1,4 +1,14 @@
-import { LIMITS, WORK_STATUS, type Language, type RosterApplied, type RosterApplyBody, type RosterRemoveBody, type RosterRemoved } from '@faceadmin/shared';
+import {
+  LIMITS,
+  WORK_STATUS,
+  type Language,
+  type RosterApplied,
+  type RosterApplyBody,
+  type RosterRemoveBody,
+  type RosterRemoved,
+  type RosterSiteApplyBody,
+  type RosterSiteQuery,
+} from '@faceadmin/shared';
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -29,6 +39,7 @@ export const ROSTER_FACE_MAX_BYTES = 2 * 1024 * 1024;
  * the same number under another name; `byName` no one with the number but someone with the name; `new` neither.
  */
 export type RosterMatch = 'matched' | 'conflict' | 'byName' | 'new';
+type RosterSiteShow = NonNullable<RosterSiteQuery['show']>;
 
 /** Where a terminal's enrolment face is kept in the file store. */
 const faceKey = (d: { company_id: number; id: number }, pin: string) => `terminal-faces/${d.company_id}/${d.id}/${pin}.jpg`;
@@ -102,6 +113,200 @@ export function rosterService(deps: {
     };
   }
 
+  /** The department people are created in: this company's, else refused naming the field. */
+  async function departmentOf(companyId: number, id: number) {
+    if (!(await departmentsRepository.all(db, companyId)).some((d) => d.id === id)) throw invalid('department_id');
+  }
+
+  /**
+   * Applies the administrator's review on one terminal (issue #30): `create` makes a person of a user the terminal holds
+   * (its number, name, card, validity, and its face when the face check takes it), `link` says the user is a person
+   * already here with the same number, `skip` leaves it on the terminal, not managed. Either way the ledger then holds
+   * the user as on the terminal (nothing is sent to it or deleted from it), and the people's earlier punches attach
+   * (punches claimStrangers). One transaction a batch; running it again writes nothing ("unchanged"). Answers the
+   * counts and what became of each number.
+   */
+  async function applyOn(tenant: Tenant, lang: Language, device: DeviceRow, departmentId: number, all: RosterApplyRow[]) {
+    const { companyId } = tenant;
+    const empty = (): RosterApplied => ({ created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] });
+    const total = empty();
+    const outcomes = new Map<string, Outcome>();
+    // each attempt of a batch's transaction counts afresh (transaction() may run it again): kept once it commits
+    let out = empty();
+    let done = new Map<string, Outcome>();
+    const refuse = (pin: string, key: string, params: Params = {}) => {
+      out.refused.push({ pin, reason: t(lang, key, { pin, ...params }) });
+      done.set(pin, 'refused');
+    };
+    const count = (pin: string, o: Exclude<Outcome, 'refused'>) => {
+      out[o]++;
+      done.set(pin, o);
+    };
+    const seen = new Set<string>();
+    for (const batch of chunks(all, APPLY_BATCH)) {
+      const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
+      if (!rows.length) continue;
+      const held = new Map(
+        (
+          await db
+            .selectFrom('terminal_users')
+            .selectAll()
+            .where('company_id', '=', companyId)
+            .where('device_id', '=', device.id)
+            .where(
+              'pin',
+              'in',
+              rows.map((r) => r.pin),
+            )
+            .execute()
+        ).map((u) => [u.pin, u]),
+      );
+      // Faces are checked before the transaction (the check takes time; the database is not held meanwhile).
+      const faces = new Map<string, { pic: string } | { reason: string }>();
+      const numbers = await personsRepository.byNumbers(
+        db,
+        companyId,
+        rows.map((r) => r.pin),
+      );
+      for (const r of rows) {
+        const u = held.get(r.pin);
+        // only for a user that will be created (the transaction checks again): no face stored for one refused
+        if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
+      }
+      // a linked person's photo may give way to the terminal's face (linkedFace): weighed here, written below
+      const linkFaces = new Map<string, { stored: string; why?: string; photo: string }>();
+      for (const r of rows) {
+        const u = held.get(r.pin);
+        const p = numbers.get(r.pin);
+        if (r.action === 'link' && u?.face && p && p.id === r.person_id) {
+          const f = await linkedFace(companyId, p, u.face, lang);
+          if (f.stored) linkFaces.set(r.pin, { ...f, photo: p.photo });
+        }
+      }
+      const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : [])).concat([...linkFaces.values()].map((f) => f.stored));
+      // the photos linked people held before the terminal's face replaced them: deleted once no one holds them
+      const replaced: string[] = [];
+      try {
+        await transaction(db, async (trx) => {
+          out = empty();
+          done = new Map();
+          const now = nowIso();
+          const people: Held[] = [];
+          const rephotographed: number[] = [];
+          const taken = await personsRepository.byNumbers(
+            trx,
+            companyId,
+            rows.map((r) => r.pin),
+          );
+          // a user whose removal from the terminal is on its way is not taken over (it is about to be gone)
+          const leaving = await removals(trx, companyId, device.id);
+          for (const r of rows) {
+            const u = held.get(r.pin);
+            if (u && leaving.has(r.pin) && r.action !== 'skip') {
+              refuse(r.pin, 'roster.leaving');
+              continue;
+            }
+            if (!u) {
+              refuse(r.pin, 'roster.notRead');
+              continue;
+            }
+            if (r.action === 'skip') {
+              count(r.pin, 'skipped');
+              continue;
+            }
+            const existing = taken.get(r.pin);
+            if (r.action === 'link') {
+              if (r.person_id === undefined) refuse(r.pin, 'roster.linkWhom');
+              else if (!existing || existing.id !== r.person_id) {
+                const other = await personsRepository.findMany(trx, companyId, [r.person_id]);
+                if (!other[0]) refuse(r.pin, 'roster.noPerson');
+                else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
+              } else {
+                // the record here is the truth: the terminal's user is updated to it (nothing deleted)
+                people.push({ id: existing.id, pin: r.pin, held: 'pending' });
+                count(r.pin, 'linked');
+                // unless its face is the better one: then it is the person's photo, on every terminal (a new revision)
+                const face = linkFaces.get(r.pin);
+                if (face?.why && existing.photo === face.photo) {
+                  await personsRepository.update(trx, companyId, existing.id, {
+                    photo: face.stored,
+                    revision: existing.revision + 1,
+                    sync_status: 0,
+                    updated_at: now,
+                  });
+                  if (existing.photo) replaced.push(existing.photo);
+                  rephotographed.push(existing.id);
+                  out.photos.push({ pin: r.pin, reason: face.why });
+                }
+              }
+              continue;
+            }
+            // create: a second run finds the person the first one made, and writes nothing for them
+            if (existing) {
+              if (existing.name === u.name.slice(0, LIMITS.personNameMax)) {
+                count(r.pin, 'unchanged');
+              } else refuse(r.pin, 'errors.numberTaken', { number: r.pin });
+              continue;
+            }
+            if (!u.name) {
+              refuse(r.pin, 'roster.noName');
+              continue;
+            }
+            // a visitor or a blacklisted face on the terminal is never made staff (docs/isapi-protocol.md §12.2)
+            if (u.kind !== 'normal') {
+              refuse(r.pin, 'roster.notStaff');
+              continue;
+            }
+            const face = faces.get(r.pin);
+            const pic = face && 'pic' in face ? face.pic : '';
+            if (face && 'reason' in face) out.faceless.push({ pin: r.pin, reason: face.reason });
+            const id = await personsRepository.insert(
+              trx,
+              companyId,
+              newPersonRow({
+                number: r.pin,
+                name: u.name.slice(0, LIMITS.personNameMax),
+                phone: '',
+                photo: pic,
+                rfid: u.card,
+                work_status: WORK_STATUS.working,
+                user_pri: u.admin ? 14 : 0,
+                // the terminal's validity, as the person's access window (the form's "limited-time access")
+                access_from: u.valid_from ? u.valid_from.slice(0, 10) : null,
+                access_to: u.valid_to ? u.valid_to.slice(0, 10) : null,
+                created_at: now,
+              }),
+            );
+            await personsRepository.setDepartments(trx, companyId, id, [departmentId]);
+            people.push({ id, pin: r.pin, held: 'synced' });
+            count(r.pin, 'created');
+          }
+          if (!people.length) return;
+          const created = people.filter((p) => p.held === 'synced').map((p) => p.id);
+          if (created.length || rephotographed.length)
+            await deps.persons.peopleChanged.emit(trx, { companyId, personIds: [...created, ...rephotographed], kind: 'saved' });
+          // What the terminal holds is what the ledger holds: these people are on it, as they are now.
+          const written = (await markHeld(trx, companyId, device.id, people, now)) + rephotographed.length;
+          // a second run (everyone created or linked already) writes nothing, its log line included
+          if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
+        });
+        total.created += out.created;
+        total.linked += out.linked;
+        total.skipped += out.skipped;
+        total.unchanged += out.unchanged;
+        total.refused.push(...out.refused);
+        total.faceless.push(...out.faceless);
+        total.photos.push(...out.photos);
+        for (const [pin, o] of done) outcomes.set(pin, o);
+      } finally {
+        // faces stored for rows not created (rolled back, or a number taken meanwhile) or not kept, and the photos
+        // the kept ones replaced; release keeps what a person holds
+        await deps.persons.photos.release(companyId, [...made, ...replaced]);
+      }
+    }
+    return { total, outcomes };
+  }
+
   return {
     /** Records users as read; a user read again is overwritten (its face stays unless a new one comes). Idempotent. */
     async record(d: DeviceRow, users: RosterUser[]): Promise<void> {
@@ -164,46 +369,106 @@ export function rosterService(deps: {
         .orderBy(sql`length(pin)`)
         .orderBy('pin')
         .execute();
-      const byNumber = new Map<string, { id: number; name: string }>();
-      const byName = new Map<string, { id: number; number: string }>();
-      for (const part of chunks(rows.map((r) => r.pin)))
-        for (const p of await ex
-          .selectFrom('persons')
-          .select(['id', 'number', 'name'])
-          .where('company_id', '=', companyId)
-          .where('number', 'in', part)
-          .execute())
-          byNumber.set(p.number, p);
-      const names = [...new Set(rows.map((r) => r.name).filter(Boolean))];
-      for (const part of chunks(names))
-        for (const p of await ex.selectFrom('persons').select(['id', 'number', 'name']).where('company_id', '=', companyId).where('name', 'in', part).execute())
-          byName.set(norm(p.name), p);
+      const against = await peopleMatcher(ex, companyId, rows);
       // managed: the ledger holds a person under this number on this terminal; removing: a removal is on its way
       const managed = new Set(
         (await ex.selectFrom('device_persons').select('pin').where('company_id', '=', companyId).where('device_id', '=', deviceId).execute()).map((r) => r.pin),
       );
       const removing = await removals(ex, companyId, deviceId);
-      const all = rows.map((r) => {
-        const same = byNumber.get(r.pin);
-        const named = r.name ? byName.get(norm(r.name)) : undefined;
-        const match: RosterMatch = same ? (!r.name || norm(same.name) === norm(r.name) ? 'matched' : 'conflict') : named ? 'byName' : 'new';
-        const person = same ?? (named ? { id: named.id, name: r.name } : undefined);
-        return {
-          ...r,
-          match,
-          person_id: person?.id ?? null,
-          person_name: same?.name ?? (named ? r.name : ''),
-          person_number: same ? r.pin : (named?.number ?? ''),
-          managed: managed.has(r.pin),
-          removing: removing.has(r.pin),
-        };
-      });
+      const all = rows.map((r) => ({ ...r, ...against(r.pin, r.name), managed: managed.has(r.pin), removing: removing.has(r.pin) }));
       const counts: Record<RosterMatch | 'unmanaged', number> = { matched: 0, conflict: 0, byName: 0, new: 0, unmanaged: 0 };
       for (const r of all) {
         counts[r.match]++;
         if (!r.managed) counts.unmanaged++;
       }
       const shown = show === 'unmanaged' ? all.filter((r) => !r.managed) : all;
+      return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
+    },
+
+    /**
+     * The whole site's review (issue #30, "several terminals, one person"): every number the company's terminals hold,
+     * once, with the terminals holding it, how it stands against the people, whether the terminals disagree on its
+     * name (split) and which other numbers carry the same name (twins).
+     */
+    async listSite(ex: Executor, companyId: number, page: { offset: number; limit: number }, show: RosterSiteShow = 'all') {
+      const rows = await ex
+        .selectFrom('terminal_users')
+        .innerJoin('devices', 'devices.id', 'terminal_users.device_id')
+        .selectAll('terminal_users')
+        .select('devices.name as device_name')
+        .where('terminal_users.company_id', '=', companyId)
+        .orderBy(sql`length(terminal_users.pin)`)
+        .orderBy('terminal_users.pin')
+        .orderBy('terminal_users.device_id')
+        .execute();
+      const groups = new Map<string, typeof rows>();
+      for (const r of rows) groups.set(r.pin, [...(groups.get(r.pin) ?? []), r]);
+      const managed = new Set(
+        (await ex.selectFrom('device_persons').select(['device_id', 'pin']).where('company_id', '=', companyId).execute()).map(
+          (r) => `${r.device_id}:${r.pin}`,
+        ),
+      );
+      const named = [...groups.values()].map((g) => {
+        const from = faceSource(g)!;
+        const main = from.face_bytes > 0 && from.name ? from : (g.find((x) => x.name) ?? g[0]!);
+        return { g, from: from.face_bytes > 0 ? from : undefined, main };
+      });
+      const against = await peopleMatcher(
+        ex,
+        companyId,
+        named.map(({ main }) => main),
+      );
+      const pinsByName = new Map<string, string[]>();
+      for (const { main } of named) if (main.name) pinsByName.set(norm(main.name), [...(pinsByName.get(norm(main.name)) ?? []), main.pin]);
+      const all = named.map(({ g, from, main }) => {
+        const terminals = g.map((x) => ({
+          id: x.device_id,
+          name: x.device_name,
+          user_name: x.name,
+          face: x.face,
+          face_bytes: x.face_bytes,
+          read_at: x.read_at,
+          managed: managed.has(`${x.device_id}:${x.pin}`),
+        }));
+        return {
+          pin: main.pin,
+          name: main.name,
+          card: main.card || (g.find((x) => x.card)?.card ?? ''),
+          admin: g.some((x) => x.admin === 1),
+          kind: main.kind,
+          terminals,
+          face_from: from?.device_id ?? null,
+          ...against(main.pin, main.name),
+          split: new Set(g.filter((x) => x.name).map((x) => norm(x.name))).size > 1,
+          twins: main.name ? (pinsByName.get(norm(main.name)) ?? []).filter((p) => p !== main.pin) : [],
+          managed: terminals.every((x) => x.managed),
+        };
+      });
+      const counts = {
+        people: all.length,
+        terminals: new Set(rows.map((r) => r.device_id)).size,
+        across: 0,
+        matched: 0,
+        conflict: 0,
+        byName: 0,
+        new: 0,
+        split: 0,
+        twin: 0,
+        unmanaged: 0,
+      };
+      for (const r of all) {
+        counts[r.match]++;
+        if (r.terminals.length > 1) counts.across++;
+        if (r.split) counts.split++;
+        if (r.twins.length) counts.twin++;
+        if (!r.managed) counts.unmanaged++;
+      }
+      const shown =
+        show === 'across'
+          ? all.filter((r) => r.terminals.length > 1)
+          : show === 'conflicts'
+            ? all.filter((r) => r.match === 'conflict' || r.split || r.twins.length > 0)
+            : all;
       return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
     },
 
@@ -266,173 +531,89 @@ export function rosterService(deps: {
      * attach (punches claimStrangers). One transaction a batch; running it again writes nothing ("unchanged").
      */
     async apply(tenant: Tenant, lang: Language, body: RosterApplyBody): Promise<RosterApplied> {
-      const { companyId } = tenant;
-      const device = await devicesRepository.find(db, companyId, body.id);
+      const device = await devicesRepository.find(db, tenant.companyId, body.id);
       if (!device) throw notFound();
-      if (!(await departmentsRepository.all(db, companyId)).some((d) => d.id === body.department_id)) throw invalid('department_id');
-      const empty = (): RosterApplied => ({ created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] });
-      const total = empty();
-      // each attempt of a batch's transaction counts afresh (transaction() may run it again): kept once it commits
-      let out = empty();
-      const refuse = (pin: string, key: string, params: Params = {}) => out.refused.push({ pin, reason: t(lang, key, { pin, ...params }) });
-      const seen = new Set<string>();
-      for (const batch of chunks(body.rows, APPLY_BATCH)) {
-        const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
-        if (!rows.length) continue;
-        const held = new Map(
-          (
-            await db
-              .selectFrom('terminal_users')
-              .selectAll()
-              .where('company_id', '=', companyId)
-              .where('device_id', '=', device.id)
-              .where(
-                'pin',
-                'in',
-                rows.map((r) => r.pin),
-              )
-              .execute()
-          ).map((u) => [u.pin, u]),
-        );
-        // Faces are checked before the transaction (the check takes time; the database is not held meanwhile).
-        const faces = new Map<string, { pic: string } | { reason: string }>();
-        const numbers = await personsRepository.byNumbers(
-          db,
-          companyId,
-          rows.map((r) => r.pin),
-        );
-        for (const r of rows) {
-          const u = held.get(r.pin);
-          // only for a user that will be created (the transaction checks again): no face stored for one refused
-          if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
+      await departmentOf(tenant.companyId, body.department_id);
+      return (await applyOn(tenant, lang, device, body.department_id, body.rows)).total;
+    },
+
+    /**
+     * The whole site's review applied (issue #30, "several terminals, one person"): a number held by several terminals
+     * becomes one person. `create` makes them from the terminal with the largest face, then links them on every other
+     * terminal holding the number, where a better face replaces theirs (linkedFace says which and why); `link` and
+     * `skip` apply on every terminal holding the number. Counted once a number; idempotent as each terminal's apply is.
+     */
+    async applySite(tenant: Tenant, lang: Language, body: RosterSiteApplyBody): Promise<RosterApplied> {
+      const { companyId } = tenant;
+      await departmentOf(companyId, body.department_id);
+      const rows = [...new Map(body.rows.map((r) => [r.pin, r])).values()];
+      const holdings = new Map<string, { device_id: number; face_bytes: number }[]>();
+      for (const part of chunks(rows.map((r) => r.pin)))
+        for (const h of await db
+          .selectFrom('terminal_users')
+          .select(['device_id', 'pin', 'face_bytes'])
+          .where('company_id', '=', companyId)
+          .where('pin', 'in', part)
+          .orderBy('device_id')
+          .execute())
+          holdings.set(h.pin, [...(holdings.get(h.pin) ?? []), h]);
+      const total: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
+      const first = new Map<number, RosterApplyRow[]>();
+      const then = new Map<number, string[]>();
+      const add = <T>(m: Map<number, T[]>, id: number, x: T) => m.set(id, [...(m.get(id) ?? []), x]);
+      for (const r of rows) {
+        const held = holdings.get(r.pin);
+        if (!held) {
+          total.refused.push({ pin: r.pin, reason: t(lang, 'roster.notRead', { pin: r.pin }) });
+          continue;
         }
-        // a linked person's photo may give way to the terminal's face (linkedFace): weighed here, written below
-        const linkFaces = new Map<string, { stored: string; why?: string; photo: string }>();
-        for (const r of rows) {
-          const u = held.get(r.pin);
-          const p = numbers.get(r.pin);
-          if (r.action === 'link' && u?.face && p && p.id === r.person_id) {
-            const f = await linkedFace(companyId, p, u.face, lang);
-            if (f.stored) linkFaces.set(r.pin, { ...f, photo: p.photo });
-          }
+        if (r.action !== 'create') {
+          for (const h of held) add(first, h.device_id, r);
+          continue;
         }
-        const made = [...faces.values()].flatMap((f) => ('pic' in f ? [f.pic] : [])).concat([...linkFaces.values()].map((f) => f.stored));
-        // the photos linked people held before the terminal's face replaced them: deleted once no one holds them
-        const replaced: string[] = [];
-        try {
-          await transaction(db, async (trx) => {
-            out = empty();
-            const now = nowIso();
-            const people: Held[] = [];
-            const rephotographed: number[] = [];
-            const taken = await personsRepository.byNumbers(
-              trx,
-              companyId,
-              rows.map((r) => r.pin),
-            );
-            // a user whose removal from the terminal is on its way is not taken over (it is about to be gone)
-            const leaving = await removals(trx, companyId, device.id);
-            for (const r of rows) {
-              const u = held.get(r.pin);
-              if (u && leaving.has(r.pin) && r.action !== 'skip') {
-                refuse(r.pin, 'roster.leaving');
-                continue;
-              }
-              if (!u) {
-                refuse(r.pin, 'roster.notRead');
-                continue;
-              }
-              if (r.action === 'skip') {
-                out.skipped++;
-                continue;
-              }
-              const existing = taken.get(r.pin);
-              if (r.action === 'link') {
-                if (r.person_id === undefined) refuse(r.pin, 'roster.linkWhom');
-                else if (!existing || existing.id !== r.person_id) {
-                  const other = await personsRepository.findMany(trx, companyId, [r.person_id]);
-                  if (!other[0]) refuse(r.pin, 'roster.noPerson');
-                  else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
-                } else {
-                  // the record here is the truth: the terminal's user is updated to it (nothing deleted)
-                  people.push({ id: existing.id, pin: r.pin, held: 'pending' });
-                  out.linked++;
-                  // unless its face is the better one: then it is the person's photo, on every terminal (a new revision)
-                  const face = linkFaces.get(r.pin);
-                  if (face?.why && existing.photo === face.photo) {
-                    await personsRepository.update(trx, companyId, existing.id, {
-                      photo: face.stored,
-                      revision: existing.revision + 1,
-                      sync_status: 0,
-                      updated_at: now,
-                    });
-                    if (existing.photo) replaced.push(existing.photo);
-                    rephotographed.push(existing.id);
-                    out.photos.push({ pin: r.pin, reason: face.why });
-                  }
-                }
-                continue;
-              }
-              // create: a second run finds the person the first one made, and writes nothing for them
-              if (existing) {
-                if (existing.name === u.name.slice(0, LIMITS.personNameMax)) {
-                  out.unchanged++;
-                } else refuse(r.pin, 'errors.numberTaken', { number: r.pin });
-                continue;
-              }
-              if (!u.name) {
-                refuse(r.pin, 'roster.noName');
-                continue;
-              }
-              // a visitor or a blacklisted face on the terminal is never made staff (docs/isapi-protocol.md §12.2)
-              if (u.kind !== 'normal') {
-                refuse(r.pin, 'roster.notStaff');
-                continue;
-              }
-              const face = faces.get(r.pin);
-              const pic = face && 'pic' in face ? face.pic : '';
-              if (face && 'reason' in face) out.faceless.push({ pin: r.pin, reason: face.reason });
-              const id = await personsRepository.insert(
-                trx,
-                companyId,
-                newPersonRow({
-                  number: r.pin,
-                  name: u.name.slice(0, LIMITS.personNameMax),
-                  phone: '',
-                  photo: pic,
-                  rfid: u.card,
-                  work_status: WORK_STATUS.working,
-                  user_pri: u.admin ? 14 : 0,
-                  // the terminal's validity, as the person's access window (the form's "limited-time access")
-                  access_from: u.valid_from ? u.valid_from.slice(0, 10) : null,
-                  access_to: u.valid_to ? u.valid_to.slice(0, 10) : null,
-                  created_at: now,
-                }),
-              );
-              await personsRepository.setDepartments(trx, companyId, id, [body.department_id]);
-              people.push({ id, pin: r.pin, held: 'synced' });
-              out.created++;
-            }
-            if (!people.length) return;
-            const created = people.filter((p) => p.held === 'synced').map((p) => p.id);
-            if (created.length || rephotographed.length)
-              await deps.persons.peopleChanged.emit(trx, { companyId, personIds: [...created, ...rephotographed], kind: 'saved' });
-            // What the terminal holds is what the ledger holds: these people are on it, as they are now.
-            const written = (await markHeld(trx, companyId, device.id, people, now)) + rephotographed.length;
-            // a second run (everyone created or linked already) writes nothing, its log line included
-            if (written) await audit(trx, tenant, 'device', 'device.takeOver', { id: device.id, name: device.name, people: written });
-          });
-          total.created += out.created;
-          total.linked += out.linked;
-          total.skipped += out.skipped;
-          total.unchanged += out.unchanged;
-          total.refused.push(...out.refused);
-          total.faceless.push(...out.faceless);
-          total.photos.push(...out.photos);
-        } finally {
-          // faces stored for rows not created (rolled back, or a number taken meanwhile) or not kept, and the photos
-          // the kept ones replaced; release keeps what a person holds
-          await deps.persons.photos.release(companyId, [...made, ...replaced]);
+        const from = faceSource(held)!;
+        add(first, from.device_id, r);
+        for (const h of held) if (h !== from) add(then, h.device_id, r.pin);
+      }
+      const ids = [...new Set([...first.keys(), ...then.keys()])];
+      const devices = new Map(
+        (ids.length ? await db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute() : []).map((d) => [
+          d.id,
+          d,
+        ]),
+      );
+      // per number: what the first pass did on each terminal (a refusal on any terminal is the number's refusal)
+      const outcome = new Map<string, Outcome>();
+      const refusals = new Map<string, string>();
+      const merge = (r: RosterApplied, outcomes: Map<string, Outcome>, device: DeviceRow) => {
+        for (const [pin, o] of outcomes) if (o !== 'refused' && !outcome.has(pin)) outcome.set(pin, o);
+        for (const x of r.refused) if (!refusals.has(x.pin)) refusals.set(x.pin, `${device.name}: ${x.reason}`);
+        total.faceless.push(...r.faceless.filter((f) => !total.faceless.some((g) => g.pin === f.pin)));
+        total.photos.push(...r.photos);
+      };
+      for (const [id, part] of first) {
+        const device = devices.get(id)!;
+        const r = await applyOn(tenant, lang, device, body.department_id, part);
+        merge(r.total, r.outcomes, device);
+      }
+      // the other terminals holding a number just made a person: linked to them (their faces weighed)
+      const made = await personsRepository.byNumbers(db, companyId, [...new Set([...then.values()].flat())]);
+      for (const [id, pins] of then) {
+        const device = devices.get(id)!;
+        const part = pins.flatMap((pin) => {
+          const p = made.get(pin);
+          return p && outcome.has(pin) ? [{ pin, action: 'link' as const, person_id: p.id }] : [];
+        });
+        if (!part.length) continue;
+        const r = await applyOn(tenant, lang, device, body.department_id, part);
+        merge({ ...r.total, faceless: [] }, new Map(), device);
+      }
+      for (const r of rows) {
+        const refused = refusals.get(r.pin);
+        if (refused !== undefined) total.refused.push({ pin: r.pin, reason: refused });
+        else {
+          const o = outcome.get(r.pin);
+          if (o) total[o]++;
         }
       }
       return total;
@@ -522,4 +703,39 @@ async function markHeld(trx: Executor, companyId: number, deviceId: number, peop
     people.map((p) => p.id),
   );
   return written;
+}
+
+/** What became of a number on a terminal when a review was applied. */
+type Outcome = 'created' | 'linked' | 'skipped' | 'unchanged' | 'refused';
+type RosterApplyRow = RosterApplyBody['rows'][number];
+
+/** Of the terminals holding a number, the one whose face a new person takes: the largest face, else the first. */
+function faceSource<T extends { device_id: number; face_bytes: number }>(held: T[]): T | undefined {
+  return held.reduce<T | undefined>((best, h) => (!best || h.face_bytes > best.face_bytes ? h : best), undefined);
+}
+
+/**
+ * How users read from terminals stand against the company's people (RosterMatch), and the person each stands for: the
+ * person with the number (matched, or conflict under another name), else one with the name (byName), else none (new).
+ */
+async function peopleMatcher(ex: Executor, companyId: number, users: { pin: string; name: string }[]) {
+  const byNumber = new Map<string, { id: number; name: string }>();
+  const byName = new Map<string, { id: number; number: string }>();
+  for (const part of chunks(users.map((r) => r.pin)))
+    for (const p of await ex.selectFrom('persons').select(['id', 'number', 'name']).where('company_id', '=', companyId).where('number', 'in', part).execute())
+      byNumber.set(p.number, p);
+  for (const part of chunks([...new Set(users.map((r) => r.name).filter(Boolean))]))
+    for (const p of await ex.selectFrom('persons').select(['id', 'number', 'name']).where('company_id', '=', companyId).where('name', 'in', part).execute())
+      byName.set(norm(p.name), p);
+  return (pin: string, name: string) => {
+    const same = byNumber.get(pin);
+    const named = name ? byName.get(norm(name)) : undefined;
+    const match: RosterMatch = same ? (!name || norm(same.name) === norm(name) ? 'matched' : 'conflict') : named ? 'byName' : 'new';
+    return {
+      match,
+      person_id: same?.id ?? named?.id ?? null,
+      person_name: same?.name ?? (named ? name : ''),
+      person_number: same ? pin : (named?.number ?? ''),
+    };
+  };
 }

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CODES } from '@faceadmin/shared';
+import { seedSite, type Site, type SiteUser } from '../../../../../tools/zk-emulator/site.ts';
+import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+
+/**
+ * Taking over a site of several terminals (#30, "several terminals, one person"): two ZK terminals in service before
+ * this server, sharing some of their users, reviewed as one site and applied once.
+ */
+let t: TestApp;
+let server: string;
+let A: Company;
+let B: Company;
+const ids: Record<string, number> = {};
+const base = seedSite({ users: 8, punches: 0, seed: 31, faces: 1 });
+const [u1, u2, u3, u4, u5, u6, u7, u8] = base.users as [SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser];
+const bigger = (face: Buffer) => Buffer.concat([face.subarray(0, face.length - 2), Buffer.alloc(4096), face.subarray(face.length - 2)]);
+// The gate holds 1–5; the door holds 1 (a larger face), 2 under another name, 6 under 3's name, 7 and 8.
+const gate: Site = { users: [u1, u2, u3, u4, u5], punches: [] };
+const door: Site = {
+  users: [{ ...u1, face: bigger(u1.face!) }, { ...u2, name: `${u2.name} Jr` }, { ...u6, name: u3.name }, u7, u8],
+  punches: [],
+};
+
+before(async () => {
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  server = await listen(t);
+  A = await makeCompany(t, 'Site A');
+  B = await makeCompany(t, 'Site B');
+  for (const [name, serial, site] of [
+    ['Gate', 'SITE0001', gate],
+    ['Door', 'SITE0002', door],
+  ] as const) {
+    const d = await call(t.app, 'POST', '/device/create', { token: A.main, body: { name, serial, ip: '10.0.0.9', password: 'pw' } });
+    assert.equal(d.code, CODES.OK, d.message);
+    ids[name] = d.data.id;
+    await terminal(server, serial, { site }).start();
+    assert.equal((await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: d.data.id, kind: 'readRoster' } })).code, CODES.OK);
+  }
+  await until('both rosters read with their faces', async () => {
+    const r = await call(t.app, 'GET', '/device/roster/site', { token: A.main, query: { pageSize: 100 } });
+    const items = (r.data?.items ?? []) as { terminals: { face_url: string }[] }[];
+    return items.flatMap((i) => i.terminals).filter((x) => x.face_url).length === 10;
+  });
+});
+after(async () => {
+  await stopTerminals();
+  await t.close();
+});
+
+const site = (token = A.main, show?: string) => call(t.app, 'GET', '/device/roster/site', { token, query: { pageSize: 100, ...(show ? { show } : {}) } });
+type Item = {
+  pin: string;
+  name: string;
+  terminals: { id: number; user_name: string; face_bytes: number }[];
+  face_from: number | null;
+  split: boolean;
+  twins: string[];
+  match: string;
+};
+
+test(`the site's review lists each number once with the terminals holding it: shared numbers, names the terminals disagree on, one name on two numbers, the largest face chosen (${DIALECT})`, async () => {
+  const r = await site();
+  assert.equal(r.code, CODES.OK, r.message);
+  const items = r.data.items as Item[];
+  const by = new Map(items.map((i) => [i.pin, i]));
+  assert.deepEqual(
+    items.map((i) => i.pin),
+    [u1, u2, u3, u4, u5, u6, u7, u8].map((u) => u.pin),
+  );
+  assert.deepEqual(r.data.counts, { people: 8, terminals: 2, across: 2, matched: 0, conflict: 0, byName: 0, new: 8, split: 1, twin: 2, unmanaged: 8 });
+  assert.deepEqual(
+    by.get(u1.pin)!.terminals.map((x) => x.id),
+    [ids.Gate, ids.Door],
+  );
+  assert.equal(by.get(u1.pin)!.face_from, ids.Door, 'the larger face');
+  assert.equal(by.get(u2.pin)!.split, true);
+  assert.deepEqual(by.get(u3.pin)!.twins, [u6.pin]);
+  assert.deepEqual(by.get(u6.pin)!.twins, [u3.pin]);
+  assert.deepEqual(
+    ((await site(A.main, 'across')).data.items as Item[]).map((i) => i.pin),
+    [u1.pin, u2.pin],
+  );
+  assert.deepEqual(
+    ((await site(A.main, 'conflicts')).data.items as Item[]).map((i) => i.pin),
+    [u2.pin, u3.pin, u6.pin],
+  );
+  // another company's site is its own (empty); a sub-admin without device rights is refused
+  assert.equal((await site(B.main)).data.total, 0);
+  assert.equal((await site((await makeSub(t, A, ['attendance'])).token)).code, CODES.NO_AUTHORITY);
+});
+
+test(`applying the site's review makes one person a number, on every terminal holding it, the largest face theirs; skipped stays on the terminals; a second run changes nothing; another company's or a refused sub-admin's apply writes nothing (${DIALECT})`, async () => {
+  const dept = await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Taken over' } });
+  const body = {
+    department_id: dept.data.id,
+    rows: [
+      ...[u1, u3, u4, u5, u7, u8].map((u) => ({ pin: u.pin, action: 'create' })),
+      { pin: u2.pin, action: 'skip' },
+      { pin: u6.pin, action: 'skip' },
+      { pin: 'NOPE', action: 'create' },
+    ],
+  };
+  // refused before anything is written: another company, a sub-admin who may not edit people
+  const other = await call(t.app, 'POST', '/device/roster/site/apply', {
+    token: B.main,
+    lang: 'en-US',
+    body: { ...body, department_id: (await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B' } })).data.id },
+  });
+  assert.equal(other.code, CODES.OK, other.message);
+  assert.equal(other.data.created, 0, 'B holds none of A’s terminals’ users');
+  assert.equal(other.data.refused.length, body.rows.length);
+  const devicesOnly = await makeSub(t, A, ['faceEdit']);
+  assert.equal((await call(t.app, 'POST', '/device/roster/site/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
+  const wrongDept = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: 999999 } });
+  assert.notEqual(wrongDept.code, CODES.OK);
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main })).data.total, 0);
+
+  const r = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(r.code, CODES.OK, r.message);
+  assert.deepEqual(
+    {
+      created: r.data.created,
+      linked: r.data.linked,
+      skipped: r.data.skipped,
+      unchanged: r.data.unchanged,
+      refused: r.data.refused.map((x: { pin: string }) => x.pin),
+    },
+    { created: 6, linked: 0, skipped: 2, unchanged: 0, refused: ['NOPE'] },
+  );
+  const people = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 100 } })).data.items as {
+    id: number;
+    number: string;
+    name: string;
+  }[];
+  assert.deepEqual(people.map((p) => p.number).sort(), [u1, u3, u4, u5, u7, u8].map((u) => u.pin).sort());
+  // the shared number is one person, held on both terminals; its photo is the door's (larger) face
+  const one = people.find((p) => p.number === u1.pin)!;
+  const held = async (device: number) =>
+    new Map(
+      (
+        (await call(t.app, 'GET', '/device/persons', { token: A.main, query: { id: device, pageSize: 100 } })).data.items as { number: string; state: string }[]
+      ).map((x) => [x.number, x.state]),
+    );
+  const onGate = await held(ids.Gate!);
+  const onDoor = await held(ids.Door!);
+  assert.deepEqual([...onGate.keys()].sort(), [u1, u3, u4, u5].map((u) => u.pin).sort());
+  assert.deepEqual([...onDoor.keys()].sort(), [u1, u7, u8].map((u) => u.pin).sort());
+  assert.equal(onDoor.get(u1.pin), 'synced', 'created from the door’s record');
+  const photo = await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: one.id } });
+  const img = await t.app.inject({ method: 'GET', url: photo.data.pic_url, headers: { 'x-token': A.main } });
+  assert.equal(img.statusCode, 200);
+  const review = new Map(((await site()).data.items as Item[]).map((i) => [i.pin, i]));
+  assert.equal(review.get(u1.pin)!.match, 'matched');
+  // the skipped stay on the terminals, not managed
+  assert.equal(review.get(u2.pin)!.match, 'new');
+  assert.equal((await site()).data.counts.unmanaged, 2);
+
+  // again: nothing new, not even a log line
+  const logs = async () =>
+    ((await call(t.app, 'GET', '/log/list', { token: A.main, query: { pageSize: 100 } })).data.items as { action: string }[]).filter(
+      (l) => l.action === 'device.takeOver',
+    ).length;
+  const before = await logs();
+  const again = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(again.code, CODES.OK, again.message);
+  assert.deepEqual([again.data.created, again.data.unchanged, again.data.skipped], [0, 6, 2]);
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main })).data.total, 6);
+  assert.equal(await logs(), before);
+});
