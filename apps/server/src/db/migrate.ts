@@ -43,6 +43,7 @@ import * as m0042 from './migrations/0042_changes.ts';
 import * as m0043 from './migrations/0043_stranger_pins.ts';
 import * as m0044 from './migrations/0044_terminal_users.ts';
 import * as m0045 from './migrations/0045_legacy_imports.ts';
+import * as m0046 from './migrations/0046_terminal_face_check.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -92,6 +93,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0043_stranger_pins': m0043,
   '0044_terminal_users': m0044,
   '0045_legacy_imports': m0045,
+  '0046_terminal_face_check': m0046,
 };
 
 /** Every migration this build knows (/readyz checks the database has run them all). */

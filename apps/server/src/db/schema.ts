@@ -1071,6 +1071,8 @@ export interface TerminalUserTable {
   /** the file store key of its enrolment face ('' none) */
   face: Generated<string>;
   face_bytes: Generated<number>;
+  /** what the face check made of the face (migration 0046): '' not yet, else JSON (roster.service FaceVerdict) */
+  face_check: Generated<string>;
   read_at: string;
 }
 

@@ -184,6 +184,10 @@ export const RosterItem = Type.Object({
   kind: StringEnum(ROSTER_KINDS),
   /** the enrolment face as the terminal holds it ('' when none was read) */
   face_url: Type.String(),
+  /** why the face check refuses that face ('' it passes, or there is none) */
+  face_refused: Type.String(),
+  /** the face check has not looked at it yet (it runs after the read, one face at a time) */
+  face_checking: Type.Boolean(),
   match: StringEnum(ROSTER_MATCHES),
   person_id: Nullable(Type.Integer()),
   person_number: Type.String(),
@@ -202,7 +206,17 @@ export type RosterQuery = Static<typeof RosterQuery>;
 export const RosterPage = Type.Object({
   ...Page(RosterItem).properties,
   /** how many of the whole roster stand each way (the review's summary) */
-  counts: Type.Object({ matched: Type.Integer(), conflict: Type.Integer(), byName: Type.Integer(), new: Type.Integer(), unmanaged: Type.Integer() }),
+  counts: Type.Object({
+    matched: Type.Integer(),
+    conflict: Type.Integer(),
+    byName: Type.Integer(),
+    new: Type.Integer(),
+    unmanaged: Type.Integer(),
+    /** users whose face the face check refuses */
+    faceRefused: Type.Integer(),
+    /** faces not checked yet */
+    faceUnchecked: Type.Integer(),
+  }),
 });
 /** Users to remove from a terminal: only users no person here is managed as (a person leaves a terminal through the ledger). */
 export const RosterRemoveBody = Type.Object({
@@ -252,7 +266,8 @@ export type RosterApplied = Static<typeof RosterApplied>;
 /**
  * The whole site's review (issue #30, "several terminals, one person"): every number any terminal holds, once, with the
  * terminals that hold it. `across`: held by two terminals or more; `split`: the terminals hold it under different
- * names; `twin`: another number holds the same name.
+ * names; `twin`: another number holds the same name; `conflicts` lists those, numbers taken by another name and
+ * numbers whose every face the face check refuses.
  */
 export const ROSTER_SITE_SHOWS = ['all', 'across', 'conflicts'] as const;
 export const RosterSiteQuery = Type.Object({ ...PageQuery, show: Type.Optional(StringEnum(ROSTER_SITE_SHOWS)) });
@@ -272,6 +287,8 @@ export const RosterSiteItem = Type.Object({
       user_name: Type.String(),
       face_url: Type.String(),
       face_bytes: Type.Integer(),
+      face_refused: Type.String(),
+      face_checking: Type.Boolean(),
       managed: Type.Boolean(),
     }),
   ),
@@ -303,6 +320,10 @@ export const RosterSitePage = Type.Object({
     split: Type.Integer(),
     twin: Type.Integer(),
     unmanaged: Type.Integer(),
+    /** numbers whose every face the face check refuses (conflicts too: no face to take) */
+    faceRefused: Type.Integer(),
+    /** numbers with a face not checked yet */
+    faceUnchecked: Type.Integer(),
   }),
 });
 export const RosterSiteApplyBody = Type.Object({

@@ -51,6 +51,7 @@ export function devicesModule(
     files: core.files,
     persons: { photos: deps.persons.photos, faceCheck: deps.persons.faceCheck, peopleChanged: deps.persons.peopleChanged },
     queue: sync.queue,
+    log: core.log,
   });
   const events = terminalEvents({ database, sync, firmware, punches: deps.punches.punches, health: deps.punches.health, presence, roster, log: core.log });
   for (const p of deps.protocols) if (p.delivery) deliveries.set(p.driver.protocol, p.delivery(events));
@@ -83,6 +84,6 @@ export function devicesModule(
       // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.
       { name: 'devices.presence', every: 5000, exclusive: true, run: () => presence.sweep() },
     ],
-    close: () => Promise.all([...deliveries.values()].map((d) => d.close())),
+    close: () => Promise.all([...[...deliveries.values()].map((d) => d.close()), roster.close()]),
   });
 }

@@ -3,11 +3,13 @@ import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { seedSite, type Site, type SiteUser } from '../../../../../tools/zk-emulator/site.ts';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { blurredFace, smallFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /**
  * Taking over a site of several terminals (#30, "several terminals, one person"): two ZK terminals in service before
- * this server, sharing some of their users, reviewed as one site and applied once.
+ * this server, sharing some of their users, reviewed as one site and applied once. The face check is on (real
+ * portraits): a face it refuses is shown in the review, and a number's face is taken from where it passes.
  */
 let t: TestApp;
 let server: string;
@@ -17,15 +19,15 @@ const ids: Record<string, number> = {};
 const base = seedSite({ users: 8, punches: 0, seed: 31, faces: 1 });
 const [u1, u2, u3, u4, u5, u6, u7, u8] = base.users as [SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser, SiteUser];
 const bigger = (face: Buffer) => Buffer.concat([face.subarray(0, face.length - 2), Buffer.alloc(4096), face.subarray(face.length - 2)]);
-// The gate holds 1–5; the door holds 1 (a larger face), 2 under another name, 6 under 3's name, 7 and 8.
+// The gate holds 1–5, 4 with a face too small; the door holds 1 (a larger file), 2 under another name, 5 out of focus
+// (a larger file the check refuses), 6 under 3's name, 7 and 8.
 const gate: Site = { users: [u1, u2, u3, u4, u5], punches: [] };
-const door: Site = {
-  users: [{ ...u1, face: bigger(u1.face!) }, { ...u2, name: `${u2.name} Jr` }, { ...u6, name: u3.name }, u7, u8],
-  punches: [],
-};
+const door: Site = { users: [{ ...u1, face: bigger(u1.face!) }, { ...u2, name: `${u2.name} Jr` }, u5, { ...u6, name: u3.name }, u7, u8], punches: [] };
 
 before(async () => {
-  t = await makeApp({ DEVICE_POLL_SECONDS: '1' });
+  gate.users[3] = { ...u4, face: await smallFace() };
+  door.users[2] = { ...u5, face: bigger(await blurredFace()) };
+  t = await makeApp({ DEVICE_POLL_SECONDS: '1', FACE_CHECK: 'on' });
   server = await listen(t);
   A = await makeCompany(t, 'Site A');
   B = await makeCompany(t, 'Site B');
@@ -39,10 +41,10 @@ before(async () => {
     await terminal(server, serial, { site }).start();
     assert.equal((await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: d.data.id, kind: 'readRoster' } })).code, CODES.OK);
   }
-  await until('both rosters read with their faces', async () => {
+  await until('both rosters read with their faces, checked', async () => {
     const r = await call(t.app, 'GET', '/device/roster/site', { token: A.main, query: { pageSize: 100 } });
     const items = (r.data?.items ?? []) as { terminals: { face_url: string }[] }[];
-    return items.flatMap((i) => i.terminals).filter((x) => x.face_url).length === 10;
+    return items.flatMap((i) => i.terminals).filter((x) => x.face_url).length === 11 && r.data.counts.faceUnchecked === 0;
   });
 });
 after(async () => {
@@ -50,18 +52,19 @@ after(async () => {
   await t.close();
 });
 
-const site = (token = A.main, show?: string) => call(t.app, 'GET', '/device/roster/site', { token, query: { pageSize: 100, ...(show ? { show } : {}) } });
+const site = (token = A.main, show?: string) =>
+  call(t.app, 'GET', '/device/roster/site', { token, lang: 'en-US', query: { pageSize: 100, ...(show ? { show } : {}) } });
 type Item = {
   pin: string;
   name: string;
-  terminals: { id: number; user_name: string; face_bytes: number }[];
+  terminals: { id: number; user_name: string; face_bytes: number; face_refused: string; face_checking: boolean }[];
   face_from: number | null;
   split: boolean;
   twins: string[];
   match: string;
 };
 
-test(`the site's review lists each number once with the terminals holding it: shared numbers, names the terminals disagree on, one name on two numbers, the largest face chosen (${DIALECT})`, async () => {
+test(`the site's review lists each number once with the terminals holding it: shared numbers, names the terminals disagree on, one name on two numbers, a face the check refuses and why, the face to take (${DIALECT})`, async () => {
   const r = await site();
   assert.equal(r.code, CODES.OK, r.message);
   const items = r.data.items as Item[];
@@ -70,22 +73,49 @@ test(`the site's review lists each number once with the terminals holding it: sh
     items.map((i) => i.pin),
     [u1, u2, u3, u4, u5, u6, u7, u8].map((u) => u.pin),
   );
-  assert.deepEqual(r.data.counts, { people: 8, terminals: 2, across: 2, matched: 0, conflict: 0, byName: 0, new: 8, split: 1, twin: 2, unmanaged: 8 });
+  assert.deepEqual(r.data.counts, {
+    people: 8,
+    terminals: 2,
+    across: 3,
+    matched: 0,
+    conflict: 0,
+    byName: 0,
+    new: 8,
+    split: 1,
+    twin: 2,
+    unmanaged: 8,
+    faceRefused: 1,
+    faceUnchecked: 0,
+  });
   assert.deepEqual(
     by.get(u1.pin)!.terminals.map((x) => x.id),
     [ids.Gate, ids.Door],
   );
-  assert.equal(by.get(u1.pin)!.face_from, ids.Door, 'the larger face');
+  assert.equal(by.get(u1.pin)!.face_from, ids.Door, 'the same face in a larger file');
+  // the door's file of 5 is larger, but the check refuses it: the gate's is taken
+  const five = by.get(u5.pin)!;
+  assert.equal(five.face_from, ids.Gate);
+  assert.deepEqual(
+    five.terminals.map((x) => [x.id, x.face_refused !== '']),
+    [
+      [ids.Gate, false],
+      [ids.Door, true],
+    ],
+  );
+  // the face check's own words, in the caller's language
+  const small = by.get(u4.pin)!.terminals[0]!;
+  assert.match(small.face_refused, /too small/i);
+  assert.equal(small.face_checking, false);
   assert.equal(by.get(u2.pin)!.split, true);
   assert.deepEqual(by.get(u3.pin)!.twins, [u6.pin]);
   assert.deepEqual(by.get(u6.pin)!.twins, [u3.pin]);
   assert.deepEqual(
     ((await site(A.main, 'across')).data.items as Item[]).map((i) => i.pin),
-    [u1.pin, u2.pin],
+    [u1.pin, u2.pin, u5.pin],
   );
   assert.deepEqual(
     ((await site(A.main, 'conflicts')).data.items as Item[]).map((i) => i.pin),
-    [u2.pin, u3.pin, u6.pin],
+    [u2.pin, u3.pin, u4.pin, u6.pin],
   );
   // another company's site is its own (empty); a sub-admin without device rights is refused
   assert.equal((await site(B.main)).data.total, 0);
@@ -130,6 +160,12 @@ test(`applying the site's review makes one person a number, on every terminal ho
     },
     { created: 6, linked: 0, skipped: 2, unchanged: 0, refused: ['NOPE'] },
   );
+  // 4's only face is too small: made without it, saying why
+  assert.deepEqual(
+    r.data.faceless.map((x: { pin: string }) => x.pin),
+    [u4.pin],
+  );
+  assert.match(r.data.faceless[0].reason, /too small/i);
   const people = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { pageSize: 100 } })).data.items as {
     id: number;
     number: string;
@@ -147,8 +183,9 @@ test(`applying the site's review makes one person a number, on every terminal ho
   const onGate = await held(ids.Gate!);
   const onDoor = await held(ids.Door!);
   assert.deepEqual([...onGate.keys()].sort(), [u1, u3, u4, u5].map((u) => u.pin).sort());
-  assert.deepEqual([...onDoor.keys()].sort(), [u1, u7, u8].map((u) => u.pin).sort());
+  assert.deepEqual([...onDoor.keys()].sort(), [u1, u5, u7, u8].map((u) => u.pin).sort());
   assert.equal(onDoor.get(u1.pin), 'synced', 'created from the door’s record');
+  assert.equal(onGate.get(u5.pin), 'synced', 'created from the gate’s, whose face passes');
   const photo = await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: one.id } });
   const img = await t.app.inject({ method: 'GET', url: photo.data.pic_url, headers: { 'x-token': A.main } });
   assert.equal(img.statusCode, 200);

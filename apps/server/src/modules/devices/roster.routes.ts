@@ -1,4 +1,5 @@
-import { API_PREFIX, devicesApi, type RosterItem, type RosterSiteItem } from '@faceadmin/shared';
+import { API_PREFIX, devicesApi, type Language, type RosterItem, type RosterSiteItem } from '@faceadmin/shared';
+import { t } from '../../i18n/i18n.ts';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { sendStored } from '../../lib/files/reply.ts';
@@ -7,7 +8,7 @@ import type { App } from '../../module.ts';
 import { tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { devicesRepository } from './devices.repository.ts';
-import type { RosterService } from './roster.service.ts';
+import type { FaceVerdict, RosterService } from './roster.service.ts';
 
 type Listed = Awaited<ReturnType<RosterService['list']>>['items'][number];
 
@@ -17,7 +18,13 @@ type SiteListed = Awaited<ReturnType<RosterService['listSite']>>['items'][number
 const faceUrl = (deviceId: number, pin: string, face: string, readAt: string) =>
   face ? `${API_PREFIX}${devicesApi.rosterFace.path}?id=${deviceId}&pin=${encodeURIComponent(pin)}&v=${Math.floor(Date.parse(readAt) / 1000)}` : '';
 
-const presentSite = (r: SiteListed): RosterSiteItem => ({
+/** A face's verdict for the review: why the check refuses it ('' it passes, none, or not checked yet), and whether it is still to be checked. */
+const faceState = (lang: Language, v: FaceVerdict | 'unchecked' | undefined) => ({
+  face_refused: v && v !== 'unchecked' && 'key' in v ? t(lang, v.key, v.params ?? {}) : '',
+  face_checking: v === 'unchecked',
+});
+
+const presentSite = (lang: Language, r: SiteListed): RosterSiteItem => ({
   pin: r.pin,
   name: r.name,
   card: r.card,
@@ -29,6 +36,7 @@ const presentSite = (r: SiteListed): RosterSiteItem => ({
     user_name: x.user_name,
     face_url: faceUrl(x.id, r.pin, x.face, x.read_at),
     face_bytes: x.face_bytes,
+    ...faceState(lang, x.verdict),
     managed: x.managed,
   })),
   face_from: r.face_from,
@@ -41,7 +49,7 @@ const presentSite = (r: SiteListed): RosterSiteItem => ({
   managed: r.managed,
 });
 
-const present = (r: Listed): RosterItem => ({
+const present = (lang: Language, r: Listed): RosterItem => ({
   pin: r.pin,
   name: r.name,
   card: r.card,
@@ -50,6 +58,7 @@ const present = (r: Listed): RosterItem => ({
   admin: r.admin === 1,
   kind: r.kind === 'visitor' || r.kind === 'blackList' ? r.kind : 'normal',
   face_url: faceUrl(r.device_id, r.pin, r.face, r.read_at),
+  ...faceState(lang, r.verdict),
   match: r.match,
   person_id: r.person_id,
   person_number: r.person_number,
@@ -72,7 +81,7 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     await deviceOf(companyId, req.query.id);
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await deps.roster.list(db, companyId, req.query.id, { offset, limit: pageSize }, req.query.show);
-    return reply.ok({ items: r.items.map(present), total: r.total, page, pageSize, counts: r.counts });
+    return reply.ok({ items: r.items.map((x) => present(req.lang, x)), total: r.total, page, pageSize, counts: r.counts });
   });
   // it creates people: the people's edit right too, as /person/create asks
   const apply = {
@@ -90,7 +99,7 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     const { companyId } = tenantOf(req);
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await deps.roster.listSite(db, companyId, { offset, limit: pageSize }, req.query.show);
-    return reply.ok({ items: r.items.map(presentSite), total: r.total, page, pageSize, counts: r.counts });
+    return reply.ok({ items: r.items.map((x) => presentSite(req.lang, x)), total: r.total, page, pageSize, counts: r.counts });
   });
   app.post(devicesApi.rosterSiteApply.path, { config: apply, schema: routeSchema(devicesApi.rosterSiteApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.applySite(tenantOf(req), req.lang, req.body)),

@@ -9,6 +9,7 @@ import {
   type RosterSiteApplyBody,
   type RosterSiteQuery,
 } from '@faceadmin/shared';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -60,8 +61,57 @@ export function rosterService(deps: {
   persons: { photos: PhotoStore; faceCheck: FaceCheck; peopleChanged: PeopleChangedHook };
   /** a one-off command for a terminal, in the caller's transaction (sync.service queue) */
   queue: (trx: Executor, device: DeviceRow, op: DeviceOp) => Promise<number>;
+  log?: FastifyBaseLogger;
 }) {
   const { db } = deps.database;
+
+  /**
+   * The face check of the faces terminals hold (the review shows a refused face and why before anything is written):
+   * one face at a time in this process, after the terminal's upload is acknowledged (the detector takes a core for
+   * about 0.15 s a face). A face read again is checked again; one left unchecked (a restart) is queued when a review
+   * lists it.
+   */
+  const queued = new Set<string>();
+  let examining: Promise<void> = Promise.resolve();
+  let closed = false;
+  function examineLater(deviceId: number, pin: string, key: string) {
+    const id = `${deviceId}:${pin}`;
+    if (closed || queued.has(id)) return;
+    queued.add(id);
+    examining = examining
+      .then(async () => {
+        if (!closed) await examine(deviceId, pin, key);
+      })
+      .catch((e: unknown) => deps.log?.warn({ err: e, device: deviceId, pin }, 'a terminal face could not be checked'))
+      .finally(() => queued.delete(id));
+  }
+  async function examine(deviceId: number, pin: string, key: string) {
+    const file = await deps.files.get(key);
+    if (!file) return;
+    const parts: Buffer[] = [];
+    for await (const c of file.stream) parts.push(c as Buffer);
+    let verdict: FaceVerdict;
+    try {
+      const finding = await deps.persons.faceCheck(await normalizePhoto(Buffer.concat(parts)));
+      verdict = { ok: true, ...(finding?.box ? { width: finding.box.width, sharpness: Math.round(finding.sharpness ?? 0) } : {}) };
+    } catch (e) {
+      const err = e as { key?: string; params?: Params };
+      // the detector down: left unchecked, to be checked when a review lists it again
+      if (err.key === 'errors.faceCheckDown') return;
+      verdict = { key: err.key ?? 'errors.photoCorrupt', params: err.params ?? {} };
+    }
+    await db
+      .updateTable('terminal_users')
+      .set({ face_check: JSON.stringify(verdict) })
+      .where('device_id', '=', deviceId)
+      .where('pin', '=', pin)
+      .where('face', '=', key)
+      .execute();
+  }
+  /** Rows whose face is not checked yet are queued (a face read before a restart, say). */
+  const examineUnchecked = (rows: { device_id: number; pin: string; face: string; face_check: string }[]) => {
+    for (const r of rows) if (r.face && !r.face_check) examineLater(r.device_id, r.pin, r.face);
+  };
 
   /** The terminal's face for a person: stored as a person's photo with its measures (none when the check is off), or why not. */
   async function faceFor(companyId: number, key: string, lang: Language): Promise<{ pic: string; finding?: FaceFinding } | { reason: string }> {
@@ -353,8 +403,9 @@ export function rosterService(deps: {
       await db
         .insertInto('terminal_users')
         .values({ company_id: d.company_id, device_id: d.id, pin, face: key, face_bytes: jpeg.length, read_at: nowIso() })
-        .onConflict((oc) => oc.columns(['device_id', 'pin']).doUpdateSet({ face: key, face_bytes: jpeg.length }))
+        .onConflict((oc) => oc.columns(['device_id', 'pin']).doUpdateSet({ face: key, face_bytes: jpeg.length, face_check: '' }))
         .execute();
+      examineLater(d.id, pin, key);
       return true;
     },
 
@@ -369,17 +420,34 @@ export function rosterService(deps: {
         .orderBy(sql`length(pin)`)
         .orderBy('pin')
         .execute();
+      examineUnchecked(rows);
       const against = await peopleMatcher(ex, companyId, rows);
       // managed: the ledger holds a person under this number on this terminal; removing: a removal is on its way
       const managed = new Set(
         (await ex.selectFrom('device_persons').select('pin').where('company_id', '=', companyId).where('device_id', '=', deviceId).execute()).map((r) => r.pin),
       );
       const removing = await removals(ex, companyId, deviceId);
-      const all = rows.map((r) => ({ ...r, ...against(r.pin, r.name), managed: managed.has(r.pin), removing: removing.has(r.pin) }));
-      const counts: Record<RosterMatch | 'unmanaged', number> = { matched: 0, conflict: 0, byName: 0, new: 0, unmanaged: 0 };
+      const all = rows.map((r) => ({
+        ...r,
+        ...against(r.pin, r.name),
+        verdict: verdictOf(r.face, r.face_check),
+        managed: managed.has(r.pin),
+        removing: removing.has(r.pin),
+      }));
+      const counts: Record<RosterMatch | 'unmanaged' | 'faceRefused' | 'faceUnchecked', number> = {
+        matched: 0,
+        conflict: 0,
+        byName: 0,
+        new: 0,
+        unmanaged: 0,
+        faceRefused: 0,
+        faceUnchecked: 0,
+      };
       for (const r of all) {
         counts[r.match]++;
         if (!r.managed) counts.unmanaged++;
+        if (r.verdict === 'unchecked') counts.faceUnchecked++;
+        else if (r.verdict && 'key' in r.verdict) counts.faceRefused++;
       }
       const shown = show === 'unmanaged' ? all.filter((r) => !r.managed) : all;
       return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
@@ -401,6 +469,7 @@ export function rosterService(deps: {
         .orderBy('terminal_users.pin')
         .orderBy('terminal_users.device_id')
         .execute();
+      examineUnchecked(rows);
       const groups = new Map<string, typeof rows>();
       for (const r of rows) groups.set(r.pin, [...(groups.get(r.pin) ?? []), r]);
       const managed = new Set(
@@ -427,6 +496,7 @@ export function rosterService(deps: {
           user_name: x.name,
           face: x.face,
           face_bytes: x.face_bytes,
+          verdict: verdictOf(x.face, x.face_check),
           read_at: x.read_at,
           managed: managed.has(`${x.device_id}:${x.pin}`),
         }));
@@ -455,8 +525,14 @@ export function rosterService(deps: {
         split: 0,
         twin: 0,
         unmanaged: 0,
+        // numbers whose faces the check refuses, every one of them (none to take)
+        faceRefused: 0,
+        faceUnchecked: 0,
       };
       for (const r of all) {
+        const verdicts = r.terminals.map((x) => x.verdict).filter((v) => v !== undefined);
+        if (verdicts.includes('unchecked')) counts.faceUnchecked++;
+        else if (verdicts.length && verdicts.every((v) => v !== 'unchecked' && 'key' in v)) counts.faceRefused++;
         counts[r.match]++;
         if (r.terminals.length > 1) counts.across++;
         if (r.split) counts.split++;
@@ -467,7 +543,13 @@ export function rosterService(deps: {
         show === 'across'
           ? all.filter((r) => r.terminals.length > 1)
           : show === 'conflicts'
-            ? all.filter((r) => r.match === 'conflict' || r.split || r.twins.length > 0)
+            ? all.filter(
+                (r) =>
+                  r.match === 'conflict' ||
+                  r.split ||
+                  r.twins.length > 0 ||
+                  (r.terminals.some((x) => x.verdict) && r.terminals.every((x) => !x.verdict || (x.verdict !== 'unchecked' && 'key' in x.verdict))),
+              )
             : all;
       return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
     },
@@ -547,11 +629,11 @@ export function rosterService(deps: {
       const { companyId } = tenant;
       await departmentOf(companyId, body.department_id);
       const rows = [...new Map(body.rows.map((r) => [r.pin, r])).values()];
-      const holdings = new Map<string, { device_id: number; face_bytes: number }[]>();
+      const holdings = new Map<string, { device_id: number; face: string; face_bytes: number; face_check: string }[]>();
       for (const part of chunks(rows.map((r) => r.pin)))
         for (const h of await db
           .selectFrom('terminal_users')
-          .select(['device_id', 'pin', 'face_bytes'])
+          .select(['device_id', 'pin', 'face', 'face_bytes', 'face_check'])
           .where('company_id', '=', companyId)
           .where('pin', 'in', part)
           .orderBy('device_id')
@@ -617,6 +699,12 @@ export function rosterService(deps: {
         }
       }
       return total;
+    },
+
+    /** Stops checking faces (the server closes): the one being checked finishes. */
+    async close() {
+      closed = true;
+      await examining;
     },
 
     /** A user's kept face (this company's device), or undefined. */
@@ -709,9 +797,40 @@ async function markHeld(trx: Executor, companyId: number, deviceId: number, peop
 type Outcome = 'created' | 'linked' | 'skipped' | 'unchanged' | 'refused';
 type RosterApplyRow = RosterApplyBody['rows'][number];
 
-/** Of the terminals holding a number, the one whose face a new person takes: the largest face, else the first. */
-function faceSource<T extends { device_id: number; face_bytes: number }>(held: T[]): T | undefined {
-  return held.reduce<T | undefined>((best, h) => (!best || h.face_bytes > best.face_bytes ? h : best), undefined);
+/**
+ * Of the terminals holding a number, the one whose face a new person takes: a face the check passed before one it
+ * refused or has not checked, of those the better (betterFace: larger, then sharper), else the larger file, else the
+ * first terminal.
+ */
+function faceSource<T extends { device_id: number; face: string; face_bytes: number; face_check: string }>(held: T[]): T | undefined {
+  const rank = (h: T) => {
+    const v = verdictOf(h.face, h.face_check);
+    return v && v !== 'unchecked' && 'ok' in v ? 2 : v ? 1 : 0;
+  };
+  const finding = (h: T): FaceFinding | undefined => {
+    const v = verdictOf(h.face, h.face_check);
+    return v && v !== 'unchecked' && 'ok' in v && v.width
+      ? { faces: 1, box: { x: 0, y: 0, width: v.width, height: v.width }, sharpness: v.sharpness ?? 0 }
+      : undefined;
+  };
+  return held.reduce<T | undefined>((best, h) => {
+    if (!best) return h;
+    if (rank(h) !== rank(best)) return rank(h) > rank(best) ? h : best;
+    const a = finding(best);
+    const b = finding(h);
+    if (a && b) return betterFace(a, b) ? h : betterFace(b, a) ? best : h.face_bytes > best.face_bytes ? h : best;
+    return h.face_bytes > best.face_bytes ? h : best;
+  }, undefined);
+}
+
+/** What the face check made of a terminal's face (terminal_users.face_check, migration 0046). */
+export type FaceVerdict = { ok: true; width?: number; sharpness?: number } | { key: string; params?: Params };
+
+/** A row's verdict: none without a face, 'unchecked' until the check has run. */
+function verdictOf(face: string, check: string): FaceVerdict | 'unchecked' | undefined {
+  if (!face) return undefined;
+  if (!check) return 'unchecked';
+  return parseJson<FaceVerdict>(check, { ok: true });
 }
 
 /**
