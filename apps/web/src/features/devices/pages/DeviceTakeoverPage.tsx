@@ -24,10 +24,10 @@ import {
 
 type Filters = Omit<RosterSiteQuery, 'page' | 'pageSize'>;
 
-/** The terminals holding a number, one tag each; the one whose face a new person takes says so. */
+/** The terminals holding a number, one tag each; of several, the one whose face a new person takes says so. */
 function TerminalTags({ row }: { row: RosterSiteItem }) {
   const { t } = useTranslation();
-  const face = siteFace(row);
+  const face = row.terminals.length > 1 ? siteFace(row) : undefined;
   return (
     <Space size={4} wrap>
       {row.terminals.map((x) => (
@@ -145,6 +145,8 @@ export default function DeviceTakeoverPage() {
       title: t('device.roster.name'),
       dataIndex: 'name',
       key: 'name',
+      // a split row's names wrap within it: the choice column stays in view at 1440 px
+      width: 260,
       render: (name: string, r) => (
         <Space size={4} wrap>
           <span>{name || '—'}</span>
@@ -162,7 +164,7 @@ export default function DeviceTakeoverPage() {
         </Space>
       ),
     },
-    { title: t('device.takeover.terminals'), key: 'terminals', render: (_, r) => <TerminalTags row={r} /> },
+    { title: t('device.takeover.terminals'), key: 'terminals', width: 240, render: (_, r) => <TerminalTags row={r} /> },
     {
       title: t('device.roster.match.title'),
       key: 'match',
