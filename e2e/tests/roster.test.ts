@@ -110,6 +110,8 @@ step('More → Take over opens the roster page, which says that reading changes 
   await page.getByTestId('roster-intro').getByText(tr('device.roster.intro')).waitFor();
   await page.getByTestId('device-header').getByText(DEVICE).waitFor();
   await page.getByText(tr('device.roster.empty')).waitFor();
+  // the whole site's review is a link away
+  assert.equal(await page.getByTestId('roster-site-link').getAttribute('href'), '/device/takeover');
 });
 
 step('Read the terminal: 12 rows with faces, the known person matched, the rest new', async () => {
@@ -259,11 +261,17 @@ step('a second terminal joins, sharing numbers with the first (one under another
 });
 
 step('Read every terminal: progress while the two answer, then one row a number with the terminals holding it, and the counts', async () => {
+  // The progress is a status screen readers announce: how many of the two terminals answered, and the numbers read so
+  // far. Both emulated terminals may answer within a second, so what it said is gathered as it is drawn.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const el = document.querySelector('[role=status][data-testid=takeover-progress]');
+      if (el?.textContent && seen.at(-1) !== el.textContent) seen.push(el.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByTestId('takeover-read').click();
-  // a status screen readers announce: how many of the two terminals answered, and the numbers read so far
-  const progress = page.getByRole('status').and(page.getByTestId('takeover-progress'));
-  await progress.waitFor();
-  assert.ok((await progress.innerText()).includes(terminals(2)), await progress.innerText());
   await page
     .getByTestId('takeover-done')
     .getByText(tr('device.takeover.done', { terminals: terminals(2) }))
@@ -276,6 +284,8 @@ step('Read every terminal: progress while the two answer, then one row a number 
   await page.getByTestId('takeover-summary').getByText(summary).waitFor({ timeout: 20_000 });
   await siteRows().nth(14).waitFor();
   assert.equal(await siteRows().count(), 15);
+  const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+  assert.ok(progress.length > 0 && progress.every((text) => text.includes(terminals(2))), JSON.stringify(progress));
 
   // the shared number: on both terminals, the back gate's (larger) face taken, new here
   const one = siteRow(shared.pin);
