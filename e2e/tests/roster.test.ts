@@ -2,10 +2,12 @@
 // server (tools/zk-emulator/site.ts: 12 users with enrolment faces) is read from the device list's More menu, and its
 // users are shown beside the company's people. Reading changes nothing on either side; applying the chosen rows
 // makes the new users people of a department and links the person already here, the terminal keeping its users.
+// Then a second terminal holding some of the same numbers (one under another name) joins, and the whole site is
+// reviewed and applied at once (/device/takeover): a number both terminals hold becomes one person.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { seedSite } from '../../tools/zk-emulator/site.ts';
+import { seedSite, type SiteUser } from '../../tools/zk-emulator/site.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { api } from '../lib/api.ts';
 import { axeViolations } from '../lib/axe.ts';
@@ -25,12 +27,31 @@ const site = seedSite({ users: 12, punches: 0, seed: 3 });
 const known = site.users[0]!;
 // left on the terminal by its own choice when applying, then removed from it
 const leftUser = site.users[11]!;
+// The second terminal of the site (the back gate): the known person's colleague, one number held by both terminals
+// alike (its face larger at the gate: the one a new person takes), one the terminals hold under different names, and
+// two numbers of its own under one name. The first two extra numbers are put on the front door too, as if enrolled
+// there long ago.
+const SERIAL2 = 'E2EROSTER02';
+const DEVICE2 = 'Old back gate';
+const extra = seedSite({ users: 4, punches: 0, seed: 5, firstPin: 101 }).users as [SiteUser, SiteUser, SiteUser, SiteUser];
+const shared: SiteUser = { ...extra[0], name: 'Quinn Shared' };
+const split: SiteUser = { ...extra[1], name: 'Rosa Split' };
+const twin1: SiteUser = { ...extra[2], name: 'Tao Twin' };
+const twin2: SiteUser = { ...extra[3], name: 'Tao Twin' };
+const colleague = site.users[1]!;
+// a larger JPEG of the same picture: bytes before its end marker
+const larger = (face: Buffer) => Buffer.concat([face.subarray(0, face.length - 2), Buffer.alloc(4096), face.subarray(face.length - 2)]);
+const backGate = {
+  users: [colleague, { ...shared, face: larger(shared.face!) }, { ...split, name: 'Rosa Splitt' }, twin1, twin2],
+  punches: [],
+};
 
 let server: RunningServer;
 let journey: Journey;
 const step = journeySteps(() => journey);
 let page: Page;
 let terminal: Terminal | undefined;
+let terminal2: Terminal | undefined;
 let deviceId: number;
 
 /** An option of the select box open now. */
@@ -39,11 +60,11 @@ const rosterRows = () => page.locator('[data-testid=roster-table] .ant-table-row
 const rosterRow = (pin: string) => page.locator('[data-testid=roster-table] .ant-table-row', { has: page.getByRole('cell', { name: pin, exact: true }) });
 
 /** The page's card passes axe's WCAG 2.1 AA rules (the shell around it is not this journey's subject). */
-async function accessible(what: string) {
+async function accessible(what: string, card = '[data-testid=device-roster-page]') {
   // At rest: the pointer off the button it last clicked (antd's hover colour of the default theme, #40a9ff, is 2.5:1
   // on white, a finding for the theme, not for this page).
   await page.mouse.move(0, 0);
-  const found = await axeViolations(page, '[data-testid=device-roster-page]');
+  const found = await axeViolations(page, card);
   assert.deepEqual(found, [], `${what}: ${JSON.stringify(found, null, 2)}`);
 }
 
@@ -56,6 +77,7 @@ before(async () => {
 after(async () => {
   await journey?.close();
   await terminal?.stop();
+  await terminal2?.stop();
   await server?.stop();
 });
 
@@ -88,6 +110,8 @@ step('More → Take over opens the roster page, which says that reading changes 
   await page.getByTestId('roster-intro').getByText(tr('device.roster.intro')).waitFor();
   await page.getByTestId('device-header').getByText(DEVICE).waitFor();
   await page.getByText(tr('device.roster.empty')).waitFor();
+  // the whole site's review is a link away
+  assert.equal(await page.getByTestId('roster-site-link').getAttribute('href'), '/device/takeover');
 });
 
 step('Read the terminal: 12 rows with faces, the known person matched, the rest new', async () => {
@@ -212,6 +236,145 @@ step('on a phone (390 px) the rows are cards and nothing overflows the screen', 
     assert.ok(wide <= 390, `the page is ${wide} px wide`);
     await journey.screenshot('phone');
     await accessible('the roster page on a phone');
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+});
+
+const siteRows = () => page.locator('[data-testid=takeover-table] .ant-table-row');
+const siteRow = (pin: string) => page.locator('[data-testid=takeover-table] .ant-table-row', { has: page.getByRole('cell', { name: pin, exact: true }) });
+const numbers = (count: number) => tr('device.takeover.count.numbers', { count });
+const terminals = (count: number) => tr('device.takeover.count.terminals', { count });
+
+step('a second terminal joins, sharing numbers with the first (one under another name); the device list offers taking over the site', async () => {
+  terminal!.seed({ users: [shared, split], punches: [] });
+  await api(page, 'POST', '/device/create', { name: DEVICE2, serial: SERIAL2, ip: '192.168.7.31', password: '123456' });
+  terminal2 = createTerminal({ server: server.baseUrl, sn: SERIAL2, pollMs: 500, retryMs: 1000, ip: '192.168.7.31', site: backGate });
+  await terminal2.start();
+  await menuOf(page, tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  const row = page.locator('[data-testid=device-table] .ant-table-row', { hasText: SERIAL2 });
+  await row.locator('[data-testid=device-online][data-online="1"]').waitFor({ timeout: 20_000 });
+  await page.getByTestId('device-takeover').getByText(tr('device.takeover.open')).click();
+  await waitForPathOf(page, '/device/takeover');
+  await page.getByTestId('device-takeover-page').waitFor();
+  await page.getByTestId('takeover-intro').getByText(tr('device.takeover.intro')).waitFor();
+});
+
+step('Read every terminal: progress while the two answer, then one row a number with the terminals holding it, and the counts', async () => {
+  // The progress is a status screen readers announce: how many of the two terminals answered, and the numbers read so
+  // far. Both emulated terminals may answer within a second, so what it said is gathered as it is drawn.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const el = document.querySelector('[role=status][data-testid=takeover-progress]');
+      if (el?.textContent && seen.at(-1) !== el.textContent) seen.push(el.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByTestId('takeover-read').click();
+  await page
+    .getByTestId('takeover-done')
+    .getByText(tr('device.takeover.done', { terminals: terminals(2) }))
+    .waitFor({ timeout: 30_000 });
+  // 11 numbers left on the front door, 2 more put on it, 2 of the back gate's own: 15; 3 on both
+  const summary = `${tr('device.takeover.summary', { numbers: numbers(15), terminals: terminals(2), across: 3, conflict: 0, split: 1, twin: 2 })} ${tr(
+    'device.roster.counts',
+    { matched: 11, conflict: 0, byName: 0, new: 4 },
+  )}`;
+  await page.getByTestId('takeover-summary').getByText(summary).waitFor({ timeout: 20_000 });
+  await siteRows().nth(14).waitFor();
+  assert.equal(await siteRows().count(), 15);
+  const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+  assert.ok(progress.length > 0 && progress.every((text) => text.includes(terminals(2))), JSON.stringify(progress));
+
+  // the shared number: on both terminals, the back gate's (larger) face taken, new here
+  const one = siteRow(shared.pin);
+  assert.deepEqual(
+    (await one.getByTestId('takeover-terminal').allInnerTexts()).map((x) => x.trim()),
+    [DEVICE, tr('device.takeover.faceFrom', { name: DEVICE2 })],
+  );
+  assert.equal(await one.locator('[data-testid=takeover-terminal][data-face="1"]').count(), 1);
+  assert.equal(await one.getByTestId('roster-match').getAttribute('data-match'), 'new');
+  assert.equal(await one.getByTestId('roster-face').count(), 1);
+  // the split number says each terminal's name, and stays unless chosen; the two numbers under one name say so
+  await siteRow(split.pin)
+    .getByTestId('takeover-split')
+    .getByText(tr('device.takeover.split', { names: `${DEVICE}: ${split.name} · ${DEVICE2}: Rosa Splitt` }))
+    .waitFor();
+  await siteRow(twin1.pin)
+    .getByTestId('takeover-twins')
+    .getByText(tr('device.takeover.twins', { numbers: twin2.pin }))
+    .waitFor();
+  await siteRow(split.pin).getByTestId('roster-choice').getByText(tr('device.takeover.choice.skip')).waitFor();
+  await siteRow(twin2.pin).getByTestId('roster-choice').getByText(tr('device.takeover.choice.skip')).waitFor();
+  await siteRow(shared.pin).getByTestId('roster-choice').getByText(tr('device.roster.choice.create')).waitFor();
+  await siteRow(colleague.pin)
+    .getByTestId('roster-choice')
+    .getByText(tr('device.roster.choice.link', { name: colleague.name }))
+    .waitFor();
+
+  // the filter says how many each way; on several terminals: the three shared numbers
+  await page.getByTestId('takeover-show').click();
+  await option(tr('device.takeover.show.conflicts', { count: 3 })).waitFor();
+  await option(tr('device.takeover.show.all', { count: 15 })).waitFor();
+  await option(tr('device.takeover.show.across', { count: 3 })).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=takeover-table] .ant-table-row').length === 3);
+  await page.getByTestId('takeover-show').click();
+  await option(tr('device.takeover.show.all', { count: 15 })).click();
+  await siteRows().nth(14).waitFor();
+  await journey.screenshot('site-read');
+  await accessible('the site page, wide', '[data-testid=device-takeover-page]');
+});
+
+step('Apply the site to every row in a department: the shared number becomes one person, on both terminals, which keep their users', async () => {
+  const before = (await api<{ total: number }>(page, 'GET', '/person/list?pageSize=100')).total;
+  await pickTreeOption(page, page.getByTestId('takeover-department'), TAKEN_OVER);
+  await page.getByTestId('takeover-select-page').check();
+  const applyButton = page.getByTestId('takeover-apply');
+  await applyButton.getByText(tr('device.roster.apply.button', { count: 15 })).waitFor();
+  await applyButton.click();
+  const confirm = page.getByTestId('roster-apply-confirm');
+  await confirm.getByText(tr('device.takeover.apply.confirm', { create: 1, link: 11, skip: 3 })).waitFor();
+  await confirm.getByText(tr('device.takeover.unmanagedNote')).waitFor();
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: tr('device.roster.apply.ok') })
+    .click();
+
+  const counts = page.getByTestId('device-takeover-page').getByTestId('roster-applied-counts');
+  await counts.waitFor({ timeout: 30_000 });
+  // one person created; the eleven already here linked (on the back gate) or unchanged (linked on the front door
+  // before): the server counts a number once
+  const text = await counts.innerText();
+  const readings = Array.from({ length: 12 }, (_, linked) => tr('device.takeover.apply.result', { created: 1, linked, skipped: 3, unchanged: 11 - linked }));
+  assert.ok(readings.includes(text), `applied: ${text}`);
+  await siteRow(shared.pin).getByTestId('roster-managed').waitFor({ timeout: 20_000 });
+  assert.equal(await siteRow(shared.pin).getByTestId('roster-match').getAttribute('data-match'), 'matched');
+  await journey.screenshot('site-applied');
+
+  const people = await api<{ total: number; items: { id: number; number: string }[] }>(page, 'GET', '/person/list?pageSize=100');
+  assert.equal(people.total, before + 1);
+  assert.equal(people.items.filter((p) => p.number === shared.pin).length, 1, 'one person for the shared number');
+  for (const id of [deviceId, (await api<{ id: number; name: string }[]>(page, 'GET', '/device/names')).find((d) => d.name === DEVICE2)!.id]) {
+    const held = await api<{ items: { number: string }[] }>(page, 'GET', `/device/persons?id=${id}&pageSize=100`);
+    assert.ok(
+      held.items.some((x) => x.number === shared.pin),
+      `the shared number is managed on device ${id}`,
+    );
+  }
+  assert.equal(terminal!.users.size, 13);
+  assert.equal(terminal2!.users.size, 5);
+  await accessible('the site page, applied', '[data-testid=device-takeover-page]');
+});
+
+step('the site page on a phone (390 px): cards, nothing overflows the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.locator('[data-testid=takeover-table] .fa-row-card').nth(14).waitFor();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `the page is ${wide} px wide`);
+    await journey.screenshot('site-phone');
+    await accessible('the site page on a phone', '[data-testid=device-takeover-page]');
   } finally {
     await page.setViewportSize({ width: 1440, height: 900 });
   }

@@ -15,6 +15,8 @@ import {
   rosterApplyRows,
   rosterChoices,
   rosterValidity,
+  siteFace,
+  siteNames,
   syncText,
   topDepartments,
   TZ_OFFSETS,
@@ -51,6 +53,15 @@ test('roster/:id (taking over a terminal, issue #30) is hidden, needs rights.fac
   assert.ok(!paths({ attendance: 1 }).includes('/device/roster/:id'));
 });
 
+test('takeover (the whole site, issue #30) is hidden and needs rights.face; it is not a device id of roster/:id', () => {
+  const routes = filterRoutes(ROUTE_TABLE, { ...ALL_RIGHTS, is_admin: 1 }, 'normal');
+  const site = findRoute(routes, '/device/takeover');
+  assert.equal(site?.page, 'deviceTakeover');
+  assert.equal(site?.hidden, true);
+  assert.ok(paths({ face: 1 }).includes('/device/takeover'));
+  assert.ok(!paths({ attendance: 1 }).includes('/device/takeover'));
+});
+
 test("a roster user's validity: always, from, until or between, to the minute", () => {
   assert.deepEqual(rosterValidity('', ''), { kind: 'always', from: '', to: '' });
   assert.deepEqual(rosterValidity('2026-01-01 08:00:00', ''), { kind: 'from', from: '2026-01-01 08:00', to: '' });
@@ -84,6 +95,42 @@ test('applying a roster: new users are created, the same person linked, conflict
   );
   assert.deepEqual(rosterChoices(rows[3]), ['skip', 'create']);
   assert.deepEqual(rosterChoices(rows[2]), ['skip']);
+});
+
+test("the site's review: a number the terminals hold under different names, or whose name another number holds, stays unless chosen otherwise", () => {
+  const rows = [
+    { pin: '1', match: 'new', person_id: null, kind: 'normal', split: false, twins: [] },
+    { pin: '2', match: 'new', person_id: null, kind: 'normal', split: true, twins: [] },
+    { pin: '3', match: 'new', person_id: null, kind: 'normal', split: false, twins: ['4'] },
+    { pin: '5', match: 'matched', person_id: 7, kind: 'normal', split: true, twins: [] },
+    { pin: '6', match: 'conflict', person_id: 8, kind: 'normal', split: true, twins: [] },
+  ] as const;
+  assert.deepEqual(
+    rosterApplyRows(rows).rows.map((x) => x.action),
+    ['create', 'skip', 'skip', 'skip', 'skip'],
+  );
+  assert.deepEqual(rosterChoices(rows[1]), ['skip', 'create']);
+  assert.deepEqual(rosterChoices(rows[3]), ['skip', 'link']);
+  assert.deepEqual(rosterChoices(rows[4]), ['skip']);
+  // chosen by hand: the split number made a person, the same person linked after all
+  assert.deepEqual(rosterApplyRows(rows, { '2': 'create', '5': 'link' }).rows.slice(1, 4), [
+    { pin: '2', action: 'create' },
+    { pin: '3', action: 'skip' },
+    { pin: '5', action: 'link', person_id: 7 },
+  ]);
+});
+
+test("a site row's face is the terminal's a new person takes, else the first terminal holding one; its names per terminal", () => {
+  const terminals = [
+    { id: 1, name: 'Gate', user_name: 'Ann Lee', face_url: '' },
+    { id: 2, name: 'Door', user_name: 'Ann Li', face_url: '/f/2' },
+    { id: 3, name: 'Lift', user_name: '', face_url: '/f/3' },
+  ];
+  assert.equal(siteFace({ face_from: 3, terminals })?.id, 3);
+  assert.equal(siteFace({ face_from: null, terminals })?.id, 2);
+  assert.equal(siteFace({ face_from: 1, terminals })?.id, 2, 'the chosen terminal shows no face: the first that does');
+  assert.equal(siteFace({ face_from: null, terminals: terminals.slice(0, 1) }), undefined);
+  assert.equal(siteNames(terminals), 'Gate: Ann Lee · Door: Ann Li · Lift: —');
 });
 
 test('IP validation: dotted quads up to 255, IPv6 literals', () => {

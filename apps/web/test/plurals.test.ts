@@ -47,6 +47,8 @@ const EXPECTED: Record<string, { params?: Record<string, string>; one: string; t
   'device.persons.removeConfirm': { one: 'Remove 1 person from this device?', two: 'Remove 2 people from this device?' },
   'device.persons.removed': { one: '1 person is being removed', two: '2 people are being removed' },
   'device.persons.retried': { one: '1 person queued again', two: '2 people queued again' },
+  'device.takeover.count.numbers': { one: '1 number', two: '2 numbers' },
+  'device.takeover.count.terminals': { one: '1 terminal', two: '2 terminals' },
   'device.scan.summary': {
     params: { scanned: '11', seconds: '0.1' },
     one: '11 addresses scanned in 0.1 s: 1 terminal found',
@@ -97,6 +99,17 @@ test('messages with two counts compose the counted nouns', () => {
   assert.equal(en('person.syncDone', { people: people(2), devices: devices(1) }), '2 people queued for 1 device');
   assert.equal(en('device.persons.picked', { departments: departments(1), people: people(1) }), '1 department, 1 person chosen');
   assert.equal(en('device.persons.picked', { departments: departments(2), people: people(3) }), '2 departments, 3 people chosen');
+  // devices/pages/DeviceTakeoverPage.tsx
+  const numbers = (n: number) => en('device.takeover.count.numbers', { count: n });
+  const terminals = (n: number) => en('device.takeover.count.terminals', { count: n });
+  assert.equal(
+    en('device.takeover.progress', { answered: 1, terminals: terminals(2), numbers: numbers(1) }),
+    '1 of 2 terminals answered; 1 number read so far',
+  );
+  assert.equal(
+    en('device.takeover.summary', { numbers: numbers(300), terminals: terminals(1), across: 0, conflict: 2, split: 1, twin: 0 }),
+    '300 numbers on 1 terminal: 0 on several, 2 with the number taken by another name here, 1 under names the terminals disagree on, 0 sharing a name with another number.',
+  );
   assert.equal(en('device.syncSummary', { synced: 1, people: people(1), pending: 0, failed: 0 }), 'Synced 1 of 1 person; 0 pending, 0 failed.');
 });
 

@@ -13,6 +13,7 @@ export type PageKey =
   | 'deviceList'
   | 'devicePersons'
   | 'deviceRoster'
+  | 'deviceTakeover'
   | 'legacyImport'
   | 'punchList'
   | 'attendanceHealth'
@@ -150,6 +151,8 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: '/device/personManage/:id', titleKey: 'route.devicePersons', right: 'face', hidden: true, page: 'devicePersons' },
       // issue #30: taking over a working site, what a terminal already holds (reading needs face ≥ 1, asking the terminal ≥ 2)
       { path: '/device/roster/:id', titleKey: 'route.deviceRoster', right: 'face', hidden: true, page: 'deviceRoster' },
+      // issue #30: the whole site at once, one row a number across every terminal (several terminals, one person)
+      { path: '/device/takeover', titleKey: 'route.deviceTakeover', right: 'face', hidden: true, page: 'deviceTakeover' },
     ],
   },
   // spec §2: attendance, added when rights.attendance is non-zero: punch records, rules, holidays, day results, the shift grid, health-code and alcohol records (issue #10).

@@ -19,6 +19,7 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   deviceList: lazy(() => import('../../features/devices/pages/DeviceListPage.tsx')),
   devicePersons: lazy(() => import('../../features/devices/pages/DevicePersonPage.tsx')),
   deviceRoster: lazy(() => import('../../features/devices/pages/DeviceRosterPage.tsx')),
+  deviceTakeover: lazy(() => import('../../features/devices/pages/DeviceTakeoverPage.tsx')),
   legacyImport: lazy(() => import('../../features/legacy/pages/LegacyImportPage.tsx')),
   punchList: lazy(() => import('../../features/punches/pages/PunchListPage.tsx')),
   attendanceHealth: lazy(() => import('../../features/health/pages/HealthListPage.tsx')),

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
 import {
   devicesApi,
   firmwareApi,
@@ -17,6 +17,10 @@ import {
   type RosterApplyBody,
   type RosterRemoveBody,
   type RosterQuery,
+  type RosterSiteApplyBody,
+  type RosterSiteQuery,
+  type CommandResult,
+  type Ref,
   type SyncSummary,
 } from '@faceadmin/shared';
 import { useInvalidatingMutation } from '../../lib/mutations.ts';
@@ -40,6 +44,7 @@ export const deviceKeys = {
   upgrades: ['device', 'firmware', 'upgrades'] as const,
   logs: (id: number) => ['device', 'logs', id] as const,
   roster: (q: RosterQuery) => ['device', 'roster', q] as const,
+  rosterSite: (q: RosterSiteQuery) => ['device', 'rosterSite', q] as const,
   commandResult: (id: number) => ['device', 'commandResult', id] as const,
 };
 
@@ -149,13 +154,58 @@ export const useRoster = (q: RosterQuery, reading: boolean) =>
   });
 
 /** A queued command's outcome, asked every 2 s until the terminal has answered (`id` 0: no command to follow). */
-export const useCommandResult = (id: number) =>
+const commandResultQuery = (id: number) => ({
+  queryKey: deviceKeys.commandResult(id),
+  queryFn: () => call(devicesApi.commandResult, { id, wait: 0 }, { inline: true }),
+  enabled: id > 0,
+  refetchInterval: (query: { state: { data?: CommandResult | undefined } }) => (query.state.data && query.state.data.state !== 'pending' ? false : 2000),
+});
+export const useCommandResult = (id: number) => useQuery(commandResultQuery(id));
+
+/** Several queued commands' outcomes at once (one terminal's read each), each asked every 2 s until it has answered. */
+export const useCommandResults = (ids: readonly number[]) => useQueries({ queries: ids.map(commandResultQuery) });
+
+/**
+ * The whole site's take-over review (issue #30, "several terminals, one person"): every number the company's terminals
+ * hold, once; asked again every 2 s while a read of the terminals runs.
+ */
+export const useRosterSite = (q: RosterSiteQuery, reading: boolean) =>
   useQuery({
-    queryKey: deviceKeys.commandResult(id),
-    queryFn: () => call(devicesApi.commandResult, { id, wait: 0 }, { inline: true }),
-    enabled: id > 0,
-    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'pending' ? false : 2000),
+    queryKey: deviceKeys.rosterSite(q),
+    queryFn: () => call(devicesApi.rosterSite, q, { inline: true }),
+    placeholderData: keepPreviousData,
+    refetchInterval: reading ? 2000 : false,
   });
+
+/** One terminal's part of reading the whole site: its queued read, or why it was not queued. */
+export interface SiteRead {
+  device: Ref;
+  command: CommandResult | undefined;
+  error: string;
+}
+
+/**
+ * Reading every terminal of the company (issue #30): a `readRoster` queued for each device (GET /device/names lists
+ * them all, unpaged); a device the server refuses is reported in the answer, not toasted, so the others still go.
+ */
+export const useReadSite = () =>
+  useDeviceMutation(async (): Promise<SiteRead[]> => {
+    const devices = await call(devicesApi.names, undefined, { inline: true });
+    return Promise.all(
+      devices.map((device) =>
+        call(devicesApi.command, { id: device.id, kind: 'readRoster' }, { inline: true }).then(
+          (command): SiteRead => ({ device, command, error: '' }),
+          (e: unknown): SiteRead => ({ device, command: undefined, error: e instanceof Error ? e.message : String(e) }),
+        ),
+      ),
+    );
+  });
+
+/**
+ * Applying the site's review (issue #30): a number made one person from the terminal with the largest face and linked
+ * on every other terminal holding it. The site review, every terminal's roster, the devices and People change.
+ */
+export const useRosterSiteApply = () => useDeviceMutation((body: RosterSiteApplyBody) => call(devicesApi.rosterSiteApply, body));
 
 /**
  * Applying a roster read (issue #30): people created or linked, the rest left on the terminal. The roster, the

@@ -220,19 +220,39 @@ export function rosterValidity(from: string, to: string): { kind: 'always' | 'fr
   return { kind: f && u ? 'range' : f ? 'from' : u ? 'until' : 'always', from: f, to: u };
 }
 
-type RosterRow = Pick<RosterItem, 'pin' | 'match' | 'person_id' | 'kind'>;
+/**
+ * A row of either take-over review: one terminal's user (RosterItem) or one number across the site (RosterSiteItem),
+ * whose `split` (the terminals disagree on its name) and `twins` (other numbers under its name) the first lacks.
+ */
+type RosterRow = Pick<RosterItem, 'pin' | 'match' | 'person_id' | 'kind'> & { split?: boolean; twins?: readonly string[] };
 type RosterAction = RosterApplyBody['rows'][number]['action'];
 
 /**
  * What an administrator may do with one roster row (issue #30), the first being what applying does unless told
  * otherwise: a new user or one sharing a name with someone here may become a person (the same-name person is
  * someone else: their number differs) or stay; the same person is linked or stays; a number taken by another
- * name, a visitor or a blacklisted user only stays (settled by hand).
+ * name, a visitor or a blacklisted user only stays (settled by hand). Across the site, a number the terminals hold
+ * under different names, or whose name another number holds too, stays unless chosen otherwise, as a same name does:
+ * which name (or which number) is the person is the administrator's call.
  */
 export function rosterChoices(row: RosterRow): RosterAction[] {
   if (row.kind !== 'normal' || row.match === 'conflict') return ['skip'];
-  if (row.match === 'matched') return row.person_id ? ['link', 'skip'] : ['skip'];
-  return row.match === 'new' ? ['create', 'skip'] : ['skip', 'create'];
+  const doubtful = Boolean(row.split) || (row.twins?.length ?? 0) > 0;
+  if (row.match === 'matched') return !row.person_id ? ['skip'] : doubtful ? ['skip', 'link'] : ['link', 'skip'];
+  return row.match === 'new' && !doubtful ? ['create', 'skip'] : ['skip', 'create'];
+}
+
+/**
+ * The terminal whose face a site row shows (issue #30): the one a new person takes it from (`face_from`, the largest),
+ * else the first terminal holding a face; none when no terminal holds one.
+ */
+export function siteFace<T extends { id: number; face_url: string }>(row: { face_from: number | null; terminals: readonly T[] }): T | undefined {
+  return row.terminals.find((x) => x.id === row.face_from && x.face_url) ?? row.terminals.find((x) => x.face_url);
+}
+
+/** "Gate: Ann Lee · Door: Ann Li": the name each terminal holds a number under (a split row's tag). */
+export function siteNames(terminals: readonly { name: string; user_name: string }[]): string {
+  return terminals.map((x) => `${x.name}: ${x.user_name || '—'}`).join(' · ');
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   SettingOutlined,
   TeamOutlined,
   UnlockOutlined,
+  UsergroupAddOutlined,
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -233,6 +234,12 @@ export default function DeviceListPage() {
           {canEdit && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="device-create">
               {t('device.create')}
+            </Button>
+          )}
+          {canEdit && (
+            // issue #30: every terminal of a working site reviewed together, one person a number
+            <Button icon={<UsergroupAddOutlined />} onClick={() => void navigate('/device/takeover')} data-testid="device-takeover">
+              {t('device.takeover.open')}
             </Button>
           )}
           {canEdit && lan && (

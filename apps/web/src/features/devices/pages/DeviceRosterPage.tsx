@@ -1,116 +1,30 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Avatar, Button, Checkbox, Descriptions, Progress, Select, Space, Tag, theme, Typography } from 'antd';
-import { ArrowLeftOutlined, CheckOutlined, CloudDownloadOutlined, DeleteOutlined, UserOutlined } from '@ant-design/icons';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Alert, App, Button, Descriptions, Progress, Space, Tag, theme, Typography } from 'antd';
+import { ArrowLeftOutlined, CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { type RosterApplied, type RosterApplyBody, type RosterItem, type RosterQuery } from '@faceadmin/shared';
+import { type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useIsMobile } from '../../../ui/useIsMobile.ts';
-import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply, useRosterRemove } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
-import { rosterApplyRows, rosterChoices, rosterValidity } from '../logic.ts';
+import { rosterApplyRows, rosterValidity } from '../logic.ts';
+import {
+  ApplyControls,
+  AppliedResult,
+  ApplyPlan,
+  MatchTag,
+  RosterFace,
+  RowChoice,
+  UserTags,
+  useRosterSelection,
+  type RosterAction,
+} from '../components/RosterParts.tsx';
 import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx';
-
-// Solid tags with white text: antd's light preset tags (green, orange) fall short of WCAG AA's 4.5:1 at 12 px.
-const MATCH_COLOR: Record<RosterItem['match'], string> = { matched: '#237804', conflict: '#a8071a', byName: '#ad4e00', new: '#0958d9' };
-const KIND_COLOR = { visitor: '#531dab', blackList: '#262626' } as const;
-
-/** A user's enrolment face as the terminal holds it (the image route takes the session's cookie), or a placeholder. */
-function RosterFace({ row }: { row: RosterItem }) {
-  const { t } = useTranslation();
-  const [broken, setBroken] = useState(false);
-  if (row.face_url && !broken)
-    return (
-      <img
-        src={row.face_url}
-        alt={t('device.roster.faceOf', { name: row.name || row.pin })}
-        width={36}
-        height={48}
-        loading="lazy"
-        onError={() => setBroken(true)}
-        style={{ objectFit: 'cover', borderRadius: 4, display: 'block' }}
-        data-testid="roster-face"
-      />
-    );
-  return (
-    <span role="img" aria-label={t('device.roster.noFace')} data-testid="roster-no-face">
-      <Avatar shape="square" size={36} icon={<UserOutlined aria-hidden />} />
-    </span>
-  );
-}
-
-function MatchTag({ row }: { row: RosterItem }) {
-  const { t } = useTranslation();
-  const text =
-    row.match === 'conflict'
-      ? t('device.roster.match.conflict', { name: row.person_name })
-      : row.match === 'byName'
-        ? t('device.roster.match.byName', { name: row.person_name, number: row.person_number })
-        : t(`device.roster.match.${row.match}`);
-  return (
-    <Tag color={MATCH_COLOR[row.match]} data-testid="roster-match" data-match={row.match} style={{ whiteSpace: 'normal' }}>
-      {text}
-    </Tag>
-  );
-}
-
-type RosterAction = RosterApplyBody['rows'][number]['action'];
-
-/** What applying will do with one row: its choices in a box, or the one thing it can be (left on the terminal). */
-function RowChoice({ row, value, onChange }: { row: RosterItem; value: RosterAction | undefined; onChange: (a: RosterAction) => void }) {
-  const { t } = useTranslation();
-  const choices = rosterChoices(row);
-  const label = (a: RosterAction) =>
-    a === 'link'
-      ? t('device.roster.choice.link', { name: row.person_name })
-      : t(a === 'skip' && choices.length === 1 ? 'device.roster.choice.settle' : `device.roster.choice.${a}`);
-  if (choices.length === 1) return <span data-testid="roster-choice-fixed">{label(choices[0]!)}</span>;
-  return (
-    <Select<RosterAction>
-      size="small"
-      value={value && choices.includes(value) ? value : choices[0]}
-      onChange={onChange}
-      options={choices.map((a) => ({ value: a, label: label(a) }))}
-      aria-label={t('device.roster.choice.label', { name: row.name || row.pin })}
-      popupMatchSelectWidth={false}
-      style={{ minWidth: 150 }}
-      data-testid="roster-choice"
-    />
-  );
-}
-
-/** What applying answered: the counts, then the rows refused and the people created without a face, with why. */
-function AppliedResult({ applied, onClose }: { applied: RosterApplied; onClose: () => void }) {
-  const { t } = useTranslation();
-  const lines = [
-    ...applied.refused.map((r) => ({ key: `r${r.pin}`, text: t('device.roster.apply.refusedRow', { pin: r.pin, reason: r.reason }) })),
-    ...applied.faceless.map((r) => ({ key: `f${r.pin}`, text: t('device.roster.apply.facelessRow', { pin: r.pin, reason: r.reason }) })),
-    ...applied.photos.map((r) => ({ key: `p${r.pin}`, text: t('device.roster.apply.photoRow', { pin: r.pin, reason: r.reason }) })),
-  ];
-  return (
-    <Alert
-      type={applied.refused.length > 0 ? 'warning' : 'success'}
-      showIcon
-      closable={{ onClose, 'aria-label': t('device.roster.apply.close') }}
-      title={<span data-testid="roster-applied-counts">{t('device.roster.apply.result', applied)}</span>}
-      description={
-        lines.length > 0 && (
-          <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="roster-applied-rows">
-            {lines.map((l) => (
-              <li key={l.key}>{l.text}</li>
-            ))}
-          </ul>
-        )
-      }
-      data-testid="roster-applied"
-    />
-  );
-}
 
 /**
  * /device/roster/:id — taking over a working site (issue #30), its first step: read what the terminal holds and see
@@ -127,10 +41,9 @@ export default function DeviceRosterPage() {
   // applying writes people as well as the terminal's ledger: both rights at edit level (the route asks both)
   const people = useRightLevel('person');
   const canApply = canEdit && people.canEdit;
-  // the rows chosen, by number (kept across pages), the department the new people go to, and the last answer
-  const [selected, setSelected] = useState<Record<string, RosterItem>>({});
   // each row's own choice where the administrator changed what applying does with it
   const [choices, setChoices] = useState<Record<string, RosterAction>>({});
+  // the department the new people go to, and the last answer
   const [department, setDepartment] = useState<number>();
   const [applied, setApplied] = useState<RosterApplied>();
   const apply = useRosterApply();
@@ -148,6 +61,9 @@ export default function DeviceRosterPage() {
   const device = useDevice(id, reading ? 2000 : undefined);
   // spec (issue #30): rows read so far, refreshed every 2 s until the read is over
   const list = useRoster({ ...state.query, id }, reading);
+  const rows = list.data?.items ?? [];
+  // the rows chosen, by number (kept across pages)
+  const selection = useRosterSelection(rows);
   const queryClient = useQueryClient();
   const finished = commandId > 0 && result.data !== undefined && result.data.state !== 'pending';
   // Once the terminal has answered, the rows and its user count are read once more: the last ones may have come with the answer.
@@ -168,31 +84,19 @@ export default function DeviceRosterPage() {
     }
   };
 
-  const chosen = Object.values(selected);
-  const rows = list.data?.items ?? [];
-  const pageChosen = rows.filter((r) => selected[r.pin]).length;
-  const choosePage = (on: boolean) =>
-    setSelected((prev) => {
-      const others = Object.entries(prev).filter(([pin]) => !rows.some((r) => r.pin === pin));
-      return Object.fromEntries([...others, ...(on ? rows.map((r) => [r.pin, r] as const) : [])]);
-    });
+  const chosen = selection.chosen;
   const askApply = () => {
     if (!department || chosen.length === 0) return;
     const plan = rosterApplyRows(chosen, choices);
     modal.confirm({
       title: t('device.roster.apply.confirmTitle'),
-      content: (
-        <div data-testid="roster-apply-confirm">
-          <Typography.Paragraph>{t('device.roster.apply.confirm', { create: plan.create, link: plan.link, skip: plan.skip })}</Typography.Paragraph>
-          {plan.skip > 0 && <Typography.Paragraph>{t('device.roster.unmanagedNote')}</Typography.Paragraph>}
-        </div>
-      ),
+      content: <ApplyPlan plan={plan} />,
       okText: t('device.roster.apply.ok'),
       cancelText: t('common.actions.cancel'),
       onOk: async () => {
         try {
           setApplied(await apply.mutateAsync({ id, department_id: department, rows: plan.rows }));
-          setSelected({});
+          selection.clear();
           setChoices({});
         } catch {
           // shown by the API client
@@ -219,12 +123,7 @@ export default function DeviceRosterPage() {
       render: (name: string, r) => (
         <Space size={4} wrap>
           <span>{name || '—'}</span>
-          {r.admin && <Tag data-testid="roster-admin">{t('device.roster.admin')}</Tag>}
-          {r.kind !== 'normal' && (
-            <Tag color={KIND_COLOR[r.kind]} data-testid="roster-kind">
-              {t(`device.roster.kind.${r.kind}`)}
-            </Tag>
-          )}
+          <UserTags row={r} />
         </Space>
       ),
     },
@@ -322,7 +221,14 @@ export default function DeviceRosterPage() {
       empty={t(state.query.show === 'unmanaged' && total > 0 ? 'device.roster.emptyUnmanaged' : 'device.roster.empty')}
       header={
         <>
-          <Typography.Paragraph data-testid="roster-intro">{t('device.roster.intro')}</Typography.Paragraph>
+          <Typography.Paragraph data-testid="roster-intro">
+            {t('device.roster.intro')}{' '}
+            {/* Several terminals holding the same people are best taken over together (one person a number). The theme's
+                readable shade, underlined: antd's link blue (#1677ff) is 4.1:1 on white, short of WCAG AA's 4.5:1. */}
+            <Link to="/device/takeover" style={{ color: token.colorPrimary, textDecoration: 'underline' }} data-testid="roster-site-link">
+              {t('device.takeover.link')}
+            </Link>
+          </Typography.Paragraph>
           {d && (
             <Descriptions
               size="small"
@@ -353,39 +259,18 @@ export default function DeviceRosterPage() {
               {t('device.roster.read')}
             </Button>
             {canApply && (
-              <>
-                {!mobile && rows.length > 0 && (
-                  // antd's own select-all is hidden: its copy in the table's aria-hidden measuring row is focusable
-                  <Checkbox
-                    checked={pageChosen === rows.length}
-                    indeterminate={pageChosen > 0 && pageChosen < rows.length}
-                    onChange={(e) => choosePage(e.target.checked)}
-                    data-testid="roster-select-page"
-                  >
-                    {t('common.selectPage')}
-                  </Checkbox>
-                )}
-                {/* a visible label, not a placeholder: antd's placeholder grey is 1.8:1 on white */}
-                <label htmlFor="roster-department">{t('device.roster.apply.department')}</label>
-                <DepartmentSelect
-                  id="roster-department"
-                  allowClear
-                  value={department}
-                  onChange={(v?: number) => setDepartment(v)}
-                  style={{ width: 220, maxWidth: '100%' }}
-                  data-testid="roster-department"
-                />
-                <Button
-                  type="primary"
-                  icon={<CheckOutlined />}
-                  disabled={!department || chosen.length === 0}
-                  loading={apply.isPending}
-                  onClick={askApply}
-                  data-testid="roster-apply"
-                >
-                  {t('device.roster.apply.button', { count: chosen.length })}
-                </Button>
-              </>
+              <ApplyControls
+                prefix="roster"
+                pageRows={rows.length}
+                pageChosen={selection.pageChosen}
+                choosePage={selection.choosePage}
+                showSelectPage={!mobile}
+                department={department}
+                setDepartment={setDepartment}
+                chosen={chosen.length}
+                pending={apply.isPending}
+                onApply={askApply}
+              />
             )}
           </Space>
         )
@@ -394,20 +279,12 @@ export default function DeviceRosterPage() {
         canApply
           ? {
               rowSelection: {
-                selectedRowKeys: Object.keys(selected),
+                selectedRowKeys: selection.keys,
                 preserveSelectedRowKeys: true,
                 hideSelectAll: true,
                 // a user on its way off the terminal is not taken over (the server refuses it too)
                 getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }), disabled: r.removing }),
-                onChange: (keys, rows) =>
-                  setSelected((prev) => {
-                    const next: Record<string, RosterItem> = {};
-                    for (const k of keys) {
-                      const row = rows.find((r) => r?.pin === String(k)) ?? prev[String(k)];
-                      if (row) next[String(k)] = row;
-                    }
-                    return next;
-                  }),
+                onChange: selection.onChange,
               },
             }
           : undefined

@@ -1,0 +1,321 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Progress, Space, Tag, Typography } from 'antd';
+import { ArrowLeftOutlined, CameraOutlined, CloudDownloadOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { RosterApplied, RosterSiteItem, RosterSiteQuery } from '@faceadmin/shared';
+import { useRightLevel } from '../../../lib/session.ts';
+import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
+import { useIsMobile } from '../../../ui/useIsMobile.ts';
+import { useCommandResults, useDeviceRights, useReadSite, useRosterSite, useRosterSiteApply, type SiteRead } from '../api.ts';
+import { rosterApplyRows, siteFace, siteNames } from '../logic.ts';
+import {
+  ApplyControls,
+  AppliedResult,
+  ApplyPlan,
+  MatchTag,
+  RosterFace,
+  RowChoice,
+  UserTags,
+  useRosterSelection,
+  type RosterAction,
+} from '../components/RosterParts.tsx';
+
+type Filters = Omit<RosterSiteQuery, 'page' | 'pageSize'>;
+
+/** The terminals holding a number, one tag each; of several, the one whose face a new person takes says so. */
+function TerminalTags({ row }: { row: RosterSiteItem }) {
+  const { t } = useTranslation();
+  const face = row.terminals.length > 1 ? siteFace(row) : undefined;
+  return (
+    <Space size={4} wrap>
+      {row.terminals.map((x) => (
+        <Tag key={x.id} style={{ whiteSpace: 'normal' }} data-testid="takeover-terminal" data-face={x === face ? 1 : 0}>
+          {x === face ? (
+            <>
+              <CameraOutlined aria-hidden /> {t('device.takeover.faceFrom', { name: x.name })}
+            </>
+          ) : (
+            x.name
+          )}
+        </Tag>
+      ))}
+    </Space>
+  );
+}
+
+/**
+ * /device/takeover — taking over a working site of several terminals (issue #30, "several terminals, one person"):
+ * every number the company's terminals hold, once, with the terminals holding it and how it stands against the people.
+ * Reading asks each terminal for what it holds and changes nothing; applying the chosen rows (device and people editors)
+ * makes a number one person, from the terminal with the largest face, linked on every terminal holding it.
+ */
+export default function DeviceTakeoverPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const { canEdit } = useDeviceRights();
+  // applying writes people as well as the terminals' ledgers: both rights at edit level (the route asks both)
+  const people = useRightLevel('person');
+  const canApply = canEdit && people.canEdit;
+  const mobile = useIsMobile();
+  const [choices, setChoices] = useState<Record<string, RosterAction>>({});
+  const [department, setDepartment] = useState<number>();
+  const [applied, setApplied] = useState<RosterApplied>();
+  const apply = useRosterSiteApply();
+  const state = useListQuery<Filters>({ show: 'all' }, 20);
+
+  // The reads this page asked for, one a terminal, each followed until its terminal answers.
+  const readSite = useReadSite();
+  const [reads, setReads] = useState<SiteRead[]>([]);
+  const followed = reads.filter((r) => r.command?.state === 'pending').map((r) => r.command!.command_id);
+  const results = useCommandResults(followed);
+  const outcomes = reads.map((r) => {
+    const later = r.command && results[followed.indexOf(r.command.command_id)]?.data;
+    return { ...r, command: later ?? r.command };
+  });
+  const answered = outcomes.filter((r) => !r.command || r.command.state !== 'pending').length;
+  const reading = answered < reads.length;
+  const finished = reads.length > 0 && !reading;
+  const failed = outcomes.filter((r) => r.error || r.command?.state === 'failure');
+
+  // spec (issue #30): rows read so far, refreshed every 2 s until every terminal has answered
+  const list = useRosterSite(state.query, reading);
+  // the "to settle" filter's count: conflicts, split names and shared names overlap, so the server counts them by showing them
+  const settle = useRosterSite({ show: 'conflicts', page: 1, pageSize: 1 }, reading);
+  const rows = list.data?.items ?? [];
+  const selection = useRosterSelection(rows);
+  const queryClient = useQueryClient();
+  // Once every terminal has answered, the rows and the devices' user counts are read once more: the last users may have
+  // come with the answers.
+  useEffect(() => {
+    if (finished)
+      void queryClient.invalidateQueries({
+        queryKey: ['device'],
+        predicate: (q) => ['rosterSite', 'roster', 'info', 'list'].includes(String(q.queryKey[1])),
+      });
+  }, [finished, queryClient]);
+
+  const read = async () => {
+    try {
+      const sent = await readSite.mutateAsync();
+      setReads(sent);
+      if (sent.length === 0) message.info(t('device.takeover.noDevices'));
+    } catch {
+      // shown by the API client
+    }
+  };
+
+  const chosen = selection.chosen;
+  const askApply = () => {
+    if (!department || chosen.length === 0) return;
+    const plan = rosterApplyRows(chosen, choices);
+    modal.confirm({
+      title: t('device.takeover.apply.confirmTitle'),
+      content: <ApplyPlan plan={plan} site />,
+      okText: t('device.roster.apply.ok'),
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        try {
+          setApplied(await apply.mutateAsync({ department_id: department, rows: plan.rows }));
+          selection.clear();
+          setChoices({});
+        } catch {
+          // shown by the API client
+        }
+      },
+    });
+  };
+
+  const counts = list.data?.counts;
+  const numbers = counts?.people ?? 0;
+  const conflicts = state.query.show === 'conflicts' ? (list.data?.total ?? 0) : (settle.data?.total ?? 0);
+  const showCount = { all: numbers, across: counts?.across ?? 0, conflicts };
+
+  const columns: ListColumn<RosterSiteItem>[] = [
+    {
+      title: t('device.roster.face'),
+      key: 'face',
+      width: 64,
+      render: (_, r) => <RosterFace row={{ face_url: siteFace(r)?.face_url ?? '', name: r.name, pin: r.pin }} />,
+    },
+    { title: t('device.roster.number'), dataIndex: 'pin', key: 'pin' },
+    {
+      title: t('device.roster.name'),
+      dataIndex: 'name',
+      key: 'name',
+      // a split row's names wrap within it: the choice column stays in view at 1440 px
+      width: 260,
+      render: (name: string, r) => (
+        <Space size={4} wrap>
+          <span>{name || '—'}</span>
+          <UserTags row={r} />
+          {r.split && (
+            <Tag color="#ad4e00" style={{ whiteSpace: 'normal' }} data-testid="takeover-split">
+              {t('device.takeover.split', { names: siteNames(r.terminals) })}
+            </Tag>
+          )}
+          {r.twins.length > 0 && (
+            <Tag color="#ad4e00" style={{ whiteSpace: 'normal' }} data-testid="takeover-twins">
+              {t('device.takeover.twins', { numbers: r.twins.join(', ') })}
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    { title: t('device.takeover.terminals'), key: 'terminals', width: 240, render: (_, r) => <TerminalTags row={r} /> },
+    {
+      title: t('device.roster.match.title'),
+      key: 'match',
+      render: (_, r) => (
+        <Space size={4} wrap>
+          <MatchTag row={r} />
+          {r.managed && <Tag data-testid="roster-managed">{t('device.roster.managed')}</Tag>}
+        </Space>
+      ),
+    },
+    ...(canApply
+      ? [
+          {
+            title: t('device.roster.choice.title'),
+            key: 'choice',
+            render: (_: unknown, r: RosterSiteItem) => (
+              <RowChoice row={r} site value={choices[r.pin]} onChange={(a) => setChoices((prev) => ({ ...prev, [r.pin]: a }))} />
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <ListPage<RosterSiteItem, Filters>
+      title={
+        <Space>
+          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/list')} aria-label={t('device.back')} />
+          <span style={{ whiteSpace: 'normal' }}>{t('route.deviceTakeover')}</span>
+        </Space>
+      }
+      testId="device-takeover-page"
+      tableTestId="takeover-table"
+      rowKey="pin"
+      cardTitle="name"
+      columns={columns}
+      filters={[
+        {
+          kind: 'select',
+          param: 'show',
+          label: t('device.roster.show.label'),
+          clearable: false,
+          options: (['all', 'across', 'conflicts'] as const).map((v) => ({ value: v, label: t(`device.takeover.show.${v}`, { count: showCount[v] }) })),
+          width: 260,
+          testId: 'takeover-show',
+        },
+      ]}
+      state={state}
+      list={list}
+      pageSizeOptions={[20, 50, 100]}
+      empty={t(numbers > 0 ? 'device.takeover.emptyShown' : 'device.takeover.empty')}
+      header={<Typography.Paragraph data-testid="takeover-intro">{t('device.takeover.intro')}</Typography.Paragraph>}
+      toolbar={
+        canEdit && (
+          <Space wrap>
+            <Button icon={<CloudDownloadOutlined />} loading={readSite.isPending || reading} onClick={() => void read()} data-testid="takeover-read">
+              {t('device.takeover.read')}
+            </Button>
+            {canApply && (
+              <ApplyControls
+                prefix="takeover"
+                pageRows={rows.length}
+                pageChosen={selection.pageChosen}
+                choosePage={selection.choosePage}
+                showSelectPage={!mobile}
+                department={department}
+                setDepartment={setDepartment}
+                chosen={chosen.length}
+                pending={apply.isPending}
+                onApply={askApply}
+              />
+            )}
+          </Space>
+        )
+      }
+      table={
+        canApply
+          ? {
+              rowSelection: {
+                selectedRowKeys: selection.keys,
+                preserveSelectedRowKeys: true,
+                hideSelectAll: true,
+                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }) }),
+                onChange: selection.onChange,
+              },
+            }
+          : undefined
+      }
+      notice={
+        <Space orientation="vertical" size={8} style={{ width: '100%', marginBottom: 12 }}>
+          {reading && (
+            <div role="status" data-testid="takeover-progress">
+              <Typography.Text>
+                {t('device.takeover.progress', {
+                  answered,
+                  terminals: t('device.takeover.count.terminals', { count: reads.length }),
+                  numbers: t('device.takeover.count.numbers', { count: numbers }),
+                })}
+              </Typography.Text>
+              <Progress percent={Math.floor((answered * 100) / reads.length)} status="active" aria-label={t('device.takeover.progressLabel')} />
+              <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="takeover-waiting">
+                {t('device.takeover.waiting', {
+                  names: outcomes
+                    .filter((r) => r.command?.state === 'pending')
+                    .map((r) => r.device.name)
+                    .join(', '),
+                })}
+              </Typography.Text>
+            </div>
+          )}
+          {failed.length > 0 && (
+            <Alert
+              type="error"
+              showIcon
+              title={t('device.takeover.failedTitle')}
+              description={
+                <ul style={{ margin: 0, paddingInlineStart: 20, overflowWrap: 'anywhere' }}>
+                  {failed.map((r) => (
+                    <li key={r.device.id}>
+                      {t('device.takeover.failed', { name: r.device.name, reason: r.error || r.command?.message || String(r.command?.code ?? '') })}
+                    </li>
+                  ))}
+                </ul>
+              }
+              data-testid="takeover-failed"
+            />
+          )}
+          {finished && failed.length === 0 && (
+            <Alert
+              type="success"
+              showIcon
+              title={t('device.takeover.done', { terminals: t('device.takeover.count.terminals', { count: reads.length }) })}
+              data-testid="takeover-done"
+            />
+          )}
+          {applied && <AppliedResult applied={applied} site onClose={() => setApplied(undefined)} />}
+          {counts && numbers > 0 && (
+            <Typography.Text data-testid="takeover-summary">
+              {t('device.takeover.summary', {
+                numbers: t('device.takeover.count.numbers', { count: numbers }),
+                terminals: t('device.takeover.count.terminals', { count: counts.terminals }),
+                across: counts.across,
+                conflict: counts.conflict,
+                split: counts.split,
+                twin: counts.twin,
+              })}{' '}
+              {t('device.roster.counts', counts)}
+            </Typography.Text>
+          )}
+        </Space>
+      }
+    />
+  );
+}
