@@ -324,6 +324,8 @@ export const RosterSitePage = Type.Object({
     faceRefused: Type.Integer(),
     /** numbers with a face not checked yet */
     faceUnchecked: Type.Integer(),
+    /** numbers the `conflicts` filter shows (the kinds overlap) */
+    conflicts: Type.Integer(),
   }),
 });
 export const RosterSiteApplyBody = Type.Object({

@@ -86,6 +86,7 @@ test(`the site's review lists each number once with the terminals holding it: sh
     unmanaged: 8,
     faceRefused: 1,
     faceUnchecked: 0,
+    conflicts: 4,
   });
   assert.deepEqual(
     by.get(u1.pin)!.terminals.map((x) => x.id),

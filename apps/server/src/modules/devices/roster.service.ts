@@ -539,19 +539,15 @@ export function rosterService(deps: {
         if (r.twins.length) counts.twin++;
         if (!r.managed) counts.unmanaged++;
       }
-      const shown =
-        show === 'across'
-          ? all.filter((r) => r.terminals.length > 1)
-          : show === 'conflicts'
-            ? all.filter(
-                (r) =>
-                  r.match === 'conflict' ||
-                  r.split ||
-                  r.twins.length > 0 ||
-                  (r.terminals.some((x) => x.verdict) && r.terminals.every((x) => !x.verdict || (x.verdict !== 'unchecked' && 'key' in x.verdict))),
-              )
-            : all;
-      return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts };
+      // to settle before applying: a number taken by another name, names that disagree or repeat, no face to take
+      const unsettled = (r: (typeof all)[number]) =>
+        r.match === 'conflict' ||
+        r.split ||
+        r.twins.length > 0 ||
+        (r.terminals.some((x) => x.verdict) && r.terminals.every((x) => !x.verdict || (x.verdict !== 'unchecked' && 'key' in x.verdict)));
+      const conflicts = all.filter(unsettled);
+      const shown = show === 'across' ? all.filter((r) => r.terminals.length > 1) : show === 'conflicts' ? conflicts : all;
+      return { items: shown.slice(page.offset, page.offset + page.limit), total: shown.length, counts: { ...counts, conflicts: conflicts.length } };
     },
 
     /**

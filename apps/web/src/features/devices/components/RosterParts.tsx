@@ -62,6 +62,22 @@ export function RosterFace({ row }: { row: Pick<RosterItem, 'face_url' | 'name' 
   );
 }
 
+/**
+ * What the face check made of a terminal's face (issue #30): refused and why (such a face is not taken: the person is
+ * made without it), or still to be checked (the check runs after the read, one face at a time). Nothing when it passes.
+ */
+export function FaceCheckTag({ face }: { face: Pick<RosterItem, 'face_refused' | 'face_checking'> | undefined }) {
+  const { t } = useTranslation();
+  if (face?.face_refused)
+    return (
+      <Tag color="#a8071a" style={{ whiteSpace: 'normal' }} data-testid="roster-face-refused">
+        {t('device.roster.faceRefused', { reason: face.face_refused })}
+      </Tag>
+    );
+  if (face?.face_checking) return <Tag data-testid="roster-face-checking">{t('device.roster.faceChecking')}</Tag>;
+  return null;
+}
+
 /** How a row stands against the people here: the same person, a number taken, a same name, or new. */
 export function MatchTag({ row }: { row: Match }) {
   const { t } = useTranslation();

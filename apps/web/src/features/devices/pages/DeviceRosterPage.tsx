@@ -17,6 +17,7 @@ import {
   ApplyControls,
   AppliedResult,
   ApplyPlan,
+  FaceCheckTag,
   MatchTag,
   RosterFace,
   RowChoice,
@@ -142,6 +143,7 @@ export default function DeviceRosterPage() {
       render: (_, r) => (
         <Space size={4} wrap>
           <MatchTag row={r} />
+          <FaceCheckTag face={r} />
           {r.managed && <Tag data-testid="roster-managed">{t('device.roster.managed')}</Tag>}
           {r.removing && <Tag data-testid="roster-removing">{t('device.roster.removing')}</Tag>}
         </Space>
@@ -315,6 +317,7 @@ export default function DeviceRosterPage() {
             <Typography.Text data-testid="roster-summary">
               {t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}
               {whole && ` ${t('device.roster.counts', whole)}`}
+              {whole && (whole.faceRefused > 0 || whole.faceUnchecked > 0) && ` ${t('device.roster.faceCounts', whole)}`}
             </Typography.Text>
           )}
         </Space>

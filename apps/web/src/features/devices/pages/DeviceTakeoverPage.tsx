@@ -17,6 +17,7 @@ import {
   MatchTag,
   RosterFace,
   RowChoice,
+  FaceCheckTag,
   UserTags,
   useRosterSelection,
   type RosterAction,
@@ -82,8 +83,6 @@ export default function DeviceTakeoverPage() {
 
   // spec (issue #30): rows read so far, refreshed every 2 s until every terminal has answered
   const list = useRosterSite(state.query, reading);
-  // the "to settle" filter's count: conflicts, split names and shared names overlap, so the server counts them by showing them
-  const settle = useRosterSite({ show: 'conflicts', page: 1, pageSize: 1 }, reading);
   const rows = list.data?.items ?? [];
   const selection = useRosterSelection(rows);
   const queryClient = useQueryClient();
@@ -130,8 +129,7 @@ export default function DeviceTakeoverPage() {
 
   const counts = list.data?.counts;
   const numbers = counts?.people ?? 0;
-  const conflicts = state.query.show === 'conflicts' ? (list.data?.total ?? 0) : (settle.data?.total ?? 0);
-  const showCount = { all: numbers, across: counts?.across ?? 0, conflicts };
+  const showCount = { all: numbers, across: counts?.across ?? 0, conflicts: counts?.conflicts ?? 0 };
 
   const columns: ListColumn<RosterSiteItem>[] = [
     {
@@ -171,6 +169,7 @@ export default function DeviceTakeoverPage() {
       render: (_, r) => (
         <Space size={4} wrap>
           <MatchTag row={r} />
+          <FaceCheckTag face={siteFace(r)} />
           {r.managed && <Tag data-testid="roster-managed">{t('device.roster.managed')}</Tag>}
         </Space>
       ),
@@ -312,6 +311,7 @@ export default function DeviceTakeoverPage() {
                 twin: counts.twin,
               })}{' '}
               {t('device.roster.counts', counts)}
+              {(counts.faceRefused > 0 || counts.faceUnchecked > 0) && ` ${t('device.roster.faceCounts', counts)}`}
             </Typography.Text>
           )}
         </Space>
