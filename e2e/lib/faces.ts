@@ -36,3 +36,13 @@ export async function facePhoto(label: string, hue: number): Promise<Buffer> {
     .jpeg({ quality: 90 })
     .toBuffer();
 }
+
+/** The portrait far away (its face about 75 px wide on 480 × 620): the face check refuses it as too small. */
+export async function smallFacePhoto(): Promise<Buffer> {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="620"><rect width="480" height="620" fill="#d8d4cf"/></svg>';
+  const face = await sharp(PORTRAIT).resize({ height: 200 }).toBuffer();
+  return sharp(await sharp(Buffer.from(svg)).png().toBuffer())
+    .composite([{ input: face, left: 160, top: 200 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

@@ -12,7 +12,7 @@ import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.
 import { api } from '../lib/api.ts';
 import { axeViolations } from '../lib/axe.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { facePhoto } from '../lib/faces.ts';
+import { facePhoto, smallFacePhoto } from '../lib/faces.ts';
 import { menu as menuOf, pickTreeOption, signInAndCreateCompany, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -29,8 +29,8 @@ const known = site.users[0]!;
 const leftUser = site.users[11]!;
 // The second terminal of the site (the back gate): the known person's colleague, one number held by both terminals
 // alike (its face larger at the gate: the one a new person takes), one the terminals hold under different names, and
-// two numbers of its own under one name. The first two extra numbers are put on the front door too, as if enrolled
-// there long ago.
+// two numbers of its own under one name (the second's face too small for the face check). The first two extra numbers
+// are put on the front door too, as if enrolled there long ago.
 const SERIAL2 = 'E2EROSTER02';
 const DEVICE2 = 'Old back gate';
 const extra = seedSite({ users: 4, punches: 0, seed: 5, firstPin: 101 }).users as [SiteUser, SiteUser, SiteUser, SiteUser];
@@ -249,6 +249,7 @@ const terminals = (count: number) => tr('device.takeover.count.terminals', { cou
 step('a second terminal joins, sharing numbers with the first (one under another name); the device list offers taking over the site', async () => {
   terminal!.seed({ users: [shared, split], punches: [] });
   await api(page, 'POST', '/device/create', { name: DEVICE2, serial: SERIAL2, ip: '192.168.7.31', password: '123456' });
+  backGate.users[4] = { ...twin2, face: await smallFacePhoto() };
   terminal2 = createTerminal({ server: server.baseUrl, sn: SERIAL2, pollMs: 500, retryMs: 1000, ip: '192.168.7.31', site: backGate });
   await terminal2.start();
   await menuOf(page, tr('route.device'), tr('route.deviceList'), 'device-list-page');
@@ -305,6 +306,12 @@ step('Read every terminal: progress while the two answer, then one row a number 
     .getByTestId('takeover-twins')
     .getByText(tr('device.takeover.twins', { numbers: twin2.pin }))
     .waitFor();
+  // the face check's verdict on a face too small, in the server's words (it checks the faces after the read)
+  await siteRow(twin2.pin)
+    .getByTestId('roster-face-refused')
+    .getByText(tr('device.roster.faceRefused', { reason: '' }).trim())
+    .waitFor({ timeout: 60_000 });
+  assert.equal(await siteRow(shared.pin).getByTestId('roster-face-refused').count(), 0, 'the shared face passes');
   await siteRow(split.pin).getByTestId('roster-choice').getByText(tr('device.takeover.choice.skip')).waitFor();
   await siteRow(twin2.pin).getByTestId('roster-choice').getByText(tr('device.takeover.choice.skip')).waitFor();
   await siteRow(shared.pin).getByTestId('roster-choice').getByText(tr('device.roster.choice.create')).waitFor();
