@@ -139,6 +139,8 @@ export const CommandResult = Type.Object({
   state: StringEnum(COMMAND_STATES),
   code: Nullable(Type.Integer()),
   message: Type.String(),
+  /** pending for a terminal that is offline: it runs when the terminal calls in again */
+  offline: Type.Optional(Type.Boolean()),
 });
 export type CommandResult = Static<typeof CommandResult>;
 /** Door open: `wait` seconds for the terminal's answer before saying it is pending (0: answer at once). */

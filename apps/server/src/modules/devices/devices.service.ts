@@ -277,7 +277,13 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
       // Answered between the read and the wait, or given up by the ledger: the row says which.
       const again = await row();
       if (again && (again.state === 'done' || again.state === 'failed')) return this.present(lang, d, commandId, { code: again.return_code ?? NO_ANSWER });
-      return { command_id: commandId, state: 'pending' as const, code: null, message: t(lang, d.online ? 'device.pending' : 'device.pendingOffline') };
+      return {
+        command_id: commandId,
+        state: 'pending' as const,
+        code: null,
+        message: t(lang, d.online ? 'device.pending' : 'device.pendingOffline'),
+        offline: !d.online,
+      };
     },
 
     present(lang: Language, d: DeviceRow, commandId: number, r: { code: number }) {
@@ -291,7 +297,14 @@ export function devicesService(deps: { database: Database; sync: SyncService; dr
 
     async awaitResult(lang: Language, d: DeviceRow, commandId: number, waitMs: number) {
       const r = waitMs > 0 ? await sync.waitFor(commandId, waitMs) : null;
-      if (!r) return { command_id: commandId, state: 'pending', code: null, message: t(lang, d.online ? 'device.pending' : 'device.pendingOffline') };
+      if (!r)
+        return {
+          command_id: commandId,
+          state: 'pending',
+          code: null,
+          message: t(lang, d.online ? 'device.pending' : 'device.pendingOffline'),
+          offline: !d.online,
+        };
       return {
         command_id: commandId,
         state: r.code === 0 ? 'success' : 'failure',

@@ -118,6 +118,13 @@ test(`the site's review lists each number once with the terminals holding it: sh
     ((await site(A.main, 'conflicts')).data.items as Item[]).map((i) => i.pin),
     [u2.pin, u3.pin, u4.pin, u6.pin],
   );
+  // a terminal that never called in: its read waits for it, and says it is offline (the site's read is not held up)
+  const silent = await call(t.app, 'POST', '/device/create', { token: A.main, body: { name: 'Shed', serial: 'SITE0003', ip: '10.0.0.9', password: 'pw' } });
+  const asked = await call(t.app, 'POST', '/device/command', { token: A.main, body: { id: silent.data.id, kind: 'readRoster' } });
+  assert.deepEqual([asked.data.state, asked.data.offline], ['pending', true]);
+  const online = await call(t.app, 'GET', '/device/command/result', { token: A.main, query: { id: asked.data.command_id } });
+  assert.equal(online.data.offline, true);
+  assert.equal((await site()).data.counts.terminals, 2, 'a terminal not read holds no one here');
   // another company's site is its own (empty); a sub-admin without device rights is refused
   assert.equal((await site(B.main)).data.total, 0);
   assert.equal((await site((await makeSub(t, A, ['attendance'])).token)).code, CODES.NO_AUTHORITY);

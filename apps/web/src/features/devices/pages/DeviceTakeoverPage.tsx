@@ -77,7 +77,9 @@ export default function DeviceTakeoverPage() {
     return { ...r, command: later ?? r.command };
   });
   const answered = outcomes.filter((r) => !r.command || r.command.state !== 'pending').length;
-  const reading = answered < reads.length;
+  // an offline terminal's read runs when it calls in again: said so, not waited for
+  const offline = outcomes.filter((r) => r.command?.state === 'pending' && r.command.offline);
+  const reading = answered + offline.length < reads.length;
   const finished = reads.length > 0 && !reading;
   const failed = outcomes.filter((r) => r.error || r.command?.state === 'failure');
 
@@ -267,7 +269,7 @@ export default function DeviceTakeoverPage() {
               <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="takeover-waiting">
                 {t('device.takeover.waiting', {
                   names: outcomes
-                    .filter((r) => r.command?.state === 'pending')
+                    .filter((r) => r.command?.state === 'pending' && !r.command.offline)
                     .map((r) => r.device.name)
                     .join(', '),
                 })}
@@ -291,11 +293,19 @@ export default function DeviceTakeoverPage() {
               data-testid="takeover-failed"
             />
           )}
+          {offline.length > 0 && (
+            <Alert
+              type="info"
+              showIcon
+              title={t('device.takeover.offline', { names: offline.map((r) => r.device.name).join(', ') })}
+              data-testid="takeover-offline"
+            />
+          )}
           {finished && failed.length === 0 && (
             <Alert
               type="success"
               showIcon
-              title={t('device.takeover.done', { terminals: t('device.takeover.count.terminals', { count: reads.length }) })}
+              title={t('device.takeover.done', { terminals: t('device.takeover.count.terminals', { count: answered }) })}
               data-testid="takeover-done"
             />
           )}
