@@ -72,22 +72,45 @@ export function rosterService(deps: {
    * lists it.
    */
   const queued = new Set<string>();
+  // uploaded again while queued or being checked: checked once more afterwards (the verdict written may be the old face's)
+  const again = new Set<string>();
+  // the detector down: not asked again for a minute, however often a review lists the face
+  const resting = new Map<string, number>();
   let examining: Promise<void> = Promise.resolve();
   let closed = false;
-  function examineLater(deviceId: number, pin: string, key: string) {
+  function examineLater(deviceId: number, pin: string, key: string, fresh = false) {
     const id = `${deviceId}:${pin}`;
-    if (closed || queued.has(id)) return;
+    if (closed) return;
+    if (queued.has(id)) {
+      if (fresh) again.add(id);
+      return;
+    }
+    if (!fresh && (resting.get(id) ?? 0) > Date.now()) return;
     queued.add(id);
     examining = examining
       .then(async () => {
-        if (!closed) await examine(deviceId, pin, key);
+        if (!closed && !(await examine(deviceId, pin, key))) resting.set(id, Date.now() + 60_000);
       })
       .catch((e: unknown) => deps.log?.warn({ err: e, device: deviceId, pin }, 'a terminal face could not be checked'))
-      .finally(() => queued.delete(id));
+      .finally(() => {
+        queued.delete(id);
+        if (again.delete(id)) examineLater(deviceId, pin, key, true);
+      });
   }
-  async function examine(deviceId: number, pin: string, key: string) {
+  /** Checks one face and writes the verdict; false when it could not (the detector down: left unchecked). */
+  async function examine(deviceId: number, pin: string, key: string): Promise<boolean> {
     const file = await deps.files.get(key);
-    if (!file) return;
+    // the row names a file that is gone: nothing to take from it
+    if (!file) {
+      await db
+        .updateTable('terminal_users')
+        .set({ face_check: JSON.stringify({ key: 'roster.noFace' } satisfies FaceVerdict) })
+        .where('device_id', '=', deviceId)
+        .where('pin', '=', pin)
+        .where('face', '=', key)
+        .execute();
+      return true;
+    }
     const parts: Buffer[] = [];
     for await (const c of file.stream) parts.push(c as Buffer);
     let verdict: FaceVerdict;
@@ -97,7 +120,7 @@ export function rosterService(deps: {
     } catch (e) {
       const err = e as { key?: string; params?: Params };
       // the detector down: left unchecked, to be checked when a review lists it again
-      if (err.key === 'errors.faceCheckDown') return;
+      if (err.key === 'errors.faceCheckDown') return false;
       verdict = { key: err.key ?? 'errors.photoCorrupt', params: err.params ?? {} };
     }
     await db
@@ -107,6 +130,7 @@ export function rosterService(deps: {
       .where('pin', '=', pin)
       .where('face', '=', key)
       .execute();
+    return true;
   }
   /** Rows whose face is not checked yet are queued (a face read before a restart, say). */
   const examineUnchecked = (rows: { device_id: number; pin: string; face: string; face_check: string }[]) => {
@@ -405,7 +429,7 @@ export function rosterService(deps: {
         .values({ company_id: d.company_id, device_id: d.id, pin, face: key, face_bytes: jpeg.length, read_at: nowIso() })
         .onConflict((oc) => oc.columns(['device_id', 'pin']).doUpdateSet({ face: key, face_bytes: jpeg.length, face_check: '' }))
         .execute();
-      examineLater(d.id, pin, key);
+      examineLater(d.id, pin, key, true);
       return true;
     },
 
@@ -473,14 +497,20 @@ export function rosterService(deps: {
       const groups = new Map<string, typeof rows>();
       for (const r of rows) groups.set(r.pin, [...(groups.get(r.pin) ?? []), r]);
       const managed = new Set(
-        (await ex.selectFrom('device_persons').select(['device_id', 'pin']).where('company_id', '=', companyId).execute()).map(
-          (r) => `${r.device_id}:${r.pin}`,
-        ),
+        (
+          await ex
+            .selectFrom('device_persons')
+            .select(['device_id', 'pin'])
+            .where('company_id', '=', companyId)
+            .where('device_id', 'in', [0, ...new Set(rows.map((r) => r.device_id))])
+            .execute()
+        ).map((r) => `${r.device_id}:${r.pin}`),
       );
       const named = [...groups.values()].map((g) => {
-        const from = faceSource(g)!;
-        const main = from.face_bytes > 0 && from.name ? from : (g.find((x) => x.name) ?? g[0]!);
-        return { g, from: from.face_bytes > 0 ? from : undefined, main };
+        // the terminal a new person is made from (its name, card, validity, admin), and the face they end up with
+        const main = sourceOf(g)!;
+        const from = main.face ? main : faceSource(g.filter((x) => x.face));
+        return { g, from, main };
       });
       const against = await peopleMatcher(
         ex,
@@ -488,7 +518,13 @@ export function rosterService(deps: {
         named.map(({ main }) => main),
       );
       const pinsByName = new Map<string, string[]>();
-      for (const { main } of named) if (main.name) pinsByName.set(norm(main.name), [...(pinsByName.get(norm(main.name)) ?? []), main.pin]);
+      for (const { main } of named)
+        if (main.name) {
+          const key = norm(main.name);
+          const pins = pinsByName.get(key);
+          if (pins) pins.push(main.pin);
+          else pinsByName.set(key, [main.pin]);
+        }
       const all = named.map(({ g, from, main }) => {
         const terminals = g.map((x) => ({
           id: x.device_id,
@@ -503,14 +539,14 @@ export function rosterService(deps: {
         return {
           pin: main.pin,
           name: main.name,
-          card: main.card || (g.find((x) => x.card)?.card ?? ''),
-          admin: g.some((x) => x.admin === 1),
+          card: main.card,
+          admin: main.admin === 1,
           kind: main.kind,
           terminals,
           face_from: from?.device_id ?? null,
           ...against(main.pin, main.name),
           split: new Set(g.filter((x) => x.name).map((x) => norm(x.name))).size > 1,
-          twins: main.name ? (pinsByName.get(norm(main.name)) ?? []).filter((p) => p !== main.pin) : [],
+          twins: main.name ? othersOf(pinsByName.get(norm(main.name)) ?? [], main.pin, TWINS_SHOWN) : [],
           managed: terminals.every((x) => x.managed),
         };
       });
@@ -617,19 +653,20 @@ export function rosterService(deps: {
 
     /**
      * The whole site's review applied (issue #30, "several terminals, one person"): a number held by several terminals
-     * becomes one person. `create` makes them from the terminal with the largest face, then links them on every other
-     * terminal holding the number, where a better face replaces theirs (linkedFace says which and why); `link` and
-     * `skip` apply on every terminal holding the number. Counted once a number; idempotent as each terminal's apply is.
+     * becomes one person. `create` makes them from the terminal the review named (sourceOf: a named staff user, then the
+     * best face), then links them on every other terminal holding the number as staff, where a better face replaces
+     * theirs (linkedFace says which and why); `link` and `skip` apply on every terminal holding the number. Counted
+     * once a number (what the other terminals could not do is said beside it); idempotent as each terminal's apply is.
      */
     async applySite(tenant: Tenant, lang: Language, body: RosterSiteApplyBody): Promise<RosterApplied> {
       const { companyId } = tenant;
       await departmentOf(companyId, body.department_id);
       const rows = [...new Map(body.rows.map((r) => [r.pin, r])).values()];
-      const holdings = new Map<string, { device_id: number; face: string; face_bytes: number; face_check: string }[]>();
+      const holdings = new Map<string, { device_id: number; name: string; kind: string; face: string; face_bytes: number; face_check: string }[]>();
       for (const part of chunks(rows.map((r) => r.pin)))
         for (const h of await db
           .selectFrom('terminal_users')
-          .select(['device_id', 'pin', 'face', 'face_bytes', 'face_check'])
+          .select(['device_id', 'pin', 'name', 'kind', 'face', 'face_bytes', 'face_check'])
           .where('company_id', '=', companyId)
           .where('pin', 'in', part)
           .orderBy('device_id')
@@ -638,6 +675,8 @@ export function rosterService(deps: {
       const total: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
       const first = new Map<number, RosterApplyRow[]>();
       const then = new Map<number, string[]>();
+      // what the link pass could not do on a terminal: said, without undoing the person made
+      const notes: { pin: string; device: number; reason: string }[] = [];
       const add = <T>(m: Map<number, T[]>, id: number, x: T) => m.set(id, [...(m.get(id) ?? []), x]);
       for (const r of rows) {
         const held = holdings.get(r.pin);
@@ -649,9 +688,14 @@ export function rosterService(deps: {
           for (const h of held) add(first, h.device_id, r);
           continue;
         }
-        const from = faceSource(held)!;
+        const from = sourceOf(held)!;
         add(first, from.device_id, r);
-        for (const h of held) if (h !== from) add(then, h.device_id, r.pin);
+        for (const h of held) {
+          if (h === from) continue;
+          // a visitor or a blacklisted face under the same number elsewhere is never made this staff member's record
+          if (h.kind !== 'normal') notes.push({ pin: r.pin, device: h.device_id, reason: t(lang, 'roster.notStaff', { pin: r.pin }) });
+          else add(then, h.device_id, r.pin);
+        }
       }
       const ids = [...new Set([...first.keys(), ...then.keys()])];
       const devices = new Map(
@@ -666,25 +710,32 @@ export function rosterService(deps: {
       const merge = (r: RosterApplied, outcomes: Map<string, Outcome>, device: DeviceRow) => {
         for (const [pin, o] of outcomes) if (o !== 'refused' && !outcome.has(pin)) outcome.set(pin, o);
         for (const x of r.refused) if (!refusals.has(x.pin)) refusals.set(x.pin, `${device.name}: ${x.reason}`);
-        total.faceless.push(...r.faceless.filter((f) => !total.faceless.some((g) => g.pin === f.pin)));
+        total.faceless.push(...r.faceless);
         total.photos.push(...r.photos);
       };
       for (const [id, part] of first) {
-        const device = devices.get(id)!;
+        // a terminal deleted meanwhile: its numbers were not read for this site any more
+        const device = devices.get(id);
+        if (!device) {
+          for (const r of part) if (!refusals.has(r.pin)) refusals.set(r.pin, t(lang, 'roster.notRead', { pin: r.pin }));
+          continue;
+        }
         const r = await applyOn(tenant, lang, device, body.department_id, part);
         merge(r.total, r.outcomes, device);
       }
       // the other terminals holding a number just made a person: linked to them (their faces weighed)
       const made = await personsRepository.byNumbers(db, companyId, [...new Set([...then.values()].flat())]);
       for (const [id, pins] of then) {
-        const device = devices.get(id)!;
+        const device = devices.get(id);
+        if (!device) continue;
         const part = pins.flatMap((pin) => {
           const p = made.get(pin);
           return p && outcome.has(pin) ? [{ pin, action: 'link' as const, person_id: p.id }] : [];
         });
         if (!part.length) continue;
         const r = await applyOn(tenant, lang, device, body.department_id, part);
-        merge({ ...r.total, faceless: [] }, new Map(), device);
+        for (const x of r.total.refused) notes.push({ pin: x.pin, device: id, reason: x.reason });
+        total.photos.push(...r.total.photos);
       }
       for (const r of rows) {
         const refused = refusals.get(r.pin);
@@ -694,6 +745,7 @@ export function rosterService(deps: {
           if (o) total[o]++;
         }
       }
+      for (const n of notes) total.refused.push({ pin: n.pin, reason: `${devices.get(n.device)?.name ?? ''}: ${n.reason}` });
       return total;
     },
 
@@ -795,13 +847,14 @@ type RosterApplyRow = RosterApplyBody['rows'][number];
 
 /**
  * Of the terminals holding a number, the one whose face a new person takes: a face the check passed before one it
- * refused or has not checked, of those the better (betterFace: larger, then sharper), else the larger file, else the
+ * has not checked yet, before one it refused, of those the better (betterFace: larger, then sharper), else the larger file, else the
  * first terminal.
  */
 function faceSource<T extends { device_id: number; face: string; face_bytes: number; face_check: string }>(held: T[]): T | undefined {
   const rank = (h: T) => {
     const v = verdictOf(h.face, h.face_check);
-    return v && v !== 'unchecked' && 'ok' in v ? 2 : v ? 1 : 0;
+    // passed, then not checked yet (it may pass), then refused, then none
+    return !v ? 0 : v === 'unchecked' ? 2 : 'ok' in v ? 3 : 1;
   };
   const finding = (h: T): FaceFinding | undefined => {
     const v = verdictOf(h.face, h.face_check);
@@ -817,6 +870,30 @@ function faceSource<T extends { device_id: number; face: string; face_bytes: num
     if (a && b) return betterFace(a, b) ? h : betterFace(b, a) ? best : h.face_bytes > best.face_bytes ? h : best;
     return h.face_bytes > best.face_bytes ? h : best;
   }, undefined);
+}
+
+/**
+ * Of the terminals holding a number, the one a new person is made from (name, card, validity, admin, face): a staff
+ * user with a name before a nameless one or a visitor's, then the face to take (faceSource). The review shows this one,
+ * and applying makes the person from it.
+ */
+function sourceOf<T extends { device_id: number; name: string; kind: string; face: string; face_bytes: number; face_check: string }>(held: T[]): T | undefined {
+  const staff = held.filter((h) => h.name && h.kind === 'normal');
+  const named = held.filter((h) => h.name);
+  return faceSource(staff.length ? staff : named.length ? named : held);
+}
+
+/** Other numbers shown under one name: a few (a site may hold thousands of "Visitor"). */
+const TWINS_SHOWN = 5;
+
+/** Up to `max` of `pins` other than `pin`. */
+function othersOf(pins: string[], pin: string, max: number): string[] {
+  const out: string[] = [];
+  for (const p of pins) {
+    if (p !== pin) out.push(p);
+    if (out.length === max) break;
+  }
+  return out;
 }
 
 /** What the face check made of a terminal's face (terminal_users.face_check, migration 0046). */

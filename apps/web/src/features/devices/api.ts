@@ -150,7 +150,9 @@ export const useRoster = (q: RosterQuery, reading: boolean) =>
     queryFn: () => call(devicesApi.roster, q, { inline: true }),
     placeholderData: keepPreviousData,
     enabled: q.id > 0,
-    refetchInterval: (query) => (reading || query.state.data?.items.some((r) => r.removing) ? 2000 : false),
+    // also while a removal is on its way, or faces are still being checked (their verdicts come after the read)
+    refetchInterval: (query) =>
+      reading || query.state.data?.items.some((r) => r.removing) || (query.state.data?.counts.faceUnchecked ?? 0) > 0 ? 2000 : false,
   });
 
 /** A queued command's outcome, asked every 2 s until the terminal has answered (`id` 0: no command to follow). */
@@ -174,7 +176,8 @@ export const useRosterSite = (q: RosterSiteQuery, reading: boolean) =>
     queryKey: deviceKeys.rosterSite(q),
     queryFn: () => call(devicesApi.rosterSite, q, { inline: true }),
     placeholderData: keepPreviousData,
-    refetchInterval: reading ? 2000 : false,
+    // also while faces are still being checked (their verdicts come after the read)
+    refetchInterval: (query) => (reading || (query.state.data?.counts.faceUnchecked ?? 0) > 0 ? 2000 : false),
   });
 
 /** One terminal's part of reading the whole site: its queued read, or why it was not queued. */
