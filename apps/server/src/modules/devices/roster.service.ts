@@ -677,7 +677,12 @@ export function rosterService(deps: {
       const then = new Map<number, string[]>();
       // what the link pass could not do on a terminal: said, without undoing the person made
       const notes: { pin: string; device: number; reason: string }[] = [];
-      const add = <T>(m: Map<number, T[]>, id: number, x: T) => m.set(id, [...(m.get(id) ?? []), x]);
+      // appended in place: a terminal's part may be thousands of rows (a copy per row would be quadratic)
+      const add = <T>(m: Map<number, T[]>, id: number, x: T) => {
+        const part = m.get(id);
+        if (part) part.push(x);
+        else m.set(id, [x]);
+      };
       for (const r of rows) {
         const held = holdings.get(r.pin);
         if (!held) {
