@@ -3,20 +3,23 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /**
- * `npm run check`: typecheck every workspace, lint, and format check; fails if any of them fails. They run side by side,
- * as many at once as the machine has cores: lint (the longest, type-aware) starts first and the typechecks and the format
- * check share the other core. Each step's output is printed whole when it ends, so two never interleave.
+ * `npm run check`: typecheck every program, lint, and format check; fails if any of them fails. The Node side (server,
+ * shared, tools, bench, scripts) is one program: bench and tools import the server, and checked one by one they checked
+ * it three times. The console and the journeys have the DOM's types, so each is a program of its own. Each program is
+ * built once, type-checked and linted with its types (scripts/check-programs.ts): the Node side in one process, the
+ * console and the journeys (and the JavaScript files) in another, side by side on two cores; the format check follows
+ * whichever ends first. Each step's output is printed whole when it ends, so two never interleave.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
-// The Node side (server, shared, tools, bench, scripts) is one program (tsconfig.check.json): bench and tools import
-// the server, and checked one by one they checked it three times (112 s of CPU instead of 51). The console and the
-// journeys have the DOM's types, so each is a program of its own; the journeys' takes 12 s of CPU, since what they use of
-// the server's tests (test/terminals.ts) names a test app by its shape instead of importing the server's types (38 s).
-const programs = ['tsconfig.check.json', 'apps/web', 'e2e'];
+const programs = (label: string, args: string[]): [string, string, string[]] => [
+  label,
+  process.execPath,
+  [path.join(root, 'scripts/check-programs.ts'), ...args],
+];
 const steps: [string, string, string[]][] = [
-  ['lint', bin('eslint'), ['--max-warnings=0', '.']],
-  ...programs.map((p): [string, string, string[]] => [`typecheck ${p}`, bin('tsc'), ['--noEmit', '-p', p]]),
+  programs('types and lint: Node side', ['tsconfig.check.json']),
+  programs('types and lint: console and journeys', ['apps/web/tsconfig.json', 'e2e/tsconfig.json', '--rest']),
   ['format', bin('prettier'), ['--check', '--log-level=warn', '.']],
 ];
 
