@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -7,8 +6,7 @@ import path from 'node:path';
  * shared, tools, bench, scripts) is one program: bench and tools import the server, and checked one by one they checked
  * it three times. The console and the journeys have the DOM's types, so each is a program of its own. Each program is
  * built once, type-checked and linted with its types (scripts/check-programs.ts): the Node side in one process, the
- * console and the journeys (and the JavaScript files) in another, side by side on two cores; the format check follows
- * whichever ends first. Each step's output is printed whole when it ends, so two never interleave.
+ * console and the journeys (and the JavaScript files) in another, and the format check beside them. Each step's output is printed whole when it ends, so two never interleave.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
@@ -38,12 +36,9 @@ function run([label, cmd, args]: [string, string, string[]]): Promise<boolean> {
   });
 }
 
-const queue = [...steps];
-let failed = 0;
-const worker = async () => {
-  for (let step = queue.shift(); step; step = queue.shift()) if (!(await run(step))) failed++;
-};
-await Promise.all(Array.from({ length: Math.max(1, Math.min(2, availableParallelism())) }, worker));
+// All three at once: on two cores they end when their CPU is spent (the format check waiting for a free core ended
+// about 15 s later, the console's lint being the longest step).
+const failed = (await Promise.all(steps.map(run))).filter((ok) => !ok).length;
 if (failed) {
   console.log(`check: ${failed} of ${steps.length} steps failed`);
   process.exit(1);
