@@ -97,6 +97,10 @@ step('an employee export in GBK: read with its columns mapped by their Chinese h
     .getByTestId('legacy-map-department')
     .getByText(tr('legacy.column', { n: 3, header: '部门', example: '总部/财务部' }))
     .waitFor();
+  await page
+    .getByTestId('legacy-map-gender')
+    .getByText(tr('legacy.column', { n: 6, header: '性别', example: '女' }))
+    .waitFor();
   await page.getByTestId('legacy-sample').getByText('陈静').waitFor();
   await journey.screenshot('employees-read');
   await accessible('the file read and mapped');
@@ -111,8 +115,8 @@ step('an employee export in GBK: read with its columns mapped by their Chinese h
 step('Import: the people are made with their departments; the same file again changes nothing, its mapping remembered', async () => {
   await runFile('legacy-import', tr('legacy.report.imported', { count: 3 }));
   assert.deepEqual([await count('created'), await count('departments')], [2, 2]);
-  const people = await api<{ items: { number: string; name: string }[] }>(page, 'GET', '/person/list?pageSize=10');
-  assert.deepEqual(people.items.map((p) => p.name).sort(), ['刘洋', '陈静'].sort());
+  const people = await api<{ items: { number: string; name: string; gender: string | null }[] }>(page, 'GET', '/person/list?pageSize=10');
+  assert.deepEqual(people.items.map((p) => `${p.name} ${p.gender}`).sort(), ['刘洋 male', '陈静 female'].sort());
 
   await readFile('employees.csv', EMPLOYEES);
   await page.getByTestId('legacy-remembered').waitFor();

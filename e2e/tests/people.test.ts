@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { libreOfficeXlsx } from '../../apps/server/test/office.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { api } from '../lib/api.ts';
 import { facePhoto } from '../lib/faces.ts';
 import {
   fillPerson,
@@ -317,7 +318,7 @@ step('batch transfer moves people between departments', async () => {
   await screenshot('org-people');
 });
 
-step('mark a person as left through the form and see the "left" tag', async () => {
+step('mark a person as left through the form, say her gender, and see the "left" tag', async () => {
   await menuOf(page, tr('route.user'), tr('route.personList'), 'person-list-page');
   await waitForPath('/user/list');
   const keyword = page.getByTestId('person-keyword').locator('input');
@@ -328,11 +329,22 @@ step('mark a person as left through the form and see the "left" tag', async () =
   const form = page.getByTestId('person-form');
   assert.equal(await form.locator('#name').inputValue(), 'Alice Chen');
   await form.getByTestId('person-work-status').getByText(tr('person.workStatus.left'), { exact: true }).click();
+  // not said until now
+  assert.equal(
+    await form
+      .getByTestId('person-gender')
+      .getByRole('radio', { name: tr('person.gender.unsaid') })
+      .isChecked(),
+    true,
+  );
+  await form.getByTestId('person-gender').getByText(tr('person.gender.female'), { exact: true }).click();
   await page.getByTestId('person-save').click();
   await form.waitFor({ state: 'hidden' });
   await row('Alice Chen').locator('[data-tag=left]').waitFor();
   assert.equal(await row('Alice Chen').locator('[data-tag=working]').count(), 0);
   assert.equal((await row('Alice Chen').locator('[data-tag=left]').innerText()).trim(), tr('person.tags.left'));
+  const saved = await api<{ items: { gender: string | null }[] }>(page, 'GET', '/person/list?keyword=Alice');
+  assert.equal(saved.items[0]?.gender, 'female');
   await screenshot('person-left');
 });
 

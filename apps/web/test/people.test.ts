@@ -144,6 +144,7 @@ const person: Person = {
   workStatus: 1,
   notify: 0,
   joined_on: null,
+  gender: 'female',
   access: { from: '2026-01-01', to: null, periods: [{ start: '08:00', end: '18:00' }] },
   has_door_password: true,
   remote_open: 0,
@@ -170,6 +171,14 @@ test('blank passwords are kept (omitted), "clear" sends an empty door password',
   assert.equal(valuesToBody({ ...v, door_password: ' 1234 ' }, person).door_password, '1234');
   assert.equal(valuesToBody({ ...v, admin_password: '5678' }, person).admin_password, '5678');
   assert.equal('admin_password' in valuesToBody({ ...v, is_admin: false, admin_password: '5678' }, person), false);
+});
+
+test('the gender goes back as stored; "not said" is sent as null, which clears it', () => {
+  const v = personToValues(person);
+  assert.equal(v.gender, 'female');
+  assert.equal(valuesToBody(v, person).gender, 'female');
+  assert.equal(valuesToBody({ ...v, gender: '' }, person).gender, null);
+  assert.equal(personToValues({ ...person, gender: null }).gender, '');
 });
 
 test('the management password is required when switching on without a stored one', () => {

@@ -44,6 +44,7 @@ import * as m0043 from './migrations/0043_stranger_pins.ts';
 import * as m0044 from './migrations/0044_terminal_users.ts';
 import * as m0045 from './migrations/0045_legacy_imports.ts';
 import * as m0046 from './migrations/0046_terminal_face_check.ts';
+import * as m0047 from './migrations/0047_person_gender.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -94,6 +95,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0044_terminal_users': m0044,
   '0045_legacy_imports': m0045,
   '0046_terminal_face_check': m0046,
+  '0047_person_gender': m0047,
 };
 
 /** Every migration this build knows (/readyz checks the database has run them all). */

@@ -147,6 +147,8 @@ export interface PersonTable {
   left_at: string | null;
   /** hire date 'YYYY-MM-DD' (null: not known): attendance gives no results before it */
   joined_on: string | null;
+  /** 'male' | 'female', null when not said (0047) */
+  gender: string | null;
   /** the administrator account this person is (spec §7 bindAdmin), null when none (0031) */
   admin_id: Generated<number | null>;
   notify: number;

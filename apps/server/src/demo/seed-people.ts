@@ -98,6 +98,8 @@ export async function seedPeople(trx: Executor, companyId: number, photos: Photo
         is_admin: i < 3 ? 1 : 0,
         admin_password: i < 3 ? '123456' : '',
         user_pri: r() < 0.1 ? 1 : 0,
+        // not drawn from r(), which would change the rest of the demo's random data; a few not said, as on a real roster
+        gender: i % 9 === 4 ? null : i % 2 ? 'female' : 'male',
         created_at: now,
       }),
     );

@@ -10,7 +10,7 @@ export const LEGACY_KINDS = ['employees', 'transactions'] as const;
 export type LegacyKind = (typeof LEGACY_KINDS)[number];
 /** What a column may be read as; the first of a kind's `required` groups must all be mapped (legacyMissing). */
 export const LEGACY_FIELDS = {
-  employees: ['number', 'name', 'first_name', 'last_name', 'department', 'card', 'hire_date', 'phone'],
+  employees: ['number', 'name', 'first_name', 'last_name', 'department', 'card', 'hire_date', 'gender', 'phone'],
   transactions: ['number', 'time', 'date', 'clock', 'terminal', 'state'],
 } as const satisfies Record<LegacyKind, readonly string[]>;
 export type LegacyField = (typeof LEGACY_FIELDS)[LegacyKind][number];

@@ -16,6 +16,9 @@ export const PersonAccess = Type.Object({ from: Nullable(Type.String()), to: Nul
 export type PersonAccess = Static<typeof PersonAccess>;
 
 export const PERSON_TAGS = ['admin', 'manager', 'left', 'working'] as const;
+/** A person's gender as HR files and terminals carry it; null (not said) otherwise. */
+export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
 export type PersonTag = (typeof PERSON_TAGS)[number];
 
 /** A person as the API returns it: door and admin passwords are write-only (has_* tells whether one is set). */
@@ -35,6 +38,7 @@ export const Person = Type.Object({
   notify: Type.Integer(),
   /** hire date 'YYYY-MM-DD', null when not known: attendance gives no results before it */
   joined_on: Nullable(Type.String()),
+  gender: Nullable(StringEnum(GENDERS)),
   access: PersonAccess,
   has_door_password: Type.Boolean(),
   remote_open: Type.Integer(),
@@ -69,6 +73,8 @@ const fields = {
   notify: Type.Optional(Flag),
   /** hire date, a real calendar date; omitted keeps it, null clears it */
   joined_on: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  /** omitted keeps it, null clears it */
+  gender: Type.Optional(Nullable(StringEnum(GENDERS))),
   access: Type.Optional(AccessInput),
   /** Write-only. Omitted keeps the current one; '' clears it. */
   door_password: Type.Optional(Type.Union([Type.Literal(''), Type.String({ pattern: DOOR_PASSWORD_PATTERN })])),

@@ -62,6 +62,7 @@ const ALIASES: Record<LegacyField, string[]> = {
     '入社日',
     '入社年月日',
   ],
+  gender: ['gender', 'sex', '性别', '性別'],
   phone: [
     'mobile',
     'phone',

@@ -35,6 +35,7 @@ const EMPLOYEES = [
   '1001,张伟,总部/研发部,12345678,2024-03-01,男,13800000001',
   '1004,赵磊,总部,,2024-02-30,男,13800000004',
   ',无工号,总部,,,,',
+  '1005,钱七,总部,,2024-02-01,未知性别,',
 ].join('\r\n');
 const TRANSACTIONS = [
   'Employee ID,Punch Time,Device SN,Punch State',
@@ -68,9 +69,9 @@ test(`an employee export in GBK: detected, its columns mapped by their headers; 
   assert.equal(p.code, CODES.OK, p.message);
   assert.equal(p.data.encoding, 'gbk');
   assert.deepEqual(p.data.headers, ['工号', '姓名', '部门', '卡号', '入职日期', '性别', '手机']);
-  assert.equal(p.data.rows, 6);
+  assert.equal(p.data.rows, 7);
   assert.deepEqual(p.data.sample[0], ['1001', '张伟', '总部/研发部', '12345678', '2024-03-01', '男', '13800000001']);
-  assert.deepEqual(p.data.mapping, { number: 0, name: 1, first_name: null, last_name: null, department: 2, card: 3, hire_date: 4, phone: 6 });
+  assert.deepEqual(p.data.mapping, { number: 0, name: 1, first_name: null, last_name: null, department: 2, card: 3, hire_date: 4, gender: 5, phone: 6 });
   assert.equal(p.data.remembered, false);
 
   const before = (await people(A)).length;
@@ -79,27 +80,31 @@ test(`an employee export in GBK: detected, its columns mapped by their headers; 
   const counted = (await finished(A, p.data.id)).report!;
   assert.deepEqual(
     { created: counted.created, updated: counted.updated, departments: counted.departments, duplicates: counted.duplicates, failed: counted.failed },
-    { created: 3, updated: 0, departments: 3, duplicates: 1, failed: 2 },
+    { created: 3, updated: 0, departments: 3, duplicates: 1, failed: 3 },
   );
   assert.deepEqual(
     counted.errors.map((e) => [e.row, e.field]),
     [
       [6, 'Hire date'],
       [7, 'Employee number'],
+      [8, 'Gender'],
     ],
   );
+  assert.match(counted.errors[2]!.reason, /"未知性别" is not a gender/);
   assert.match(counted.errors[0]!.reason, /"2024-02-30" is not a date/);
   assert.equal((await people(A)).length, before, 'a dry run writes nothing');
 
   const real = await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: false });
   assert.equal(real.code, CODES.OK, real.message);
   const report = (await finished(A, p.data.id)).report!;
-  assert.deepEqual([report.created, report.departments, report.failed], [3, 3, 2]);
+  assert.deepEqual([report.created, report.departments, report.failed], [3, 3, 3]);
   const made = new Map((await people(A)).map((x) => [x.number, x]));
   assert.equal(made.get('1001')?.name, '张伟');
   assert.equal(made.get('1001')?.rfid, '12345678');
   const info = (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: made.get('1002')!.id } })).data;
   assert.equal(info.joined_on, '2024-05-06', 'the hire date, read from 2024/5/6');
+  assert.equal(info.gender, 'female', 'the gender, read from 女');
+  assert.equal((await call(t.app, 'GET', '/person/info', { token: A.main, query: { id: made.get('1001')!.id } })).data.gender, 'male');
   const tree = JSON.stringify((await call(t.app, 'GET', '/org/tree', { token: A.main })).data);
   for (const name of ['总部', '研发部', '销售部']) assert.ok(tree.includes(name), `department ${name} made`);
   const logged = await call(t.app, 'GET', '/log/list', { token: A.main, lang: 'en-US', query: { pageSize: 50 } });

@@ -5,6 +5,7 @@ import {
   LEGACY_FIELDS,
   LIMITS,
   PERSON_NUMBER_PATTERN,
+  type Gender,
   type Language,
   type LegacyField,
   type LegacyImport,
@@ -31,6 +32,7 @@ import { devicesRepository, type DeviceRow } from '../devices/devices.repository
 import { audit } from '../logs/logs.service.ts';
 import type { PeopleChangedHook } from '../persons/people-changed.ts';
 import { newPersonRow, personsRepository, VISITOR, type PersonInsert } from '../persons/persons.repository.ts';
+import { genderOf } from '../persons/gender.ts';
 import { syncedChanged } from '../persons/persons.service.ts';
 import type { PunchesService } from '../punches/punches.service.ts';
 import { guessMapping, missingField } from './legacy.mapping.ts';
@@ -197,6 +199,19 @@ export function legacyService(deps: {
     return '';
   }
 
+  /** One employee row as read, before it meets the stored people. */
+  interface Wanted {
+    index: number;
+    number: string;
+    name: string;
+    phone: string;
+    card: string;
+    hired: string | null;
+    /** null: the cell said nothing (a stored gender stays) */
+    gender: Gender | null;
+    dept: string[] | null;
+  }
+
   async function employees(w: Work) {
     const { companyId } = w.tenant;
     const depts = await departmentsRepository.all(db, companyId);
@@ -213,7 +228,7 @@ export function legacyService(deps: {
       w.sheet.rows.map((cells, index) => ({ cells, index })),
       PEOPLE_BATCH,
     )) {
-      const wanted: { index: number; number: string; name: string; phone: string; card: string; hired: string | null; dept: string[] | null }[] = [];
+      const wanted: Wanted[] = [];
       for (const { cells, index } of batch) {
         const number = numberOf(w, cells, index);
         if (!number) continue;
@@ -242,6 +257,12 @@ export function legacyService(deps: {
           refuse(w, index, 'hire_date', 'badDate', { value: hiredText });
           continue;
         }
+        const genderText = cellOf(w, cells, 'gender');
+        const gender = genderOf(genderText);
+        if (gender === undefined) {
+          refuse(w, index, 'gender', 'badGender', { value: genderText });
+          continue;
+        }
         const deptText = cellOf(w, cells, 'department');
         const dept = deptText
           ? deptText
@@ -256,6 +277,7 @@ export function legacyService(deps: {
           phone: cellOf(w, cells, 'phone').slice(0, 32),
           card,
           hired: hired || null,
+          gender,
           dept,
         });
       }
@@ -268,7 +290,7 @@ export function legacyService(deps: {
 
   async function writeOrCount(
     w: Work,
-    wanted: { index: number; number: string; name: string; phone: string; card: string; hired: string | null; dept: string[] | null }[],
+    wanted: Wanted[],
     d: { rootId: number; rootPath: string; byPath: Map<string, number>; wouldMake: Set<string>; key: (p: string) => string },
   ) {
     const { companyId } = w.tenant;
@@ -332,7 +354,7 @@ export function legacyService(deps: {
           const id = await personsRepository.insert(
             ex,
             companyId,
-            newPersonRow({ number: x.number, name: x.name, phone: x.phone, rfid: x.card, joined_on: x.hired, created_at: now }),
+            newPersonRow({ number: x.number, name: x.name, phone: x.phone, rfid: x.card, joined_on: x.hired, gender: x.gender, created_at: now }),
           );
           await personsRepository.setDepartments(ex, companyId, id, [deptId]);
           changed.push(id);
@@ -344,6 +366,7 @@ export function legacyService(deps: {
         if (x.phone && x.phone !== p.phone) patch.phone = x.phone;
         if (x.card && x.card !== p.rfid) patch.rfid = x.card;
         if (x.hired && x.hired !== p.joined_on) patch.joined_on = x.hired;
+        if (x.gender && x.gender !== p.gender) patch.gender = x.gender;
         const had = (current.get(p.id) ?? []).map((g) => g.id);
         const moved = x.dept !== null && deptId !== 0 && !(had.length === 1 && had[0] === deptId);
         if (!Object.keys(patch).length && !moved) {

@@ -63,6 +63,7 @@ export async function exportPeople(database: Database, tenant: Tenant, lang: Lan
           workStatus: work[r.work_status] ?? '',
           user_pri: r.user_pri,
           joined_on: r.joined_on ?? '',
+          gender: r.gender === 'male' || r.gender === 'female' ? t(lang, `values.${r.gender}`) : '',
           sync_status: sync[r.sync_status] ?? '',
           pic: url ? { text: `${baseUrl}${url}`, hyperlink: `${baseUrl}${url}` } : '',
           created_at: r.created_at.slice(0, 19).replace('T', ' '),

@@ -24,6 +24,7 @@ import type { FaceCheck } from './face-check.ts';
 import { normalizePhoto, PHOTO_MAX_BYTES, type PhotoStore } from './photos.ts';
 import { newPersonRow, personsRepository, type PersonInsert, type PersonRow } from './persons.repository.ts';
 import { syncedChanged } from './persons.service.ts';
+import { genderOf } from './gender.ts';
 import type { PeopleChangedHook } from './people-changed.ts';
 import { transaction } from '../../db/transaction.ts';
 
@@ -41,6 +42,7 @@ export const COLUMNS = [
   'user_pri',
   'door_password',
   'joined_on',
+  'gender',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 const REQUIRED: Column[] = ['name', 'phone', 'organizations'];
@@ -67,6 +69,7 @@ const ALIASES: Partial<Record<Column, string[]>> = {
   rfid: ['卡号', '卡號', 'カード番号', 'card', 'card no', 'rfid'],
   idcard: ['身份证', '身份证号', '身分證', '身分證號', 'id card'],
   joined_on: ['入职时间', '入职日期', '入職日期', '到職日', '入社日', 'hire date', 'date of joining', 'joined', 'entry date'],
+  gender: ['性别', '性別', 'sex'],
   workStatus: ['状态', '在职状态', '狀態', '在職狀態', '在職状態', 'status'],
 };
 
@@ -135,6 +138,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
         user_pri: 0,
         door_password: '',
         joined_on: '',
+        gender: t(lang, 'values.female'),
       };
       ws.addRow(columns.map((c) => example[c]));
       ws.columns.forEach((c) => (c.width = 18));
@@ -206,6 +210,8 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
         if (values.address.length > 200) err(r, 'address', 'reasons.maxLength', { limit: 200 });
         if (values.description.length > LIMITS.longTextMax) err(r, 'description', 'reasons.maxLength', { limit: LIMITS.longTextMax });
         if (values.joined_on && !isCalendarDate(values.joined_on)) err(r, 'joined_on', 'reasons.calendarDate');
+        const gender = genderOf(values.gender);
+        if (gender === undefined) err(r, 'gender', 'reasons.enum');
         const work = workStatusOf(values.workStatus);
         if (work === undefined) err(r, 'workStatus', 'reasons.enum');
         const pri = values.user_pri === '' ? 0 : Number(values.user_pri);
@@ -241,6 +247,8 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
             ...(values.door_password ? { door_password: values.door_password } : {}),
             // a file without the column keeps the hire dates; an empty cell clears one
             ...(colOf.has('joined_on') ? { joined_on: values.joined_on || null } : {}),
+            // likewise the genders
+            ...(colOf.has('gender') ? { gender: gender ?? null } : {}),
           },
         });
       }
@@ -291,6 +299,7 @@ export function importService(deps: { database: Database; photos: PhotoStore; pe
                 door_password: g.cols.door_password ?? '',
                 user_pri: g.cols.user_pri ?? 0,
                 joined_on: g.cols.joined_on ?? null,
+                gender: g.cols.gender ?? null,
                 created_at: now,
               }),
             );

@@ -1,10 +1,12 @@
-import { API_PREFIX, pathOf, personsApi, WORK_STATUS, type Person, type PersonTag } from '@faceadmin/shared';
+import { API_PREFIX, GENDERS, pathOf, personsApi, WORK_STATUS, type Gender, type Person, type PersonTag } from '@faceadmin/shared';
 import type { Executor } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { personsRepository, type PersonRow } from './persons.repository.ts';
 
 export const picUrl = (row: Pick<PersonRow, 'id' | 'photo' | 'revision'>) =>
   row.photo ? `${API_PREFIX}${pathOf(personsApi.photo, { id: row.id })}?v=${row.revision}` : '';
+
+const isGender = (v: string | null): v is Gender => (GENDERS as readonly (string | null)[]).includes(v);
 
 /** Presenter (habit 6): passwords never leave the server; tags per spec §3. */
 export function presentPerson(row: PersonRow, orgs: { id: number; name: string }[], heads: { id: number; name: string }[]): Person {
@@ -28,6 +30,7 @@ export function presentPerson(row: PersonRow, orgs: { id: number; name: string }
     workStatus: row.work_status,
     notify: row.notify,
     joined_on: row.joined_on,
+    gender: isGender(row.gender) ? row.gender : null,
     access: { from: row.access_from, to: row.access_to, periods: parseJson(row.access_periods, []) },
     has_door_password: row.door_password !== '',
     remote_open: row.remote_open,

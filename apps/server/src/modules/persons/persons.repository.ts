@@ -26,6 +26,7 @@ export function newPersonRow(f: Pick<PersonInsert, 'number' | 'name' | 'phone' |
     work_status: 1,
     notify: 0,
     joined_on: null,
+    gender: null,
     access_from: null,
     access_to: null,
     access_periods: '[]',

@@ -447,3 +447,53 @@ test('a hire date is a real calendar date, kept, cleared, and carried by import 
   const row = Array.from({ length: ws.rowCount }, (_, i) => ws.getRow(i + 1)).find((x) => x.getCell(1).value === 'H3')!;
   assert.equal(row.getCell(col).value, '2026-10-14');
 });
+
+test('a gender is male, female or not said: kept, cleared, and carried by import (any language, M/F) and export (#30)', async () => {
+  const created = await person({ number: 'G1', gender: 'female' });
+  assert.equal(created.code, CODES.OK, created.message);
+  assert.equal(created.data.gender, 'female');
+  assert.equal((await person({ number: 'G9' })).data.gender, null, 'not said unless given');
+  const bad = await person({ number: 'G2', gender: 'x' });
+  assert.equal(bad.code, CODES.VALIDATION, bad.message);
+  assert.match(bad.message, /^Gender/, 'the error names the field');
+  const upd = (body: Record<string, unknown>) =>
+    call(t.app, 'POST', '/person/update', {
+      token: A.main,
+      body: { id: created.data.id, name: 'Gail', phone: '1', organizations: [rnd], pic: created.data.pic, ...body },
+    });
+  assert.equal((await upd({})).data.gender, 'female', 'omitted keeps it');
+  assert.equal((await upd({ gender: 'male' })).data.gender, 'male');
+  assert.equal((await upd({ gender: null })).data.gender, null, 'null clears it');
+
+  // import: the column under any header people write, values in any language; one that is no gender is refused by row
+  const file = await xlsx([
+    [...HEAD, '性别'],
+    ['G3', 'Gao', '139', 'HQ', '', '', '男'],
+    ['G4', 'Gina', '139', 'HQ', '', '', 'F'],
+    ['G5', 'Goro', '139', 'HQ', '', '', '女性'],
+    ['G6', 'Gus', '139', 'HQ', '', '', ''],
+    ['G7', 'Gwen', '139', 'HQ', '', '', 'yes'],
+  ]);
+  const r = await upload(t, '/person/import', A.main, { name: 'p.xlsx', data: file });
+  assert.equal(r.data.created, 4, JSON.stringify(r.data));
+  assert.deepEqual(
+    r.data.errors.map((e: any) => [e.row, e.field]),
+    [[6, '性别']],
+  );
+  const listed = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'G', pageSize: 100 } })).data.items as any[];
+  const of = (n: string) => listed.find((p) => p.number === n)?.gender;
+  assert.deepEqual(['G3', 'G4', 'G5', 'G6'].map(of), ['male', 'female', 'female', null]);
+  // a file without the column keeps the genders
+  await upload(t, '/person/import', A.main, { name: 'p.xlsx', data: await xlsx([HEAD, ['G3', 'Gao', '139', 'HQ', '', '']]) });
+  assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'Gao' } })).data.items[0].gender, 'male');
+
+  // export: a translated column that re-imports
+  const res = await t.app.inject({ method: 'POST', url: `${API}/person/exportPerson`, headers: { 'x-token': A.main, 'x-lang': 'ja' }, payload: {} });
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  const col = (ws.getRow(1).values as unknown[]).slice(1).indexOf('性別') + 1;
+  assert.ok(col > 0);
+  const row = (n: string) => Array.from({ length: ws.rowCount }, (_, i) => ws.getRow(i + 1)).find((x) => x.getCell(1).value === n)!;
+  assert.deepEqual([row('G3').getCell(col).value, row('G4').getCell(col).value, row('G6').getCell(col).value ?? ''], ['男性', '女性', '']);
+});

@@ -72,6 +72,7 @@ export function personColumns(input: Input, existing: PersonRow | undefined): Pa
     work_status: input.workStatus ?? existing?.work_status ?? WORK_STATUS.working,
     notify: input.notify ?? existing?.notify ?? 0,
     joined_on: joinedOn,
+    gender: input.gender !== undefined ? input.gender : (existing?.gender ?? null),
     access_from: from,
     access_to: to,
     access_periods: JSON.stringify(periods),

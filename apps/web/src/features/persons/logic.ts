@@ -1,4 +1,4 @@
-import { LIMITS, SYNC_STATUS, TIME_PATTERN, WORK_STATUS, type AccessPeriod, type Person, type PersonCreate } from '@faceadmin/shared';
+import { LIMITS, SYNC_STATUS, TIME_PATTERN, WORK_STATUS, type AccessPeriod, type Gender, type Person, type PersonCreate } from '@faceadmin/shared';
 
 /** Pure helpers of the person screens (no React, no antd), so they are unit-tested under node --test. */
 
@@ -41,6 +41,8 @@ export interface PersonFormValues {
   workStatus: number;
   /** hire date 'YYYY-MM-DD' */
   joined_on?: string | null;
+  /** '' not said */
+  gender?: Gender | '';
   notify: boolean;
   accessFrom?: string | null;
   accessTo?: string | null;
@@ -59,6 +61,7 @@ export function emptyPersonValues(number: string, departmentId?: number): Partia
     number,
     organizations: departmentId ? [departmentId] : [],
     workStatus: WORK_STATUS.working,
+    gender: '',
     notify: false,
     periods: [],
     remote_open: false,
@@ -83,6 +86,7 @@ export function personToValues(p: Person): PersonFormValues {
     address: p.address,
     workStatus: p.workStatus,
     joined_on: p.joined_on,
+    gender: p.gender ?? '',
     notify: Boolean(p.notify),
     accessFrom: p.access.from,
     accessTo: p.access.to,
@@ -112,6 +116,7 @@ export function valuesToBody(v: PersonFormValues, existing?: Person): PersonCrea
     address: trim(v.address),
     workStatus: v.workStatus,
     joined_on: v.joined_on || null,
+    gender: v.gender || null,
     notify: v.notify ? 1 : 0,
     access: {
       from: v.accessFrom || null,

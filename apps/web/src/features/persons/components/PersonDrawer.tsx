@@ -6,6 +6,7 @@ import {
   CARD_PATTERN,
   CODES,
   DOOR_PASSWORD_PATTERN,
+  GENDERS,
   LIMITS,
   PERSON_NUMBER_PATTERN,
   PLATE_PATTERN,
@@ -266,6 +267,14 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
                   { value: WORK_STATUS.working, label: t('person.workStatus.working') },
                   { value: WORK_STATUS.left, label: t('person.workStatus.left') },
                 ]}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="gender" label={t('person.fields.gender')}>
+              <Radio.Group
+                data-testid="person-gender"
+                options={[{ value: '', label: t('person.gender.unsaid') }, ...GENDERS.map((g) => ({ value: g, label: t(`person.gender.${g}`) }))]}
               />
             </Form.Item>
           </Col>
