@@ -218,4 +218,12 @@ test(`applying the site's review makes one person a number, on every terminal ho
   assert.deepEqual([again.data.created, again.data.unchanged, again.data.skipped], [0, 6, 2]);
   assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main })).data.total, 6);
   assert.equal(await logs(), before);
+  // as the review offers it now (each number matched: link on every terminal holding it): nothing written, and said so
+  const idOf = new Map(
+    ((await call(t.app, 'GET', '/person/list', { token: A.main })).data.items as { id: number; number: string }[]).map((p) => [p.number, p.id]),
+  );
+  const links = body.rows.map((r) => (idOf.has(r.pin) ? { pin: r.pin, action: 'link' as const, person_id: idOf.get(r.pin)! } : r));
+  const relinked = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, rows: links } });
+  assert.deepEqual([relinked.data.created, relinked.data.linked, relinked.data.unchanged, relinked.data.skipped], [0, 0, 6, 2]);
+  assert.equal(await logs(), before);
 });

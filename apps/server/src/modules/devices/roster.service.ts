@@ -137,16 +137,24 @@ export function rosterService(deps: {
     for (const r of rows) if (r.face && !r.face_check) examineLater(r.device_id, r.pin, r.face);
   };
 
-  /** The terminal's face for a person: stored as a person's photo with its measures (none when the check is off), or why not. */
-  async function faceFor(companyId: number, key: string, lang: Language): Promise<{ pic: string; finding?: FaceFinding } | { reason: string }> {
+  /**
+   * The terminal's face for a person: stored as a person's photo with its measures (none when the check is off), or why
+   * not. The verdict the face check stored for it (terminal_users.face_check) is taken as it is: a face is checked once.
+   */
+  async function faceFor(companyId: number, key: string, check: string, lang: Language): Promise<{ pic: string; finding?: FaceFinding } | { reason: string }> {
     if (!key) return { reason: t(lang, 'roster.noFace') };
+    const verdict = verdictOf(key, check);
+    if (verdict && verdict !== 'unchecked' && 'key' in verdict) return { reason: t(lang, verdict.key, verdict.params ?? {}) };
     const file = await deps.files.get(key);
     if (!file) return { reason: t(lang, 'roster.noFace') };
     const parts: Buffer[] = [];
     for await (const c of file.stream) parts.push(c as Buffer);
     try {
       const jpeg = await normalizePhoto(Buffer.concat(parts));
-      const finding = await deps.persons.faceCheck(jpeg);
+      const measured = verdict && verdict !== 'unchecked' && 'ok' in verdict && verdict.width !== undefined;
+      const finding = measured
+        ? { faces: 1, box: { x: 0, y: 0, width: verdict.width!, height: verdict.width! }, sharpness: verdict.sharpness ?? 0 }
+        : await deps.persons.faceCheck(jpeg);
       return { pic: await deps.persons.photos.save(companyId, jpeg), ...(finding ? { finding } : {}) };
     } catch (e) {
       const err = e as { key?: string; params?: Params };
@@ -159,9 +167,14 @@ export function rosterService(deps: {
    * person's photo when the person has none, or when both pass the face check and the terminal's is better
    * (betterFace: larger, then sharper). Answers the face stored for it ('' none) and, when it is to be kept, why.
    */
-  async function linkedFace(companyId: number, person: { photo: string }, key: string, lang: Language): Promise<{ stored: string; why?: string }> {
-    if (!key) return { stored: '' };
-    const face = await faceFor(companyId, key, lang);
+  async function linkedFace(
+    companyId: number,
+    person: { photo: string },
+    user: { face: string; face_check: string },
+    lang: Language,
+  ): Promise<{ stored: string; why?: string }> {
+    if (!user.face) return { stored: '' };
+    const face = await faceFor(companyId, user.face, user.face_check, lang);
     if (!('pic' in face)) return { stored: '' };
     if (!person.photo) return { stored: face.pic, why: t(lang, 'roster.photoNone') };
     // unmeasured (the check off): the person's photo stays
@@ -245,15 +258,23 @@ export function rosterService(deps: {
       for (const r of rows) {
         const u = held.get(r.pin);
         // only for a user that will be created (the transaction checks again): no face stored for one refused
-        if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin)) faces.set(r.pin, await faceFor(companyId, u.face, lang));
+        if (r.action === 'create' && u && u.name && u.kind === 'normal' && !numbers.has(r.pin))
+          faces.set(r.pin, await faceFor(companyId, u.face, u.face_check, lang));
       }
-      // a linked person's photo may give way to the terminal's face (linkedFace): weighed here, written below
+      // a linked person's photo may give way to the terminal's face (linkedFace): weighed here, written below; not
+      // for one the ledger holds on this terminal already (linked before: nothing to weigh again)
+      const onTerminal = await ledgerHolds(
+        db,
+        companyId,
+        device.id,
+        [...numbers.values()].map((p) => p.id),
+      );
       const linkFaces = new Map<string, { stored: string; why?: string; photo: string }>();
       for (const r of rows) {
         const u = held.get(r.pin);
         const p = numbers.get(r.pin);
-        if (r.action === 'link' && u?.face && p && p.id === r.person_id) {
-          const f = await linkedFace(companyId, p, u.face, lang);
+        if (r.action === 'link' && u?.face && p && p.id === r.person_id && !onTerminal.has(p.id)) {
+          const f = await linkedFace(companyId, p, u, lang);
           if (f.stored) linkFaces.set(r.pin, { ...f, photo: p.photo });
         }
       }
@@ -274,6 +295,12 @@ export function rosterService(deps: {
           );
           // a user whose removal from the terminal is on its way is not taken over (it is about to be gone)
           const leaving = await removals(trx, companyId, device.id);
+          const heldHere = await ledgerHolds(
+            trx,
+            companyId,
+            device.id,
+            [...taken.values()].map((p) => p.id),
+          );
           for (const r of rows) {
             const u = held.get(r.pin);
             if (u && leaving.has(r.pin) && r.action !== 'skip') {
@@ -295,6 +322,9 @@ export function rosterService(deps: {
                 const other = await personsRepository.findMany(trx, companyId, [r.person_id]);
                 if (!other[0]) refuse(r.pin, 'roster.noPerson');
                 else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
+              } else if (heldHere.has(existing.id)) {
+                // linked (or sent) before: the ledger holds them on this terminal already, nothing to write
+                count(r.pin, 'unchanged');
               } else {
                 // the record here is the truth: the terminal's user is updated to it (nothing deleted)
                 people.push({ id: existing.id, pin: r.pin, held: 'pending' });
@@ -712,8 +742,14 @@ export function rosterService(deps: {
       // per number: what the first pass did on each terminal (a refusal on any terminal is the number's refusal)
       const outcome = new Map<string, Outcome>();
       const refusals = new Map<string, string>();
+      // a number linked anew on one terminal and held already on another was linked; unchanged only where every
+      // terminal held it already
+      const weight: Record<Exclude<Outcome, 'refused'>, number> = { unchanged: 0, skipped: 1, linked: 2, created: 3 };
       const merge = (r: RosterApplied, outcomes: Map<string, Outcome>, device: DeviceRow) => {
-        for (const [pin, o] of outcomes) if (o !== 'refused' && !outcome.has(pin)) outcome.set(pin, o);
+        for (const [pin, o] of outcomes) {
+          const was = outcome.get(pin);
+          if (o !== 'refused' && (was === undefined || was === 'refused' || weight[o] > weight[was])) outcome.set(pin, o);
+        }
         for (const x of r.refused) if (!refusals.has(x.pin)) refusals.set(x.pin, `${device.name}: ${x.reason}`);
         total.faceless.push(...r.faceless);
         total.photos.push(...r.photos);
@@ -774,6 +810,21 @@ export function rosterService(deps: {
   };
 }
 export type RosterService = ReturnType<typeof rosterService>;
+
+/** Of these people, the ones the ledger holds on this terminal (a row in device_persons, whatever its state). */
+async function ledgerHolds(ex: Executor, companyId: number, deviceId: number, personIds: number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const part of chunks(personIds))
+    for (const r of await ex
+      .selectFrom('device_persons')
+      .select('person_id')
+      .where('company_id', '=', companyId)
+      .where('device_id', '=', deviceId)
+      .where('person_id', 'in', part)
+      .execute())
+      out.add(r.person_id);
+  return out;
+}
 
 /** The numbers a removal is on its way for on this terminal (one-off deleteUser commands not answered yet). */
 async function removals(ex: Executor, companyId: number, deviceId: number): Promise<Set<string>> {
