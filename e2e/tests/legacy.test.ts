@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { api } from '../lib/api.ts';
 import { axeViolations } from '../lib/axe.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { menu as menuOf, signInAndCreateCompany, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { menu as menuOf, openPath, signInAndCreateCompany, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
@@ -149,6 +149,17 @@ step('on a phone (390 px) nothing overflows the screen', async () => {
   } finally {
     await page.setViewportSize({ width: 1440, height: 900 });
   }
+});
+
+step('the strangers page names the number no one here has; adding them as a person offers that number', async () => {
+  await openPath(page, '/stranger');
+  const card = page.getByTestId('stranger-card').filter({ hasText: tr('stranger.unknownNumber', { number: '7777' }) });
+  await card.waitFor();
+  await card.getByTestId('stranger-add-person').click();
+  await page.getByTestId('person-form').locator('#number').waitFor();
+  await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid=person-form] #number')?.value === '7777');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('person-form').waitFor({ state: 'hidden' });
 });
 
 test('no uncaught errors in the page', () => {

@@ -32,6 +32,8 @@ interface Props {
   departmentId?: number | undefined;
   /** a face picture for a new person (a stranger's capture): uploaded when the drawer opens, as if chosen */
   initialPhoto?: File | undefined;
+  /** the number for a new person (a stranger a terminal knows by one) instead of the next free one */
+  initialNumber?: string | undefined;
   onClose: () => void;
 }
 
@@ -45,7 +47,7 @@ const OPTIONAL_DOOR = new RegExp(`^$|${DOOR_PASSWORD_PATTERN}`);
 const DATE = 'YYYY-MM-DD';
 
 /** Create / edit a person: every field of the create/update body (docs/api-people.md, spec §3, §5). */
-export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose }: Props) {
+export function PersonDrawer({ open, person, departmentId, initialPhoto, initialNumber, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -78,15 +80,16 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
       setPicUrl(person.pic_url);
       return;
     }
-    form.setFieldsValue({ ...emptyPersonValues('', departmentId), joined_on: null });
+    form.setFieldsValue({ ...emptyPersonValues(initialNumber ?? '', departmentId), joined_on: null });
     setPicUrl(undefined);
     // spec: the number is proposed by the server for a new person
     let live = true;
-    fetchNextNumber()
-      .then((r) => {
-        if (live && !form.getFieldValue('number')) form.setFieldValue('number', r.number);
-      })
-      .catch(() => undefined);
+    if (!initialNumber)
+      fetchNextNumber()
+        .then((r) => {
+          if (live && !form.getFieldValue('number')) form.setFieldValue('number', r.number);
+        })
+        .catch(() => undefined);
     // A given picture (e.g. a stranger's capture) goes through the same upload as one chosen in the field; a
     // refusal (too small, not a face picture) is shown on the field, which stays empty.
     if (initialPhoto)
@@ -102,7 +105,7 @@ export function PersonDrawer({ open, person, departmentId, initialPhoto, onClose
     return () => {
       live = false;
     };
-  }, [open, person, departmentId, initialPhoto, form]);
+  }, [open, person, departmentId, initialPhoto, initialNumber, form]);
 
   const submit = async () => {
     let v: Values;

@@ -46,8 +46,9 @@ function StrangerCard({ s, fresh, canAdd, onAdd, adding }: { s: Stranger; fresh:
             {t('stranger.refusedWho', { name: s.name || s.number })}
           </Tag>
         ) : (
-          <Tag color="volcano" style={{ marginInlineEnd: 0 }} data-testid="stranger-kind">
-            {t('stranger.kinds.unknown')}
+          <Tag color="volcano" style={{ marginInlineEnd: 0, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="stranger-kind">
+            {/* a number the terminal knows but no one here has (a site taken over, say): adding them attaches these punches */}
+            {s.number ? t('stranger.unknownNumber', { number: s.number }) : t('stranger.kinds.unknown')}
           </Tag>
         )}
         <Typography.Text strong ellipsis={{ tooltip: s.device }}>
@@ -57,7 +58,7 @@ function StrangerCard({ s, fresh, canAdd, onAdd, adding }: { s: Stranger; fresh:
           {s.day} {s.time}
           {s.temperature !== null ? ` · ${s.temperature.toFixed(1)} °C` : ''}
         </Typography.Text>
-        {canAdd && s.kind === 'unknown' && s.pic_url ? (
+        {canAdd && s.kind === 'unknown' && (s.pic_url || s.number) ? (
           <Button size="small" block icon={<UserAddOutlined />} loading={adding} onClick={onAdd} data-testid="stranger-add-person">
             {t('stranger.addPerson')}
           </Button>
@@ -90,7 +91,7 @@ export default function StrangerPage() {
   const exportList = useExportStrangers();
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const [adding, setAdding] = useState<number>();
-  const [drawer, setDrawer] = useState<{ open: boolean; photo?: File }>({ open: false });
+  const [drawer, setDrawer] = useState<{ open: boolean; photo?: File; number?: string }>({ open: false });
   const refetchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const key = strangerKeys.list(query);
@@ -119,7 +120,8 @@ export default function StrangerPage() {
   const addPerson = async (s: Stranger) => {
     setAdding(s.id);
     try {
-      setDrawer({ open: true, photo: await capturedPhoto(s.pic_url, s.id) });
+      // the capture as the face, and the number the terminal knows them by (the person made takes its punches)
+      setDrawer({ open: true, ...(s.pic_url ? { photo: await capturedPhoto(s.pic_url, s.id) } : {}), ...(s.number ? { number: s.number } : {}) });
     } catch {
       message.error(t('stranger.photoFailed'));
     } finally {
@@ -143,7 +145,13 @@ export default function StrangerPage() {
       filters={[deviceFilter(t('stranger.device'), 'stranger-device-filter'), { kind: 'dayRange', from: 'from', to: 'to', testId: 'stranger-range' }]}
       exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(query), testId: 'stranger-export' }}
     >
-      <PersonDrawer open={drawer.open} person={undefined} initialPhoto={drawer.photo} onClose={() => setDrawer({ open: false })} />
+      <PersonDrawer
+        open={drawer.open}
+        person={undefined}
+        initialPhoto={drawer.photo}
+        initialNumber={drawer.number}
+        onClose={() => setDrawer({ open: false })}
+      />
     </ListPage>
   );
 }
