@@ -64,18 +64,20 @@ const eslint = new ESLint({
   // type information from the programs just checked (typescript-eslint's parserOptions.programs) instead of `project`
   overrideConfig: programs.length ? [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parserOptions: { programs } } }] : [],
 });
-const earlier = new Set(PROGRAMS.slice(0, PROGRAMS.indexOf(mine[0] ?? '')).flatMap((name) => parse(name).fileNames.map((f) => path.resolve(f))));
+const rootsOf = (name: string) => parse(name).fileNames.map((f) => path.resolve(f));
 const inside = (f: string) => !path.relative(root, f).startsWith('..') && !f.split(path.sep).includes('node_modules');
 const files = new Set<string>();
-for (const program of programs)
+programs.forEach((program, i) => {
+  const earlier = new Set(PROGRAMS.slice(0, PROGRAMS.indexOf(mine[i]!)).flatMap(rootsOf));
   for (const name of program.getRootFileNames()) {
     const file = path.resolve(name);
     if (inside(file) && !earlier.has(file)) files.add(file);
   }
+});
 if (rest) {
   // everything `eslint .` lints that no program lists: JavaScript, and any TypeScript file left out (an error there)
-  const listed = new Set(PROGRAMS.flatMap((name) => parse(name).fileNames.map((f) => path.resolve(f))));
-  for (const f of globSync('**/*.{js,mjs,cjs,ts,tsx}', { cwd: root, exclude: (d) => ['node_modules', '.git'].includes(path.basename(d)) })) {
+  const listed = new Set(PROGRAMS.flatMap(rootsOf));
+  for (const f of globSync('**/*.{js,mjs,cjs,ts,tsx,mts,cts}', { cwd: root, exclude: (d) => ['node_modules', '.git'].includes(path.basename(d)) })) {
     const file = path.join(root, f);
     if (!listed.has(file)) files.add(file);
   }

@@ -8,6 +8,8 @@ export interface EmulatedUser {
   userType: string;
   valid: { enable: boolean; beginTime: string; endTime: string };
   password: string;
+  /** as UserInfo carries it; 'unknown' when left out */
+  gender?: 'male' | 'female' | 'unknown';
 }
 
 export interface EmulatedEvent {
@@ -180,7 +182,7 @@ function userJson(x: SearchContext, u: EmulatedUser, numOfCard: number, withFace
     RightPlan: [{ doorNo: 1, planTemplateNo: '1' }],
     localUIRight: false,
     userVerifyMode: '',
-    gender: 'unknown',
+    gender: u.gender ?? 'unknown',
     numOfCard,
     numOfFP: x.fingerprints.get(u.employeeNo) ?? 0,
     numOfFace: face ? 1 : 0,

@@ -70,6 +70,8 @@ function person(r: () => number, i: number, now: number, tz: number, type?: stri
     valid,
     // a door password the searches must withhold
     password: r() < 0.1 ? String(100000 + Math.floor(r() * 900000)) : '',
+    // not drawn (the same seed keeps giving the same site): some not said, as on a real terminal
+    gender: i % 5 === 4 ? 'unknown' : i % 2 ? 'female' : 'male',
   };
 }
 

@@ -1072,6 +1072,8 @@ export interface TerminalUserTable {
   kind: Generated<string>;
   /** the file store key of its enrolment face ('' none) */
   face: Generated<string>;
+  /** 'male' | 'female' as the terminal holds it, '' not said (0047) */
+  gender: Generated<string>;
   face_bytes: Generated<number>;
   /** what the face check made of the face (migration 0046): '' not yet, else JSON (roster.service FaceVerdict) */
   face_check: Generated<string>;

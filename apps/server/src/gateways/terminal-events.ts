@@ -99,6 +99,8 @@ export interface RosterUser {
   admin: boolean;
   /** staff, or what a terminal keeps apart (ISAPI userType visitor / blackList) */
   kind: 'normal' | 'visitor' | 'blackList';
+  /** what the terminal holds of it (ISAPI UserInfo gender; ZK users carry none) */
+  gender?: 'male' | 'female';
 }
 
 /** What a terminal said of itself: merged into what is kept. */

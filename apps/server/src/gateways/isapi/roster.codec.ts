@@ -111,7 +111,16 @@ export function listedUser(u: Record<string, unknown>, tz: number): ListedUser |
   if (!pin) return undefined;
   const faces = int(u.numOfFace);
   return {
-    user: { pin, name: field(u.name, 128), card: '', ...validity(u.Valid, tz), admin: false, kind: kindOf(u.userType) },
+    user: {
+      pin,
+      name: field(u.name, 128),
+      card: '',
+      ...validity(u.Valid, tz),
+      admin: false,
+      kind: kindOf(u.userType),
+      // 'unknown' and anything else: not said
+      ...(u.gender === 'male' || u.gender === 'female' ? { gender: u.gender } : {}),
+    },
     face: faces === undefined ? !('numOfFace' in u) : faces >= 1,
     faceUrl: str(u.faceURL).trim(),
   };

@@ -39,7 +39,7 @@ async function readRoster(deviceId: number) {
 const rowsOf = (deviceId: number) =>
   t.app.database.db
     .selectFrom('terminal_users')
-    .select(['pin', 'name', 'card', 'valid_from', 'valid_to', 'admin', 'kind', 'face', 'face_bytes'])
+    .select(['pin', 'name', 'card', 'valid_from', 'valid_to', 'admin', 'kind', 'gender', 'face', 'face_bytes'])
     .where('device_id', '=', deviceId)
     .orderBy('pin')
     .execute();
@@ -57,6 +57,7 @@ function expected(emu: IsapiTerminal) {
       valid_to: u.valid.enable ? bound(u.valid.endTime) : '',
       admin: 0,
       kind: u.userType,
+      gender: u.gender === 'male' || u.gender === 'female' ? u.gender : '',
       face_bytes: emu.faces.get(u.employeeNo)?.length ?? 0,
     }))
     .sort((a, b) => (a.pin < b.pin ? -1 : a.pin > b.pin ? 1 : 0));

@@ -180,7 +180,11 @@ test(`applying the review: new users become people with the terminal's face and 
   // The punch taken before is theirs now.
   const punches = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { person_id: made.id } });
   assert.equal(punches.data.total, 1);
-  // Again: nothing new.
+  // Again, once the terminal has taken the linked person's record: nothing new.
+  await until('the linked person sent to the terminal', async () => {
+    const l = await call(t.app, 'GET', '/device/persons', { token: A.main, query: { id: deviceId, pageSize: 100 } });
+    return l.data.items.some((x: { number: string; state: string }) => x.number === one!.pin && x.state === 'synced');
+  });
   const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(again.code, CODES.OK, again.message);
   assert.deepEqual([again.data.created, again.data.linked, again.data.unchanged, again.data.skipped], [0, 0, 3, 1], 'the link held already is unchanged');
@@ -324,4 +328,37 @@ test(`a person linked to a terminal's user takes its face when they have no phot
   const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.deepEqual(again.data.photos, []);
   assert.equal((await info()).pic, withFace.pic);
+});
+
+test(`a link is unchanged only where the terminal holds the person's current record; one the ledger has yet to send is a new link, one being removed from the terminal is refused (${DIALECT})`, async () => {
+  // the terminal away, so the ledger stays as this test sets it (nothing is sent meanwhile)
+  await stopTerminals();
+  // the person the previous test linked, with the terminal's face as their photo now
+  const user = site.users.slice(7).find((u) => u.face)!;
+  const person = (await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: user.pin } })).data.items.find(
+    (p: { number: string }) => p.number === user.pin,
+  ) as { id: number };
+  const body = { id: deviceId, department_id: 0, rows: [{ pin: user.pin, action: 'link', person_id: person.id }] };
+  const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Ledger states' } })).data.id as number;
+  body.department_id = dept;
+  const db = t.app.database.db;
+  const { revision } = await db.selectFrom('persons').select('revision').where('id', '=', person.id).executeTakeFirstOrThrow();
+  const ledger = (set: { state: string; desired_rev: number; applied_rev: number }) =>
+    db.updateTable('device_persons').set(set).where('device_id', '=', deviceId).where('person_id', '=', person.id).execute();
+  const apply = async () => {
+    const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+    assert.equal(r.code, CODES.OK, r.message);
+    return r.data as { linked: number; unchanged: number; refused: { reason: string }[] };
+  };
+  // the terminal holds their current record: nothing to do
+  await ledger({ state: 'synced', desired_rev: revision, applied_rev: revision });
+  assert.deepEqual(await apply().then((r) => [r.linked, r.unchanged, r.refused.length]), [0, 1, 0]);
+  // a row queued for the terminal (a scope's new person, say), not sent yet: the link is new
+  await ledger({ state: 'pending', desired_rev: revision, applied_rev: 0 });
+  assert.deepEqual(await apply().then((r) => [r.linked, r.unchanged, r.refused.length]), [1, 0, 0]);
+  // their removal from the terminal on its way: not taken over, saying why
+  await ledger({ state: 'pending', desired_rev: 0, applied_rev: revision });
+  const leaving = await apply();
+  assert.deepEqual([leaving.linked, leaving.unchanged], [0, 0]);
+  assert.match(leaving.refused[0]!.reason, /being removed from this terminal/);
 });

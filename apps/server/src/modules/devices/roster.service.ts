@@ -113,15 +113,16 @@ export function rosterService(deps: {
     }
     const parts: Buffer[] = [];
     for await (const c of file.stream) parts.push(c as Buffer);
+    const raw = Buffer.concat(parts);
     let verdict: FaceVerdict;
     try {
-      const finding = await deps.persons.faceCheck(await normalizePhoto(Buffer.concat(parts)));
-      verdict = { ok: true, ...(finding?.box ? { width: finding.box.width, sharpness: Math.round(finding.sharpness ?? 0) } : {}) };
+      const finding = await deps.persons.faceCheck(await normalizePhoto(raw));
+      verdict = { ok: true, bytes: raw.length, ...(finding?.box ? { width: finding.box.width, sharpness: Math.round(finding.sharpness ?? 0) } : {}) };
     } catch (e) {
       const err = e as { key?: string; params?: Params };
       // the detector down: left unchecked, to be checked when a review lists it again
       if (err.key === 'errors.faceCheckDown') return false;
-      verdict = { key: err.key ?? 'errors.photoCorrupt', params: err.params ?? {} };
+      verdict = { key: err.key ?? 'errors.photoCorrupt', params: err.params ?? {}, bytes: raw.length };
     }
     await db
       .updateTable('terminal_users')
@@ -143,15 +144,18 @@ export function rosterService(deps: {
    */
   async function faceFor(companyId: number, key: string, check: string, lang: Language): Promise<{ pic: string; finding?: FaceFinding } | { reason: string }> {
     if (!key) return { reason: t(lang, 'roster.noFace') };
-    const verdict = verdictOf(key, check);
-    if (verdict && verdict !== 'unchecked' && 'key' in verdict) return { reason: t(lang, verdict.key, verdict.params ?? {}) };
     const file = await deps.files.get(key);
     if (!file) return { reason: t(lang, 'roster.noFace') };
     const parts: Buffer[] = [];
     for await (const c of file.stream) parts.push(c as Buffer);
+    const raw = Buffer.concat(parts);
+    // the verdict of this very file (a face read again since is checked again: same key, other bytes)
+    const stored = verdictOf(key, check);
+    const verdict = stored && stored !== 'unchecked' && stored.bytes === raw.length ? stored : undefined;
+    if (verdict && 'key' in verdict) return { reason: t(lang, verdict.key, verdict.params ?? {}) };
     try {
-      const jpeg = await normalizePhoto(Buffer.concat(parts));
-      const measured = verdict && verdict !== 'unchecked' && 'ok' in verdict && verdict.width !== undefined;
+      const jpeg = await normalizePhoto(raw);
+      const measured = verdict && 'ok' in verdict && verdict.width !== undefined;
       const finding = measured
         ? { faces: 1, box: { x: 0, y: 0, width: verdict.width!, height: verdict.width! }, sharpness: verdict.sharpness ?? 0 }
         : await deps.persons.faceCheck(jpeg);
@@ -273,7 +277,7 @@ export function rosterService(deps: {
       for (const r of rows) {
         const u = held.get(r.pin);
         const p = numbers.get(r.pin);
-        if (r.action === 'link' && u?.face && p && p.id === r.person_id && !onTerminal.has(p.id)) {
+        if (r.action === 'link' && u?.face && p && p.id === r.person_id && (!onTerminal.has(p.id) || !p.photo)) {
           const f = await linkedFace(companyId, p, u, lang);
           if (f.stored) linkFaces.set(r.pin, { ...f, photo: p.photo });
         }
@@ -322,8 +326,10 @@ export function rosterService(deps: {
                 const other = await personsRepository.findMany(trx, companyId, [r.person_id]);
                 if (!other[0]) refuse(r.pin, 'roster.noPerson');
                 else refuse(r.pin, 'roster.linkNumber', { name: other[0].name, number: other[0].number });
-              } else if (heldHere.has(existing.id)) {
-                // linked (or sent) before: the ledger holds them on this terminal already, nothing to write
+              } else if (heldHere.get(existing.id) === 'leaving') {
+                refuse(r.pin, 'roster.leaving');
+              } else if (heldHere.get(existing.id) === 'held' && !linkFaces.get(r.pin)?.why) {
+                // linked (or sent) before: the terminal holds their current record already, nothing to write
                 count(r.pin, 'unchanged');
               } else {
                 // the record here is the truth: the terminal's user is updated to it (nothing deleted)
@@ -373,6 +379,7 @@ export function rosterService(deps: {
                 phone: '',
                 photo: pic,
                 rfid: u.card,
+                gender: u.gender === 'male' || u.gender === 'female' ? u.gender : null,
                 work_status: WORK_STATUS.working,
                 user_pri: u.admin ? 14 : 0,
                 // the terminal's validity, as the person's access window (the form's "limited-time access")
@@ -429,6 +436,7 @@ export function rosterService(deps: {
               valid_to: u.validTo,
               admin: u.admin ? 1 : 0,
               kind: u.kind,
+              gender: u.gender ?? '',
               read_at: at,
             })),
           )
@@ -440,6 +448,7 @@ export function rosterService(deps: {
               valid_to: eb.ref('excluded.valid_to'),
               admin: eb.ref('excluded.admin'),
               kind: eb.ref('excluded.kind'),
+              gender: eb.ref('excluded.gender'),
               read_at: eb.ref('excluded.read_at'),
             })),
           )
@@ -811,18 +820,25 @@ export function rosterService(deps: {
 }
 export type RosterService = ReturnType<typeof rosterService>;
 
-/** Of these people, the ones the ledger holds on this terminal (a row in device_persons, whatever its state). */
-async function ledgerHolds(ex: Executor, companyId: number, deviceId: number, personIds: number[]): Promise<Set<number>> {
-  const out = new Set<number>();
+/**
+ * Of these people, how the ledger stands for them on this terminal: `held` when the terminal holds their current record
+ * (synced, the last revision applied: a link made before, or a person this server put there), `leaving` when their
+ * removal from it is on its way (desired revision 0); people with no row, or one still to be sent (a scope's new
+ * person), are not listed: a link of theirs is new.
+ */
+async function ledgerHolds(ex: Executor, companyId: number, deviceId: number, personIds: number[]): Promise<Map<number, 'held' | 'leaving'>> {
+  const out = new Map<number, 'held' | 'leaving'>();
   for (const part of chunks(personIds))
     for (const r of await ex
       .selectFrom('device_persons')
-      .select('person_id')
+      .select(['person_id', 'state', 'desired_rev', 'applied_rev'])
       .where('company_id', '=', companyId)
       .where('device_id', '=', deviceId)
       .where('person_id', 'in', part)
-      .execute())
-      out.add(r.person_id);
+      .execute()) {
+      if (r.desired_rev === 0) out.set(r.person_id, 'leaving');
+      else if (r.state === 'synced' && r.applied_rev === r.desired_rev) out.set(r.person_id, 'held');
+    }
   return out;
 }
 
@@ -953,7 +969,10 @@ function othersOf(pins: string[], pin: string, max: number): string[] {
 }
 
 /** What the face check made of a terminal's face (terminal_users.face_check, migration 0046). */
-export type FaceVerdict = { ok: true; width?: number; sharpness?: number } | { key: string; params?: Params };
+export type FaceVerdict = ({ ok: true; width?: number; sharpness?: number } | { key: string; params?: Params }) & {
+  /** the size of the file checked, to know the verdict is this file's (a face read again keeps its key) */
+  bytes?: number;
+};
 
 /** A row's verdict: none without a face, 'unchecked' until the check has run. */
 function verdictOf(face: string, check: string): FaceVerdict | 'unchecked' | undefined {

@@ -9,8 +9,11 @@ const WRITTEN: Record<Gender, string[]> = {
   male: ['m', 'male', 'man', '男', '男性', '男子'],
   female: ['f', 'female', 'woman', '女', '女性', '女子'],
 };
-/** Written for "not said": the person has no gender on record. */
-const UNSAID = ['', 'unknown', 'u', '-', '未知', '不明', '未設定', '未设置'];
+/**
+ * Written for "not said", or for what the field cannot hold (other, withheld): the person has no gender on record, and
+ * the row is kept (an old system's employee is not lost over it).
+ */
+const UNSAID = ['', 'unknown', 'u', '-', 'other', 'o', 'x', '未知', '不明', '未設定', '未设置', '保密', '其他', '不详', '不詳', 'その他', '無回答'];
 
 let known: Map<string, Gender | null> | undefined;
 

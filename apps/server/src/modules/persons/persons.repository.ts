@@ -231,6 +231,7 @@ export const personsRepository = {
       rfid: '',
       idcard: '',
       plates: '',
+      gender: null,
       address: '',
       work_status: WORK_STATUS.left,
       notify: 0,

@@ -119,14 +119,17 @@ export default function StrangerPage() {
 
   const addPerson = async (s: Stranger) => {
     setAdding(s.id);
+    let photo: File | undefined;
     try {
-      // the capture as the face, and the number the terminal knows them by (the person made takes its punches)
-      setDrawer({ open: true, ...(s.pic_url ? { photo: await capturedPhoto(s.pic_url, s.id) } : {}), ...(s.number ? { number: s.number } : {}) });
+      if (s.pic_url) photo = await capturedPhoto(s.pic_url, s.id);
     } catch {
       message.error(t('stranger.photoFailed'));
-    } finally {
-      setAdding(undefined);
+      // without the capture, a number the terminal knows is still enough to make the person
+      if (!s.number) return setAdding(undefined);
     }
+    setAdding(undefined);
+    // the capture as the face, and the number the terminal knows them by (the person made takes their punches)
+    setDrawer({ open: true, ...(photo ? { photo } : {}), ...(s.number ? { number: s.number } : {}) });
   };
 
   return (
