@@ -18,7 +18,7 @@ import { seededRandom } from '../../apps/server/src/lib/random.ts';
 import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { createIsapiTerminal, type EmulatedUser, type IsapiTerminal } from '../../tools/isapi-emulator/terminal.ts';
 import { siteFaces, varyJpeg } from '../../tools/site-faces.ts';
-import { seedSite, type SitePunch, type SiteUser } from '../../tools/zk-emulator/site.ts';
+import { FAMILY as SITE_FAMILY, GIVEN, seedSite, type SitePunch, type SiteUser } from '../../tools/zk-emulator/site.ts';
 import { createTerminal, type Terminal } from '../../tools/zk-emulator/terminal.ts';
 import { api } from '../lib/api.ts';
 import { axeViolations } from '../lib/axe.ts';
@@ -63,48 +63,8 @@ const tr = translator(loadLocale('en-US'));
 
 // ---- the site, deterministic
 
-const GIVEN = [
-  'Ann',
-  'Ben',
-  'Chen',
-  'Dana',
-  'Emil',
-  'Fang',
-  'Gita',
-  'Hugo',
-  'Iris',
-  'Jun',
-  'Kofi',
-  'Lena',
-  'Mei',
-  'Nils',
-  'Omar',
-  'Pia',
-  'Rui',
-  'Sara',
-  'Tom',
-  'Yuki',
-];
-const FAMILY = [
-  'Lee',
-  'Wang',
-  'Smith',
-  'Garcia',
-  'Kim',
-  'Novak',
-  'Li',
-  'Okafor',
-  'Silva',
-  'Zhang',
-  'Meyer',
-  'Khan',
-  'Liu',
-  'Rossi',
-  'Sato',
-  'Dubois',
-  'Haddad',
-  'Ivanova',
-];
+// the emulator's names, and two more family names: a name of its own for every number at the issue's sizes
+const FAMILY = [...SITE_FAMILY, 'Haddad', 'Ivanova'];
 /** A name of its own for each number (360 of them): names repeat only where the journey says so. */
 const nameOf = (pin: number) => `${GIVEN[(pin - 1) % GIVEN.length]} ${FAMILY[Math.floor((pin - 1) / GIVEN.length) % FAMILY.length]}`;
 assert.ok(Z + I + 1 <= GIVEN.length * FAMILY.length, 'a name of its own for every number');

@@ -73,7 +73,8 @@ export function standInTemplate(photo: Buffer): string {
   return createHash('sha256').update(photo).digest().toString('base64');
 }
 
-const GIVEN = [
+/** The given and family names the site's users are drawn from (a journey naming its own users takes them too). */
+export const GIVEN = [
   'Ann',
   'Ben',
   'Chen',
@@ -95,7 +96,7 @@ const GIVEN = [
   'Tom',
   'Yuki',
 ];
-const FAMILY = ['Lee', 'Wang', 'Smith', 'Garcia', 'Kim', 'Novak', 'Li', 'Okafor', 'Silva', 'Zhang', 'Meyer', 'Khan', 'Liu', 'Rossi', 'Sato', 'Dubois'];
+export const FAMILY = ['Lee', 'Wang', 'Smith', 'Garcia', 'Kim', 'Novak', 'Li', 'Okafor', 'Silva', 'Zhang', 'Meyer', 'Khan', 'Liu', 'Rossi', 'Sato', 'Dubois'];
 
 const DAY_MS = 86_400_000;
 
