@@ -22,8 +22,12 @@ for (const name of mine) if (!PROGRAMS.includes(name)) throw new Error(`check-pr
 const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
 let failed = false;
 
+const configs = new Map<string, ts.ParsedCommandLine>();
+/** A tsconfig read once (each read globs its includes over the tree). */
 function parse(name: string): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(
+  const known = configs.get(name);
+  if (known) return known;
+  const read = ts.getParsedCommandLineOfConfigFile(
     path.join(root, name),
     {},
     {
@@ -33,8 +37,9 @@ function parse(name: string): ts.ParsedCommandLine {
       },
     },
   );
-  if (!parsed) throw new Error(`check-programs: ${name} could not be read`);
-  return parsed;
+  if (!read) throw new Error(`check-programs: ${name} could not be read`);
+  configs.set(name, read);
+  return read;
 }
 
 // the types, as `tsc --noEmit -p <name>` reports them

@@ -237,6 +237,10 @@ async function fetchPunches(serial: string): Promise<void> {
   await until('the range typed', async () => (await inputs.nth(0).inputValue()) === ymd(FIRST) && (await inputs.nth(1).inputValue()) === ymd(today));
   await dialog.getByRole('button', { name: tr('common.actions.ok') }).click();
   await dialog.waitFor({ state: 'hidden' });
+  await toast(tr('device.result.queued'))
+    .or(toast(tr('device.result.done')))
+    .first()
+    .waitFor();
 }
 
 /** The take-over page's rows, 100 a page, every page's chosen (the choice is kept across pages): the button counts them all. */
@@ -343,10 +347,6 @@ step(`both terminals of the site come online: the ZK one holding ${Z} users and 
 
 step('Re-upload punches on the ZK terminal for this month and the last: the strangers list holds its punches, under numbers no one here has', async () => {
   await fetchPunches(ZK_SERIAL);
-  await toast(tr('device.result.queued'))
-    .or(toast(tr('device.result.done')))
-    .first()
-    .waitFor();
   // the terminal answers at its next poll, its records first
   await until(
     'the ZK log stored',
@@ -526,10 +526,6 @@ step(`the people list has the ${N} people with their photos (the refused face's 
 
 step('Re-upload punches on the Hikvision terminal for this month and the last: its log is stored, for the people it holds', async () => {
   await fetchPunches(HIK_SERIAL);
-  await toast(tr('device.result.queued'))
-    .or(toast(tr('device.result.done')))
-    .first()
-    .waitFor();
   await menuOf(page, tr('route.attendance'), tr('route.attendanceList'), 'punch-list-page');
   await chooseOption(page, page.getByTestId('punch-device-filter'), HIK_NAME);
   // the list reads itself again every 10 s while the terminal's pages of events come in

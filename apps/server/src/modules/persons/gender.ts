@@ -1,6 +1,5 @@
-import type { Gender } from '@faceadmin/shared';
+import type { Gender, Language } from '@faceadmin/shared';
 import { CATALOGS, t } from '../../i18n/i18n.ts';
-import type { Language } from '@faceadmin/shared';
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '');
 
