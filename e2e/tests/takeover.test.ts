@@ -265,8 +265,12 @@ async function chooseEveryRow(): Promise<void> {
     .waitFor();
 }
 
-/** Asks to apply and confirms: the confirmation's plan, then the answer's counts line (returned). */
-async function applyChosen(plan: { create: number; link: number; skip: number }): Promise<Locator> {
+/**
+ * Asks to apply and confirms: the confirmation's plan, then the answer's counts line (returned). The apply runs on the
+ * server in the background; with `progress`, its progress bar is seen first (an apply that makes people and stores
+ * their faces takes seconds, longer than the console's first poll).
+ */
+async function applyChosen(plan: { create: number; link: number; skip: number }, opts: { progress?: boolean } = {}): Promise<Locator> {
   await page.getByTestId('takeover-apply').click();
   const confirm = page.getByTestId('roster-apply-confirm');
   await confirm.getByText(tr('device.takeover.apply.confirm', plan)).waitFor();
@@ -274,6 +278,7 @@ async function applyChosen(plan: { create: number; link: number; skip: number })
     .locator('.ant-modal-confirm')
     .getByRole('button', { name: tr('device.roster.apply.ok') })
     .click();
+  if (opts.progress) await page.getByRole('progressbar', { name: tr('device.roster.apply.progressLabel') }).waitFor();
   const counts = page.getByTestId('device-takeover-page').getByTestId('roster-applied-counts');
   // one transaction a batch of 200 a terminal, the faces stored first
   await counts.waitFor({ timeout: 60_000 * SCALE });
@@ -456,7 +461,7 @@ step(`settle the conflicts (each is a person of its own), then apply every row i
   await pickTreeOption(page, page.getByTestId('takeover-department'), DEPARTMENT);
   await chooseEveryRow();
 
-  const counts = await applyChosen({ create: N, link: 0, skip: 0 });
+  const counts = await applyChosen({ create: N, link: 0, skip: 0 }, { progress: true });
   assert.equal(await counts.innerText(), tr('device.takeover.apply.result', { created: N, linked: 0, skipped: 0, unchanged: 0 }));
   // the one face the check refused: that person is made without it, and the answer says why
   const lines = await page.getByTestId('roster-applied-rows').locator('li').allInnerTexts();

@@ -343,6 +343,8 @@ const ROWS: Row[] = [
     body: () => ({ id: 999999, department_id: 1, rows: [{ pin: '1', action: 'skip' }] }),
     answer: every(CODES.NOT_FOUND),
   },
+  // an apply's progress and result: only this company's applies
+  { method: 'GET', path: '/device/roster/apply/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
   // the whole site's review: only this company's terminals; a department not this company's is refused by name
   { method: 'GET', path: '/device/roster/site', expect: RIGHT_DEVICE },
   {

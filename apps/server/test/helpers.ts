@@ -169,6 +169,22 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
   return { ...res.json<Envelope<T>>(), status: res.statusCode };
 }
 
+/**
+ * Applies a take-over review (`path`: /device/roster/apply or /device/roster/site/apply) and waits until the apply,
+ * which runs in the background, is over: its result as `data`; a refused request's answer, or a failed apply's job,
+ * as they are.
+ */
+export async function applyReview(app: App, path: string, o: CallOptions): Promise<Answer<any>> {
+  const started = await call(app, 'POST', path, o);
+  if (started.code !== CODES.OK) return started;
+  for (;;) {
+    const info = await call(app, 'GET', '/device/roster/apply/info', { ...o, body: undefined, query: { id: started.data.id } });
+    if (info.code !== CODES.OK || info.data.state === 'failed') return info;
+    if (info.data.state === 'done') return { ...info, data: info.data.result };
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** One API request as the console sends it (X-Token, X-Lang, client address). */
 function request(app: App, method: 'GET' | 'POST', url: string, o: CallOptions) {
   const headers: Record<string, string> = {};

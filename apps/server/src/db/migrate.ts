@@ -45,6 +45,7 @@ import * as m0044 from './migrations/0044_terminal_users.ts';
 import * as m0045 from './migrations/0045_legacy_imports.ts';
 import * as m0046 from './migrations/0046_terminal_face_check.ts';
 import * as m0047 from './migrations/0047_person_gender.ts';
+import * as m0048 from './migrations/0048_roster_applies.ts';
 
 /** A migration gets the dialect so the few dialect-specific column types stay in one helper. Forward only. */
 export interface AppMigration {
@@ -96,6 +97,7 @@ const MIGRATIONS: Record<string, AppMigration> = {
   '0045_legacy_imports': m0045,
   '0046_terminal_face_check': m0046,
   '0047_person_gender': m0047,
+  '0048_roster_applies': m0048,
 };
 
 /** Every migration this build knows (/readyz checks the database has run them all). */

@@ -657,6 +657,7 @@ export interface DB {
   changes: ChangeTable;
   terminal_users: TerminalUserTable;
   legacy_imports: LegacyImportTable;
+  roster_applies: RosterApplyTable;
   files: FileTable;
   file_chunks: FileChunkTable;
 }
@@ -1099,6 +1100,25 @@ export interface LegacyImportTable {
   done: Generated<number>;
   /** JSON LegacyReport ('' none yet) */
   report: Generated<string>;
+  reason: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A take-over review being applied in the background (0048, issue #30). */
+export interface RosterApplyTable {
+  id: Generated<number>;
+  company_id: number;
+  admin_id: number | null;
+  /** 'device' | 'site' */
+  scope: string;
+  device_id: Generated<number>;
+  /** 'running' | 'done' | 'failed' */
+  state: string;
+  total: Generated<number>;
+  done: Generated<number>;
+  /** JSON RosterApplied ('' not done) */
+  result: Generated<string>;
   reason: Generated<string>;
   created_at: string;
   updated_at: string;

@@ -266,6 +266,25 @@ export const RosterApplied = Type.Object({
 });
 export type RosterApplied = Static<typeof RosterApplied>;
 /**
+ * An apply of a review, running in the background (issue #30: a site of thousands of numbers takes minutes, longer
+ * than a request may wait behind a proxy): its progress (terminal records done of all; a number held by three
+ * terminals is three), then its result. `reason` when it failed: 'interrupted' (the server stopped; applying again
+ * finishes it, nothing twice) or 'error'.
+ */
+export const ROSTER_APPLY_STATES = ['running', 'done', 'failed'] as const;
+export type RosterApplyState = (typeof ROSTER_APPLY_STATES)[number];
+export const RosterApplyJob = Type.Object({
+  id: Type.Integer(),
+  /** 'device' (one terminal's review) or 'site' (every terminal's) */
+  scope: StringEnum(['device', 'site'] as const),
+  state: StringEnum(ROSTER_APPLY_STATES),
+  done: Type.Integer(),
+  total: Type.Integer(),
+  result: Nullable(RosterApplied),
+  reason: Type.String(),
+});
+export type RosterApplyJob = Static<typeof RosterApplyJob>;
+/**
  * The whole site's review (issue #30, "several terminals, one person"): every number any terminal holds, once, with the
  * terminals that hold it. `across`: held by two terminals or more; `split`: the terminals hold it under different
  * names; `twin`: another number holds the same name; `conflicts` lists those, numbers taken by another name and
@@ -416,12 +435,15 @@ export const devicesApi = {
   ledger: endpoint({ method: 'GET', path: '/device/persons', query: LedgerQuery, response: LedgerPage }),
   /** what the terminal holds, as its last roster read brought it (issue #30) */
   roster: endpoint({ method: 'GET', path: '/device/roster', query: RosterQuery, response: RosterPage }),
-  rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplied }),
+  /** starts applying a terminal's review; its progress and result are read with rosterApplyInfo */
+  rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplyJob }),
+  rosterApplyInfo: endpoint({ method: 'GET', path: '/device/roster/apply/info', query: Type.Object({ id: Id }), response: RosterApplyJob }),
   rosterRemove: endpoint({ method: 'POST', path: '/device/roster/remove', body: RosterRemoveBody, response: RosterRemoved }),
   rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
   /** every terminal's roster at once: one row a number, the terminals that hold it (issue #30) */
   rosterSite: endpoint({ method: 'GET', path: '/device/roster/site', query: RosterSiteQuery, response: RosterSitePage }),
-  rosterSiteApply: endpoint({ method: 'POST', path: '/device/roster/site/apply', body: RosterSiteApplyBody, response: RosterApplied }),
+  /** starts applying the site's review (read with rosterApplyInfo) */
+  rosterSiteApply: endpoint({ method: 'POST', path: '/device/roster/site/apply', body: RosterSiteApplyBody, response: RosterApplyJob }),
   addPersons: endpoint({ method: 'POST', path: '/device/persons/add', body: DeviceAddPersonsBody, response: DeviceAdded }),
   removePersons: endpoint({ method: 'POST', path: '/device/persons/remove', body: DevicePersonsBody, response: Count }),
   retryPersons: endpoint({ method: 'POST', path: '/device/persons/retry', body: DevicePersonsBody, response: Count }),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { seedSite, type Site, type SiteUser } from '../../../../../tools/zk-emulator/site.ts';
-import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { applyReview, call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { blurredFace, smallFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
@@ -144,7 +144,7 @@ test(`applying the site's review makes one person a number, on every terminal ho
     ],
   };
   // refused before anything is written: another company, a sub-admin who may not edit people
-  const other = await call(t.app, 'POST', '/device/roster/site/apply', {
+  const other = await applyReview(t.app, '/device/roster/site/apply', {
     token: B.main,
     lang: 'en-US',
     body: { ...body, department_id: (await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'B' } })).data.id },
@@ -153,12 +153,12 @@ test(`applying the site's review makes one person a number, on every terminal ho
   assert.equal(other.data.created, 0, 'B holds none of A’s terminals’ users');
   assert.equal(other.data.refused.length, body.rows.length);
   const devicesOnly = await makeSub(t, A, ['faceEdit']);
-  assert.equal((await call(t.app, 'POST', '/device/roster/site/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
-  const wrongDept = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: 999999 } });
+  assert.equal((await applyReview(t.app, '/device/roster/site/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
+  const wrongDept = await applyReview(t.app, '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: 999999 } });
   assert.equal(wrongDept.code, CODES.RULE, wrongDept.message);
   assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main })).data.total, 0);
 
-  const r = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
+  const r = await applyReview(t.app, '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(r.code, CODES.OK, r.message);
   assert.deepEqual(
     {
@@ -213,7 +213,7 @@ test(`applying the site's review makes one person a number, on every terminal ho
       (l) => l.action === 'device.takeOver',
     ).length;
   const before = await logs();
-  const again = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
+  const again = await applyReview(t.app, '/device/roster/site/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(again.code, CODES.OK, again.message);
   assert.deepEqual([again.data.created, again.data.unchanged, again.data.skipped], [0, 6, 2]);
   assert.equal((await call(t.app, 'GET', '/person/list', { token: A.main })).data.total, 6);
@@ -223,7 +223,7 @@ test(`applying the site's review makes one person a number, on every terminal ho
     ((await call(t.app, 'GET', '/person/list', { token: A.main })).data.items as { id: number; number: string }[]).map((p) => [p.number, p.id]),
   );
   const links = body.rows.map((r) => (idOf.has(r.pin) ? { pin: r.pin, action: 'link' as const, person_id: idOf.get(r.pin)! } : r));
-  const relinked = await call(t.app, 'POST', '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, rows: links } });
+  const relinked = await applyReview(t.app, '/device/roster/site/apply', { token: A.main, lang: 'en-US', body: { ...body, rows: links } });
   assert.deepEqual([relinked.data.created, relinked.data.linked, relinked.data.unchanged, relinked.data.skipped], [0, 0, 6, 2]);
   assert.equal(await logs(), before);
 });

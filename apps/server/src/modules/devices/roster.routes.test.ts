@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES } from '@faceadmin/shared';
 import { seedSite } from '../../../../../tools/zk-emulator/site.ts';
-import { call, DIALECT, makeApp, makeCompany, makeSub, refusedCodes, type Company, type TestApp } from '../../../test/helpers.ts';
+import { applyReview, call, DIALECT, makeApp, makeCompany, makeSub, refusedCodes, type Company, type TestApp } from '../../../test/helpers.ts';
 import { addPersonWithFace } from '../../../test/files.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
@@ -154,7 +154,7 @@ test(`applying the review: new users become people with the terminal's face and 
       { pin: 'NOPE', action: 'create' },
     ],
   };
-  const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  const r = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(r.code, CODES.OK, r.message);
   assert.deepEqual(
     { ...r.data, refused: r.data.refused.map((x: { pin: string }) => x.pin) },
@@ -185,7 +185,7 @@ test(`applying the review: new users become people with the terminal's face and 
     const l = await call(t.app, 'GET', '/device/persons', { token: A.main, query: { id: deviceId, pageSize: 100 } });
     return l.data.items.some((x: { number: string; state: string }) => x.number === one!.pin && x.state === 'synced');
   });
-  const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  const again = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(again.code, CODES.OK, again.message);
   assert.deepEqual([again.data.created, again.data.linked, again.data.unchanged, again.data.skipped], [0, 0, 3, 1], 'the link held already is unchanged');
   assert.equal((await people()).length, 5);
@@ -196,18 +196,18 @@ test(`applying the review: new users become people with the terminal's face and 
     'the second run wrote nothing, not even a log line',
   );
   // Another company cannot apply to this device; a viewer cannot apply at all; a department of another company is refused.
-  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: B.main, body })).code, CODES.NOT_FOUND);
+  assert.equal((await applyReview(t.app, '/device/roster/apply', { token: B.main, body })).code, CODES.NOT_FOUND);
   const viewer = await makeSub(t, A, ['faceView']);
-  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: viewer.token, body })).code, CODES.NO_AUTHORITY);
+  assert.equal((await applyReview(t.app, '/device/roster/apply', { token: viewer.token, body })).code, CODES.NO_AUTHORITY);
   // applying creates people: device editing alone is not enough, nor people editing alone
   const devicesOnly = await makeSub(t, A, ['faceEdit']);
-  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
+  assert.equal((await applyReview(t.app, '/device/roster/apply', { token: devicesOnly.token, body })).code, CODES.NO_AUTHORITY);
   const peopleOnly = await makeSub(t, A, ['userEdit']);
-  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: peopleOnly.token, body })).code, CODES.NO_AUTHORITY);
+  assert.equal((await applyReview(t.app, '/device/roster/apply', { token: peopleOnly.token, body })).code, CODES.NO_AUTHORITY);
   const both = await makeSub(t, A, ['faceEdit', 'userEdit']);
-  assert.equal((await call(t.app, 'POST', '/device/roster/apply', { token: both.token, body })).code, CODES.OK);
+  assert.equal((await applyReview(t.app, '/device/roster/apply', { token: both.token, body })).code, CODES.OK);
   const bDept = await call(t.app, 'POST', '/org/create', { token: B.main, body: { name: 'Elsewhere' } });
-  const wrong = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: bDept.data.id } });
+  const wrong = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body: { ...body, department_id: bDept.data.id } });
   assert.ok(refusedCodes.includes(wrong.code), wrong.message);
 });
 
@@ -244,7 +244,7 @@ test(`users no person here stands for are listed as "on the terminal, not manage
   assert.equal(queued.length, 2, 'one command per user');
   // a user on its way off the terminal is not taken over meanwhile
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Too late' } })).data.id as number;
-  const late = await call(t.app, 'POST', '/device/roster/apply', {
+  const late = await applyReview(t.app, '/device/roster/apply', {
     token: A.main,
     lang: 'en-US',
     body: { id: deviceId, department_id: dept, rows: [{ pin: six!.pin, action: 'create' }] },
@@ -311,7 +311,7 @@ test(`a person linked to a terminal's user takes its face when they have no phot
   const info = async () => (await call(t.app, 'GET', '/person/info', { token: A.main, query: { id } })).data as { pic_url: string; pic: string };
   assert.equal((await info()).pic_url, '', 'no photo yet');
   const body = { id: deviceId, department_id: dept, rows: [{ pin: user.pin, action: 'link', person_id: id }] };
-  const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  const r = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(r.code, CODES.OK, r.message);
   assert.equal(r.data.linked, 1);
   assert.deepEqual(
@@ -325,7 +325,7 @@ test(`a person linked to a terminal's user takes its face when they have no phot
   assert.equal(photo.statusCode, 200);
   assert.equal(photo.headers['content-type'], 'image/jpeg');
   // again: the photo here is kept (with the face check off there are no measures to prefer the terminal's by)
-  const again = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  const again = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.deepEqual(again.data.photos, []);
   assert.equal((await info()).pic, withFace.pic);
 });
@@ -346,7 +346,7 @@ test(`a link is unchanged only where the terminal holds the person's current rec
   const ledger = (set: { state: string; desired_rev: number; applied_rev: number }) =>
     db.updateTable('device_persons').set(set).where('device_id', '=', deviceId).where('person_id', '=', person.id).execute();
   const apply = async () => {
-    const r = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+    const r = await applyReview(t.app, '/device/roster/apply', { token: A.main, lang: 'en-US', body });
     assert.equal(r.code, CODES.OK, r.message);
     return r.data as { linked: number; unchanged: number; refused: { reason: string }[] };
   };
@@ -361,4 +361,64 @@ test(`a link is unchanged only where the terminal holds the person's current rec
   const leaving = await apply();
   assert.deepEqual([leaving.linked, leaving.unchanged], [0, 0]);
   assert.match(leaving.refused[0]!.reason, /being removed from this terminal/);
+});
+
+test(`an apply runs in the background: the request answers at once, its progress reaches every row, then its result; while one runs in the company another is refused; one whose server stopped reads "interrupted" and holds nothing up; another company's apply is not found, a sub-admin who may not apply cannot read it (${DIALECT})`, async () => {
+  const { db } = t.app.database;
+  const dept = await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Applied in the background' } });
+  // every user the terminal holds now (the tests above removed some)
+  const pins = ((await roster()).data.items as { pin: string }[]).map((u) => u.pin);
+  assert.ok(pins.length > 10, `${pins.length} users`);
+  const body = { id: deviceId, department_id: dept.data.id, rows: pins.map((pin) => ({ pin, action: 'skip' })) };
+  // another instance in the middle of an apply for this company
+  const now = new Date().toISOString();
+  const other = await db
+    .insertInto('roster_applies')
+    .values({ company_id: A.id, admin_id: A.mainId, scope: 'site', state: 'running', total: 10, done: 3, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const busy = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(busy.code, CODES.CONFLICT);
+  assert.match(busy.message, /being applied in this company already/);
+  // that instance stopped: its apply is over, said so, and no longer holds the company's applies up
+  await db
+    .updateTable('roster_applies')
+    .set({ updated_at: new Date(Date.now() - 3 * 60_000).toISOString() })
+    .where('id', '=', other.id)
+    .execute();
+  const stale = await call(t.app, 'GET', '/device/roster/apply/info', { token: A.main, query: { id: other.id } });
+  assert.deepEqual(
+    { state: stale.data.state, reason: stale.data.reason, done: stale.data.done, total: stale.data.total, result: stale.data.result },
+    { state: 'failed', reason: 'interrupted', done: 3, total: 10, result: null },
+  );
+
+  const started = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
+  assert.equal(started.code, CODES.OK, started.message);
+  assert.deepEqual(
+    { scope: started.data.scope, total: started.data.total, result: started.data.result },
+    { scope: 'device', total: pins.length, result: null },
+  );
+  const seen: number[] = [];
+  let info = started;
+  while (info.data.state === 'running') {
+    seen.push(info.data.done);
+    await new Promise((r) => setTimeout(r, 5));
+    info = await call(t.app, 'GET', '/device/roster/apply/info', { token: A.main, query: { id: started.data.id } });
+    assert.equal(info.code, CODES.OK, info.message);
+  }
+  assert.equal(info.data.state, 'done', info.data.reason);
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+    'progress only grows',
+  );
+  assert.equal(info.data.done, pins.length);
+  assert.deepEqual(
+    { skipped: info.data.result.skipped, created: info.data.result.created, refused: info.data.result.refused },
+    { skipped: pins.length, created: 0, refused: [] },
+  );
+
+  assert.equal((await call(t.app, 'GET', '/device/roster/apply/info', { token: B.main, query: { id: started.data.id } })).code, CODES.NOT_FOUND);
+  const viewer = await makeSub(t, A, ['faceView', 'userView']);
+  assert.equal((await call(t.app, 'GET', '/device/roster/apply/info', { token: viewer.token, query: { id: started.data.id } })).code, CODES.NO_AUTHORITY);
 });

@@ -101,6 +101,10 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
     const r = await deps.roster.listSite(db, companyId, { offset, limit: pageSize }, req.query.show);
     return reply.ok({ items: r.items.map((x) => presentSite(req.lang, x)), total: r.total, page, pageSize, counts: r.counts });
   });
+  // an apply's progress and result: for those who may apply (its result names people and terminals' users)
+  app.get(devicesApi.rosterApplyInfo.path, { config: apply, schema: routeSchema(devicesApi.rosterApplyInfo, { tags }) }, async (req, reply) =>
+    reply.ok(await deps.roster.applyInfo(tenantOf(req), req.query.id)),
+  );
   app.post(devicesApi.rosterSiteApply.path, { config: apply, schema: routeSchema(devicesApi.rosterSiteApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.applySite(tenantOf(req), req.lang, req.body)),
   );

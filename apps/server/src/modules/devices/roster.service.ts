@@ -4,6 +4,7 @@ import {
   type Language,
   type RosterApplied,
   type RosterApplyBody,
+  type RosterApplyJob,
   type RosterRemoveBody,
   type RosterRemoved,
   type RosterSiteApplyBody,
@@ -29,6 +30,7 @@ import { normalizePhoto, type PhotoStore } from '../persons/photos.ts';
 import { newPersonRow, personsRepository } from '../persons/persons.repository.ts';
 import { devicesRepository, type DeviceRow } from './devices.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
+import { rosterApplies } from './roster-applies.ts';
 import { isJpeg } from '../../lib/jpeg.ts';
 import { parseJson } from '../../lib/json.ts';
 
@@ -64,6 +66,8 @@ export function rosterService(deps: {
   log?: FastifyBaseLogger;
 }) {
   const { db } = deps.database;
+  // the reviews being applied, in the background (roster-applies.ts)
+  const jobs = rosterApplies({ database: deps.database, ...(deps.log ? { log: deps.log } : {}) });
 
   /**
    * The face check of the faces terminals hold (the review shows a refused face and why before anything is written):
@@ -217,7 +221,14 @@ export function rosterService(deps: {
    * (punches claimStrangers). One transaction a batch; running it again writes nothing ("unchanged"). Answers the
    * counts and what became of each number.
    */
-  async function applyOn(tenant: Tenant, lang: Language, device: DeviceRow, departmentId: number, all: RosterApplyRow[]) {
+  async function applyOn(
+    tenant: Tenant,
+    lang: Language,
+    device: DeviceRow,
+    departmentId: number,
+    all: RosterApplyRow[],
+    progress: (rows: number) => Promise<void> = async () => undefined,
+  ) {
     const { companyId } = tenant;
     const empty = (): RosterApplied => ({ created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] });
     const total = empty();
@@ -236,7 +247,10 @@ export function rosterService(deps: {
     const seen = new Set<string>();
     for (const batch of chunks(all, APPLY_BATCH)) {
       const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
-      if (!rows.length) continue;
+      if (!rows.length) {
+        await progress(batch.length);
+        continue;
+      }
       const held = new Map(
         (
           await db
@@ -414,8 +428,123 @@ export function rosterService(deps: {
         // the kept ones replaced; release keeps what a person holds
         await deps.persons.photos.release(companyId, [...made, ...replaced]);
       }
+      // each batch committed is progress (and where a server closing stops the apply: the next run finishes it)
+      await progress(batch.length);
     }
     return { total, outcomes };
+  }
+
+  /**
+   * The site's review applied (applySite): the rows dealt out to the terminals holding them, each terminal's part
+   * applied (applyOn), then the other terminals holding a number just made linked to the person. `progress` counts
+   * terminal records (a number on three terminals is three), `setTotal` says how many once they are dealt out.
+   */
+  async function applySiteRun(
+    tenant: Tenant,
+    lang: Language,
+    body: RosterSiteApplyBody,
+    progress: (rows: number) => Promise<void>,
+    setTotal: (total: number) => Promise<void>,
+  ): Promise<RosterApplied> {
+    const { companyId } = tenant;
+    const rows = [...new Map(body.rows.map((r) => [r.pin, r])).values()];
+    const holdings = new Map<string, { device_id: number; name: string; kind: string; face: string; face_bytes: number; face_check: string }[]>();
+    for (const part of chunks(rows.map((r) => r.pin)))
+      for (const h of await db
+        .selectFrom('terminal_users')
+        .select(['device_id', 'pin', 'name', 'kind', 'face', 'face_bytes', 'face_check'])
+        .where('company_id', '=', companyId)
+        .where('pin', 'in', part)
+        .orderBy('device_id')
+        .execute())
+        holdings.set(h.pin, [...(holdings.get(h.pin) ?? []), h]);
+    const total: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
+    const first = new Map<number, RosterApplyRow[]>();
+    const then = new Map<number, string[]>();
+    // what the link pass could not do on a terminal: said, without undoing the person made
+    const notes: { pin: string; device: number; reason: string }[] = [];
+    // appended in place: a terminal's part may be thousands of rows (a copy per row would be quadratic)
+    const add = <T>(m: Map<number, T[]>, id: number, x: T) => {
+      const part = m.get(id);
+      if (part) part.push(x);
+      else m.set(id, [x]);
+    };
+    for (const r of rows) {
+      const held = holdings.get(r.pin);
+      if (!held) {
+        total.refused.push({ pin: r.pin, reason: t(lang, 'roster.notRead', { pin: r.pin }) });
+        continue;
+      }
+      if (r.action !== 'create') {
+        for (const h of held) add(first, h.device_id, r);
+        continue;
+      }
+      const from = sourceOf(held)!;
+      add(first, from.device_id, r);
+      for (const h of held) {
+        if (h === from) continue;
+        // a visitor or a blacklisted face under the same number elsewhere is never made this staff member's record
+        if (h.kind !== 'normal') notes.push({ pin: r.pin, device: h.device_id, reason: t(lang, 'roster.notStaff', { pin: r.pin }) });
+        else add(then, h.device_id, r.pin);
+      }
+    }
+    const ids = [...new Set([...first.keys(), ...then.keys()])];
+    const parts = (m: Map<number, unknown[]>) => [...m.values()].reduce((n, part) => n + part.length, 0);
+    await setTotal(parts(first) + parts(then));
+    const devices = new Map(
+      (ids.length ? await db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute() : []).map((d) => [d.id, d]),
+    );
+    // per number: what the first pass did on each terminal (a refusal on any terminal is the number's refusal)
+    const outcome = new Map<string, Outcome>();
+    const refusals = new Map<string, string>();
+    // a number linked anew on one terminal and held already on another was linked; unchanged only where every
+    // terminal held it already
+    const weight: Record<Exclude<Outcome, 'refused'>, number> = { unchanged: 0, skipped: 1, linked: 2, created: 3 };
+    const merge = (r: RosterApplied, outcomes: Map<string, Outcome>, device: DeviceRow) => {
+      for (const [pin, o] of outcomes) {
+        const was = outcome.get(pin);
+        if (o !== 'refused' && (was === undefined || was === 'refused' || weight[o] > weight[was])) outcome.set(pin, o);
+      }
+      for (const x of r.refused) if (!refusals.has(x.pin)) refusals.set(x.pin, `${device.name}: ${x.reason}`);
+      total.faceless.push(...r.faceless);
+      total.photos.push(...r.photos);
+    };
+    for (const [id, part] of first) {
+      // a terminal deleted meanwhile: its numbers were not read for this site any more
+      const device = devices.get(id);
+      if (!device) {
+        for (const r of part) if (!refusals.has(r.pin)) refusals.set(r.pin, t(lang, 'roster.notRead', { pin: r.pin }));
+        await progress(part.length);
+        continue;
+      }
+      const r = await applyOn(tenant, lang, device, body.department_id, part, progress);
+      merge(r.total, r.outcomes, device);
+    }
+    // the other terminals holding a number just made a person: linked to them (their faces weighed)
+    const made = await personsRepository.byNumbers(db, companyId, [...new Set([...then.values()].flat())]);
+    for (const [id, pins] of then) {
+      const device = devices.get(id);
+      const part = pins.flatMap((pin) => {
+        const p = made.get(pin);
+        return p && outcome.has(pin) ? [{ pin, action: 'link' as const, person_id: p.id }] : [];
+      });
+      // the numbers not linked here (no person made) are done with as well
+      await progress(pins.length - (device ? part.length : 0));
+      if (!device || !part.length) continue;
+      const r = await applyOn(tenant, lang, device, body.department_id, part, progress);
+      for (const x of r.total.refused) notes.push({ pin: x.pin, device: id, reason: x.reason });
+      total.photos.push(...r.total.photos);
+    }
+    for (const r of rows) {
+      const refused = refusals.get(r.pin);
+      if (refused !== undefined) total.refused.push({ pin: r.pin, reason: refused });
+      else {
+        const o = outcome.get(r.pin);
+        if (o) total[o]++;
+      }
+    }
+    for (const n of notes) total.refused.push({ pin: n.pin, reason: `${devices.get(n.device)?.name ?? ''}: ${n.reason}` });
+    return total;
   }
 
   return {
@@ -683,11 +812,13 @@ export function rosterService(deps: {
      * holds the user as on the terminal (nothing is sent to it or deleted from it), and the people's earlier punches
      * attach (punches claimStrangers). One transaction a batch; running it again writes nothing ("unchanged").
      */
-    async apply(tenant: Tenant, lang: Language, body: RosterApplyBody): Promise<RosterApplied> {
+    async apply(tenant: Tenant, lang: Language, body: RosterApplyBody): Promise<RosterApplyJob> {
       const device = await devicesRepository.find(db, tenant.companyId, body.id);
       if (!device) throw notFound();
       await departmentOf(tenant.companyId, body.department_id);
-      return (await applyOn(tenant, lang, device, body.department_id, body.rows)).total;
+      return jobs.start(tenant, { scope: 'device', device_id: device.id, total: body.rows.length }, async (progress) => {
+        return (await applyOn(tenant, lang, device, body.department_id, body.rows, progress)).total;
+      });
     },
 
     /**
@@ -697,112 +828,21 @@ export function rosterService(deps: {
      * theirs (linkedFace says which and why); `link` and `skip` apply on every terminal holding the number. Counted
      * once a number (what the other terminals could not do is said beside it); idempotent as each terminal's apply is.
      */
-    async applySite(tenant: Tenant, lang: Language, body: RosterSiteApplyBody): Promise<RosterApplied> {
-      const { companyId } = tenant;
-      await departmentOf(companyId, body.department_id);
-      const rows = [...new Map(body.rows.map((r) => [r.pin, r])).values()];
-      const holdings = new Map<string, { device_id: number; name: string; kind: string; face: string; face_bytes: number; face_check: string }[]>();
-      for (const part of chunks(rows.map((r) => r.pin)))
-        for (const h of await db
-          .selectFrom('terminal_users')
-          .select(['device_id', 'pin', 'name', 'kind', 'face', 'face_bytes', 'face_check'])
-          .where('company_id', '=', companyId)
-          .where('pin', 'in', part)
-          .orderBy('device_id')
-          .execute())
-          holdings.set(h.pin, [...(holdings.get(h.pin) ?? []), h]);
-      const total: RosterApplied = { created: 0, linked: 0, skipped: 0, unchanged: 0, refused: [], faceless: [], photos: [] };
-      const first = new Map<number, RosterApplyRow[]>();
-      const then = new Map<number, string[]>();
-      // what the link pass could not do on a terminal: said, without undoing the person made
-      const notes: { pin: string; device: number; reason: string }[] = [];
-      // appended in place: a terminal's part may be thousands of rows (a copy per row would be quadratic)
-      const add = <T>(m: Map<number, T[]>, id: number, x: T) => {
-        const part = m.get(id);
-        if (part) part.push(x);
-        else m.set(id, [x]);
-      };
-      for (const r of rows) {
-        const held = holdings.get(r.pin);
-        if (!held) {
-          total.refused.push({ pin: r.pin, reason: t(lang, 'roster.notRead', { pin: r.pin }) });
-          continue;
-        }
-        if (r.action !== 'create') {
-          for (const h of held) add(first, h.device_id, r);
-          continue;
-        }
-        const from = sourceOf(held)!;
-        add(first, from.device_id, r);
-        for (const h of held) {
-          if (h === from) continue;
-          // a visitor or a blacklisted face under the same number elsewhere is never made this staff member's record
-          if (h.kind !== 'normal') notes.push({ pin: r.pin, device: h.device_id, reason: t(lang, 'roster.notStaff', { pin: r.pin }) });
-          else add(then, h.device_id, r.pin);
-        }
-      }
-      const ids = [...new Set([...first.keys(), ...then.keys()])];
-      const devices = new Map(
-        (ids.length ? await db.selectFrom('devices').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute() : []).map((d) => [
-          d.id,
-          d,
-        ]),
+    async applySite(tenant: Tenant, lang: Language, body: RosterSiteApplyBody): Promise<RosterApplyJob> {
+      await departmentOf(tenant.companyId, body.department_id);
+      // the total is known once the rows are dealt out to the terminals holding them (applySiteRun says it)
+      return jobs.start(tenant, { scope: 'site', device_id: 0, total: body.rows.length }, (progress, setTotal) =>
+        applySiteRun(tenant, lang, body, progress, setTotal),
       );
-      // per number: what the first pass did on each terminal (a refusal on any terminal is the number's refusal)
-      const outcome = new Map<string, Outcome>();
-      const refusals = new Map<string, string>();
-      // a number linked anew on one terminal and held already on another was linked; unchanged only where every
-      // terminal held it already
-      const weight: Record<Exclude<Outcome, 'refused'>, number> = { unchanged: 0, skipped: 1, linked: 2, created: 3 };
-      const merge = (r: RosterApplied, outcomes: Map<string, Outcome>, device: DeviceRow) => {
-        for (const [pin, o] of outcomes) {
-          const was = outcome.get(pin);
-          if (o !== 'refused' && (was === undefined || was === 'refused' || weight[o] > weight[was])) outcome.set(pin, o);
-        }
-        for (const x of r.refused) if (!refusals.has(x.pin)) refusals.set(x.pin, `${device.name}: ${x.reason}`);
-        total.faceless.push(...r.faceless);
-        total.photos.push(...r.photos);
-      };
-      for (const [id, part] of first) {
-        // a terminal deleted meanwhile: its numbers were not read for this site any more
-        const device = devices.get(id);
-        if (!device) {
-          for (const r of part) if (!refusals.has(r.pin)) refusals.set(r.pin, t(lang, 'roster.notRead', { pin: r.pin }));
-          continue;
-        }
-        const r = await applyOn(tenant, lang, device, body.department_id, part);
-        merge(r.total, r.outcomes, device);
-      }
-      // the other terminals holding a number just made a person: linked to them (their faces weighed)
-      const made = await personsRepository.byNumbers(db, companyId, [...new Set([...then.values()].flat())]);
-      for (const [id, pins] of then) {
-        const device = devices.get(id);
-        if (!device) continue;
-        const part = pins.flatMap((pin) => {
-          const p = made.get(pin);
-          return p && outcome.has(pin) ? [{ pin, action: 'link' as const, person_id: p.id }] : [];
-        });
-        if (!part.length) continue;
-        const r = await applyOn(tenant, lang, device, body.department_id, part);
-        for (const x of r.total.refused) notes.push({ pin: x.pin, device: id, reason: x.reason });
-        total.photos.push(...r.total.photos);
-      }
-      for (const r of rows) {
-        const refused = refusals.get(r.pin);
-        if (refused !== undefined) total.refused.push({ pin: r.pin, reason: refused });
-        else {
-          const o = outcome.get(r.pin);
-          if (o) total[o]++;
-        }
-      }
-      for (const n of notes) total.refused.push({ pin: n.pin, reason: `${devices.get(n.device)?.name ?? ''}: ${n.reason}` });
-      return total;
     },
 
-    /** Stops checking faces (the server closes): the one being checked finishes. */
+    /** An apply's progress and, once over, its result (another company's id: not found). */
+    applyInfo: (tenant: Tenant, id: number) => jobs.info(tenant, id),
+
+    /** Stops checking faces and applying (the server closes): the face being checked and the batch being applied finish. */
     async close() {
       closed = true;
-      await examining;
+      await Promise.all([examining, jobs.settle()]);
     },
 
     /** A user's kept face (this company's device), or undefined. */

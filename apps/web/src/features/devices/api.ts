@@ -1,4 +1,5 @@
-import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   devicesApi,
   firmwareApi,
@@ -15,6 +16,7 @@ import {
   type DeviceUpdate,
   type LedgerQuery,
   type RosterApplyBody,
+  type RosterApplyJob,
   type RosterRemoveBody,
   type RosterQuery,
   type RosterSiteApplyBody,
@@ -35,6 +37,7 @@ export const deviceKeys = {
   list: (q: DeviceListQuery) => ['device', 'list', q] as const,
   options: ['device', 'list', 'options'] as const,
   info: (id: number) => ['device', 'info', id] as const,
+  rosterApply: (id: number) => ['device', 'rosterApply', id] as const,
   ledger: (q: LedgerQuery) => ['device', 'ledger', q] as const,
   unknown: ['device', 'unknown'] as const,
   orgPersons: ['device', 'orgPersons'] as const,
@@ -205,25 +208,42 @@ export const useReadSite = () =>
   });
 
 /**
- * How long an apply of a review may take before the console gives up on it (issue #30): it is one request, and the
- * site of the issue's "Done when" (300 numbers, e2e takeover.test.ts at TAKEOVER_SCALE=full) takes about 35 s on a
- * 2-core machine, a few thousand numbers minutes. At the default 60 s the console stopped waiting and said nothing,
- * while the server went on.
+ * Applying a review (issue #30), a terminal's or the whole site's: the request starts the apply on the server and
+ * answers at once (a site of thousands of numbers takes minutes, longer than a request may wait behind a proxy); the
+ * apply is then asked after every second until it is over, when the rosters, the devices and People are read again.
+ * `job` is the apply started here (undefined before one, or once `clear`ed); `busy` while it starts or runs.
  */
-const ROSTER_APPLY_TIMEOUT_MS = 15 * 60_000;
+function useRosterApplying<B>(start: (body: B) => Promise<RosterApplyJob>) {
+  const qc = useQueryClient();
+  const [id, setId] = useState(0);
+  const begin = useMutation({
+    mutationFn: start,
+    onSuccess: (job) => {
+      qc.setQueryData(deviceKeys.rosterApply(job.id), job);
+      setId(job.id);
+    },
+  });
+  const job = useQuery({
+    queryKey: deviceKeys.rosterApply(id),
+    queryFn: () => call(devicesApi.rosterApplyInfo, { id }, { inline: true }),
+    enabled: id > 0,
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 1000 : false),
+  });
+  const state = id > 0 ? job.data?.state : undefined;
+  const over = state === 'done' || state === 'failed';
+  useEffect(() => {
+    if (!over) return;
+    markPeopleChanged();
+    for (const queryKey of [deviceKeys.all, ['person']]) void qc.invalidateQueries({ queryKey });
+  }, [over, id, qc]);
+  return { begin, job: id > 0 ? job.data : undefined, busy: begin.isPending || state === 'running', clear: () => setId(0) };
+}
 
-/**
- * Applying the site's review (issue #30): a number made one person from the terminal with the largest face and linked
- * on every other terminal holding it. The site review, every terminal's roster, the devices and People change.
- */
-export const useRosterSiteApply = () =>
-  useDeviceMutation((body: RosterSiteApplyBody) => call(devicesApi.rosterSiteApply, body, { timeout: ROSTER_APPLY_TIMEOUT_MS }));
+/** Applying the site's review: a number made one person from the terminal with the best face, linked on every other terminal holding it. */
+export const useRosterSiteApply = () => useRosterApplying((body: RosterSiteApplyBody) => call(devicesApi.rosterSiteApply, body));
 
-/**
- * Applying a roster read (issue #30): people created or linked, the rest left on the terminal. The roster, the
- * devices and People change.
- */
-export const useRosterApply = () => useDeviceMutation((body: RosterApplyBody) => call(devicesApi.rosterApply, body, { timeout: ROSTER_APPLY_TIMEOUT_MS }));
+/** Applying a terminal's review: people created or linked, the rest left on the terminal. */
+export const useRosterApply = () => useRosterApplying((body: RosterApplyBody) => call(devicesApi.rosterApply, body));
 
 export const useRosterRemove = () => useDeviceMutation((body: RosterRemoveBody) => call(devicesApi.rosterRemove, body));
 

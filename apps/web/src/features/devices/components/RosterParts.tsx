@@ -1,8 +1,9 @@
 import { useState, type Key } from 'react';
-import { Alert, Avatar, Button, Checkbox, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Avatar, Button, Checkbox, Progress, Select, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { RosterApplied, RosterApplyBody, RosterItem } from '@faceadmin/shared';
+import type { RosterApplied, RosterApplyBody, RosterApplyJob, RosterItem } from '@faceadmin/shared';
+import { VISUALLY_HIDDEN } from '../../../ui/visuallyHidden.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { rosterChoices, type rosterApplyRows } from '../logic.ts';
 
@@ -158,6 +159,39 @@ export function AppliedResult({ applied, onClose, site = false }: { applied: Ros
       }
       data-testid="roster-applied"
     />
+  );
+}
+
+/**
+ * An apply started on this page (useRosterApplying's job): its progress while it runs, why it stopped if it failed,
+ * its result once done (AppliedResult).
+ */
+export function ApplyJob({ job, site = false, onClose }: { job: RosterApplyJob | undefined; site?: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  if (!job) return null;
+  if (job.state === 'done' && job.result) return <AppliedResult applied={job.result} site={site} onClose={onClose} />;
+  if (job.state === 'failed')
+    return (
+      <Alert
+        type="error"
+        showIcon
+        closable={{ onClose, 'aria-label': t('device.roster.apply.close') }}
+        title={t('device.roster.apply.failed', {
+          reason: t(job.reason === 'interrupted' ? 'device.roster.apply.failedReasons.interrupted' : 'device.roster.apply.failedReasons.error'),
+        })}
+        data-testid="roster-apply-failed"
+      />
+    );
+  const percent = job.total > 0 ? Math.min(99, Math.floor((job.done * 100) / job.total)) : 0;
+  return (
+    <div data-testid="roster-apply-progress">
+      {/* a screen reader hears each quarter, not every second's count */}
+      <span role="status" style={VISUALLY_HIDDEN}>
+        {t('device.roster.apply.progressLabel')}: {Math.floor(percent / 25) * 25}%
+      </span>
+      <Typography.Text>{t('device.roster.apply.progress', { done: job.done, total: job.total })}</Typography.Text>
+      <Progress percent={percent} status="active" aria-label={t('device.roster.apply.progressLabel')} />
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@ import { Alert, App, Button, Descriptions, Progress, Space, Tag, theme, Typograp
 import { ArrowLeftOutlined, CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { type RosterApplied, type RosterItem, type RosterQuery } from '@faceadmin/shared';
+import { type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -15,7 +15,7 @@ import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
 import { rosterApplyRows, rosterValidity } from '../logic.ts';
 import {
   ApplyControls,
-  AppliedResult,
+  ApplyJob,
   ApplyPlan,
   FaceCheckTag,
   MatchTag,
@@ -46,7 +46,6 @@ export default function DeviceRosterPage() {
   const [choices, setChoices] = useState<Record<string, RosterAction>>({});
   // the department the new people go to, and the last answer
   const [department, setDepartment] = useState<number>();
-  const [applied, setApplied] = useState<RosterApplied>();
   const apply = useRosterApply();
   const remove = useRosterRemove();
   const mobile = useIsMobile();
@@ -96,7 +95,7 @@ export default function DeviceRosterPage() {
       cancelText: t('common.actions.cancel'),
       onOk: async () => {
         try {
-          setApplied(await apply.mutateAsync({ id, department_id: department, rows: plan.rows }));
+          await apply.begin.mutateAsync({ id, department_id: department, rows: plan.rows });
           selection.clear();
           setChoices({});
         } catch {
@@ -270,7 +269,7 @@ export default function DeviceRosterPage() {
                 department={department}
                 setDepartment={setDepartment}
                 chosen={chosen.length}
-                pending={apply.isPending}
+                pending={apply.busy}
                 onApply={askApply}
               />
             )}
@@ -312,7 +311,7 @@ export default function DeviceRosterPage() {
             />
           )}
           {outcome?.state === 'success' && <Alert type="success" showIcon title={t('device.roster.done')} data-testid="roster-done" />}
-          {applied && <AppliedResult applied={applied} onClose={() => setApplied(undefined)} />}
+          <ApplyJob job={apply.job} onClose={apply.clear} />
           {total > 0 && (
             <Typography.Text data-testid="roster-summary">
               {t('device.roster.summary', { count: total, time: formatDateTime(readAt) })}

@@ -4,7 +4,7 @@ import { Alert, App, Button, Progress, Space, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, CameraOutlined, CloudDownloadOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { RosterApplied, RosterSiteItem, RosterSiteQuery } from '@faceadmin/shared';
+import type { RosterSiteItem, RosterSiteQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useIsMobile } from '../../../ui/useIsMobile.ts';
@@ -12,7 +12,7 @@ import { useCommandResults, useDeviceRights, useReadSite, useRosterSite, useRost
 import { rosterApplyRows, siteFace, siteNames } from '../logic.ts';
 import {
   ApplyControls,
-  AppliedResult,
+  ApplyJob,
   ApplyPlan,
   MatchTag,
   RosterFace,
@@ -63,7 +63,6 @@ export default function DeviceTakeoverPage() {
   const mobile = useIsMobile();
   const [choices, setChoices] = useState<Record<string, RosterAction>>({});
   const [department, setDepartment] = useState<number>();
-  const [applied, setApplied] = useState<RosterApplied>();
   const apply = useRosterSiteApply();
   const state = useListQuery<Filters>({ show: 'all' }, 20);
 
@@ -119,7 +118,7 @@ export default function DeviceTakeoverPage() {
       cancelText: t('common.actions.cancel'),
       onOk: async () => {
         try {
-          setApplied(await apply.mutateAsync({ department_id: department, rows: plan.rows }));
+          await apply.begin.mutateAsync({ department_id: department, rows: plan.rows });
           selection.clear();
           setChoices({});
         } catch {
@@ -234,7 +233,7 @@ export default function DeviceTakeoverPage() {
                 department={department}
                 setDepartment={setDepartment}
                 chosen={chosen.length}
-                pending={apply.isPending}
+                pending={apply.busy}
                 onApply={askApply}
               />
             )}
@@ -309,7 +308,7 @@ export default function DeviceTakeoverPage() {
               data-testid="takeover-done"
             />
           )}
-          {applied && <AppliedResult applied={applied} site onClose={() => setApplied(undefined)} />}
+          <ApplyJob job={apply.job} site onClose={apply.clear} />
           {counts && numbers > 0 && (
             <Typography.Text data-testid="takeover-summary">
               {t('device.takeover.summary', {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { LEGACY_FIELDS, type LegacyField, type LegacyImport, type LegacyKind, type LegacyMapping, type LegacyPreview } from '@faceadmin/shared';
 import { useDeviceNames } from '../../devices/api.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
+import { VISUALLY_HIDDEN } from '../../../ui/visuallyHidden.ts';
 import { useLegacyImport, useLegacyPreview, useLegacyRun } from '../api.ts';
 
 /** The largest export the server reads (legacy.routes.ts LEGACY_MAX_BYTES). */
@@ -17,8 +18,6 @@ const REQUIRED: Record<LegacyKind, LegacyField[][]> = {
   transactions: [['number'], ['time', 'date']],
 };
 const ENCODINGS = ['utf-8', 'gbk', 'big5', 'shift_jis'] as const;
-/** Read by screen readers, not shown. */
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 /** The counts of a report, the ones that matter for its kind. */
 function Report({ run }: { run: LegacyImport }) {
@@ -318,7 +317,7 @@ export default function LegacyImportPage() {
         {run && running && (
           <div data-testid="legacy-progress">
             {/* a screen reader hears each quarter, not every second's count */}
-            <span role="status" style={HIDDEN}>
+            <span role="status" style={VISUALLY_HIDDEN}>
               {t('legacy.progressLabel')}: {Math.floor(percent / 25) * 25}%
             </span>
             <Typography.Text>{t('legacy.progress', { done: run.done, total: run.total })}</Typography.Text>
