@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { CODES, type LegacyImport } from '@faceadmin/shared';
 import { upload } from '../../../test/files.ts';
-import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { applyReview, call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
 import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
 
 /**
@@ -62,6 +62,7 @@ const people = async (c: Company) =>
     number: string;
     name: string;
     rfid: string;
+    organizations: { id: number; name: string }[];
   }[];
 
 test(`an employee export in GBK: detected, its columns mapped by their headers; a dry run counts and names each refused row, writing nothing; the run writes it; again, nothing changes (${DIALECT})`, async () => {
@@ -206,4 +207,75 @@ test(`an upload never imported for real is deleted after a week; the row stays f
   const row = await db.selectFrom('legacy_imports').select(['file_key', 'headers']).where('id', '=', p.data.id).executeTakeFirstOrThrow();
   assert.deepEqual([row.file_key, JSON.parse(row.headers)[0]], ['', 'Employee ID']);
   assert.match((await run(A, { id: p.data.id, mapping: p.data.mapping, dry_run: true })).message, /no longer kept here/);
+});
+
+test(`the same people from the old software's employee file and from a terminal's roster come out the same (number, name, card, department); a terminal taken over after the file's import has them matched and linked, no one made twice (${DIALECT})`, async () => {
+  // A terminal in service holding three of the file's employees (written by hand, as EMPLOYEES is)
+  const held = {
+    users: [
+      { pin: '1001', name: '张伟', card: '12345678' },
+      { pin: '1002', name: '李娜' },
+      { pin: '1003', name: '王芳', card: '87654321' },
+    ],
+    punches: [],
+  };
+  const FILE = ['工号,姓名,部门,卡号', '1001,张伟,总部,12345678', '1002,李娜,总部,', '1003,王芳,总部,87654321'].join('\n');
+  const sameFields = async (c: Company) =>
+    (await people(c))
+      .map((p) => ({
+        number: p.number,
+        name: p.name,
+        rfid: p.rfid,
+        departments: p.organizations.map((o) => o.name),
+      }))
+      .sort((a, b) => a.number.localeCompare(b.number));
+  /** A company's terminal `serial` holding `held`, its roster read. */
+  const readTerminal = async (c: Company, serial: string) => {
+    const d = await call(t.app, 'POST', '/device/create', { token: c.main, body: { name: `Door ${serial}`, serial, ip: '10.0.0.31', password: 'pw' } });
+    assert.equal(d.code, CODES.OK, d.message);
+    await terminal(server, serial, { site: held }).start();
+    assert.equal((await call(t.app, 'POST', '/device/command', { token: c.main, body: { id: d.data.id, kind: 'readRoster' } })).code, CODES.OK);
+    const items = await until(`${serial}'s roster read`, async () => {
+      const r = await call(t.app, 'GET', '/device/roster', { token: c.main, query: { id: d.data.id, pageSize: 100 } });
+      return r.data?.total === held.users.length ? (r.data.items as { pin: string; match: string; person_id: number | null }[]) : undefined;
+    });
+    return { id: d.data.id as number, items: items! };
+  };
+
+  // the terminal's path: company C takes the people over from the terminal into 总部
+  const C = await makeCompany(t, 'Legacy C');
+  const deptC = await call(t.app, 'POST', '/org/create', { token: C.main, body: { name: '总部' } });
+  const termC = await readTerminal(C, 'LEGACYC1');
+  const byTerminal = await applyReview(t.app, '/device/roster/apply', {
+    token: C.main,
+    body: { id: termC.id, department_id: deptC.data.id, rows: held.users.map((u) => ({ pin: u.pin, action: 'create' })) },
+  });
+  assert.equal(byTerminal.code, CODES.OK, byTerminal.message);
+  assert.equal(byTerminal.data.created, 3);
+
+  // the file's path: company D imports the employee file
+  const D = await makeCompany(t, 'Legacy D');
+  const p = await preview(D, 'employees.csv', Buffer.from(FILE), 'employees');
+  assert.equal(p.code, CODES.OK, p.message);
+  assert.equal((await run(D, { id: p.data.id, mapping: p.data.mapping, dry_run: false })).code, CODES.OK);
+  assert.equal((await finished(D, p.data.id)).report!.created, 3);
+
+  const fromTerminal = await sameFields(C);
+  assert.equal(fromTerminal.length, 3);
+  assert.deepEqual(await sameFields(D), fromTerminal);
+
+  // D then takes over the terminal holding them: each user matched to the person the file made, linked, no one new
+  const termD = await readTerminal(D, 'LEGACYD1');
+  assert.deepEqual(
+    termD.items.map((i) => i.match),
+    held.users.map(() => 'matched'),
+  );
+  const deptD = (await people(D))[0]!;
+  const linked = await applyReview(t.app, '/device/roster/apply', {
+    token: D.main,
+    body: { id: termD.id, department_id: deptD.organizations[0]!.id, rows: termD.items.map((i) => ({ pin: i.pin, action: 'link', person_id: i.person_id })) },
+  });
+  assert.equal(linked.code, CODES.OK, linked.message);
+  assert.deepEqual([linked.data.created, linked.data.linked, linked.data.refused], [0, 3, []]);
+  assert.deepEqual(await sameFields(D), fromTerminal);
 });
