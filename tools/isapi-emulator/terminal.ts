@@ -548,6 +548,12 @@ export async function createIsapiTerminal(opts: IsapiTerminalOptions = {}) {
       userType: typeof u.userType === 'string' ? u.userType : 'normal',
       valid: { enable: v.enable !== false, beginTime, endTime },
       password: typeof u.password === 'string' ? u.password : '',
+      // a field left out keeps what the terminal holds (a modify that does not name the gender leaves it)
+      ...(u.gender === 'male' || u.gender === 'female' || u.gender === 'unknown'
+        ? { gender: u.gender }
+        : users.get(employeeNo)?.gender
+          ? { gender: users.get(employeeNo)!.gender }
+          : {}),
     };
   }
 

@@ -16,6 +16,8 @@ export type DeviceOp =
       /** limited-time access, device-local 'YYYY-MM-DD HH:mm:ss', or null for none */
       start: string | null;
       end: string | null;
+      /** the person's gender when said (ISAPI terminals hold it; ZK's user record has no field for it) */
+      gender?: 'male' | 'female';
     }
   | { kind: 'photo'; pin: string; jpegBase64: string }
   | { kind: 'deleteUser'; pin: string }

@@ -98,6 +98,8 @@ test('deviceInfo XML: model, serial and firmware with its build; entities decode
 test('operations: a user with its validity and card, a face as multipart, a delete with its progress, the door', () => {
   const user = { kind: 'user', pin: 'E1', name: 'Ann', pri: 0, password: '', card: '99', start: '2026-01-01 08:00:00', end: null } as const;
   assert.deepEqual(userBody(user).UserInfo.Valid, { enable: true, beginTime: '2026-01-01T08:00:00', endTime: '2037-12-31T23:59:59', timeType: 'local' });
+  assert.equal('gender' in userBody(user).UserInfo, false, 'a gender not said is left out');
+  assert.equal((userBody({ ...user, gender: 'male' }).UserInfo as { gender?: string }).gender, 'male');
   const [rec, dropCards, card] = encodeOp(user)!;
   assert.equal(dropCards!.path, '/ISAPI/AccessControl/CardInfo/Delete?format=json');
   assert.equal(rec!.path, '/ISAPI/AccessControl/UserInfo/Record?format=json');

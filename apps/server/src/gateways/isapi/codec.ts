@@ -326,6 +326,8 @@ export function userBody(op: Extract<DeviceOp, { kind: 'user' }>) {
       doorRight: '1',
       RightPlan: [{ doorNo: 1, planTemplateNo: '1' }],
       ...(op.password ? { password: op.password } : {}),
+      // left out when not said: the terminal keeps the gender it holds
+      ...(op.gender ? { gender: op.gender } : {}),
       localUIRight: op.pri === 14,
     },
   };

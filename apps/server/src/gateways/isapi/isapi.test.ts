@@ -37,10 +37,16 @@ const punchesOf = (id: number) =>
 let emu: IsapiTerminal;
 let deviceId: number;
 
-test('a terminal added by address and password goes online with its model and firmware, and people with faces reach it', async () => {
+test('a terminal added by address and password goes online with its model and firmware, and people with faces reach it, with their gender when said', async () => {
   const dept = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Hall' } })).data.id as number;
   for (const n of ['1', '2']) {
-    await addPersonWithFace(t, A, { name: `Person ${n}`, number: `H${n}`, organizations: [dept], picture: await picture(200, 250) });
+    await addPersonWithFace(t, A, {
+      name: `Person ${n}`,
+      number: `H${n}`,
+      organizations: [dept],
+      picture: await picture(200, 250),
+      ...(n === '1' ? { gender: 'female' as const } : {}),
+    });
   }
   emu = await terminal({ serial: 'DS-K1T671M-EMU-A' });
   deviceId = await addTerminal(A, emu, 'ISAPIA1');
@@ -62,6 +68,8 @@ test('a terminal added by address and password goes online with its model and fi
   assert.ok(ledger);
   assert.equal(ledger.length, 2);
   assert.equal(emu.users.get('H1')?.name, 'Person 1');
+  assert.equal(emu.users.get('H1')?.gender, 'female');
+  assert.equal(emu.users.get('H2')?.gender, undefined, 'not said: left out, the terminal keeps its own');
   assert.match(emu.httpHost?.url ?? '', new RegExp(`^/isapi/event/${deviceId}/[A-Za-z0-9_-]{20,}$`), 'the terminal posts its events to this server');
   await until('the user count read back', async () => (await info(A, deviceId)).user_count === 2);
 });

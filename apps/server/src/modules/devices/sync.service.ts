@@ -53,6 +53,7 @@ export function opsForPerson(p: PersonRow, tzOffset = 480, cards = true): Device
       card: cards ? p.rfid : '',
       start: window ? window.start : localDate(p.access_from, false),
       end: window ? window.end : localDate(p.access_to, true),
+      ...(p.gender === 'male' || p.gender === 'female' ? { gender: p.gender } : {}),
     },
   ];
 }

@@ -42,6 +42,8 @@ export const SYNCED_FIELDS = [
   'access_periods',
   'work_status',
   'user_pri',
+  // a Hikvision terminal holds it (isapi/codec.ts userBody)
+  'gender',
 ] as const satisfies readonly (keyof PersonInsert)[];
 
 type Input = PersonCreate;
