@@ -27,6 +27,8 @@ const EMPLOYEES = iconv.encode(
   ].join('\r\n'),
   'gbk',
 );
+// Written by hand: ZKBioTime's department columns (GBK): a parent by code, one by name, a child before its parent.
+const DEPARTMENTS = iconv.encode(['部门编号,部门名称,上级部门', '4,固件组,3', '1,总部,', '3,研发部,1', '5,财务部,总部'].join('\r\n'), 'gbk');
 const TRANSACTIONS = Buffer.from(
   [
     'Employee ID,Punch Time,Device SN,Punch State',
@@ -122,6 +124,22 @@ step('Import: the people are made with their departments; the same file again ch
   await page.getByTestId('legacy-remembered').waitFor();
   await runFile('legacy-import', tr('legacy.report.imported', { count: 3 }));
   assert.deepEqual([await count('created'), await count('updated'), await count('unchanged')], [0, 0, 2]);
+});
+
+step('a department export: its parents read by code and by name, the new departments made beside those the employees brought', async () => {
+  await page.getByTestId('legacy-kind').getByText(tr('legacy.kinds.departments')).click();
+  await readFile('departments.csv', DEPARTMENTS);
+  await page.getByTestId('legacy-encoding').getByText(tr('legacy.encodings.gbk')).waitFor();
+  await page
+    .getByTestId('legacy-map-parent')
+    .getByText(tr('legacy.column', { n: 3, header: '上级部门', example: '3' }))
+    .waitFor();
+  await runFile('legacy-import', tr('legacy.report.imported', { count: 4 }));
+  // 总部 and 总部/财务部 came with the employees; 研发部 and 固件组 are new
+  assert.deepEqual([await count('departments'), await count('departmentsHere'), await count('failed')], [2, 2, 0]);
+  const tree = JSON.stringify(await api(page, 'GET', '/org/tree'));
+  for (const name of ['研发部', '固件组']) assert.ok(tree.includes(name), `${name} made`);
+  await accessible('the departments imported');
 });
 
 step('a transaction export becomes punches of the terminal: the unknown number kept as a stranger', async () => {

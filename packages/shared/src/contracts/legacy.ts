@@ -4,13 +4,15 @@ import { endpoint } from './endpoint.ts';
 
 /**
  * Taking over a working site (issue #30), from the old software's files: ZKBioTime / ZKTime-style exports of
- * employees and of attendance transactions, read with a column mapping (docs/legacy-import.md).
+ * employees, departments and attendance transactions, read with a column mapping (docs/legacy-import.md).
  */
-export const LEGACY_KINDS = ['employees', 'transactions'] as const;
+export const LEGACY_KINDS = ['employees', 'departments', 'transactions'] as const;
 export type LegacyKind = (typeof LEGACY_KINDS)[number];
 /** What a column may be read as; the first of a kind's `required` groups must all be mapped (legacyMissing). */
 export const LEGACY_FIELDS = {
   employees: ['number', 'name', 'first_name', 'last_name', 'department', 'card', 'hire_date', 'gender', 'phone'],
+  /** a department's name (`department`), its code in the old software and its parent's (code, name or path) */
+  departments: ['code', 'department', 'parent'],
   transactions: ['number', 'time', 'date', 'clock', 'terminal', 'state'],
 } as const satisfies Record<LegacyKind, readonly string[]>;
 export type LegacyField = (typeof LEGACY_FIELDS)[LegacyKind][number];
@@ -54,7 +56,8 @@ export type LegacyRunBody = Static<typeof LegacyRunBody>;
 export const LegacyRowError = Type.Object({ row: Type.Integer(), field: Type.String(), reason: Type.String() });
 export const LegacyReport = Type.Object({
   rows: Type.Integer(),
-  /** employees: people created, changed, already as the file says; departments created */
+  /** employees: people created, changed, already as the file says; departments created (a departments file: its rows
+   * already here are `unchanged`) */
   created: Type.Integer(),
   updated: Type.Integer(),
   unchanged: Type.Integer(),

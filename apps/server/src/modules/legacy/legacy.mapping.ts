@@ -45,6 +45,40 @@ const ALIASES: Record<LegacyField, string[]> = {
   name: ['name', 'full name', 'employee name', '姓名', '名称', '員工姓名', '员工姓名', '氏名', '名前', '社員名'],
   first_name: ['first name', 'firstname', 'given name', '名', '名字'],
   last_name: ['last name', 'lastname', 'surname', 'family name', '姓'],
+  code: [
+    'department code',
+    'dept code',
+    'department no',
+    'dept no',
+    'department number',
+    'deptid',
+    'dept id',
+    '部门编号',
+    '部门代码',
+    '部门编码',
+    '部門編號',
+    '部門代碼',
+    '部門代號',
+    '部署コード',
+    '部署番号',
+  ],
+  parent: [
+    'parent department',
+    'parent',
+    'superior',
+    'superior department',
+    'parent dept',
+    'supdeptid',
+    'parent code',
+    '上级部门',
+    '上级',
+    '上级部门编号',
+    '上級部門',
+    '上級',
+    '上級部門編號',
+    '上位部署',
+    '親部署',
+  ],
   department: ['department', 'dept', 'department name', 'dept name', '部门', '部门名称', '所属部门', '部門', '部門名稱', '所屬部門', '部署', '所属', '部署名'],
   card: ['card no', 'card number', 'card', 'cardno', 'rfid', '卡号', '卡號', 'カード番号', 'カードno'],
   hire_date: [
@@ -156,6 +190,7 @@ export function guessMapping(kind: LegacyKind, headers: readonly string[]): Lega
 /** The fields a run cannot do without, in the order they are asked for; a missing one is named in the error. */
 export function missingField(kind: LegacyKind, m: LegacyMapping): LegacyField | undefined {
   const has = (f: LegacyField) => m[f] !== undefined && m[f] !== null;
+  if (kind === 'departments') return has('department') ? undefined : 'department';
   if (!has('number')) return 'number';
   if (kind === 'employees') return has('name') || has('first_name') || has('last_name') ? undefined : 'name';
   // a date column alone is read as the whole moment when its cells hold one (each row says when they do not)

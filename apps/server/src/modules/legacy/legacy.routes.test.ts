@@ -279,3 +279,87 @@ test(`the same people from the old software's employee file and from a terminal'
   assert.deepEqual([linked.data.created, linked.data.linked, linked.data.refused], [0, 3, []]);
   assert.deepEqual(await sameFields(D), fromTerminal);
 });
+
+// Written by hand: the columns of ZKBioTime's department export; a child before its parent, a parent by name, one
+// by path, a circle, a row repeated, a row without a name.
+const DEPARTMENTS = [
+  'Department Code,Department Name,Superior Department',
+  '4,Firmware,2',
+  '1,Head Office,',
+  '2,R&D,1',
+  '3,Sales,1',
+  '5,East Region,Sales',
+  '6,Loop A,7',
+  '7,Loop B,6',
+  '8,Warehouse,Operations/Logistics',
+  '2,R&D,1',
+  '9,,1',
+].join('\r\n');
+
+test(`a department export: its parents by code, by name or as a path, in any order, made under the department chosen; a dry run counts them and names the refused rows; the run makes them, again nothing (${DIALECT})`, async () => {
+  const C = await makeCompany(t, 'Legacy departments');
+  const root = await call(t.app, 'POST', '/org/create', { token: C.main, body: { name: 'Group' } });
+  const paths = async () => {
+    const out: string[] = [];
+    const walk = (nodes: { name: string; children?: unknown[] }[], up: string) => {
+      for (const n of nodes) {
+        const path = up ? `${up}/${n.name}` : n.name;
+        out.push(path);
+        walk((n.children ?? []) as typeof nodes, path);
+      }
+    };
+    walk((await call(t.app, 'GET', '/org/tree', { token: C.main })).data, '');
+    return out.sort();
+  };
+  const p = await preview(C, 'departments.csv', Buffer.from(DEPARTMENTS), 'departments');
+  assert.equal(p.code, CODES.OK, p.message);
+  assert.deepEqual(p.data.mapping, { code: 0, department: 1, parent: 2 });
+  const body = { id: p.data.id, mapping: p.data.mapping, department_id: root.data.id };
+
+  assert.equal((await run(C, { ...body, dry_run: true })).code, CODES.OK);
+  const dry = (await finished(C, p.data.id)).report!;
+  assert.deepEqual(
+    { departments: dry.departments, unchanged: dry.unchanged, duplicates: dry.duplicates, failed: dry.failed },
+    { departments: 8, unchanged: 0, duplicates: 1, failed: 3 },
+  );
+  assert.deepEqual(
+    dry.errors.map((e) => [e.row, e.field]),
+    [
+      [7, 'Parent department'],
+      [8, 'Parent department'],
+      [11, 'Department'],
+    ],
+  );
+  assert.match(dry.errors[0]!.reason, /"7" leads round in a circle/);
+  assert.deepEqual(await paths(), ['Group'], 'a dry run makes nothing');
+
+  assert.equal((await run(C, { ...body, dry_run: false })).code, CODES.OK);
+  const real = (await finished(C, p.data.id)).report!;
+  assert.deepEqual([real.departments, real.failed], [8, 3]);
+  assert.deepEqual(await paths(), [
+    'Group',
+    'Group/Head Office',
+    'Group/Head Office/R&D',
+    'Group/Head Office/R&D/Firmware',
+    'Group/Head Office/Sales',
+    'Group/Head Office/Sales/East Region',
+    'Group/Operations',
+    'Group/Operations/Logistics',
+    'Group/Operations/Logistics/Warehouse',
+  ]);
+  const logged = await call(t.app, 'GET', '/log/list', { token: C.main, lang: 'en-US', query: { pageSize: 10 } });
+  assert.ok(logged.data.items.some((l: { description: string }) => /Imported 8 departments from departments\.csv/.test(l.description)));
+
+  // the same file again: its mapping remembered, every department already here
+  const again = await preview(C, 'departments.csv', Buffer.from(DEPARTMENTS), 'departments');
+  assert.equal(again.data.remembered, true);
+  await run(C, { id: again.data.id, mapping: again.data.mapping, department_id: root.data.id, dry_run: false });
+  const second = (await finished(C, again.data.id)).report!;
+  assert.deepEqual([second.departments, second.unchanged, second.failed], [0, 6, 3]);
+  assert.equal((await paths()).length, 9);
+
+  // a departments file needs the departments' names
+  const unnamed = await run(C, { id: again.data.id, mapping: { code: 0, department: null, parent: 2 }, dry_run: true });
+  assert.equal(unnamed.code, CODES.RULE);
+  assert.match(unnamed.message, /Choose the column that holds Department/);
+});

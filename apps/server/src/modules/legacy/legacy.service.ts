@@ -116,6 +116,22 @@ function merge(report: LegacyReport, t: Tally) {
 /** A department's name is stored up to this long (the departments' schema). */
 const DEPARTMENT_NAME_MAX = LIMITS.textMax;
 
+/** A department path's key: the same path however its letters are written (full-width, case). */
+const pathKey = (p: string) => p.normalize('NFKC').toLowerCase();
+/** '总部/研发部', '总部 > 研发部', '总部\\研发部' → ['总部', '研发部'] */
+const splitPath = (text: string) =>
+  text
+    .split(/[/\\>＞]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+/** Where a run puts departments (departmentIndex): its root, every path here, and what a dry run would make. */
+interface DepartmentIndex {
+  rootId: number;
+  rootPath: string;
+  byPath: Map<string, number>;
+  wouldMake: Set<string>;
+}
+
 const NUMBER = new RegExp(PERSON_NUMBER_PATTERN);
 const CARD = new RegExp(CARD_PATTERN);
 
@@ -212,16 +228,50 @@ export function legacyService(deps: {
     dept: string[] | null;
   }
 
-  async function employees(w: Work) {
-    const { companyId } = w.tenant;
-    const depts = await departmentsRepository.all(db, companyId);
+  /** Where a run puts departments: under the one chosen (else at the top), found by their paths ('总部/研发部'). */
+  async function departmentIndex(w: Work): Promise<DepartmentIndex> {
+    const depts = await departmentsRepository.all(db, w.tenant.companyId);
     const rootId = w.body.department_id ?? 0;
     const pathOf = departmentPaths(depts);
-    const rootPath = rootId ? pathOf.get(rootId)! : '';
-    const key = (p: string) => p.normalize('NFKC').toLowerCase();
-    const byPath = new Map<string, number>(depts.map((d) => [key(pathOf.get(d.id)!), d.id]));
-    /** dry runs count the departments they would make */
-    const wouldMake = new Set<string>();
+    return {
+      rootId,
+      rootPath: rootId ? pathOf.get(rootId)! : '',
+      byPath: new Map<string, number>(depts.map((d) => [pathKey(pathOf.get(d.id)!), d.id])),
+      wouldMake: new Set<string>(),
+    };
+  }
+
+  /**
+   * A department path's id under the run's root, made (with its parents) when missing and counted in the attempt's
+   * tally; 'planned' on a dry run for one not made yet (counted once in `wouldMake`).
+   */
+  async function departmentOf(ex: Executor, w: Work, d: DepartmentIndex, parts: string[], made: Map<string, number>, tally: Tally, now: string) {
+    let parent = d.rootId;
+    let path = d.rootPath;
+    let planned = false;
+    for (const whole of parts) {
+      // as stored (the name's limit), so the same path is found again by the next import
+      const part = whole.slice(0, DEPARTMENT_NAME_MAX);
+      path = path ? `${path}/${part}` : part;
+      const k = pathKey(path);
+      let id = made.get(k) ?? d.byPath.get(k);
+      if (id === undefined) {
+        if (w.body.dry_run) {
+          d.wouldMake.add(k);
+          planned = true;
+          continue;
+        }
+        id = await departmentsRepository.insert(ex, w.tenant.companyId, { parent_id: parent, name: part, sort: 0, created_at: now });
+        made.set(k, id);
+        tally.departments++;
+      }
+      parent = id;
+    }
+    return planned ? ('planned' as const) : parent;
+  }
+
+  async function employees(w: Work) {
+    const d = await departmentIndex(w);
     const seen = new Set<string>();
     let done = 0;
     for (const batch of chunks(
@@ -264,12 +314,7 @@ export function legacyService(deps: {
           continue;
         }
         const deptText = cellOf(w, cells, 'department');
-        const dept = deptText
-          ? deptText
-              .split(/[/\\>＞]+/)
-              .map((p) => p.trim())
-              .filter(Boolean)
-          : null;
+        const dept = deptText ? splitPath(deptText) : null;
         wanted.push({
           index,
           number,
@@ -281,18 +326,14 @@ export function legacyService(deps: {
           dept,
         });
       }
-      await writeOrCount(w, wanted, { rootId, rootPath, byPath, wouldMake, key });
+      await writeOrCount(w, wanted, d);
       done += batch.length;
       await w.progress(done);
     }
-    w.report.departments += wouldMake.size;
+    w.report.departments += d.wouldMake.size;
   }
 
-  async function writeOrCount(
-    w: Work,
-    wanted: Wanted[],
-    d: { rootId: number; rootPath: string; byPath: Map<string, number>; wouldMake: Set<string>; key: (p: string) => string },
-  ) {
+  async function writeOrCount(w: Work, wanted: Wanted[], d: DepartmentIndex) {
     const { companyId } = w.tenant;
     // what one attempt counted and the departments it made: kept only once it commits (transaction() may run it again)
     const write = async (ex: Executor): Promise<{ tally: Tally; made: Map<string, number> }> => {
@@ -310,33 +351,8 @@ export function legacyService(deps: {
         [...existing.values()].map((p) => p.id),
       );
       const changed: number[] = [];
-      /** a department path's id, made (with its parents) when missing; 'planned' on a dry run for one not made yet */
-      const deptOf = async (parts: string[]): Promise<number | 'planned'> => {
-        let parent = d.rootId;
-        let path = d.rootPath;
-        let planned = false;
-        for (const whole of parts) {
-          // as stored (the name's limit), so the same path is found again by the next import
-          const part = whole.slice(0, DEPARTMENT_NAME_MAX);
-          path = path ? `${path}/${part}` : part;
-          const k = d.key(path);
-          let id = made.get(k) ?? d.byPath.get(k);
-          if (id === undefined) {
-            if (w.body.dry_run) {
-              d.wouldMake.add(k);
-              planned = true;
-              continue;
-            }
-            id = await departmentsRepository.insert(ex, companyId, { parent_id: parent, name: part, sort: 0, created_at: now });
-            made.set(k, id);
-            tally.departments++;
-          }
-          parent = id;
-        }
-        return planned ? 'planned' : parent;
-      };
       for (const x of wanted) {
-        const deptId = x.dept?.length ? await deptOf(x.dept) : d.rootId;
+        const deptId = x.dept?.length ? await departmentOf(ex, w, d, x.dept, made, tally, now) : d.rootId;
         const p = existing.get(x.number);
         if (p && p.kind === VISITOR) {
           refuse(w, x.index, 'number', 'visitorNumber', { value: x.number }, tally);
@@ -389,6 +405,82 @@ export function legacyService(deps: {
     const { tally, made } = w.body.dry_run ? await write(db) : await transaction(db, write);
     for (const [k, id] of made) d.byPath.set(k, id);
     merge(w.report, tally);
+  }
+
+  /**
+   * A departments file (ZKBioTime's or ZKTime's export): each row a department, its parent named by code, by name (one
+   * row of the file holds it) or as a path; a parent may come after its child in the file. Made under the run's root
+   * with their parents; one already here is unchanged, so a second import makes nothing. A chain of parents that
+   * runs in a circle is refused, row by row.
+   */
+  async function departments(w: Work) {
+    const d = await departmentIndex(w);
+    const before = new Set(d.byPath.keys());
+    interface Dept {
+      index: number;
+      code: string;
+      name: string;
+      parent: string;
+    }
+    const rows: Dept[] = [];
+    const seen = new Set<string>();
+    w.sheet.rows.forEach((cells, index) => {
+      const name = cellOf(w, cells, 'department');
+      if (!name) return refuse(w, index, 'department', 'required');
+      const code = cellOf(w, cells, 'code');
+      const parent = cellOf(w, cells, 'parent');
+      const k = code ? `#${code}` : `${pathKey(parent)}/${pathKey(name)}`;
+      if (seen.has(k)) w.report.duplicates++;
+      else {
+        seen.add(k);
+        rows.push({ index, code, name, parent });
+      }
+    });
+    const byCode = new Map(rows.filter((r) => r.code).map((r) => [r.code, r]));
+    const byName = new Map<string, Dept[]>();
+    for (const r of rows) byName.set(pathKey(r.name), [...(byName.get(pathKey(r.name)) ?? []), r]);
+    // each row's path from the top: its parent's path and its name (null: the parents run in a circle)
+    const paths = new Map<Dept, string[] | null>();
+    const pathOf = (r: Dept, visiting: Set<Dept>): string[] | null => {
+      const known = paths.get(r);
+      if (known !== undefined) return known;
+      if (visiting.has(r)) return null;
+      visiting.add(r);
+      let up: string[] | null = [];
+      if (r.parent) {
+        const named = byName.get(pathKey(r.parent));
+        const p = byCode.get(r.parent) ?? (named?.length === 1 ? named[0] : undefined);
+        up = p ? pathOf(p, visiting) : splitPath(r.parent);
+      }
+      const path = up === null ? null : [...up, r.name];
+      paths.set(r, path);
+      return path;
+    };
+    let done = 0;
+    for (const batch of chunks(rows, PEOPLE_BATCH)) {
+      const write = async (ex: Executor): Promise<{ tally: Tally; made: Map<string, number> }> => {
+        const tally = emptyTally();
+        const made = new Map<string, number>();
+        const now = nowIso();
+        for (const r of batch) {
+          const parts = pathOf(r, new Set());
+          if (!parts) {
+            refuse(w, r.index, 'parent', 'cycle', { value: r.parent }, tally);
+            continue;
+          }
+          const whole = [d.rootPath, ...parts.map((p) => p.slice(0, DEPARTMENT_NAME_MAX))].filter(Boolean).join('/');
+          if (before.has(pathKey(whole))) tally.unchanged++;
+          await departmentOf(ex, w, d, parts, made, tally, now);
+        }
+        return { tally, made };
+      };
+      const { tally, made } = w.body.dry_run ? await write(db) : await transaction(db, write);
+      for (const [k, id] of made) d.byPath.set(k, id);
+      merge(w.report, tally);
+      done += batch.length;
+      await w.progress(done);
+    }
+    w.report.departments += d.wouldMake.size;
   }
 
   async function transactions(w: Work) {
@@ -474,6 +566,7 @@ export function legacyService(deps: {
     const id = w.row.id;
     try {
       if (w.row.kind === 'employees') await employees(w);
+      else if (w.row.kind === 'departments') await departments(w);
       else await transactions(w);
       w.report.errors.sort((a, b) => a.row - b.row);
       await transaction(db, async (trx) => {
@@ -494,7 +587,7 @@ export function legacyService(deps: {
         await audit(trx, w.tenant, 'person', 'person.legacyImport', {
           file: w.row.file_name,
           kind: t(w.lang, `legacy.kinds.${w.row.kind}`),
-          written: w.row.kind === 'employees' ? r.created + r.updated : r.stored,
+          written: w.row.kind === 'employees' ? r.created + r.updated : w.row.kind === 'departments' ? r.departments : r.stored,
         });
       });
       if (!w.body.dry_run) await deps.files.delete(w.row.file_key);

@@ -15,6 +15,7 @@ const MAX_MB = 40;
 /** What a run cannot do without (the server names a missing one too: legacy.mapping.ts missingField). */
 const REQUIRED: Record<LegacyKind, LegacyField[][]> = {
   employees: [['number'], ['name', 'first_name', 'last_name']],
+  departments: [['department']],
   transactions: [['number'], ['time', 'date']],
 };
 const ENCODINGS = ['utf-8', 'gbk', 'big5', 'shift_jis'] as const;
@@ -31,11 +32,16 @@ function Report({ run }: { run: LegacyImport }) {
           ['unchanged', r.unchanged],
           ['departments', r.departments],
         ]
-      : [
-          ['stored', r.stored],
-          ['already', r.already],
-          ['strangers', r.strangers],
-        ];
+      : run.kind === 'departments'
+        ? [
+            ['departments', r.departments],
+            ['departmentsHere', r.unchanged],
+          ]
+        : [
+            ['stored', r.stored],
+            ['already', r.already],
+            ['strangers', r.strangers],
+          ];
   counts.push(['duplicates', r.duplicates], ['failed', r.failed]);
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="legacy-report">
@@ -72,7 +78,7 @@ function Report({ run }: { run: LegacyImport }) {
 
 /**
  * /user/legacy — taking over a working site from the old software's files (issue #30): a ZKBioTime / ZKTime-style
- * export of employees or of attendance transactions is read, its columns mapped (by their headers, or as this company
+ * export of employees, departments or attendance transactions is read, its columns mapped (by their headers, or as this company
  * mapped them last), checked without writing, then imported with its progress and a report of each refused row.
  */
 export default function LegacyImportPage() {
@@ -164,6 +170,7 @@ export default function LegacyImportPage() {
             }}
             options={[
               { value: 'employees', label: t('legacy.kinds.employees') },
+              { value: 'departments', label: t('legacy.kinds.departments') },
               { value: 'transactions', label: t('legacy.kinds.transactions') },
             ]}
             data-testid="legacy-kind"
@@ -253,7 +260,7 @@ export default function LegacyImportPage() {
             {missing && (
               <Alert type="warning" showIcon title={t('legacy.missing', { field: t(`legacy.fields.${missing[0]!}`) })} data-testid="legacy-missing" />
             )}
-            {kind === 'employees' ? (
+            {kind !== 'transactions' ? (
               <Space wrap>
                 <label htmlFor="legacy-department">{t('legacy.department')}</label>
                 <DepartmentSelect
