@@ -7,13 +7,14 @@ import { AUTO_SHIFT_KEY, DEVICE_OPTION_DEFAULTS, type DayStatus, type Rule, type
 export const LEGEND = ['normal', 'abnormal', 'out', 'leave', 'holiday'] as const;
 export type Legend = (typeof LEGEND)[number];
 
+/** Each legend's colour: as text on white and on its own light tint (StatusTag) at least 4.5:1 (WCAG AA). */
 export const LEGEND_COLOR: Record<Legend | 'pending', string> = {
-  normal: '#52c41a',
-  abnormal: '#f5222d',
-  out: '#1677ff',
-  leave: '#fa8c16',
-  holiday: '#722ed1',
-  pending: '#8c8c8c',
+  normal: '#237804',
+  abnormal: '#cf1322',
+  out: '#0958d9',
+  leave: '#ad4e00',
+  holiday: '#531dab',
+  pending: '#595959',
 };
 
 const LEGEND_OF: Record<DayStatus, Legend | 'pending'> = {

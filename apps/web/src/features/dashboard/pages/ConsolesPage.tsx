@@ -213,7 +213,7 @@ function TerminalTile({
           <div style={{ width: 72, height: 72, borderRadius: 4, background: 'rgba(0,0,0,0.04)' }} />
         )}
         <div style={{ minWidth: 0, flex: 1, fontSize: 13 }}>
-          <div style={{ opacity: 0.6 }}>{t('dashboard.consoles.lastPunch')}</div>
+          <div style={{ opacity: 0.75 }}>{t('dashboard.consoles.lastPunch')}</div>
           {p ? (
             <>
               <div style={{ fontWeight: 500 }}>{p.stranger ? <Tag color="purple">{t('dashboard.rec.stranger')}</Tag> : p.name || p.number}</div>
@@ -222,7 +222,7 @@ function TerminalTile({
           ) : (
             <div>{t('dashboard.consoles.noPunch')}</div>
           )}
-          <div style={{ opacity: 0.6, marginTop: 4 }}>
+          <div style={{ opacity: 0.75, marginTop: 4 }}>
             <div>{t('dashboard.consoles.lastSeen')}</div>
             <div>{x.last_seen_at ? <DateTime value={x.last_seen_at} /> : t('dashboard.consoles.never')}</div>
           </div>
@@ -266,7 +266,7 @@ function BreakerTile({ breaker: b, canSwitch }: { breaker: ConsoleBreaker; canSw
           <Typography.Text type="secondary">{t('dashboard.consoles.noLines')}</Typography.Text>
         )}
       </div>
-      <div style={{ fontSize: 12, opacity: 0.6, marginTop: 6 }}>
+      <div style={{ fontSize: 12, opacity: 0.75, marginTop: 6 }}>
         {t('dashboard.consoles.lastChange')} {lastChange ? <DateTime value={lastChange} /> : t('dashboard.consoles.never')}
       </div>
     </Card>

@@ -21,7 +21,7 @@ import {
   useSites,
   useTrend,
 } from '../api.ts';
-import { AlarmList, AttendanceDonut, FlowChart, RecognitionGrid, TrendChart, useSliceColors } from '../components/Blocks.tsx';
+import { AlarmList, AttendanceDonut, FlowChart, RecognitionGrid, SLICE_TEXT, TrendChart, useSliceColors } from '../components/Blocks.tsx';
 import { resultLink, SLICES } from '../logic.ts';
 
 /**
@@ -81,7 +81,7 @@ export default function DashboardPage() {
                           <Statistic
                             title={t(`dashboard.att.${s}`)}
                             value={att.data?.[s] ?? 0}
-                            styles={{ content: { color: colors[s], fontSize: 20 }, title: { fontSize: 12 } }}
+                            styles={{ content: { color: s === 'leave' ? colors.leave : SLICE_TEXT[s], fontSize: 20 }, title: { fontSize: 12 } }}
                           />
                         </Link>
                       </Col>
@@ -205,13 +205,13 @@ function DeviceRow({ title, to, counts, testId }: { title: string; to: string; c
           <Statistic title={t('dashboard.dev.online')} value={counts.online} styles={{ content: { color: '#52c41a' }, title: { fontSize: 12 } }} />
         </Col>
         <Col span={8}>
-          <Statistic title={t('dashboard.dev.offline')} value={counts.offline} styles={{ content: { color: '#8c8c8c' }, title: { fontSize: 12 } }} />
+          <Statistic title={t('dashboard.dev.offline')} value={counts.offline} styles={{ content: { color: '#595959' }, title: { fontSize: 12 } }} />
         </Col>
         <Col span={8}>
           <Statistic
             title={t('dashboard.dev.abnormal')}
             value={counts.abnormal}
-            styles={{ content: { color: counts.abnormal ? '#f5222d' : undefined }, title: { fontSize: 12 } }}
+            styles={{ content: { color: counts.abnormal ? '#cf1322' : undefined }, title: { fontSize: 12 } }}
           />
         </Col>
       </Row>

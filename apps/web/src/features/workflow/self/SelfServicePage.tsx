@@ -387,7 +387,7 @@ function RowCard({ row, onOpen, extra }: { row: ApplicationRow; onOpen: () => vo
         {row.period && ` · ${formatDateTime(row.period.from)} – ${formatDateTime(row.period.to)}`}
         {row.duration && ` · ${durationText(t, row.duration)}`}
       </div>
-      <div style={{ fontSize: 12, color: '#8c8c8c' }}>
+      <div style={{ fontSize: 12, color: '#595959' }}>
         {row.order_no} · {formatDateTime(row.created_at)}
         {row.current && ` · ${t('workflow.self.waitingFor', { names: row.current.approvers.map((a) => a.name).join(', ') })}`}
       </div>

@@ -386,7 +386,7 @@ export default function FreeSchedulePage() {
                         }}
                       >
                         <div>{Number(d.slice(8))}</div>
-                        <div style={{ color: '#8c8c8c', fontWeight: 400 }}>{dayjs(d).format('dd')}</div>
+                        <div style={{ color: '#595959', fontWeight: 400 }}>{dayjs(d).format('dd')}</div>
                       </th>
                     ))}
                   </tr>
