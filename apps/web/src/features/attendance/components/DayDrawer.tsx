@@ -363,7 +363,12 @@ function ManualResult({ day, onChanged }: { day: DayDetail; onChanged: () => voi
       data-testid="day-manual"
     >
       <Form.Item name="status" rules={[{ required: true, message: t('common.validation.required') }]}>
-        <Select style={{ width: 150 }} placeholder={t('att.manual.status')} options={MANUAL_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))} />
+        <Select
+          style={{ width: 150 }}
+          placeholder={t('att.manual.status')}
+          aria-label={t('att.manual.status')}
+          options={MANUAL_STATUSES.map((s) => ({ value: s, label: t(`att.status.${s}`) }))}
+        />
       </Form.Item>
       <Form.Item name="reason" rules={[{ required: true, whitespace: true, message: t('common.validation.required') }]}>
         <Input style={{ width: 220 }} maxLength={200} placeholder={t('att.manual.reason')} />

@@ -414,6 +414,7 @@ export function RuleDrawer({ open, rule, onClose }: Props) {
                                       { value: AUTO_SHIFT_KEY, label: t('att.rule.autoDay') },
                                       { value: '', label: t('att.rule.restDay') },
                                     ]}
+                                    aria-label={t('att.rule.dayN', { n: j + 1 })}
                                     data-testid={`cycle-${i}-day-${j}`}
                                   />
                                 </Form.Item>

@@ -55,6 +55,7 @@ export function AlarmTable({ breakerId, lineId }: { breakerId?: number; lineId?:
           allowClear
           size="small"
           placeholder={t('breaker.alarm.type')}
+          aria-label={t('breaker.alarm.type')}
           style={{ width: 150 }}
           options={ALARM_TYPES.filter((x) => !lineId || x !== 'offline').map((x) => ({ value: x, label: t(`breaker.alarmTypes.${x}`) }))}
           onChange={(type?: AlarmType) => setQuery((q) => ({ ...q, page: 1, type }))}

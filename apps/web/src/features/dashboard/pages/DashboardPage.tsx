@@ -54,6 +54,7 @@ export default function DashboardPage() {
             allowClear
             style={{ minWidth: 200 }}
             placeholder={t('dashboard.allSites')}
+            aria-label={t('dashboard.site')}
             value={siteId}
             onChange={(v?: number) => setSiteId(v)}
             options={siteItems.map((s) => ({ value: s.id, label: s.name }))}

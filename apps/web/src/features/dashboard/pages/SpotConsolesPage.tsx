@@ -24,6 +24,7 @@ export default function SpotConsolesPage() {
     <Select
       style={{ minWidth: 260 }}
       placeholder={t('dashboard.big.chooseSite')}
+      aria-label={t('dashboard.big.chooseSite')}
       options={items.map((s) => ({ value: s.id, label: s.name }))}
       onChange={choose}
       data-testid="spot-site"

@@ -60,7 +60,8 @@ export function DepartmentDialog({ state, onClose }: { state: DepartmentDialogSt
       cancelText={t('common.actions.cancel')}
       confirmLoading={create.isPending || update.isPending}
     >
-      <Form form={form} layout="vertical" data-testid="department-form" onFinish={() => void submit().catch(() => undefined)}>
+      {/* named, so its fields' ids (department_incharges…) are not those of the person drawer's fields (incharges) and its labels name them */}
+      <Form form={form} name="department" layout="vertical" data-testid="department-form" onFinish={() => void submit().catch(() => undefined)}>
         {state.mode !== 'heads' && (
           <Form.Item
             name="name"

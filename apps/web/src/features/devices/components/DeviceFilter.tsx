@@ -2,14 +2,15 @@ import { Select } from 'antd';
 import type { ListFilter } from '../../../ui/ListPage.tsx';
 import { useDeviceNames } from '../api.ts';
 
-/** A list's "which device" filter: the company's devices by name, searchable, clearable. */
-export function DeviceFilter(props: { placeholder: string; onChange: (deviceId: number | undefined) => void; testId: string }) {
+/** A list's "which device" filter: the company's devices by name, searchable, clearable; named by `aria-label`, else by its placeholder. */
+export function DeviceFilter(props: { placeholder: string; 'aria-label'?: string; onChange: (deviceId: number | undefined) => void; testId: string }) {
   const devices = useDeviceNames();
   return (
     <Select
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
       placeholder={props.placeholder}
+      aria-label={props['aria-label'] ?? props.placeholder}
       style={{ width: 200 }}
       options={(devices.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
       onChange={(deviceId?: number) => props.onChange(deviceId)}

@@ -243,6 +243,7 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
           mode="multiple"
           style={{ width: '100%' }}
           placeholder={t('device.fleet.chooseDevices')}
+          aria-label={t('device.fleet.chooseDevices')}
           value={chosen}
           onChange={setChosen}
           maxCount={FIRMWARE_LIMITS.devicesMax}

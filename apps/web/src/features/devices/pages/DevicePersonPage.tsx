@@ -140,6 +140,7 @@ export default function DevicePersonPage() {
         <Select
           allowClear
           placeholder={t('device.ledger.state')}
+          aria-label={t('device.ledger.state')}
           style={{ width: 150 }}
           options={STATES.map((s) => ({ value: s, label: t(`device.ledger.states.${s}`) }))}
           onChange={(state?: LedgerState) => setQuery((q) => ({ ...q, page: 1, state }))}

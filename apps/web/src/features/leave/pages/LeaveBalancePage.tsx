@@ -86,6 +86,8 @@ export default function LeaveBalancePage() {
           kind: 'select',
           param: 'year',
           clearable: false,
+          // never empty, so this only names the box
+          placeholder: t('leave.year'),
           width: 110,
           options: Array.from({ length: 5 }, (_, i) => thisYear - 3 + i).map((y) => ({ value: y, label: String(y) })),
           testId: 'balance-year',
@@ -98,6 +100,7 @@ export default function LeaveBalancePage() {
             <Select
               value={chosen}
               onChange={(leave_type: string) => set({ leave_type })}
+              aria-label={t('leave.type')}
               style={{ width: 180 }}
               loading={policies.isLoading}
               options={types.map((x) => ({ value: x.leave_type, label: x.tracked ? x.label : `${x.label} (${t('leave.untracked')})` }))}

@@ -97,6 +97,7 @@ export default function ManagerPage() {
         <Select
           allowClear
           placeholder={t('manager.fields.status')}
+          aria-label={t('manager.fields.status')}
           style={{ width: 140 }}
           options={MANAGER_STATUSES.map((s) => ({ value: s, label: t(`manager.statuses.${s}`) }))}
           onChange={(status?: ManagerStatus) => setQuery((q) => ({ ...q, page: 1, status }))}

@@ -55,6 +55,7 @@ export function AdminLinkDialog({
           <Select
             style={{ width: 260 }}
             placeholder={t('person.adminLink.account')}
+            aria-label={t('person.adminLink.account')}
             value={adminId}
             onChange={setAdminId}
             options={(links?.candidates ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.username})` }))}

@@ -4,14 +4,19 @@ import { useOrgOptions } from '../api.ts';
 
 type Props = Omit<TreeSelectProps, 'treeData' | 'fieldNames'> & { 'data-testid'?: string };
 
-/** Department picker over GET /person/personOrgOptions: searchable by name, fully expanded; other props (form value, multiple…) pass through. */
+/**
+ * Department picker over GET /person/personOrgOptions: searchable by name, fully expanded; other props (form value, multiple…) pass through.
+ * Its accessible name is `aria-label`, else the label an `id` ties to it (a Form.Item's), else its placeholder (antd's placeholder is no name).
+ */
 export function DepartmentSelect(props: Props) {
   const options = useOrgOptions();
+  const named = props.id !== undefined || props['aria-labelledby'] !== undefined;
   return (
     <TreeSelect
       showSearch={{ treeNodeFilterProp: 'label' }}
       treeDefaultExpandAll
       {...props}
+      aria-label={props['aria-label'] ?? (named || typeof props.placeholder !== 'string' ? undefined : props.placeholder)}
       treeData={options.data ?? []}
       fieldNames={{ label: 'label', value: 'value', children: 'children' }}
     />

@@ -343,6 +343,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
         <Select
           allowClear
           placeholder={t('person.fields.workStatus')}
+          aria-label={t('person.fields.workStatus')}
           style={{ width: 140 }}
           options={[
             { value: WORK_STATUS.working, label: t('person.workStatus.working') },
@@ -354,6 +355,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
         <Select
           allowClear
           placeholder={t('person.fields.syncStatus')}
+          aria-label={t('person.fields.syncStatus')}
           style={{ width: 140 }}
           options={SYNC_OPTIONS.map((o) => ({ value: o.value, label: t(`person.sync.${o.key}`) }))}
           onChange={(sync_status?: number) => setQuery((q) => ({ ...q, page: 1, sync_status }))}

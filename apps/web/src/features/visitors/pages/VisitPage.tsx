@@ -47,6 +47,7 @@ export default function VisitPage() {
             value={lang}
             onChange={setLanguage}
             options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_LABEL[l] }))}
+            aria-label={t('layout.language')}
             style={{ width: 110 }}
           />
         </Space>

@@ -52,6 +52,7 @@ export default function VisitorLogPage() {
         <Select
           allowClear
           placeholder={t('visitor.fields.door')}
+          aria-label={t('visitor.fields.door')}
           style={{ width: 180 }}
           options={(doors.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))}
           onChange={(device_id?: number) => setQuery((q) => ({ ...q, page: 1, device_id }))}
@@ -60,6 +61,7 @@ export default function VisitorLogPage() {
         <Select
           allowClear
           placeholder={t('visitor.fields.openStatus')}
+          aria-label={t('visitor.fields.openStatus')}
           style={{ width: 150 }}
           options={VISIT_OPEN_STATES.map((s) => ({ value: s, label: t(`visitor.open.${s}`) }))}
           onChange={(status?: VisitRecord['status']) => setQuery((q) => ({ ...q, page: 1, status }))}

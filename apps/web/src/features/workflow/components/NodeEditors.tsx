@@ -41,6 +41,7 @@ function ChoiceEditor({ value, onChange, names }: { value: ApproverChoice; onCha
         <Form.Item label={t('workflow.flow.people')}>
           <PersonPick
             source={consoleSource}
+            aria-label={t('workflow.flow.people')}
             initial={(value.person_ids ?? []).map((id) => ({ id, name: names.get(id) ?? `#${id}` }))}
             value={value.person_ids ?? []}
             onChange={(person_ids) => onChange({ ...value, person_ids })}
@@ -161,6 +162,7 @@ export function BranchDrawer(props: {
                           { value: 'field', label: t('workflow.flow.onField') },
                           { value: 'department', label: t('workflow.flow.onDepartment') },
                         ]}
+                        aria-label={t('workflow.flow.conditionOn')}
                         data-testid="condition-kind"
                       />
                       {c.kind === 'field' ? (
@@ -168,6 +170,7 @@ export function BranchDrawer(props: {
                           <Select
                             style={{ width: 160 }}
                             placeholder={t('workflow.flow.field')}
+                            aria-label={t('workflow.flow.field')}
                             value={c.field}
                             onChange={(key: string) => setCondition(i, { kind: 'field', field: key })}
                             options={fields.map((f) => ({
@@ -183,6 +186,7 @@ export function BranchDrawer(props: {
                               value={c.op}
                               onChange={(op: ConditionOp) => setCondition(i, { ...c, op, value: measured ? c.value : op === 'in' ? [] : undefined })}
                               options={(measured ? MEASURED_OPS : CHOICE_OPS).map((op) => ({ value: op, label: t(`workflow.flow.ops.${op}`) }))}
+                              aria-label={t('workflow.flow.operator')}
                               data-testid="condition-op"
                             />
                           )}
@@ -194,6 +198,7 @@ export function BranchDrawer(props: {
                                 field.type === 'daterange' ? t(field.unit === 'hour' ? 'workflow.designer.unitHour' : 'workflow.designer.unitDay') : undefined
                               }
                               style={{ width: 140 }}
+                              aria-label={t('workflow.flow.value')}
                               data-testid="condition-value"
                             />
                           )}
@@ -204,6 +209,7 @@ export function BranchDrawer(props: {
                               value={c.value as string | string[] | undefined}
                               onChange={(value: string | string[]) => setCondition(i, { ...c, value })}
                               options={options}
+                              aria-label={t('workflow.flow.value')}
                               data-testid="condition-value"
                             />
                           )}

@@ -24,11 +24,15 @@ interface PersonProps {
   initial: { id: number; name: string }[];
   /** one person only (the value stays an array of at most one id) */
   single?: boolean;
+  /** a Form.Item's, so its label names the box */
+  id?: string;
+  /** the box's accessible name: by default the label its `id` ties to, else the placeholder */
+  'aria-label'?: string;
   'data-testid'?: string;
 }
 
 /** People by name or number, searched on the server as one types. */
-export function PersonPick({ source, value, onChange, initial, single, ...rest }: PersonProps) {
+export function PersonPick({ source, value, onChange, initial, single, id, ...rest }: PersonProps) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const [debounced, setDebounced] = useState<string>();
@@ -44,8 +48,10 @@ export function PersonPick({ source, value, onChange, initial, single, ...rest }
   });
   const known = new Map<number, { value: number; label: string }>(initial.map((p) => [p.id, { value: p.id, label: p.name }]));
   for (const p of search.data?.items ?? []) known.set(p.id, { value: p.id, label: `${p.name} (${p.number})` });
+  const placeholder = t('workflow.pick.person');
   return (
     <Select
+      id={id}
       mode={single ? undefined : 'multiple'}
       value={single ? value?.[0] : (value ?? [])}
       onChange={(v: number | number[] | undefined) => onChange?.(Array.isArray(v) ? v : v === undefined ? [] : [v])}
@@ -53,7 +59,8 @@ export function PersonPick({ source, value, onChange, initial, single, ...rest }
       showSearch={{ filterOption: false, onSearch: setKeyword }}
       options={[...known.values()]}
       notFoundContent={search.isFetching ? <Spin size="small" /> : t('common.noData')}
-      placeholder={t('workflow.pick.person')}
+      placeholder={placeholder}
+      aria-label={rest['aria-label'] ?? (id ? undefined : placeholder)}
       style={{ width: '100%' }}
       data-testid={rest['data-testid'] ?? 'person-pick'}
     />
@@ -80,17 +87,23 @@ export function useDepartmentTree(source: PickSource) {
 
 type DepartmentProps = Omit<TreeSelectProps, 'treeData'> & { source: PickSource; 'data-testid'?: string };
 
-/** A department picker (searchable, expanded); other props (value, multiple …) pass through. */
+/**
+ * A department picker (searchable, expanded); other props (value, multiple …) pass through.
+ * Its accessible name is `aria-label`, else the label an `id` ties to it (a Form.Item's), else its placeholder.
+ */
 export function DepartmentPick({ source, ...props }: DepartmentProps) {
   const { t } = useTranslation();
   const { tree } = useDepartmentTree(source);
+  const placeholder = props.placeholder ?? t('workflow.pick.department');
+  const named = props.id !== undefined || props['aria-labelledby'] !== undefined;
   return (
     <TreeSelect
       showSearch={{ treeNodeFilterProp: 'title' }}
       treeDefaultExpandAll
-      placeholder={t('workflow.pick.department')}
       style={{ width: '100%' }}
       {...props}
+      placeholder={placeholder}
+      aria-label={props['aria-label'] ?? (named || typeof placeholder !== 'string' ? undefined : placeholder)}
       treeData={tree}
     />
   );

@@ -21,8 +21,8 @@ import { FormRenderer } from './FormRenderer.tsx';
 import { DepartmentPick, PersonPick } from './Pickers.tsx';
 
 /** One person picked (the people search of the console). */
-function OnePerson({ value, onChange }: { value?: number; onChange?: (id: number | undefined) => void }) {
-  return <PersonPick source={consoleSource} single initial={[]} value={value ? [value] : []} onChange={(ids) => onChange?.(ids[0])} />;
+function OnePerson({ value, onChange, 'aria-label': ariaLabel }: { value?: number; onChange?: (id: number | undefined) => void; 'aria-label'?: string }) {
+  return <PersonPick source={consoleSource} single initial={[]} value={value ? [value] : []} onChange={(ids) => onChange?.(ids[0])} aria-label={ariaLabel} />;
 }
 
 /** An administrator applies on someone's behalf: the app, the person, the app's form. */
@@ -66,10 +66,16 @@ export function ApplyForDialog({ open, apps, appId, onClose }: { open: boolean; 
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       <Form layout="vertical">
         <Form.Item label={t('workflow.apply.app')} required>
-          <Select value={app} onChange={setApp} options={apps.filter((a) => a.enabled).map((a) => ({ value: a.id, label: a.name }))} data-testid="apply-app" />
+          <Select
+            value={app}
+            onChange={setApp}
+            options={apps.filter((a) => a.enabled).map((a) => ({ value: a.id, label: a.name }))}
+            aria-label={t('workflow.apply.app')}
+            data-testid="apply-app"
+          />
         </Form.Item>
         <Form.Item label={t('workflow.apply.person')} required>
-          <OnePerson value={person} onChange={setPerson} />
+          <OnePerson value={person} onChange={setPerson} aria-label={t('workflow.apply.person')} />
         </Form.Item>
       </Form>
       {form.data && (

@@ -98,6 +98,7 @@ export default function ApprovalRecordsPage() {
             <Select
               style={{ width: 180 }}
               value={appId ?? 0}
+              aria-label={t('workflow.records.app')}
               onChange={(id: number) => void navigate(`/workflow/approval/${id}`)}
               options={[{ value: 0, label: t('workflow.records.allApps') }, ...(apps.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))]}
               data-testid="records-app"

@@ -375,6 +375,7 @@ function FieldProperties(props: { field: FormField; lang: Language; taken: strin
           disabled={f.locked}
           onChange={(type: FieldType) => onChange(retype(f, type, lang))}
           options={FIELD_TYPES.map((type) => ({ value: type, label: t(`workflow.fieldTypes.${type}`) }))}
+          aria-label={t('workflow.designer.type')}
           data-testid="prop-type"
         />
       </Form.Item>

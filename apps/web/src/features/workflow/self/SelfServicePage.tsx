@@ -39,6 +39,7 @@ export default function SelfServicePage() {
 }
 
 function LanguagePicker() {
+  const { t } = useTranslation();
   const lang = useLanguage();
   return (
     <Select
@@ -46,6 +47,7 @@ function LanguagePicker() {
       value={lang}
       onChange={setLanguage}
       options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_LABEL[l] }))}
+      aria-label={t('layout.language')}
       style={{ width: 110 }}
       data-testid="self-language"
     />

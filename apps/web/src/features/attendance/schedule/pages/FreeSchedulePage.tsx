@@ -226,6 +226,7 @@ export default function FreeSchedulePage() {
         <Select
           style={{ width: 220 }}
           placeholder={t('schedule.pickRule')}
+          aria-label={t('schedule.rule')}
           value={ruleId}
           options={ruleOptions}
           loading={rules.isLoading}
@@ -237,6 +238,7 @@ export default function FreeSchedulePage() {
           allowClear={false}
           value={dayjs(`${month}-01`)}
           onChange={(v: Dayjs | null) => v && switchTo(() => (setMonth(v.format('YYYY-MM')), setPage(1)))}
+          aria-label={t('schedule.month')}
           data-testid="schedule-month"
         />
         {canPickDepartment ? (
