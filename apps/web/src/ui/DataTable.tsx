@@ -1,7 +1,8 @@
-import { isValidElement, type Key, type ReactNode } from 'react';
+import { isValidElement, useRef, type Key, type ReactNode } from 'react';
 import { Card, Checkbox, Empty, Pagination, Spin, Table, type TableColumnType, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from './ErrorState.tsx';
+import { useAccessibleTables } from './useAccessibleTables.ts';
 import { useIsMobile } from './useIsMobile.ts';
 
 export interface DataTableProps<T> extends TableProps<T> {
@@ -21,6 +22,8 @@ export interface DataTableProps<T> extends TableProps<T> {
  */
 export function DataTable<T extends object>({ error, onRetry, retrying, cardTitle, ...table }: DataTableProps<T>) {
   const mobile = useIsMobile();
+  const box = useRef<HTMLDivElement>(null);
+  useAccessibleTables(box);
   const rows = table.dataSource ?? [];
   const failed = error && onRetry ? error : null;
   const notice = failed && rows.length > 0 ? <ErrorState compact error={failed} onRetry={onRetry!} retrying={retrying} /> : null;
@@ -33,7 +36,9 @@ export function DataTable<T extends object>({ error, onRetry, retrying, cardTitl
       {mobile ? (
         <CardList {...table} cardTitle={cardTitle} emptyText={emptyText} />
       ) : (
-        <Table<T> {...table} locale={emptyText === undefined ? table.locale : { ...table.locale, emptyText }} />
+        <div ref={box}>
+          <Table<T> {...table} locale={emptyText === undefined ? table.locale : { ...table.locale, emptyText }} />
+        </div>
       )}
     </>
   );

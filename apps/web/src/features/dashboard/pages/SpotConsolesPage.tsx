@@ -1,9 +1,10 @@
-import { Button, ConfigProvider, Empty, Result, Select, Space, Spin, theme } from 'antd';
+import { Button, ConfigProvider, Empty, Result, Select, Space, Spin } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useSites } from '../api.ts';
 import { BigScreen } from '../components/BigScreen.tsx';
+import { DARK_THEME } from '../../../ui/darkTheme.ts';
 
 /**
  * /spotconsoles?site=<id>: the big screen of one site (its devices and breakers; attendance stays the company's).
@@ -31,7 +32,7 @@ export default function SpotConsolesPage() {
     />
   );
   return (
-    <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
+    <ConfigProvider theme={DARK_THEME}>
       <div
         style={{ position: 'fixed', inset: 0, zIndex: 1000, background: '#061329', display: 'flex', alignItems: 'center', justifyContent: 'center' }}
         data-testid="spot-picker"

@@ -15,7 +15,7 @@ export default function AlcoholListPage() {
   const exportList = useExportAlcohol();
 
   const columns: ListColumn<AlcoholRecord>[] = [
-    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
+    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name || t('health.stranger')} /> },
     {
       title: t('health.fields.name'),
       key: 'name',

@@ -16,7 +16,7 @@ export default function HealthListPage() {
   const dash = (v: string | number | null) => (v === null || v === '' ? '' : v);
 
   const columns: ListColumn<HealthRecord>[] = [
-    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name} /> },
+    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name || t('health.stranger')} /> },
     {
       title: t('health.fields.name'),
       key: 'name',

@@ -48,18 +48,20 @@ export default function MapPage() {
 
   return (
     <Card className="fa-map-page" styles={{ body: { paddingTop: 8 } }} data-testid="map-page">
-      <Tabs
-        activeKey={current ? String(current.id) : undefined}
-        onChange={(k) => choose(Number(k))}
-        items={list.map((s) => ({ key: String(s.id), label: <span data-testid="site-tab">{s.name}</span> }))}
-        tabBarExtraContent={
-          canEdit ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="site-create">
-              {t('map.createSite')}
-            </Button>
-          ) : undefined
-        }
-      />
+      {/* the button beside the tabs, not inside their tab list (which may hold only tabs) */}
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        <Tabs
+          style={{ flex: 1, minWidth: 0 }}
+          activeKey={current ? String(current.id) : undefined}
+          onChange={(k) => choose(Number(k))}
+          items={list.map((s) => ({ key: String(s.id), label: <span data-testid="site-tab">{s.name}</span> }))}
+        />
+        {canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="site-create">
+            {t('map.createSite')}
+          </Button>
+        )}
+      </div>
       {current ? (
         <SiteView key={current.id} site={current} canEdit={canEdit} onEdit={() => setDialog({ open: true, site: current })} />
       ) : (

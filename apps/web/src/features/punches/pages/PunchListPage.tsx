@@ -41,7 +41,14 @@ export default function PunchListPage() {
       key: 'picture',
       render: (_, r) =>
         r.pic_url ? (
-          <Image src={r.pic_url} width={40} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} alt={r.name} data-testid="punch-photo" />
+          <Image
+            src={r.pic_url}
+            width={40}
+            height={40}
+            style={{ objectFit: 'cover', borderRadius: 4 }}
+            alt={r.name || t('punch.stranger')}
+            data-testid="punch-photo"
+          />
         ) : (
           <Avatar shape="square" size={40} icon={<PictureOutlined />} />
         ),

@@ -16,7 +16,8 @@ export function RecognitionHistory(props: {
   return (
     <section className="fa-hist" data-testid={props.testId}>
       <div className="fa-hist-title">{props.title}</div>
-      <ul className="fa-hist-list">
+      {/* it scrolls: reachable by keyboard, named by its title (WCAG 2.1.1) */}
+      <ul className="fa-hist-list" tabIndex={0} aria-label={props.title}>
         {props.items.map((r) => {
           const { verdict, reasons } = verdictOf(r, props.alarmTemp(r.device_id));
           const dir = directionOf(r, props.directions);

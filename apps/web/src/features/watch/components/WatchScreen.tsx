@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, ConfigProvider, Tooltip, theme } from 'antd';
+import { Button, ConfigProvider, Tooltip } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { useLiveOpen } from '../../../lib/live.ts';
 import { FullscreenToggle } from '../../../ui/FullscreenToggle.tsx';
 import { displayTimeZone, formatDateTime } from '../../../ui/format.ts';
 import '../watch.css';
+import { DARK_THEME } from '../../../ui/darkTheme.ts';
 
 /** The company's time now, ticking every second. */
 function Clock() {
@@ -42,7 +43,7 @@ export function WatchScreen(props: { title: string; tools?: ReactNode; children:
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
+    <ConfigProvider theme={DARK_THEME}>
       <div className="fa-watch" data-testid={props.testId}>
         <header className="fa-watch-bar">
           <Tooltip title={t('watch.back')}>

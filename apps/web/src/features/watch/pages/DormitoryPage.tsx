@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { App, Button, Card, Col, Form, Row, Select, Space, Statistic, Table, TimePicker, Typography, type TableProps } from 'antd';
 import { DesktopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -9,6 +9,7 @@ import { ApiError } from '../../../lib/request.ts';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { PageLoading } from '../../../ui/PageLoading.tsx';
+import { useAccessibleTables } from '../../../ui/useAccessibleTables.ts';
 import { useDormitorySettings, useDormitoryStatus, useSaveDormitorySettings } from '../api.ts';
 import { acrossBuildings } from '../logic.ts';
 import { DormitoryChart, shortTime, useLatestReturns } from '../components/Dormitory.tsx';
@@ -86,6 +87,8 @@ export default function DormitoryPage() {
 
   const notBack = useMemo(() => acrossBuildings((status.data?.buildings ?? []).map((b) => ({ name: b.name, people: b.not_back }))), [status.data]);
   const late = useMemo(() => acrossBuildings((status.data?.buildings ?? []).map((b) => ({ name: b.name, people: b.late }))), [status.data]);
+  const box = useRef<HTMLDivElement>(null);
+  useAccessibleTables(box);
 
   if (status.isLoading) return <PageLoading />;
   if (status.error && !status.data) return <ErrorState error={status.error} onRetry={status.refetch} retrying={status.isFetching} />;
@@ -130,106 +133,108 @@ export default function DormitoryPage() {
   const deadline = shortTime(s.deadline);
 
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="dormitory-page">
-      <Card
-        title={t('route.dormitory')}
-        extra={
-          <Space wrap>
-            <LiveIndicator />
-            <Button icon={<DesktopOutlined />} onClick={() => void navigate('/dormitory2')} data-testid="dorm-board-link">
-              {t('route.dormitory2')}
-            </Button>
-          </Space>
-        }
-      >
-        {canSet && settings.data ? (
-          <SettingsForm key={`${settings.data.return_by}|${settings.data.department_ids.join(',')}`} settings={settings.data} />
-        ) : (
-          <Typography.Text>
-            {t('watch.dorm.returnBy')}: {s.return_by}
-          </Typography.Text>
-        )}
-        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }} data-testid="dorm-deadline">
-          {s.passed_today ? t('watch.dorm.deadlineToday', { time: deadline }) : t('watch.dorm.deadlineLast', { time: deadline })}
-        </Typography.Paragraph>
-      </Card>
-      <Row gutter={[16, 16]} data-testid="dorm-totals">
-        {(
-          [
-            ['total', s.totals.total, undefined],
-            ['inside', s.totals.inside, '#3f8600'],
-            ['out', s.totals.out, '#fa8c16'],
-            ['notBack', s.totals.not_back, s.totals.not_back ? '#cf1322' : undefined],
-            ['late', s.totals.late, s.totals.late ? '#d48806' : undefined],
-            ['unknown', s.totals.unknown, undefined],
-          ] as const
-        ).map(([key, value, color]) => (
-          <Col xs={12} sm={8} lg={4} key={key}>
-            <Card size="small">
-              <Statistic title={t(`watch.dorm.${key}`)} value={value} styles={{ content: color ? { color } : {} }} data-testid={`dorm-total-${key}`} />
+    <div ref={box}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="dormitory-page">
+        <Card
+          title={t('route.dormitory')}
+          extra={
+            <Space wrap>
+              <LiveIndicator />
+              <Button icon={<DesktopOutlined />} onClick={() => void navigate('/dormitory2')} data-testid="dorm-board-link">
+                {t('route.dormitory2')}
+              </Button>
+            </Space>
+          }
+        >
+          {canSet && settings.data ? (
+            <SettingsForm key={`${settings.data.return_by}|${settings.data.department_ids.join(',')}`} settings={settings.data} />
+          ) : (
+            <Typography.Text>
+              {t('watch.dorm.returnBy')}: {s.return_by}
+            </Typography.Text>
+          )}
+          <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }} data-testid="dorm-deadline">
+            {s.passed_today ? t('watch.dorm.deadlineToday', { time: deadline }) : t('watch.dorm.deadlineLast', { time: deadline })}
+          </Typography.Paragraph>
+        </Card>
+        <Row gutter={[16, 16]} data-testid="dorm-totals">
+          {(
+            [
+              ['total', s.totals.total, undefined],
+              ['inside', s.totals.inside, '#3f8600'],
+              ['out', s.totals.out, '#ad4e00'],
+              ['notBack', s.totals.not_back, s.totals.not_back ? '#cf1322' : undefined],
+              ['late', s.totals.late, s.totals.late ? '#874d00' : undefined],
+              ['unknown', s.totals.unknown, undefined],
+            ] as const
+          ).map(([key, value, color]) => (
+            <Col xs={12} sm={8} lg={4} key={key}>
+              <Card size="small">
+                <Statistic title={t(`watch.dorm.${key}`)} value={value} styles={{ content: color ? { color } : {} }} data-testid={`dorm-total-${key}`} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={14}>
+            <Card size="small" title={t('watch.dorm.byBuilding')}>
+              <DormitoryChart buildings={s.buildings} height={300} loading={status.isFetching && !status.data} />
+              <Table<DormitoryBuilding>
+                rowKey="id"
+                size="small"
+                pagination={false}
+                columns={buildingColumns}
+                dataSource={s.buildings}
+                style={{ marginTop: 12 }}
+                scroll={{ x: 'max-content' }}
+                data-testid="dorm-buildings-table"
+              />
             </Card>
           </Col>
-        ))}
-      </Row>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={14}>
-          <Card size="small" title={t('watch.dorm.byBuilding')}>
-            <DormitoryChart buildings={s.buildings} height={300} loading={status.isFetching && !status.data} />
-            <Table<DormitoryBuilding>
-              rowKey="id"
-              size="small"
-              pagination={false}
-              columns={buildingColumns}
-              dataSource={s.buildings}
-              style={{ marginTop: 12 }}
-              scroll={{ x: 'max-content' }}
-              data-testid="dorm-buildings-table"
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={10}>
-          <Card size="small" title={t('watch.dorm.latestReturns')} data-testid="dorm-returns">
-            {returns.length === 0 ? (
-              <Typography.Text type="secondary">{t('watch.dorm.noReturns')}</Typography.Text>
-            ) : (
-              <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-                {returns.map((r) => (
-                  <li key={r.id} style={{ padding: '4px 0', borderBottom: '1px solid rgba(128,128,128,0.15)' }}>
-                    <Typography.Text strong>{r.name}</Typography.Text>{' '}
-                    <Typography.Text type="secondary">
-                      {r.time} · {[r.department, r.device].filter(Boolean).join(' · ')}
-                    </Typography.Text>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
-        </Col>
-      </Row>
-      <Card size="small" title={`${t('watch.dorm.notBack')} (${notBack.length})`}>
-        <Table<Listed>
-          rowKey={(r) => `${r.person_id}-${r.building}`}
-          size="small"
-          columns={personColumns(false)}
-          dataSource={notBack}
-          pagination={notBack.length > 20 ? { pageSize: 20 } : false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('watch.dorm.allBack') }}
-          data-testid="dorm-not-back"
-        />
-      </Card>
-      <Card size="small" title={`${t('watch.dorm.lateReturns')} (${late.length})`}>
-        <Table<Listed>
-          rowKey={(r) => `${r.person_id}-${r.building}`}
-          size="small"
-          columns={personColumns(true)}
-          dataSource={late}
-          pagination={late.length > 20 ? { pageSize: 20 } : false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('watch.dorm.noLate') }}
-          data-testid="dorm-late"
-        />
-      </Card>
-    </Space>
+          <Col xs={24} lg={10}>
+            <Card size="small" title={t('watch.dorm.latestReturns')} data-testid="dorm-returns">
+              {returns.length === 0 ? (
+                <Typography.Text type="secondary">{t('watch.dorm.noReturns')}</Typography.Text>
+              ) : (
+                <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                  {returns.map((r) => (
+                    <li key={r.id} style={{ padding: '4px 0', borderBottom: '1px solid rgba(128,128,128,0.15)' }}>
+                      <Typography.Text strong>{r.name}</Typography.Text>{' '}
+                      <Typography.Text type="secondary">
+                        {r.time} · {[r.department, r.device].filter(Boolean).join(' · ')}
+                      </Typography.Text>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </Col>
+        </Row>
+        <Card size="small" title={`${t('watch.dorm.notBack')} (${notBack.length})`}>
+          <Table<Listed>
+            rowKey={(r) => `${r.person_id}-${r.building}`}
+            size="small"
+            columns={personColumns(false)}
+            dataSource={notBack}
+            pagination={notBack.length > 20 ? { pageSize: 20 } : false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('watch.dorm.allBack') }}
+            data-testid="dorm-not-back"
+          />
+        </Card>
+        <Card size="small" title={`${t('watch.dorm.lateReturns')} (${late.length})`}>
+          <Table<Listed>
+            rowKey={(r) => `${r.person_id}-${r.building}`}
+            size="small"
+            columns={personColumns(true)}
+            dataSource={late}
+            pagination={late.length > 20 ? { pageSize: 20 } : false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('watch.dorm.noLate') }}
+            data-testid="dorm-late"
+          />
+        </Card>
+      </Space>
+    </div>
   );
 }

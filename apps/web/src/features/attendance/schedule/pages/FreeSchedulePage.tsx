@@ -351,7 +351,15 @@ export default function FreeSchedulePage() {
             {t(selectionHintKey(touch))}
           </Typography.Paragraph>
           {people.length ? (
-            <div style={{ overflow: 'auto', maxHeight: '65vh', border: '1px solid #f0f0f0', borderRadius: 6 }} data-testid="schedule-grid" data-month={month}>
+            // it scrolls both ways: reachable by keyboard, named (WCAG 2.1.1)
+            <div
+              tabIndex={0}
+              role="region"
+              aria-label={t('schedule.title')}
+              style={{ overflow: 'auto', maxHeight: '65vh', border: '1px solid #f0f0f0', borderRadius: 6 }}
+              data-testid="schedule-grid"
+              data-month={month}
+            >
               <table style={{ borderCollapse: 'separate', borderSpacing: 0, tableLayout: 'fixed' }}>
                 <thead>
                   <tr>

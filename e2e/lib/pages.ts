@@ -1,0 +1,96 @@
+import type { Page } from 'playwright-core';
+import { api } from './api.ts';
+import { axeViolations, type AxeViolation } from './axe.ts';
+import { openPath } from './journey.ts';
+
+/** The console's languages, as the language menu stores them (apps/web/src/lib/languages.ts). */
+export const LANGUAGES = ['en-US', 'zh-CN', 'zh-TW', 'ja'] as const;
+export const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/**
+ * Every page of the console a main administrator of the demo company reaches (apps/web/src/app/routes/routeTable.ts),
+ * the ones with an id filled with the demo's first device and breaker.
+ */
+export async function consolePages(page: Page): Promise<string[]> {
+  const devices = await api<{ items: { id: number }[] }>(page, 'GET', '/device/list?pageSize=5');
+  const breakers = await api<{ items: { id: number }[] }>(page, 'GET', '/breaker/list?pageSize=5');
+  const device = devices.items[0]?.id;
+  const breaker = breakers.items[0]?.id;
+  return [
+    '/dashboard',
+    '/consoles',
+    '/ioconsoles',
+    '/ioconsoles2',
+    '/dormitory',
+    '/dormitory2',
+    '/maininfo',
+    '/fullscreen',
+    '/spotconsoles',
+    '/map',
+    '/stranger',
+    '/user/organization',
+    '/user/list',
+    '/user/legacy',
+    '/device/list',
+    ...(device ? [`/device/personManage/${device}`, `/device/roster/${device}`] : []),
+    '/device/takeover',
+    '/attendance/list',
+    '/attendance/result',
+    '/attendance/report',
+    '/attendance/rule',
+    '/attendance/holiday',
+    '/attendance/balance',
+    '/attendance/freeSchedule',
+    '/attendance/health',
+    '/attendance/alcohol',
+    '/circuitBreaker/index',
+    ...(breaker ? [`/circuitBreaker/${breaker}`] : []),
+    '/workflow/index',
+    '/system/log',
+    '/system/list',
+    '/system/manager',
+    '/system/visitors',
+    '/system/visitorlog',
+    '/system/integrations',
+    '/system/clientErrors',
+    '/company/update',
+    '/company/list',
+    '/message/message',
+  ];
+}
+
+/** Chooses the console's language as its menu does (kept in the browser), and loads the console again in it. */
+export async function useLanguage(page: Page, baseUrl: string, language: string): Promise<void> {
+  await page.evaluate((l) => localStorage.setItem('faceadmin.language', l), language);
+  await page.goto(`${baseUrl}/dashboard`);
+  await page.waitForFunction(() => document.documentElement.dataset['route'] === '/dashboard');
+}
+
+export interface PageCheck {
+  /** axe-core's serious and critical WCAG 2.1 A/AA violations on the whole screen */
+  violations: AxeViolation[];
+  /** how far the page runs past the screen's right edge, px */
+  overflow: number;
+}
+
+/** Opens `route` inside the running console, waits for its data, and checks it: axe (serious, critical) and overflow. */
+export async function checkPage(page: Page, route: string): Promise<PageCheck> {
+  await openPath(page, route);
+  // its data: the loading spinners gone (or 8 s: a page that keeps one is checked as it is)
+  await page
+    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 8000, polling: 100 })
+    .catch(() => undefined);
+  await page.mouse.move(0, 0);
+  const violations = (await axeViolations(page, 'body')).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const overflow = await page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
+  return { violations, overflow };
+}
+
+/** One line of a check's findings, for a failure or the walk's print-out. */
+export const describeCheck = (c: PageCheck): string =>
+  [
+    ...c.violations.map(
+      (v) => `${v.impact} ${v.id} ×${v.nodes.length}: ${v.nodes[0]?.target ?? ''} ${v.nodes[0]?.summary.replace(/\s+/g, ' ').slice(0, 200) ?? ''}`,
+    ),
+    ...(c.overflow ? [`overflows the screen by ${c.overflow} px`] : []),
+  ].join('\n  ');

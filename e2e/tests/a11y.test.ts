@@ -1,0 +1,64 @@
+// Browser journey of issue #31: every page of the console, on the demo company (real server, its emulated terminals
+// and breakers), at desktop and at phone width, the languages taking turns (a quarter of the pages each, shifted by
+// two between the sizes): axe-core finds nothing serious or critical (WCAG 2.1 A and AA) and nothing is wider than the
+// screen. `npm run walk -w @faceadmin/e2e` checks every page in every language at both sizes (scripts/walk.ts).
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { waitForPath } from '../lib/journey.ts';
+import { checkPage, consolePages, describeCheck, LANGUAGES, SIZES, useLanguage } from '../lib/pages.ts';
+import { startServer, type RunningServer } from '../lib/server.ts';
+
+// The demo company's administrator (apps/server/src/demo/seed-demo.ts); no other administrator is made.
+const DEMO = { username: 'demo', password: 'demo123' };
+
+let server: RunningServer;
+let journey: Journey;
+const step = journeySteps(() => journey);
+let page: Page;
+
+before(async () => {
+  server = await startServer(DEMO, { DEMO: '1', DEVICE_POLL_SECONDS: '1', ADMIN_USERNAME: '', ADMIN_PASSWORD: '' });
+  journey = await openJourney({ prefix: 'a11y-', viewport: SIZES.desktop });
+  page = journey.page;
+});
+
+after(async () => {
+  await journey?.close();
+  await server?.stop();
+});
+
+step('sign in to the demo company', async () => {
+  await page.goto(`${server.baseUrl}/login`);
+  await page.locator('#username').fill(DEMO.username);
+  await page.locator('#password').fill(DEMO.password);
+  await page.getByTestId('login-submit').click();
+  await waitForPath(page, '/dashboard');
+});
+
+for (const [n, size] of (['desktop', 'phone'] as const).entries()) {
+  step(
+    `every page at ${size} width (${SIZES[size].width} px), in each language in turn: no serious or critical axe finding, nothing wider than the screen`,
+    async () => {
+      await page.setViewportSize(SIZES[size]);
+      const routes = await consolePages(page);
+      const quarter = Math.ceil(routes.length / LANGUAGES.length);
+      const problems: string[] = [];
+      let language = '';
+      for (const [i, route] of routes.entries()) {
+        if (i % quarter === 0) {
+          language = LANGUAGES[(i / quarter + 2 * n) % LANGUAGES.length]!;
+          await useLanguage(page, server.baseUrl, language);
+        }
+        const c = await checkPage(page, route);
+        if (c.violations.length || c.overflow) problems.push(`${language} ${route}:\n  ${describeCheck(c)}`);
+      }
+      assert.equal(problems.length, 0, problems.join('\n'));
+    },
+  );
+}
+
+step('no uncaught errors in the page', () => {
+  assert.deepEqual(journey.pageErrors, []);
+});
