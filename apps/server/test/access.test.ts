@@ -345,6 +345,7 @@ const ROWS: Row[] = [
   },
   // an apply's progress and result: only this company's applies
   { method: 'GET', path: '/device/roster/apply/info', expect: RIGHT_DEVICE, query: { id: 999999 }, answer: every(CODES.NOT_FOUND) },
+  { method: 'GET', path: '/device/roster/apply/current', expect: RIGHT_DEVICE },
   // the whole site's review: only this company's terminals; a department not this company's is refused by name
   { method: 'GET', path: '/device/roster/site', expect: RIGHT_DEVICE },
   {

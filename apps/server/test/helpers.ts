@@ -177,12 +177,16 @@ export async function call<T = any>(app: App, method: 'GET' | 'POST', url: strin
 export async function applyReview(app: App, path: string, o: CallOptions): Promise<Answer<any>> {
   const started = await call(app, 'POST', path, o);
   if (started.code !== CODES.OK) return started;
-  for (;;) {
+  // a hang guard only: an apply in these tests takes a second or two
+  for (const until = Date.now() + 120_000; Date.now() < until;) {
     const info = await call(app, 'GET', '/device/roster/apply/info', { ...o, body: undefined, query: { id: started.data.id } });
-    if (info.code !== CODES.OK || info.data.state === 'failed') return info;
+    if (info.code !== CODES.OK) return info;
+    // a failed apply is no success (its reason in the message)
+    if (info.data.state === 'failed') return { ...info, code: -1, message: `the apply failed: ${info.data.reason}` };
     if (info.data.state === 'done') return { ...info, data: info.data.result };
     await new Promise((r) => setTimeout(r, 20));
   }
+  throw new Error(`the apply ${started.data.id} did not end within 2 minutes`);
 }
 
 /** One API request as the console sends it (X-Token, X-Lang, client address). */

@@ -7,5 +7,13 @@ import { theme, type ThemeConfig } from 'antd';
  */
 export const DARK_THEME: ThemeConfig = {
   algorithm: theme.darkAlgorithm,
-  token: { colorTextPlaceholder: '#8f8f8f', colorTextTertiary: '#8f8f8f' },
+  // and what the console darkens for white (links, warning text) light for black: 7–13:1 on the dark panels
+  token: {
+    colorTextPlaceholder: '#8f8f8f',
+    colorTextTertiary: '#8f8f8f',
+    colorLink: '#69b1ff',
+    colorLinkHover: '#91caff',
+    colorLinkActive: '#4096ff',
+    colorWarningText: '#ffd666',
+  },
 };

@@ -277,6 +277,8 @@ export const RosterApplyJob = Type.Object({
   id: Type.Integer(),
   /** 'device' (one terminal's review) or 'site' (every terminal's) */
   scope: StringEnum(['device', 'site'] as const),
+  /** the terminal of a 'device' apply (0 for the site) */
+  device_id: Type.Integer(),
   state: StringEnum(ROSTER_APPLY_STATES),
   done: Type.Integer(),
   total: Type.Integer(),
@@ -438,6 +440,8 @@ export const devicesApi = {
   /** starts applying a terminal's review; its progress and result are read with rosterApplyInfo */
   rosterApply: endpoint({ method: 'POST', path: '/device/roster/apply', body: RosterApplyBody, response: RosterApplyJob }),
   rosterApplyInfo: endpoint({ method: 'GET', path: '/device/roster/apply/info', query: Type.Object({ id: Id }), response: RosterApplyJob }),
+  /** the company's apply going on, else its last one (null: none): a review page opened again picks it up */
+  rosterApplyCurrent: endpoint({ method: 'GET', path: '/device/roster/apply/current', response: Nullable(RosterApplyJob) }),
   rosterRemove: endpoint({ method: 'POST', path: '/device/roster/remove', body: RosterRemoveBody, response: RosterRemoved }),
   rosterFace: endpoint({ method: 'GET', path: '/device/roster/face', query: RosterFaceQuery, response: binary('image/jpeg') }),
   /** every terminal's roster at once: one row a number, the terminals that hold it (issue #30) */

@@ -83,6 +83,8 @@ export function devicesModule(
     jobs: [
       // Silent terminals turn offline, with a message. Exclusive: one instance tells the administrators once.
       { name: 'devices.presence', every: 5000, exclusive: true, run: () => presence.sweep() },
+      // take-over applies over for a week are forgotten
+      { name: 'devices.rosterApplies', every: 3600_000, exclusive: true, run: () => roster.sweepApplies() },
     ],
     close: () => Promise.all([...[...deliveries.values()].map((d) => d.close()), roster.close()]),
   });

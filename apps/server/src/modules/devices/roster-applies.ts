@@ -1,15 +1,17 @@
 import { setImmediate } from 'node:timers/promises';
 import type { RosterApplied, RosterApplyJob } from '@faceadmin/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { parseJson } from '../../lib/json.ts';
-import { nowIso } from '../../lib/time.ts';
+import { clock, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 
-/** A running apply not heard from for this long: its instance stopped (each batch, at most a few seconds, says it lives). */
+/** A running apply not heard from for this long: its instance stopped (a running one says it lives every HEARTBEAT_MS). */
 const STALE_MS = 2 * 60_000;
+const HEARTBEAT_MS = 20_000;
+/** Applies over for this long are forgotten (their results hold the refusals of thousands of rows). */
+const KEEP_MS = 7 * 86_400_000;
 
 /** What an apply's work is told: `progress(n)` after n terminal records are done, `setTotal` once it knows how many. */
 export type ApplyWork = (progress: (rows: number) => Promise<void>, setTotal: (total: number) => Promise<void>) => Promise<RosterApplied>;
@@ -27,7 +29,7 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
   const { db } = deps.database;
   const running = new Set<Promise<void>>();
   let stopping = false;
-  const fresh = () => new Date(Date.now() - STALE_MS).toISOString();
+  const fresh = () => new Date(clock.now() - STALE_MS).toISOString();
   const busy = (companyId: number) =>
     db
       .selectFrom('roster_applies')
@@ -46,6 +48,7 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
     return {
       id: r.id,
       scope: r.scope === 'site' ? 'site' : 'device',
+      device_id: r.device_id,
       state: stale ? 'failed' : (r.state as RosterApplyJob['state']),
       done: r.done,
       total: r.total,
@@ -62,11 +65,16 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
         .where('id', '=', id)
         .execute();
     let done = 0;
+    // alive however long a batch takes (its faces are stored and checked before its transaction)
+    const heartbeat = setInterval(() => void touch({}).catch(() => undefined), HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       const result = await work(
         async (rows) => {
-          // the server closing: the apply stops between batches (each whole or not at all)
+          // the server closing: the apply stops between batches (each whole or not at all); a batch about to start
+          // (rows 0) does not start
           if (stopping) throw new Interrupted();
+          if (!rows) return;
           done += rows;
           await touch({ done });
           // on SQLite every query completes at once: the terminals and the console are answered between batches
@@ -78,7 +86,7 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
       );
       await db
         .updateTable('roster_applies')
-        .set({ state: 'done', done: sql<number>`total`, result: JSON.stringify(result), updated_at: nowIso() })
+        .set({ state: 'done', done, result: JSON.stringify(result), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
     } catch (e) {
@@ -91,12 +99,16 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
         .where('id', '=', id)
         .execute()
         .catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
   return {
     /** Starts `work` for the company (refused while another apply of theirs runs); answers the apply as it starts. */
     async start(tenant: Tenant, what: { scope: 'device' | 'site'; device_id: number; total: number }, work: ApplyWork): Promise<RosterApplyJob> {
+      // the server closing: nothing new starts (another instance takes the request again)
+      if (stopping) throw conflict('roster.closing');
       if (await busy(tenant.companyId)) throw conflict('roster.applying');
       const now = nowIso();
       const row = await db
@@ -119,6 +131,22 @@ export function rosterApplies(deps: { database: Database; log?: FastifyBaseLogge
       const r = await load(tenant.companyId, id);
       if (!r) throw notFound();
       return present(r);
+    },
+
+    /** The company's apply going on, else its last one (the console picks it up again when a review page opens). */
+    async current(tenant: Tenant): Promise<RosterApplyJob | null> {
+      const r = await db.selectFrom('roster_applies').selectAll().where('company_id', '=', tenant.companyId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return r ? present(r) : null;
+    },
+
+    /** Applies over for a week are deleted (an hourly job). */
+    async sweep(): Promise<number> {
+      const r = await db
+        .deleteFrom('roster_applies')
+        .where('state', '!=', 'running')
+        .where('updated_at', '<', new Date(clock.now() - KEEP_MS).toISOString())
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
 
     /** The server closing: the applies going on stop after their batch, and are waited for. */

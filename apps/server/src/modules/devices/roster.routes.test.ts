@@ -394,6 +394,10 @@ test(`an apply runs in the background: the request answers at once, its progress
 
   const started = await call(t.app, 'POST', '/device/roster/apply', { token: A.main, lang: 'en-US', body });
   assert.equal(started.code, CODES.OK, started.message);
+  // a review page opened meanwhile finds it (or, once over, the last one)
+  const current = await call(t.app, 'GET', '/device/roster/apply/current', { token: A.main });
+  assert.deepEqual({ id: current.data.id, device: current.data.device_id }, { id: started.data.id, device: deviceId });
+  assert.equal((await call(t.app, 'GET', '/device/roster/apply/current', { token: B.main })).data, null, "another company's applies are not its own");
   assert.deepEqual(
     { scope: started.data.scope, total: started.data.total, result: started.data.result },
     { scope: 'device', total: pins.length, result: null },

@@ -105,6 +105,9 @@ export default async function rosterRoutes(app: App, deps: { database: Database;
   app.get(devicesApi.rosterApplyInfo.path, { config: apply, schema: routeSchema(devicesApi.rosterApplyInfo, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.applyInfo(tenantOf(req), req.query.id)),
   );
+  app.get(devicesApi.rosterApplyCurrent.path, { config: apply, schema: routeSchema(devicesApi.rosterApplyCurrent, { tags }) }, async (req, reply) =>
+    reply.ok(await deps.roster.applyCurrent(tenantOf(req))),
+  );
   app.post(devicesApi.rosterSiteApply.path, { config: apply, schema: routeSchema(devicesApi.rosterSiteApply, { tags }) }, async (req, reply) =>
     reply.ok(await deps.roster.applySite(tenantOf(req), req.lang, req.body)),
   );

@@ -246,6 +246,8 @@ export function rosterService(deps: {
     };
     const seen = new Set<string>();
     for (const batch of chunks(all, APPLY_BATCH)) {
+      // a server closing stops here, before a batch's faces are stored and checked (seconds)
+      await progress(0);
       const rows = batch.filter((r) => !seen.has(r.pin) && seen.add(r.pin));
       if (!rows.length) {
         await progress(batch.length);
@@ -838,6 +840,10 @@ export function rosterService(deps: {
 
     /** An apply's progress and, once over, its result (another company's id: not found). */
     applyInfo: (tenant: Tenant, id: number) => jobs.info(tenant, id),
+    /** The company's apply going on, else its last one, else null. */
+    applyCurrent: (tenant: Tenant) => jobs.current(tenant),
+    /** Forgets applies over for a week (an hourly job). */
+    sweepApplies: () => jobs.sweep(),
 
     /** Stops checking faces and applying (the server closes): the face being checked and the batch being applied finish. */
     async close() {

@@ -281,7 +281,8 @@ test(`the same people from the old software's employee file and from a terminal'
 });
 
 // Written by hand: the columns of ZKBioTime's department export; a child before its parent, a parent by name, one
-// by path, a circle, a row repeated, a row without a name.
+// by path, ZKTime's 0 for the top, a department its own parent, a circle, a repeated row, a row without a name and
+// its child, a parent nobody knows, a code given twice, a parent name two rows share.
 const DEPARTMENTS = [
   'Department Code,Department Name,Superior Department',
   '4,Firmware,2',
@@ -294,6 +295,14 @@ const DEPARTMENTS = [
   '8,Warehouse,Operations/Logistics',
   '2,R&D,1',
   '9,,1',
+  '10,Tooling,9',
+  '11,Lab,Nowhere',
+  '12,QA,0',
+  '2,Research,1',
+  '13,Desk,13',
+  '14,Team,1',
+  '15,Team,3',
+  '16,Alpha,Team',
 ].join('\r\n');
 
 test(`a department export: its parents by code, by name or as a path, in any order, made under the department chosen; a dry run counts them and names the refused rows; the run makes them, again nothing (${DIALECT})`, async () => {
@@ -320,7 +329,7 @@ test(`a department export: its parents by code, by name or as a path, in any ord
   const dry = (await finished(C, p.data.id)).report!;
   assert.deepEqual(
     { departments: dry.departments, unchanged: dry.unchanged, duplicates: dry.duplicates, failed: dry.failed },
-    { departments: 8, unchanged: 0, duplicates: 1, failed: 3 },
+    { departments: 12, unchanged: 0, duplicates: 1, failed: 7 },
   );
   assert.deepEqual(
     dry.errors.map((e) => [e.row, e.field]),
@@ -328,35 +337,53 @@ test(`a department export: its parents by code, by name or as a path, in any ord
       [7, 'Parent department'],
       [8, 'Parent department'],
       [11, 'Department'],
+      [12, 'Parent department'],
+      [13, 'Parent department'],
+      [15, 'Department code'],
+      [19, 'Parent department'],
     ],
   );
   assert.match(dry.errors[0]!.reason, /"7" leads round in a circle/);
+  assert.match(dry.errors[3]!.reason, /"9" is a department this file could not import/);
+  assert.match(dry.errors[4]!.reason, /"Nowhere" is neither a department code nor a department name/);
+  assert.match(dry.errors[5]!.reason, /"2" is used by an earlier row for another department/);
+  assert.match(dry.errors[6]!.reason, /"Team" names more than one department/);
   assert.deepEqual(await paths(), ['Group'], 'a dry run makes nothing');
 
   assert.equal((await run(C, { ...body, dry_run: false })).code, CODES.OK);
   const real = (await finished(C, p.data.id)).report!;
-  assert.deepEqual([real.departments, real.failed], [8, 3]);
+  assert.deepEqual([real.departments, real.failed], [12, 7]);
   assert.deepEqual(await paths(), [
     'Group',
+    'Group/Desk',
     'Group/Head Office',
     'Group/Head Office/R&D',
     'Group/Head Office/R&D/Firmware',
     'Group/Head Office/Sales',
     'Group/Head Office/Sales/East Region',
+    'Group/Head Office/Sales/Team',
+    'Group/Head Office/Team',
     'Group/Operations',
     'Group/Operations/Logistics',
     'Group/Operations/Logistics/Warehouse',
+    'Group/QA',
   ]);
   const logged = await call(t.app, 'GET', '/log/list', { token: C.main, lang: 'en-US', query: { pageSize: 10 } });
-  assert.ok(logged.data.items.some((l: { description: string }) => /Imported 8 departments from departments\.csv/.test(l.description)));
+  assert.ok(logged.data.items.some((l: { description: string }) => /Imported 12 departments from departments\.csv/.test(l.description)));
 
   // the same file again: its mapping remembered, every department already here
   const again = await preview(C, 'departments.csv', Buffer.from(DEPARTMENTS), 'departments');
   assert.equal(again.data.remembered, true);
   await run(C, { id: again.data.id, mapping: again.data.mapping, department_id: root.data.id, dry_run: false });
   const second = (await finished(C, again.data.id)).report!;
-  assert.deepEqual([second.departments, second.unchanged, second.failed], [0, 6, 3]);
-  assert.equal((await paths()).length, 9);
+  assert.deepEqual([second.departments, second.unchanged, second.failed], [0, 10, 7]);
+  assert.equal((await paths()).length, 13);
+
+  // a parent the file does not hold but the company does, by its name: the department goes under it
+  const more = await preview(C, 'more.csv', Buffer.from('Department Code,Department Name,Superior Department\n20,Night Shift,Logistics'), 'departments');
+  await run(C, { id: more.data.id, mapping: more.data.mapping, department_id: root.data.id, dry_run: false });
+  assert.deepEqual([(await finished(C, more.data.id)).report!.departments], [1]);
+  assert.ok((await paths()).includes('Group/Operations/Logistics/Night Shift'));
 
   // a departments file needs the departments' names
   const unnamed = await run(C, { id: again.data.id, mapping: { code: 0, department: null, parent: 2 }, dry_run: true });

@@ -409,13 +409,16 @@ export function legacyService(deps: {
 
   /**
    * A departments file (ZKBioTime's or ZKTime's export): each row a department, its parent named by code, by name (one
-   * row of the file holds it) or as a path; a parent may come after its child in the file. Made under the run's root
-   * with their parents; one already here is unchanged, so a second import makes nothing. A chain of parents that
-   * runs in a circle is refused, row by row.
+   * row of the file holds it), as a path, or a department already here by its name; empty, 0 (ZKTime's top) or its own
+   * code is the top. A parent may come after its child in the file. Made under the run's root with their parents; one
+   * already here is unchanged, so a second import makes nothing. Refused, naming the parent cell: parents in a circle,
+   * a parent the file and the company do not know (when the file has codes), one whose name two rows share, one whose
+   * own row is refused; a code an earlier row gave another department.
    */
   async function departments(w: Work) {
     const d = await departmentIndex(w);
     const before = new Set(d.byPath.keys());
+    const hasCodes = w.mapping.code !== undefined && w.mapping.code !== null;
     interface Dept {
       index: number;
       code: string;
@@ -424,11 +427,20 @@ export function legacyService(deps: {
     }
     const rows: Dept[] = [];
     const seen = new Set<string>();
+    // the codes of rows refused, and the name each code was given first
+    const refusedCodes = new Set<string>();
+    const nameOfCode = new Map<string, string>();
     w.sheet.rows.forEach((cells, index) => {
       const name = cellOf(w, cells, 'department');
-      if (!name) return refuse(w, index, 'department', 'required');
       const code = cellOf(w, cells, 'code');
       const parent = cellOf(w, cells, 'parent');
+      if (!name) {
+        if (code) refusedCodes.add(code);
+        return refuse(w, index, 'department', 'required');
+      }
+      const first = code ? nameOfCode.get(code) : undefined;
+      if (first !== undefined && pathKey(first) !== pathKey(name)) return refuse(w, index, 'code', 'repeatedCode', { value: code });
+      if (code) nameOfCode.set(code, name);
       const k = code ? `#${code}` : `${pathKey(parent)}/${pathKey(name)}`;
       if (seen.has(k)) w.report.duplicates++;
       else {
@@ -439,20 +451,35 @@ export function legacyService(deps: {
     const byCode = new Map(rows.filter((r) => r.code).map((r) => [r.code, r]));
     const byName = new Map<string, Dept[]>();
     for (const r of rows) byName.set(pathKey(r.name), [...(byName.get(pathKey(r.name)) ?? []), r]);
-    // each row's path from the top: its parent's path and its name (null: the parents run in a circle)
-    const paths = new Map<Dept, string[] | null>();
-    const pathOf = (r: Dept, visiting: Set<Dept>): string[] | null => {
+    const rootKey = pathKey(d.rootPath);
+    /** A department already under the run's root by this name, when only one is: its path below the root. */
+    const hereByName = (name: string): string[] | undefined => {
+      const found = [...d.byPath.keys()].filter((k) => (!rootKey || k.startsWith(`${rootKey}/`)) && k.split('/').pop() === pathKey(name));
+      return found.length === 1 ? found[0]!.slice(rootKey ? rootKey.length + 1 : 0).split('/') : undefined;
+    };
+    type Why = 'cycle' | 'unknownParent' | 'ambiguousParent' | 'parentRefused';
+    // each row's path from the top: its parent's path and its name, or why it has none
+    const paths = new Map<Dept, string[] | Why>();
+    const pathOf = (r: Dept, visiting: Set<Dept>): string[] | Why => {
       const known = paths.get(r);
       if (known !== undefined) return known;
-      if (visiting.has(r)) return null;
+      if (visiting.has(r)) return 'cycle';
       visiting.add(r);
-      let up: string[] | null = [];
-      if (r.parent) {
+      let up: string[] | Why = [];
+      const top = !r.parent || r.parent === '0' || (r.code !== '' && r.parent === r.code);
+      if (!top) {
         const named = byName.get(pathKey(r.parent));
         const p = byCode.get(r.parent) ?? (named?.length === 1 ? named[0] : undefined);
-        up = p ? pathOf(p, visiting) : splitPath(r.parent);
+        if (p) {
+          const above = pathOf(p, visiting);
+          // a row under a refused one is refused for its parent, the circle's own rows for the circle
+          up = typeof above === 'string' ? (above === 'cycle' ? 'cycle' : 'parentRefused') : above;
+        } else if ((named?.length ?? 0) > 1) up = 'ambiguousParent';
+        else if (refusedCodes.has(r.parent)) up = 'parentRefused';
+        else if (splitPath(r.parent).length > 1) up = splitPath(r.parent);
+        else up = hereByName(r.parent) ?? (hasCodes ? 'unknownParent' : [r.parent]);
       }
-      const path = up === null ? null : [...up, r.name];
+      const path = typeof up === 'string' ? up : [...up, r.name];
       paths.set(r, path);
       return path;
     };
@@ -464,8 +491,8 @@ export function legacyService(deps: {
         const now = nowIso();
         for (const r of batch) {
           const parts = pathOf(r, new Set());
-          if (!parts) {
-            refuse(w, r.index, 'parent', 'cycle', { value: r.parent }, tally);
+          if (typeof parts === 'string') {
+            refuse(w, r.index, 'parent', parts, { value: r.parent }, tally);
             continue;
           }
           const whole = [d.rootPath, ...parts.map((p) => p.slice(0, DEPARTMENT_NAME_MAX))].filter(Boolean).join('/');

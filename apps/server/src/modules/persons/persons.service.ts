@@ -94,7 +94,8 @@ export function requireOptionFields(options: CompanyOptions, cols: Partial<Perso
 }
 
 export function syncedChanged(before: PersonRow, after: Partial<PersonInsert>): boolean {
-  return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f]);
+  // a gender no longer said is not sent (the terminal keeps its own: isapi userBody), so it changes nothing there
+  return SYNCED_FIELDS.some((f) => after[f] !== undefined && after[f] !== before[f] && !(f === 'gender' && after[f] === null));
 }
 
 export function personsService(deps: {

@@ -38,6 +38,7 @@ export const deviceKeys = {
   options: ['device', 'list', 'options'] as const,
   info: (id: number) => ['device', 'info', id] as const,
   rosterApply: (id: number) => ['device', 'rosterApply', id] as const,
+  rosterApplyCurrent: ['device', 'rosterApply', 'current'] as const,
   ledger: (q: LedgerQuery) => ['device', 'ledger', q] as const,
   unknown: ['device', 'unknown'] as const,
   orgPersons: ['device', 'orgPersons'] as const,
@@ -213,9 +214,20 @@ export const useReadSite = () =>
  * apply is then asked after every second until it is over, when the rosters, the devices and People are read again.
  * `job` is the apply started here (undefined before one, or once `clear`ed); `busy` while it starts or runs.
  */
-function useRosterApplying<B>(start: (body: B) => Promise<RosterApplyJob>) {
+function useRosterApplying<B>(start: (body: B) => Promise<RosterApplyJob>, mine: (job: RosterApplyJob) => boolean) {
   const qc = useQueryClient();
   const [id, setId] = useState(0);
+  const [dismissed, setDismissed] = useState(0);
+  // an apply still going on when the page opens (started here before leaving it, or by another administrator), of this
+  // page's kind: followed as if started here
+  const current = useQuery({
+    queryKey: deviceKeys.rosterApplyCurrent,
+    queryFn: () => call(devicesApi.rosterApplyCurrent, undefined, { inline: true }),
+    staleTime: 0,
+  });
+  const going = current.data && current.data.state === 'running' && mine(current.data) ? current.data : undefined;
+  // taken up while rendering (React's pattern for state that follows other data), once: its result stays once it ends
+  if (going && id === 0 && going.id !== dismissed) setId(going.id);
   const begin = useMutation({
     mutationFn: start,
     onSuccess: (job) => {
@@ -236,14 +248,30 @@ function useRosterApplying<B>(start: (body: B) => Promise<RosterApplyJob>) {
     markPeopleChanged();
     for (const queryKey of [deviceKeys.all, ['person']]) void qc.invalidateQueries({ queryKey });
   }, [over, id, qc]);
-  return { begin, job: id > 0 ? job.data : undefined, busy: begin.isPending || state === 'running', clear: () => setId(0) };
+  return {
+    begin,
+    job: id > 0 ? job.data : undefined,
+    busy: begin.isPending || state === 'running',
+    clear: () => {
+      setDismissed(id);
+      setId(0);
+    },
+  };
 }
 
 /** Applying the site's review: a number made one person from the terminal with the best face, linked on every other terminal holding it. */
-export const useRosterSiteApply = () => useRosterApplying((body: RosterSiteApplyBody) => call(devicesApi.rosterSiteApply, body));
+export const useRosterSiteApply = () =>
+  useRosterApplying(
+    (body: RosterSiteApplyBody) => call(devicesApi.rosterSiteApply, body),
+    (job) => job.scope === 'site',
+  );
 
 /** Applying a terminal's review: people created or linked, the rest left on the terminal. */
-export const useRosterApply = () => useRosterApplying((body: RosterApplyBody) => call(devicesApi.rosterApply, body));
+export const useRosterApply = (deviceId: number) =>
+  useRosterApplying(
+    (body: RosterApplyBody) => call(devicesApi.rosterApply, body),
+    (job) => job.scope === 'device' && job.device_id === deviceId,
+  );
 
 export const useRosterRemove = () => useDeviceMutation((body: RosterRemoveBody) => call(devicesApi.rosterRemove, body));
 

@@ -203,7 +203,7 @@ function DeviceRow({ title, to, counts, testId }: { title: string; to: string; c
       </div>
       <Row gutter={8}>
         <Col span={8}>
-          <Statistic title={t('dashboard.dev.online')} value={counts.online} styles={{ content: { color: '#52c41a' }, title: { fontSize: 12 } }} />
+          <Statistic title={t('dashboard.dev.online')} value={counts.online} styles={{ content: { color: SLICE_TEXT.present }, title: { fontSize: 12 } }} />
         </Col>
         <Col span={8}>
           <Statistic title={t('dashboard.dev.offline')} value={counts.offline} styles={{ content: { color: '#595959' }, title: { fontSize: 12 } }} />

@@ -46,7 +46,7 @@ export default function DeviceRosterPage() {
   const [choices, setChoices] = useState<Record<string, RosterAction>>({});
   // the department the new people go to, and the last answer
   const [department, setDepartment] = useState<number>();
-  const apply = useRosterApply();
+  const apply = useRosterApply(id);
   const remove = useRosterRemove();
   const mobile = useIsMobile();
   const { token } = theme.useToken();
