@@ -55,7 +55,7 @@ export function SyncSummaryText({ sync }: { sync: Device['sync'] }) {
     <Space size={6} data-testid="device-sync">
       <span>{s.text}</span>
       {s.failed > 0 && <Typography.Text type="danger">{t('device.syncFailed', { count: s.failed })}</Typography.Text>}
-      {s.pending > 0 && <Typography.Text style={{ color: '#1677ff' }}>{t('device.syncPending', { count: s.pending })}</Typography.Text>}
+      {s.pending > 0 && <Typography.Text style={{ color: '#0958d9' }}>{t('device.syncPending', { count: s.pending })}</Typography.Text>}
     </Space>
   );
 }

@@ -281,7 +281,7 @@ function NodeCard({ ctx, node }: { ctx: Ctx; node: Exclude<ProcessNode, Conditio
           </Typography.Text>
         )}
         {problem && (
-          <div style={{ color: '#ff4d4f', fontSize: 12 }} data-testid="node-problem">
+          <div style={{ color: '#cf1322', fontSize: 12 }} data-testid="node-problem">
             {problem}
           </div>
         )}
@@ -319,7 +319,7 @@ function ConditionView({ ctx, node }: { ctx: Ctx; node: ConditionNode }) {
           {t('workflow.flow.removeCondition')}
         </Button>
       </Space>
-      {problem && <div style={{ color: '#ff4d4f', fontSize: 12 }}>{problem}</div>}
+      {problem && <div style={{ color: '#cf1322', fontSize: 12 }}>{problem}</div>}
       <div style={{ display: 'flex', alignItems: 'stretch', borderTop: `2px solid ${LINE}`, borderBottom: `2px solid ${LINE}`, marginTop: 8 }}>
         {ordered.map((b, i) => (
           <BranchColumn key={b.id} ctx={ctx} branch={b} first={i === 0} last={i === ordered.length - 1} count={ordered.length} />
@@ -372,7 +372,7 @@ function BranchColumn({ ctx, branch: b, first, last, count }: { ctx: Ctx; branch
                 : t('workflow.flow.summary.noConditions')}
           </div>
           {problem && (
-            <div style={{ color: '#ff4d4f', fontSize: 12 }} data-testid="branch-problem">
+            <div style={{ color: '#cf1322', fontSize: 12 }} data-testid="branch-problem">
               {problem}
             </div>
           )}

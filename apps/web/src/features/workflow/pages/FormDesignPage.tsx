@@ -336,7 +336,7 @@ function SortableField(props: { field: FormField; lang: Language; typeLabel: str
       </span>
       <div style={{ flex: 1, minWidth: 0 }}>
         <div>
-          {f.required && <span style={{ color: '#ff4d4f' }}>* </span>}
+          {f.required && <span style={{ color: '#cf1322' }}>* </span>}
           <span data-testid="canvas-field-label">{textOf(f.label, props.lang, f.key)}</span>
         </div>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
