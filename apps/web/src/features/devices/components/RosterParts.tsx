@@ -1,9 +1,9 @@
 import { useState, type Key } from 'react';
-import { Alert, Avatar, Button, Checkbox, Progress, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Avatar, Button, Checkbox, Select, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RosterApplied, RosterApplyBody, RosterApplyJob, RosterItem } from '@faceadmin/shared';
-import { VISUALLY_HIDDEN } from '../../../ui/visuallyHidden.ts';
+import { JobProgress } from '../../../ui/JobProgress.tsx';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
 import { rosterChoices, type rosterApplyRows } from '../logic.ts';
 
@@ -182,16 +182,14 @@ export function ApplyJob({ job, site = false, onClose }: { job: RosterApplyJob |
         data-testid="roster-apply-failed"
       />
     );
-  const percent = job.total > 0 ? Math.min(99, Math.floor((job.done * 100) / job.total)) : 0;
   return (
-    <div data-testid="roster-apply-progress">
-      {/* a screen reader hears each quarter, not every second's count */}
-      <span role="status" style={VISUALLY_HIDDEN}>
-        {t('device.roster.apply.progressLabel')}: {Math.floor(percent / 25) * 25}%
-      </span>
-      <Typography.Text>{t('device.roster.apply.progress', { done: job.done, total: job.total })}</Typography.Text>
-      <Progress percent={percent} status="active" aria-label={t('device.roster.apply.progressLabel')} />
-    </div>
+    <JobProgress
+      done={job.done}
+      total={job.total}
+      label={t('device.roster.apply.progressLabel')}
+      text={t('device.roster.apply.progress', { done: job.done, total: job.total })}
+      testId="roster-apply-progress"
+    />
   );
 }
 

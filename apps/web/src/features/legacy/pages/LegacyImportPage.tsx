@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { LEGACY_FIELDS, type LegacyField, type LegacyImport, type LegacyKind, type LegacyMapping, type LegacyPreview } from '@faceadmin/shared';
 import { useDeviceNames } from '../../devices/api.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
-import { VISUALLY_HIDDEN } from '../../../ui/visuallyHidden.ts';
+import { JobProgress } from '../../../ui/JobProgress.tsx';
 import { useLegacyImport, useLegacyPreview, useLegacyRun } from '../api.ts';
 
 /** The largest export the server reads (legacy.routes.ts LEGACY_MAX_BYTES). */
@@ -143,7 +143,6 @@ export default function LegacyImportPage() {
     value: i,
     label: t('legacy.column', { n: i + 1, header: h || '—', example: preview?.sample[0]?.[i] ?? '' }),
   }));
-  const percent = run && run.total > 0 ? Math.floor((run.done * 100) / run.total) : 0;
 
   return (
     <Card
@@ -322,14 +321,13 @@ export default function LegacyImportPage() {
           </>
         )}
         {run && running && (
-          <div data-testid="legacy-progress">
-            {/* a screen reader hears each quarter, not every second's count */}
-            <span role="status" style={VISUALLY_HIDDEN}>
-              {t('legacy.progressLabel')}: {Math.floor(percent / 25) * 25}%
-            </span>
-            <Typography.Text>{t('legacy.progress', { done: run.done, total: run.total })}</Typography.Text>
-            <Progress percent={percent} status="active" aria-label={t('legacy.progressLabel')} />
-          </div>
+          <JobProgress
+            done={run.done}
+            total={run.total}
+            label={t('legacy.progressLabel')}
+            text={t('legacy.progress', { done: run.done, total: run.total })}
+            testId="legacy-progress"
+          />
         )}
         {run?.state === 'failed' && (
           <Alert
