@@ -71,7 +71,12 @@ export interface PageCheck {
   violations: AxeViolation[];
   /** how far the page runs past the screen's right edge, px */
   overflow: number;
+  /** titles (page, card, navigation bar, dialog, drawer) cut short on screen, by their text */
+  truncated: string[];
 }
+
+/** The titles a reader must see whole. */
+const TITLES = '.ant-card-head-title, .fa-navbar-title, .ant-modal-title, .ant-drawer-title, .ant-page-header-heading-title';
 
 /** Opens `route` inside the running console, waits for its data, and checks it: axe (serious, critical) and overflow. */
 export async function checkPage(page: Page, route: string): Promise<PageCheck> {
@@ -83,7 +88,14 @@ export async function checkPage(page: Page, route: string): Promise<PageCheck> {
   await page.mouse.move(0, 0);
   const violations = (await axeViolations(page, 'body')).filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const overflow = await page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
-  return { violations, overflow };
+  const truncated = await page.evaluate(
+    (selector) =>
+      Array.from(document.querySelectorAll<HTMLElement>(selector))
+        .filter((e) => e.getClientRects().length > 0 && e.scrollWidth > e.clientWidth + 1)
+        .map((e) => e.innerText.trim()),
+    TITLES,
+  );
+  return { violations, overflow, truncated };
 }
 
 /** One line of a check's findings, for a failure or the walk's print-out. */
@@ -93,4 +105,5 @@ export const describeCheck = (c: PageCheck): string =>
       (v) => `${v.impact} ${v.id} ×${v.nodes.length}: ${v.nodes[0]?.target ?? ''} ${v.nodes[0]?.summary.replace(/\s+/g, ' ').slice(0, 200) ?? ''}`,
     ),
     ...(c.overflow ? [`overflows the screen by ${c.overflow} px`] : []),
+    ...c.truncated.map((title) => `title cut short: "${title}"`),
   ].join('\n  ');

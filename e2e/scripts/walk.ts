@@ -1,5 +1,5 @@
 // The accessibility walk (issue #31): every page of the console, in each language, at desktop and phone width, on the
-// demo company, checked by axe-core (WCAG 2.1 A and AA: serious and critical) and for sideways overflow. Prints each
+// demo company, checked by axe-core (WCAG 2.1 A and AA: serious and critical), for sideways overflow and for titles cut short. Prints each
 // page's findings and the totals; exits 1 when there are any. `npm run walk -w @faceadmin/e2e`; WALK_LANGS (en-US,zh-CN,
 // zh-TW,ja), WALK_SIZES (desktop,phone) and WALK_ROUTES (paths) narrow it; WALK_JSON=file keeps every finding.
 // The suite's own walk (tests/a11y.test.ts) sees every page once at each size, its languages taking turns.
@@ -41,7 +41,7 @@ try {
         findings.push({ ...c, lang, size, route });
         const nodes = c.violations.reduce((n, v) => n + v.nodes.length, 0);
         console.log(
-          `${size.padEnd(7)} ${lang.padEnd(5)} ${route.padEnd(28)} ${String(nodes).padStart(3)}${nodes || c.overflow ? `\n  ${describeCheck(c)}` : ''}`,
+          `${size.padEnd(7)} ${lang.padEnd(5)} ${route.padEnd(28)} ${String(nodes).padStart(3)}${nodes || c.overflow || c.truncated.length ? `\n  ${describeCheck(c)}` : ''}`,
         );
       }
     }
@@ -65,5 +65,9 @@ const overflowing = findings.filter((f) => f.overflow > 0);
 console.log(
   `overflow: ${overflowing.length} pages${overflowing.length ? ` (${overflowing.map((f) => `${f.size} ${f.lang} ${f.route} ${f.overflow}px`).join('; ')})` : ''}`,
 );
+const cut = findings.filter((f) => f.truncated.length > 0);
+console.log(
+  `titles cut short: ${cut.length} pages${cut.length ? ` (${cut.map((f) => `${f.size} ${f.lang} ${f.route}: ${f.truncated.join(', ')}`).join('; ')})` : ''}`,
+);
 if (process.env.WALK_JSON) writeFileSync(process.env.WALK_JSON, JSON.stringify(findings, null, 1));
-process.exit(total > 0 || overflowing.length > 0 ? 1 : 0);
+process.exit(total > 0 || overflowing.length > 0 || cut.length > 0 ? 1 : 0);

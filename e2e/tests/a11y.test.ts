@@ -1,7 +1,7 @@
 // Browser journey of issue #31: every page of the console, on the demo company (real server, its emulated terminals
 // and breakers), at desktop and at phone width, the languages taking turns (a quarter of the pages each, shifted by
 // two between the sizes): axe-core finds nothing serious or critical (WCAG 2.1 A and AA) and nothing is wider than the
-// screen. `npm run walk -w @faceadmin/e2e` checks every page in every language at both sizes (scripts/walk.ts).
+// screen, and no title is cut short. `npm run walk -w @faceadmin/e2e` checks every page in every language at both sizes (scripts/walk.ts).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -52,7 +52,7 @@ for (const [n, size] of (['desktop', 'phone'] as const).entries()) {
           await useLanguage(page, server.baseUrl, language);
         }
         const c = await checkPage(page, route);
-        if (c.violations.length || c.overflow) problems.push(`${language} ${route}:\n  ${describeCheck(c)}`);
+        if (c.violations.length || c.overflow || c.truncated.length) problems.push(`${language} ${route}:\n  ${describeCheck(c)}`);
       }
       assert.equal(problems.length, 0, problems.join('\n'));
     },

@@ -1,13 +1,16 @@
 // Browser journey of issue #9 item 14 on a 1440 px screen: the demo company (real server, its emulated terminals),
 // the built console, Debian Chromium. Tables show every column, the department tree keeps its counts on one line,
-// the operation log names its modules in the user's language, and each size setting is smaller than the one before.
+// the operation log names its modules in the user's language, the sidebar opens the current page's section and cuts
+// no label, a strip of many tabs scrolls with arrows and keeps the current one in view, and each size setting is smaller
+// than the one before.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { LOG_MODULES } from '@faceadmin/shared';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
-import { menu as menuOf, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
+import { menu as menuOf, openPath, translator, waitForPath as waitForPathOf } from '../lib/journey.ts';
 import { loadLocale } from '../lib/locales.ts';
+import { useLanguage } from '../lib/pages.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
 
 // The demo company's administrator (apps/server/src/demo/seed-demo.ts); no other administrator is made.
@@ -128,6 +131,75 @@ step('the operation log names its modules in English, not by their ids', async (
   assert.ok(options.length > 0);
   for (const o of options) assert.ok(labels.has(o.trim()), `module filter offers "${o}"`);
   await page.keyboard.press('Escape');
+});
+
+/** The sidebar's labels cut short (their text), every section opened first. */
+async function cutMenuLabels(): Promise<string[]> {
+  const closed = page.locator('[data-testid=sidebar] .ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+  while ((await closed.count()) > 0) await closed.first().click();
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('[data-testid=sidebar] .ant-menu-title-content'))
+      .filter((e) => e.getClientRects().length > 0 && e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.innerText),
+  );
+}
+
+step("the current page's section of the sidebar opens by itself; no label is cut, in English or Japanese", async () => {
+  // Circuit breakers is closed at first (only Users, Attendance and System are open): a link straight to its page opens it
+  const section = page.locator('[data-testid=sidebar] .ant-menu-submenu').filter({ hasText: tr('route.circuitBreaker') });
+  assert.ok(!(await section.getAttribute('class'))?.includes('ant-menu-submenu-open'), 'the section starts closed');
+  await openPath(page, '/circuitBreaker/index');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=sidebar] .ant-menu-item-selected')?.closest('.ant-menu-submenu')?.classList.contains('ant-menu-submenu-open'),
+    undefined,
+    { polling: 100 },
+  );
+  // "Approval management", "Attendance results" were cut at 114 px; in Japanese "スマートブレーカー", "クライアントエラー"
+  assert.deepEqual(await cutMenuLabels(), [], 'en-US');
+  await useLanguage(page, server.baseUrl, 'ja');
+  assert.deepEqual(await cutMenuLabels(), [], 'ja');
+  await useLanguage(page, server.baseUrl, 'en-US');
+  await screenshot('sidebar-open');
+});
+
+step("more tabs than fit scroll sideways: arrows appear, the current page's tab is in view, a tab is a link", async () => {
+  const paths = ['/user/organization', '/user/list', '/device/list', '/attendance/list', '/attendance/result', '/attendance/report', '/attendance/rule']
+    .concat(['/attendance/holiday', '/attendance/balance', '/attendance/health', '/circuitBreaker/index', '/workflow/index', '/system/log'])
+    .concat(['/system/list', '/system/manager', '/system/visitors', '/system/integrations', '/company/update', '/message/message']);
+  for (const p of paths) await openPath(page, p);
+  const strip = page.locator('[data-testid=tags-view] nav');
+  const scroll = () => strip.evaluate((e) => ({ left: e.scrollLeft, room: e.scrollWidth - e.clientWidth }));
+  assert.ok((await scroll()).room > 0, 'the tabs do not overflow: open more pages');
+  // the last page opened is the current one, at the strip's far end, in view
+  const current = page.locator('[data-testid=tags-view] a[aria-current=page]');
+  assert.equal((await current.innerText()).trim(), tr('route.message'));
+  const inView = () =>
+    page.evaluate(() => {
+      const s = document.querySelector('[data-testid=tags-view] nav')!.getBoundingClientRect();
+      const c = document.querySelector('[data-testid=tags-view] a[aria-current=page]')!.getBoundingClientRect();
+      return c.left >= s.left - 1 && c.right <= s.right + 1;
+    });
+  assert.ok(await inView(), "the current page's tab is out of view");
+  await page.getByTestId('tags-back').waitFor();
+  assert.equal(await page.getByTestId('tags-on').count(), 0, 'at the far end there is nothing further on');
+  const before = (await scroll()).left;
+  await page.getByTestId('tags-back').click();
+  await page.waitForFunction((b) => document.querySelector('[data-testid=tags-view] nav')!.scrollLeft < b, before, { polling: 100 });
+  await page.getByTestId('tags-on').waitFor();
+  // a tab is a link: it takes the keyboard's focus and Enter opens its page
+  const first = strip.locator('a').filter({ hasText: tr('route.organization') });
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await waitForPath('/user/organization');
+  assert.ok(await inView(), 'the organization tab, now current, is out of view');
+  await screenshot('tabs-scrolled');
+  // back to a short strip for the steps after
+  await strip
+    .locator('a')
+    .filter({ hasText: tr('route.organization') })
+    .click({ button: 'right' });
+  await page.getByRole('menuitem', { name: tr('layout.tags.closeOthers') }).click();
+  await page.getByTestId('tags-back').waitFor({ state: 'detached' });
 });
 
 /** Picks a size in the navbar and measures the first person row and the search button. */

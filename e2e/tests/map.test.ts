@@ -1,6 +1,7 @@
 // Browser journey of the device map (issue #16 /map): the real server and the built console in Debian Chromium. A
 // site gets its own floor plan (an image made here, no internet tiles), a device and a breaker are dragged onto it,
-// a marker is moved and opened, and the page is read at phone width (the list below the map).
+// a marker is moved and opened, markers' names never cover each other, and the page is read at phone width (the list
+// below the map).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -77,6 +78,33 @@ step('create a site, upload its floor plan: the plan is drawn at its size, every
   assert.equal(await page.getByTestId('map-placed').count(), 0);
 });
 
+/**
+ * What the markers' names cover: another name, another marker, or the map's edge (a name with no room is hidden and
+ * shows on hover, so it covers nothing).
+ */
+const labelClashes = () =>
+  page.evaluate(() => {
+    const frame = document.querySelector('[data-testid=site-map]')!.getBoundingClientRect();
+    const pins = Array.from(document.querySelectorAll<HTMLElement>('.fa-map-pin')).map((pin) => ({
+      name: pin.querySelector<HTMLElement>('.fa-map-label')!,
+      dot: pin.querySelector<HTMLElement>('.fa-map-dot')!.getBoundingClientRect(),
+    }));
+    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const out: string[] = [];
+    for (const [i, p] of pins.entries()) {
+      if (getComputedStyle(p.name).visibility === 'hidden') continue;
+      const r = p.name.getBoundingClientRect();
+      if (r.left < frame.left || r.right > frame.right) out.push(`${p.name.innerText}: past the map's edge`);
+      for (const [j, q] of pins.entries()) {
+        if (j === i) continue;
+        if (hit(r, q.dot)) out.push(`${p.name.innerText} covers the marker of ${q.name.innerText}`);
+        if (j > i && getComputedStyle(q.name).visibility !== 'hidden' && hit(r, q.name.getBoundingClientRect()))
+          out.push(`${p.name.innerText} and ${q.name.innerText} overlap`);
+      }
+    }
+    return out;
+  });
+
 step('drag the device and the breaker onto the plan: they are saved where they fell', async () => {
   const map = page.getByTestId('site-map');
   const box = (await map.boundingBox())!;
@@ -88,9 +116,12 @@ step('drag the device and the breaker onto the plan: they are saved where they f
   await page
     .getByTestId('map-unplaced')
     .filter({ hasText: 'Lobby power' })
-    .dragTo(map, { targetPosition: { x: box.width / 2 + 80, y: box.height / 2 + 40 } });
+    .dragTo(map, { targetPosition: { x: box.width / 2 + 70, y: box.height / 2 + 8 } });
   await page.getByTestId('map-placed').filter({ hasText: 'Lobby power' }).waitFor();
   assert.equal(await page.locator('.fa-map-pin').count(), 2);
+  // the breaker sits where the device's name was written: the name moves to the device's left, covering nothing
+  await page.locator('.fa-map-label--left', { hasText: 'Front gate' }).waitFor();
+  assert.deepEqual(await labelClashes(), []);
   const s = await site();
   const gate = s.placements.find((p) => p.name === 'Front gate')!;
   const lobby = s.placements.find((p) => p.name === 'Lobby power')!;
@@ -144,6 +175,8 @@ step('at phone width the list sits below the map; a tap places an item in the mi
     .getByRole('button', { name: tr('map.placeHere') })
     .click();
   await page.getByTestId('map-placed').filter({ hasText: 'Lobby power' }).waitFor();
+  // both in the middle of a narrow map: still no name covers another or runs off the map
+  assert.deepEqual(await labelClashes(), []);
   await journey.screenshot('phone');
   await page.setViewportSize({ width: 1440, height: 900 });
 });

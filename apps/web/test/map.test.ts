@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTileUrl, itemKey, latLngToPlan, modeOf, planSpot, planToLatLng, tileSpot } from '../src/features/map/logic.ts';
+import { isTileUrl, itemKey, labelSides, latLngToPlan, modeOf, planSpot, planToLatLng, tileSpot } from '../src/features/map/logic.ts';
 
 test('a floor plan is drawn latitude-up: pixels from the top-left corner flip to CRS.Simple and back', () => {
   assert.deepEqual(planToLatLng(600, 100, 50), [550, 100]);
@@ -48,4 +48,23 @@ test('a site is a tile map when it has a tile URL, else its plan, else nothing y
   assert.equal(modeOf({ tile_url: '', image_url: '/p' }), 'plan');
   assert.equal(modeOf({ tile_url: '', image_url: '' }), 'none');
   assert.equal(itemKey({ kind: 'breaker', ref_id: 3 }), 'breaker:3');
+});
+
+test("a marker's name goes where it covers nothing: right, else left, else none (its tooltip names it)", () => {
+  const frame = { left: 0, top: 0, right: 400, bottom: 300 };
+  const dot = (x: number, y: number) => ({ left: x, top: y, right: x + 18, bottom: y + 18 });
+  const m = (x: number, y: number, width = 100) => ({ dot: dot(x, y), width, height: 18 });
+  // apart: every name on the right
+  assert.deepEqual(labelSides([m(10, 10), m(10, 100), m(200, 10)], frame), ['right', 'right', 'right']);
+  // two dots 40 px apart on a line (the demo's "Dorm A" and "Office B"): the first name would run over the second dot,
+  // so it goes left; the second keeps the right
+  assert.deepEqual(labelSides([m(150, 100), m(190, 100)], frame), ['left', 'right']);
+  // at the map's right edge the name goes left rather than being cut
+  assert.deepEqual(labelSides([m(370, 200)], frame), ['left']);
+  // squeezed between dots and the map's left edge: no room on either side, no name
+  assert.deepEqual(labelSides([m(30, 50), m(0, 50), m(60, 50)], frame), ['hidden', 'hidden', 'right']);
+  // a name already written is not covered: the dot just below the first writes its name on its left
+  assert.deepEqual(labelSides([m(200, 100), m(200, 110)], frame), ['right', 'left']);
+  // nor is any dot: with no room left either, the second has none
+  assert.deepEqual(labelSides([m(100, 100), m(100, 110)], frame), ['right', 'hidden']);
 });

@@ -4,9 +4,10 @@ import type { Tenant } from '../plugins/auth.ts';
 
 /** The demo's floor plan: a ground floor with a lobby, offices, a canteen and the dormitory wing (drawn, then rasterized). */
 function floorPlanSvg(): string {
+  // each room's name near its top, where the markers (at the doors, in the rooms' middles) leave it readable
   const room = (x: number, y: number, w: number, h: number, label: string, fill: string) =>
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${fill}" stroke="#5b6b7f" stroke-width="4"/>` +
-    `<text x="${x + w / 2}" y="${y + h / 2}" font-family="sans-serif" font-size="30" fill="#34495e" text-anchor="middle" dominant-baseline="middle">${label}</text>`;
+    `<text x="${x + w / 2}" y="${y + 50}" font-family="sans-serif" font-size="30" fill="#34495e" text-anchor="middle" dominant-baseline="middle">${label}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000" viewBox="0 0 1600 1000">
   <rect width="1600" height="1000" fill="#f4f6f9"/>
   ${room(60, 60, 520, 380, 'Offices 办公区', '#e8f1fb')}

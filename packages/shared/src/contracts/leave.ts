@@ -47,6 +47,8 @@ export const LeaveBalance = Type.Object({
   person_id: Type.Integer(),
   number: Type.String(),
   name: Type.String(),
+  /** the person's departments by name, joined with ', ' */
+  department: Type.String(),
   leave_type: Type.String(),
   label: Type.String(),
   year: Type.Integer(),

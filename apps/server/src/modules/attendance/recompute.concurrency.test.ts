@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, type RuleInput } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
-import { listen, stopTerminals, terminal, until } from '../../../test/terminals.ts';
+import { listen, stopTerminals, terminal } from '../../../test/terminals.ts';
 import { transactionRetries } from '../../db/transaction.ts';
 
 /**
@@ -73,7 +73,9 @@ function punchAt(date: string, round: number, person: number, term: number): str
   return `${date} ${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:${String((person + round) % 60).padStart(2, '0')}`;
 }
 
-test(`concurrent uploads, the recompute job and "attendance update" leave no stale result behind (${DIALECT})`, { timeout: 240_000 }, async (ctx) => {
+// No time limit of its own: on a machine busy with other work it only takes longer (the file's hang guard, test/shards.ts,
+// stops a run that never ends); 64 s quiet, 245 s beside two CPU hogs and the rest of the suite.
+test(`concurrent uploads, the recompute job and "attendance update" leave no stale result behind (${DIALECT})`, async (ctx) => {
   const recompute = t.app.modules.attendance.recompute;
   const terms = Array.from({ length: TERMINALS }, (_, i) => terminal(server, `QUEUE00${i + 1}`));
   await Promise.all(terms.map((x) => x.start()));
@@ -114,13 +116,14 @@ test(`concurrent uploads, the recompute job and "attendance update" leave no sta
   await worker;
   assert.deepEqual(errors, [], 'every upload and every "attendance update" answered OK');
   assert.ok(presses >= 3, `"attendance update" pressed (${presses})`);
-  // The queue drains (the job goes on by itself).
-  await until(
-    'the queue drained',
-    async () => (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending === 0,
-    120_000,
-    200,
-  );
+  // The queue drains (the job goes on by itself). Stuck is a queue that stops getting shorter for a minute; a slow one
+  // only takes longer.
+  for (let shortest = Infinity, since = Date.now(); ; await new Promise((res) => setTimeout(res, 200))) {
+    const pending = (await call(t.app, 'GET', '/attendance/recalculate/status', { token: A.main })).data.pending as number;
+    if (pending === 0) break;
+    if (pending < shortest) [shortest, since] = [pending, Date.now()];
+    else assert.ok(Date.now() - since < 60_000, `the queue stopped draining at ${pending} people`);
+  }
   // Every stored result equals a fresh computation from the stored punches.
   const stored = await t.app.database.db
     .selectFrom('attendance_days')

@@ -161,6 +161,15 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       assert.equal(r.code, CODES.OK, r.message);
       timer = r.data;
       assert.equal(timer.sync, 'synced');
+      // the operation log says what the timer does in the reader's language (it kept the stored "off" in Chinese)
+      for (const [lang, words] of [
+        ['zh-CN', '分闸'],
+        ['en-US', 'switch off'],
+      ] as const) {
+        const logs = await call(t.app, 'GET', '/log/list', { token: A.main, lang, query: { module: 'breaker' } });
+        const entry = logs.data.items.find((l: { action: string }) => l.action === 'breaker.timerCreate');
+        assert.ok(entry?.description.includes(words) && !entry.description.includes(`${time} off`), entry?.description);
+      }
       assert.deepEqual(timer.line_titles, ['L2']);
       assert.equal(first.emu.jobs.size, 1);
       const job = [...first.emu.jobs.values()][0]!;

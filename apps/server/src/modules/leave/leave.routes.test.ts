@@ -86,9 +86,10 @@ test(`a quota set by hand is the balance; another company's person is not found 
     }),
   );
   assert.deepEqual(
-    found.items.map((b) => b.name),
-    ['Alice'],
+    found.items.map((b) => [b.name, b.department]),
+    [['Alice', 'Staff']],
   );
+  assert.equal(set.department, 'Staff', 'the saved balance names the department too');
   const foreign = await call(t.app, 'POST', '/attendance/balance/set', {
     token: B.main,
     body: { person_id: ids.alice, leave_type: 'annual', year: 2026, quota: 3 },
@@ -233,6 +234,7 @@ test(`quotas import from a sheet and the report exports as one (${DIALECT})`, as
   assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), [
     'Number',
     'Name',
+    'Department',
     'Leave type',
     'Year',
     'Quota',
@@ -242,7 +244,7 @@ test(`quotas import from a sheet and the report exports as one (${DIALECT})`, as
     'Remaining',
   ]);
   const oldRow = sheet.getRows(2, sheet.rowCount - 1)!.find((x) => x.getCell(1).value === '202')!;
-  assert.deepEqual((oldRow.values as unknown[]).slice(1), ['202', 'Old Hand', 'Annual leave', 2026, 12, 2, 0, 0, 14]);
+  assert.deepEqual((oldRow.values as unknown[]).slice(1), ['202', 'Old Hand', 'Staff', 'Annual leave', 2026, 12, 2, 0, 0, 14]);
 });
 
 test(`the person sees their own balances on the self-service page (${DIALECT})`, async () => {

@@ -24,6 +24,7 @@ import { checkXlsx } from '../../lib/zip.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { workingDuration } from '../attendance/approval-absences.ts';
 import { localDate } from '../attendance/recompute.service.ts';
+import { departmentsOf } from '../attendance/results.repository.ts';
 import { audit } from '../logs/logs.service.ts';
 import { labelOf } from '../workflow/process.ts';
 import { formOf } from '../workflow/workflow.presenter.ts';
@@ -93,6 +94,17 @@ interface Who {
   number: string;
   name: string;
   joined_on: string | null;
+  /** the person's departments by name, joined with ', ' */
+  department: string;
+}
+
+/** The people with their departments by name (the report's department column). */
+async function withDepartments<P extends Omit<Who, 'department'>>(ex: Executor, people: P[]): Promise<(P & { department: string })[]> {
+  const names = await departmentsOf(
+    ex,
+    people.map((p) => p.id),
+  );
+  return people.map((p) => ({ ...p, department: names.get(p.id) ?? '' }));
 }
 
 /**
@@ -186,6 +198,7 @@ async function balances(
         person_id: person.id,
         number: person.number,
         name: person.name,
+        department: person.department,
         leave_type: type,
         label: labels.get(type) ?? type,
         year,
@@ -199,12 +212,13 @@ async function balances(
 }
 
 async function whoOf(ex: Executor, companyId: number, personId: number): Promise<Who | undefined> {
-  return ex
+  const who = await ex
     .selectFrom('persons')
     .select(['id', 'number', 'name', 'joined_on'])
     .where('company_id', '=', companyId)
     .where('id', '=', personId)
     .executeTakeFirst();
+  return who && (await withDepartments(ex, [who]))[0];
 }
 
 /** The application's leave: type, year, first day, in the company's zone. */
@@ -296,7 +310,7 @@ export async function leaveBalanceOfApplication(
   return (await balances(ex, companyId, lang, [who], [leave.type], leave.year)).get(`${who.id}:${leave.type}`) ?? null;
 }
 
-const COLUMNS = ['number', 'name', 'leave_type', 'year', 'quota', 'carried', 'used', 'pending', 'remaining'] as const;
+const COLUMNS = ['number', 'name', 'department', 'leave_type', 'year', 'quota', 'carried', 'used', 'pending', 'remaining'] as const;
 const IMPORT_COLUMNS = ['number', 'leave_type', 'year', 'quota', 'carried'] as const;
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, '');
 
@@ -328,7 +342,7 @@ export function leaveService(database: Database) {
     }
     const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
     const items = await base.select(['id', 'number', 'name', 'joined_on']).orderBy('number').orderBy('id').offset(offset).limit(limit).execute();
-    return { items, total };
+    return { items: await withDepartments(db, items), total };
   }
 
   /** The tracked types: a rule says so, or someone has a quota for the year. */
@@ -415,6 +429,7 @@ export function leaveService(database: Database) {
             person_id: p.id,
             number: p.number,
             name: p.name,
+            department: p.department,
             leave_type: q.leave_type,
             label,
             year: q.year,
@@ -462,6 +477,7 @@ export function leaveService(database: Database) {
           person_id: who.id,
           number: who.number,
           name: who.name,
+          department: who.department,
           leave_type: body.leave_type,
           label: body.leave_type,
           year: body.year,

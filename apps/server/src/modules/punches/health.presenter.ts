@@ -1,5 +1,6 @@
 import { API_PREFIX, pathOf, punchesApi, type AlcoholRecord, type HealthRecord } from '@faceadmin/shared';
 import type { healthRepository } from './health.repository.ts';
+import { shownNumber } from './punches.presenter.ts';
 
 type HealthRow = Awaited<ReturnType<typeof healthRepository.list>>['items'][number];
 type AlcoholRow = Awaited<ReturnType<typeof healthRepository.alcohol>>['items'][number];
@@ -10,7 +11,7 @@ const photoUrl = (punchId: number | null, photo: string | null) => (punchId && p
 export const presentHealth = (r: HealthRow): HealthRecord => ({
   id: r.id,
   person_id: r.person_id,
-  number: r.person_number ?? r.pin,
+  number: shownNumber(r.person_number, r.pin),
   name: r.name || (r.person_name ?? ''),
   id_number: r.id_number,
   device_id: r.device_id,
@@ -32,7 +33,7 @@ export const presentHealth = (r: HealthRow): HealthRecord => ({
 export const presentAlcohol = (r: AlcoholRow): AlcoholRecord => ({
   id: r.id,
   person_id: r.person_id,
-  number: r.person_number ?? r.pin,
+  number: shownNumber(r.person_number, r.pin),
   name: r.person_name ?? '',
   device_id: r.device_id,
   device: r.device_name,

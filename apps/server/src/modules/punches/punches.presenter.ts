@@ -4,11 +4,14 @@ import type { punchesRepository } from './punches.repository.ts';
 type ListRow = Awaited<ReturnType<typeof punchesRepository.list>>['items'][number];
 /** The list's rows; other readers (live, dashboard) select the common columns without the dual-authentication ones. */
 type Row = Omit<ListRow, 'dual_state' | 'dual_partner_name'> & Partial<Pick<ListRow, 'dual_state' | 'dual_partner_name'>>;
+/** The number a record shows: its person's, else the terminal's PIN, where 0 is a terminal's "no one" (shown as none). */
+export const shownNumber = (personNumber: string | null, pin: string): string => personNumber ?? (pin === '0' ? '' : pin);
+
 /** Day and time as the terminal saw them (its local clock): what people expect on the record. */
 export const presentPunch = (r: Row, result: DayStatus | null = null) => ({
   id: r.id,
   person_id: r.person_id,
-  number: r.person_number ?? r.pin,
+  number: shownNumber(r.person_number, r.pin),
   name: r.person_name ?? '',
   device_id: r.device_id,
   device: r.device_name,

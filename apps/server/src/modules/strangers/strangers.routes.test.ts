@@ -66,6 +66,12 @@ test(`a terminal that refuses an unknown face uploads its capture (§11.8 ATTPHO
   // Not an attendance punch of anyone: the punch list shows it as a stranger only.
   const punches = await call(t.app, 'GET', '/attendance/list', { token: A.main, query: { device_id: deviceA } });
   assert.ok(punches.data.items.every((p: any) => p.stranger && p.person_id === null));
+  // PIN 0 is the terminal's "no one": the record shows no number (it once read "0")
+  assert.ok(punches.data.items.length > 0);
+  assert.deepEqual(
+    punches.data.items.map((p: any) => p.number),
+    punches.data.items.map(() => ''),
+  );
 });
 
 test(`a retried upload adds nothing: the same photo resent is acknowledged again and stored once (${DIALECT})`, async () => {

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -33,10 +33,19 @@ export function Sidebar({ routes, collapsed, showLogo, onNavigate }: Props) {
   const location = useLocation();
   const config = useSystemConfig();
   const items = useMemo(() => toItems(routes, t), [routes, t]);
-  const selected = routeTrail(routes, location.pathname).map((r) => r.path);
+  const trail = routeTrail(routes, location.pathname);
+  const selected = trail.map((r) => r.path);
+  // the sections open: the usual ones, and the current page's whenever a page in another is opened (a link, the tags)
+  const section = trail.length > 1 ? trail[0]!.path : undefined;
+  const [open, setOpen] = useState<string[]>(() => [...new Set([...DEFAULT_OPEN_SECTIONS, ...(section ? [section] : [])])]);
+  const [shownSection, setShownSection] = useState(section);
+  if (section !== shownSection) {
+    setShownSection(section);
+    if (section && !open.includes(section)) setOpen([...open, section]);
+  }
 
   return (
-    <nav aria-label={t('layout.sidebar')} data-testid="sidebar">
+    <nav className="fa-sidebar" aria-label={t('layout.sidebar')} data-testid="sidebar">
       {showLogo && (
         <div className="fa-logo">
           <img src="/favicon.svg" alt="" />
@@ -48,7 +57,8 @@ export function Sidebar({ routes, collapsed, showLogo, onNavigate }: Props) {
         mode="inline"
         items={items}
         selectedKeys={selected}
-        defaultOpenKeys={DEFAULT_OPEN_SECTIONS}
+        // folded, the sections open as pop-ups on hover, so none is held open
+        {...(collapsed ? { defaultOpenKeys: DEFAULT_OPEN_SECTIONS } : { openKeys: open, onOpenChange: setOpen })}
         onClick={({ key }) => {
           void navigate(key);
           onNavigate?.();

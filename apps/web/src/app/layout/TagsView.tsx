@@ -1,11 +1,17 @@
-import { Dropdown, Tag, type MenuProps } from 'antd';
-import { useLocation, useNavigate } from 'react-router';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Button, Dropdown, Tag, type MenuProps } from 'antd';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { flattenRoutes, type RouteNode } from '../routes/routeTable.ts';
 import { tagsStore, useTags, type VisitedTag } from '../../lib/tags.ts';
+import { useReducedMotion } from '../../lib/motion.ts';
 import { reachableTags } from './reachableTags.ts';
 
-/** Visited pages as tabs with a context menu (spec §2); affix routes (the dashboard) are pinned. */
+/**
+ * Visited pages as tabs with a context menu (spec §2); affix routes (the dashboard) are pinned. Tabs that do not fit
+ * scroll sideways (arrows, the wheel), and the current page's tab is kept in view.
+ */
 export function TagsView({ routes }: { routes: RouteNode[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -48,27 +54,89 @@ export function TagsView({ routes }: { routes: RouteNode[] }) {
     },
   });
 
+  const { ref: stripRef, back, on, scroll } = useStrip(location.pathname, tags.length);
+
   return (
     <div className="fa-tags" data-testid="tags-view">
-      {tags.map((tag) => {
-        const active = tag.path === location.pathname;
-        return (
-          <Dropdown key={tag.path} trigger={['contextMenu']} menu={menuFor(tag)}>
-            <Tag
-              className="fa-tag"
-              color={active ? 'processing' : undefined}
-              closable={!isAffix(tag.path)}
-              onClose={(e) => {
-                e.preventDefault();
-                close(tag.path);
-              }}
-              onClick={() => void navigate(tag.path)}
-            >
-              {t(tag.titleKey)}
-            </Tag>
-          </Dropdown>
-        );
-      })}
+      {back && (
+        <Button size="small" type="text" icon={<LeftOutlined />} aria-label={t('layout.tags.scrollBack')} onClick={() => scroll(-1)} data-testid="tags-back" />
+      )}
+      <nav className="fa-tags-strip" ref={stripRef} aria-label={t('layout.tags.label')}>
+        {tags.map((tag) => {
+          const active = tag.path === location.pathname;
+          return (
+            <Dropdown key={tag.path} trigger={['contextMenu']} menu={menuFor(tag)}>
+              <Tag
+                className="fa-tag"
+                color={active ? 'processing' : undefined}
+                data-active={active || undefined}
+                closable={!isAffix(tag.path)}
+                onClose={(e) => {
+                  e.preventDefault();
+                  close(tag.path);
+                }}
+              >
+                <Link to={tag.path} aria-current={active ? 'page' : undefined}>
+                  {t(tag.titleKey)}
+                </Link>
+              </Tag>
+            </Dropdown>
+          );
+        })}
+      </nav>
+      {on && (
+        <Button size="small" type="text" icon={<RightOutlined />} aria-label={t('layout.tags.scrollOn')} onClick={() => scroll(1)} data-testid="tags-on" />
+      )}
     </div>
   );
+}
+
+/** The tab strip's scrolling: whether there is more to either side, the arrows' and the wheel's steps, the current tab shown. */
+function useStrip(path: string, count: number) {
+  const ref = useRef<HTMLElement>(null);
+  const reduced = useReducedMotion();
+  const [ends, setEnds] = useState({ back: false, on: false });
+  const measure = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const back = el.scrollLeft > 1;
+    const on = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    setEnds((was) => (was.back === back && was.on === on ? was : { back, on }));
+  }, []);
+  // the current page's tab comes into view when the page (or the set of tabs) changes
+  useLayoutEffect(() => {
+    ref.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    measure();
+  }, [path, count, measure]);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const seen = new ResizeObserver(measure);
+    seen.observe(el);
+    // an upright wheel over the strip turns it sideways while it has further to go (not the page behind it)
+    const wheel = (e: WheelEvent) => {
+      if (Math.abs(e.deltaY) <= Math.abs(e.deltaX)) return;
+      const room = e.deltaY < 0 ? el.scrollLeft : el.scrollWidth - el.clientWidth - el.scrollLeft;
+      if (room <= 1) return;
+      e.preventDefault();
+      el.scrollLeft += e.deltaY;
+    };
+    el.addEventListener('scroll', measure, { passive: true });
+    el.addEventListener('wheel', wheel, { passive: false });
+    return () => {
+      seen.disconnect();
+      el.removeEventListener('scroll', measure);
+      el.removeEventListener('wheel', wheel);
+    };
+  }, [measure]);
+  return {
+    ref,
+    ...ends,
+    /** a step of most of the strip's width, back (-1) or on (1) */
+    scroll: (direction: -1 | 1) =>
+      ref.current?.scrollBy({
+        left: direction * ref.current.clientWidth * 0.8,
+        behavior: reduced ? 'auto' : 'smooth',
+      }),
+  };
 }

@@ -32,3 +32,40 @@ export const isTileUrl = (u: string) => u === '' || (new RegExp(TILE_URL_PATTERN
 /** How long a live alarm (a fever, a stranger) keeps a device's marker red unless someone opens it. */
 export const ALARM_HOLD_MS = 5 * 60_000;
 export const itemKey = (i: { kind: string; ref_id: number }) => `${i.kind}:${i.ref_id}`;
+
+/** A rectangle on screen, in px. */
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+/** Where a marker's name is written: beside it on the right, on the left, or not at all (its tooltip and the list name it). */
+export type LabelSide = 'right' | 'left' | 'hidden';
+
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const inside = (a: Box, frame: Box) => a.left >= frame.left && a.right <= frame.right && a.top >= frame.top && a.bottom <= frame.bottom;
+
+/**
+ * The side of each marker's name, in the markers' order (the first ones keep theirs): on the right of its dot when that
+ * place is inside the map's frame and free of every dot and of the names already written, else on the left on the same
+ * terms, else none. Names then never cover each other or another marker, nor run past the map's edge.
+ */
+export function labelSides(markers: readonly { dot: Box; width: number; height: number }[], frame: Box, gap = 4): LabelSide[] {
+  const taken: Box[] = [];
+  return markers.map(({ dot, width, height }, i) => {
+    const top = dot.top + (dot.bottom - dot.top - height) / 2;
+    const places: [LabelSide, Box][] = [
+      ['right', { left: dot.right + gap, right: dot.right + gap + width, top, bottom: top + height }],
+      ['left', { left: dot.left - gap - width, right: dot.left - gap, top, bottom: top + height }],
+    ];
+    for (const [side, box] of places) {
+      const free = inside(box, frame) && !taken.some((t) => overlaps(box, t)) && !markers.some((m, j) => j !== i && overlaps(box, m.dot));
+      if (free) {
+        taken.push(box);
+        return side;
+      }
+    }
+    return 'hidden';
+  });
+}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ConsoleBreaker, ConsoleLine, ConsoleTerminal, DashboardConsoles } from '@faceadmin/shared';
 import { useLiveEvent, useLiveOpen } from '../../../lib/live.ts';
-import { DateTime } from '../../../ui/DateTime.tsx';
+import { formatDateTime } from '../../../ui/format.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useSwitchLine } from '../../breakers/api.ts';
 import { useConfirmPowerOff } from '../../breakers/confirmPowerOff.ts';
@@ -15,7 +15,10 @@ import { awaitCommand, useOpenDoor } from '../../devices/api.ts';
 import { dashboardKeys, useConsoles, useDashboardRights } from '../api.ts';
 
 type Filter = 'all' | 'online' | 'offline';
-const GRID = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 12 } as const;
+// tiles at least 320 px wide (a date and its time on one line beside the photo), as many as fill the row
+const GRID = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(320px, 100%), 1fr))', gap: 12 } as const;
+/** A moment on one line, never broken inside (the tiles are wide enough; tables use DateTime's date over time). */
+const Moment = ({ value }: { value: string }) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(value)}</span>;
 
 /**
  * /consoles (spec §2 "device console", issue #16): every terminal and breaker as a live tile: online or offline,
@@ -193,7 +196,7 @@ function TerminalTile({
   return (
     <Card size="small" style={tileStyle(x.online)} data-testid="console-terminal" data-online={String(x.online)}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
-        <Typography.Text strong ellipsis style={{ flex: 1 }}>
+        <Typography.Text strong style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
           {x.name}
         </Typography.Text>
         <Space size={0}>
@@ -223,14 +226,16 @@ function TerminalTile({
           {p ? (
             <>
               <div style={{ fontWeight: 500 }}>{p.stranger ? <Tag color="purple">{t('dashboard.rec.stranger')}</Tag> : p.name || p.number}</div>
-              <DateTime value={p.utc} />
+              <div>
+                <Moment value={p.utc} />
+              </div>
             </>
           ) : (
             <div>{t('dashboard.consoles.noPunch')}</div>
           )}
           <div style={{ opacity: 0.75, marginTop: 4 }}>
             <div>{t('dashboard.consoles.lastSeen')}</div>
-            <div>{x.last_seen_at ? <DateTime value={x.last_seen_at} /> : t('dashboard.consoles.never')}</div>
+            <div>{x.last_seen_at ? <Moment value={x.last_seen_at} /> : t('dashboard.consoles.never')}</div>
           </div>
         </div>
       </div>
@@ -259,7 +264,7 @@ function BreakerTile({ breaker: b, canSwitch }: { breaker: ConsoleBreaker; canSw
     <Card size="small" style={tileStyle(b.online)} data-testid="console-breaker" data-online={String(b.online)}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
         <Link to={`/circuitBreaker/${b.id}`} style={{ flex: 1, minWidth: 0 }}>
-          <Typography.Text strong ellipsis>
+          <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>
             {b.name}
           </Typography.Text>
         </Link>
@@ -273,7 +278,7 @@ function BreakerTile({ breaker: b, canSwitch }: { breaker: ConsoleBreaker; canSw
         )}
       </div>
       <div style={{ fontSize: 12, opacity: 0.75, marginTop: 6 }}>
-        {t('dashboard.consoles.lastChange')} {lastChange ? <DateTime value={lastChange} /> : t('dashboard.consoles.never')}
+        {t('dashboard.consoles.lastChange')} {lastChange ? <Moment value={lastChange} /> : t('dashboard.consoles.never')}
       </div>
     </Card>
   );

@@ -34,6 +34,7 @@ export default function LeaveBalancePage() {
   const columns: ListColumn<LeaveBalance>[] = [
     { title: t('leave.fields.number'), dataIndex: 'number', key: 'number' },
     { title: t('leave.fields.name'), dataIndex: 'name', key: 'name' },
+    { title: t('leave.fields.department'), dataIndex: 'department', key: 'department', hideOnPhone: true },
     {
       title: t('leave.fields.quota'),
       key: 'quota',

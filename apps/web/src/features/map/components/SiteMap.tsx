@@ -1,9 +1,9 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { PlacementKind, SiteDetail } from '@faceadmin/shared';
-import { itemKey, modeOf, planSpot, planToLatLng, tileSpot } from '../logic.ts';
+import { itemKey, labelSides, modeOf, planSpot, planToLatLng, tileSpot } from '../logic.ts';
 
 /** What a list item carries while it is dragged onto the map. */
 export const DRAG_TYPE = 'application/x-faceadmin-map-item';
@@ -62,6 +62,25 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
     latest.current = { site, onPlace, onOffPlan, onSelect, toLatLng, toSpot };
   });
 
+  // The markers' names where they cover no other name or marker and stay on the map (logic.ts labelSides); run after
+  // the markers change and whenever the view moves or zooms. A name with no room shows when its marker is hovered.
+  const declutter = useCallback(() => {
+    if (!el.current) return;
+    const frame = el.current.getBoundingClientRect();
+    const shown = [...markers.current.values()]
+      .map(({ marker }) => marker.getElement())
+      .flatMap((pin) => {
+        const dot = pin?.querySelector<HTMLElement>('.fa-map-dot');
+        const label = pin?.querySelector<HTMLElement>('.fa-map-label');
+        return dot && label ? [{ dot: dot.getBoundingClientRect(), width: label.offsetWidth, height: label.offsetHeight, label }] : [];
+      });
+    labelSides(shown, frame).forEach((side, i) => {
+      const { label } = shown[i]!;
+      label.classList.toggle('fa-map-label--left', side === 'left');
+      label.classList.toggle('fa-map-label--hidden', side === 'hidden');
+    });
+  }, []);
+
   // One Leaflet map per site and drawing (plan, size, tile server).
   useEffect(() => {
     if (!el.current || mode === 'none') return;
@@ -81,6 +100,7 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
       else map.setView([20, 0], 2);
     }
     layerRef.current = L.layerGroup().addTo(map);
+    map.on('zoomend moveend resize', declutter);
     map.on('popupclose', (e: L.PopupEvent) => {
       if (e.popup === popupRef.current) {
         popupRef.current = null;
@@ -107,7 +127,7 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
       layerRef.current = null;
       all.clear();
     };
-  }, [mode, site.id, site.image_url, site.image_width, site.image_height, site.tile_url]);
+  }, [mode, site.id, site.image_url, site.image_width, site.image_height, site.tile_url, declutter]);
 
   // Markers follow the placements: moved, recoloured, added and removed in place (the view stays where it is).
   useEffect(() => {
@@ -161,6 +181,7 @@ export function SiteMap({ site, canEdit, alarmed, selected, onSelect, popup, onP
         markers.current.delete(key);
       }
     }
+    declutter();
   });
 
   // The selected item's popup, at its marker (the view pans to it when it is off screen).

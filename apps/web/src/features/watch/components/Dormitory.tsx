@@ -21,6 +21,8 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
     const color = props.dark ? { color: '#e5e7eb' } : {};
     const big = props.dark ? 18 : 12;
     const names = props.buildings.map((b) => b.name);
+    // a part's figure is written on it only when the part is tall enough to hold it (the tooltip has every figure)
+    const tallest = Math.max(1, ...props.buildings.map((b) => b.inside + b.out + b.unknown));
     const series = (key: 'inside' | 'out' | 'unknown', color: string) => ({
       name: t(`watch.dorm.${key}`),
       type: 'bar',
@@ -32,8 +34,9 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
         position: 'inside',
         color: '#fff',
         fontSize: big,
-        formatter: (p: { value: number }) => (p.value ? String(p.value) : ''),
+        formatter: (p: { value: number }) => (p.value && p.value >= tallest * 0.08 ? String(p.value) : ''),
       },
+      labelLayout: { hideOverlap: true },
       data: props.buildings.map((b) => b[key]),
     });
     return {
@@ -44,8 +47,13 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
       xAxis: {
         type: 'category',
         data: names,
-        // a phone, or many buildings: slanted names, shorter
-        axisLabel: { ...color, fontSize: big, interval: 0, overflow: 'truncate', ...(mobile || names.length > 8 ? { rotate: 35, width: 80 } : { width: 120 }) },
+        // a phone, or many buildings: slanted names, shorter; else a long name takes a second line rather than being cut
+        axisLabel: {
+          ...color,
+          fontSize: big,
+          interval: 0,
+          ...(mobile || names.length > 8 ? { rotate: 35, width: 80, overflow: 'truncate' } : { width: 110, overflow: 'break' }),
+        },
       },
       yAxis: { type: 'value', minInterval: 1, axisLabel: { ...color, fontSize: big }, splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } } },
       series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
