@@ -39,12 +39,19 @@ function menuOf(rights: FunctionRight): { section?: RouteNode; entry: RouteNode 
   const routes = filterRoutes(ROUTE_TABLE, { ...rightsFromFunctions([rights]), is_admin: 1 }, 'normal', { main: false, options: {} });
   const out: { section?: RouteNode; entry: RouteNode }[] = [];
   for (const r of routes) {
-    if (r.hidden) continue;
+    if (r.hidden || (r.path === '/watch' && !WATCHED_BY.has(rights))) continue;
     if (!r.children) out.push({ entry: r });
     else for (const c of r.children) if (!c.hidden && c.page) out.push({ section: r, entry: c });
   }
   return out;
 }
+
+/**
+ * The rights whose administrators open the watch screens here: every right sees the same section, whose pages read
+ * the same routes (the server leaves out what a right may not see), so three stand for all: everything, a guard's
+ * (attendance) and one that sees none of it (workflow).
+ */
+const WATCHED_BY: ReadonlySet<FunctionRight> = new Set(['all', 'attendance', 'workflow']);
 
 /** Waits until the page has asked nothing of the API for a moment (the live stream aside). */
 async function settle(p: Page, inflight: () => number): Promise<void> {
@@ -157,6 +164,12 @@ for (const right of FUNCTION_RIGHT_KEYS) {
       await settle(p, () => seen.inflight);
       const shown = await p.getByText(tr('errors.noAuthority'), { exact: true }).count();
       if (shown) refusals.push(`${seen.where}: "${tr('errors.noAuthority')}" on screen`);
+      // a watch screen fills the window (no sidebar, or drawn over it): back to the page before it
+      if (section?.path === '/watch') {
+        await p.goBack();
+        await p.waitForURL((u) => u.pathname !== entry.path);
+        await sidebar.waitFor();
+      }
     }
     if (right === 'attendance') {
       // the rule's people picker finds people by name for an administrator who cannot read the people's records

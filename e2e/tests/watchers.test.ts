@@ -394,6 +394,23 @@ step('the other watchers’ screens open: /ioconsoles2, /dormitory, /dormitory2,
   await shot(page, 'stranger', true);
 });
 
+step('the menu leads to every watch screen; its own address opens the one used last in this browser', async () => {
+  await openPath(page, '/dashboard');
+  await menu(page, tr('route.watch'), tr('route.consoles'), 'consoles');
+  const sidebar = page.getByTestId('sidebar');
+  for (const key of ['ioconsoles', 'ioconsoles2', 'dormitory', 'dormitory2', 'maininfo', 'fullscreen', 'spotconsoles'])
+    await sidebar.getByRole('menuitem', { name: tr(`route.${key}`), exact: true }).waitFor();
+  await sidebar.getByRole('menuitem', { name: tr('route.dormitory'), exact: true }).click();
+  await page.getByTestId('dormitory-page').waitFor();
+  await openPath(page, '/dashboard');
+  // the section's own address (its breadcrumb link, a bookmark) goes to the screen opened last
+  await page.evaluate(() => {
+    window.history.pushState(null, '', '/watch');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await waitForPath(page, '/dormitory');
+});
+
 test('no uncaught errors in the pages; the figures', () => {
   console.log(`[watchers] figures: ${JSON.stringify(figures)}; screenshots in ${SHOTS} (watchers-*.png)`);
   assert.deepEqual(journey.pageErrors, []);

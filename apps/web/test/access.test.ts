@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALL_RIGHTS, NO_RIGHTS, type Rights } from '@faceadmin/shared';
 import { decideAccess } from '../src/app/routes/access.ts';
-import { filterRoutes, flattenRoutes, routeTrail, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
+import { filterRoutes, findRoute, flattenRoutes, routeTrail, ROUTE_TABLE } from '../src/app/routes/routeTable.ts';
 
 const admin: Rights = { ...ALL_RIGHTS, is_admin: 1 };
 const logOnly: Rights = { ...NO_RIGHTS, log: 1, is_admin: 1 };
@@ -95,4 +95,26 @@ test('after sign-in, a redirect this administrator cannot open (another’s, on 
   assert.deepEqual(login('/nowhere'), { kind: 'redirect', to: '/' });
   assert.deepEqual(login('/system/log', { company: 0 }), { kind: 'redirect', to: '/' }, 'no company yet: home, which is the company form');
   assert.equal(login('/system/log', { company: undefined, routes: undefined }).kind, 'wait', 'decided once the profile is known');
+});
+
+test('the watch screens are a menu section, by rights, whose own path opens the screen this browser used last', () => {
+  const all = filterRoutes(ROUTE_TABLE, admin, 'normal', { main: true });
+  const watch = { ...base, routes: all, path: '/watch' };
+  assert.ok(
+    findRoute(all, '/watch')?.children?.every((c) => !c.hidden),
+    'every screen is in the menu',
+  );
+  assert.deepEqual(decideAccess(watch), { kind: 'redirect', to: '/consoles' }, 'nothing remembered: the first');
+  const remembered = (path: string | undefined) => (s: string) => (s === '/watch' ? path : undefined);
+  assert.deepEqual(decideAccess({ ...watch, lastPage: remembered('/ioconsoles') }), { kind: 'redirect', to: '/ioconsoles' });
+  // a remembered path that is not one of the section's pages (old, or edited by hand) is not followed
+  assert.deepEqual(decideAccess({ ...watch, lastPage: remembered('/system/manager') }), { kind: 'redirect', to: '/consoles' });
+  // nor one this administrator may not open: the log-only one has the big screens, not the guard desk nor the consoles
+  assert.deepEqual(
+    findRoute(routes, '/watch')?.children?.map((c) => c.path),
+    ['/maininfo', '/fullscreen', '/spotconsoles'],
+  );
+  assert.deepEqual(decideAccess({ ...base, path: '/watch', lastPage: remembered('/ioconsoles') }), { kind: 'redirect', to: '/maininfo' });
+  // other sections do not remember
+  assert.deepEqual(decideAccess({ ...base, routes: all, path: '/system', lastPage: () => '/system/manager' }), { kind: 'redirect', to: '/system/log' });
 });

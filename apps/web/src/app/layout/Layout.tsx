@@ -6,7 +6,8 @@ import { useUserInfo } from '../../lib/session.ts';
 import { useAccessibleRoutes } from '../routes/useAccessibleRoutes.ts';
 import { updateSettings, useSettings } from '../../lib/settings.ts';
 import { addTag } from '../../lib/tags.ts';
-import { findRoute, NO_SIDEBAR_PATHS, NO_TAGS_PATHS } from '../routes/routeTable.ts';
+import { rememberPage } from '../../lib/lastPage.ts';
+import { findRoute, NO_SIDEBAR_PATHS, NO_TAGS_PATHS, routeTrail } from '../routes/routeTable.ts';
 import { Navbar } from './Navbar.tsx';
 import { SettingsDrawer } from './SettingsDrawer.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -39,6 +40,11 @@ export function Layout() {
   useEffect(() => {
     if (route?.page && !noCompany) addTag({ path: location.pathname, titleKey: route.titleKey });
   }, [route, location.pathname, noCompany]);
+  // the page opened in a section that remembers (the watchers' screens), for the section's next opening
+  const section = allRoutes ? routeTrail(allRoutes, location.pathname)[0] : undefined;
+  useEffect(() => {
+    if (section?.rememberLast && section.path !== location.pathname) rememberPage(section.path, location.pathname);
+  }, [section, location.pathname]);
 
   const showSidebar = !NO_SIDEBAR_PATHS.includes(location.pathname);
   const showTags = !noCompany && settings.tagsView && !NO_TAGS_PATHS.includes(location.pathname);

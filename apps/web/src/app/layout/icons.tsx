@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import {
   ApartmentOutlined,
   ApiOutlined,
+  FundProjectionScreenOutlined,
   AuditOutlined,
   BankOutlined,
   CameraOutlined,
@@ -51,4 +52,5 @@ export const ROUTE_ICONS: Record<IconKey, ReactNode> = {
   breakerList: <UnorderedListOutlined />,
   workflow: <NodeIndexOutlined />,
   integrations: <ApiOutlined />,
+  watch: <FundProjectionScreenOutlined />,
 };

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { resetSession, useSystemConfig, useUserInfo } from '../../lib/session.ts';
+import { lastPage } from '../../lib/lastPage.ts';
 import { useToken } from '../../lib/token.ts';
 import { decideAccess } from './access.ts';
 import { findRoute, ROUTE_TABLE } from './routeTable.ts';
@@ -50,6 +51,7 @@ export function Guard() {
     token,
     company: info.data?.company,
     routes,
+    lastPage,
   });
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   if (decision.kind === 'wait') return <PageLoading />;

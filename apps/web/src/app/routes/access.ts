@@ -16,10 +16,12 @@ export interface AccessInput {
   company: number | undefined;
   /** filterRoutes() output; undefined while loading */
   routes: RouteNode[] | undefined;
+  /** the page of a section (rememberLast) this browser opened last (lib/lastPage.ts) */
+  lastPage?: (section: string) => string | undefined;
 }
 
 /** spec §2 "Access rules" as one pure function, so the rules are testable without a browser. */
-export function decideAccess({ path, search, token, company, routes }: AccessInput): AccessDecision {
+export function decideAccess({ path, search, token, company, routes, lastPage }: AccessInput): AccessDecision {
   if (isPublicPath(path)) {
     // A signed-in user on /login goes to / — or back to where the login was asked for (?redirect=), when this
     // administrator may open it: the redirect may be another's, signed out on a shared computer, and a page they
@@ -45,7 +47,11 @@ export function decideAccess({ path, search, token, company, routes }: AccessInp
   if (path === '/' || path === '') return { kind: 'redirect', to: '/dashboard' };
   const route = findRoute(routes, path);
   if (!route) return { kind: 'redirect', to: '/404' };
-  if (!route.page && route.redirect) return { kind: 'redirect', to: route.redirect };
+  if (!route.page && route.redirect) {
+    // a section that remembers goes back to the page of it opened last, while that page is still one of its own
+    const last = route.rememberLast ? lastPage?.(route.path) : undefined;
+    return { kind: 'redirect', to: last && route.children?.some((c) => c.path === last) ? last : route.redirect };
+  }
   if (!route.page) return { kind: 'redirect', to: '/404' };
   return { kind: 'allow' };
 }

@@ -70,6 +70,7 @@ export type IconKey =
   | 'breakerList'
   | 'workflow'
   | 'map'
+  | 'watch'
   | 'integrations';
 
 export interface RouteNode {
@@ -84,6 +85,8 @@ export interface RouteNode {
   affix?: boolean;
   /** Where a section's own path goes (e.g. /system → /system/log). */
   redirect?: string;
+  /** A section whose own path goes to the page of it this browser opened last (lib/lastPage.ts), else to `redirect`. */
+  rememberLast?: boolean;
   /**
    * spec §6: the rights-object key this route needs (non-zero), only when is_admin is non-zero; `{ anyOf }`: any one
    * of them suffices (the server's rule for breaker reads: the breaker right or face-device view).
@@ -102,6 +105,8 @@ export interface RouteNode {
 
 /** Breaker reads on the server (breakers.routes.ts, sites.routes.ts): the breaker right or face-device view. */
 export const BREAKER_READ = { anyOf: ['breaker', 'face'] } as const satisfies RouteNode['right'];
+/** What the doors saw (dashboard.routes.ts recognitions, dormitory.routes.ts): the attendance right or face-device view. */
+export const PUNCH_READ = { anyOf: ['attendance', 'face'] } as const satisfies RouteNode['right'];
 
 /**
  * The console's route table (spec §2 "Routes added according to the rights object").
@@ -113,16 +118,27 @@ export const BREAKER_READ = { anyOf: ['breaker', 'face'] } as const satisfies Ro
  */
 export const ROUTE_TABLE: RouteNode[] = [
   { path: '/dashboard', titleKey: 'route.dashboard', icon: 'dashboard', affix: true, page: 'dashboard' },
-  // spec §2: the other children of / share the dashboard's place and are hidden from the menu; the watchers'
-  // screens (issue #16). Each shows what the administrator's rights allow (the server filters every figure and event).
-  { path: '/consoles', titleKey: 'route.consoles', hidden: true, page: 'consoles' },
-  { path: '/ioconsoles', titleKey: 'route.ioconsoles', hidden: true, page: 'ioconsoles' },
-  { path: '/ioconsoles2', titleKey: 'route.ioconsoles2', hidden: true, page: 'ioconsoles2' },
-  { path: '/dormitory', titleKey: 'route.dormitory', hidden: true, page: 'dormitory' },
-  { path: '/dormitory2', titleKey: 'route.dormitory2', hidden: true, page: 'dormitory2' },
-  { path: '/maininfo', titleKey: 'route.maininfo', hidden: true, page: 'maininfo' },
-  { path: '/fullscreen', titleKey: 'route.fullscreen', hidden: true, page: 'fullscreen' },
-  { path: '/spotconsoles', titleKey: 'route.spotconsoles', hidden: true, page: 'spotconsoles' },
+  // The watchers' screens (issue #16; spec §2 has them as hidden children of /): one menu section, so a guard finds them
+  // without typing an address (issue #31). The section's own path opens the screen this browser used last
+  // (rememberLast). A screen is in the menu for the rights its reads need; each shows what they allow (the server
+  // filters every figure and event).
+  {
+    path: '/watch',
+    titleKey: 'route.watch',
+    icon: 'watch',
+    redirect: '/consoles',
+    rememberLast: true,
+    children: [
+      { path: '/consoles', titleKey: 'route.consoles', right: BREAKER_READ, page: 'consoles' },
+      { path: '/ioconsoles', titleKey: 'route.ioconsoles', right: PUNCH_READ, page: 'ioconsoles' },
+      { path: '/ioconsoles2', titleKey: 'route.ioconsoles2', right: PUNCH_READ, page: 'ioconsoles2' },
+      { path: '/dormitory', titleKey: 'route.dormitory', right: PUNCH_READ, page: 'dormitory' },
+      { path: '/dormitory2', titleKey: 'route.dormitory2', right: PUNCH_READ, page: 'dormitory2' },
+      { path: '/maininfo', titleKey: 'route.maininfo', page: 'maininfo' },
+      { path: '/fullscreen', titleKey: 'route.fullscreen', page: 'fullscreen' },
+      { path: '/spotconsoles', titleKey: 'route.spotconsoles', page: 'spotconsoles' },
+    ],
+  },
   // spec §2 "Other routes": the device map (in the menu) and strangers (hidden, reached from the dashboard and consoles).
   // The map shows face devices and breakers; the server reads it with face-device view or the breaker right (sites.routes.ts).
   { path: '/map', titleKey: 'route.map', icon: 'map', right: BREAKER_READ, page: 'map' },

@@ -58,12 +58,16 @@ export const deviceKeys = {
  */
 export const useDeviceNames = () => useQuery({ queryKey: deviceKeys.names, queryFn: () => call(devicesApi.names), staleTime: 60_000 });
 
-/** The first 100 devices in full (the server's page limit; face-device view), silent and not polled: firmware, the guard desk. */
-export const useDeviceOptions = () =>
+/**
+ * The first 100 devices in full (the server's page limit; face-device view, so asked only with it: `enabled`), silent and
+ * not polled: firmware, the guard desk.
+ */
+export const useDeviceOptions = (enabled = true) =>
   useQuery({
     queryKey: deviceKeys.options,
     queryFn: () => call(devicesApi.list, { page: 1, pageSize: 100 }, { silent: true }),
     staleTime: 60_000,
+    enabled,
   });
 
 /**

@@ -34,7 +34,9 @@ export function useWatchedDoors(storageKey: string): [number[], (ids: number[]) 
  */
 export function useGuardFeed(doors: readonly number[]) {
   const recent = useRecentPunches();
-  const devices = useDeviceOptions();
+  // the doors in full (direction, temperature alarm) for face-device view; a guard with the attendance right alone
+  // knows the doors from the history
+  const devices = useDeviceOptions(useRightLevel('face').canView);
   const user = useUserInfo().data;
   const people = useRightLevel('person');
   const [live, setLive] = useState<Recognition[]>([]);
