@@ -47,11 +47,11 @@ function menuOf(rights: FunctionRight): { section?: RouteNode; entry: RouteNode 
 }
 
 /**
- * The rights whose administrators open the watch screens here: every right sees the same section, whose pages read
- * the same routes (the server leaves out what a right may not see), so three stand for all: everything, a guard's
- * (attendance) and one that sees none of it (workflow).
+ * The rights whose administrators open the watch screens here: the section's screens differ by the reads they need
+ * (consoles: face view or breakers; guard desks and dormitory: attendance or face view; the big screens: everyone), so
+ * these cover each: everything, attendance, face view, breakers, and one that sees only the big screens (workflow).
  */
-const WATCHED_BY: ReadonlySet<FunctionRight> = new Set(['all', 'attendance', 'workflow']);
+const WATCHED_BY: ReadonlySet<FunctionRight> = new Set(['all', 'attendance', 'faceView', 'breaker', 'workflow']);
 
 /** Waits until the page has asked nothing of the API for a moment (the live stream aside). */
 async function settle(p: Page, inflight: () => number): Promise<void> {

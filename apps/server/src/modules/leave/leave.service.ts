@@ -581,7 +581,11 @@ export function leaveService(database: Database) {
       if (q.leave_type) await checkType(db, companyId, lang, q.leave_type);
       const tracked = await trackedTypes(companyId, lang, q.year);
       const types = q.leave_type ? [q.leave_type] : tracked.map((x) => x.value);
-      const columns = COLUMNS.map((c) => ({ key: c, header: t(lang, `leave.columns.${c}`), width: c === 'name' || c === 'leave_type' ? 20 : 12 }));
+      const columns = COLUMNS.map((c) => ({
+        key: c,
+        header: t(lang, `leave.columns.${c}`),
+        width: c === 'name' || c === 'leave_type' || c === 'department' ? 20 : 12,
+      }));
       const batches = pages(async (offset, limit) => {
         const people = await peoplePage(companyId, q, offset, limit);
         const map = await balances(db, companyId, lang, people.items, types, q.year);

@@ -13,7 +13,7 @@ import { reachableTags } from './reachableTags.ts';
  * scroll sideways (arrows, the wheel), and the current page's tab is kept in view.
  */
 export function TagsView({ routes }: { routes: RouteNode[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const visited = reachableTags(routes, useTags());
@@ -54,13 +54,26 @@ export function TagsView({ routes }: { routes: RouteNode[] }) {
     },
   });
 
-  const { ref: stripRef, back, on, scroll } = useStrip(location.pathname, tags.length);
+  const { ref: stripRef, back, on, scroll } = useStrip(location.pathname, tags.length, i18n.language);
+  // The arrows are there while the tabs do not fit; the one at its end does nothing (aria-disabled, not disabled: a
+  // keyboard user pressing it to the end keeps the focus on it).
+  const arrows = back || on;
+  const arrow = (direction: -1 | 1, more: boolean) => (
+    <Button
+      size="small"
+      type="text"
+      icon={direction < 0 ? <LeftOutlined /> : <RightOutlined />}
+      aria-label={t(direction < 0 ? 'layout.tags.scrollBack' : 'layout.tags.scrollOn')}
+      aria-disabled={!more}
+      style={more ? undefined : { opacity: 0.35, cursor: 'default' }}
+      onClick={() => more && scroll(direction)}
+      data-testid={direction < 0 ? 'tags-back' : 'tags-on'}
+    />
+  );
 
   return (
     <div className="fa-tags" data-testid="tags-view">
-      {back && (
-        <Button size="small" type="text" icon={<LeftOutlined />} aria-label={t('layout.tags.scrollBack')} onClick={() => scroll(-1)} data-testid="tags-back" />
-      )}
+      {arrows && arrow(-1, back)}
       <nav className="fa-tags-strip" ref={stripRef} aria-label={t('layout.tags.label')}>
         {tags.map((tag) => {
           const active = tag.path === location.pathname;
@@ -75,6 +88,10 @@ export function TagsView({ routes }: { routes: RouteNode[] }) {
                   e.preventDefault();
                   close(tag.path);
                 }}
+                // the tab's edge opens it too (the link inside does so itself)
+                onClick={(e) => {
+                  if (!(e.target as HTMLElement).closest('a')) void navigate(tag.path);
+                }}
               >
                 <Link to={tag.path} aria-current={active ? 'page' : undefined}>
                   {t(tag.titleKey)}
@@ -84,15 +101,13 @@ export function TagsView({ routes }: { routes: RouteNode[] }) {
           );
         })}
       </nav>
-      {on && (
-        <Button size="small" type="text" icon={<RightOutlined />} aria-label={t('layout.tags.scrollOn')} onClick={() => scroll(1)} data-testid="tags-on" />
-      )}
+      {arrows && arrow(1, on)}
     </div>
   );
 }
 
 /** The tab strip's scrolling: whether there is more to either side, the arrows' and the wheel's steps, the current tab shown. */
-function useStrip(path: string, count: number) {
+function useStrip(path: string, count: number, language: string) {
   const ref = useRef<HTMLElement>(null);
   const reduced = useReducedMotion();
   const [ends, setEnds] = useState({ back: false, on: false });
@@ -103,11 +118,19 @@ function useStrip(path: string, count: number) {
     const on = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
     setEnds((was) => (was.back === back && was.on === on ? was : { back, on }));
   }, []);
-  // the current page's tab comes into view when the page (or the set of tabs) changes
+  // the current page's tab comes into view when the page, the set of tabs or their language changes (the strip
+  // scrolls, never the page around it)
   useLayoutEffect(() => {
-    ref.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const el = ref.current;
+    const tab = el?.querySelector<HTMLElement>('[data-active]');
+    if (el && tab) {
+      const strip = el.getBoundingClientRect();
+      const at = tab.getBoundingClientRect();
+      if (at.left < strip.left) el.scrollLeft += at.left - strip.left;
+      else if (at.right > strip.right) el.scrollLeft += at.right - strip.right;
+    }
     measure();
-  }, [path, count, measure]);
+  }, [path, count, language, measure]);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;

@@ -1,6 +1,7 @@
 import { Button, ConfigProvider, Empty, Result, Select, Space, Spin } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useSites } from '../api.ts';
 import { BigScreen } from '../components/BigScreen.tsx';
@@ -19,6 +20,10 @@ export default function SpotConsolesPage() {
   const items = sites.data?.items ?? [];
   const site = items.find((s) => s.id === siteId);
   const choose = (id: number) => setParams({ site: String(id) });
+  // the device map is read with face-device view or the breaker right (routeTable BREAKER_READ)
+  const face = useRightLevel('face').canView;
+  const breaker = useRightLevel('breaker').canView;
+  const canMap = face || breaker;
 
   if (site) return <BigScreen siteId={site.id} siteName={site.name} />;
   const picker = (
@@ -44,9 +49,11 @@ export default function SpotConsolesPage() {
         ) : items.length === 0 ? (
           <Empty description={<span style={{ color: 'rgba(255,255,255,0.75)' }}>{t('dashboard.big.noSites')}</span>} data-testid="spot-no-sites">
             <Space>
-              <Link to="/map">
-                <Button type="primary">{t('dashboard.big.toMap')}</Button>
-              </Link>
+              {canMap && (
+                <Link to="/map">
+                  <Button type="primary">{t('dashboard.big.toMap')}</Button>
+                </Link>
+              )}
               <Link to="/dashboard">
                 <Button>{t('dashboard.big.exit')}</Button>
               </Link>
