@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { alarmLink, fitScale, hm, resultLink } from '../src/features/dashboard/logic.ts';
+import { alarmLink, bigLayout, bigSpace, bigText, hm, resultLink } from '../src/features/dashboard/logic.ts';
 
 test('a figure opens the day results of its date and status', () => {
   assert.equal(resultLink('2026-11-26', 'late'), '/attendance/result?date=2026-11-26&status=late');
@@ -8,14 +8,19 @@ test('a figure opens the day results of its date and status', () => {
   assert.equal(resultLink('2026-11-26'), '/attendance/result?date=2026-11-26');
 });
 
-test('the big screen fits any window, letterboxed', () => {
-  assert.deepEqual(fitScale(1920, 1080), { scale: 1, left: 0, top: 0 });
-  const wide = fitScale(3840, 1080); // half the height's scale: bars left and right
-  assert.equal(wide.scale, 1);
-  assert.equal(wide.left, 960);
-  const tall = fitScale(960, 1080);
-  assert.equal(tall.scale, 0.5);
-  assert.equal(tall.top, 270);
+test('the big screen is laid out for its window: its share of the 1920×1080 design, and no text under 14 px', () => {
+  assert.deepEqual(bigLayout(1920, 1080), { k: 1, narrow: false });
+  assert.deepEqual(bigLayout(3840, 2160), { k: 2, narrow: false });
+  const laptop = bigLayout(1366, 768);
+  assert.equal(laptop.narrow, false);
+  assert.ok(Math.abs(laptop.k - 768 / 1080) < 1e-9, 'the shorter side decides');
+  // the design's 16 px axis labels would be 11.4 px there: 14
+  assert.equal(bigText(16, laptop.k), 14);
+  assert.equal(bigText(40, laptop.k), 28);
+  assert.equal(bigText(16, 2), 32, 'at 3840×2160 every text is twice its design size');
+  assert.equal(bigLayout(390, 844).narrow, true, 'a phone stacks the panels');
+  assert.equal(bigLayout(1080, 1920).narrow, true, 'so does a portrait screen');
+  assert.equal(bigSpace(16, laptop.k), 11);
 });
 
 test('alarms open what they are about', () => {

@@ -54,7 +54,7 @@ function chartTheme(token: ReturnType<typeof antdTheme.useToken>['token'], dark:
   };
 }
 
-/** An ECharts chart that follows its container's size (a narrow phone, a folded sidebar, a scaled big screen), its option and the console's theme colour. */
+/** An ECharts chart that follows its container's size (a narrow phone, a folded sidebar, a big screen's panel), its option and the console's theme colour. */
 export function EChart({ option, height = 300, loading, dark = false, onClick, ...rest }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.EChartsType | null>(null);

@@ -20,12 +20,22 @@ export function alarmLink(a: LiveAlarm): string {
   return '/attendance/list';
 }
 
-/** A 1920×1080 design scaled to fit a window without scroll bars, centred (letterboxed) on the longer side. */
-export const DESIGN = { width: 1920, height: 1080 } as const;
-export function fitScale(width: number, height: number): { scale: number; left: number; top: number } {
-  const scale = Math.max(0.05, Math.min(width / DESIGN.width, height / DESIGN.height));
-  return { scale, left: (width - DESIGN.width * scale) / 2, top: (height - DESIGN.height * scale) / 2 };
+/**
+ * The big screen's measures (issue #31). Its sizes are written for 1920×1080 and laid out for the window it is on
+ * (not one design scaled down): `k` is the window's share of that design, and no text is drawn under 14 px, so a
+ * 1366×768 screen gets larger type than a scaled-down design would give it (8.5 px tags, 7 px chart axes). A window
+ * narrower than 1000 px or taller than wide (a phone, a portrait screen) stacks the panels in one scrolling column.
+ */
+export const BIG_DESIGN = { width: 1920, height: 1080 } as const;
+export const BIG_MIN_TEXT = 14;
+export function bigLayout(width: number, height: number): { k: number; narrow: boolean } {
+  const narrow = width < 1000 || height > width;
+  return { k: narrow ? 0.75 : Math.min(width / BIG_DESIGN.width, height / BIG_DESIGN.height), narrow };
 }
+/** A text size of the design (px at 1920×1080) on this window: never under BIG_MIN_TEXT. */
+export const bigText = (size: number, k: number) => Math.max(BIG_MIN_TEXT, Math.round(size * k));
+/** A length of the design (gaps, paddings, photos) on this window. */
+export const bigSpace = (size: number, k: number) => Math.max(1, Math.round(size * k));
 
 /** 'HH:mm' of an ISO instant in a zone. */
 export function hm(iso: string, zone: string): string {

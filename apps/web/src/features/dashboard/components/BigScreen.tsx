@@ -3,7 +3,7 @@ import { Button, ConfigProvider, theme } from 'antd';
 import { RollbackOutlined } from '@ant-design/icons';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { dashboardApi } from '@faceadmin/shared';
 import { useLiveOpen } from '../../../lib/live.ts';
 import { call } from '../../../lib/request.ts';
@@ -22,8 +22,8 @@ import {
   useSites,
   useTrend,
 } from '../api.ts';
-import { DESIGN, fitScale, resultLink, SLICES } from '../logic.ts';
-import { AlarmList, AttendanceDonut, FlowChart, RecognitionGrid, TrendChart, useSliceColors } from './Blocks.tsx';
+import { bigLayout, bigSpace, bigText, resultLink, SLICES } from '../logic.ts';
+import { AlarmList, AttendanceDonut, bigAxes, BigLegend, FlowChart, Legended, RecognitionGrid, TrendChart, useSliceColors } from './Blocks.tsx';
 import { DARK_THEME } from '../../../ui/darkTheme.ts';
 
 const BG = 'linear-gradient(160deg, #061329 0%, #0b2447 55%, #08172f 100%)';
@@ -41,7 +41,7 @@ function useWindowSize() {
 }
 
 /** Date and time in the company's zone, ticking every second (only this re-renders). */
-function Clock() {
+function Clock({ k }: { k: number }) {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const id = setInterval(() => setNow(new Date()), 1000);
@@ -52,17 +52,22 @@ function Clock() {
   const time = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(now);
   return (
     <div style={{ textAlign: 'right', lineHeight: 1.1 }} data-testid="bigscreen-clock">
-      <div style={{ fontSize: 40, fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>{time}</div>
-      <div style={{ fontSize: 18, opacity: 0.7 }}>{date}</div>
+      <div style={{ fontSize: bigText(40, k), fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>{time}</div>
+      <div style={{ fontSize: bigText(18, k), opacity: 0.7 }}>{date}</div>
     </div>
   );
 }
 
-function Panel({ title, children, style, extra }: { title: string; children: ReactNode; style?: React.CSSProperties; extra?: ReactNode }) {
+function Panel({ title, children, k, height, extra }: { title: string; children: ReactNode; k: number; height?: number; extra?: ReactNode }) {
   return (
-    <div style={{ ...PANEL, padding: '12px 16px', display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0, ...style }}>
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', marginBottom: 8 }}>
-        <div style={{ fontSize: 22, fontWeight: 600, borderLeft: '4px solid #4096ff', paddingLeft: 10 }}>{title}</div>
+    <div
+      style={{ ...PANEL, padding: `${bigSpace(12, k)}px ${bigSpace(16, k)}px`, display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0, height }}
+      data-testid="bigscreen-panel"
+    >
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', marginBottom: bigSpace(8, k) }}>
+        <div style={{ fontSize: bigText(22, k), fontWeight: 600, lineHeight: 1.25, borderLeft: '4px solid #4096ff', paddingLeft: bigSpace(10, k) }}>
+          {title}
+        </div>
         {extra}
       </div>
       <div style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}>{children}</div>
@@ -70,11 +75,11 @@ function Panel({ title, children, style, extra }: { title: string; children: Rea
   );
 }
 
-function Total({ label, value, to, color }: { label: string; value: ReactNode; to?: string; color?: string }) {
+function Total({ label, value, to, color, k }: { label: string; value: ReactNode; to?: string; color?: string; k: number }) {
   const body = (
-    <div style={{ ...PANEL, padding: '14px 20px', height: '100%' }}>
-      <div style={{ fontSize: 18, opacity: 0.7 }}>{label}</div>
-      <div style={{ fontSize: 44, fontWeight: 700, color: color ?? '#69b1ff', fontVariantNumeric: 'tabular-nums' }}>{value}</div>
+    <div style={{ ...PANEL, padding: `${bigSpace(14, k)}px ${bigSpace(20, k)}px`, height: '100%', boxSizing: 'border-box' }}>
+      <div style={{ fontSize: bigText(18, k), opacity: 0.7, lineHeight: 1.3 }}>{label}</div>
+      <div style={{ fontSize: bigText(44, k), fontWeight: 700, lineHeight: 1.25, color: color ?? '#69b1ff', fontVariantNumeric: 'tabular-nums' }}>{value}</div>
     </div>
   );
   return to ? (
@@ -87,7 +92,7 @@ function Total({ label, value, to, color }: { label: string; value: ReactNode; t
 }
 
 /** Online and offline devices per site (the device map's summary), or terminals and breakers when there are no sites. */
-function DeviceMapSummary({ siteId, enabled }: { siteId: number | undefined; enabled: boolean }) {
+function DeviceMapSummary({ siteId, enabled, k }: { siteId: number | undefined; enabled: boolean; k: number }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const sites = useSites();
@@ -102,6 +107,7 @@ function DeviceMapSummary({ siteId, enabled }: { siteId: number | undefined; ena
     })),
   });
   const whole = useDeviceFigures(undefined, enabled && shown.length === 0);
+  const offline = '#8c8c8c';
   const option = useMemo(() => {
     const rows =
       shown.length > 0
@@ -115,30 +121,46 @@ function DeviceMapSummary({ siteId, enabled }: { siteId: number | undefined; ena
             ...(whole.data?.terminals ? [{ name: t('dashboard.dev.terminals'), on: whole.data.terminals.online, off: whole.data.terminals.offline }] : []),
             ...(whole.data?.breakers ? [{ name: t('dashboard.dev.breakers'), on: whole.data.breakers.online, off: whole.data.breakers.offline }] : []),
           ];
+    const axes = bigAxes(k);
     return {
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      legend: { top: 0, textStyle: { fontSize: 14 } },
-      grid: { left: 8, right: 24, top: 32, bottom: 8, containLabel: true },
-      xAxis: { type: 'value', minInterval: 1 },
-      yAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { fontSize: 15 } },
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, ...axes.tooltip },
+      legend: { show: false },
+      grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
+      xAxis: { type: 'value', minInterval: 1, ...axes.xAxis },
+      // a long site name breaks onto more lines instead of being cut or squeezing the bars away
+      yAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { ...axes.yAxis.axisLabel, width: bigSpace(220, k), overflow: 'break' } },
       series: [
         { name: t('dashboard.dev.online'), type: 'bar', stack: 'd', barMaxWidth: 22, itemStyle: { color: token.colorSuccess }, data: rows.map((r) => r.on) },
-        { name: t('dashboard.dev.offline'), type: 'bar', stack: 'd', barMaxWidth: 22, itemStyle: { color: '#8c8c8c' }, data: rows.map((r) => r.off) },
+        { name: t('dashboard.dev.offline'), type: 'bar', stack: 'd', barMaxWidth: 22, itemStyle: { color: offline }, data: rows.map((r) => r.off) },
       ],
     };
-  }, [shown, perSite, whole.data, t, token]);
-  return <EChart option={option} height="100%" dark data-testid="bigscreen-devicemap" />;
+  }, [shown, perSite, whole.data, t, token, k]);
+  const legend = [
+    { name: t('dashboard.dev.online'), color: token.colorSuccess },
+    { name: t('dashboard.dev.offline'), color: offline },
+  ];
+  return (
+    <Legended legend={<BigLegend big={k} items={legend} />}>
+      <EChart option={option} height="100%" dark data-testid="bigscreen-devicemap" />
+    </Legended>
+  );
 }
 
 /**
- * The big screen (spec §2 /maininfo, /fullscreen, /spotconsoles; issue #16): designed at 1920×1080 and scaled to
- * the window (letterboxed, no scroll bars), dark; the company and a clock, totals, today's attendance, the in/out
- * flow, alarms, devices by site and the latest recognitions, updating live. `siteId` shows one site's devices.
+ * The big screen (spec §2 /maininfo, /fullscreen, /spotconsoles; issues #16, #31): dark; the company and a clock,
+ * totals, today's attendance, the in/out flow, alarms, devices by site and the latest recognitions, updating live.
+ * It is laid out for the window it is on (logic.ts bigLayout), not one design scaled: on a wide window the panels
+ * fill it without scroll bars, type follows the window's size and is never under 14 px, charts are drawn at the
+ * screen's own pixels (sharp on a 4K wall); a phone or a portrait screen gets one scrolling column. `siteId` shows
+ * one site's devices.
  */
 export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number; siteName?: string; onClick?: () => void; hint?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const { w, h } = useWindowSize();
-  const fit = fitScale(w, h);
+  const { k, narrow } = bigLayout(w, h);
+  const tx = (n: number) => bigText(n, k);
+  const sp = (n: number) => bigSpace(n, k);
   const user = useUserInfo().data;
   const company = user?.companys.find((c) => c.id === user.company)?.name ?? '';
   const rights = useDashboardRights();
@@ -152,88 +174,169 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
   const rec = useRecognitions(siteId, rights.attendance, 8);
   const colors = useSliceColors();
   const d = devices.data;
+  // Letter spacing suits a CJK title; it pulls a Latin one apart.
+  const cjk = /^(zh|ja)/.test(i18n.language);
+  // one column on a phone: each panel as tall as a chart needs
+  const panelHeight = narrow ? 340 : undefined;
+  const column = {
+    display: 'grid',
+    gridTemplateRows: narrow ? undefined : 'minmax(0, 1fr) minmax(0, 1fr)',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    gap: sp(16),
+    minHeight: 0,
+    minWidth: 0,
+  } as const;
 
   return (
     <ConfigProvider theme={DARK_THEME}>
-      <div style={{ position: 'fixed', inset: 0, zIndex: 1000, background: '#000', overflow: 'hidden' }} onClick={onClick} data-testid="bigscreen">
+      <div
+        style={{
+          position: 'fixed',
+          inset: 0,
+          zIndex: 1000,
+          background: BG,
+          color: 'rgba(255,255,255,0.9)',
+          overflowX: 'hidden',
+          overflowY: narrow ? 'auto' : 'hidden',
+        }}
+        onClick={onClick}
+        data-testid="bigscreen"
+        data-layout={narrow ? 'narrow' : 'wide'}
+      >
         <div
           style={{
-            position: 'absolute',
-            left: fit.left,
-            top: fit.top,
-            width: DESIGN.width,
-            height: DESIGN.height,
-            transform: `scale(${fit.scale})`,
-            transformOrigin: '0 0',
-            background: BG,
-            color: 'rgba(255,255,255,0.9)',
-            padding: 24,
+            height: narrow ? undefined : '100%',
+            padding: sp(24),
             boxSizing: 'border-box',
             display: 'grid',
-            gridTemplateRows: '90px 130px minmax(0, 1fr)',
-            gap: 16,
+            gridTemplateRows: narrow ? undefined : 'auto auto minmax(0, 1fr)',
+            gridTemplateColumns: 'minmax(0, 1fr)',
+            gap: sp(16),
           }}
+          data-testid="bigscreen-stage"
         >
-          <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto minmax(0, 1fr)', gap: 24, alignItems: 'center' }}>
-            <div style={{ fontSize: 26, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="bigscreen-company">
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: narrow ? 'minmax(0, 1fr)' : 'minmax(0, 1fr) auto minmax(0, 1fr)',
+              gap: sp(24),
+              alignItems: 'center',
+            }}
+          >
+            <div
+              style={{ fontSize: tx(26), fontWeight: 600, lineHeight: 1.25, overflowWrap: 'anywhere', order: narrow ? 1 : 0 }}
+              data-testid="bigscreen-company"
+            >
               {company}
-              <div style={{ fontSize: 14, fontWeight: 400, opacity: 0.7 }}>
-                <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, marginRight: 6, background: live ? '#52c41a' : '#8c8c8c' }} />
+              <div style={{ fontSize: tx(14), fontWeight: 400, opacity: 0.75 }}>
+                <span
+                  style={{
+                    display: 'inline-block',
+                    width: sp(10),
+                    height: sp(10),
+                    borderRadius: '50%',
+                    marginRight: sp(6),
+                    background: live ? '#52c41a' : '#8c8c8c',
+                  }}
+                />
                 {t(live ? 'dashboard.live.open' : 'dashboard.live.down')}
               </div>
             </div>
-            <div style={{ textAlign: 'center', fontSize: 40, fontWeight: 700, letterSpacing: 4 }}>
+            <div
+              style={{
+                textAlign: 'center',
+                fontSize: tx(40),
+                fontWeight: 700,
+                lineHeight: 1.2,
+                letterSpacing: cjk ? '0.1em' : undefined,
+              }}
+            >
               {t('dashboard.big.title')}
               {siteName ? ` · ${siteName}` : ''}
             </div>
-            <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 16 }}>
-              <Clock />
-              <Link to="/dashboard" onClick={(e) => e.stopPropagation()}>
-                <Button icon={<RollbackOutlined />} title={t('dashboard.big.exit')} aria-label={t('dashboard.big.exit')} data-testid="bigscreen-exit" />
-              </Link>
+            <div
+              style={{
+                display: 'flex',
+                justifyContent: narrow ? 'space-between' : 'flex-end',
+                alignItems: 'center',
+                flexWrap: 'wrap',
+                gap: sp(16),
+                order: narrow ? 2 : 0,
+              }}
+            >
+              <Clock k={k} />
+              <Button
+                icon={<RollbackOutlined />}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  void navigate('/dashboard');
+                }}
+                style={{ fontSize: tx(16), height: 'auto', paddingBlock: sp(6), paddingInline: sp(14) }}
+                data-testid="bigscreen-exit"
+              >
+                {t('dashboard.big.exit')}
+              </Button>
             </div>
           </div>
 
-          {/* as many equal columns as there are totals this administrator may see */}
-          <div style={{ display: 'grid', gridAutoFlow: 'column', gridAutoColumns: 'minmax(0, 1fr)', gap: 16 }}>
-            {rights.attendance && <Total label={t('dashboard.big.people')} value={att.data?.people ?? '–'} />}
+          {/* as many equal columns as there are totals this administrator may see (on a phone, as many as fit) */}
+          <div
+            style={
+              narrow
+                ? { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: sp(16) }
+                : { display: 'grid', gridAutoFlow: 'column', gridAutoColumns: 'minmax(0, 1fr)', gap: sp(16) }
+            }
+          >
+            {rights.attendance && <Total k={k} label={t('dashboard.big.people')} value={att.data?.people ?? '–'} />}
             {rights.attendance && (
               <Total
+                k={k}
                 label={`${t('dashboard.att.present')} / ${t('dashboard.att.expected')}`}
                 value={att.data ? `${att.data.present + att.data.late + att.data.early} / ${att.data.expected}` : '–'}
                 to={att.data ? resultLink(att.data.date) : undefined}
                 color={colors.present}
               />
             )}
-            {d?.terminals && <Total label={t('dashboard.big.terminalsOnline')} value={`${d.terminals.online} / ${d.terminals.total}`} to="/device/list" />}
-            {d?.breakers && <Total label={t('dashboard.big.breakersOnline')} value={`${d.breakers.online} / ${d.breakers.total}`} to="/circuitBreaker/index" />}
-            {flow.data?.enabled && <Total label={t('dashboard.big.insideNow')} value={flow.data.inside} color="#ffd666" />}
+            {d?.terminals && (
+              <Total k={k} label={t('dashboard.big.terminalsOnline')} value={`${d.terminals.online} / ${d.terminals.total}`} to="/device/list" />
+            )}
+            {d?.breakers && (
+              <Total k={k} label={t('dashboard.big.breakersOnline')} value={`${d.breakers.online} / ${d.breakers.total}`} to="/circuitBreaker/index" />
+            )}
+            {flow.data?.enabled && <Total k={k} label={t('dashboard.big.insideNow')} value={flow.data.inside} color="#ffd666" />}
           </div>
 
-          <div style={{ display: 'grid', gridTemplateColumns: '560px minmax(0, 1fr) 560px', gap: 16, minHeight: 0 }}>
-            <div
-              style={{
-                display: 'grid',
-                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
-                gridTemplateColumns: 'minmax(0, 1fr)',
-                gap: 16,
-                minHeight: 0,
-                minWidth: 0,
-              }}
-            >
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: narrow ? 'minmax(0, 1fr)' : 'minmax(0, 7fr) minmax(0, 9fr) minmax(0, 7fr)',
+              gap: sp(16),
+              minHeight: 0,
+            }}
+          >
+            <div style={column}>
               {rights.attendance && (
-                <Panel title={t('dashboard.blocks.attendance')}>
-                  <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 210px', alignItems: 'center', gap: 8, height: '100%' }}>
-                    <AttendanceDonut data={att.data} dark height={330} />
+                // on a phone the donut sits above its figures, and the panel is as tall as both
+                <Panel k={k} title={t('dashboard.blocks.attendance')}>
+                  <div
+                    style={
+                      narrow
+                        ? { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gridTemplateRows: '200px auto', gap: sp(8) }
+                        : { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', alignItems: 'center', gap: sp(8), height: '100%' }
+                    }
+                  >
+                    <AttendanceDonut data={att.data} big={k} />
                     <div>
                       {SLICES.map((s) => (
                         <Link
                           key={s}
                           to={att.data ? resultLink(att.data.date, s) : '/attendance/result'}
-                          style={{ display: 'flex', justifyContent: 'space-between', gap: 8, color: 'inherit', fontSize: 18, padding: '4px 0' }}
+                          style={{ display: 'flex', justifyContent: 'space-between', gap: sp(12), color: 'inherit', fontSize: tx(18), padding: `${sp(4)}px 0` }}
                         >
                           <span style={{ minWidth: 0 }}>
-                            <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: colors[s], marginRight: 8 }} />
+                            <span
+                              style={{ display: 'inline-block', width: sp(10), height: sp(10), borderRadius: '50%', background: colors[s], marginRight: sp(8) }}
+                            />
                             {t(`dashboard.att.${s}`)}
                           </span>
                           <b style={{ fontVariantNumeric: 'tabular-nums' }}>{att.data?.[s] ?? 0}</b>
@@ -244,60 +347,42 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
                 </Panel>
               )}
               {rights.attendance && (
-                <Panel title={t('dashboard.blocks.trend')}>
-                  <TrendChart items={trend.data?.items} dark height={310} />
+                <Panel k={k} height={panelHeight} title={t('dashboard.blocks.trend')}>
+                  <TrendChart items={trend.data?.items} big={k} />
                 </Panel>
               )}
             </div>
-            <div
-              style={{
-                display: 'grid',
-                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
-                gridTemplateColumns: 'minmax(0, 1fr)',
-                gap: 16,
-                minHeight: 0,
-                minWidth: 0,
-              }}
-            >
+            <div style={column}>
               {rights.attendance && (
-                <Panel title={t('dashboard.blocks.flow')}>
+                <Panel k={k} height={panelHeight} title={t('dashboard.blocks.flow')}>
                   {flow.data?.enabled ? (
-                    <FlowChart flow={flow.data} dark height={310} />
+                    <FlowChart flow={flow.data} big={k} />
                   ) : (
-                    <div style={{ fontSize: 18, opacity: 0.7, padding: 24 }}>{t('dashboard.flow.off')}</div>
+                    <div style={{ fontSize: tx(18), opacity: 0.75, padding: sp(24) }}>{t('dashboard.flow.off')}</div>
                   )}
                 </Panel>
               )}
               {(rights.terminals || rights.breakers) && (
-                <Panel title={t('dashboard.big.deviceMap')}>
-                  <DeviceMapSummary siteId={siteId} enabled={rights.terminals || rights.breakers} />
+                <Panel k={k} height={panelHeight} title={t('dashboard.big.deviceMap')}>
+                  <DeviceMapSummary siteId={siteId} enabled={rights.terminals || rights.breakers} k={k} />
                 </Panel>
               )}
             </div>
-            <div
-              style={{
-                display: 'grid',
-                gridTemplateRows: 'minmax(0, 1fr) minmax(0, 1fr)',
-                gridTemplateColumns: 'minmax(0, 1fr)',
-                gap: 16,
-                minHeight: 0,
-                minWidth: 0,
-              }}
-            >
+            <div style={column}>
               {(rights.attendance || rights.breakers) && (
-                <Panel title={t('dashboard.blocks.alarms')}>
-                  <AlarmList alarms={alarms.data?.items} max={7} dark />
+                <Panel k={k} height={panelHeight} title={t('dashboard.blocks.alarms')}>
+                  <AlarmList alarms={alarms.data?.items} max={7} big={k} />
                 </Panel>
               )}
               {rights.attendance && (
-                <Panel title={t('dashboard.blocks.recognitions')}>
-                  <RecognitionGrid items={rec.items} dark photo={100} columns={4} />
+                <Panel k={k} height={panelHeight} title={t('dashboard.blocks.recognitions')}>
+                  <RecognitionGrid items={rec.items} big={k} photo={Math.max(56, sp(96))} columns={4} />
                 </Panel>
               )}
             </div>
           </div>
           {hint && (
-            <div style={{ position: 'absolute', bottom: 8, left: 0, right: 0, textAlign: 'center', fontSize: 16, opacity: 0.6, pointerEvents: 'none' }}>
+            <div style={{ position: 'fixed', bottom: sp(8), left: 0, right: 0, textAlign: 'center', fontSize: tx(16), opacity: 0.75, pointerEvents: 'none' }}>
               {hint}
             </div>
           )}
