@@ -1,11 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
 import { useLiveEvent } from '../../../lib/live.ts';
 import { useSettings } from '../../../lib/settings.ts';
 import { EChart } from '../../../ui/EChart.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
-import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { buildingDepartments } from '../logic.ts';
 
 /** 'MM-DD HH:mm' in the company's zone (a not-back list spans two days). */
@@ -15,7 +14,18 @@ export const shortTime = (iso: string) => formatDateTime(iso).slice(5, 16);
 export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[]; dark?: boolean; height: number; loading?: boolean }) {
   const { t } = useTranslation();
   const { themeColor } = useSettings();
-  const mobile = useIsMobile();
+  // Bars lie along, one under another, so that a building's name has the room of a column (a third of the chart's width)
+  // to wrap between words; under bars standing side by side it had a slot's width, and long words were cut in two.
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const nameWidth = Math.max(80, Math.floor(width / 3));
   const option = useMemo(() => {
     // ECharts takes an undefined colour for none at all: the light chart keeps its theme's text colour.
     const color = props.dark ? { color: '#e5e7eb' } : {};
@@ -43,23 +53,23 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
       textStyle: { ...color, fontSize: big },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       legend: { top: 0, textStyle: { ...color, fontSize: big } },
-      grid: { left: 16, right: 16, top: props.dark ? 44 : 32, bottom: 8, containLabel: true },
-      xAxis: {
+      grid: { left: 16, right: 24, top: props.dark ? 44 : 32, bottom: 8, containLabel: true },
+      xAxis: { type: 'value', minInterval: 1, axisLabel: { ...color, fontSize: big }, splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } } },
+      yAxis: {
         type: 'category',
         data: names,
-        // a phone, or many buildings: slanted names, shorter; else a long name takes a second line rather than being cut
-        axisLabel: {
-          ...color,
-          fontSize: big,
-          interval: 0,
-          ...(mobile || names.length > 8 ? { rotate: 35, width: 80, overflow: 'truncate' } : { width: 110, overflow: 'break' }),
-        },
+        // the first building on top, as in the lists beside
+        inverse: true,
+        axisLabel: { ...color, fontSize: big, interval: 0, width: nameWidth, overflow: 'break', lineHeight: Math.round(big * 1.25) },
       },
-      yAxis: { type: 'value', minInterval: 1, axisLabel: { ...color, fontSize: big }, splitLine: { lineStyle: { color: props.dark ? '#1f2937' : '#f0f0f0' } } },
       series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
     };
-  }, [props.buildings, props.dark, themeColor, t, mobile]);
-  return <EChart option={option} height={props.height} loading={props.loading} data-testid="dorm-chart" />;
+  }, [props.buildings, props.dark, themeColor, t, nameWidth]);
+  return (
+    <div ref={box}>
+      <EChart option={option} height={props.height} loading={props.loading} data-testid="dorm-chart" />
+    </div>
+  );
 }
 
 export interface Return {

@@ -38,7 +38,7 @@ export default function DormitoryBoardPage() {
   const narrow = window.innerWidth < 900;
   const column = height - 260;
   const rowsIn = (share: number) => Math.max(2, Math.floor((column * share - 80) / 42));
-  const chartHeight = narrow ? 280 : Math.max(240, height - 260);
+  const chartHeight = narrow ? 280 : Math.max(240, height - 300);
 
   const tools = s && (
     <span className="fa-watch-note" data-testid="board-deadline">
