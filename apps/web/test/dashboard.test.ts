@@ -19,7 +19,8 @@ test('the big screen is laid out for its window: its share of the 1920×1080 des
   assert.equal(bigText(40, laptop.k), 28);
   assert.equal(bigText(16, 2), 32, 'at 3840×2160 every text is twice its design size');
   assert.equal(bigLayout(390, 844).narrow, true, 'a phone stacks the panels');
-  assert.equal(bigLayout(1080, 1920).narrow, true, 'so does a portrait screen');
+  assert.deepEqual(bigLayout(2160, 3840), { k: 2, narrow: true }, 'so does a portrait screen, its type as large as its width allows');
+  assert.equal(bigLayout(390, 844).k, 0.75);
   assert.equal(bigSpace(16, laptop.k), 11);
 });
 

@@ -79,7 +79,8 @@ export function useRecognitions(siteId: number | undefined, enabled: boolean, li
   });
   useLiveEvent('photo', (p) => {
     if (siteId || !enabled) return;
-    setLive((s) => ({ ...s, photos: { ...s.photos, [p.id]: p.pic_url } }));
+    // only the photos of what can still be shown are kept (the newest ids: integer keys keep ascending order)
+    setLive((s) => ({ ...s, photos: Object.fromEntries([...Object.entries(s.photos), [String(p.id), p.pic_url]].slice(-limit * 2)) }));
   });
   const seen = new Set<number>();
   const items = [...live.items, ...(q.data?.items ?? [])]

@@ -30,7 +30,9 @@ export const BIG_DESIGN = { width: 1920, height: 1080 } as const;
 export const BIG_MIN_TEXT = 14;
 export function bigLayout(width: number, height: number): { k: number; narrow: boolean } {
   const narrow = width < 1000 || height > width;
-  return { k: narrow ? 0.75 : Math.min(width / BIG_DESIGN.width, height / BIG_DESIGN.height), narrow };
+  // a portrait wall screen scales with its width (a 2160 px wide one as twice a 1080 px one); a phone's type stays 0.75
+  if (narrow) return { k: Math.max(0.75, width / BIG_DESIGN.height), narrow };
+  return { k: Math.max(0.05, Math.min(width / BIG_DESIGN.width, height / BIG_DESIGN.height)), narrow };
 }
 /** A text size of the design (px at 1920×1080) on this window: never under BIG_MIN_TEXT. */
 export const bigText = (size: number, k: number) => Math.max(BIG_MIN_TEXT, Math.round(size * k));

@@ -265,10 +265,14 @@ export function BigScreen({ siteId, siteName, onClick, hint }: { siteId?: number
               }}
             >
               <Clock k={k} />
+              {/* a link (it can open in a new tab), drawn as a button, its words saying where it leads */}
               <Button
-                icon={<RollbackOutlined />}
+                href="/dashboard"
+                icon={<RollbackOutlined aria-hidden />}
                 onClick={(e) => {
                   e.stopPropagation();
+                  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+                  e.preventDefault();
                   void navigate('/dashboard');
                 }}
                 style={{ fontSize: tx(16), height: 'auto', paddingBlock: sp(6), paddingInline: sp(14) }}

@@ -53,25 +53,26 @@ export function Legended({ legend, children }: { legend: ReactNode; children: Re
  * On the big screen a list shows only the items that fit its panel whole: a guard reads whole names, never half a
  * row cut by the panel's edge. The items below are hidden (and out of the accessibility tree), again on every resize.
  */
-function useWholeItems<T extends HTMLElement>(enabled: boolean, items: unknown) {
+function useWholeItems<T extends HTMLElement>(enabled: boolean, itemsKey: string) {
   const ref = useRef<T>(null);
   useLayoutEffect(() => {
     const list = ref.current;
     const box = list?.parentElement;
     if (!enabled || !list || !box) return;
     const fit = () => {
+      const items = Array.from(list.children) as HTMLElement[];
+      for (const item of items) item.style.visibility = '';
+      // measured once all are shown (visibility moves nothing), then hidden
       const bottom = box.getBoundingClientRect().bottom;
-      for (const item of Array.from(list.children) as HTMLElement[]) {
-        item.style.visibility = '';
-        if (item.getBoundingClientRect().bottom > bottom + 0.5) item.style.visibility = 'hidden';
-      }
+      const over = items.filter((item) => item.getBoundingClientRect().bottom > bottom + 0.5);
+      for (const item of over) item.style.visibility = 'hidden';
     };
     fit();
     const observer = new ResizeObserver(fit);
     observer.observe(box);
     observer.observe(list);
     return () => observer.disconnect();
-  }, [enabled, items]);
+  }, [enabled, itemsKey]);
   return ref;
 }
 
@@ -280,7 +281,7 @@ export function AlarmList({ alarms, max = 8, big }: { alarms: DashboardAlarms['i
   const text = useAlarmText();
   const zone = displayTimeZone();
   const items = (alarms ?? []).slice(0, max);
-  const whole = useWholeItems<HTMLDivElement>(dark, items);
+  const whole = useWholeItems<HTMLDivElement>(dark, items.map((a) => `${a.source}/${a.at}/${a.subject}`).join('|'));
   if (!items.length)
     return (
       <Empty
@@ -335,7 +336,7 @@ export function RecognitionGrid({ items, big, columns = 4, photo = 96 }: { items
   const dark = big !== undefined;
   // on the big screen names and places wrap instead of being cut (and only the recognitions that fit whole are shown)
   const line = dark ? ({ overflowWrap: 'anywhere' } as const) : ({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const);
-  const whole = useWholeItems<HTMLDivElement>(dark, items);
+  const whole = useWholeItems<HTMLDivElement>(dark, items.map((p) => `${p.id}/${p.pic_url}`).join('|'));
   const { t } = useTranslation();
   const zone = displayTimeZone();
   if (!items.length)

@@ -26,6 +26,11 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
     return () => observer.disconnect();
   }, []);
   const nameWidth = Math.max(80, Math.floor(width / 3));
+  // Room for every name (two lines each) and the legend: the page's chart grows with the buildings; the board's has the
+  // height of its panel, and when they do not all fit there ECharts leaves out names that would overlap.
+  const needed = props.buildings.length * Math.round((props.dark ? 18 : 12) * 2.8) + 90;
+  const height = props.dark ? props.height : Math.max(props.height, needed);
+  const every = needed <= height;
   const option = useMemo(() => {
     // ECharts takes an undefined colour for none at all: the light chart keeps its theme's text colour.
     const color = props.dark ? { color: '#e5e7eb' } : {};
@@ -60,14 +65,14 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
         data: names,
         // the first building on top, as in the lists beside
         inverse: true,
-        axisLabel: { ...color, fontSize: big, interval: 0, width: nameWidth, overflow: 'break', lineHeight: Math.round(big * 1.25) },
+        axisLabel: { ...color, fontSize: big, interval: every ? 0 : 'auto', width: nameWidth, overflow: 'break', lineHeight: Math.round(big * 1.25) },
       },
       series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
     };
-  }, [props.buildings, props.dark, themeColor, t, nameWidth]);
+  }, [props.buildings, props.dark, themeColor, t, nameWidth, every]);
   return (
     <div ref={box}>
-      <EChart option={option} height={props.height} loading={props.loading} data-testid="dorm-chart" />
+      <EChart option={option} height={height} loading={props.loading} data-testid="dorm-chart" />
     </div>
   );
 }
