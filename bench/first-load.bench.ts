@@ -115,7 +115,8 @@ async function visit(context: BrowserContext, url: string): Promise<Visit> {
 // localhost), so a console reached over plain HTTP in an office gets gzip; over HTTPS, brotli.
 const LAN = 'console.lan';
 const browser: Browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  // Debian's Chromium, or its headless shell where only that is installed (as the journeys pick)
+  executablePath: process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium'),
   args: [
     '--no-sandbox',
     '--disable-gpu',
