@@ -108,7 +108,13 @@ async function assertBigScreen(p: Page, viewport: { width: number; height: numbe
     // (at least the donut, the 30 days and the devices: none may pass this unchecked by being absent)
     const settled =
       canvases.length >= 3 && canvases.every((c) => Math.abs(c.getBoundingClientRect().width * devicePixelRatio - (c as HTMLCanvasElement).width) <= 2);
-    return el && window.innerWidth === width && window.innerHeight === height && el.clientWidth === width && settled;
+    // and the lists have hidden what no longer fits whole (they do so as their panels resize)
+    const fitted = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=dashboard-recognition], [data-testid=dashboard-alarm]')).every(
+      (e) =>
+        getComputedStyle(e).visibility === 'hidden' ||
+        e.getBoundingClientRect().bottom <= e.closest('[data-testid=bigscreen-panel]')!.lastElementChild!.getBoundingClientRect().bottom + 1,
+    );
+    return el && window.innerWidth === width && window.innerHeight === height && el.clientWidth === width && settled && fitted;
   }, viewport);
   const m = await p.evaluate(() => {
     const root = document.querySelector('[data-testid=bigscreen]') as HTMLElement;
