@@ -1,7 +1,6 @@
 import { lazy, Suspense, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { ErrorBoundary, RouteError } from '../ErrorBoundary.tsx';
-import { Layout } from '../layout/Layout.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { Guard } from './Guard.tsx';
 import { flattenRoutes, ROUTE_TABLE, type PageKey } from './routeTable.ts';
@@ -54,6 +53,9 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
 };
 
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
+// The console's shell (menu, tabs, header, drawers) loads once it is needed: the sign-in page goes without it (#31's
+// first load).
+const Layout = lazy(() => import('../layout/Layout.tsx').then((m) => ({ default: m.Layout })));
 const AuthRedirectPage = lazy(() => import('../../features/auth/pages/AuthRedirectPage.tsx'));
 const ErrorPage = lazy(() => import('../../features/errors/pages/ErrorPage.tsx'));
 const RedirectPage = lazy(() => import('../../features/errors/pages/RedirectPage.tsx'));
@@ -113,7 +115,14 @@ export const router = createBrowserRouter([
       { path: '/401', element: page(() => <ErrorPage status={401} />) },
       { path: '/error/401', element: page(() => <ErrorPage status={401} />) },
       { path: '/redirect/*', element: page(RedirectPage) },
-      { element: <Layout />, children: layoutChildren },
+      {
+        element: (
+          <Suspense fallback={<PageLoading />}>
+            <Layout />
+          </Suspense>
+        ),
+        children: layoutChildren,
+      },
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
