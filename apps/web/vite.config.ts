@@ -9,6 +9,12 @@ const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.
 // The console build reported with client errors (System → Client errors): version + build time, UTC.
 const release = `${version}+${new Date().toISOString().slice(0, 16).replace(/\D/g, '')}`;
 
+/** The chunk a language's text file goes to: `locale-<folder>` for src/locales/<folder>/*.json. */
+function localeChunk(id: string): string | null {
+  const folder = /\/src\/locales\/([^/]+)\//.exec(id)?.[1];
+  return folder ? `locale-${folder}` : null;
+}
+
 export default defineConfig({
   plugins: [react(), precompressPlugin()],
   define: { __FACEADMIN_RELEASE__: JSON.stringify(release) },
@@ -20,5 +26,13 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        // A language's texts (src/locales/<folder>/*.json) as one chunk, fetched when it is chosen (lib/i18n.ts).
+        codeSplitting: {
+          groups: [{ debugName: 'locales', test: /\/src\/locales\//, name: (id: string) => localeChunk(id) }],
+        },
+      },
+    },
   },
 });

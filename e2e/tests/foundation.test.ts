@@ -65,11 +65,20 @@ after(async () => {
   await server?.stop();
 });
 
+/** The languages whose texts the console fetched (one chunk each: lib/i18n.ts), in order. */
+const fetchedLanguages: string[] = [];
+
 step('initial admin: sign in, company-0 rule, create a company, dashboard', async () => {
+  page.on('request', (r) => {
+    const m = /\/assets\/locale-(zh-CN|zh-TW|en-US|ja)-[^/]*\.js$/.exec(r.url());
+    if (m) fetchedLanguages.push(m[1]!);
+  });
   await page.goto(`${server.baseUrl}/`);
   await waitForPath('/login');
   assert.equal(new URL(page.url()).searchParams.get('redirect'), '/');
   await page.getByTestId('login-form').waitFor();
+  // #31 first load: the sign-in page comes with the browser's language only
+  assert.deepEqual(fetchedLanguages, ['en-US']);
   await screenshot('login');
 
   // spec §5: what the form refuses never reaches the server (issue #9: account "d", password "12" was sent).
@@ -184,6 +193,7 @@ const FOLDER: Record<string, string> = { 'zh-CN': 'zh-CN', zh_tw: 'zh-TW', 'en-U
 const SIGNED_IN: Record<string, string> = { 'zh-CN': '登录系统', zh_tw: '登入系統', 'en-US': 'Signed in', ja: 'ログインしました' };
 
 step('every language is fully translated', async () => {
+  const fetchedBefore = fetchedLanguages.length;
   for (const lang of ['zh-CN', 'zh_tw', 'ja', 'en-US']) {
     await chooseLanguage(lang);
     const trIn = translator(loadLocale(FOLDER[lang]!));
@@ -201,6 +211,8 @@ step('every language is fully translated', async () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), FOLDER[lang]);
     await screenshot(`language-${FOLDER[lang]}`);
   }
+  // each language's texts were fetched when first chosen, once (English came with the page)
+  assert.deepEqual(fetchedLanguages.slice(fetchedBefore), ['zh-CN', 'zh-TW', 'ja']);
 });
 
 step('the sub-admin changes the password and signs in with it', async () => {

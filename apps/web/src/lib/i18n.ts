@@ -5,22 +5,34 @@ import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
 import 'dayjs/locale/ja';
 import 'dayjs/locale/en';
-import { LANGUAGES, LANGUAGE_STORAGE_KEY, LOCALE_FOLDER, resolveLanguage, type Language } from './languages.ts';
+import { LANGUAGE_STORAGE_KEY, LOCALE_FOLDER, resolveLanguage, type Language } from './languages.ts';
 import { createStore, useStore } from './store.ts';
 
 type Tree = { [key: string]: string | Tree };
 
 // Every src/locales/<folder>/<namespace>.json becomes the top-level key <namespace>, so a key reads
-// `manager.fields.username` whichever file it sits in.
-const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
+// `manager.fields.username` whichever file it sits in. A language's files are one chunk (vite.config.ts), fetched when
+// the language is first used: the console starts with its own language only (#31's first load: the four weighed 79 KB
+// brotli, one weighs 24–27).
+const files = import.meta.glob<Tree>('../locales/*/*.json', { import: 'default' });
+const loading = new Map<Language, Promise<void>>();
 
-function resourcesFor(folder: string): Tree {
-  const out: Tree = {};
-  for (const [path, tree] of Object.entries(files)) {
-    const m = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (m && m[1] === folder && m[2]) out[m[2]] = tree;
+/** Fetches a language's texts into i18next once (again after a failed try). */
+function loadLanguage(lang: Language): Promise<void> {
+  let p = loading.get(lang);
+  if (!p) {
+    const folder = LOCALE_FOLDER[lang];
+    const parts = Object.entries(files).flatMap(([path, load]) => {
+      const m = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+      return m && m[1] === folder && m[2] ? [load().then((tree) => [m[2], tree] as const)] : [];
+    });
+    p = Promise.all(parts).then((entries) => {
+      i18next.addResourceBundle(lang, 'translation', Object.fromEntries(entries), true, true);
+    });
+    p.catch(() => loading.delete(lang));
+    loading.set(lang, p);
   }
-  return out;
+  return p;
 }
 
 const DAYJS_LOCALE: Record<Language, string> = { 'zh-CN': 'zh-cn', zh_tw: 'zh-tw', 'en-US': 'en', ja: 'ja' };
@@ -47,7 +59,7 @@ export const languageStore = createStore<Language>(initial, (lang) => {
 });
 
 void i18next.use(initReactI18next).init({
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: resourcesFor(LOCALE_FOLDER[l]) }])),
+  resources: {},
   lng: initial,
   fallbackLng: false,
   interpolation: { escapeValue: false },
@@ -56,7 +68,11 @@ void i18next.use(initReactI18next).init({
 dayjs.locale(DAYJS_LOCALE[initial]);
 document.documentElement.lang = LOCALE_FOLDER[initial];
 
+/** Settles once the starting language's texts are in (main.tsx renders then). */
+export const i18nReady: Promise<void> = loadLanguage(initial);
+
 export const getLanguage = (): Language => languageStore.get();
-export const setLanguage = (lang: Language): void => languageStore.set(lang);
+/** Switches the console's language once its texts have arrived (the first switch to a language fetches them). */
+export const setLanguage = (lang: Language): Promise<void> => loadLanguage(lang).then(() => languageStore.set(lang));
 export const useLanguage = (): Language => useStore(languageStore);
 export { i18next };

@@ -16,7 +16,7 @@ export function LanguageSelect() {
         selectable: true,
         selectedKeys: [language],
         items: LANGUAGES.map((l) => ({ key: l, label: <span data-lang={l}>{LANGUAGE_LABEL[l]}</span> })),
-        onClick: ({ key }) => setLanguage(key as Language),
+        onClick: ({ key }) => void setLanguage(key as Language),
       }}
     >
       <Button type="text" aria-label={t('layout.language')} data-testid="language-select" icon={<TranslationOutlined />} />

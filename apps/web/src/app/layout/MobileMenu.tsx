@@ -88,7 +88,7 @@ export function MobileMenu({ user, showMessages, unread, onOpenSettings }: Props
   const onClick: MenuProps['onClick'] = ({ key }) => {
     const [kind, value] = key.split(':') as [string, string | undefined];
     if (kind === 'company' && value) switchCompany.mutate(Number(value));
-    else if (kind === 'lang' && value) setLanguage(value as Language);
+    else if (kind === 'lang' && value) void setLanguage(value as Language);
     else if (kind === 'size' && value) updateSettings({ size: value as Size });
     else if (key === 'messages') void navigate('/message/message');
     else if (key === 'fullscreen') void fullscreen.toggle();

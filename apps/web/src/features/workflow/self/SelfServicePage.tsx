@@ -45,7 +45,7 @@ function LanguagePicker() {
     <Select
       size="small"
       value={lang}
-      onChange={setLanguage}
+      onChange={(l) => void setLanguage(l)}
       options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_LABEL[l] }))}
       aria-label={t('layout.language')}
       style={{ width: 110 }}
