@@ -32,6 +32,8 @@ const timesDir = mkdtempSync(path.join(tmpdir(), 'faceadmin-test-times-'));
 const LAST_TIMES = path.join(root, 'node_modules', '.cache', 'test-times.tsv');
 mkdirSync(path.dirname(LAST_TIMES), { recursive: true });
 process.env.TEST_TIMES = path.join(timesDir, 'times.tsv');
+// and each failure with its error, repeated at the end (CI shows the end of the output only)
+process.env.TEST_FAILURES = path.join(timesDir, 'failures.txt');
 const results: string[] = [];
 let failed = 0;
 const began = Date.now();
@@ -66,8 +68,16 @@ try {
 } catch {
   // no step got as far as its test files
 }
+let failures = '';
+try {
+  const text = readFileSync(process.env.TEST_FAILURES, 'utf8').trim();
+  const cut = text.length > 20_000 ? `${text.slice(0, 20_000)}\n… (${text.length - 20_000} more characters left out: the steps' output has them)` : text;
+  failures = `\nwhat failed (each step's output has it in full):\n\n${cut}\n`;
+} catch {
+  // nothing failed inside a test runner
+}
 rmSync(timesDir, { recursive: true, force: true });
 console.log(
-  `${slowest}\n${results.join('\n')}\n${'total'.padEnd(26)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
+  `${failures}${slowest}\n${results.join('\n')}\n${'total'.padEnd(26)} ${minutes(Date.now() - began).padStart(6)}\nsteps: ${steps.length - failed} passed, ${failed} failed`,
 );
 process.exit(failed ? 1 : 0);
