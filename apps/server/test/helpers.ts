@@ -7,7 +7,7 @@ import { buildApp, type App, type BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { SmsSender } from '../src/modules/auth/sms.service.ts';
-import { copyTemplate, onServer } from './template.ts';
+import { copyTemplate, dropDatabase, onServer } from './template.ts';
 
 export { API };
 export const CAPTCHA = '4242';
@@ -42,7 +42,7 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
     const u = new URL(server);
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
-    dropDb = () => onServer(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    dropDb = () => dropDatabase(server, name);
   } else if (template) {
     fs.copyFileSync(template, path.join(dataDir, 'faceadmin.sqlite'));
   }

@@ -32,7 +32,22 @@ export async function makeTemplate(databaseUrl: string | undefined): Promise<Tem
   const database = openDatabase({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
   await migrate(database.db, database.dialect);
   await database.close(); // a template takes no connections while it is copied
-  return { env: { TEST_TEMPLATE: name }, drop: () => onServer(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { env: { TEST_TEMPLATE: name }, drop: () => dropDatabase(databaseUrl, name) };
+}
+
+/**
+ * Drops a test database, ending its sessions. PostgreSQL waits 5 s for the sessions it ended to go, then refuses (55006,
+ * "being accessed by other users"): on a machine loaded enough for that, it is tried again a few times.
+ */
+export async function dropDatabase(databaseUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await onServer(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 4) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }
 
 export async function onServer(databaseUrl: string, statement: string): Promise<void> {
