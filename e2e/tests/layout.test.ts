@@ -202,6 +202,15 @@ step("more tabs than fit scroll sideways: arrows appear, the current page's tab 
   await waitForPath('/user/organization');
   assert.ok(await inView(), 'the organization tab, now current, is out of view');
   await screenshot('tabs-scrolled');
+  // a tab closes from the keyboard too: Tab from its link reaches its close button, named by the page, and Enter closes it
+  const personsLink = strip.locator('a').filter({ hasText: tr('route.personList') });
+  await personsLink.focus();
+  await page.keyboard.press('Tab');
+  const closeName = tr('layout.tags.closeTab', { name: tr('route.personList') });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), closeName);
+  await page.keyboard.press('Enter');
+  await personsLink.waitFor({ state: 'detached' });
+  assert.equal(new URL(page.url()).pathname, '/user/organization', 'closing another tab leaves the page where it is');
   // back to a short strip for the steps after
   await strip
     .locator('a')

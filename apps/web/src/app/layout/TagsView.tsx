@@ -83,7 +83,8 @@ export function TagsView({ routes }: { routes: RouteNode[] }) {
                 className="fa-tag"
                 color={active ? 'processing' : undefined}
                 data-active={active || undefined}
-                closable={!isAffix(tag.path)}
+                // a button of its own, reached with Tab and named by its page (antd's is "Close" on every tab)
+                closable={isAffix(tag.path) ? false : { 'aria-label': t('layout.tags.closeTab', { name: t(tag.titleKey) }) }}
                 onClose={(e) => {
                   e.preventDefault();
                   close(tag.path);
