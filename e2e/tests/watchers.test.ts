@@ -335,6 +335,28 @@ step('the terminal sees a stranger: red on the guard desk with the alarm sound, 
   await shot(dash, 'dashboard', true);
 });
 
+step('on a 1920 wall screen the guard desk reads from a few metres: all its text 18 px or more, the bar’s controls included', async () => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  try {
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=ioconsole-page]')?.clientWidth === 1920);
+    const small = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-testid=ioconsole-page] *'))) {
+        const text = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+        const r = el.getBoundingClientRect();
+        if (!text || r.width === 0 || r.height === 0) continue;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < 18) out.push(`${size} px "${el.textContent.trim().slice(0, 30)}"`);
+      }
+      return out;
+    });
+    // the live mark and the door filter were 14 px, beside a 30 px title and a 32 px clock
+    assert.deepEqual(small, [], 'text under 18 px on the guard desk at 1920×1080');
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+});
+
 step('/consoles: the terminal goes silent and its tile turns offline without a reload', async () => {
   await dashContext?.close();
   dashContext = undefined;
