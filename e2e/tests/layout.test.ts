@@ -252,6 +252,42 @@ step('each size is smaller than the one before it: Default, Medium, Small, Mini'
   await measureAt('medium');
 });
 
+step('the dormitory board shows the names that fit its panels whole, and counts the rest, at 1366×768 and 1920×1080', async () => {
+  const viewport = page.viewportSize()!;
+  try {
+    for (const size of [
+      { width: 1366, height: 768 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(size);
+      await openPath(page, '/dormitory2');
+      const list = page.getByTestId('board-not-back');
+      await page.getByTestId('board-not-back-more').waitFor();
+      const m = await list.evaluate((ul) => {
+        const panel = ul.closest('.fa-dorm-panel')!.getBoundingClientRect();
+        const items = Array.from(ul.children).map((li) => li.getBoundingClientRect());
+        return {
+          title: ul.closest('.fa-dorm-panel')!.querySelector('h2')!.textContent,
+          names: ul.querySelectorAll('li:not(.when)').length,
+          more: ul.lastElementChild!.textContent,
+          cut: items.filter((r) => r.height < 10 || r.bottom > panel.bottom - 1).length,
+          room: panel.bottom - (items.at(-1)?.bottom ?? panel.top),
+          row: items[0]!.height,
+        };
+      });
+      const total = Number(/\((\d+)\)/.exec(m.title)?.[1]);
+      // the demo's night has hundreds not back: some names, then "+N more" for the others, all whole inside the panel
+      assert.ok(m.names >= 3, `${size.width}: ${m.names} names shown`);
+      assert.equal(m.more.trim(), tr('watch.dorm.more', { n: total - m.names }));
+      assert.equal(m.cut, 0, `${size.width}: a row cut by the panel's edge or squeezed`);
+      assert.ok(m.room < m.row * 2 + 40, `${size.width}: ${Math.round(m.room)} px left empty under the list`);
+      console.log(`[layout] dormitory board at ${size.width}×${size.height}: ${m.names} names shown whole of ${total}, then "${m.more.trim()}"`);
+    }
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+});
+
 test('no uncaught errors in the page', () => {
   assert.deepEqual(journey.pageErrors, []);
 });

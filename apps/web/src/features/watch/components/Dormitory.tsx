@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DormitoryBuilding, DormitoryPerson, DormitorySettingsView } from '@faceadmin/shared';
 import { useLiveEvent } from '../../../lib/live.ts';
@@ -102,13 +102,44 @@ export function useLatestReturns(settings: DormitorySettingsView | undefined, bu
   return items;
 }
 
-/** Names with a time, as many as fit the panel; the rest are counted. */
-export function NameList(props: { people: readonly DormitoryPerson[]; max: number; late?: boolean; testId: string; empty: string }) {
+/**
+ * How many of `count` items the grid list fits whole, measured: its rows (the first item's height and the row gap
+ * into the list's height) times its columns. `undefined` until measured, and again when the list's box changes.
+ */
+function useGridCapacity(list: RefObject<HTMLUListElement | null>, count: number): number | undefined {
+  const [capacity, setCapacity] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const measure = () => {
+      const first = el.firstElementChild as HTMLElement | null;
+      if (!first) return;
+      const style = getComputedStyle(el);
+      const gap = parseFloat(style.rowGap) || 0;
+      const columns = Math.max(1, style.gridTemplateColumns.split(' ').filter(Boolean).length);
+      const rows = Math.max(1, Math.floor((el.clientHeight + gap) / (first.getBoundingClientRect().height + gap)));
+      setCapacity(rows * columns);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [list, count]);
+  return capacity;
+}
+
+/**
+ * Names with a time, as many as fit the panel whole (measured: the columns follow the panel's width); when not all
+ * do, the last place says how many more. `limit` bounds them where the panel grows with its list (a phone).
+ */
+export function NameList(props: { people: readonly DormitoryPerson[]; limit?: number; late?: boolean; testId: string; empty: string }) {
   const { t } = useTranslation();
-  const shown = props.people.slice(0, props.max);
+  const list = useRef<HTMLUListElement>(null);
+  const capacity = Math.min(useGridCapacity(list, props.people.length) ?? props.people.length, props.limit ?? Infinity);
+  const shown = props.people.length > capacity ? props.people.slice(0, Math.max(0, capacity - 1)) : props.people;
   if (!props.people.length) return <div className="fa-hist-sub">{props.empty}</div>;
   return (
-    <ul className="fa-dorm-names" data-testid={props.testId}>
+    <ul className="fa-dorm-names fa-dorm-names-fit" ref={list} data-testid={props.testId}>
       {shown.map((p) => (
         <li key={`${p.person_id}-${p.time}`}>
           {p.name}
@@ -118,7 +149,11 @@ export function NameList(props: { people: readonly DormitoryPerson[]; max: numbe
           </span>
         </li>
       ))}
-      {props.people.length > shown.length && <li className="when">{t('watch.dorm.more', { n: props.people.length - shown.length })}</li>}
+      {props.people.length > shown.length && (
+        <li className="when" data-testid={`${props.testId}-more`}>
+          {t('watch.dorm.more', { n: props.people.length - shown.length })}
+        </li>
+      )}
     </ul>
   );
 }

@@ -33,11 +33,9 @@ export default function DormitoryBoardPage() {
   const s = status.data;
   const notBack = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.not_back }))), [s]);
   const late = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.late }))), [s]);
-  // What fits: the right-hand column is split 2:1:1 under the figures; a row of names is ~42 px high, two names
-  // a row, and the last place goes to "+N more".
+  // The lists show what fits their panels (NameList measures); on a phone the page scrolls and each shows a dozen.
   const narrow = window.innerWidth < 900;
-  const column = height - 260;
-  const rowsIn = (share: number) => Math.max(2, Math.floor((column * share - 80) / 42));
+  const limit = narrow ? 12 : undefined;
   const chartHeight = narrow ? 280 : Math.max(240, height - 300);
 
   const tools = s && (
@@ -81,13 +79,13 @@ export default function DormitoryBoardPage() {
                 <h2 style={{ color: notBack.length ? '#ef4444' : undefined }}>
                   {t('watch.dorm.notBack')} ({notBack.length})
                 </h2>
-                <NameList people={notBack} max={rowsIn(0.5) * 2 - 1} testId="board-not-back" empty={t('watch.dorm.allBack')} />
+                <NameList people={notBack} limit={limit} testId="board-not-back" empty={t('watch.dorm.allBack')} />
               </div>
               <div className="fa-dorm-panel" style={{ flex: 1 }}>
                 <h2>
                   {t('watch.dorm.lateReturns')} ({late.length})
                 </h2>
-                <NameList people={late} max={rowsIn(0.25) * 2 - 1} late testId="board-late" empty={t('watch.dorm.noLate')} />
+                <NameList people={late} limit={limit} late testId="board-late" empty={t('watch.dorm.noLate')} />
               </div>
               <div className="fa-dorm-panel" style={{ flex: 1 }} data-testid="board-returns">
                 <h2>{t('watch.dorm.latestReturns')}</h2>
