@@ -28,13 +28,14 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
   const nameWidth = Math.max(80, Math.floor(width / 3));
   // Room for every name (two lines each) and the legend: the page's chart grows with the buildings; the board's has the
   // height of its panel, and when they do not all fit there ECharts leaves out names that would overlap.
-  const needed = props.buildings.length * Math.round((props.dark ? 18 : 12) * 2.8) + 90;
+  // the chart's type: large on the wall board, the console's size on the page
+  const big = props.dark ? 18 : 12;
+  const needed = props.buildings.length * Math.round(big * 2.8) + 90;
   const height = props.dark ? props.height : Math.max(props.height, needed);
   const every = needed <= height;
   const option = useMemo(() => {
     // ECharts takes an undefined colour for none at all: the light chart keeps its theme's text colour.
     const color = props.dark ? { color: '#e5e7eb' } : {};
-    const big = props.dark ? 18 : 12;
     const names = props.buildings.map((b) => b.name);
     // a part's figure is written on it only when the part is tall enough to hold it (the tooltip has every figure)
     const tallest = Math.max(1, ...props.buildings.map((b) => b.inside + b.out + b.unknown));
@@ -69,7 +70,7 @@ export function DormitoryChart(props: { buildings: readonly DormitoryBuilding[];
       },
       series: [series('inside', themeColor), series('out', '#fa8c16'), series('unknown', props.dark ? '#4b5563' : '#bfbfbf')],
     };
-  }, [props.buildings, props.dark, themeColor, t, nameWidth, every]);
+  }, [props.buildings, props.dark, big, themeColor, t, nameWidth, every]);
   return (
     <div ref={box}>
       <EChart option={option} height={height} loading={props.loading} data-testid="dorm-chart" />
