@@ -6,6 +6,7 @@ import 'dayjs/locale/zh-tw';
 import 'dayjs/locale/ja';
 import 'dayjs/locale/en';
 import { LANGUAGE_STORAGE_KEY, LOCALE_FOLDER, resolveLanguage, type Language } from './languages.ts';
+import { feedback } from './feedback.ts';
 import { createStore, useStore } from './store.ts';
 
 type Tree = { [key: string]: string | Tree };
@@ -64,6 +65,8 @@ void i18next.use(initReactI18next).init({
   fallbackLng: false,
   interpolation: { escapeValue: false },
   returnNull: false,
+  // texts that arrive after the first drawing (a language whose fetch failed at the start) redraw what uses them
+  react: { bindI18nStore: 'added' },
 });
 dayjs.locale(DAYJS_LOCALE[initial]);
 document.documentElement.lang = LOCALE_FOLDER[initial];
@@ -72,7 +75,23 @@ document.documentElement.lang = LOCALE_FOLDER[initial];
 export const i18nReady: Promise<void> = loadLanguage(initial);
 
 export const getLanguage = (): Language => languageStore.get();
-/** Switches the console's language once its texts have arrived (the first switch to a language fetches them). */
-export const setLanguage = (lang: Language): Promise<void> => loadLanguage(lang).then(() => languageStore.set(lang));
+let requested: Language = initial;
+/**
+ * Switches the console's language once its texts have arrived (the first switch to a language fetches them). The last
+ * choice wins: a language still arriving when another is chosen is not applied. A fetch that fails says so, and
+ * rejects (the client-error report takes it).
+ */
+export function setLanguage(lang: Language): Promise<void> {
+  requested = lang;
+  return loadLanguage(lang).then(
+    () => {
+      if (requested === lang) languageStore.set(lang);
+    },
+    (err: unknown) => {
+      if (requested === lang) void feedback().message.error(i18next.t('layout.languageFailed'));
+      throw err;
+    },
+  );
+}
 export const useLanguage = (): Language => useStore(languageStore);
 export { i18next };
