@@ -104,14 +104,15 @@ export function useLatestReturns(settings: DormitorySettingsView | undefined, bu
 }
 
 /**
- * How many of `count` items the grid list fits whole, measured: its rows (the first item's height and the row gap
- * into the list's height) times its columns. `undefined` until measured, and again when the list's box changes.
+ * How many items the grid list fits whole, measured: its rows (the first item's height and the row gap into the
+ * list's height) times its columns. `undefined` until measured, and when `enabled` is off (the list's height is its
+ * content's, and measuring it would only count what is shown).
  */
-function useGridCapacity(list: RefObject<HTMLUListElement | null>, count: number): number | undefined {
+function useGridCapacity(list: RefObject<HTMLUListElement | null>, enabled: boolean): number | undefined {
   const [capacity, setCapacity] = useState<number | undefined>(undefined);
   useLayoutEffect(() => {
     const el = list.current;
-    if (!el) return;
+    if (!el || !enabled) return;
     const measure = () => {
       const first = el.firstElementChild as HTMLElement | null;
       if (!first) return;
@@ -122,25 +123,29 @@ function useGridCapacity(list: RefObject<HTMLUListElement | null>, count: number
       setCapacity(rows * columns);
     };
     measure();
+    // the list's box follows its panel, not its items: a resize of the screen is what changes it
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [list, count]);
-  return capacity;
+  }, [list, enabled]);
+  return enabled ? capacity : undefined;
 }
 
 /**
  * Names with a time, as many as fit the panel whole (measured: the columns follow the panel's width); when not all
- * do, the last place says how many more. `limit` bounds them where the panel grows with its list (a phone).
+ * do, the last place says how many more. With `limit` (a phone, where the page scrolls and the panel grows with its
+ * list) that many places instead.
  */
 export function NameList(props: { people: readonly DormitoryPerson[]; limit?: number; late?: boolean; testId: string; empty: string }) {
   const { t } = useTranslation();
   const list = useRef<HTMLUListElement>(null);
-  const capacity = Math.min(useGridCapacity(list, props.people.length) ?? props.people.length, props.limit ?? Infinity);
+  // measured once the list is there (an empty one is a line of text, not the list)
+  const measured = useGridCapacity(list, props.limit === undefined && props.people.length > 0);
+  const capacity = props.limit ?? measured ?? props.people.length;
   const shown = props.people.length > capacity ? props.people.slice(0, Math.max(0, capacity - 1)) : props.people;
   if (!props.people.length) return <div className="fa-hist-sub">{props.empty}</div>;
   return (
-    <ul className="fa-dorm-names fa-dorm-names-fit" ref={list} data-testid={props.testId}>
+    <ul className={props.limit === undefined ? 'fa-dorm-names fa-dorm-names-fit' : 'fa-dorm-names'} ref={list} data-testid={props.testId}>
       {shown.map((p) => (
         <li key={`${p.person_id}-${p.time}`}>
           {p.name}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useDormitorySettings, useDormitoryStatus } from '../api.ts';
@@ -19,6 +19,15 @@ function useViewportHeight() {
   return h;
 }
 
+// watch.css's one-column layout, followed live (module-level, so React subscribes once)
+const NARROW = '(max-width: 900px)';
+const onNarrowChange = (changed: () => void) => {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener('change', changed);
+  return () => query.removeEventListener('change', changed);
+};
+const useNarrow = () => useSyncExternalStore(onNarrowChange, () => window.matchMedia(NARROW).matches);
+
 /**
  * /dormitory2: the dormitory wall board (issue #16): dark, large, fitted to the screen, nothing to click: the
  * totals, a bar per building (inside / out), who is not back after the hour, late returns and the latest returns.
@@ -34,7 +43,7 @@ export default function DormitoryBoardPage() {
   const notBack = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.not_back }))), [s]);
   const late = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.late }))), [s]);
   // The lists show what fits their panels (NameList measures); on a phone the page scrolls and each shows a dozen.
-  const narrow = window.innerWidth < 900;
+  const narrow = useNarrow();
   const limit = narrow ? 12 : undefined;
   const chartHeight = narrow ? 280 : Math.max(240, height - 300);
 
