@@ -5,7 +5,9 @@ import path from 'node:path';
  * A node:test reporter that prints nothing and appends each test file's wall time to the file named by TEST_TIMES, one
  * line each: `<label>\t<ms>\t<file>` (the label from TEST_TIMES_LABEL), and each failure with its error to the file
  * named by TEST_FAILURES. `npm test` (scripts/test.ts) collects them and ends with the failures and the slowest files,
- * so the next person sees what failed and where the time goes. Without those variables it does nothing.
+ * so the next person sees what failed and where the time goes. Without those variables it does nothing. The server's
+ * runner (apps/server/scripts/test-all.ts) and the journeys' (e2e/scripts/run.ts) use it; the short steps (scripts,
+ * shared, tools, web) print their failures in their own output only.
  *
  * node:test reports each file, run in its own process, as a test named by its path: its `test:complete` carries the
  * file's whole time, hooks included. The server's files run in shards (apps/server/test/shards.ts): there a file is a
@@ -45,7 +47,6 @@ export default async function* fileTimes(source: AsyncIterable<ReporterEvent>) {
   const failuresOut = process.env.TEST_FAILURES;
   const label = process.env.TEST_TIMES_LABEL ?? '';
   const lines: string[] = [];
-  const failures: string[] = [];
   for await (const event of source) {
     const d = event.data;
     // Each failure with its error, for npm test to repeat at its end: CI shows the end of a long output only, and a
@@ -56,7 +57,9 @@ export default async function* fileTimes(source: AsyncIterable<ReporterEvent>) {
       if (kind !== 'subtestsFailed' && kind !== 'cancelledByParent') {
         const where = d.file ? `${path.relative(process.cwd(), d.file)}${d.line ? `:${d.line}` : ''}` : '';
         const body = failureText(d.details?.error).replace(/^/gm, '    ');
-        failures.push(`${label ? `[${label}] ` : ''}${d.name}${where ? `  (${where})` : ''}${kind ? ` — ${kind}` : ''}\n${body}\n`);
+        // written at once: a suite killed for running too long (apps/server/scripts/test-all.ts) keeps what failed before
+        if (failuresOut)
+          appendFileSync(failuresOut, `${label ? `[${label}] ` : ''}${d.name}${where ? `  (${where})` : ''}${kind ? ` — ${kind}` : ''}\n${body}\n\n`);
       }
     }
     if (event.type !== 'test:complete' || !d?.file || !d.name) continue;
@@ -66,7 +69,6 @@ export default async function* fileTimes(source: AsyncIterable<ReporterEvent>) {
     lines.push(`${label}\t${Math.round(d.details?.duration_ms ?? 0)}\t${ownProcess ? path.relative(process.cwd(), d.file) : d.name}\n`);
   }
   if (out && lines.length) appendFileSync(out, lines.join(''));
-  if (failuresOut && failures.length) appendFileSync(failuresOut, failures.join('\n'));
 }
 
 /** node --test's reporter flags for a runner: spec on stdout, and this reporter beside it when TEST_TIMES is set. */
