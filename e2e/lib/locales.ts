@@ -19,3 +19,16 @@ export function loadLocale(folder: string): Map<string, string> {
   }
   return out;
 }
+
+/** Flat key → text map of the server's messages in one language (apps/server/src/i18n/locales/<folder>.json). */
+export function loadServerLocale(folder: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (tree: Tree, prefix: string) => {
+    for (const [k, v] of Object.entries(tree)) {
+      if (typeof v === 'string') out.set(prefix ? `${prefix}.${k}` : k, v);
+      else walk(v, prefix ? `${prefix}.${k}` : k);
+    }
+  };
+  walk(JSON.parse(readFileSync(path.join(ROOT, 'apps', 'server', 'src', 'i18n', 'locales', `${folder}.json`), 'utf8')) as Tree, '');
+  return out;
+}

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { api } from './api.ts';
 import { axeViolations, type AxeViolation } from './axe.ts';
 import { openPath } from './journey.ts';
+import { loadLocale, loadServerLocale } from './locales.ts';
 
 /** The console's languages, as the language menu stores them (apps/web/src/lib/languages.ts). */
 export const LANGUAGES = ['en-US', 'zh-CN', 'zh-TW', 'ja'] as const;
@@ -73,13 +74,34 @@ export interface PageCheck {
   overflow: number;
   /** titles (page, card, navigation bar, dialog, drawer) cut short on screen, by their text */
   truncated: string[];
+  /** the console's own English texts on a page in another language (a key missing from the language, a string left in code) */
+  untranslated: string[];
+}
+
+const FOLDER: Record<string, string> = { 'en-US': 'en-US', 'zh-CN': 'zh-CN', 'zh-TW': 'zh-TW', zh_tw: 'zh-TW', ja: 'ja' };
+const englishOnly = new Map<string, string[]>();
+/**
+ * The English texts of the console and of the server's messages that the language says otherwise: whole words, no
+ * placeholders, not also one of the language's own texts (a product name, "OK"). Shown on a page in that language,
+ * they are untranslated (a string left in code, a message the server sent in English).
+ */
+function englishOnlyIn(language: string): string[] {
+  let out = englishOnly.get(language);
+  if (!out) {
+    const folder = FOLDER[language] ?? language;
+    const own = new Set([...loadLocale(folder).values(), ...loadServerLocale(folder).values()]);
+    const english = new Set([...loadLocale('en-US').values(), ...loadServerLocale('en-US').values()]);
+    out = [...english].filter((v) => !own.has(v) && !v.includes('{') && /[A-Za-z]{3,}/.test(v));
+    englishOnly.set(language, out);
+  }
+  return out;
 }
 
 /** The titles a reader must see whole. */
 const TITLES = '.ant-card-head-title, .fa-navbar-title, .ant-modal-title, .ant-drawer-title, .ant-page-header-heading-title';
 
 /** Opens `route` inside the running console, waits for its data, and checks it: axe (serious, critical) and overflow. */
-export async function checkPage(page: Page, route: string): Promise<PageCheck> {
+export async function checkPage(page: Page, route: string, language = 'en-US'): Promise<PageCheck> {
   await openPath(page, route);
   // its data: the loading spinners gone (or 8 s: a page that keeps one is checked as it is)
   await page
@@ -95,7 +117,23 @@ export async function checkPage(page: Page, route: string): Promise<PageCheck> {
         .map((e) => e.innerText.trim()),
     TITLES,
   );
-  return { violations, overflow, truncated };
+  // Text shown whole as one of the console's English texts (typed data, inputs and the demo's own names aside).
+  const untranslated =
+    language === 'en-US'
+      ? []
+      : await page.evaluate((english) => {
+          const texts = new Set(english);
+          const found = new Set<string>();
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const text = n.textContent?.trim() ?? '';
+            const parent = n.parentElement;
+            if (!text || !texts.has(text) || !parent || parent.closest('input, textarea, [contenteditable], .ant-select-selection-item')) continue;
+            if (parent.getClientRects().length > 0) found.add(text);
+          }
+          return [...found];
+        }, englishOnlyIn(language));
+  return { violations, overflow, truncated, untranslated };
 }
 
 /** One line of a check's findings, for a failure or the walk's print-out. */
@@ -106,4 +144,5 @@ export const describeCheck = (c: PageCheck): string =>
     ),
     ...(c.overflow ? [`overflows the screen by ${c.overflow} px`] : []),
     ...c.truncated.map((title) => `title cut short: "${title}"`),
+    ...c.untranslated.map((text) => `untranslated: "${text}"`),
   ].join('\n  ');

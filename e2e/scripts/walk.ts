@@ -1,7 +1,8 @@
 // The accessibility walk (issue #31): every page of the console, in each language, at desktop and phone width, on the
-// demo company, checked by axe-core (WCAG 2.1 A and AA: serious and critical), for sideways overflow and for titles cut short. Prints each
-// page's findings and the totals; exits 1 when there are any. `npm run walk -w @faceadmin/e2e`; WALK_LANGS (en-US,zh-CN,
-// zh-TW,ja), WALK_SIZES (desktop,phone) and WALK_ROUTES (paths) narrow it; WALK_JSON=file keeps every finding.
+// demo company, checked by axe-core (WCAG 2.1 A and AA: serious and critical), for sideways overflow, for titles cut
+// short and for the console's English left on a page in another language. Prints each page's findings and the totals;
+// exits 1 when there are any. `npm run walk -w @faceadmin/e2e`; WALK_LANGS (en-US,zh-CN,zh-TW,ja), WALK_SIZES
+// (desktop,phone) and WALK_ROUTES (paths) narrow it; WALK_JSON=file keeps every finding.
 // The suite's own walk (tests/a11y.test.ts) sees every page once at each size, its languages taking turns.
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -33,7 +34,7 @@ try {
     for (const lang of langs) {
       await useLanguage(page, server.baseUrl, lang);
       for (const route of routes) {
-        const c = await checkPage(page, route).catch((e: unknown) => {
+        const c = await checkPage(page, route, lang).catch((e: unknown) => {
           console.log(`${size} ${lang} ${route}: not reached (${(e as Error).message.split('\n')[0]})`);
           return undefined;
         });
@@ -41,7 +42,7 @@ try {
         findings.push({ ...c, lang, size, route });
         const nodes = c.violations.reduce((n, v) => n + v.nodes.length, 0);
         console.log(
-          `${size.padEnd(7)} ${lang.padEnd(5)} ${route.padEnd(28)} ${String(nodes).padStart(3)}${nodes || c.overflow || c.truncated.length ? `\n  ${describeCheck(c)}` : ''}`,
+          `${size.padEnd(7)} ${lang.padEnd(5)} ${route.padEnd(28)} ${String(nodes).padStart(3)}${nodes || c.overflow || c.truncated.length || c.untranslated.length ? `\n  ${describeCheck(c)}` : ''}`,
         );
       }
     }
@@ -69,5 +70,9 @@ const cut = findings.filter((f) => f.truncated.length > 0);
 console.log(
   `titles cut short: ${cut.length} pages${cut.length ? ` (${cut.map((f) => `${f.size} ${f.lang} ${f.route}: ${f.truncated.join(', ')}`).join('; ')})` : ''}`,
 );
+const english = findings.filter((f) => f.untranslated.length > 0);
+console.log(
+  `untranslated: ${english.length} pages${english.length ? ` (${english.map((f) => `${f.size} ${f.lang} ${f.route}: ${f.untranslated.join(', ')}`).join('; ')})` : ''}`,
+);
 if (process.env.WALK_JSON) writeFileSync(process.env.WALK_JSON, JSON.stringify(findings, null, 1));
-process.exit(total > 0 || overflowing.length > 0 || cut.length > 0 ? 1 : 0);
+process.exit(total > 0 || overflowing.length > 0 || cut.length > 0 || english.length > 0 ? 1 : 0);

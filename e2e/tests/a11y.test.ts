@@ -1,7 +1,8 @@
 // Browser journey of issue #31: every page of the console, on the demo company (real server, its emulated terminals
 // and breakers), at desktop and at phone width, the languages taking turns (a quarter of the pages each, shifted by
 // two between the sizes): axe-core finds nothing serious or critical (WCAG 2.1 A and AA) and nothing is wider than the
-// screen, and no title is cut short. `npm run walk -w @faceadmin/e2e` checks every page in every language at both sizes (scripts/walk.ts).
+// screen, no title is cut short, and none of the console's own English shows on a page in another language. `npm run
+// walk -w @faceadmin/e2e` checks every page in every language at both sizes (scripts/walk.ts).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -39,7 +40,7 @@ step('sign in to the demo company', async () => {
 
 for (const [n, size] of (['desktop', 'phone'] as const).entries()) {
   step(
-    `every page at ${size} width (${SIZES[size].width} px), in each language in turn: no serious or critical axe finding, nothing wider than the screen`,
+    `every page at ${size} width (${SIZES[size].width} px), in each language in turn: no serious or critical axe finding, nothing wider than the screen, none of the console's English on a page in another language`,
     async () => {
       await page.setViewportSize(SIZES[size]);
       const routes = await consolePages(page);
@@ -51,8 +52,8 @@ for (const [n, size] of (['desktop', 'phone'] as const).entries()) {
           language = LANGUAGES[(i / quarter + 2 * n) % LANGUAGES.length]!;
           await useLanguage(page, server.baseUrl, language);
         }
-        const c = await checkPage(page, route);
-        if (c.violations.length || c.overflow || c.truncated.length) problems.push(`${language} ${route}:\n  ${describeCheck(c)}`);
+        const c = await checkPage(page, route, language);
+        if (c.violations.length || c.overflow || c.truncated.length || c.untranslated.length) problems.push(`${language} ${route}:\n  ${describeCheck(c)}`);
       }
       assert.equal(problems.length, 0, problems.join('\n'));
     },
