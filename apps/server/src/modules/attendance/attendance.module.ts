@@ -9,15 +9,15 @@ import { daysService } from './days.service.ts';
 import { markDirty } from './dirty.ts';
 import { holidaysService } from './holidays.service.ts';
 import { closedPeriods, isClosed, outside, periodsService } from './periods.service.ts';
-import { localDate, recomputeService } from './recompute.service.ts';
+import { BATCH_PEOPLE, localDate, recomputeService } from './recompute.service.ts';
 import { reportsService } from './reports.service.ts';
 import { rulesService } from './rules.service.ts';
 import { scheduleService } from './schedule.service.ts';
 
 /** How long one run of the recompute job may take before it yields to the next tick. */
 const RUN_BUDGET_MS = 800;
-/** People per batch: inputs are read once per kind per batch (bench/attendance.bench.ts measures this size). */
-const BATCH_PEOPLE = 500;
+/** People read off the queue per run: a few batches, so that on PostgreSQL one is computed while another is written. */
+const PEOPLE_PER_RUN = BATCH_PEOPLE * 4;
 
 /**
  * Earlier punches a person took over by number (a site taken over, issue #30) that fall in a closed period leave its
@@ -113,7 +113,7 @@ export function attendanceModule(core: Core, deps: { punches: PunchesService; pe
         exclusive: true,
         run: async (signal: AbortSignal) => {
           const until = Date.now() + RUN_BUDGET_MS;
-          while (Date.now() < until && !signal.aborted) if (!(await recompute.runOnce(BATCH_PEOPLE, signal)).people) break;
+          while (Date.now() < until && !signal.aborted) if (!(await recompute.runOnce(PEOPLE_PER_RUN, { signal, until })).people) break;
         },
       },
     ],

@@ -89,6 +89,14 @@ test(`punches from a terminal become a day result that explains itself: late 7 m
   assert.ok(row.present_days >= 1);
   assert.ok(row.work_days >= row.present_days + row.absent_days);
   assert.equal(row.worked_min, d.worked_min);
+  // The count is everyone with results this month, on any page, and past the last one too (no row there to carry it).
+  const total = month.data.total as number;
+  assert.ok(total >= 1 && total >= month.data.items.length);
+  for (const page of [2, 99]) {
+    const later = await call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: DAY.slice(0, 7), page, pageSize: 1 } });
+    assert.equal(later.data.total, total, `page ${page}`);
+    assert.equal(later.data.items.length, page <= total ? 1 : 0);
+  }
   assert.equal((await call(t.app, 'GET', '/attendance/report/month', { token: B.main, query: { month: DAY.slice(0, 7) } })).data.total, 0);
 });
 

@@ -100,10 +100,22 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       const { page, pageSize, offset } = pageOf(q);
       const { first, last } = monthBounds(q.month);
       // The page of people first (by number, those with results this month: one index probe each), then the
-      // sums for just those 20: the cost follows the page, not the company's size.
+      // sums for just those 20. The page and the count of everyone the filters select come from one pass (a window
+      // count): counting apart probed every person a second time, half the page's time on PostgreSQL (#32).
       const people = peopleWithResults(db, tenant.companyId, first, last, q);
-      const total = Number((await people.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      const pageIds = (await people.select('p.id').orderBy('p.number').limit(pageSize).offset(offset).execute()).map((r) => r.id);
+      const found = await people
+        .select(['p.id', (eb) => eb.fn.countAll<number>().over().as('total')])
+        .orderBy('p.number')
+        .limit(pageSize)
+        .offset(offset)
+        .execute();
+      const pageIds = found.map((r) => r.id);
+      // Past the last page there is no row to carry the count: counted alone.
+      const total = found.length
+        ? Number(found[0]!.total)
+        : offset
+          ? Number((await people.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+          : 0;
       const grid = await monthGrid(db, pageIds, first, last);
       const items = (await monthSums(db, pageIds, first, last)).map((r) => ({ ...r, days: grid.get(r.person_id) ?? [] }));
       return { items, total, page, pageSize, leave_types: await leaveTypes(db, tenant.companyId, lang) };

@@ -93,9 +93,10 @@ test(`concurrent uploads, the recompute job and "attendance update" leave no sta
     }
     return n;
   })();
-  // A second worker beside the job (what a second instance does), hammering the same queue.
+  // A second worker beside the job (what a second instance does), hammering the same queue in small batches: on
+  // PostgreSQL each is computed while the one before is written.
   const worker = (async () => {
-    while (uploading) if (!(await recompute.runOnce(120)).people) await new Promise((res) => setTimeout(res, 20));
+    while (uploading) if (!(await recompute.runOnce(120, { batch: 30 })).people) await new Promise((res) => setTimeout(res, 20));
   })();
   await Promise.all(
     terms.map(async (term, ti) => {

@@ -312,6 +312,33 @@ type StoredPunch = [id: number, time: string, deviceId: number, temperature?: nu
 const PUNCH_READ = 'select id, time, device_id from punches where person_id = ? and company_id = ? and time >= ? and time < ? order by time';
 const PUNCH_READ_MODEL = PUNCH_READ.replace('device_id from', 'device_id, temperature, alcohol_over, health from');
 
+/**
+ * PostgreSQL's reading of punches: per person one text of their punches in time order, each its id, time and device
+ * (with the model's readings, also temperature, alcohol flag and health colour, `-` for none) between unit
+ * separators (U+001F), punches between record separators (U+001E): control characters no field holds.
+ */
+const pgPunchText = (fields: string) =>
+  `select person_id, string_agg(concat_ws(chr(31), ${fields}), chr(30) order by time, id) as punches from punches ` +
+  'where person_id = any($1::integer[]) and company_id = $2 and time >= $3 and time < $4 group by person_id';
+const PG_PUNCHES = pgPunchText('id, time, device_id');
+const PG_PUNCHES_MODEL = pgPunchText(`id, time, device_id, coalesce(temperature::text, '-'), coalesce(alcohol_over::text, '-'), coalesce(health, '-')`);
+/** One person's punches from PG_PUNCHES' text (none: no punches in the range). */
+export function parsePgPunches(text: string | undefined, readings: boolean): StoredPunch[] {
+  if (!text) return [];
+  const out: StoredPunch[] = [];
+  const nullable = (v: string | undefined) => (v === undefined || v === '-' ? null : v);
+  for (const one of text.split('\x1e')) {
+    const f = one.split('\x1f');
+    if (!readings) out.push([Number(f[0]), f[1]!, Number(f[2])]);
+    else {
+      const t = nullable(f[3]);
+      const a = nullable(f[4]);
+      out.push([Number(f[0]), f[1]!, Number(f[2]), t === null ? null : Number(t), a === null ? null : Number(a), nullable(f[5])]);
+    }
+  }
+  return out;
+}
+
 /** A stored punch as the engine reads it, with only what the person's rule looks at. */
 function punchIn(p: StoredPunch, rule: StoredRule, directions: Map<number, string>): PunchIn {
   const out: PunchIn = { id: p[0], at: isoToMs(p[1]), deviceId: p[2] };
@@ -346,6 +373,18 @@ async function perPerson<T extends { person_id: number }>(ids: number[], read: (
   return out;
 }
 
+/** People per batch: inputs are read once per kind per batch (bench/attendance.bench.ts measures this size). */
+export const BATCH_PEOPLE = 500;
+
+/** A batch's results as computed, before they are written. */
+interface Computed {
+  rows: DirtyRow[];
+  upserts: Insertable<AttendanceDayTable>[];
+  /** Dates whose results go (a manual result stays): no rule, or after the person left. */
+  cleared: DirtyRow[];
+  computed: Map<number, DayResult[]>;
+}
+
 /**
  * Turns queued person-days into stored day results with the engine, a batch of people at a time: one read per
  * kind of input for the whole batch (people, their departments, punches of the range and a day either side,
@@ -357,6 +396,12 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
 
   /** Computes the rows' day results; writes them (and clears the queue rows) unless `dryRun`. */
   async function company(companyId: number, rows: DirtyRow[], dryRun = false): Promise<{ days: number; results: Map<number, DayResult[]> }> {
+    const c = await compute(companyId, rows, dryRun);
+    return { days: dryRun ? c.upserts.length : await write(companyId, c), results: c.computed };
+  }
+
+  /** The rows' day results computed from the stored inputs (lean unless `dryRun`, which keeps whole explanations). */
+  async function compute(companyId: number, rows: DirtyRow[], dryRun = false): Promise<Computed> {
     const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
     const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
     const ctx = await companyContext(db, companyId, from, to);
@@ -397,39 +442,21 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     const reader = deps.database.sqliteReader?.();
     const read = reader?.prepare(readings ? PUNCH_READ_MODEL : PUNCH_READ);
     read?.setReturnArrays(true);
-    // On PostgreSQL a round trip per person cost more than the reading: the batch's punches are read 500 people a
-    // statement (its planner takes the (person, time) index for each of them).
-    type PgPunch = {
-      person_id: number;
-      id: number;
-      time: string;
-      device_id: number;
-      temperature: number | null;
-      alcohol_over: number | null;
-      health: string | null;
-    };
-    const pgPunches = read
-      ? undefined
-      : await perPerson(
-          ids,
-          async (part) =>
-            (await db
-              .selectFrom('punches')
-              .select(['person_id', 'id', 'time', 'device_id', 'temperature', 'alcohol_over', 'health'])
-              .where('person_id', 'in', part)
-              .where('company_id', '=', companyId)
-              .where('time', '>=', startIso)
-              .where('time', '<', endIso)
-              .orderBy('person_id')
-              .orderBy('time')
-              .execute()) as PgPunch[],
-        );
+    // On PostgreSQL a round trip per person cost more than the reading, and a row per punch cost more in the driver
+    // (parsing 1.24 M rows and their objects) than the reading: the batch's punches come 500 people a statement
+    // (its planner takes the (person, time) index for each of them), one row per person with their punches in time
+    // order as one text (pgPunchText).
+    const pgPunches = read ? undefined : new Map<number, string>();
+    if (pgPunches)
+      for (const part of chunks(ids))
+        for (const r of (
+          await db.executeQuery<{ person_id: number; punches: string }>(
+            CompiledQuery.raw(readings ? PG_PUNCHES_MODEL : PG_PUNCHES, [part, companyId, startIso, endIso]),
+          )
+        ).rows)
+          pgPunches.set(r.person_id, r.punches);
     const punchesOf = async (id: number): Promise<StoredPunch[]> =>
-      read
-        ? (read.all(id, companyId, startIso, endIso) as unknown as StoredPunch[])
-        : (pgPunches!.get(id) ?? []).map((p): StoredPunch =>
-            readings ? [p.id, p.time, p.device_id, p.temperature, p.alcohol_over, p.health] : [p.id, p.time, p.device_id],
-          );
+      read ? (read.all(id, companyId, startIso, endIso) as unknown as StoredPunch[]) : parsePgPunches(pgPunches!.get(id), readings);
     const absences = await perPerson(ids, (part) =>
       db.selectFrom('attendance_absences').selectAll().where('person_id', 'in', part).where('to_at', '>=', startIso).where('from_at', '<', endIso).execute(),
     );
@@ -528,12 +555,16 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         }
       }
     }
-    if (dryRun) return { days: upserts.length, results: computed };
     // Closed periods (#17): their days are neither written nor cleared; the stored results stay as they are.
-    if (ctx.closed.length) {
+    if (!dryRun && ctx.closed.length) {
       upserts = upserts.filter((u) => !isClosed(ctx.closed, u.date));
       cleared = cleared.flatMap((c) => openParts(c, ctx.closed));
     }
+    return { rows, upserts, cleared, computed };
+  }
+
+  /** Computed results written in one transaction, the queue rows they answer cleared; answers the days written. */
+  async function write(companyId: number, { rows, upserts, cleared }: Computed): Promise<number> {
     let written = 0;
     await transaction(db, async (trx) => {
       // Claim the queue rows first, in person order (the lock order every writer follows, dirty.ts). On PostgreSQL a
@@ -606,7 +637,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           )
           .execute();
     });
-    return { days: written, results: computed };
+    return written;
   }
 
   /**
@@ -614,9 +645,9 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
    * fails is worked person by person, so one person whose inputs cannot be computed does not hold back the others.
    * That person's queue row goes (logged) only if nobody widened it meanwhile: a mark set since is never dropped.
    */
-  async function batch(companyId: number, list: DirtyRow[]): Promise<number> {
+  async function batch(companyId: number, list: DirtyRow[], computed?: Promise<Computed>): Promise<number> {
     try {
-      return (await company(companyId, list)).days;
+      return computed ? await write(companyId, await computed) : (await company(companyId, list)).days;
     } catch (e) {
       if (isRetryable(e)) {
         // Still contended after every retry: the rows stay queued for the next round.
@@ -657,18 +688,42 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
       return out;
     },
     /**
-     * Works through the queue: up to `limit` people, oldest first, company by company. Returns what it did.
+     * Works through the queue: up to `limit` people, oldest first, company by company in batches of `batch` people
+     * (BATCH_PEOPLE). Returns what it did. No batch starts once `signal` aborts or the time is past `until` (epoch
+     * ms): the rest stay queued for the next run.
+     *
+     * On PostgreSQL a batch's inputs are read and computed while the batch before is written: the database works on
+     * the write (most of a batch's time there, bench/attendance.bench.ts) while this process computes, so the two
+     * cores work at once. Writes still go one at a time, in queue order. On SQLite, whose writes are this process's
+     * own work, batches run one after another.
      */
-    async runOnce(limit = 500, signal?: AbortSignal): Promise<{ people: number; days: number }> {
+    async runOnce(
+      limit = BATCH_PEOPLE,
+      { signal, until = Infinity, batch: size = BATCH_PEOPLE }: { signal?: AbortSignal; until?: number; batch?: number } = {},
+    ): Promise<{ people: number; days: number }> {
       const rows = await db.selectFrom('attendance_dirty').selectAll().orderBy('queued_at').limit(limit).execute();
       const byCompany = new Map<number, DirtyRow[]>();
       for (const r of rows) (byCompany.get(r.company_id) ?? byCompany.set(r.company_id, []).get(r.company_id)!).push(r);
+      const batches = [...byCompany].flatMap(([companyId, list]) => chunks(list, size).map((part) => ({ companyId, list: part })));
+      const overlap = deps.database.dialect === 'postgres';
       let days = 0;
-      for (const [companyId, list] of byCompany) {
-        if (signal?.aborted) break;
-        days += await batch(companyId, list);
+      let people = 0;
+      let writing: Promise<number> = Promise.resolve(0);
+      for (const { companyId, list } of batches) {
+        if (signal?.aborted || Date.now() > until) break;
+        people += list.length;
+        if (!overlap) {
+          days += await batch(companyId, list);
+          continue;
+        }
+        const computed = compute(companyId, list);
+        // A failure is handled where the write awaits it (batch: person by person); meanwhile it is not unhandled.
+        computed.catch(() => undefined);
+        days += await writing;
+        writing = batch(companyId, list, computed);
       }
-      return { people: rows.length, days };
+      days += await writing;
+      return { people, days };
     },
     /** Punches stored: the day of each punch and the day before (a night shift started then) wait to be recomputed. */
     async onPunches(trx: Executor, punches: { companyId: number; personId: number; time: string }[]) {
