@@ -1,15 +1,9 @@
-import { useEffect, useState } from 'react';
 import { LIMITS } from '@faceadmin/shared';
+import { useMediaQuery } from '../lib/media.ts';
 
-const isMobileWidth = () => window.innerWidth < LIMITS.mobileWidth;
+/** spec §2: below 992 px the layout switches to mobile mode (the viewport's width, as `window.innerWidth` counts it). */
+const MOBILE = `(max-width: ${LIMITS.mobileWidth - 0.02}px)`;
 
-/** spec §2: below 992 px the layout switches to mobile mode. */
 export function useIsMobile(): boolean {
-  const [mobile, setMobile] = useState(isMobileWidth);
-  useEffect(() => {
-    const onResize = () => setMobile(isMobileWidth());
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return mobile;
+  return useMediaQuery(MOBILE);
 }

@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMediaQuery } from '../../../lib/media.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { useDormitorySettings, useDormitoryStatus } from '../api.ts';
 import { acrossBuildings } from '../logic.ts';
@@ -19,14 +20,8 @@ function useViewportHeight() {
   return h;
 }
 
-// watch.css's one-column layout, followed live (module-level, so React subscribes once)
+/** watch.css's one-column layout. */
 const NARROW = '(max-width: 900px)';
-const onNarrowChange = (changed: () => void) => {
-  const query = window.matchMedia(NARROW);
-  query.addEventListener('change', changed);
-  return () => query.removeEventListener('change', changed);
-};
-const useNarrow = () => useSyncExternalStore(onNarrowChange, () => window.matchMedia(NARROW).matches);
 
 /**
  * /dormitory2: the dormitory wall board (issue #16): dark, large, fitted to the screen, nothing to click: the
@@ -43,7 +38,7 @@ export default function DormitoryBoardPage() {
   const notBack = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.not_back }))), [s]);
   const late = useMemo(() => acrossBuildings((s?.buildings ?? []).map((b) => ({ name: b.name, people: b.late }))), [s]);
   // The lists show what fits their panels (NameList measures); on a phone the page scrolls and each shows a dozen.
-  const narrow = useNarrow();
+  const narrow = useMediaQuery(NARROW);
   const limit = narrow ? 12 : undefined;
   const chartHeight = narrow ? 280 : Math.max(240, height - 300);
 
