@@ -131,8 +131,6 @@ export async function companyContext(ex: Executor, companyId: number, from: stri
     return out;
   };
   const all = new Set(epochs.flatMap((e) => [...e.rules.values()]));
-  // Closed periods (#17): their days keep their stored results.
-  const closed = await closedPeriods(ex, companyId, addDays(from, -1), addDays(to, 1));
   return {
     zone: company?.time_zone ?? DEFAULT_TIME_ZONE,
     filterSeconds: company?.filter_seconds ?? 0,
@@ -140,7 +138,6 @@ export async function companyContext(ex: Executor, companyId: number, from: stri
     ruleOf,
     runsOf,
     rules: [...all],
-    closed,
   };
 }
 
@@ -446,7 +443,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
     // (parsing 1.24 M rows and their objects) than the reading: the batch's punches come 500 people a statement
     // (its planner takes the (person, time) index for each of them), one row per person with their punches in time
     // order as one text (pgPunchText).
-    const pgPunches = read ? undefined : new Map<number, string>();
+    const pgPunches = deps.database.dialect === 'postgres' ? new Map<number, string>() : undefined;
     if (pgPunches)
       for (const part of chunks(ids))
         for (const r of (
@@ -455,16 +452,30 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
           )
         ).rows)
           pgPunches.set(r.person_id, r.punches);
-    const punchesOf = async (id: number): Promise<StoredPunch[]> =>
-      read ? (read.all(id, companyId, startIso, endIso) as unknown as StoredPunch[]) : parsePgPunches(pgPunches!.get(id), readings);
+    const punchesOf = async (id: number): Promise<StoredPunch[]> => {
+      if (pgPunches) return parsePgPunches(pgPunches.get(id), readings);
+      if (read) return read.all(id, companyId, startIso, endIso) as unknown as StoredPunch[];
+      // SQLite without its read-only connection (an in-memory database has none): through the query builder.
+      return (
+        await db
+          .selectFrom('punches')
+          .select(['id', 'time', 'device_id', 'temperature', 'alcohol_over', 'health'])
+          .where('person_id', '=', id)
+          .where('company_id', '=', companyId)
+          .where('time', '>=', startIso)
+          .where('time', '<', endIso)
+          .orderBy('time')
+          .execute()
+      ).map((p): StoredPunch => (readings ? [p.id, p.time, p.device_id, p.temperature, p.alcohol_over, p.health] : [p.id, p.time, p.device_id]));
+    };
     const absences = await perPerson(ids, (part) =>
       db.selectFrom('attendance_absences').selectAll().where('person_id', 'in', part).where('to_at', '>=', startIso).where('from_at', '<', endIso).execute(),
     );
     const at = nowIso();
     const now = clock.now();
-    let upserts: Insertable<AttendanceDayTable>[] = [];
+    const upserts: Insertable<AttendanceDayTable>[] = [];
     /** Dates whose results go (a manual result stays): no rule, or after the person left. */
-    let cleared: DirtyRow[] = [];
+    const cleared: DirtyRow[] = [];
     const computed = new Map<number, DayResult[]>();
     // Without grid rows a person's plans depend only on the rule and the dates: computed once per batch.
     const shared = new Map<StoredRule, Map<string, DayPlan[]>>();
@@ -555,18 +566,21 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
         }
       }
     }
-    // Closed periods (#17): their days are neither written nor cleared; the stored results stay as they are.
-    if (!dryRun && ctx.closed.length) {
-      upserts = upserts.filter((u) => !isClosed(ctx.closed, u.date));
-      cleared = cleared.flatMap((c) => openParts(c, ctx.closed));
-    }
     return { rows, upserts, cleared, computed };
   }
 
   /** Computed results written in one transaction, the queue rows they answer cleared; answers the days written. */
-  async function write(companyId: number, { rows, upserts, cleared }: Computed): Promise<number> {
+  async function write(companyId: number, computed: Computed): Promise<number> {
+    const { rows } = computed;
+    const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
+    const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
     let written = 0;
     await transaction(db, async (trx) => {
+      // Closed periods (#17): their days are neither written nor cleared; the stored results stay as they are. Read
+      // here rather than with the inputs, so a period closed while the batch was computed is kept too.
+      const closed = await closedPeriods(trx, companyId, addDays(from, -1), addDays(to, 1));
+      const upserts = closed.length ? computed.upserts.filter((u) => !isClosed(closed, u.date)) : computed.upserts;
+      const cleared = closed.length ? computed.cleared.flatMap((c) => openParts(c, closed)) : computed.cleared;
       // Claim the queue rows first, in person order (the lock order every writer follows, dirty.ts). On PostgreSQL a
       // row another transaction is marking right now is skipped, not waited for: it stays queued for the next round.
       // Only people whose row is still there are written: a row gone means another worker wrote newer results.
