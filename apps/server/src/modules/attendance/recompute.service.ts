@@ -370,6 +370,13 @@ async function perPerson<T extends { person_id: number }>(ids: number[], read: (
   return out;
 }
 
+/** The dates a batch's queue rows span, from the earliest start to the latest end. */
+function rangeOf(rows: readonly DirtyRow[]): { from: string; to: string } {
+  const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
+  const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
+  return { from, to };
+}
+
 /** People per batch: inputs are read once per kind per batch (bench/attendance.bench.ts measures this size). */
 export const BATCH_PEOPLE = 500;
 
@@ -399,8 +406,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
 
   /** The rows' day results computed from the stored inputs (lean unless `dryRun`, which keeps whole explanations). */
   async function compute(companyId: number, rows: DirtyRow[], dryRun = false): Promise<Computed> {
-    const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
-    const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
+    const { from, to } = rangeOf(rows);
     const ctx = await companyContext(db, companyId, from, to);
     const ids = rows.map((r) => r.person_id);
     const startIso = new Date(zonedToUtcMs(addDays(from, -1), ctx.zone)).toISOString();
@@ -572,8 +578,7 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
   /** Computed results written in one transaction, the queue rows they answer cleared; answers the days written. */
   async function write(companyId: number, computed: Computed): Promise<number> {
     const { rows } = computed;
-    const from = rows.reduce((m, r) => (r.from_date < m ? r.from_date : m), rows[0]!.from_date);
-    const to = rows.reduce((m, r) => (r.to_date > m ? r.to_date : m), rows[0]!.to_date);
+    const { from, to } = rangeOf(rows);
     let written = 0;
     await transaction(db, async (trx) => {
       // Closed periods (#17): their days are neither written nor cleared; the stored results stay as they are. Read
@@ -706,10 +711,10 @@ export function recomputeService(deps: { database: Database; log: FastifyBaseLog
      * (BATCH_PEOPLE). Returns what it did. No batch starts once `signal` aborts or the time is past `until` (epoch
      * ms): the rest stay queued for the next run.
      *
-     * On PostgreSQL a batch's inputs are read and computed while the batch before is written: the database works on
-     * the write (most of a batch's time there, bench/attendance.bench.ts) while this process computes, so the two
-     * cores work at once. Writes still go one at a time, in queue order. On SQLite, whose writes are this process's
-     * own work, batches run one after another.
+     * On PostgreSQL a batch's inputs are read and computed while the batch before is still computed or written: the
+     * database works on the write (most of a batch's time there, bench/attendance.bench.ts) while this process
+     * computes, so the two cores work at once. Writes still go one at a time, company by company. On SQLite, whose
+     * writes are this process's own work, batches run one after another.
      */
     async runOnce(
       limit = BATCH_PEOPLE,
