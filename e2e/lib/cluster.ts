@@ -27,17 +27,11 @@ export async function startNginxCluster(admin: { username: string; password: str
   if (!bin) throw new Error('PostgreSQL binaries not found (npm test installs postgresql)');
   const pg: PgCluster = await startCluster(bin);
   const servers: RunningServer[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faceadmin-nginx-'));
-  let nginx: ChildProcess | undefined;
+  let front: NginxFront | undefined;
   const stop = async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((r) => nginx!.once('exit', r));
-      nginx.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-    }
+    await front?.stop();
     for (const s of servers) await s.stop();
     pg.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     const shared = {
@@ -48,6 +42,39 @@ export async function startNginxCluster(admin: { username: string; password: str
     };
     // One after the other: the first creates the schema and the installed administrator.
     for (let i = 0; i < count; i++) servers.push(await startServer(admin, shared));
+    front = await startNginx(servers.map((s) => new URL(s.baseUrl).host));
+    return { baseUrl: front.baseUrl, servers, nginxLog: front.log, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+export interface NginxFront {
+  /** where nginx listens (plain HTTP on loopback) */
+  baseUrl: string;
+  /** what nginx wrote to stderr and its error log */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's nginx with the shipped docs/nginx-faceadmin.conf in front of `upstreams` (host:port each), on a free port:
+ * one worker, its own folder for pid, logs and spooled bodies. Several fronts may run at once (a bench puts one before
+ * each subset of the same instances).
+ */
+export async function startNginx(upstreams: string[]): Promise<NginxFront> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faceadmin-nginx-'));
+  let nginx: ChildProcess | undefined;
+  const stop = async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((r) => nginx!.once('exit', r));
+      nginx.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
     // nginx's workers drop root for nobody: the folders they spool request bodies to must be theirs to write.
     fs.chmodSync(dir, 0o755);
     for (const sub of ['body', 'proxy', 'fcgi', 'uwsgi', 'scgi']) {
@@ -55,11 +82,7 @@ export async function startNginxCluster(admin: { username: string; password: str
       fs.chmodSync(path.join(dir, sub), 0o777);
     }
     const port = await freePort();
-    const conf = siteConfig(
-      fs.readFileSync(path.join(ROOT, 'docs', 'nginx-faceadmin.conf'), 'utf8'),
-      port,
-      servers.map((s) => new URL(s.baseUrl).host),
-    );
+    const conf = siteConfig(fs.readFileSync(path.join(ROOT, 'docs', 'nginx-faceadmin.conf'), 'utf8'), port, upstreams);
     fs.writeFileSync(
       path.join(dir, 'nginx.conf'),
       [
@@ -91,8 +114,7 @@ export async function startNginxCluster(admin: { username: string; password: str
     }
     return {
       baseUrl,
-      servers,
-      nginxLog: () => out + (fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''),
+      log: () => out + (fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''),
       stop,
     };
   } catch (e) {
