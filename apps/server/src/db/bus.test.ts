@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { DIALECT, makeApp, type TestApp } from '../../test/helpers.ts';
 import { until } from '../../test/terminals.ts';
 import { transaction } from './transaction.ts';
@@ -67,6 +68,47 @@ test('a message sent in a transaction that rolls back is never heard', async () 
     off();
   }
 });
+
+test('the messages of one transaction arrive in the order sent, with one NOTIFY statement at its end on PostgreSQL', async () => {
+  const { bus } = t.app;
+  const heard: unknown[] = [];
+  const off = bus.on('test.order', (d) => heard.push(d));
+  const notifies: string[] = [];
+  const pool = t.app.database.pgPool;
+  // every statement sent while the transaction runs (PostgreSQL)
+  const restore = pool ? spyStatements((text) => void (/pg_notify/.test(text) && notifies.push(text))) : () => undefined;
+  try {
+    await transaction(t.app.database.db, async (trx) => {
+      for (let n = 1; n <= 5; n++) await bus.send(trx, 'test.order', { n, text: `"quoted" \\ {braces} ${n}` });
+      // a message that changes nothing between two: still its own (PostgreSQL folds only identical ones)
+      await bus.send(trx, 'test.order', { n: 6, text: 'same' });
+      await bus.send(trx, 'test.order', { n: 7, text: 'same' });
+    });
+    await until('all seven heard', () => heard.length >= 7);
+    assert.deepEqual(
+      heard.map((d) => (d as { n: number }).n),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
+    assert.equal((heard[0] as { text: string }).text, '"quoted" \\ {braces} 1', 'a payload with quotes, backslashes and braces arrives intact');
+    if (pool) assert.equal(notifies.length, 1, `one statement for the transaction's seven messages, not ${notifies.length}`);
+  } finally {
+    restore();
+    off();
+  }
+});
+
+/** Calls `seen` with the text of every query a PostgreSQL connection sends, until the returned function is called. */
+function spyStatements(seen: (text: string) => void): () => void {
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0];
+    seen(typeof q === 'string' ? q : typeof q === 'object' && q && 'text' in q ? String(q.text) : '');
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return () => {
+    pg.Client.prototype.query = original;
+  };
+}
 
 test(
   'a bus whose first LISTEN fails re-reads what it keeps once it listens (not counted as a reconnect)',
