@@ -57,22 +57,31 @@ function cgroupQuota(name: string, pid: number, percent: number): Quota {
   const v1 = '/sys/fs/cgroup/cpu';
   const v2 = fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup' : '/sys/fs/cgroup/unified';
   let dir: string;
+  let write: () => void;
   let stat: (s: Record<string, number>) => { ms: number; periods: number };
   if (fs.existsSync(path.join(v1, 'cpu.cfs_quota_us'))) {
     dir = path.join(v1, name);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
-    fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs));
+    write = () => {
+      fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
+      fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs));
+    };
     stat = (s) => ({ ms: (s.throttled_time ?? 0) / 1e6, periods: s.nr_throttled ?? 0 });
   } else if (fs.readFileSync(path.join(v2, 'cgroup.controllers'), 'utf8').includes('cpu')) {
     dir = path.join(v2, name);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs} ${PERIOD_US}`);
+    write = () => fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs} ${PERIOD_US}`);
     stat = (s) => ({ ms: (s.throttled_usec ?? 0) / 1e3, periods: s.nr_throttled ?? 0 });
   } else {
     throw new Error('no cgroup CPU controller to write to');
   }
-  fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid));
+  try {
+    write();
+    fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid));
+  } catch (e) {
+    fs.rmdirSync(dir);
+    throw e;
+  }
   return {
     throttled() {
       const s = Object.fromEntries(
@@ -173,7 +182,7 @@ try {
   }
   COUNTS.forEach((n, k) => pools.push(new Pool(fronts[k]!.baseUrl, { connections: CONCURRENCY * n, pipelining: 1, keepAliveTimeout: 10_000 })));
 
-  /** Transactions committed in the database so far (pg_stat_database; this bench's own reads included, a handful). */
+  /** uploads sent so far (each one's Stamp and PIN) */
   let stamp = 0;
   /** A live punch: taken now (the terminal's clock is right), by a PIN of its own (every upload stores one new row). */
   const lineOf = (i: number) => `${100_000 + i}\t${new Date().toISOString().slice(0, 19).replace('T', ' ')}\t0\t15\t0\t0\t0`;
@@ -230,6 +239,7 @@ try {
   const idle = servers.map((s, i) => (cpuMs(s.pid) - idle0[i]!) / IDLE_MS);
   if (process.env.BENCH_ONLY) {
     const k = Number(process.env.BENCH_ONLY);
+    if (!(k in COUNTS)) throw new Error(`BENCH_ONLY: 0, 1 or 2 (the front of 1, 2 or 4 instances), not ${process.env.BENCH_ONLY}`);
     for (let r = 0; r < ROUNDS; r++) console.log(JSON.stringify(await round(k)));
   } else {
     for (let k = 0; k < COUNTS.length; k++) await round(k); // warm-up
@@ -261,9 +271,9 @@ try {
     console.log(`two / one: ${fmt(rates[1]! / rates[0]!, 2)}× (target ≥ 1.8×); four / one: ${fmt(rates[2]! / rates[0]!, 2)}× (target ≥ 3.4×)`);
   }
 } finally {
-  for (const p of pools) await p.close();
-  for (const f of fronts) await f.stop();
-  for (const s of servers) await s.stop();
+  // each step on its own: one that fails leaves the others to run (a cgroup left behind outlives the bench)
+  const steps = [...pools.map((p) => () => p.close()), ...fronts.map((f) => () => f.stop()), ...servers.map((s) => () => s.stop())];
+  for (const step of steps) await step().catch((e: unknown) => console.error(e));
   for (const q of quotas) q.remove();
   pg.stop();
 }

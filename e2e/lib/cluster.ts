@@ -71,6 +71,10 @@ export async function startNginx(upstreams: string[]): Promise<NginxFront> {
       const exited = new Promise((r) => nginx!.once('exit', r));
       nginx.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (nginx.exitCode === null && nginx.signalCode === null) {
+        nginx.kill('SIGKILL');
+        await exited;
+      }
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };

@@ -76,11 +76,12 @@ test('the messages of one transaction arrive in the order sent, with one NOTIFY 
   const notifies: string[] = [];
   const pool = t.app.database.pgPool;
   // every statement sent while the transaction runs (PostgreSQL)
-  const restore = pool ? spyStatements((text) => void (/pg_notify/.test(text) && notifies.push(text))) : () => undefined;
+  // (this test's own: a background job's message on another connection is not counted)
+  const restore = pool ? spyStatements((text) => void (/pg_notify/.test(text) && text.includes('test.order') && notifies.push(text))) : () => undefined;
   try {
     await transaction(t.app.database.db, async (trx) => {
       for (let n = 1; n <= 5; n++) await bus.send(trx, 'test.order', { n, text: `"quoted" \\ {braces} ${n}` });
-      // a message that changes nothing between two: still its own (PostgreSQL folds only identical ones)
+      // two messages that differ only in their number: both arrive (PostgreSQL folds identical payloads only)
       await bus.send(trx, 'test.order', { n: 6, text: 'same' });
       await bus.send(trx, 'test.order', { n: 7, text: 'same' });
     });
@@ -97,12 +98,17 @@ test('the messages of one transaction arrive in the order sent, with one NOTIFY 
   }
 });
 
-/** Calls `seen` with the text of every query a PostgreSQL connection sends, until the returned function is called. */
-function spyStatements(seen: (text: string) => void): () => void {
+/**
+ * Calls `seen` with every query a PostgreSQL connection sends (its text, then its parameters as JSON), until the
+ * returned function is called.
+ */
+function spyStatements(seen: (statement: string) => void): () => void {
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const q = args[0];
-    seen(typeof q === 'string' ? q : typeof q === 'object' && q && 'text' in q ? String(q.text) : '');
+    const text = typeof q === 'string' ? q : typeof q === 'object' && q && 'text' in q ? String(q.text) : '';
+    const values = Array.isArray(args[1]) ? args[1] : typeof q === 'object' && q && 'values' in q ? q.values : [];
+    seen(`${text} ${JSON.stringify(values)}`);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   return () => {

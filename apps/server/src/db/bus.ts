@@ -68,7 +68,8 @@ const queued = new WeakMap<Executor, string[]>();
 /** NOTIFYs in the order given: one row of the array each (PostgreSQL delivers a transaction's in the order sent). */
 async function notify(executor: Executor, payloads: string[]): Promise<void> {
   if (payloads.length === 1) await sql`select pg_notify(${BUS_CHANNEL}, ${payloads[0]})`.execute(executor);
-  else await sql`select pg_notify(${BUS_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(executor);
+  // ordered explicitly: PostgreSQL evaluates a volatile function of the select list after the sort
+  else await sql`select pg_notify(${BUS_CHANNEL}, m.p) from unnest(${payloads}::text[]) with ordinality as m(p, n) order by m.n`.execute(executor);
 }
 
 /** The bus of the database an executor belongs to (undefined for a tool that builds no server). */

@@ -77,8 +77,29 @@ test('afterCommit on the database itself runs at once; on a transaction opened e
   assert.equal(ran, true);
   await assert.rejects(
     database.db.transaction().execute(async (trx) => afterCommit(trx, () => {})),
-    /needs a transaction opened with transaction\(\)/,
+    /needs a running transaction opened with transaction\(\)/,
   );
+});
+
+test('once a transaction() has ended, work registered on it is refused, not silently dropped', async () => {
+  let ended: Parameters<Parameters<typeof transaction>[1]>[0] | undefined;
+  await transaction(database.db, async (trx) => {
+    ended = trx;
+  });
+  assert.throws(() => afterCommit(ended!, () => {}), /needs a running transaction/);
+  assert.equal(
+    beforeCommit(ended!, async () => {}),
+    false,
+    'the caller writes at once instead (and the ended transaction refuses the statement)',
+  );
+  // likewise after a rollback
+  await assert.rejects(
+    transaction(database.db, async (trx) => {
+      ended = trx;
+      throw new Error('rolled back');
+    }),
+  );
+  assert.throws(() => afterCommit(ended!, () => {}), /needs a running transaction/);
 });
 
 test(

@@ -31,8 +31,10 @@ export const transactionRetries = { count: 0 };
 export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const pending: (() => void)[] = [];
+    let opened: Transaction<DB> | undefined;
     try {
       const result = await db.transaction().execute(async (trx) => {
+        opened = trx;
         callbacks.set(trx, pending);
         owners.set(trx, db);
         const r = await fn(trx);
@@ -47,6 +49,12 @@ export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promi
       if (!isRetryable(e) || attempt >= ATTEMPTS) throw e;
       transactionRetries.count++;
       await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    } finally {
+      // ended: work registered on it from now on would never run (afterCommit throws, beforeCommit declines)
+      if (opened) {
+        callbacks.delete(opened);
+        finishers.delete(opened);
+      }
     }
   }
 }
@@ -59,8 +67,9 @@ export async function transaction<T>(db: Db, fn: (trx: Transaction<DB>) => Promi
 export function afterCommit(executor: Executor, cb: () => void): void {
   if (!executor.isTransaction) return cb();
   const pending = callbacks.get(executor as Transaction<DB>);
-  // A transaction opened without transaction() would drop the callback silently: refuse it loudly instead.
-  if (!pending) throw new Error('afterCommit needs a transaction opened with transaction() from db/transaction.ts');
+  // A transaction opened without transaction(), or one that has ended, would drop the callback silently: refuse it
+  // loudly instead.
+  if (!pending) throw new Error('afterCommit needs a running transaction opened with transaction() from db/transaction.ts');
   pending.push(cb);
 }
 
