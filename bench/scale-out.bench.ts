@@ -22,7 +22,8 @@
  *   BENCH_QUOTA (15: % of one core per instance), BENCH_PERIOD_MS (20), BENCH_ROUNDS (5), BENCH_REQUESTS (1000 per
  *   instance and round), BENCH_CONCURRENCY (16 in flight per instance), BENCH_TERMINALS (20);
  *   BENCH_ONLY=0|1|2 runs only the rounds of that front (1, 2 or 4 instances) and prints each round as JSON (to compare
- *   two versions of the server, alternating runs).
+ *   two versions of the server, alternating runs); BENCH_PROF_DIR=<folder> has every instance write a CPU profile
+ *   there when it stops (count samples rather than time: a throttled process's sampler stands still with it).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -157,6 +158,7 @@ try {
     DEVICE_SECRET_KEY: randomBytes(32).toString('base64'),
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'error',
+    ...(process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {}),
   };
   for (let i = 0; i < 4; i++) servers.push(await startServer(ADMIN, shared));
   for (const n of COUNTS) fronts.push(await startNginx(servers.slice(0, n).map((s) => new URL(s.baseUrl).host)));

@@ -19,8 +19,17 @@ interface Stored {
   rights: readonly RightKey[];
   adminId: number | null;
   at: number;
-  /** the SSE frame, serialized once for every console that receives it */
-  frame: string;
+  data: unknown;
+  /**
+   * the SSE frame, serialized once for every console that receives it, when the first one does (an instance with no
+   * console of the company open, or none that may see it, never serializes: every instance hears every event)
+   */
+  frame?: string;
+}
+
+/** The event's SSE frame (made once). */
+function frame(s: Stored): string {
+  return (s.frame ??= frameOf(s.id, s.type, s.data));
 }
 
 /** A console's open stream. */
@@ -81,6 +90,7 @@ export function createLiveHub(opts: HubOptions = {}) {
   const changed = new Map<number, number>();
   const stats = { delivered: 0, dropped: 0, events: 0 };
 
+  /** Drops what is past the window's size or age (exact: before a replay reads it). */
   function trim(list: Stored[], now: number) {
     let cut = Math.max(0, list.length - windowSize);
     while (cut < list.length && now - list[cut]!.at > windowMs) cut++;
@@ -93,14 +103,16 @@ export function createLiveHub(opts: HubOptions = {}) {
     deliver(e: WireEvent) {
       stats.events++;
       const now = Date.now();
-      const stored: Stored = { id: e.id, type: e.type, rights: e.rights, adminId: e.adminId, at: now, frame: frameOf(e.id, e.type, e.data) };
+      const stored: Stored = { id: e.id, type: e.type, rights: e.rights, adminId: e.adminId, at: now, data: e.data };
       let list = windows.get(e.companyId);
       if (!list) windows.set(e.companyId, (list = []));
       list.push(stored);
-      trim(list, now);
+      // Trimmed in bulk, once the window holds twice its size or its oldest is too old: cutting one event off the
+      // front of a full window at each event moved the whole array each time. A replay trims exactly first.
+      if (list.length >= 2 * windowSize || now - list[0]!.at > windowMs) trim(list, now);
       for (const sub of subscribers.get(e.companyId) ?? []) {
         if (!visibleTo(sub, stored)) continue;
-        if (sub.write(stored.frame)) stats.delivered++;
+        if (sub.write(frame(stored))) stats.delivered++;
         else stats.dropped++;
       }
     },
@@ -116,7 +128,7 @@ export function createLiveHub(opts: HubOptions = {}) {
         // Too old (or from before a restart): the console refetches what it shows and resumes from the newest
         // event kept here (an empty id when there is none, so it does not ask for the same gap again).
         if (at < 0) sub.write(frameOf(list.at(-1)?.id ?? '', 'reset', {}));
-        else for (const s of list.slice(at + 1)) if (visibleTo(sub, s)) sub.write(s.frame);
+        else for (const s of list.slice(at + 1)) if (visibleTo(sub, s)) sub.write(frame(s));
       }
       let set = subscribers.get(sub.companyId);
       if (!set) subscribers.set(sub.companyId, (set = new Set()));
