@@ -15,11 +15,10 @@
  *
  *   BENCH_ROUNDS (5), BENCH_REQUESTS (3000 per round), BENCH_CONCURRENCY (32), BENCH_DOORS (20 per case)
  */
-import fs from 'node:fs';
 import { Agent } from 'undici';
 import { startNginxCluster, type RunningCluster } from '../e2e/lib/cluster.ts';
 import { createTerminal, type Terminal } from '../tools/zk-emulator/terminal.ts';
-import { fmt, percentile } from './lib.ts';
+import { cpuMs, fmt, machine, percentile } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
@@ -59,19 +58,6 @@ async function deploy(name: string, count: number): Promise<Deployment> {
   return { name, cluster, token, deviceId: d.id, stamp: 0 };
 }
 
-/** CPU time (ms) a process has used so far: utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-/** The whole machine's busy and total jiffies (/proc/stat's first line). */
-function machine(): { busy: number; total: number } {
-  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = cpu.reduce((a, b) => a + b, 0);
-  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
-  return { busy: total - idle, total };
-}
 interface Round {
   rate: number;
   /** each instance's CPU time per 1,000 punches of the round (ms) */

@@ -93,3 +93,21 @@ export async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; ms:
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** CPU time (ms) a process has used so far: utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms. */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The whole machine's busy and total jiffies (/proc/stat's first line: user, nice, system, idle, iowait, irq, softirq,
+ * steal; guest time is already inside user and nice, so it is not added again).
+ */
+export function machine(): { busy: number; total: number } {
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return { busy: total - idle, total };
+}

@@ -34,7 +34,7 @@ import { findPgBin, startCluster } from '../apps/server/scripts/pg-cluster.ts';
 import { startNginx, type NginxFront } from '../e2e/lib/cluster.ts';
 import { startServer, type RunningServer } from '../e2e/lib/server.ts';
 import { createTerminal } from '../tools/zk-emulator/terminal.ts';
-import { fmt, percentile } from './lib.ts';
+import { cpuMs, fmt, machine, percentile } from './lib.ts';
 
 const QUOTA = Number(process.env.BENCH_QUOTA ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -104,20 +104,6 @@ function cgroupQuota(name: string, pid: number, percent: number): Quota {
       }
     },
   };
-}
-
-/** CPU time (ms) a process has used so far: utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-/** The whole machine's busy and total jiffies (/proc/stat's first line). */
-function machine(): { busy: number; total: number } {
-  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = cpu.reduce((a, b) => a + b, 0);
-  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
-  return { busy: total - idle, total };
 }
 
 async function api<T>(base: string, token: string, route: string, body: unknown): Promise<T> {

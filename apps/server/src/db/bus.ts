@@ -66,7 +66,7 @@ const buses = new WeakMap<Db, Bus>();
 const queued = new WeakMap<Executor, string[]>();
 
 /** NOTIFYs in the order given: one row of the array each (PostgreSQL delivers a transaction's in the order sent). */
-async function notify(executor: Executor, payloads: string[]): Promise<void> {
+async function notifyEach(executor: Executor, payloads: string[]): Promise<void> {
   if (payloads.length === 1) await sql`select pg_notify(${BUS_CHANNEL}, ${payloads[0]})`.execute(executor);
   // ordered explicitly: PostgreSQL evaluates a volatile function of the select list after the sort
   else await sql`select pg_notify(${BUS_CHANNEL}, m.p) from unnest(${payloads}::text[]) with ordinality as m(p, n) order by m.n`.execute(executor);
@@ -197,10 +197,10 @@ export function createBus(database: Database, log: BusLog, opts: { retryMs?: num
         const list = [payload];
         const later = beforeCommit(executor, async () => {
           queued.delete(executor);
-          await notify(executor, list);
+          await notifyEach(executor, list);
         });
         if (later) queued.set(executor, list);
-        else await notify(executor, list);
+        else await notifyEach(executor, list);
         return;
       }
       // One process: the message itself (frozen), with no copy through JSON on the way (a live event per punch).
