@@ -18,7 +18,7 @@
 import { Agent } from 'undici';
 import { startNginxCluster, type RunningCluster } from '../e2e/lib/cluster.ts';
 import { createTerminal, type Terminal } from '../tools/zk-emulator/terminal.ts';
-import { cpuMs, fmt, machine, percentile } from './lib.ts';
+import { api, cpuMs, fmt, machine, percentile } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
@@ -33,17 +33,6 @@ interface Deployment {
   token: string;
   deviceId: number;
   stamp: number;
-}
-
-async function api<T>(base: string, token: string, path: string, body: unknown): Promise<T> {
-  const r = await fetch(`${base}/api/management${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-token': token, 'x-lang': 'en-US' },
-    body: JSON.stringify(body),
-  });
-  const j = (await r.json()) as { code: number; message: string; data: T };
-  if (j.code !== 20000) throw new Error(`${path}: ${j.code} ${j.message}`);
-  return j.data;
 }
 
 async function deploy(name: string, count: number): Promise<Deployment> {

@@ -111,3 +111,15 @@ export function machine(): { busy: number; total: number } {
   const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
   return { busy: total - idle, total };
 }
+
+/** A management API call over HTTP (a bench driving real server processes): its data, or an error naming the route. */
+export async function api<T>(base: string, token: string, route: string, body: unknown): Promise<T> {
+  const r = await fetch(`${base}/api/management${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-token': token, 'x-lang': 'en-US' },
+    body: JSON.stringify(body),
+  });
+  const j = (await r.json()) as { code: number; message: string; data: T };
+  if (j.code !== 20000) throw new Error(`${route}: ${j.code} ${j.message}`);
+  return j.data;
+}

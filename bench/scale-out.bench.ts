@@ -34,7 +34,7 @@ import { findPgBin, startCluster } from '../apps/server/scripts/pg-cluster.ts';
 import { startNginx, type NginxFront } from '../e2e/lib/cluster.ts';
 import { startServer, type RunningServer } from '../e2e/lib/server.ts';
 import { createTerminal } from '../tools/zk-emulator/terminal.ts';
-import { cpuMs, fmt, machine, percentile } from './lib.ts';
+import { api, cpuMs, fmt, machine, percentile } from './lib.ts';
 
 const QUOTA = Number(process.env.BENCH_QUOTA ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -104,17 +104,6 @@ function cgroupQuota(name: string, pid: number, percent: number): Quota {
       }
     },
   };
-}
-
-async function api<T>(base: string, token: string, route: string, body: unknown): Promise<T> {
-  const r = await fetch(`${base}/api/management${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-token': token, 'x-lang': 'en-US' },
-    body: JSON.stringify(body),
-  });
-  const j = (await r.json()) as { code: number; message: string; data: T };
-  if (j.code !== 20000) throw new Error(`${route}: ${j.code} ${j.message}`);
-  return j.data;
 }
 
 interface Round {
