@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './scripts/precompress.ts';
@@ -17,6 +18,8 @@ function localeChunk(id: string): string | null {
 
 export default defineConfig({
   plugins: [react(), precompressPlugin()],
+  // The API contracts' schemas are the server's to check: the console gets plain shapes (scripts/schema-shapes.ts).
+  resolve: { alias: { typebox: fileURLToPath(new URL('./scripts/schema-shapes.ts', import.meta.url)) } },
   define: { __FACEADMIN_RELEASE__: JSON.stringify(release) },
   server: {
     port: 5173,

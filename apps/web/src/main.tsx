@@ -1,9 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { i18nReady } from './lib/i18n.ts';
-// antd's component styles as one stylesheet (AppProviders sets zeroRuntime): the theme colour, sizes and the dark
-// screens still apply, through the CSS variables antd writes for each theme at run time.
-import 'antd/dist/antd.css';
 import './app/global.css';
 import { AppProviders } from './app/AppProviders.tsx';
 import { installClientErrorReporting, reportClientError } from './lib/clientErrors.ts';

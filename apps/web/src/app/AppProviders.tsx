@@ -8,6 +8,7 @@ import jaJP from 'antd/locale/ja_JP';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import type { Language, Size } from '@faceadmin/shared';
+import { useAntdStylesheet } from '../lib/antdStyles.ts';
 import { registerFeedback } from '../lib/feedback.ts';
 import { takeFlash } from '../lib/flash.ts';
 import { i18next, useLanguage } from '../lib/i18n.ts';
@@ -66,6 +67,7 @@ export function AppProviders() {
   const language = useLanguage();
   const settings = useSettings();
   const reducedMotion = useReducedMotion();
+  const stylesheet = useAntdStylesheet();
   useRefetchOnLanguage(language);
   return (
     <QueryClientProvider client={queryClient}>
@@ -92,10 +94,12 @@ export function AppProviders() {
             colorWarningText: '#874d00',
             motion: !reducedMotion,
           },
-          // antd's component styles come from antd/dist/antd.css (main.tsx) instead of being generated in the browser on
-          // each component's first render: about a tenth less of the browser's CPU for a sign-in and a tour of eleven
-          // pages, the same pixels (theme colour, mini size, dark screens, phone width compared screen by screen).
-          zeroRuntime: true,
+          // antd's component styles come from antd/dist/antd.css once the signed-in shell has brought it
+          // (lib/antdStyles.ts) instead of being generated in the browser on each component's first render: about a
+          // tenth less of the browser's CPU for a sign-in and a tour of eleven pages, the same pixels (theme colour, mini
+          // size, dark screens, phone width compared screen by screen); the CSS variables of each theme are still
+          // written at run time. Before it, the sign-in page's few components write their own.
+          zeroRuntime: stylesheet,
           algorithm: settings.size === 'mini' ? [theme.defaultAlgorithm, theme.compactAlgorithm] : theme.defaultAlgorithm,
         }}
       >

@@ -13,6 +13,7 @@ import { SettingsDrawer } from './SettingsDrawer.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { TagsView } from './TagsView.tsx';
 import { useIsMobile } from '../../ui/useIsMobile.ts';
+import './antdStylesheet.ts';
 
 const SIDER_WIDTH = 210;
 
