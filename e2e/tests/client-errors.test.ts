@@ -88,3 +88,33 @@ step('deleting asks first, then the entry is gone', async () => {
   await until('the entry is gone', async () => (await row('Journey boom').count()) === 0);
   assert.equal(await row('Journey rejection').count(), 1);
 });
+
+// A console left open across an upgrade asks for a page's chunk by the old build's name, which is gone: it reloads
+// once and opens the page from the new build, and reports nothing (lib/staleBuild.ts). Here the server answers the
+// page's chunk with a 404 the first time, as a server upgraded meanwhile would.
+step('a page whose chunk is gone (an upgrade meanwhile) reloads once and opens; one that stays gone shows the failure, once', async () => {
+  let loads = 0;
+  const counted = () => loads++;
+  page.on('load', counted);
+  const reports: string[] = [];
+  const onReport = (r: { url(): string; postData(): string | null }) => {
+    if (r.url().endsWith('/api/management/system/clientError')) reports.push(r.postData() ?? '');
+  };
+  page.on('request', onReport);
+  let asked = 0;
+  await page.route('**/assets/DeviceListPage-*.js', (route) => (asked++ === 0 ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+  await menuOf(page, tr('route.device'), tr('route.deviceList'), 'device-list-page');
+  assert.ok(asked >= 2, 'asked for the chunk again after the reload');
+  assert.equal(loads, 1, 'one reload');
+  assert.equal(new URL(page.url()).pathname, '/device/list');
+  assert.equal(reports.length, 0, 'nothing reported');
+
+  // Gone for good (the server is at fault, not the build): one reload, then the failure with its reload button.
+  await page.route('**/assets/PersonListPage-*.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await menuOf(page, tr('route.user'), tr('route.personList'), 'render-error');
+  assert.equal(loads, 2, 'one more reload, not a loop');
+  await until('the failure reported', () => reports.some((r) => r.includes('PersonListPage')));
+  page.off('load', counted);
+  page.off('request', onReport);
+  await page.unrouteAll();
+});

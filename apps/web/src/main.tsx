@@ -8,7 +8,7 @@ import { getToken } from './lib/token.ts';
 
 installClientErrorReporting();
 // A signed-in visit needs the console's shell (a chunk of its own) next: fetched beside the texts, not after them.
-if (getToken()) void import('./app/layout/Layout.tsx');
+if (getToken()) import('./app/layout/Layout.tsx').catch(() => undefined); // a failure shows when the shell is drawn
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

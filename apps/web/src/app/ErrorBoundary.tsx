@@ -1,11 +1,15 @@
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
 import { Button, Result } from 'antd';
 import { i18next } from '../lib/i18n.ts';
 import { reportClientError } from '../lib/clientErrors.ts';
+import { isChunkLoadError, reloadForNewBuild } from '../lib/staleBuild.ts';
+import { PageLoading } from '../ui/PageLoading.tsx';
 
 interface State {
   failed: boolean;
+  /** a chunk of an older build did not load: the page is reloading (lib/staleBuild.ts) */
+  reloading: boolean;
 }
 
 /** The screen shown instead of what failed: "something went wrong", translated, and a reload button. */
@@ -27,28 +31,35 @@ function Failed(): ReactNode {
 
 /**
  * A page that fails to render shows a translated "something went wrong" with a reload button instead of a blank
- * screen, and the error (with React's component stack) is reported to the server (spec §8).
+ * screen, and the error (with React's component stack) is reported to the server (spec §8). A page whose chunk is of
+ * an older build reloads instead, once (lib/staleBuild.ts).
  */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
-  override state: State = { failed: false };
+  override state: State = { failed: false, reloading: false };
 
-  static getDerivedStateFromError(): State {
-    return { failed: true };
+  static getDerivedStateFromError(error: unknown): State {
+    return { failed: true, reloading: isChunkLoadError(error) };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    if (isChunkLoadError(error) && reloadForNewBuild()) return;
+    this.setState({ reloading: false });
     reportClientError('render', error, info.componentStack ?? undefined);
   }
 
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
-    return <Failed />;
+    return this.state.reloading ? <PageLoading /> : <Failed />;
   }
 }
 
 /** The router's own error element (the shell itself failed): reported like a page, with the same reload offer. */
 export function RouteError(): ReactNode {
   const error = useRouteError();
-  useEffect(() => reportClientError('render', error), [error]);
-  return <Failed />;
+  // decided once (reloadForNewBuild answers the same page the same way, however often React calls this)
+  const [reloading] = useState(() => isChunkLoadError(error) && reloadForNewBuild());
+  useEffect(() => {
+    if (!reloading) reportClientError('render', error);
+  }, [error, reloading]);
+  return reloading ? <PageLoading /> : <Failed />;
 }
