@@ -5,7 +5,8 @@
  * Prints figures; asserts nothing. Targets: full recalculation < 5 s, report p99 < 100 ms, one punch < 1 s.
  * Run as the server runs (`npm run bench:attendance`: node --max-semi-space-size=64, as scripts/start.ts starts it).
  */
-import { writeFileSync } from 'node:fs';
+import fs, { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { sql } from 'kysely';
 import { Session } from 'node:inspector/promises';
 import { nowIso, zonedToUtcMs } from '../apps/server/src/lib/time.ts';
@@ -13,7 +14,7 @@ import { markDirty } from '../apps/server/src/modules/attendance/dirty.ts';
 import { addDays, datesBetween } from '../apps/server/src/modules/attendance/plans.ts';
 import { newPersonRow } from '../apps/server/src/modules/persons/persons.repository.ts';
 import { plainPunch, punchWriter, type PunchInsert } from '../apps/server/src/modules/punches/punches.repository.ts';
-import { benchServer, fmt, measure, percentile } from './lib.ts';
+import { benchServer, cpuMs, fmt, measure, percentile } from './lib.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
 const MONTH = '2026-10';
@@ -98,10 +99,28 @@ const aggregate = () =>
 
 // Full recalculation of the month for everyone from scratch (no stored results), as "attendance update" does it.
 const recompute = app.modules.attendance.recompute;
+/** CPU ms of PostgreSQL's processes on this machine (a local server: DATABASE_URL on 127.0.0.1), 0 on SQLite. */
+const databaseCpuMs = () =>
+  app.database.dialect !== 'postgres'
+    ? 0
+    : fs
+        .readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .reduce((sum, pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres' ? sum + cpuMs(Number(pid)) : sum;
+          } catch {
+            return sum; // gone meanwhile
+          }
+        }, 0);
+/** Where the full recalculations' time went: this process's CPU and PostgreSQL's, per round. */
+const cpu: { node: number; database: number }[] = [];
 const fromScratch = async () => {
   await db.deleteFrom('attendance_days').where('company_id', '=', companyId).execute();
   await db.transaction().execute((trx) => markDirty(trx, companyId, ids, { from: `${MONTH}-01`, to: `${MONTH}-31` }));
-  return measure(async () => {
+  const node0 = process.cpuUsage();
+  const db0 = databaseCpuMs();
+  const m = await measure(async () => {
     let days = 0;
     for (;;) {
       const r = await recompute.runOnce(2000);
@@ -109,6 +128,9 @@ const fromScratch = async () => {
       days += r.days;
     }
   });
+  const node = process.cpuUsage(node0);
+  cpu.push({ node: (node.user + node.system) / 1000, database: databaseCpuMs() - db0 });
+  return m;
 };
 // Rounds alternate the baseline and the recalculation (BENCH_FULL_ROUNDS, default 3): the medians and the median of
 // the rounds' ratios are printed (target: within 1.5× the raw aggregate, #17), as one round alone on a shared
@@ -134,6 +156,9 @@ for (let round = 0; round < fullRounds; round++) {
 }
 const ratios = fulls.map((f, i) => f / baselines[i]!);
 console.log(`baseline raw aggregate (person × day): ${groups} groups in ${fmt(percentile(baselines, 50) / 1000, 2)} s (median of ${fullRounds})`);
+console.log(
+  `full recalculation's CPU (medians): this process ${fmt(percentile(cpu.map((c) => c.node), 50) / 1000, 2)} s, PostgreSQL ${fmt(percentile(cpu.map((c) => c.database), 50) / 1000, 2)} s (machine: ${os.cpus().length} cores)`,
+);
 console.log(
   `full recalculation: ${full.result} person-days in ${fmt(percentile(fulls, 50) / 1000, 2)} s (median of ${fullRounds}; ${fmt(full.result / (percentile(fulls, 50) / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(percentile(ratios, 50), 2)}× the raw aggregate (median of the rounds' ratios ${ratios.map((r) => fmt(r, 2)).join(', ')}; target ≤ 1.5×, < 5 s)`,
 );

@@ -4,7 +4,7 @@
  * throttled network. Two servers in this run, alternating round by round: the console as served now
  * (brotli/gzip variants written at build, hashed assets immutable, index.html no-cache) and the
  * baseline as served before (uncompressed, max-age=0). Prints medians; asserts nothing (targets: first
- * visit ≤ 450 KB transferred, repeat visit ≤ 10 KB).
+ * visit ≤ 300 KB transferred (#31; it was 450 before), repeat visit ≤ 10 KB).
  *
  *   npm run bench:first-load -w @faceadmin/bench
  *   BENCH_ROUNDS=5 BENCH_MBPS=10 BENCH_RTT_MS=40 BENCH_BUILD=1 (rebuild apps/web/dist first)
@@ -193,4 +193,4 @@ row(
     )} ms`,
 );
 row('first visit: content-encoding', (m) => [...(m.first[0]?.encodings ?? [])].map(([k, n]) => `${k} ×${n}`).join(', '));
-console.log('targets: first visit ≤ 450 KB transferred, repeat visit ≤ 10 KB');
+console.log('targets: first visit ≤ 300 KB transferred (#31), repeat visit ≤ 10 KB');

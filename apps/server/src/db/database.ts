@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
+import { installCopyIn } from './pg-copy.ts';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite-adapter.ts';
 
@@ -31,6 +32,8 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string | und
     // An idle connection dropped by the server (restart, failover, admin command) must not crash the
     // process: the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onError?.(err));
+    // copyInto's COPY statements (pg-copy.ts)
+    installCopyIn(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }
