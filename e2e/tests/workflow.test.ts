@@ -18,6 +18,7 @@ import {
   signInAndCreateCompany,
   toast as toastOf,
   translator,
+  typeDate,
 } from '../lib/journey.ts';
 import { api } from '../lib/api.ts';
 import { loadLocale } from '../lib/locales.ts';
@@ -465,10 +466,8 @@ step("the console's messages: the application waited for an administrator, then 
 
 step("the leave is in Eve's attendance day", async () => {
   await menuOf(page, tr('route.attendance'), tr('route.attendanceResult'), 'day-result-page');
-  const input = page.getByTestId('day-date').locator('xpath=self::input | .//input').first();
-  await input.click();
-  await input.fill(ymd(MONDAY));
-  await input.press('Enter');
+  // until the picker holds the day (on a starved machine an Enter can come before the picker has read the text)
+  await typeDate(page.getByTestId('day-date'), ymd(MONDAY));
   const status = page.locator('[data-testid=day-table] .ant-table-row', { hasText: 'Eve Employee' }).getByTestId('day-status');
   const keyword = page.getByTestId('day-keyword').locator('xpath=self::input | .//input').first();
   await until('Eve on leave', async () => {
@@ -483,10 +482,7 @@ step("the leave is in Eve's attendance day", async () => {
 step("the month report counts Eve's leave days, and her calendar shows them", async () => {
   await menuOf(page, tr('route.attendance'), tr('route.attendanceReport'), 'month-report-page');
   const month = ymd(MONDAY).slice(0, 7);
-  const picker = page.getByTestId('month-picker').locator('xpath=self::input | .//input').first();
-  await picker.click();
-  await picker.fill(month);
-  await picker.press('Enter');
+  await typeDate(page.getByTestId('month-picker'), month);
   const keyword = page.getByTestId('month-keyword').locator('xpath=self::input | .//input').first();
   await keyword.fill('Eve');
   await keyword.press('Enter');
