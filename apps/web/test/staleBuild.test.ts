@@ -54,3 +54,7 @@ test('without storage to remember it in, nothing reloads (it could loop)', () =>
   assert.equal(reloadForNewBuild(env), false);
   assert.equal(env.reloads, 0);
 });
+
+test('where the tab’s storage cannot be read (site data blocked; here there is none at all), nothing reloads', () => {
+  assert.equal(reloadForNewBuild(), false);
+});

@@ -27,6 +27,14 @@ test("COPY's text escapes what would end a field or a line, and writes none as \
     '1\tx\\ty\t\\N\n2\ta\\\\b\\nc\\rd\tN\n',
   );
   assert.equal(copyText([], ['a']), '');
+  // anything else has a text form of its own that PostgreSQL may not read as meant: refused, not guessed
+  assert.throws(() => copyText([{ a: new Date(0) }], ['a']), /text and numbers/);
+  assert.throws(() => copyText([{ a: true }], ['a']), /text and numbers/);
+});
+
+test('copyInto takes plain names only (they go into the statement as written)', async () => {
+  await assert.rejects(copyInto(t.app.database.db, 'x; drop table persons', ['n'], [{ n: 1 }]), /not a plain SQL name/);
+  await assert.rejects(copyInto(t.app.database.db, 'copy_check', ['n) from stdin; --'] as never[], [{ n: 1 }]), /not a plain SQL name/);
 });
 
 test(
@@ -56,6 +64,19 @@ test(
             ],
           );
         }),
+        /invalid input syntax for type integer/,
+      );
+      // a large copy refused part-way (PostgreSQL stops reading while the rest is still being sent): no hang, no crash
+      const many = Array.from({ length: 100_000 }, (_, i) => ({ n: 1000 + i, s: i === 50_000 ? 'bad\tcolumns' : 'row' }));
+      await assert.rejects(
+        transaction(db, (trx) =>
+          copyInto(
+            trx,
+            'copy_check',
+            ['n', 's'],
+            many.map((r) => (r.s === 'row' ? r : { n: 'x' as unknown as number, s: r.s })),
+          ),
+        ),
         /invalid input syntax for type integer/,
       );
       const after = await sql<{ n: number }>`select n from copy_check where n >= 100`.execute(db);

@@ -17,35 +17,37 @@ const COPY_IN = /^copy\s[^;]+\sfrom\s+stdin$/i;
 
 type Query = (...args: unknown[]) => unknown;
 
-/** Teaches every client of the pool to run copyInto's statements. */
+/** Teaches every client of the pool to run copyInto's statements (Kysely calls `query(text, parameters)`, two arguments). */
 export function installCopyIn(pool: pg.Pool): void {
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as Query;
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
       const [text, params] = args;
-      if (typeof text === 'string' && COPY_IN.test(text) && Array.isArray(params) && params.length === 1 && typeof params[0] === 'string')
+      if (args.length === 2 && typeof text === 'string' && COPY_IN.test(text) && Array.isArray(params) && params.length === 1 && typeof params[0] === 'string')
         return copyIn(query, text, params[0]);
       return query(...args);
     };
   });
 }
 
-async function copyIn(query: Query, text: string, data: string): Promise<{ command: string; rowCount: number; rows: never[] }> {
+/** Streams the data; answers as a statement would, with the rows copied as its one row. */
+async function copyIn(query: Query, text: string, data: string): Promise<{ command: string; rowCount: number; rows: { copied: number }[] }> {
   const stream = query(copyFrom(text)) as ReturnType<typeof copyFrom>;
   await new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);
     stream.end(data);
   });
-  return { command: 'COPY', rowCount: stream.rowCount, rows: [] };
+  return { command: 'COPY', rowCount: stream.rowCount, rows: [{ copied: stream.rowCount }] };
 }
 
 /** A value in COPY's text format: `\N` for none; backslash, tab, newline and carriage return escaped. */
 function field(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   if (typeof v === 'number') return String(v);
-  const s = String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : s;
+  // what else a value could be (a date, an object, a buffer) has a text form of its own: not guessed here
+  if (typeof v !== 'string') throw new TypeError(`COPY takes text and numbers, not ${typeof v}`);
+  return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : v;
 }
 
 /** Rows (objects) as COPY's text: a line per row, the columns' values in order between tabs. */
@@ -55,12 +57,16 @@ export function copyText<R extends object>(rows: readonly R[], columns: readonly
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
+/** A table's or column's name as copyInto takes it: plain, unquoted. */
+const NAME = /^[a-z_][a-z0-9_]*$/;
+
 /**
  * Copies rows into a table (PostgreSQL, in the caller's transaction). The table and column names are the caller's
  * own constants, never input. Answers the rows copied.
  */
 export async function copyInto<R extends object>(ex: Executor, table: string, columns: readonly (keyof R & string)[], rows: readonly R[]): Promise<number> {
+  for (const name of [table, ...columns]) if (!NAME.test(name)) throw new Error(`not a plain SQL name: ${name}`);
   if (!rows.length) return 0;
-  const r = await ex.executeQuery(CompiledQuery.raw(`copy ${table} (${columns.join(', ')}) from stdin`, [copyText(rows, columns)]));
-  return Number(r.numAffectedRows ?? rows.length);
+  const r = await ex.executeQuery<{ copied: number }>(CompiledQuery.raw(`copy ${table} (${columns.join(', ')}) from stdin`, [copyText(rows, columns)]));
+  return r.rows[0]!.copied;
 }

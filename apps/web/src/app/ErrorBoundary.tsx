@@ -3,7 +3,7 @@ import { useRouteError } from 'react-router';
 import { Button, Result } from 'antd';
 import { i18next } from '../lib/i18n.ts';
 import { reportClientError } from '../lib/clientErrors.ts';
-import { isChunkLoadError, reloadForNewBuild } from '../lib/staleBuild.ts';
+import { isChunkLoadError, reloadForNewBuild, STILL_HERE_MS } from '../lib/staleBuild.ts';
 import { PageLoading } from '../ui/PageLoading.tsx';
 
 interface State {
@@ -41,10 +41,19 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     return { failed: true, reloading: isChunkLoadError(error) };
   }
 
+  private stillHere: ReturnType<typeof setTimeout> | undefined;
+
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    if (isChunkLoadError(error) && reloadForNewBuild()) return;
-    this.setState({ reloading: false });
-    reportClientError('render', error, info.componentStack ?? undefined);
+    const failed = () => {
+      this.setState({ reloading: false });
+      reportClientError('render', error, info.componentStack ?? undefined);
+    };
+    if (isChunkLoadError(error) && reloadForNewBuild()) this.stillHere = setTimeout(failed, STILL_HERE_MS);
+    else failed();
+  }
+
+  override componentWillUnmount(): void {
+    clearTimeout(this.stillHere);
   }
 
   override render(): ReactNode {
@@ -57,9 +66,16 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 export function RouteError(): ReactNode {
   const error = useRouteError();
   // decided once (reloadForNewBuild answers the same page the same way, however often React calls this)
-  const [reloading] = useState(() => isChunkLoadError(error) && reloadForNewBuild());
+  const [reloadAsked] = useState(() => isChunkLoadError(error) && reloadForNewBuild());
+  const [stillHere, setStillHere] = useState(false);
+  const reloading = reloadAsked && !stillHere;
   useEffect(() => {
-    if (!reloading) reportClientError('render', error);
+    if (!reloading) {
+      reportClientError('render', error);
+      return;
+    }
+    const timer = setTimeout(() => setStillHere(true), STILL_HERE_MS);
+    return () => clearTimeout(timer);
   }, [error, reloading]);
   return reloading ? <PageLoading /> : <Failed />;
 }

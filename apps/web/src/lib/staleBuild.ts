@@ -2,11 +2,14 @@
  * A console left open across an upgrade asks for a page's chunk by the old build's name, which the server no longer
  * has (the names carry a hash of the content). The page would fail with "something went wrong"; instead the console
  * reloads once, gets the new build's index.html (never cached) and opens the page from it. A chunk that still fails
- * right after such a reload (the server or the network is at fault, not the build) shows the failure as before:
- * one reload per address within RELOAD_WINDOW_MS, remembered in the tab's sessionStorage, so it never loops.
+ * right after such a reload (the server or the network is at fault, not the build) shows the failure as before: the
+ * last reload's address and time are kept in the tab's sessionStorage, and the same address is not reloaded again
+ * within RELOAD_WINDOW_MS. A page still there STILL_HERE_MS after asking (the reload was cancelled: "leave this
+ * page?") shows the failure too.
  */
 const KEY = 'faceadmin.staleBuildReload';
 export const RELOAD_WINDOW_MS = 60_000;
+export const STILL_HERE_MS = 10_000;
 
 /** Whether an error is a script or stylesheet of the build that did not load (Chromium, Firefox, Safari, Vite's preload). */
 export function isChunkLoadError(error: unknown): boolean {
@@ -29,7 +32,13 @@ interface Env {
  * Reloads the page unless it was reloaded for the same reason at the same address within RELOAD_WINDOW_MS. Answers
  * whether it did (the caller then shows the page loading rather than the failure).
  */
-export function reloadForNewBuild(env: Env = browserEnv()): boolean {
+export function reloadForNewBuild(given?: Env): boolean {
+  let env: Env;
+  try {
+    env = given ?? browserEnv();
+  } catch {
+    return false; // site data blocked: sessionStorage throws, and without it a reload could repeat
+  }
   let last: { path?: string; at?: number; load?: number } = {};
   try {
     last = JSON.parse(env.storage.getItem(KEY) ?? '{}') as typeof last;

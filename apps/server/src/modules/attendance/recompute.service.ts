@@ -1,10 +1,10 @@
 import { DEFAULT_TIME_ZONE, type DayStatus } from '@faceadmin/shared';
-import { CompiledQuery, type Insertable } from 'kysely';
+import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordChanges } from '../../db/changes.ts';
 import { copyInto } from '../../db/pg-copy.ts';
 import type { Database, Dialect, Executor } from '../../db/database.ts';
-import type { AttendanceDayTable } from '../../db/schema.ts';
+import type { AttendanceDayTable, DB } from '../../db/schema.ts';
 import { isRetryable, transaction } from '../../db/transaction.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -271,10 +271,11 @@ const PG_UPSERT =
  * (310,000 rows; bench/attendance.bench.ts): the driver quoted every element and PostgreSQL parsed the arrays back.
  * The rows are unique by (person, date), as ON CONFLICT requires.
  */
-async function upsertDaysPg(ex: Executor, rows: Insertable<AttendanceDayTable>[]): Promise<ChangedDay[]> {
-  await ex.executeQuery(CompiledQuery.raw(PG_INCOMING));
-  await copyInto(ex, 'attendance_days_in', DAY_COLUMNS, rows);
-  return (await ex.executeQuery<ChangedDay>(CompiledQuery.raw(PG_UPSERT))).rows;
+async function upsertDaysPg(trx: Transaction<DB>, rows: Insertable<AttendanceDayTable>[]): Promise<ChangedDay[]> {
+  // a transaction's own connection: the temporary table is the session's, emptied when the transaction commits
+  await trx.executeQuery(CompiledQuery.raw(PG_INCOMING));
+  await copyInto(trx, 'attendance_days_in', DAY_COLUMNS, rows);
+  return (await trx.executeQuery<ChangedDay>(CompiledQuery.raw(PG_UPSERT))).rows;
 }
 const upsertTexts = new Map<number, string>();
 /** SQLite's upsert text for a number of rows, made once per size (statementSizes keeps the sizes few). */
