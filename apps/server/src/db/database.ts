@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { installCopyIn } from './pg-copy.ts';
+import { CopyClient } from './pg-copy.ts';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite-adapter.ts';
 
@@ -28,12 +28,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export function openDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void }): Database {
   if (opts.databaseUrl) {
     // keepAlive: a connection whose peer vanished (a failover, a cut network) is noticed by TCP, not left half-open.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, keepAlive: true });
+    // CopyClient: pg's client, which also runs copyInto's COPY statements (pg-copy.ts)
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, keepAlive: true, Client: CopyClient as unknown as typeof pg.Client });
     // An idle connection dropped by the server (restart, failover, admin command) must not crash the
     // process: the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onError?.(err));
-    // copyInto's COPY statements (pg-copy.ts)
-    installCopyIn(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }

@@ -1,7 +1,7 @@
-import { CompiledQuery } from 'kysely';
-import type pg from 'pg';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Executor } from './database.ts';
+import type { DB } from './schema.ts';
 
 /**
  * PostgreSQL's COPY … FROM STDIN inside the caller's transaction, through the query builder's connection: the way to
@@ -10,35 +10,36 @@ import type { Executor } from './database.ts';
  * PostgreSQL parses back).
  *
  * Kysely knows statements only (text and parameters), so a COPY is sent as one: the text `copy <table> (<columns>)
- * from stdin` with the data as its only parameter. The pool's clients (installCopyIn) recognise it and stream the data
+ * from stdin` with the data as its only parameter. The pool's clients (CopyClient) recognise it and stream the data
  * instead (pg-copy-streams), answering as a statement would.
  */
 const COPY_IN = /^copy\s[^;]+\sfrom\s+stdin$/i;
 
 type Query = (...args: unknown[]) => unknown;
+const Client = pg.Client as unknown as new (config?: pg.ClientConfig) => { query: Query };
 
-/** Teaches every client of the pool to run copyInto's statements (Kysely calls `query(text, parameters)`, two arguments). */
-export function installCopyIn(pool: pg.Pool): void {
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as Query;
-    (client as unknown as { query: Query }).query = (...args: unknown[]) => {
-      const [text, params] = args;
-      if (args.length === 2 && typeof text === 'string' && COPY_IN.test(text) && Array.isArray(params) && params.length === 1 && typeof params[0] === 'string')
-        return copyIn(query, text, params[0]);
-      return query(...args);
-    };
-  });
-}
+/**
+ * The pool's client (database.ts): pg's own, which also runs copyInto's statements. Kysely calls `query(text,
+ * parameters)`, two arguments; anything else goes to pg's `query` as it is (looked up at each call, as pg defines it).
+ */
+export class CopyClient extends Client {
+  override query = (...args: unknown[]): unknown => {
+    const [text, params] = args;
+    if (args.length === 2 && typeof text === 'string' && COPY_IN.test(text) && Array.isArray(params) && params.length === 1 && typeof params[0] === 'string')
+      return this.copyIn(text, params[0]);
+    return (pg.Client.prototype.query as Query).apply(this, args);
+  };
 
-/** Streams the data; answers as a statement would, with the rows copied as its one row. */
-async function copyIn(query: Query, text: string, data: string): Promise<{ command: string; rowCount: number; rows: { copied: number }[] }> {
-  const stream = query(copyFrom(text)) as ReturnType<typeof copyFrom>;
-  await new Promise<void>((resolve, reject) => {
-    stream.on('finish', resolve);
-    stream.on('error', reject);
-    stream.end(data);
-  });
-  return { command: 'COPY', rowCount: stream.rowCount, rows: [{ copied: stream.rowCount }] };
+  /** Streams the data; answers as a statement would, with the rows copied as its one row. */
+  private async copyIn(text: string, data: string): Promise<{ command: string; rowCount: number; rows: { copied: number }[] }> {
+    const stream = (pg.Client.prototype.query as Query).call(this, copyFrom(text)) as ReturnType<typeof copyFrom>;
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.end(data);
+    });
+    return { command: 'COPY', rowCount: stream.rowCount, rows: [{ copied: stream.rowCount }] };
+  }
 }
 
 /** A value in COPY's text format: `\N` for none; backslash, tab, newline and carriage return escaped. */
@@ -64,7 +65,12 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
  * Copies rows into a table (PostgreSQL, in the caller's transaction). The table and column names are the caller's
  * own constants, never input. Answers the rows copied.
  */
-export async function copyInto<R extends object>(ex: Executor, table: string, columns: readonly (keyof R & string)[], rows: readonly R[]): Promise<number> {
+export async function copyInto<R extends object>(
+  ex: Kysely<DB> | Transaction<DB>,
+  table: string,
+  columns: readonly (keyof R & string)[],
+  rows: readonly R[],
+): Promise<number> {
   for (const name of [table, ...columns]) if (!NAME.test(name)) throw new Error(`not a plain SQL name: ${name}`);
   if (!rows.length) return 0;
   const r = await ex.executeQuery<{ copied: number }>(CompiledQuery.raw(`copy ${table} (${columns.join(', ')}) from stdin`, [copyText(rows, columns)]));
