@@ -87,7 +87,11 @@ function countWrites(file: string) {
     add(this.sourceSQL, r.length);
     return r;
   } as typeof all;
-  process.on('SIGUSR2', () => fs.writeFileSync(file, JSON.stringify({ at: process.hrtime.bigint().toString(), counts })));
+  // written whole, then renamed into place: the bench never reads a file half written
+  process.on('SIGUSR2', () => {
+    fs.writeFileSync(`${file}.part`, JSON.stringify({ at: process.hrtime.bigint().toString(), counts }));
+    fs.renameSync(`${file}.part`, file);
+  });
 }
 
 /** The baseline: a bare Fastify process answering the handshake and the polls with "OK", as the gateway answers an idle terminal. */
