@@ -157,7 +157,19 @@ for (let round = 0; round < fullRounds; round++) {
 const ratios = fulls.map((f, i) => f / baselines[i]!);
 console.log(`baseline raw aggregate (person × day): ${groups} groups in ${fmt(percentile(baselines, 50) / 1000, 2)} s (median of ${fullRounds})`);
 console.log(
-  `full recalculation's CPU (medians): this process ${fmt(percentile(cpu.map((c) => c.node), 50) / 1000, 2)} s, PostgreSQL ${fmt(percentile(cpu.map((c) => c.database), 50) / 1000, 2)} s (machine: ${os.cpus().length} cores)`,
+  `full recalculation's CPU (medians): this process ${fmt(
+    percentile(
+      cpu.map((c) => c.node),
+      50,
+    ) / 1000,
+    2,
+  )} s, PostgreSQL ${fmt(
+    percentile(
+      cpu.map((c) => c.database),
+      50,
+    ) / 1000,
+    2,
+  )} s (machine: ${os.cpus().length} cores)`,
 );
 console.log(
   `full recalculation: ${full.result} person-days in ${fmt(percentile(fulls, 50) / 1000, 2)} s (median of ${fullRounds}; ${fmt(full.result / (percentile(fulls, 50) / 1000), 0)} days/s), peak +${fmt(full.peakMb, 0)} MB; ${fmt(percentile(ratios, 50), 2)}× the raw aggregate (median of the rounds' ratios ${ratios.map((r) => fmt(r, 2)).join(', ')}; target ≤ 1.5×, < 5 s)`,
