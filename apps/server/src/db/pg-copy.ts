@@ -17,22 +17,24 @@ const COPY_IN = /^copy\s[^;]+\sfrom\s+stdin$/i;
 
 type Query = (...args: unknown[]) => unknown;
 const Client = pg.Client as unknown as new (config?: pg.ClientConfig) => { query: Query };
+/** pg's own `query`, looked up at each call (a test may have wrapped it since). */
+const pgQuery = (client: object, args: unknown[]) => (pg.Client.prototype.query as Query).apply(client, args);
 
 /**
  * The pool's client (database.ts): pg's own, which also runs copyInto's statements. Kysely calls `query(text,
- * parameters)`, two arguments; anything else goes to pg's `query` as it is (looked up at each call, as pg defines it).
+ * parameters)`, two arguments; anything else goes to pg's `query` as it is.
  */
 export class CopyClient extends Client {
   override query = (...args: unknown[]): unknown => {
     const [text, params] = args;
     if (args.length === 2 && typeof text === 'string' && COPY_IN.test(text) && Array.isArray(params) && params.length === 1 && typeof params[0] === 'string')
       return this.copyIn(text, params[0]);
-    return (pg.Client.prototype.query as Query).apply(this, args);
+    return pgQuery(this, args);
   };
 
   /** Streams the data; answers as a statement would, with the rows copied as its one row. */
   private async copyIn(text: string, data: string): Promise<{ command: string; rowCount: number; rows: { copied: number }[] }> {
-    const stream = (pg.Client.prototype.query as Query).call(this, copyFrom(text)) as ReturnType<typeof copyFrom>;
+    const stream = pgQuery(this, [copyFrom(text)]) as ReturnType<typeof copyFrom>;
     await new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', reject);

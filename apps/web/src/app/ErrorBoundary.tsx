@@ -1,16 +1,10 @@
-import { Component, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useCallback, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
 import { Button, Result } from 'antd';
 import { i18next } from '../lib/i18n.ts';
 import { reportClientError } from '../lib/clientErrors.ts';
 import { isChunkLoadError, reloadForNewBuild, STILL_HERE_MS } from '../lib/staleBuild.ts';
 import { PageLoading } from '../ui/PageLoading.tsx';
-
-interface State {
-  failed: boolean;
-  /** a chunk of an older build did not load: the page is reloading (lib/staleBuild.ts) */
-  reloading: boolean;
-}
 
 /** The screen shown instead of what failed: "something went wrong", translated, and a reload button. */
 function Failed(): ReactNode {
@@ -30,52 +24,52 @@ function Failed(): ReactNode {
 }
 
 /**
+ * What shows instead of what failed: the page loading while it reloads for a new build (a chunk of an older build did
+ * not load: lib/staleBuild.ts), else "something went wrong", reported once shown. A reload that was cancelled ("leave
+ * this page?") leaves the page here: after STILL_HERE_MS it shows the failure too.
+ */
+function Fallback({ error, report }: { error: unknown; report: () => void }): ReactNode {
+  // decided once (reloadForNewBuild answers the same page load the same way, however often React calls this)
+  const [reloadAsked] = useState(() => isChunkLoadError(error) && reloadForNewBuild());
+  const [stillHere, setStillHere] = useState(false);
+  const reloading = reloadAsked && !stillHere;
+  useEffect(() => {
+    if (!reloading) return report();
+    const timer = setTimeout(() => setStillHere(true), STILL_HERE_MS);
+    return () => clearTimeout(timer);
+  }, [reloading, report]);
+  return reloading ? <PageLoading /> : <Failed />;
+}
+
+/**
  * A page that fails to render shows a translated "something went wrong" with a reload button instead of a blank
  * screen, and the error (with React's component stack) is reported to the server (spec §8). A page whose chunk is of
- * an older build reloads instead, once (lib/staleBuild.ts).
+ * an older build reloads instead, once (Fallback).
  */
-export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
-  override state: State = { failed: false, reloading: false };
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error?: { thrown: unknown } }> {
+  override state: { error?: { thrown: unknown } } = {};
+  /** set when React calls componentDidCatch, before the fallback's effect reports */
+  private componentStack: string | undefined;
 
-  static getDerivedStateFromError(error: unknown): State {
-    return { failed: true, reloading: isChunkLoadError(error) };
+  static getDerivedStateFromError(thrown: unknown) {
+    return { error: { thrown } };
   }
 
-  private stillHere: ReturnType<typeof setTimeout> | undefined;
-
-  override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    const failed = () => {
-      this.setState({ reloading: false });
-      reportClientError('render', error, info.componentStack ?? undefined);
-    };
-    if (isChunkLoadError(error) && reloadForNewBuild()) this.stillHere = setTimeout(failed, STILL_HERE_MS);
-    else failed();
+  override componentDidCatch(_error: unknown, info: ErrorInfo): void {
+    this.componentStack = info.componentStack ?? undefined;
   }
 
-  override componentWillUnmount(): void {
-    clearTimeout(this.stillHere);
-  }
+  private readonly report = () => reportClientError('render', this.state.error?.thrown, this.componentStack);
 
   override render(): ReactNode {
-    if (!this.state.failed) return this.props.children;
-    return this.state.reloading ? <PageLoading /> : <Failed />;
+    const { error } = this.state;
+    return error ? <Fallback error={error.thrown} report={this.report} /> : this.props.children;
   }
 }
 
 /** The router's own error element (the shell itself failed): reported like a page, with the same reload offer. */
 export function RouteError(): ReactNode {
   const error = useRouteError();
-  // decided once (reloadForNewBuild answers the same page the same way, however often React calls this)
-  const [reloadAsked] = useState(() => isChunkLoadError(error) && reloadForNewBuild());
-  const [stillHere, setStillHere] = useState(false);
-  const reloading = reloadAsked && !stillHere;
-  useEffect(() => {
-    if (!reloading) {
-      reportClientError('render', error);
-      return;
-    }
-    const timer = setTimeout(() => setStillHere(true), STILL_HERE_MS);
-    return () => clearTimeout(timer);
-  }, [error, reloading]);
-  return reloading ? <PageLoading /> : <Failed />;
+  const report = useCallback(() => reportClientError('render', error), [error]);
+  return <Fallback error={error} report={report} />;
 }
