@@ -105,7 +105,7 @@ export async function checkPage(page: Page, route: string, language = 'en-US'): 
   await openPath(page, route);
   // its data: the loading spinners gone (or 8 s: a page that keeps one is checked as it is)
   await page
-    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 8000, polling: 100 })
+    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .fa-page-loading'), undefined, { timeout: 8000, polling: 100 })
     .catch(() => undefined);
   await page.mouse.move(0, 0);
   const violations = (await axeViolations(page, 'body')).filter((v) => v.impact === 'serious' || v.impact === 'critical');

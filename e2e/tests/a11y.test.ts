@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
+import { axeViolations } from '../lib/axe.ts';
 import { waitForPath } from '../lib/journey.ts';
 import { checkPage, consolePages, describeCheck, LANGUAGES, SIZES, useLanguage } from '../lib/pages.ts';
 import { startServer, type RunningServer } from '../lib/server.ts';
@@ -29,6 +30,37 @@ after(async () => {
   await journey?.close();
   await server?.stop();
 });
+
+step(
+  'the sign-in page (drawn without antd), in each language at both sizes, refused and with the language list open: no serious or critical axe finding, nothing wider than the screen',
+  async () => {
+    const problems: string[] = [];
+    for (const size of ['desktop', 'phone'] as const) {
+      await page.setViewportSize(SIZES[size]);
+      for (const language of LANGUAGES) {
+        await page.goto(`${server.baseUrl}/login`);
+        await page.evaluate((l) => localStorage.setItem('faceadmin.language', l), language);
+        await page.reload();
+        await page.getByTestId('login-form').waitFor();
+        // a refused attempt shows a field's message and the server's refusal (an unknown account each time: one failure
+        // each, far from the sign-in protection's limits, and the demo's own account untouched)
+        await page.locator('#username').fill(`nobody-${size}-${language}`);
+        await page.locator('#password').fill('wrong-password');
+        await page.getByTestId('login-submit').click();
+        await page.getByTestId('login-error').waitFor();
+        await page.locator('#password').fill('12');
+        await page.getByTestId('language-select').click();
+        await page.locator('[data-lang]').first().waitFor();
+        const serious = (await axeViolations(page, 'body')).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        const overflow = await page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
+        if (serious.length || overflow) problems.push(`${language} ${size}: ${JSON.stringify(serious)} overflow ${overflow} px`);
+      }
+    }
+    await page.setViewportSize(SIZES.desktop);
+    await page.evaluate(() => localStorage.removeItem('faceadmin.language'));
+    assert.deepEqual(problems, []);
+  },
+);
 
 step('sign in to the demo company', async () => {
   await page.goto(`${server.baseUrl}/login`);

@@ -71,12 +71,19 @@ step('the console is sent with its CSP, nosniff and no framing; it signs in and 
   assert.match(headers['content-security-policy'] ?? '', /frame-ancestors 'none'/);
   assert.equal(headers['x-content-type-options'], 'nosniff');
   assert.equal(headers['x-frame-options'], 'DENY');
-  // antd's css-in-js styles apply (style-src): the primary button has its colour, not a transparent default
+  // the styles apply under style-src: the sign-in button has its colour (the theme's, set at run time), not a
+  // transparent default
   const background = await page.getByTestId('login-submit').evaluate((b) => getComputedStyle(b).backgroundColor);
   assert.notEqual(background, 'rgba(0, 0, 0, 0)');
   await clean(page, '/login');
   await signInAndCreateCompany(page, server.baseUrl, ADMIN, { name: SCRIPT, phone: '+8613800000028' });
   await page.getByTestId('sidebar').waitFor();
+  // and antd's (its stylesheet, and the theme's variables written at run time): the menu's side has its dark colour
+  const side = await page
+    .locator('.ant-layout-sider')
+    .first()
+    .evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(side, 'rgba(0, 0, 0, 0)');
   await clean(page, '/dashboard');
 });
 

@@ -7,8 +7,22 @@ import { installClientErrorReporting, reportClientError } from './lib/clientErro
 import { getToken } from './lib/token.ts';
 
 installClientErrorReporting();
-// A signed-in visit needs the console's shell (a chunk of its own) next: fetched beside the texts, not after them.
-if (getToken()) import('./app/layout/Layout.tsx').catch(() => undefined); // a failure shows when the shell is drawn
+// A signed-in visit needs the console's shell and antd (chunks of their own) next: fetched beside the texts, not after
+// them. On the sign-in page (drawn without either: #31's first load), they are fetched once the user starts typing in
+// its form, so signing in does not wait for them. A failure shows when the shell is drawn.
+const fetchShell = () => {
+  import('./app/layout/Layout.tsx').catch(() => undefined);
+  import('./ui/AntdProviders.tsx').catch(() => undefined);
+};
+if (getToken()) fetchShell();
+else {
+  const typing = (e: Event) => {
+    if (!(e.target instanceof Element) || !e.target.closest('[data-testid="login-form"]')) return;
+    document.removeEventListener('input', typing);
+    fetchShell();
+  };
+  document.addEventListener('input', typing);
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -1,51 +1,17 @@
-import { useEffect, useRef } from 'react';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
-import type { ConfigProviderProps } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
-import enUS from 'antd/locale/en_US';
-import jaJP from 'antd/locale/ja_JP';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import type { Language, Size } from '@faceadmin/shared';
-import { useAntdStylesheet } from '../lib/antdStyles.ts';
-import { registerFeedback } from '../lib/feedback.ts';
-import { takeFlash } from '../lib/flash.ts';
-import { i18next, useLanguage } from '../lib/i18n.ts';
-import { useReducedMotion } from '../lib/motion.ts';
+import type { Language } from '@faceadmin/shared';
+import { useLanguage } from '../lib/i18n.ts';
 import { useSettings } from '../lib/settings.ts';
 import { readablePrimary } from '../ui/contrast.ts';
 import { router } from './routes/router.tsx';
-
-const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };
-
-// spec §9 sizes default/medium/small/mini mapped onto antd's three sizes; mini adds the compact algorithm.
-// antd 6 spells the middle size 'medium': its Table reads the legacy 'middle' as large, so "Medium" tables had
-// the default's padding and pages that fixed their tables at middle looked the same in "Small" (issue #9).
-// Tables take the size from here; a page never fixes it.
-const COMPONENT_SIZE: Record<Size, 'large' | 'medium' | 'small'> = {
-  default: 'large',
-  medium: 'medium',
-  small: 'small',
-  mini: 'small',
-};
 
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: false },
   },
 });
-
-/** Hands antd's context-aware message/modal to the API client, and shows a message left for after a reload (flash.ts). */
-function FeedbackBridge() {
-  const { message, modal } = AntApp.useApp();
-  useEffect(() => registerFeedback({ message, modal }), [message, modal]);
-  useEffect(() => {
-    const key = takeFlash();
-    if (key) void message.success(i18next.t(key));
-  }, [message]);
-  return null;
-}
 
 /**
  * The server renders log descriptions and messages in the X-Lang of each request, so cached answers
@@ -60,54 +26,21 @@ function useRefetchOnLanguage(language: Language) {
   }, [language]);
 }
 
-const DANGER_RED = '#cf1322';
-const MUTED_TEXT = '#666666';
+/** The theme colour for what is drawn without antd (global.css's --fa-primary), in antd's readable shade, before the first paint. */
+function useThemeColorVariable(themeColor: string) {
+  useLayoutEffect(() => {
+    document.documentElement.style.setProperty('--fa-primary', readablePrimary(themeColor));
+  }, [themeColor]);
+}
 
+/** The console's providers. antd's (theme, locale, size, messages) wrap what antd draws: ui/AntdProviders.tsx. */
 export function AppProviders() {
   const language = useLanguage();
-  const settings = useSettings();
-  const reducedMotion = useReducedMotion();
-  const stylesheet = useAntdStylesheet();
   useRefetchOnLanguage(language);
+  useThemeColorVariable(useSettings().themeColor);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider
-        locale={ANTD_LOCALE[language]}
-        componentSize={COMPONENT_SIZE[settings.size]}
-        // antd puts a space between a button's two CJK characters ("保 存"); the console's labels are written as they read
-        button={{ autoInsertSpace: false }}
-        theme={{
-          // WCAG AA asks 4.5:1 for text, on white and on a hovered row's grey (#fafafa): antd's error red (#ff4d4f) is
-          // 3.3:1 on white, this one of the same hue 5.6:1; the theme colour is used in a shade white text on it reads
-          // (readablePrimary); placeholders and tertiary text (field hints, description labels: 1.8:1 and 3.4:1) are
-          // darkened to 5.7:1
-          token: {
-            colorPrimary: readablePrimary(settings.themeColor),
-            colorError: DANGER_RED,
-            colorTextPlaceholder: MUTED_TEXT,
-            colorTextTertiary: MUTED_TEXT,
-            // antd's link blue (#1677ff) is 4.1:1 on white; one shade darker 6.2:1 (hover and press darker still)
-            colorLink: '#0958d9',
-            colorLinkHover: '#003eb3',
-            colorLinkActive: '#002c8c',
-            // warning text (Typography type="warning"): antd's gold is 1.9:1 on white, this 7.5:1
-            colorWarningText: '#874d00',
-            motion: !reducedMotion,
-          },
-          // antd's component styles come from antd/dist/antd.css once the signed-in shell has brought it
-          // (lib/antdStyles.ts) instead of being generated in the browser on each component's first render: about a
-          // tenth less of the browser's CPU for a sign-in and a tour of eleven pages, the same pixels (theme colour, mini
-          // size, dark screens, phone width compared screen by screen); the CSS variables of each theme are still
-          // written at run time. Before it, the sign-in page's few components write their own.
-          zeroRuntime: stylesheet,
-          algorithm: settings.size === 'mini' ? [theme.defaultAlgorithm, theme.compactAlgorithm] : theme.defaultAlgorithm,
-        }}
-      >
-        <AntApp style={{ height: '100%' }}>
-          <FeedbackBridge />
-          <RouterProvider router={router} />
-        </AntApp>
-      </ConfigProvider>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

@@ -1,25 +1,27 @@
 import { Component, useCallback, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
-import { Button, Result } from 'antd';
 import { i18next } from '../lib/i18n.ts';
 import { reportClientError } from '../lib/clientErrors.ts';
 import { isChunkLoadError, reloadForNewBuild, STILL_HERE_MS } from '../lib/staleBuild.ts';
 import { PageLoading } from '../ui/PageLoading.tsx';
 
-/** The screen shown instead of what failed: "something went wrong", translated, and a reload button. */
+/**
+ * The screen shown instead of what failed: "something went wrong", translated, and a reload button. Drawn without antd,
+ * as antd's Result: whatever failed (antd's own chunk included) cannot take it down too.
+ */
 function Failed(): ReactNode {
   return (
-    <Result
-      status="error"
-      title={i18next.t('clientError.boundary.title')}
-      subTitle={i18next.t('clientError.boundary.text')}
-      extra={
-        <Button type="primary" onClick={() => location.reload()}>
-          {i18next.t('clientError.boundary.reload')}
-        </Button>
-      }
-      data-testid="render-error"
-    />
+    <div className="fa-failed" role="alert" data-testid="render-error">
+      <svg className="fa-failed-icon" viewBox="0 0 24 24" aria-hidden>
+        <circle cx="12" cy="12" r="12" />
+        <path d="M8 8l8 8M16 8l-8 8" />
+      </svg>
+      <h1 className="fa-failed-title">{i18next.t('clientError.boundary.title')}</h1>
+      <p className="fa-failed-text">{i18next.t('clientError.boundary.text')}</p>
+      <button type="button" className="fa-button-primary" onClick={() => location.reload()}>
+        {i18next.t('clientError.boundary.reload')}
+      </button>
+    </div>
   );
 }
 

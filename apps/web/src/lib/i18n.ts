@@ -6,7 +6,7 @@ import 'dayjs/locale/zh-tw';
 import 'dayjs/locale/ja';
 import 'dayjs/locale/en';
 import { LANGUAGE_STORAGE_KEY, LOCALE_FOLDER, resolveLanguage, type Language } from './languages.ts';
-import { feedback } from './feedback.ts';
+import { toast } from './feedback.ts';
 import { createStore, useStore } from './store.ts';
 
 type Tree = { [key: string]: string | Tree };
@@ -88,7 +88,7 @@ export function setLanguage(lang: Language): Promise<void> {
       if (requested === lang) languageStore.set(lang);
     },
     (err: unknown) => {
-      if (requested === lang) void feedback().message.error(i18next.t('layout.languageFailed'));
+      if (requested === lang) toast({ type: 'error', content: i18next.t('layout.languageFailed') });
       throw err;
     },
   );

@@ -11,7 +11,7 @@ import {
   type UploadEndpoint,
 } from '@faceadmin/shared';
 import { parseEventStream, type StreamEvent } from './eventStream.ts';
-import { feedback } from './feedback.ts';
+import { confirm, toast } from './feedback.ts';
 import { getLanguage, i18next } from './i18n.ts';
 import { clearToken, getToken, setToken } from './token.ts';
 
@@ -52,7 +52,7 @@ const ERROR_SECONDS = TIMING.errorToast / 1000;
  * queries all refused, a poll failing again) stays one toast instead of a stack of identical ones.
  */
 function toastError(msg: string): void {
-  void feedback().message.open({ type: 'error', content: msg, duration: ERROR_SECONDS, key: `error:${msg}` });
+  toast({ type: 'error', content: msg, duration: ERROR_SECONDS, key: `error:${msg}` });
 }
 
 let reloginOpen = false;
@@ -61,7 +61,7 @@ let reloginOpen = false;
 function askRelogin(msg: string): void {
   if (reloginOpen) return;
   reloginOpen = true;
-  feedback().modal.confirm({
+  confirm({
     title: t('errors.sessionTitle'),
     content: msg || t('errors.relogin'),
     okText: t('errors.reloginButton'),

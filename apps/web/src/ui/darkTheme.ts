@@ -2,7 +2,7 @@ import { theme, type ThemeConfig } from 'antd';
 
 /**
  * The watchers' dark screens (guard desk, dormitory board, big screen, spot consoles): antd's dark algorithm, with the
- * muted text the console darkens for white (AppProviders) made light again for black: 5.1–5.7:1 on the dark panels
+ * muted text the console darkens for white (AntdProviders) made light again for black: 5.1–5.7:1 on the dark panels
  * (WCAG AA), where the inherited grey was 4.0:1.
  */
 export const DARK_THEME: ThemeConfig = {

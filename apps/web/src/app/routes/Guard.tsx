@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { App } from 'antd';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../ui/PageLoading.tsx';
+import { toast } from '../../lib/feedback.ts';
 import { resetSession, useSystemConfig, useUserInfo } from '../../lib/session.ts';
 import { lastPage } from '../../lib/lastPage.ts';
 import { useToken } from '../../lib/token.ts';
@@ -17,7 +17,6 @@ export function Guard() {
   const navigate = useNavigate();
   const token = useToken();
   const queryClient = useQueryClient();
-  const { message } = App.useApp();
   const { t } = useTranslation();
   const info = useUserInfo();
   const config = useSystemConfig();
@@ -28,11 +27,11 @@ export function Guard() {
   useEffect(() => {
     if (!token || !info.isError || reported.current) return;
     reported.current = true;
-    message.error(info.error.message || t('errors.hasError'));
+    toast({ type: 'error', content: info.error.message || t('errors.hasError') });
     const back = location.pathname + location.search;
     resetSession(queryClient);
     void navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true });
-  }, [token, info.isError, info.error, message, t, location, navigate, queryClient]);
+  }, [token, info.isError, info.error, t, location, navigate, queryClient]);
   useEffect(() => {
     if (token) reported.current = false;
   }, [token]);

@@ -52,6 +52,9 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType>> = {
   clientErrors: lazy(() => import('../../features/clientErrors/pages/ClientErrorsPage.tsx')),
 };
 
+// antd's providers (theme, locale, size, messages) around what antd draws; the sign-in page draws without antd, so
+// neither comes with it (#31's first load).
+const AntdProviders = lazy(() => import('../../ui/AntdProviders.tsx'));
 const LoginPage = lazy(() => import('../../features/auth/pages/LoginPage.tsx'));
 // The console's shell (menu, tabs, header, drawers) loads once it is needed: the sign-in page goes without it (#31's
 // first load).
@@ -79,19 +82,30 @@ function RouteMark() {
   return null;
 }
 
-/** A page that fails to render is reported and replaced by a reload offer (spec §8); the shell stays. */
-function page(Component: ComponentType) {
+/**
+ * A page that fails to render is reported and replaced by a reload offer (spec §8); the shell stays. `antd`: the page
+ * is drawn outside the shell, so it brings antd's providers itself (the shell's pages have them from the shell).
+ */
+function page(Component: ComponentType, antd = false) {
   return (
     <>
       <RouteMark />
       <ErrorBoundary>
         <Suspense fallback={<PageLoading />}>
-          <Component />
+          {antd ? (
+            <AntdProviders>
+              <Component />
+            </AntdProviders>
+          ) : (
+            <Component />
+          )}
         </Suspense>
       </ErrorBoundary>
     </>
   );
 }
+
+const antdPage = (Component: ComponentType) => page(Component, true);
 
 // All known pages are registered; the Guard decides per session which of them this user may open.
 const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => {
@@ -101,24 +115,26 @@ const layoutChildren: RouteObject[] = flattenRoutes(ROUTE_TABLE).flatMap((r) => 
 });
 
 export const router = createBrowserRouter([
-  { path: '/self', element: page(SelfServicePage) },
-  { path: '/visit/:token', element: page(VisitPage) },
-  { path: '/dzg', element: page(DzgPage) },
+  { path: '/self', element: antdPage(SelfServicePage) },
+  { path: '/visit/:token', element: antdPage(VisitPage) },
+  { path: '/dzg', element: antdPage(DzgPage) },
   {
     element: <Guard />,
     errorElement: <RouteError />,
     children: [
       { path: '/login', element: page(LoginPage) },
-      { path: '/auth-redirect', element: page(AuthRedirectPage) },
-      { path: '/404', element: page(() => <ErrorPage status={404} />) },
-      { path: '/error/404', element: page(() => <ErrorPage status={404} />) },
-      { path: '/401', element: page(() => <ErrorPage status={401} />) },
-      { path: '/error/401', element: page(() => <ErrorPage status={401} />) },
-      { path: '/redirect/*', element: page(RedirectPage) },
+      { path: '/auth-redirect', element: antdPage(AuthRedirectPage) },
+      { path: '/404', element: antdPage(() => <ErrorPage status={404} />) },
+      { path: '/error/404', element: antdPage(() => <ErrorPage status={404} />) },
+      { path: '/401', element: antdPage(() => <ErrorPage status={401} />) },
+      { path: '/error/401', element: antdPage(() => <ErrorPage status={401} />) },
+      { path: '/redirect/*', element: antdPage(RedirectPage) },
       {
         element: (
           <Suspense fallback={<PageLoading />}>
-            <Layout />
+            <AntdProviders>
+              <Layout />
+            </AntdProviders>
           </Suspense>
         ),
         children: layoutChildren,

@@ -1,4 +1,4 @@
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import type { ForgetBody } from '@faceadmin/shared';
 import { useTranslation } from 'react-i18next';
 import { ruleSet } from '../../../ui/rules.ts';
@@ -8,10 +8,9 @@ import { SmsCodeField } from './SmsCodeField.tsx';
 
 type Values = ForgetBody & { icode: string };
 
-/** Password reset by SMS code (mobile, code, new password twice). */
+/** Password reset by SMS code (mobile, code, new password twice); `onDone` once the new password is set. */
 export function ForgotForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const rules = ruleSet(t);
   const [form] = Form.useForm<Values>();
   const captcha = useCaptcha(true);
@@ -19,8 +18,7 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
 
   const submit = async ({ mobile, smscode, password, repassword }: Values) => {
     await forget.mutateAsync({ mobile, smscode, password, repassword });
-    message.success(t('auth.passwordReset'));
-    onDone();
+    onDone(); // the sign-in view says the password was reset
   };
 
   return (

@@ -1,14 +1,18 @@
-import { Card, Flex, Space, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSelect } from '../../../ui/LanguageSelect.tsx';
 import { useSystemConfig } from '../../../lib/session.ts';
 import { setToken } from '../../../lib/token.ts';
-import { ForgotForm } from '../components/ForgotForm.tsx';
+import { PageLoading } from '../../../ui/PageLoading.tsx';
 import { LoginForm } from '../components/LoginForm.tsx';
-import { RegisterForm } from '../components/RegisterForm.tsx';
+import { LoginLanguage } from '../components/LoginLanguage.tsx';
+import './login.css';
 
 type Mode = 'login' | 'register' | 'forgot';
+
+// Registration and the password reset are antd forms, with antd's providers: fetched when asked for. The sign-in view
+// itself is drawn without antd, so a first visit goes without it (#31's first load).
+const AccountForms = lazy(() => import('../components/AccountForms.tsx'));
 
 /** /login, /login?mode=register, /login?mode=forgot — one page, three views. */
 export default function LoginPage() {
@@ -28,38 +32,61 @@ export default function LoginPage() {
   // The Guard sends a signed-in user from /login to ?redirect= (or /); navigating here as well would race it.
   const signedIn = (token: string) => setToken(token);
 
+  // after a password reset, the sign-in view says so (the reset form and its antd messages are gone by then)
+  const [reset, setReset] = useState(false);
+
   const title = { login: t('auth.signInTitle'), register: t('auth.registerTitle'), forgot: t('auth.forgotTitle') }[mode];
 
   return (
     <div className="fa-login">
-      <Card
-        className="fa-login-card"
-        title={
-          <Flex justify="space-between" align="center">
-            <span>{config?.title || t('layout.appName')}</span>
-            <LanguageSelect />
-          </Flex>
-        }
-      >
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {title}
-        </Typography.Title>
-        {mode === 'login' && <LoginForm onToken={signedIn} />}
-        {mode === 'register' && <RegisterForm onToken={signedIn} />}
-        {mode === 'forgot' && <ForgotForm onDone={() => setMode('login')} />}
-        <Flex justify="space-between" style={{ marginTop: 16 }}>
-          <Space>
-            {mode !== 'login' && <Typography.Link onClick={() => setMode('login')}>{t('auth.backToSignIn')}</Typography.Link>}
-            {mode === 'login' && config?.registration && <Typography.Link onClick={() => setMode('register')}>{t('auth.register')}</Typography.Link>}
-          </Space>
-          {mode === 'login' && config?.sms && <Typography.Link onClick={() => setMode('forgot')}>{t('auth.forgot')}</Typography.Link>}
-        </Flex>
-        {config?.version && (
-          <Typography.Text type="secondary" style={{ display: 'block', marginTop: 16, fontSize: 12, textAlign: 'center' }}>
-            {t('auth.version', { version: config.version })}
-          </Typography.Text>
-        )}
-      </Card>
+      <main className="fa-login-card">
+        <header className="fa-login-head">
+          <span className="fa-login-app">{config?.title || t('layout.appName')}</span>
+          <LoginLanguage />
+        </header>
+        <div className="fa-login-body">
+          <h1 className="fa-login-title">{title}</h1>
+          {mode === 'login' && reset && (
+            <p className="fa-login-notice" role="status">
+              {t('auth.passwordReset')}
+            </p>
+          )}
+          {mode === 'login' ? (
+            <LoginForm onToken={signedIn} />
+          ) : (
+            <Suspense fallback={<PageLoading />}>
+              <AccountForms
+                mode={mode}
+                onToken={signedIn}
+                onReset={() => {
+                  setReset(true);
+                  setMode('login');
+                }}
+              />
+            </Suspense>
+          )}
+          <div className="fa-login-links">
+            <span>
+              {mode !== 'login' && (
+                <button type="button" className="fa-link" onClick={() => setMode('login')}>
+                  {t('auth.backToSignIn')}
+                </button>
+              )}
+              {mode === 'login' && config?.registration && (
+                <button type="button" className="fa-link" onClick={() => setMode('register')}>
+                  {t('auth.register')}
+                </button>
+              )}
+            </span>
+            {mode === 'login' && config?.sms && (
+              <button type="button" className="fa-link" onClick={() => setMode('forgot')}>
+                {t('auth.forgot')}
+              </button>
+            )}
+          </div>
+          {config?.version && <p className="fa-login-version">{t('auth.version', { version: config.version })}</p>}
+        </div>
+      </main>
     </div>
   );
 }
