@@ -362,6 +362,19 @@ step('settings drawer and mobile mode', async () => {
   await page.setViewportSize({ width: 1366, height: 820 });
 });
 
+step('a session that ends while a page is open: the sign-in page comes, and the reason stays on it', async () => {
+  // the server refuses the profile from now on, as for a session ended elsewhere; a language switch refetches what the
+  // console holds, the profile too
+  const ENDED = 'The session was ended elsewhere';
+  await page.route('**/user/info**', (r) => r.fulfill({ json: { code: 50014, message: ENDED, data: null } }));
+  await chooseLanguage('ja');
+  await waitForPath('/login');
+  await page.getByTestId('login-form').waitFor();
+  // the shell has gone with its antd App; the message is shown by the one beside the router (lib/feedback.ts)
+  await page.locator('.ant-message-notice', { hasText: ENDED }).waitFor();
+  await page.unroute('**/user/info**');
+});
+
 test('no uncaught errors in the page', () => {
   assert.deepEqual(journey.pageErrors, []);
 });

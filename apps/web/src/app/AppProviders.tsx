@@ -1,11 +1,16 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import type { Language } from '@faceadmin/shared';
+import { useFeedbackHostWanted } from '../lib/feedback.ts';
 import { useLanguage } from '../lib/i18n.ts';
 import { useSettings } from '../lib/settings.ts';
 import { readablePrimary } from '../ui/contrast.ts';
 import { router } from './routes/router.tsx';
+
+// The antd App that lib/feedback.ts shows toasts and dialogs through, beside the router so they outlive any page; it
+// comes with antd (the sign-in page goes without: #31's first load).
+const FeedbackHost = lazy(() => import('../ui/AntdProviders.tsx').then((m) => ({ default: m.FeedbackHost })));
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -41,6 +46,11 @@ export function AppProviders() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      {useFeedbackHostWanted() && (
+        <Suspense fallback={null}>
+          <FeedbackHost />
+        </Suspense>
+      )}
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,5 @@
 import type { App } from 'antd';
+import { createStore, useStore } from './store.ts';
 
 type AppApi = ReturnType<typeof App.useApp>;
 type MessageInstance = AppApi['message'];
@@ -8,8 +9,11 @@ export type ConfirmArgs = Parameters<ModalHookAPI['confirm']>[0];
 
 /**
  * Non-component code (the API client, the language switch, the route guard) needs toasts and dialogs that follow the
- * ConfigProvider theme and locale: <FeedbackBridge/> (ui/AntdProviders.tsx) registers antd's App-context instances here
- * while the console's antd tree is on screen.
+ * ConfigProvider theme and locale. They come from one antd App, the feedback host (ui/AntdProviders.tsx
+ * `FeedbackHost`), mounted beside the router by app/AppProviders.tsx, so a toast or the sign-in-again dialog outlives
+ * the page that asked for it (a session that ended: the shell goes, the sign-in page comes, the message stays).
+ * The host comes with antd: when the first antd page mounts, or when something is to be shown before (the sign-in page
+ * draws without antd: #31's first load); what is asked meanwhile is shown once it is there.
  */
 interface Feedback {
   message: MessageInstance;
@@ -17,37 +21,36 @@ interface Feedback {
 }
 
 let current: Feedback | undefined;
+const waiting: ((f: Feedback) => void)[] = [];
+const hostWanted = createStore(false);
 
-/** Registers the instances of the antd tree on screen; the answer unregisters them (an effect's cleanup). */
+/** Whether the feedback host is to be mounted (AppProviders). */
+export const useFeedbackHostWanted = (): boolean => useStore(hostWanted);
+
+/** Mounts the feedback host (antd is on its way or here already). */
+export const wantFeedbackHost = (): void => hostWanted.set(true);
+
+/** Registers the host's instances; the answer unregisters them (an effect's cleanup). */
 export function registerFeedback(f: Feedback): () => void {
   current = f;
+  for (const show of waiting.splice(0)) show(f);
   return () => {
     if (current === f) current = undefined;
   };
 }
 
-/**
- * Without an antd tree on screen (the sign-in page draws without antd: #31's first load), antd's static API, whose
- * code is fetched then (a failure there has nothing left to show it).
- */
-const staticFeedback = () => import('./staticFeedback.ts');
+function withFeedback(show: (f: Feedback) => void): void {
+  if (current) return show(current);
+  waiting.push(show);
+  wantFeedbackHost();
+}
 
 /** An error or success toast (antd's message). */
 export function toast(args: ToastArgs): void {
-  if (current) void current.message.open(args);
-  else
-    void staticFeedback().then(
-      ({ message }) => void message.open(args),
-      () => undefined,
-    );
+  withFeedback((f) => void f.message.open(args));
 }
 
 /** A confirmation dialog (antd's Modal.confirm). */
 export function confirm(args: ConfirmArgs): void {
-  if (current) current.modal.confirm(args);
-  else
-    void staticFeedback().then(
-      ({ Modal }) => void Modal.confirm(args),
-      () => undefined,
-    );
+  withFeedback((f) => void f.modal.confirm(args));
 }

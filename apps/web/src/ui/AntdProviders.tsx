@@ -7,7 +7,7 @@ import enUS from 'antd/locale/en_US';
 import jaJP from 'antd/locale/ja_JP';
 import type { Language, Size } from '@faceadmin/shared';
 import { useAntdStylesheet } from '../lib/antdStyles.ts';
-import { registerFeedback } from '../lib/feedback.ts';
+import { registerFeedback, wantFeedbackHost } from '../lib/feedback.ts';
 import { takeFlash } from '../lib/flash.ts';
 import { i18next, useLanguage } from '../lib/i18n.ts';
 import { useReducedMotion } from '../lib/motion.ts';
@@ -27,7 +27,7 @@ const COMPONENT_SIZE: Record<Size, 'large' | 'medium' | 'small'> = {
   mini: 'small',
 };
 
-/** Hands antd's context-aware message/modal to the API client, and shows a message left for after a reload (flash.ts). */
+/** Hands the host's context-aware message/modal to lib/feedback.ts, and shows a message left for after a reload (flash.ts). */
 function FeedbackBridge() {
   const { message, modal } = AntApp.useApp();
   useEffect(() => registerFeedback({ message, modal }), [message, modal]); // unregistered with the tree
@@ -42,10 +42,33 @@ const DANGER_RED = '#cf1322';
 const MUTED_TEXT = '#666666';
 
 /**
- * antd's theme, locale, size and App (its message and dialogs) around what antd draws: the signed-in shell and the pages
- * outside it. A chunk of its own, so the sign-in page, drawn without antd, goes without it (#31's first load).
+ * antd's theme, locale, size and App (its message and dialogs for the pages' own use) around what antd draws: the
+ * signed-in shell and the pages outside it. A chunk of its own, so the sign-in page, drawn without antd, goes without it
+ * (#31's first load). With it, the feedback host comes too (lib/feedback.ts).
  */
 export default function AntdProviders({ children }: { children: ReactNode }) {
+  useEffect(wantFeedbackHost, []);
+  return <AntdConfig app={<AntApp style={{ height: '100%' }}>{children}</AntApp>} />;
+}
+
+/**
+ * The App whose message and dialogs lib/feedback.ts shows (the API client's errors, the sign-in-again dialog, the
+ * guard's): mounted once beside the router (app/AppProviders.tsx), so they outlive any page. No element of its own.
+ */
+export function FeedbackHost() {
+  return (
+    <AntdConfig
+      app={
+        <AntApp component={false}>
+          <FeedbackBridge />
+        </AntApp>
+      }
+    />
+  );
+}
+
+/** antd's ConfigProvider as the console sets it (settings, language, contrast, motion) around `app`. */
+function AntdConfig({ app }: { app: ReactNode }) {
   const language = useLanguage();
   const settings = useSettings();
   const reducedMotion = useReducedMotion();
@@ -83,10 +106,7 @@ export default function AntdProviders({ children }: { children: ReactNode }) {
         algorithm: settings.size === 'mini' ? [theme.defaultAlgorithm, theme.compactAlgorithm] : theme.defaultAlgorithm,
       }}
     >
-      <AntApp style={{ height: '100%' }}>
-        <FeedbackBridge />
-        {children}
-      </AntApp>
+      {app}
     </ConfigProvider>
   );
 }

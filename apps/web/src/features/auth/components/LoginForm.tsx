@@ -22,7 +22,7 @@ const PROBLEM: Record<Name, (v: string) => LoginProblem | null> = { username: ac
  * checked as it changes and all of them on submit; besides, the first refused field takes the focus, and each message
  * is tied to its field for screen readers.
  */
-export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
+export function LoginForm({ onToken, onAttempt }: { onToken: (token: string) => void; onAttempt?: () => void }) {
   const { t } = useTranslation();
   const [values, setValues] = useState<Values>({ username: '', password: '', icode: '' });
   const [problems, setProblems] = useState<Partial<Record<Name, LoginProblem>>>({});
@@ -49,6 +49,7 @@ export function LoginForm({ onToken }: { onToken: (token: string) => void }) {
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (login.isPending) return;
+    onAttempt?.();
     const found = Object.fromEntries(fields.map((f) => [f, PROBLEM[f](values[f]) ?? undefined]));
     setProblems(found);
     const first = fields.find((f) => found[f]);

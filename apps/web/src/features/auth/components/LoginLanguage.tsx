@@ -7,7 +7,7 @@ import { LANGUAGE_LABEL, LOCALE_FOLDER } from '../../../lib/languages.ts';
 /**
  * The sign-in page's language switch (spec §1): a button that opens the four languages, each named in itself. The
  * console's header has antd's (ui/LanguageSelect.tsx); this one is plain, as the sign-in page comes without antd (#31).
- * Escape or a click elsewhere closes it; the choice is saved and switches the page at once.
+ * Escape, a click elsewhere or the focus leaving closes it; the choice is saved and switches the page at once.
  */
 export function LoginLanguage() {
   const { t } = useTranslation();
@@ -35,7 +35,14 @@ export function LoginLanguage() {
   }, [open]);
 
   return (
-    <div className="fa-lang" ref={box}>
+    <div
+      className="fa-lang"
+      ref={box}
+      // the keyboard leaving the switch (Tab past the list) closes it too
+      onBlur={(e) => {
+        if (!box.current?.contains(e.relatedTarget)) setOpen(false);
+      }}
+    >
       <button
         ref={button}
         type="button"
@@ -62,6 +69,7 @@ export function LoginLanguage() {
                 aria-current={l === language ? 'true' : undefined}
                 onClick={() => {
                   setOpen(false);
+                  button.current?.focus();
                   void setLanguage(l); // a failure is said by setLanguage and reported
                 }}
               >

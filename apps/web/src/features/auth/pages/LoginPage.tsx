@@ -32,7 +32,8 @@ export default function LoginPage() {
   // The Guard sends a signed-in user from /login to ?redirect= (or /); navigating here as well would race it.
   const signedIn = (token: string) => setToken(token);
 
-  // after a password reset, the sign-in view says so (the reset form and its antd messages are gone by then)
+  // after a password reset, the sign-in view says so until the next attempt (the reset form and its antd messages are
+  // gone by then)
   const [reset, setReset] = useState(false);
 
   const title = { login: t('auth.signInTitle'), register: t('auth.registerTitle'), forgot: t('auth.forgotTitle') }[mode];
@@ -46,13 +47,10 @@ export default function LoginPage() {
         </header>
         <div className="fa-login-body">
           <h1 className="fa-login-title">{title}</h1>
-          {mode === 'login' && reset && (
-            <p className="fa-login-notice" role="status">
-              {t('auth.passwordReset')}
-            </p>
-          )}
+          {/* a live region present from the start, so the notice put in it is announced */}
+          <div role="status">{mode === 'login' && reset && <p className="fa-login-notice">{t('auth.passwordReset')}</p>}</div>
           {mode === 'login' ? (
-            <LoginForm onToken={signedIn} />
+            <LoginForm onToken={signedIn} onAttempt={() => setReset(false)} />
           ) : (
             <Suspense fallback={<PageLoading />}>
               <AccountForms
