@@ -154,3 +154,54 @@ test('a batch is filled up to the wire budget (not 50 people as before issue #20
   assert.equal(rest.length, 150);
   assert.equal((await t.app.modules.devices.sync.plan(device, jsonWire)).length, 0, 'nothing planned twice');
 });
+
+test('an idle poll plans nothing and opens no transaction; a queued command or a person due is planned at the next poll', async () => {
+  const { db } = t.app.database;
+  const created = await call(t.app, 'POST', '/device/create', {
+    token: A.main,
+    body: { name: 'Idle', serial: 'IDLE0001', ip: '10.0.0.11', password: 'x12345', attendance_scope: 'all' },
+  });
+  assert.equal(created.code, CODES.OK, created.message);
+  const device = (await devicesRepository.findBySerial(db, 'IDLE0001'))!;
+  // the first polls take what the new terminal is due (the company's people), answered
+  for (let batch = await t.app.modules.devices.sync.plan(device, jsonWire); batch.length; batch = await t.app.modules.devices.sync.plan(device, jsonWire)) {
+    await t.app.modules.devices.sync.results(
+      device,
+      batch.map((b) => ({ id: b.id, code: 0 })),
+    );
+  }
+  // transactions opened, counted on this app's database
+  let opened = 0;
+  const original = db.transaction.bind(db);
+  db.transaction = () => {
+    opened++;
+    return original();
+  };
+  try {
+    for (let i = 0; i < 5; i++) assert.deepEqual(await t.app.modules.devices.sync.plan(device, jsonWire), []);
+    assert.equal(opened, 0, 'five idle polls, no transaction');
+
+    await t.app.modules.devices.sync.queue(db, device, { kind: 'info' });
+    const asked = await t.app.modules.devices.sync.plan(device, jsonWire);
+    assert.deepEqual(
+      asked.map((p) => p.encoded.op.kind),
+      ['info'],
+      'the queued command goes out at the next poll',
+    );
+    assert.ok(opened > 0);
+    // sent and not answered yet: the polls after it still look (a command that is never answered times out there)
+    opened = 0;
+    assert.deepEqual(await t.app.modules.devices.sync.plan(device, jsonWire), []);
+    assert.equal(opened, 1, 'a command awaiting its answer is looked at');
+    await t.app.modules.devices.sync.results(device, [{ id: asked[0]!.id, code: 0 }]);
+
+    const person = await addPersonWithFace(t, A, { name: 'Idle P', number: 'IDLE1' });
+    const next = await t.app.modules.devices.sync.plan(device, jsonWire);
+    assert.ok(
+      next.some((p) => 'pin' in p.encoded.op && p.encoded.op.pin === 'IDLE1'),
+      `the new person (${person}) goes out at the next poll`,
+    );
+  } finally {
+    db.transaction = original;
+  }
+});

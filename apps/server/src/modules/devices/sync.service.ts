@@ -191,9 +191,20 @@ export function syncService(deps: {
    * The faces the next poll is about to send, read before its transaction opens: no file I/O while the
    * database is held (on SQLite every upload and poll waits for it).
    */
-  async function prefetchFaces<E>(device: DeviceRow, wire: Wire<E>): Promise<Map<string, string>> {
+  /** Whether the terminal has a command queued or sent and not answered yet (the queue's index answers it). */
+  async function hasOpenCommands(deviceId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('device_commands')
+      .select('id')
+      .where('device_id', '=', deviceId)
+      .where('state', 'in', ['queued', 'sent'])
+      .limit(1)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  async function prefetchFaces<E>(device: DeviceRow, wire: Wire<E>, due: { person_id: number; desired_rev: number }[]): Promise<Map<string, string>> {
     const faces = new Map<string, string>();
-    const due = await ledgerRepository.due(db, device.id, nowIso(), rowsPerBatch(wire));
     if (!due.length) return faces;
     const persons = new Map(
       (
@@ -354,7 +365,12 @@ export function syncService(deps: {
       // A lane of one-offs (e.g. door opens) plans no ledger work.
       const laneOnly = wire.lane && 'only' in wire.lane ? wire.lane.only : undefined;
       const laneExcept = wire.lane && 'except' in wire.lane ? wire.lane.except : undefined;
-      const faces = laneOnly ? new Map<string, string>() : await prefetchFaces(device, wire);
+      const dueBefore = laneOnly ? [] : await ledgerRepository.due(db, device.id, nowIso(), rowsPerBatch(wire));
+      // An idle poll (most of them: a terminal polls every few seconds) plans nothing and opens no transaction: no
+      // ledger work due, no command queued or awaiting its answer (one that times out is found by the poll after it is
+      // sent, so there is one). Work that becomes due meanwhile is planned by the next poll, as it would have been.
+      if (!dueBefore.length && !(await hasOpenCommands(device.id))) return [];
+      const faces = await prefetchFaces(device, wire, dueBefore);
       const planned = await transaction(db, async (trx) => {
         await expireSent(trx, device.id, COMMAND_TIMEOUT_MS);
         const now = nowIso();
