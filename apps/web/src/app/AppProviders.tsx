@@ -6,6 +6,7 @@ import { useFeedbackHostWanted } from '../lib/feedback.ts';
 import { useLanguage } from '../lib/i18n.ts';
 import { useSettings } from '../lib/settings.ts';
 import { readablePrimary } from '../ui/contrast.ts';
+import { paletteVariables } from '../ui/palette.ts';
 import { router } from './routes/router.tsx';
 
 // The antd App that lib/feedback.ts shows toasts and dialogs through, beside the router so they outlive any page; it
@@ -31,10 +32,13 @@ function useRefetchOnLanguage(language: Language) {
   }, [language]);
 }
 
-/** The theme colour for what is drawn without antd (global.css's --fa-primary), in antd's readable shade, before the first paint. */
-function useThemeColorVariable(themeColor: string) {
+/**
+ * The palette and the theme colour (in antd's readable shade) as CSS variables, for what is drawn without antd
+ * (global.css's --fa-*), before the first paint.
+ */
+function usePaletteVariables(themeColor: string) {
   useLayoutEffect(() => {
-    document.documentElement.style.setProperty('--fa-primary', readablePrimary(themeColor));
+    for (const [name, value] of Object.entries(paletteVariables(readablePrimary(themeColor)))) document.documentElement.style.setProperty(name, value);
   }, [themeColor]);
 }
 
@@ -42,7 +46,7 @@ function useThemeColorVariable(themeColor: string) {
 export function AppProviders() {
   const language = useLanguage();
   useRefetchOnLanguage(language);
-  useThemeColorVariable(useSettings().themeColor);
+  usePaletteVariables(useSettings().themeColor);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

@@ -13,6 +13,7 @@ import { i18next, useLanguage } from '../lib/i18n.ts';
 import { useReducedMotion } from '../lib/motion.ts';
 import { useSettings } from '../lib/settings.ts';
 import { readablePrimary } from './contrast.ts';
+import { PALETTE } from './palette.ts';
 
 const ANTD_LOCALE: Record<Language, NonNullable<ConfigProviderProps['locale']>> = { 'zh-CN': zhCN, zh_tw: zhTW, 'en-US': enUS, ja: jaJP };
 
@@ -37,9 +38,6 @@ function FeedbackBridge() {
   }, [message]);
   return null;
 }
-
-const DANGER_RED = '#cf1322';
-const MUTED_TEXT = '#666666';
 
 /**
  * antd's theme, locale, size and App (its message and dialogs for the pages' own use) around what antd draws: the
@@ -80,21 +78,17 @@ function AntdConfig({ app }: { app: ReactNode }) {
       // antd puts a space between a button's two CJK characters ("保 存"); the console's labels are written as they read
       button={{ autoInsertSpace: false }}
       theme={{
-        // WCAG AA asks 4.5:1 for text, on white and on a hovered row's grey (#fafafa): antd's error red (#ff4d4f) is
-        // 3.3:1 on white, this one of the same hue 5.6:1; the theme colour is used in a shade white text on it reads
-        // (readablePrimary); placeholders and tertiary text (field hints, description labels: 1.8:1 and 3.4:1) are
-        // darkened to 5.7:1
+        // WCAG AA asks 4.5:1 for text, on white and on a hovered row's grey (#fafafa): the palette's colours (ui/palette.ts);
+        // the theme colour is used in a shade white text on it reads (readablePrimary)
         token: {
           colorPrimary: readablePrimary(settings.themeColor),
-          colorError: DANGER_RED,
-          colorTextPlaceholder: MUTED_TEXT,
-          colorTextTertiary: MUTED_TEXT,
-          // antd's link blue (#1677ff) is 4.1:1 on white; one shade darker 6.2:1 (hover and press darker still)
-          colorLink: '#0958d9',
-          colorLinkHover: '#003eb3',
-          colorLinkActive: '#002c8c',
-          // warning text (Typography type="warning"): antd's gold is 1.9:1 on white, this 7.5:1
-          colorWarningText: '#874d00',
+          colorError: PALETTE.danger,
+          colorTextPlaceholder: PALETTE.muted,
+          colorTextTertiary: PALETTE.muted,
+          colorLink: PALETTE.link,
+          colorLinkHover: PALETTE.linkHover,
+          colorLinkActive: PALETTE.linkActive,
+          colorWarningText: PALETTE.warningText, // Typography type="warning"
           motion: !reducedMotion,
         },
         // antd's component styles come from antd/dist/antd.css once the signed-in shell has brought it
