@@ -3,7 +3,9 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { CODES } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from './helpers.ts';
-import { plainPunch, punchWriter } from '../src/modules/punches/punches.repository.ts';
+import { healthRepository } from '../src/modules/punches/health.repository.ts';
+import { plainPunch, punchesRepository, punchWriter } from '../src/modules/punches/punches.repository.ts';
+import { strangersRepository } from '../src/modules/strangers/strangers.repository.ts';
 
 /**
  * #32 item 3: every list route's filters find punches through an index, never by reading the table through. The
@@ -108,6 +110,29 @@ test(`the list routes read punches through an index under every filter (${DIALEC
     const r = await call(t.app, 'GET', path, { token: A.main, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
     assert.equal(r.code, CODES.OK, `${route}: ${r.message}`);
   }
+  // the exports, which read a batch at a time after the last row of the batch before
+  const exports: [string, Record<string, unknown>][] = [
+    ['/attendance/export', range],
+    ['/attendance/export', { device_id: device }],
+    ['/stranger/export', range],
+    ['/attendance/health/export', range],
+    ['/attendance/alcohol/export', range],
+  ];
+  for (const [path, body] of exports) {
+    route = `${path} ${JSON.stringify(body)}`;
+    const r = await t.app.inject({ method: 'POST', url: `/api/management${path}`, headers: { 'x-token': A.main }, payload: body });
+    assert.equal(r.statusCode, 200, `${route}: ${r.body.slice(0, 200)}`);
+  }
+  // their later batches (these few punches make one): after a row
+  const before = { time: '2026-11-16T10:00:00.000Z', id: 1_000_000 };
+  const window = { from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z' };
+  route = 'a later batch of the punch export';
+  await punchesRepository.list(t.app.database.db, A.id, { ...window, before, offset: 0, limit: 1000 }, false);
+  await punchesRepository.list(t.app.database.db, A.id, { deviceId: device, before, offset: 0, limit: 1000 }, false);
+  route = 'a later batch of the stranger export';
+  await strangersRepository.list(t.app.database.db, A.id, { ...window, before, offset: 0, limit: 1000 }, false);
+  route = 'a later batch of the alcohol export';
+  await healthRepository.alcohol(t.app.database.db, A.id, { ...window, before, offset: 0, limit: 1000 }, false);
   route = '';
   // Each filter of the punch list sends its own statements: far more than one per route.
   assert.ok(seen.length >= calls.length, `${seen.length} statements read punches`);

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { t } from '../../i18n/i18n.ts';
 import { zonedToUtcMs } from '../../lib/time.ts';
 import { pageOf } from '../../lib/schemas.ts';
-import { pages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
+import { keysetPages, mapPages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
 import { authOf, tenantOf } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import { healthRepository } from './health.repository.ts';
@@ -58,14 +58,18 @@ export default async function healthRoutes(app: App, deps: { database: Database 
       'vaccine_time',
     ];
     const columns = keys.map((k) => ({ header: t(lang, `health.fields.${k}`), key: k }));
-    const rows = pages(async (offset, limit) =>
-      (await healthRepository.list(db, companyId, { ...f, offset, limit }, false)).items.map(presentHealth).map((h) => ({
-        ...h,
-        temperature: NL(h.temperature),
-        vaccine_count: NL(h.vaccine_count),
-        color: h.color ? t(lang, `health.colors.${h.color}`) : '',
-        nat_result: h.nat_result ? t(lang, `health.nat.${h.nat_result}`) : '',
-      })),
+    const rows = mapPages(
+      keysetPages(async (before, limit) => (await healthRepository.list(db, companyId, { ...f, before, offset: 0, limit }, false)).items),
+      (row) => {
+        const h = presentHealth(row);
+        return {
+          ...h,
+          temperature: NL(h.temperature),
+          vaccine_count: NL(h.vaccine_count),
+          color: h.color ? t(lang, `health.colors.${h.color}`) : '',
+          nat_result: h.nat_result ? t(lang, `health.nat.${h.nat_result}`) : '',
+        };
+      },
     );
     return sendXlsx(reply, 'health.xlsx', await xlsxStream(t(lang, 'health.sheet'), columns, rows));
   });
@@ -85,12 +89,12 @@ export default async function healthRoutes(app: App, deps: { database: Database 
       header: t(lang, `health.alcoholFields.${k}`),
       key: k,
     }));
-    const rows = pages(async (offset, limit) =>
-      (await healthRepository.alcohol(db, companyId, { ...f, offset, limit }, false)).items.map(presentAlcohol).map((a) => ({
-        ...a,
-        over: t(lang, a.over ? 'health.over' : 'health.under'),
-        temperature: NL(a.temperature),
-      })),
+    const rows = mapPages(
+      keysetPages(async (before, limit) => (await healthRepository.alcohol(db, companyId, { ...f, before, offset: 0, limit }, false)).items),
+      (row) => {
+        const a = presentAlcohol(row);
+        return { ...a, over: t(lang, a.over ? 'health.over' : 'health.under'), temperature: NL(a.temperature) };
+      },
     );
     return sendXlsx(reply, 'alcohol.xlsx', await xlsxStream(t(lang, 'health.alcoholSheet'), columns, rows));
   });

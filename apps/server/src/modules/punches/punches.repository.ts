@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
+import type { Cursor } from '../../lib/xlsx.ts';
 import { reusableQuery } from '../../db/reusable.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -42,6 +43,8 @@ export interface PunchFilter {
   from?: string | undefined;
   to?: string | undefined;
   stranger?: number | undefined;
+  /** newest first after this row (an export's next batch) */
+  before?: Cursor | undefined;
   offset: number;
   limit: number;
 }
@@ -205,6 +208,10 @@ export const punchesRepository = {
     if (f.personId) q = q.where('p.person_id', '=', f.personId);
     if (f.from) q = q.where('p.time', '>=', f.from);
     if (f.to) q = q.where('p.time', '<', f.to);
+    if (f.before) {
+      const b = f.before;
+      q = q.where('p.time', '<=', b.time).where((eb) => eb.or([eb('p.time', '<', b.time), eb('p.id', '<', b.id)]));
+    }
     // stranger 1: what is no punch of a known person (a stranger, or a registered person refused); 0: the punches.
     if (f.stranger !== undefined) q = q.where('p.stranger', f.stranger ? '<>' : '=', 0);
     if (f.keyword) {

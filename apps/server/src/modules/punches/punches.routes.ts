@@ -3,7 +3,7 @@ import { punchesApi, type PunchExportBody } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../module.ts';
 import type { Database } from '../../db/database.ts';
-import { pages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
+import { keysetPages, mapPages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
 import { t } from '../../i18n/i18n.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
@@ -59,8 +59,9 @@ export default async function punchesRoutes(app: App, deps: { database: Database
       key: k,
     }));
     const filter = filterOf(req.body, authOf(req).timeZone);
-    const rows = pages(async (offset, limit) =>
-      (await punchesRepository.list(db, tenant.companyId, { ...filter, offset, limit }, false)).items.map((p) => presentPunch(p)),
+    const rows = mapPages(
+      keysetPages(async (before, limit) => (await punchesRepository.list(db, tenant.companyId, { ...filter, before, offset: 0, limit }, false)).items),
+      (p) => presentPunch(p),
     );
     return sendXlsx(reply, 'punches.xlsx', await xlsxStream(t(lang, 'punch.sheet'), columns, rows));
   });

@@ -7,7 +7,7 @@ import { t } from '../../i18n/i18n.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/schemas.ts';
 import { zonedToUtcMs } from '../../lib/time.ts';
-import { pages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
+import { keysetPages, mapPages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
 import { authOf, tenantOf, type Access } from '../../plugins/auth.ts';
 import { routeSchema } from '../../plugins/envelope.ts';
 import type { PunchPhotoStore } from '../punches/punches.service.ts';
@@ -63,17 +63,21 @@ export default async function strangersRoutes(app: App, deps: { database: Databa
     const columns = keys.map((k) => ({ header: t(lang, `stranger.fields.${k}`), key: k, width: k === 'photo' ? 60 : 18 }));
     // The photo column is a link a signed-in browser opens (the session cookie carries the access).
     const origin = `${req.protocol}://${req.host}`;
-    const rows = pages(async (offset, limit) =>
-      (await strangersRepository.list(db, companyId, { ...f, offset, limit }, false)).items.map(presentStranger).map((s) => ({
-        device: s.device,
-        day: s.day,
-        time: s.time,
-        kind: t(lang, `stranger.kinds.${s.kind}`),
-        name: s.name,
-        number: s.number,
-        temperature: s.temperature ?? '',
-        photo: s.pic_url ? { text: origin + s.pic_url, hyperlink: origin + s.pic_url } : '',
-      })),
+    const rows = mapPages(
+      keysetPages(async (before, limit) => (await strangersRepository.list(db, companyId, { ...f, before, offset: 0, limit }, false)).items),
+      (row) => {
+        const s = presentStranger(row);
+        return {
+          device: s.device,
+          day: s.day,
+          time: s.time,
+          kind: t(lang, `stranger.kinds.${s.kind}`),
+          name: s.name,
+          number: s.number,
+          temperature: s.temperature ?? '',
+          photo: s.pic_url ? { text: origin + s.pic_url, hyperlink: origin + s.pic_url } : '',
+        };
+      },
     );
     return sendXlsx(reply, 'strangers.xlsx', await xlsxStream(t(lang, 'stranger.sheet'), columns, rows));
   });

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import ExcelJS from 'exceljs';
+import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { plainPunch, punchWriter, type PunchInsert } from './punches.repository.ts';
+
+/**
+ * The punch and stranger exports read their rows a batch of 1,000 at a time, each after the last row of the batch
+ * before (#32 item 3: by offset, a month of a big company's punches took minutes). 1,500 punches, three at each
+ * second (one per PIN), so a batch ends inside a group of punches with the same time: each must be in the workbook
+ * once, newest first.
+ */
+let t: TestApp;
+let A: Company;
+let B: Company;
+const TIMES = 500;
+const PINS = ['101', '102', '103'];
+
+before(async () => {
+  t = await makeApp();
+  await t.app.jobs.stop();
+  A = await makeCompany(t, 'Export A');
+  B = await makeCompany(t, 'Export B');
+  const device = async (c: Company, serial: string) =>
+    (await call(t.app, 'POST', '/device/create', { token: c.main, body: { name: `Gate ${serial}`, serial, ip: '10.0.0.1', password: 'pw' } })).data
+      .id as number;
+  const gate = await device(A, 'EXP001');
+  const other = await device(B, 'EXP002');
+  const rows: PunchInsert[] = [];
+  for (let i = 0; i < TIMES; i++) {
+    const local = `2026-11-16 ${String(8 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00`;
+    for (const pin of PINS) rows.push({ ...plainPunch({ companyId: A.id, deviceId: gate, personId: null, pin, local, zone: 'Asia/Shanghai' }), stranger: 1 });
+    rows.push(plainPunch({ companyId: B.id, deviceId: other, personId: null, pin: '101', local, zone: 'Asia/Shanghai' }));
+  }
+  await t.app.database.db.transaction().execute((trx) => punchWriter().insertIgnore(trx, rows));
+});
+after(async () => {
+  await t.close();
+});
+
+/** The first sheet's rows below the header, as 'day time number', found by the columns' English headers. */
+async function exported(url: string, body: object): Promise<string[]> {
+  const r = await t.app.inject({ method: 'POST', url: `/api/management${url}`, headers: { 'x-token': A.main, 'x-lang': 'en-US' }, payload: body });
+  assert.equal(r.statusCode, 200, r.body.slice(0, 200));
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(r.rawPayload as unknown as ArrayBuffer);
+  const sheet = wb.worksheets[0]!;
+  const headers = (sheet.getRow(1).values as string[]).map((h) => String(h ?? '').toLowerCase());
+  const col = (name: string) => headers.indexOf(name);
+  const [day, time, number] = [col('day'), col('time'), col('number')];
+  assert.ok(day > 0 && time > 0 && number > 0, headers.join(', '));
+  return Array.from({ length: sheet.rowCount - 1 }, (_, i) => {
+    const v = sheet.getRow(i + 2).values as unknown[];
+    return `${String(v[day])} ${String(v[time])} ${String(v[number])}`;
+  });
+}
+
+function assertEachOnceNewestFirst(rows: string[]): void {
+  assert.equal(rows.length, TIMES * PINS.length, 'every punch of the company, no more');
+  assert.equal(new Set(rows).size, rows.length, 'no punch twice');
+  const times = rows.map((r) => r.split(' ').slice(0, 2).join(' '));
+  assert.deepEqual(times, [...times].sort().reverse(), 'newest first');
+}
+
+test(`a punch export of more than one batch has every punch once, newest first, where a batch ends among punches of the same second (${DIALECT})`, async () => {
+  assertEachOnceNewestFirst(await exported('/attendance/export', { from: '2026-11-16', to: '2026-11-16' }));
+});
+
+test(`a stranger export of more than one batch has every refused face once, newest first (${DIALECT})`, async () => {
+  assertEachOnceNewestFirst(await exported('/stranger/export', { from: '2026-11-16', to: '2026-11-16' }));
+});
