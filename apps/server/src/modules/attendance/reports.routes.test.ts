@@ -132,6 +132,33 @@ test(`month report export: the report page's figures for everyone, below a title
   assert.equal((await xlsx('/attendance/report/export', { month: '2026-10' }, B.main)).length, 3);
 });
 
+test(`a department's day results, month report and their exports include the departments below it (${DIALECT})`, async () => {
+  // Plant > Line 1; 501 works on Line 1 (as well as in Staff), 502 in Staff only
+  const org = (name: string, parent_id = 0) => call(t.app, 'POST', '/org/create', { token: A.main, body: { name, parent_id } });
+  const plant = (await org('Plant')).data.id as number;
+  const line = (await org('Line 1', plant)).data.id as number;
+  const office = (await org('Office')).data.id as number;
+  await t.app.database.db.insertInto('person_departments').values({ company_id: A.id, person_id: late, department_id: line }).execute();
+  const numbers = (items: { number: string }[]) => items.map((r) => r.number);
+  for (const department_id of [plant, line]) {
+    const days = await call(t.app, 'GET', '/attendance/day/list', { token: A.main, query: { date: '2026-10-05', department_id: String(department_id) } });
+    assert.deepEqual(numbers(days.data.items), ['501'], `day results of department ${department_id}`);
+    const month = await call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: '2026-10', department_id: String(department_id) } });
+    assert.deepEqual(numbers(month.data.items), ['501'], `month report of department ${department_id}`);
+    assert.equal(month.data.total, 1);
+    const dayRows = await xlsx('/attendance/day/export', { from: '2026-10-05', to: '2026-10-06', department_id });
+    assert.equal(dayRows.filter((r) => r.includes('502')).length, 0);
+    assert.equal(dayRows.filter((r) => r.includes('501')).length, 2, 'two days of 501');
+    const monthRows = await xlsx('/attendance/report/export', { month: '2026-10', department_id });
+    assert.ok(monthRows.some((r) => r.includes('501')) && !monthRows.some((r) => r.includes('502')), JSON.stringify(monthRows.slice(0, 6)));
+  }
+  // a department with nobody in it or below it, and another company's
+  const empty = await call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: '2026-10', department_id: String(office) } });
+  assert.equal(empty.data.total, 0);
+  const theirs = await call(t.app, 'GET', '/attendance/report/month', { token: B.main, query: { month: '2026-10', department_id: String(plant) } });
+  assert.equal(theirs.data.total, 0);
+});
+
 test(`someone who left keeps their results up to the day they left and gets none after it; coming back resumes them (${DIALECT})`, async () => {
   const db = t.app.database.db;
   const recompute = t.app.modules.attendance.recompute;

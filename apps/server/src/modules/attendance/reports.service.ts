@@ -23,7 +23,17 @@ import { xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { clockText } from './engine/zone.ts';
 import { leaveTypes } from './leave-types.ts';
-import { DAY_FIGURES, dayResults, leaveDays, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
+import {
+  DAY_FIGURES,
+  dayResults,
+  departmentScope,
+  leaveDays,
+  leaveFigures,
+  monthBounds,
+  monthGrid,
+  monthSums,
+  peopleWithResults,
+} from './results.repository.ts';
 import { datesBetween } from './plans.ts';
 
 /** A day-results export sends its rows in batches of this many (one date may hold a whole company). */
@@ -174,7 +184,8 @@ export function reportsService(database: Database) {
       if ((Date.parse(body.to) - Date.parse(body.from)) / 86_400_000 >= ATTENDANCE_EXPORT_LIMITS.daysMax)
         throw invalid('to', 'reasons.rangeTooLong', { limit: ATTENDANCE_EXPORT_LIMITS.daysMax });
       const dates = datesBetween(body.from, body.to);
-      const count = await dayResults(db, tenant.companyId, body.from, body.to, body)
+      const filter = { ...body, departments: await departmentScope(db, tenant.companyId, body.department_id) };
+      const count = await dayResults(db, tenant.companyId, body.from, body.to, filter)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       const rowsTotal = Number(count.n);
@@ -209,7 +220,7 @@ export function reportsService(database: Database) {
       };
       async function* batches() {
         for (const date of dates) {
-          const all = await dayResults(db, companyId, date, date, body).select(DAY_COLUMNS).orderBy('p.number').orderBy('a.person_id').execute();
+          const all = await dayResults(db, companyId, date, date, filter).select(DAY_COLUMNS).orderBy('p.number').orderBy('a.person_id').execute();
           for (let i = 0; i < all.length; i += BATCH) {
             const part = all.slice(i, i + BATCH);
             const timesOf = await countedTimes(db, companyId, part);
@@ -249,6 +260,7 @@ export function reportsService(database: Database) {
      */
     async exportMonth(tenant: Tenant, body: MonthExportBody, lang: Language) {
       const { first, last } = monthBounds(body.month);
+      const filter = { ...body, departments: await departmentScope(db, tenant.companyId, body.department_id) };
       const header = (k: string) => t(lang, `att.fields.${k}`);
       const companyId = tenant.companyId;
       const kinds = await leaveColumns(db, companyId, first, last, lang);
@@ -274,7 +286,7 @@ export function reportsService(database: Database) {
         // Keyset over numbers (then ids): the pages cost the same at the end of a 10,000-person company.
         let after: { number: string; id: number } | undefined;
         for (;;) {
-          let people = peopleWithResults(db, companyId, first, last, body).select(['p.id', 'p.number']);
+          let people = peopleWithResults(db, companyId, first, last, filter).select(['p.id', 'p.number']);
           if (after) {
             const { number, id } = after;
             people = people.where((eb) => eb.or([eb('p.number', '>', number), eb.and([eb('p.number', '=', number), eb('p.id', '>', id)])]));

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
+import { departmentsRepository } from '../departments/departments.repository.ts';
+import { descendantsOf } from '../departments/departments.service.ts';
 
 /**
  * The stored day results as the day view, the calendar, the month report and the exports read them (the only SQL
@@ -52,13 +54,23 @@ export const leaveFigures = (r: {
 });
 
 /** The company's results between two dates (inclusive) with the day view's filters, joined with people and rules. */
-export function dayResults(
-  db: Executor,
-  companyId: number,
-  from: string,
-  to: string,
-  f: { status?: string | undefined; keyword?: string | undefined; department_id?: number | undefined } = {},
-) {
+/** What the day and month reports filter by; `departments`: a department and those below it (departmentScope). */
+export interface ResultFilter {
+  status?: string | undefined;
+  keyword?: string | undefined;
+  departments?: number[] | undefined;
+}
+
+/**
+ * A report's department filter: the department and every department below it, as the people list filters (a
+ * report of "Production" counts its lines and teams), or undefined for no filter.
+ */
+export async function departmentScope(db: Executor, companyId: number, departmentId: number | undefined): Promise<number[] | undefined> {
+  if (!departmentId) return undefined;
+  return [...descendantsOf(await departmentsRepository.all(db, companyId), departmentId)];
+}
+
+export function dayResults(db: Executor, companyId: number, from: string, to: string, f: ResultFilter = {}) {
   let q = db
     .selectFrom('attendance_days as a')
     .innerJoin('persons as p', 'p.id', 'a.person_id')
@@ -66,10 +78,10 @@ export function dayResults(
     .where('a.company_id', '=', companyId)
     .where('a.date', '>=', from)
     .where('a.date', '<=', to);
-  const { status, keyword, department_id: dept } = f;
+  const { status, keyword, departments } = f;
   if (status) q = q.where((eb) => eb(eb.fn.coalesce('a.manual_status', 'a.status'), '=', status));
   if (keyword) q = q.where('p.search', 'like', likeKeyword(keyword));
-  if (dept) q = q.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+  if (departments) q = q.where('a.person_id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', 'in', departments));
   return q;
 }
 
@@ -199,13 +211,7 @@ export function monthBounds(month: string): { first: string; last: string } {
 }
 
 /** The company's people with results between the dates, by keyword and department (a query to count or page). */
-export function peopleWithResults(
-  db: Executor,
-  companyId: number,
-  first: string,
-  last: string,
-  f: { keyword?: string | undefined; department_id?: number | undefined },
-) {
+export function peopleWithResults(db: Executor, companyId: number, first: string, last: string, f: Omit<ResultFilter, 'status'>) {
   let people = db
     .selectFrom('persons as p')
     .where('p.company_id', '=', companyId)
@@ -220,9 +226,9 @@ export function peopleWithResults(
       ),
     );
   if (f.keyword) people = people.where('p.search', 'like', likeKeyword(f.keyword));
-  if (f.department_id) {
-    const dept = f.department_id;
-    people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', '=', dept));
+  if (f.departments) {
+    const { departments } = f;
+    people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', 'in', departments));
   }
   return people;
 }
