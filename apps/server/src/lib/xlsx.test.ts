@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { xlsxStream } from './xlsx.ts';
+
+/**
+ * An export's batches arrive as SQLite gives them: answered without a turn of the event loop. The workbook still
+ * leaves as it is written (its first bytes before its last batch is read), and a timer set meanwhile fires: the
+ * export does not hold the server (a terminal's upload, a console's request) until it ends.
+ */
+test('an xlsx export sends its first bytes, and lets a timer run, before it reads its last batch', async () => {
+  const BATCHES = 40;
+  let read = 0;
+  let readWhenTimerRan = -1;
+  async function* batches() {
+    for (let b = 0; b < BATCHES; b++) {
+      read++;
+      yield Array.from({ length: 500 }, (_, i) => ({ n: b * 500 + i, text: `row ${b * 500 + i} ${'x'.repeat(40)}` }));
+    }
+  }
+  setTimeout(() => (readWhenTimerRan = read), 0);
+  const out = await xlsxStream(
+    'Rows',
+    [
+      { key: 'n', header: 'N' },
+      { key: 'text', header: 'Text' },
+    ],
+    batches(),
+  );
+  let readAtFirstBytes = -1;
+  let bytes = 0;
+  for await (const chunk of out) {
+    if (readAtFirstBytes < 0) readAtFirstBytes = read;
+    bytes += (chunk as Buffer).length;
+  }
+  assert.ok(bytes > 100_000, `${bytes} bytes`);
+  assert.ok(readAtFirstBytes < BATCHES, `the first bytes left after ${readAtFirstBytes} of ${BATCHES} batches`);
+  assert.ok(readWhenTimerRan >= 0 && readWhenTimerRan < BATCHES, `the timer ran after ${readWhenTimerRan} of ${BATCHES} batches`);
+});
