@@ -10,7 +10,9 @@ import { API_PREFIX } from '../apps/server/src/lib/api.ts';
 
 /** A server on a fresh SQLite database (or DATABASE_URL), driven in-process through inject: no network noise. `opts` go to buildApp. */
 export async function benchApp(opts: Pick<BuildOptions, 'plainAssets'> = {}): Promise<{ app: App; close(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fa-bench-'));
+  // BENCH_DATA_DIR: a data directory kept after the run (a bench that reuses its data, e.g. big-tenant.bench.ts)
+  const kept = process.env.BENCH_DATA_DIR;
+  const dataDir = kept ? (fs.mkdirSync(kept, { recursive: true }), kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'fa-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     SCRYPT_LOG2N: '10',
@@ -30,7 +32,7 @@ export async function benchApp(opts: Pick<BuildOptions, 'plainAssets'> = {}): Pr
     app,
     async close() {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!kept) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
