@@ -98,7 +98,7 @@ export type ListAction<T> = ActionBase<T> &
 
 /** What a list query returns as the page's query hook hands it over. */
 export interface ListResult<T> {
-  data?: { items: T[]; total?: number } | undefined;
+  data?: { items: T[]; total?: number; more?: boolean | undefined } | undefined;
   isLoading: boolean;
   isFetching: boolean;
   error: Error | null;
@@ -263,6 +263,7 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
           list.data?.total,
           t,
           props.pageSizeOptions,
+          list.data?.more,
         );
   const body = (
     <>

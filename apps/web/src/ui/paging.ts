@@ -9,13 +9,17 @@ interface Paged {
 /** A list query as a page holds it: the API's query with the page always set. */
 export type PagedQuery<Q> = Q & Paged;
 
-/** A list page's pagination: its query state, the server's total, a size changer and the translated total. */
+/**
+ * A list page's pagination: its query state, the server's total, a size changer and the translated total ("more than
+ * 10,000" when the server stopped counting there: `more`).
+ */
 export function pagination<Q extends Paged>(
   query: Q,
   setQuery: Dispatch<SetStateAction<Q>>,
   total: number | undefined,
   t: TFunction,
   pageSizeOptions: number[] = [10, 20, 50, 100],
+  more = false,
 ): TablePaginationConfig {
   return {
     current: query.page,
@@ -23,7 +27,7 @@ export function pagination<Q extends Paged>(
     total: total ?? 0,
     showSizeChanger: true,
     pageSizeOptions,
-    showTotal: (n) => t('common.total', { count: n }),
+    showTotal: (n) => t(more ? 'common.totalMore' : 'common.total', { count: n }),
     onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
   };
 }

@@ -13,11 +13,16 @@ export const PageQuery = {
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.pageSizeMax, default: 20 })),
 };
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * A page of a list. `more`: the list counted no further than `total` and has more rows than that (a list that may
+ * hold millions, such as the punches, stops counting there: the console shows "more than 10,000").
+ */
 export const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
-  Type.Object({ items: Type.Array(item), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() });
+  Type.Object({ items: Type.Array(item), total: Type.Integer(), more: Type.Optional(Type.Boolean()), page: Type.Integer(), pageSize: Type.Integer() });
 export interface Page<T> {
   items: T[];
   total: number;
+  more?: boolean;
   page: number;
   pageSize: number;
 }

@@ -36,6 +36,12 @@ export function plainPunch(f: { companyId: number; deviceId: number; personId: n
   };
 }
 
+/**
+ * The punch list counts this many at most, then says there are more: a big company's year of punches (52 M rows)
+ * took seconds to count, for each console on the page every 10 s (bench/big-tenant.bench.ts).
+ */
+export const PUNCH_COUNT_LIMIT = 10_000;
+
 export interface PunchFilter {
   keyword?: string | undefined;
   deviceId?: number | undefined;
@@ -196,7 +202,10 @@ export const punchesRepository = {
     const r = await q.returning('id').executeTakeFirst();
     return r?.id ?? null;
   },
-  /** A page of punches, newest first; `withTotal: false` skips counting the whole filter (exports page through it). */
+  /**
+   * A page of punches, newest first, and their count up to PUNCH_COUNT_LIMIT (`more` when there are more);
+   * `withTotal: false` skips counting (exports page through it).
+   */
   async list(db: Executor, companyId: number, f: PunchFilter, withTotal = true) {
     let q = db
       .selectFrom('punches as p')
@@ -227,9 +236,20 @@ export const punchesRepository = {
         .limit(f.limit)
         .offset(f.offset)
         .execute(),
-      withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
+      withTotal
+        ? db
+            .selectFrom(
+              q
+                .select('p.id')
+                .limit(PUNCH_COUNT_LIMIT + 1)
+                .as('counted'),
+            )
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        : { n: -1 },
     ]);
-    return { items, total: Number(total.n) };
+    const n = Number(total.n);
+    return { items, total: Math.min(n, PUNCH_COUNT_LIMIT), more: n > PUNCH_COUNT_LIMIT };
   },
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('punches').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),

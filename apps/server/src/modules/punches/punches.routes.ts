@@ -39,7 +39,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
     const { page, pageSize, offset } = pageOf(req.query);
     const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query, authOf(req).timeZone), offset, limit: pageSize });
     const results = await punchesRepository.results(db, r.items);
-    return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, page, pageSize });
+    return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, more: r.more, page, pageSize });
   });
 
   // A capture photo is what the door saw: the watchers of doors (face view) see it on their screens too.
