@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
+import { newPersonRow } from '../persons/persons.repository.ts';
 import { plainPunch, PUNCH_COUNT_LIMIT, punchWriter, type PunchInsert } from './punches.repository.ts';
 
 /**
@@ -89,4 +90,58 @@ test(`the punch list counts up to ${PUNCH_COUNT_LIMIT.toLocaleString('en')} punc
   // the last page the count reaches still reads
   const last = await list({ page: String(PUNCH_COUNT_LIMIT / 20) });
   assert.equal(last.data.items.length, 20);
+});
+
+test(`a keyword finds a person's punches by name or number, and a stranger's by PIN, whether it finds few people or very many (${DIALECT})`, async () => {
+  const db = t.app.database.db;
+  const gate = (await call(t.app, 'GET', '/device/list', { token: A.main })).data.items[0].id as number;
+  const now = '2026-11-01T00:00:00.000Z';
+  // 201 workers (more than a keyword reads person by person) and one manager
+  const people = await db
+    .insertInto('persons')
+    .values(
+      [...Array.from({ length: 201 }, (_, i) => ({ number: `W${i}`, name: `Worker ${i}` })), { number: 'M1', name: 'Manager One' }].map((p) => ({
+        ...newPersonRow({ ...p, phone: '', created_at: now }),
+        company_id: A.id,
+        search: `${p.name} ${p.number}`.toLowerCase(),
+      })),
+    )
+    .returning(['id', 'number'])
+    .execute();
+  const id = (number: string) => people.find((p) => p.number === number)!.id;
+  const punch = (personId: number | null, pin: string, local: string) =>
+    plainPunch({ companyId: A.id, deviceId: gate, personId, pin, local, zone: 'Asia/Shanghai' });
+  await db
+    .transaction()
+    .execute((trx) =>
+      punchWriter().insertIgnore(trx, [
+        punch(id('M1'), 'M1', '2026-11-17 08:58:00'),
+        punch(id('W7'), 'W7', '2026-11-17 09:01:00'),
+        punch(id('W8'), 'W8', '2026-11-17 09:02:00'),
+      ]),
+    );
+  const found = async (keyword: string) =>
+    (await call(t.app, 'GET', '/attendance/list', { token: A.main, lang: 'en-US', query: { keyword, from: '2026-11-16', to: '2026-11-17', pageSize: '100' } }))
+      .data as {
+      items: { number: string }[];
+      total: number;
+    };
+  assert.deepEqual(
+    (await found('manager')).items.map((p) => p.number),
+    ['M1'],
+    'by name (a few people)',
+  );
+  assert.deepEqual(
+    (await found('w7')).items.map((p) => p.number),
+    ['W7'],
+    'by number',
+  );
+  assert.deepEqual(
+    (await found('worker')).items.map((p) => p.number),
+    ['W8', 'W7'],
+    'by a name part 201 people share',
+  );
+  const stranger = await found('103');
+  assert.equal(stranger.total, TIMES, "a stranger's PIN");
+  assert.ok(stranger.items.every((p) => p.number === '103'));
 });
