@@ -62,8 +62,15 @@ export async function xlsxStream(
       // end before its first byte left and held every other request (a terminal's upload, a console) meanwhile. And
       // while the client is behind, the next batch waits for it; a client gone ends the export.
       await turn();
-      if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-      if (out.destroyed) return;
+      if (out.writableNeedDrain) {
+        // whichever comes first; the other's listener goes with it
+        const done = new AbortController();
+        await Promise.race([once(out, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
+      }
+      if (out.destroyed) {
+        await it.return?.(undefined);
+        return;
+      }
     }
     ws.commit();
     await wb.commit();

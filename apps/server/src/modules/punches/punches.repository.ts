@@ -229,8 +229,9 @@ export const punchesRepository = {
       const p = likeKeyword(f.keyword);
       // The people the keyword finds first: their punches are then read by person (an index), not by testing every
       // punch of the range against the keyword (a month of a big company's: 4.4 M). A known person's punch carries
-      // their number as its PIN, so the PINs are searched among the punches of no one known (an index too). A keyword
-      // that finds very many people (a common name part) matches densely, and is tested punch by punch as before.
+      // their number as its PIN, so the PINs are searched among the punches of no one known (an index too): a person's
+      // punches are found by what the person is now (name, number), not by an old number. A keyword that finds very
+      // many people (a common name part) matches densely, and is tested punch by punch, with the same meaning.
       const people = await db
         .selectFrom('persons')
         .select('id')
@@ -244,7 +245,7 @@ export const punchesRepository = {
         q = q.where((eb) =>
           eb.or([...(ids.length ? [eb('p.person_id', 'in', ids)] : []), eb.and([eb('p.person_id', 'is', null), eb(eb.fn('lower', ['p.pin']), 'like', p)])]),
         );
-      } else q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb(eb.fn('lower', ['p.pin']), 'like', p)]));
+      } else q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb.and([eb('p.person_id', 'is', null), eb(eb.fn('lower', ['p.pin']), 'like', p)])]));
     }
     const [items, total] = await Promise.all([
       q
