@@ -32,7 +32,11 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
   const stats = newStats();
   const rpc = new Rpc();
   const budget = new DeviceBudget(o.rate);
-  const broker = new Aedes({ drainTimeout: 10_000, connectTimeout: 10_000, maxTopicLevels: 8, keepaliveLimit: 600 });
+  // concurrency 0: no cap on publishes in flight. At the default cap (100), what comes past it waits in a queue that
+  // is then emptied by recursion, one stack frame set a message: 5,000 breakers dialling at once after a restart
+  // overflowed the stack and ended the server (bench/breaker-reconnect.bench.ts, BENCH_BREAKERS=5000). The queue
+  // bounded nothing: it held in memory what the cap kept back.
+  const broker = new Aedes({ drainTimeout: 10_000, connectTimeout: 10_000, maxTopicLevels: 8, keepaliveLimit: 600, concurrency: 0 });
   await broker.listen();
   /** The client that holds each breaker's session, and each client's breaker. */
   const sessions = new Map<string, Client>();
