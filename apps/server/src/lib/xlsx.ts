@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
+import { sql, type SqlBool } from 'kysely';
 import { XLSX_TYPE } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
 
@@ -92,6 +93,13 @@ export interface Cursor {
   time: string;
   id: number;
 }
+
+/**
+ * The rows of `table` (an alias with `time` and `id`) that come after the cursor newest first. `time <=` comes first:
+ * it bounds the (…, time) index's range, where the pair alone would be tested row by row.
+ */
+export const olderThan = (c: Cursor, table: string) =>
+  sql<SqlBool>`${sql.ref(`${table}.time`)} <= ${c.time} and (${sql.ref(`${table}.time`)} < ${c.time} or ${sql.ref(`${table}.id`)} < ${c.id})`;
 
 /**
  * Batches of a read newest first by (time, id), `size` at a time, each starting after the last row of the batch before

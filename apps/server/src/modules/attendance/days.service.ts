@@ -22,7 +22,8 @@ import type { DayResult } from './engine/index.ts';
 import { markCompanyDirty, markDirty, pendingOf } from './dirty.ts';
 import { assertOpen, closedPeriods, type KeptDetail } from './periods.service.ts';
 import { leaveTypes } from './leave-types.ts';
-import { DAY_FIGURES, dayResults, departmentScope, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
+import { departmentFilter } from '../departments/departments.service.ts';
+import { DAY_FIGURES, dayResults, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { addDays } from './plans.ts';
 import { localDate, type RecomputeService } from './recompute.service.ts';
 
@@ -72,7 +73,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
   return {
     async list(tenant: Tenant, q: DayQuery) {
       const { page, pageSize, offset } = pageOf(q);
-      const query = dayResults(db, tenant.companyId, q.date, q.date, { ...q, departments: await departmentScope(db, tenant.companyId, q.department_id) });
+      const query = dayResults(db, tenant.companyId, q.date, q.date, { ...q, departments: await departmentFilter(db, tenant.companyId, q.department_id) });
       const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       const rows = await query.select(DAY_FIGURES).orderBy('p.number').limit(pageSize).offset(offset).execute();
       return { items: rows.map(dayRow), total, page, pageSize };
@@ -102,7 +103,7 @@ export function daysService(database: Database, recompute: Pick<RecomputeService
       // The page of people first (by number, those with results this month: one index probe each), then the
       // sums for just those 20. The page and the count of everyone the filters select come from one pass (a window
       // count): counting apart probed every person a second time, half the page's time on PostgreSQL (#32).
-      const people = peopleWithResults(db, tenant.companyId, first, last, { ...q, departments: await departmentScope(db, tenant.companyId, q.department_id) });
+      const people = peopleWithResults(db, tenant.companyId, first, last, { ...q, departments: await departmentFilter(db, tenant.companyId, q.department_id) });
       const found = await people
         .select(['p.id', (eb) => eb.fn.countAll<number>().over().as('total')])
         .orderBy('p.number')

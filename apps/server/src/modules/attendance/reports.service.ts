@@ -23,17 +23,8 @@ import { xlsxStream, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { clockText } from './engine/zone.ts';
 import { leaveTypes } from './leave-types.ts';
-import {
-  DAY_FIGURES,
-  dayResults,
-  departmentScope,
-  leaveDays,
-  leaveFigures,
-  monthBounds,
-  monthGrid,
-  monthSums,
-  peopleWithResults,
-} from './results.repository.ts';
+import { departmentFilter } from '../departments/departments.service.ts';
+import { DAY_FIGURES, dayResults, leaveDays, leaveFigures, monthBounds, monthGrid, monthSums, peopleWithResults } from './results.repository.ts';
 import { datesBetween } from './plans.ts';
 
 /** A day-results export sends its rows in batches of this many (one date may hold a whole company). */
@@ -184,7 +175,7 @@ export function reportsService(database: Database) {
       if ((Date.parse(body.to) - Date.parse(body.from)) / 86_400_000 >= ATTENDANCE_EXPORT_LIMITS.daysMax)
         throw invalid('to', 'reasons.rangeTooLong', { limit: ATTENDANCE_EXPORT_LIMITS.daysMax });
       const dates = datesBetween(body.from, body.to);
-      const filter = { ...body, departments: await departmentScope(db, tenant.companyId, body.department_id) };
+      const filter = { ...body, departments: await departmentFilter(db, tenant.companyId, body.department_id) };
       const count = await dayResults(db, tenant.companyId, body.from, body.to, filter)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
@@ -260,7 +251,7 @@ export function reportsService(database: Database) {
      */
     async exportMonth(tenant: Tenant, body: MonthExportBody, lang: Language) {
       const { first, last } = monthBounds(body.month);
-      const filter = { ...body, departments: await departmentScope(db, tenant.companyId, body.department_id) };
+      const filter = { ...body, departments: await departmentFilter(db, tenant.companyId, body.department_id) };
       const header = (k: string) => t(lang, `att.fields.${k}`);
       const companyId = tenant.companyId;
       const kinds = await leaveColumns(db, companyId, first, last, lang);

@@ -3,8 +3,6 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { parseJson } from '../../lib/json.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
-import { departmentsRepository } from '../departments/departments.repository.ts';
-import { descendantsOf } from '../departments/departments.service.ts';
 
 /**
  * The stored day results as the day view, the calendar, the month report and the exports read them (the only SQL
@@ -54,20 +52,11 @@ export const leaveFigures = (r: {
 });
 
 /** The company's results between two dates (inclusive) with the day view's filters, joined with people and rules. */
-/** What the day and month reports filter by; `departments`: a department and those below it (departmentScope). */
+/** What the day and month reports filter by; `departments`: a department and those below it (departmentFilter). */
 export interface ResultFilter {
   status?: string | undefined;
   keyword?: string | undefined;
   departments?: number[] | undefined;
-}
-
-/**
- * A report's department filter: the department and every department below it, as the people list filters (a
- * report of "Production" counts its lines and teams), or undefined for no filter.
- */
-export async function departmentScope(db: Executor, companyId: number, departmentId: number | undefined): Promise<number[] | undefined> {
-  if (!departmentId) return undefined;
-  return [...descendantsOf(await departmentsRepository.all(db, companyId), departmentId)];
 }
 
 export function dayResults(db: Executor, companyId: number, from: string, to: string, f: ResultFilter = {}) {

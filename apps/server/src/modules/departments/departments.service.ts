@@ -25,6 +25,15 @@ export function descendantsOf(rows: Pick<DepartmentRow, 'id' | 'parent_id'>[], i
   return out;
 }
 
+/**
+ * A list's department filter: the department and every department below it (as the people list, the day results and
+ * the month report filter), the department alone when `below` is false, undefined without one.
+ */
+export async function departmentFilter(db: Executor, companyId: number, id: number | undefined, below = true): Promise<number[] | undefined> {
+  if (!id) return undefined;
+  return below ? [...descendantsOf(await departmentsRepository.all(db, companyId), id)] : [id];
+}
+
 /** "HQ/R&D/Web" for every department (imports read these paths, exports write them). */
 export function departmentPaths(rows: Pick<DepartmentRow, 'id' | 'parent_id' | 'name'>[]): Map<number, string> {
   const byId = new Map(rows.map((d) => [d.id, d]));

@@ -17,7 +17,7 @@ import { isCalendarDate, nowIso } from '../../lib/time.ts';
 import type { Tenant } from '../../plugins/auth.ts';
 import { loadOptions, requiredPersonFields } from '../companies/companies.options.ts';
 import { departmentsRepository } from '../departments/departments.repository.ts';
-import { buildTree, descendantsOf, type TreeNode } from '../departments/departments.service.ts';
+import { buildTree, departmentFilter, type TreeNode } from '../departments/departments.service.ts';
 import { audit } from '../logs/logs.service.ts';
 import type { PeopleChangedHook } from './people-changed.ts';
 import type { PhotoStore } from './photos.ts';
@@ -125,11 +125,7 @@ export function personsService(deps: {
 
   return {
     async list(tenant: Tenant, q: PersonListQuery, offset: number, limit: number) {
-      let departments: number[] | undefined;
-      if (q.department_id) {
-        const rows = await departmentsRepository.all(db, tenant.companyId);
-        departments = q.include_sub === 0 ? [q.department_id] : [...descendantsOf(rows, q.department_id)];
-      }
+      const departments = await departmentFilter(db, tenant.companyId, q.department_id, q.include_sub !== 0);
       const r = await personsRepository.list(db, tenant.companyId, {
         keyword: q.keyword?.trim() || undefined,
         departments,

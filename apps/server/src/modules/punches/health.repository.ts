@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { Cursor } from '../../lib/xlsx.ts';
+import { olderThan, type Cursor } from '../../lib/xlsx.ts';
 import type { HealthRecordTable } from '../../db/schema.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 
@@ -75,10 +75,7 @@ export const healthRepository = {
     if (f.color) q = q.where('h.color', '=', f.color);
     if (f.from) q = q.where('h.time', '>=', f.from);
     if (f.to) q = q.where('h.time', '<', f.to);
-    if (f.before) {
-      const b = f.before;
-      q = q.where('h.time', '<=', b.time).where((eb) => eb.or([eb('h.time', '<', b.time), eb('h.id', '<', b.id)]));
-    }
+    if (f.before) q = q.where(olderThan(f.before, 'h'));
     if (f.keyword) {
       const k = likeKeyword(f.keyword);
       q = q.where((eb) =>
@@ -137,10 +134,7 @@ export const healthRepository = {
     if (f.over !== undefined) q = q.where('p.alcohol_over', '=', f.over);
     if (f.from) q = q.where('p.time', '>=', f.from);
     if (f.to) q = q.where('p.time', '<', f.to);
-    if (f.before) {
-      const b = f.before;
-      q = q.where('p.time', '<=', b.time).where((eb) => eb.or([eb('p.time', '<', b.time), eb('p.id', '<', b.id)]));
-    }
+    if (f.before) q = q.where(olderThan(f.before, 'p'));
     if (f.keyword) {
       const k = likeKeyword(f.keyword);
       q = q.where((eb) => eb.or([eb('u.search', 'like', k), eb('p.pin', 'like', k)]));

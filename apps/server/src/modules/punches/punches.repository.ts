@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
-import type { Cursor } from '../../lib/xlsx.ts';
+import { olderThan, type Cursor } from '../../lib/xlsx.ts';
 import { reusableQuery } from '../../db/reusable.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -41,11 +41,17 @@ export function plainPunch(f: { companyId: number; deviceId: number; personId: n
  * took seconds to count, for each console on the page every 10 s (bench/big-tenant.bench.ts).
  */
 export const PUNCH_COUNT_LIMIT = 10_000;
-/** A keyword finding at most this many people reads their punches by person (punchesRepository.list). */
+/** A keyword finding at most this many people reads their punches by person (punchesRepository.keyword). */
 const KEYWORD_PEOPLE = 200;
 
+/** A punch search's keyword (punchesRepository.keyword): its LIKE pattern, and the people it finds (undefined: too many). */
+export interface PunchKeyword {
+  pattern: ReturnType<typeof likeKeyword>;
+  people: number[] | undefined;
+}
+
 export interface PunchFilter {
-  keyword?: string | undefined;
+  keyword?: PunchKeyword | undefined;
   deviceId?: number | undefined;
   personId?: number | undefined;
   from?: string | undefined;
@@ -205,6 +211,24 @@ export const punchesRepository = {
     return r?.id ?? null;
   },
   /**
+   * A punch search's keyword, with the people it finds, looked up once for a list or a whole export. Their punches are
+   * then read by person (an index), not by testing every punch of the range against the keyword (a month of a big
+   * company's: 4.4 M). A known person's punch carries their number as its PIN, so PINs are searched among the punches
+   * of no one known: a person's punches are found by what the person is now (name, number), not by an old number. A
+   * keyword that finds very many people (a common name part) matches densely: `people` undefined, each punch tested.
+   */
+  async keyword(db: Executor, companyId: number, text: string): Promise<PunchKeyword> {
+    const pattern = likeKeyword(text);
+    const found = await db
+      .selectFrom('persons')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('search', 'like', pattern)
+      .limit(KEYWORD_PEOPLE + 1)
+      .execute();
+    return { pattern, people: found.length <= KEYWORD_PEOPLE ? found.map((r) => r.id) : undefined };
+  },
+  /**
    * A page of punches, newest first, and their count up to PUNCH_COUNT_LIMIT (`more` when there are more);
    * `withTotal: false` skips counting (exports page through it).
    */
@@ -219,33 +243,20 @@ export const punchesRepository = {
     if (f.personId) q = q.where('p.person_id', '=', f.personId);
     if (f.from) q = q.where('p.time', '>=', f.from);
     if (f.to) q = q.where('p.time', '<', f.to);
-    if (f.before) {
-      const b = f.before;
-      q = q.where('p.time', '<=', b.time).where((eb) => eb.or([eb('p.time', '<', b.time), eb('p.id', '<', b.id)]));
-    }
+    if (f.before) q = q.where(olderThan(f.before, 'p'));
     // stranger 1: what is no punch of a known person (a stranger, or a registered person refused); 0: the punches.
     if (f.stranger !== undefined) q = q.where('p.stranger', f.stranger ? '<>' : '=', 0);
     if (f.keyword) {
-      const p = likeKeyword(f.keyword);
-      // The people the keyword finds first: their punches are then read by person (an index), not by testing every
-      // punch of the range against the keyword (a month of a big company's: 4.4 M). A known person's punch carries
-      // their number as its PIN, so the PINs are searched among the punches of no one known (an index too): a person's
-      // punches are found by what the person is now (name, number), not by an old number. A keyword that finds very
-      // many people (a common name part) matches densely, and is tested punch by punch, with the same meaning.
-      const people = await db
-        .selectFrom('persons')
-        .select('id')
-        .where('company_id', '=', companyId)
-        .where('search', 'like', p)
-        .limit(KEYWORD_PEOPLE + 1)
-        .execute();
-      // PINs may carry letters: lower() on both sides (the pattern is lower-cased) so PostgreSQL matches as SQLite does.
-      if (people.length <= KEYWORD_PEOPLE) {
-        const ids = people.map((r) => r.id);
-        q = q.where((eb) =>
-          eb.or([...(ids.length ? [eb('p.person_id', 'in', ids)] : []), eb.and([eb('p.person_id', 'is', null), eb(eb.fn('lower', ['p.pin']), 'like', p)])]),
-        );
-      } else q = q.where((eb) => eb.or([eb('u.search', 'like', p), eb.and([eb('p.person_id', 'is', null), eb(eb.fn('lower', ['p.pin']), 'like', p)])]));
+      const { pattern, people } = f.keyword;
+      // The people it found, by person (an index); too many, each punch's person tested. A PIN among the punches of no
+      // one known (an index too); PINs may carry letters: lower() on both sides (the pattern is lower-cased) so
+      // PostgreSQL matches as SQLite does.
+      q = q.where((eb) =>
+        eb.or([
+          ...(people === undefined ? [eb('u.search', 'like', pattern)] : people.length ? [eb('p.person_id', 'in', people)] : []),
+          eb.and([eb('p.person_id', 'is', null), eb(eb.fn('lower', ['p.pin']), 'like', pattern)]),
+        ]),
+      );
     }
     const [items, total] = await Promise.all([
       q

@@ -2,7 +2,7 @@ import { sendStored } from '../../lib/files/reply.ts';
 import { punchesApi, type PunchExportBody } from '@faceadmin/shared';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../module.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import { keysetPages, mapPages, sendXlsx, xlsxStream } from '../../lib/xlsx.ts';
 import { t } from '../../i18n/i18n.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -14,12 +14,13 @@ import { punchesRepository, type PunchFilter } from './punches.repository.ts';
 import type { PunchPhotoStore } from './punches.service.ts';
 import { presentPunch } from './punches.presenter.ts';
 
-/** The filters; `from`/`to` are days of the company's zone (as every date the console sends). */
-function filterOf(q: PunchExportBody, zone: string): Omit<PunchFilter, 'offset' | 'limit'> {
+/** The filters; `from`/`to` are days of the company's zone (as every date the console sends); the keyword looked up once. */
+async function filterOf(db: Executor, companyId: number, q: PunchExportBody, zone: string): Promise<Omit<PunchFilter, 'offset' | 'limit'>> {
   const dayStart = (d: string) => new Date(zonedToUtcMs(d, zone)).toISOString();
   const next = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86400_000).toISOString().slice(0, 10);
+  const keyword = q.keyword?.trim();
   return {
-    keyword: q.keyword?.trim() || undefined,
+    keyword: keyword ? await punchesRepository.keyword(db, companyId, keyword) : undefined,
     deviceId: q.device_id,
     personId: q.person_id,
     from: q.from ? dayStart(q.from) : undefined,
@@ -37,7 +38,9 @@ export default async function punchesRoutes(app: App, deps: { database: Database
 
   app.get(punchesApi.list.path, { config: { ...view, apiScope: 'punches:read' }, schema: routeSchema(punchesApi.list, { tags }) }, async (req, reply) => {
     const { page, pageSize, offset } = pageOf(req.query);
-    const r = await punchesRepository.list(db, tenantOf(req).companyId, { ...filterOf(req.query, authOf(req).timeZone), offset, limit: pageSize });
+    const { companyId } = tenantOf(req);
+    const filter = await filterOf(db, companyId, req.query, authOf(req).timeZone);
+    const r = await punchesRepository.list(db, companyId, { ...filter, offset, limit: pageSize });
     const results = await punchesRepository.results(db, r.items);
     return reply.ok({ items: r.items.map((p) => presentPunch(p, results.get(p.id) ?? null)), total: r.total, more: r.more, page, pageSize });
   });
@@ -58,7 +61,7 @@ export default async function punchesRoutes(app: App, deps: { database: Database
       header: t(lang, `punch.fields.${k}`),
       key: k,
     }));
-    const filter = filterOf(req.body, authOf(req).timeZone);
+    const filter = await filterOf(db, tenant.companyId, req.body, authOf(req).timeZone);
     const rows = mapPages(
       keysetPages(async (before, limit) => (await punchesRepository.list(db, tenant.companyId, { ...filter, before, offset: 0, limit }, false)).items),
       (p) => presentPunch(p),

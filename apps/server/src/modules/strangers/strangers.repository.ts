@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { Cursor } from '../../lib/xlsx.ts';
+import { olderThan, type Cursor } from '../../lib/xlsx.ts';
 
 export interface StrangerFilter {
   deviceId?: number | undefined;
@@ -47,10 +47,7 @@ export const strangersRepository = {
     if (f.deviceId) q = q.where('p.device_id', '=', f.deviceId);
     if (f.from) q = q.where('p.time', '>=', f.from);
     if (f.to) q = q.where('p.time', '<', f.to);
-    if (f.before) {
-      const b = f.before;
-      q = q.where('p.time', '<=', b.time).where((eb) => eb.or([eb('p.time', '<', b.time), eb('p.id', '<', b.id)]));
-    }
+    if (f.before) q = q.where(olderThan(f.before, 'p'));
     const [items, total] = await Promise.all([
       q.select(COLUMNS).orderBy('p.time', 'desc').orderBy('p.id', 'desc').limit(f.limit).offset(f.offset).execute(),
       withTotal ? q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: -1 },
