@@ -24,6 +24,17 @@ export interface EmbeddedOptions {
 }
 
 /**
+ * The aedes instance the embedded broker runs on (exported for its burst test, embedded.test.ts).
+ * concurrency 0: no cap on publishes in flight. At the default cap (100), what comes past it waits in a queue that
+ * is then emptied by recursion, one stack frame set a message: 5,000 breakers dialling at once after a restart
+ * overflowed the stack and ended the server (bench/breaker-reconnect.bench.ts, BENCH_BREAKERS=5000). The queue
+ * bounded nothing: it held in memory what the cap kept back.
+ */
+export function newBroker(): Aedes {
+  return new Aedes({ drainTimeout: 10_000, connectTimeout: 10_000, maxTopicLevels: 8, keepaliveLimit: 600, concurrency: 0 });
+}
+
+/**
  * The default broker: aedes inside the server (docs/breaker-protocol.md §8). Breakers authenticate with their
  * uuid and own password; each may publish under `fa/<uuid>/` and subscribe to `fa/<uuid>/rpc` only. The server
  * is not a network client: it reads publishes in-process and publishes requests directly.
@@ -32,11 +43,7 @@ export async function startEmbeddedBroker(o: EmbeddedOptions): Promise<MqttGatew
   const stats = newStats();
   const rpc = new Rpc();
   const budget = new DeviceBudget(o.rate);
-  // concurrency 0: no cap on publishes in flight. At the default cap (100), what comes past it waits in a queue that
-  // is then emptied by recursion, one stack frame set a message: 5,000 breakers dialling at once after a restart
-  // overflowed the stack and ended the server (bench/breaker-reconnect.bench.ts, BENCH_BREAKERS=5000). The queue
-  // bounded nothing: it held in memory what the cap kept back.
-  const broker = new Aedes({ drainTimeout: 10_000, connectTimeout: 10_000, maxTopicLevels: 8, keepaliveLimit: 600, concurrency: 0 });
+  const broker = newBroker();
   await broker.listen();
   /** The client that holds each breaker's session, and each client's breaker. */
   const sessions = new Map<string, Client>();
