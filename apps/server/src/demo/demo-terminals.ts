@@ -2,6 +2,7 @@ import { seedSite } from '../../../../tools/zk-emulator/site.ts';
 import { createTerminal } from '../../../../tools/zk-emulator/terminal.ts';
 import { DEMO_DEVICES, demoDeviceIp } from './seed-demo.ts';
 import { captureJpegs } from './seed-people.ts';
+import { DEMO_TRAFFIC_PINS } from './traffic.ts';
 
 /**
  * The demo's terminals: emulated ZK PUSH devices talking to the server over real HTTP, punching now and then
@@ -37,7 +38,7 @@ export async function startDemoTerminals(
     opts.enrolAfterMs ?? 10_000,
   );
   enrol.unref();
-  const pins = ['1001', '1002', '1003', '1004', '1005'];
+  const pins = DEMO_TRAFFIC_PINS;
   // Six faces for the staff's punches, two more for strangers (the same generator: the first six stay as they were).
   const all = await captureJpegs(8);
   const shots = all.slice(0, 6);
