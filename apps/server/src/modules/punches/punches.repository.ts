@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { PunchTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/database.ts';
+import { countUpTo } from '../../db/count.ts';
 import { olderThan, type Cursor } from '../../lib/xlsx.ts';
 import { reusableQuery } from '../../db/reusable.ts';
 import { likeKeyword } from '../../lib/schemas.ts';
@@ -36,11 +37,6 @@ export function plainPunch(f: { companyId: number; deviceId: number; personId: n
   };
 }
 
-/**
- * The punch list counts this many at most, then says there are more: a big company's year of punches (52 M rows)
- * took seconds to count, for each console on the page every 10 s (bench/big-tenant.bench.ts).
- */
-export const PUNCH_COUNT_LIMIT = 10_000;
 /** A keyword finding at most this many people reads their punches by person (punchesRepository.keyword). */
 const KEYWORD_PEOPLE = 200;
 
@@ -229,7 +225,8 @@ export const punchesRepository = {
     return { pattern, people: found.length <= KEYWORD_PEOPLE ? found.map((r) => r.id) : undefined };
   },
   /**
-   * A page of punches, newest first, and their count up to PUNCH_COUNT_LIMIT (`more` when there are more);
+   * A page of punches, newest first, and their count up to COUNT_LIMIT (`more` when there are more: a big company's
+   * year of punches, 52 M rows, took seconds to count, for each console on the page every 10 s);
    * `withTotal: false` skips counting (exports page through it).
    */
   async list(db: Executor, companyId: number, f: PunchFilter, withTotal = true) {
@@ -258,7 +255,7 @@ export const punchesRepository = {
         ]),
       );
     }
-    const [items, total] = await Promise.all([
+    const [items, counted] = await Promise.all([
       q
         .select([...PUNCH_COLUMNS, 'p.dual_state', 'dp.name as dual_partner_name'])
         .orderBy('p.time', 'desc')
@@ -266,23 +263,11 @@ export const punchesRepository = {
         .limit(f.limit)
         .offset(f.offset)
         .execute(),
-      withTotal
-        ? db
-            // newest first, as the page reads them: through the (company, time) index. Unordered, PostgreSQL chose a
-            // sequential scan to stop at the limit, which began where another scan of the table stood: 52 M rows read
-            .selectFrom(
-              q
-                .select('p.id')
-                .orderBy('p.time', 'desc')
-                .limit(PUNCH_COUNT_LIMIT + 1)
-                .as('counted'),
-            )
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        : { n: -1 },
+      // newest first, as the page reads them: through the (company, time) index. Unordered, PostgreSQL chose a
+      // sequential scan to stop at the limit, which began where another scan of the table stood: 52 M rows read
+      withTotal ? countUpTo(db, q.select('p.id').orderBy('p.time', 'desc')) : { total: -1, more: false },
     ]);
-    const n = Number(total.n);
-    return { items, total: Math.min(n, PUNCH_COUNT_LIMIT), more: n > PUNCH_COUNT_LIMIT };
+    return { items, ...counted };
   },
   find: (db: Executor, companyId: number, id: number) =>
     db.selectFrom('punches').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),

@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { newPersonRow } from '../persons/persons.repository.ts';
-import { plainPunch, PUNCH_COUNT_LIMIT, punchWriter, type PunchInsert } from './punches.repository.ts';
+import { COUNT_LIMIT } from '../../db/count.ts';
+import { plainPunch, punchWriter, type PunchInsert } from './punches.repository.ts';
 
 /**
  * The punch list and exports of a big company (#32 item 3). The list counts up to 10,000 punches, then says there are
@@ -72,23 +73,23 @@ test(`a stranger export of more than one batch has every refused face once, newe
   assertEachOnceNewestFirst(await exported('/stranger/export', { from: '2026-11-16', to: '2026-11-16' }));
 });
 
-test(`the punch list counts up to ${PUNCH_COUNT_LIMIT.toLocaleString('en')} punches, then says there are more; a filter under the limit counts exactly (${DIALECT})`, async () => {
+test(`the punch list counts up to ${COUNT_LIMIT.toLocaleString('en')} punches, then says there are more; a filter under the limit counts exactly (${DIALECT})`, async () => {
   const gate = (await call(t.app, 'GET', '/device/list', { token: B.main })).data.items[0].id as number;
-  const rows: PunchInsert[] = Array.from({ length: PUNCH_COUNT_LIMIT + 1 - TIMES }, (_, i) => {
+  const rows: PunchInsert[] = Array.from({ length: COUNT_LIMIT + 1 - TIMES }, (_, i) => {
     const local = `2026-10-${String(1 + Math.floor(i / 1000)).padStart(2, '0')} 0${Math.floor((i % 1000) / 200)}:${String(i % 60).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}`;
     return plainPunch({ companyId: B.id, deviceId: gate, personId: null, pin: String(200 + (i % 200)), local, zone: 'Asia/Shanghai' });
   });
   await t.app.database.db.transaction().execute((trx) => punchWriter().insertIgnore(trx, rows));
   const list = (query: Record<string, string>) => call(t.app, 'GET', '/attendance/list', { token: B.main, query: { pageSize: '20', ...query } });
   const all = await list({});
-  assert.equal(all.data.total, PUNCH_COUNT_LIMIT);
+  assert.equal(all.data.total, COUNT_LIMIT);
   assert.equal(all.data.more, true);
   assert.equal(all.data.items.length, 20);
   const november = await list({ from: '2026-11-01', to: '2026-11-30' });
   assert.equal(november.data.total, TIMES);
   assert.equal(november.data.more, false);
   // the last page the count reaches still reads
-  const last = await list({ page: String(PUNCH_COUNT_LIMIT / 20) });
+  const last = await list({ page: String(COUNT_LIMIT / 20) });
   assert.equal(last.data.items.length, 20);
 });
 

@@ -157,7 +157,7 @@ export default function MonthReportPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="month-table"
-        pagination={pagination(query, setQuery, report.data?.total, t, [20, 50, 100])}
+        pagination={pagination(query, setQuery, report.data?.total, t, [20, 50, 100], report.data?.more)}
       />
       <PersonMonthDrawer person={person} month={query.month} onClose={() => setPerson(undefined)} />
     </Card>
