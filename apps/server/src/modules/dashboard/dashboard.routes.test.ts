@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CODES, DEFAULT_TIME_ZONE } from '@faceadmin/shared';
 import { call, DIALECT, makeApp, makeCompany, makeSub, type Company, type TestApp } from '../../../test/helpers.ts';
+import { clock } from '../../lib/time.ts';
 import { addDays } from '../attendance/plans.ts';
 import { localDate } from '../attendance/recompute.service.ts';
 import { plainPunch } from '../punches/punches.repository.ts';
+import { TREND_PAST_MS } from './dashboard.service.ts';
 
 /**
  * The dashboard's blocks (#16) on a seeded company: day results, punches, terminals, breakers written straight
@@ -163,6 +165,32 @@ test(`today's attendance counts the stored results, open days and people not yet
   assert.deepEqual(trend.data.items.at(-2), { date: yesterday, present: 1, late: 1, early: 0, absent: 0, leave: 0 });
   assert.deepEqual(trend.data.items.at(-1), { date: today, present: 1, late: 1, early: 0, absent: 1, leave: 1 }, 'open days are not counted yet');
   assert.equal((await get(A.main, 'trend', { days: 3 })).code, CODES.VALIDATION, 'fewer than 7 days is refused');
+});
+
+test(`the trend reads its past days again after a minute at most, today's column on every request (${DIALECT})`, async () => {
+  const db = t.app.database.db;
+  const set = (key: string, date: string, status: string) =>
+    db.updateTable('attendance_days').set({ status }).where('person_id', '=', ids[key]!).where('date', '=', date).execute();
+  const columns = async () => {
+    const r = await get(A.main, 'trend', { days: 7 });
+    assert.equal(r.code, CODES.OK, r.message);
+    return { yesterday: r.data.items.at(-2), today: r.data.items.at(-1) };
+  };
+  await columns(); // read now (the test before may have read them already)
+  await set('late', yesterday, 'absent');
+  await set('normal', today, 'early');
+  try {
+    let seen = await columns();
+    assert.deepEqual(seen.today, { date: today, present: 0, late: 1, early: 1, absent: 1, leave: 1 }, 'today at once');
+    assert.deepEqual(seen.yesterday, { date: yesterday, present: 1, late: 1, early: 0, absent: 0, leave: 0 }, 'yesterday as read before');
+    clock.now = () => Date.now() + TREND_PAST_MS;
+    seen = await columns();
+    assert.deepEqual(seen.yesterday, { date: yesterday, present: 0, late: 1, early: 0, absent: 1, leave: 0 }, 'yesterday read again');
+  } finally {
+    clock.now = () => Date.now();
+    await set('late', yesterday, 'normal');
+    await set('normal', today, 'normal');
+  }
 });
 
 test(`devices, alarms, flow, recognitions and console tiles (${DIALECT})`, async () => {

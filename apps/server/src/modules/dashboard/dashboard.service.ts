@@ -20,6 +20,8 @@ import { companyContext, localDate } from '../attendance/recompute.service.ts';
 import { presentPunch } from '../punches/punches.presenter.ts';
 import { dashboardRepository as repo, type SiteScope } from './dashboard.repository.ts';
 
+type TrendRow = Awaited<ReturnType<typeof repo.trend>>[number];
+
 /** What each block needs of the rights object (the same rules as the lists a figure opens). */
 export const canSee = {
   attendance: (r: Rights) => r.attendance > 0,
@@ -48,6 +50,14 @@ const SLICE: Partial<Record<string, Bucket>> = {
   out: 'leave',
 };
 
+/**
+ * How long the trend's past days are read again at most (#32): counting them reads a row a person a day (3 M rows,
+ * half a second of three PostgreSQL workers, for 100,000 people), and every open dashboard refetches the trend whenever
+ * a result changes. Past days rarely change (a recalculation, a hand-set day, a late upload): the chart shows such a
+ * change within this time; today's column is read on each request.
+ */
+export const TREND_PAST_MS = 60_000;
+
 /** The company's today: its date and the instants it runs between. */
 function today(zone: string) {
   const date = localDate(clock.now(), zone);
@@ -57,6 +67,19 @@ function today(zone: string) {
 export function dashboardService(database: Database) {
   const { db } = database;
   const zoneOf = (t: Tenant) => t.timeZone ?? 'UTC';
+  /** Each company's counts of the trend's past days, and when they were read (one read for many consoles at once). */
+  const trendPast = new Map<number, { from: string; to: string; at: number; rows: Promise<TrendRow[]> }>();
+  const pastTrend = (companyId: number, from: string, to: string): Promise<TrendRow[]> => {
+    const now = clock.now();
+    const kept = trendPast.get(companyId);
+    if (kept && kept.from === from && kept.to === to && now - kept.at < TREND_PAST_MS) return kept.rows;
+    const rows = repo.trend(db, companyId, from, to);
+    const entry = { from, to, at: now, rows };
+    trendPast.set(companyId, entry);
+    // a failed read is not kept
+    rows.catch(() => trendPast.get(companyId) === entry && trendPast.delete(companyId));
+    return rows;
+  };
 
   return {
     /** The site's placements; a site that is not this company's (or no sites at all yet) is not found. */
@@ -118,7 +141,8 @@ export function dashboardService(database: Database) {
       const from = addDays(to, -(days - 1));
       const byDate = new Map<string, TrendDay>();
       for (let d = from; d <= to; d = addDays(d, 1)) byDate.set(d, { date: d, present: 0, late: 0, early: 0, absent: 0, leave: 0 });
-      for (const r of await repo.trend(db, t.companyId, from, to)) {
+      const [past, todays] = await Promise.all([pastTrend(t.companyId, from, addDays(to, -1)), repo.trend(db, t.companyId, to, to)]);
+      for (const r of [...past, ...todays]) {
         const day = byDate.get(r.date);
         // an open day (today's, mostly) is not decided yet: the donut shows it, the trend counts decided days only
         const b = SLICE[r.status];
