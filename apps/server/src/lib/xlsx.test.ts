@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import ExcelJS from 'exceljs';
 import { xlsxStream } from './xlsx.ts';
 
 /**
@@ -35,4 +36,32 @@ test('an xlsx export sends its first bytes, and lets a timer run, before it read
   assert.ok(bytes > 100_000, `${bytes} bytes`);
   assert.ok(readAtFirstBytes < BATCHES, `the first bytes left after ${readAtFirstBytes} of ${BATCHES} batches`);
   assert.ok(readWhenTimerRan >= 0 && readWhenTimerRan < BATCHES, `the timer ran after ${readWhenTimerRan} of ${BATCHES} batches`);
+});
+
+test("rows past a sheet's limit go on in another sheet, under the same title and header: each row once, in order", async () => {
+  const LIMIT = 1_000;
+  const ROWS = 2_500;
+  async function* batches() {
+    for (let b = 0; b < ROWS / 500; b++) yield Array.from({ length: 500 }, (_, i) => ({ n: b * 500 + i }));
+  }
+  const out = await xlsxStream('Punches of a very long month', [{ key: 'n', header: 'N' }], batches(), { preface: [['Title']], sheetRows: LIMIT });
+  const chunks: Buffer[] = [];
+  for await (const chunk of out) chunks.push(chunk as Buffer);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+  // a sheet's name has at most 31 characters
+  assert.deepEqual(
+    wb.worksheets.map((w) => w.name),
+    ['Punches of a very long month', 'Punches of a very long m (2)', 'Punches of a very long m (3)'],
+  );
+  const seen: number[] = [];
+  for (const w of wb.worksheets) {
+    assert.ok(w.rowCount <= LIMIT, `${w.name}: ${w.rowCount} rows`);
+    assert.deepEqual([w.getRow(1).getCell(1).value, w.getRow(2).getCell(1).value], ['Title', 'N'], w.name);
+    for (let r = 3; r <= w.rowCount; r++) seen.push(Number(w.getRow(r).getCell(1).value));
+  }
+  assert.deepEqual(
+    seen,
+    Array.from({ length: ROWS }, (_, i) => i),
+  );
 });

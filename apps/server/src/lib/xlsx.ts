@@ -28,37 +28,62 @@ export interface XlsxColumn {
   width?: number;
 }
 
+/** The most rows one sheet holds (Excel's limit; a file with more does not open). */
+export const SHEET_ROWS = 1_048_576;
+
 /**
- * One sheet written as a stream: rows are committed to the zip as each batch arrives, so an export of 2 M rows never
- * sits in memory as one workbook and the download starts at once (bench/big-tenant.bench.ts). The first batch is read
- * before the answer starts, so what refuses the whole export (an unknown id, a missing right) is an error envelope, not
- * a broken download. A failure later destroys the stream (the client sees a broken download, never a truncated file
- * that looks whole).
+ * A sheet written as a stream: rows are committed to the zip as each batch arrives, so an export of 2 M rows never
+ * sits in memory as one workbook and the download starts at once (bench/big-tenant.bench.ts). Past `sheetRows` rows
+ * (Excel's limit) the rows go on in another sheet ("Punches (2)", …) under the same preface and header: a big
+ * company's month of punches (4.4 M rows) is one file that opens. The first batch is read before the answer starts,
+ * so what refuses the whole export (an unknown id, a missing right) is an error envelope, not a broken download. A
+ * failure later destroys the stream (the client sees a broken download, never a truncated file that looks whole).
  */
 export async function xlsxStream(
   sheet: string,
   columns: XlsxColumn[],
   batches: AsyncIterable<Record<string, ExcelJS.CellValue>[]>,
-  /** rows written above the header (a report's title and legend), and leading columns kept in view when scrolling */
-  layout: { preface?: ExcelJS.CellValue[][]; freezeColumns?: number } = {},
+  /**
+   * rows written above the header (a report's title and legend), leading columns kept in view when scrolling, and
+   * the rows a sheet holds (SHEET_ROWS; fewer only in tests)
+   */
+  layout: { preface?: ExcelJS.CellValue[][]; freezeColumns?: number; sheetRows?: number } = {},
 ): Promise<PassThrough> {
   const preface = layout.preface ?? [];
+  const sheetRows = layout.sheetRows ?? SHEET_ROWS;
   const it = batches[Symbol.asyncIterator]();
   const first = await it.next();
   const out = new PassThrough();
   const { stream } = await excel();
   (async () => {
     const wb = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-    const ws = layout.freezeColumns
-      ? wb.addWorksheet(sheet, { views: [{ state: 'frozen', xSplit: layout.freezeColumns, ySplit: preface.length + 1 }] })
-      : wb.addWorksheet(sheet);
-    if (preface.length) {
-      ws.columns = columns.map((c) => ({ key: c.key, width: c.width ?? 18 }));
-      for (const line of preface) ws.addRow(line).commit();
-      ws.addRow(columns.map((c) => c.header)).commit();
-    } else ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
+    let part = 0;
+    let used = 0;
+    const open = () => {
+      part++;
+      // a sheet's name has at most 31 characters
+      const name = part === 1 ? sheet : `${sheet.slice(0, 24)} (${part})`;
+      const ws = layout.freezeColumns
+        ? wb.addWorksheet(name, { views: [{ state: 'frozen', xSplit: layout.freezeColumns, ySplit: preface.length + 1 }] })
+        : wb.addWorksheet(name);
+      if (preface.length) {
+        ws.columns = columns.map((c) => ({ key: c.key, width: c.width ?? 18 }));
+        for (const line of preface) ws.addRow(line).commit();
+        ws.addRow(columns.map((c) => c.header)).commit();
+      } else ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
+      used = preface.length + 1;
+      return ws;
+    };
+    let ws = open();
     for (let next = first; !next.done; next = await it.next()) {
-      for (const r of next.value) ws.addRow(r).commit();
+      for (const r of next.value) {
+        if (used >= sheetRows) {
+          ws.commit();
+          ws = open();
+        }
+        ws.addRow(r).commit();
+        used++;
+      }
       // Between batches, the event loop turns: a SQLite read answers without giving it a turn, so an export ran to its
       // end before its first byte left and held every other request (a terminal's upload, a console) meanwhile. And
       // while the client is behind, the next batch waits for it; a client gone ends the export.
