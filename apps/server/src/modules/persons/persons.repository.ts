@@ -64,9 +64,9 @@ function filtered(db: Executor, companyId: number, f: Omit<PersonFilter, 'offset
   if (f.ids) q = q.where('p.id', 'in', f.ids.length ? f.ids : [0]);
   if (f.departments) {
     const depts = f.departments.length ? f.departments : [0];
-    q = q.where((eb) =>
-      eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', depts)),
-    );
+    // The department's people as a set, looked up by id. As a probe per person (EXISTS), SQLite tested each of a big
+    // company's 100,000 people against each of a top department's 111 departments: 2.6 s for the page (#32).
+    q = q.where('p.id', 'in', (eb) => eb.selectFrom('person_departments as pd').select('pd.person_id').where('pd.department_id', 'in', depts));
   }
   if (f.keyword) q = q.where('p.search', 'like', likeKeyword(f.keyword));
   return q;

@@ -116,11 +116,16 @@ test('list: keyword, department subtree, work status, sort and paging', async ()
   const sales = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'Sales', parent_id: hq } })).data.id;
   await person({ number: 'S1', name: 'Han Meimei', organizations: [sales] });
   await person({ number: 'S2', name: 'Jim Green', organizations: [sales], workStatus: 0 });
+  const east = (await call(t.app, 'POST', '/org/create', { token: A.main, body: { name: 'East', parent_id: sales } })).data.id;
+  await person({ number: 'S3', name: 'Li Lei', organizations: [sales, east] });
   const bySub = await call(t.app, 'GET', '/person/list', { token: A.main, query: { department_id: hq, pageSize: 100 } });
   assert.ok(
     bySub.data.items.some((p: any) => p.number === 'S1'),
     'HQ includes Sales below it',
   );
+  const numbers = bySub.data.items.map((p: any) => p.number);
+  assert.equal(numbers.filter((n: string) => n === 'S3').length, 1, 'one in two departments of the subtree is listed once');
+  assert.equal(bySub.data.total, numbers.length, 'and counted once');
   const only = await call(t.app, 'GET', '/person/list', { token: A.main, query: { department_id: hq, include_sub: 0 } });
   assert.equal(only.data.total, 0);
   const kw = await call(t.app, 'GET', '/person/list', { token: A.main, query: { keyword: 'meimei' } });

@@ -143,9 +143,8 @@ export const workflowRepository = {
     else if (k) q = q.where((eb) => eb.or([eb(eb.fn('lower', ['p.name']), 'like', likeKeyword(k)), eb(eb.fn('lower', ['p.number']), 'like', likeKeyword(k))]));
     if (f.departmentIds) {
       const ids = f.departmentIds.length ? f.departmentIds : [0];
-      q = q.where((eb) =>
-        eb.exists(eb.selectFrom('person_departments as pd').select('pd.person_id').whereRef('pd.person_id', '=', 'p.id').where('pd.department_id', 'in', ids)),
-      );
+      // a set looked up by id, not a probe per person (persons.repository.ts filtered says why)
+      q = q.where('p.id', 'in', (eb) => eb.selectFrom('person_departments as pd').select('pd.person_id').where('pd.department_id', 'in', ids));
     }
     const [items, total] = await Promise.all([
       q.select(['p.id', 'p.name', 'p.number']).orderBy('p.number').orderBy('p.id').limit(limit).offset(offset).execute(),
