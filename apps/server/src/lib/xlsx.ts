@@ -28,12 +28,32 @@ export interface XlsxColumn {
   width?: number;
 }
 
+/**
+ * The sheet's XML written but not yet taken by the zip, in bytes (undefined if exceljs's insides changed). exceljs
+ * hands a sheet's XML to its zip without waiting for it (its StreamBuf writes to the pipe and drops the answer), so
+ * rows written faster than they are compressed pile up in memory: a million rows held ~720 MB.
+ */
+export function zipBacklog(ws: ExcelJS.Worksheet): number | undefined {
+  return sheetSink(ws)?._writableState?.length;
+}
+type Sink = NodeJS.EventEmitter & { _writableState?: { length?: number; needDrain?: boolean } };
+const sheetSink = (ws: ExcelJS.Worksheet) => (ws as unknown as { _stream?: { pipes?: Sink[] } })._stream?.pipes?.[0];
+
+/** Waits until the zip has taken the sheet's XML written so far (or `out` is gone: a client that left). */
+export async function zipTaken(ws: ExcelJS.Worksheet, out: NodeJS.EventEmitter): Promise<void> {
+  const sink = sheetSink(ws);
+  if (!sink?._writableState?.needDrain) return;
+  const done = new AbortController();
+  await Promise.race([once(sink, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
+}
+
 /** The most rows one sheet holds (Excel's limit; a file with more does not open). */
 export const SHEET_ROWS = 1_048_576;
 
 /**
  * A sheet written as a stream: rows are committed to the zip as each batch arrives, so an export of 2 M rows never
- * sits in memory as one workbook and the download starts at once (bench/big-tenant.bench.ts). Past `sheetRows` rows
+ * sits in memory as one workbook and the download starts at once (bench/big-tenant.bench.ts); the next batch waits
+ * until the zip has taken the last (zipTaken). Past `sheetRows` rows
  * (Excel's limit) the rows go on in another sheet ("Punches (2)", …) under the same preface and header: a big
  * company's month of punches (4.4 M rows) is one file that opens. The first batch is read before the answer starts,
  * so what refuses the whole export (an unknown id, a missing right) is an error envelope, not a broken download. A
@@ -88,6 +108,7 @@ export async function xlsxStream(
       // end before its first byte left and held every other request (a terminal's upload, a console) meanwhile. And
       // while the client is behind, the next batch waits for it; a client gone ends the export.
       await turn();
+      await zipTaken(ws, out);
       if (out.writableNeedDrain) {
         // whichever comes first; the other's listener goes with it
         const done = new AbortController();
