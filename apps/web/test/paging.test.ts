@@ -29,3 +29,13 @@ test('a list the server stopped counting shows "more than" its count, in every l
     assert.match(shown(lang, true), /10000/, lang);
   }
 });
+
+test('past the count of a list the server stopped counting, the pager still offers the next page (#32)', () => {
+  const t = i18n.getFixedT<string>('en-US') as TFunction;
+  const at = (page: number, more: boolean) => pagination({ page, pageSize: 20 }, () => undefined, 10_000, t, [20, 50], more);
+  assert.equal(at(500, true).total, 10_020, 'the page after 500');
+  assert.equal(at(700, true).total, 14_020, 'and after 700');
+  assert.equal(at(1, true).total, 10_000);
+  assert.equal(at(500, false).total, 10_000, 'a counted list ends at its count');
+  assert.equal(String((at(700, true).showTotal as (n: number, r: [number, number]) => unknown)(14_020, [13_981, 14_000])), 'More than 10000');
+});

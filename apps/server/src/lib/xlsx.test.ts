@@ -58,6 +58,7 @@ test("rows past a sheet's limit go on in another sheet, under the same title and
   const seen: number[] = [];
   for (const w of wb.worksheets) {
     assert.ok(w.rowCount <= LIMIT, `${w.name}: ${w.rowCount} rows`);
+    if (w !== wb.worksheets.at(-1)) assert.equal(w.rowCount, LIMIT, `${w.name} is full before the next begins`);
     assert.deepEqual([w.getRow(1).getCell(1).value, w.getRow(2).getCell(1).value], ['Title', 'N'], w.name);
     for (let r = 3; r <= w.rowCount; r++) seen.push(Number(w.getRow(r).getCell(1).value));
   }

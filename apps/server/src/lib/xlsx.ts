@@ -40,9 +40,9 @@ type Sink = NodeJS.EventEmitter & { _writableState?: { length?: number; needDrai
 const sheetSink = (ws: ExcelJS.Worksheet) => (ws as unknown as { _stream?: { pipes?: Sink[] } })._stream?.pipes?.[0];
 
 /** Waits until the zip has taken the sheet's XML written so far (or `out` is gone: a client that left). */
-export async function zipTaken(ws: ExcelJS.Worksheet, out: NodeJS.EventEmitter): Promise<void> {
+export async function zipTaken(ws: ExcelJS.Worksheet, out: PassThrough): Promise<void> {
   const sink = sheetSink(ws);
-  if (!sink?._writableState?.needDrain) return;
+  if (out.destroyed || !sink?._writableState?.needDrain) return;
   const done = new AbortController();
   await Promise.race([once(sink, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
 }
@@ -108,8 +108,8 @@ export async function xlsxStream(
       // end before its first byte left and held every other request (a terminal's upload, a console) meanwhile. And
       // while the client is behind, the next batch waits for it; a client gone ends the export.
       await turn();
-      await zipTaken(ws, out);
-      if (out.writableNeedDrain) {
+      if (!out.destroyed) await zipTaken(ws, out);
+      if (!out.destroyed && out.writableNeedDrain) {
         // whichever comes first; the other's listener goes with it
         const done = new AbortController();
         await Promise.race([once(out, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());

@@ -21,13 +21,15 @@ export function pagination<Q extends Paged>(
   pageSizeOptions: number[] = [10, 20, 50, 100],
   more = false,
 ): TablePaginationConfig {
+  const counted = total ?? 0;
   return {
     current: query.page,
     pageSize: query.pageSize,
-    total: total ?? 0,
+    // A list the server stopped counting goes on past its count: the pager always offers the page after this one.
+    total: more ? Math.max(counted, (query.page + 1) * query.pageSize) : counted,
     showSizeChanger: true,
     pageSizeOptions,
-    showTotal: (n) => t(more ? 'common.totalMore' : 'common.total', { count: n }),
+    showTotal: () => t(more ? 'common.totalMore' : 'common.total', { count: counted }),
     onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
   };
 }

@@ -56,7 +56,7 @@ test(`the day results count up to ${COUNT_LIMIT.toLocaleString('en')} people, th
   assert.equal(absent.data.items[1].number, 'N00100');
 });
 
-test(`the month report counts up to ${COUNT_LIMIT.toLocaleString('en')} people, then says there are more; a keyword counts exactly; the last page it counts reads (${DIALECT})`, async () => {
+test(`the month report counts up to ${COUNT_LIMIT.toLocaleString('en')} people, then says there are more; a keyword counts exactly; the last page it counts and the one after it read (${DIALECT})`, async () => {
   const report = (query: Record<string, string>) =>
     call(t.app, 'GET', '/attendance/report/month', { token: A.main, query: { month: DAY.slice(0, 7), pageSize: '20', ...query } });
   const all = await report({});
@@ -69,4 +69,11 @@ test(`the month report counts up to ${COUNT_LIMIT.toLocaleString('en')} people, 
   const last = await report({ page: String(COUNT_LIMIT / 20) });
   assert.equal(last.data.items.length, 20);
   assert.equal(last.data.items[19].number, `N0${COUNT_LIMIT - 1}`);
+  // and the page after it, which the console's pager offers when there are more
+  const past = await report({ page: String(COUNT_LIMIT / 20 + 1) });
+  assert.deepEqual(
+    past.data.items.map((r: { number: string }) => r.number),
+    [`N${COUNT_LIMIT}`],
+  );
+  assert.equal(past.data.more, true);
 });

@@ -68,16 +68,19 @@ export function dashboardService(database: Database) {
   const { db } = database;
   const zoneOf = (t: Tenant) => t.timeZone ?? 'UTC';
   /** Each company's counts of the trend's past days, and when they were read (one read for many consoles at once). */
-  const trendPast = new Map<number, { from: string; to: string; at: number; rows: Promise<TrendRow[]> }>();
-  const pastTrend = (companyId: number, from: string, to: string): Promise<TrendRow[]> => {
+  const trendPast = new Map<string, { from: string; to: string; at: number; rows: Promise<TrendRow[]> }>();
+  const pastTrend = (companyId: number, days: number, from: string, to: string): Promise<TrendRow[]> => {
     const now = clock.now();
-    const kept = trendPast.get(companyId);
-    if (kept && kept.from === from && kept.to === to && now - kept.at < TREND_PAST_MS) return kept.rows;
+    // by company and length (the console asks for 30 days, an integrator maybe for 7): a few entries a company
+    const key = `${companyId}/${days}`;
+    const kept = trendPast.get(key);
+    // a clock set back is no reason to keep it longer
+    if (kept && kept.from === from && kept.to === to && kept.at <= now && now - kept.at < TREND_PAST_MS) return kept.rows;
     const rows = repo.trend(db, companyId, from, to);
     const entry = { from, to, at: now, rows };
-    trendPast.set(companyId, entry);
+    trendPast.set(key, entry);
     // a failed read is not kept
-    rows.catch(() => trendPast.get(companyId) === entry && trendPast.delete(companyId));
+    rows.catch(() => trendPast.get(key) === entry && trendPast.delete(key));
     return rows;
   };
 
@@ -141,7 +144,7 @@ export function dashboardService(database: Database) {
       const from = addDays(to, -(days - 1));
       const byDate = new Map<string, TrendDay>();
       for (let d = from; d <= to; d = addDays(d, 1)) byDate.set(d, { date: d, present: 0, late: 0, early: 0, absent: 0, leave: 0 });
-      const [past, todays] = await Promise.all([pastTrend(t.companyId, from, addDays(to, -1)), repo.trend(db, t.companyId, to, to)]);
+      const [past, todays] = await Promise.all([pastTrend(t.companyId, days, from, addDays(to, -1)), repo.trend(db, t.companyId, to, to)]);
       for (const r of [...past, ...todays]) {
         const day = byDate.get(r.date);
         // an open day (today's, mostly) is not decided yet: the donut shows it, the trend counts decided days only
