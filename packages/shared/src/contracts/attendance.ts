@@ -529,8 +529,8 @@ export type PersonMonth = Static<typeof PersonMonth>;
 export const ATTENDANCE_EXPORT_LIMITS = {
   /** days one day-results export covers */
   daysMax: 366,
-  /** rows one sheet holds (Excel's limit less the header) */
-  rowsMax: 1_048_575,
+  /** rows one export holds: about five sheets of Excel's 1,048,576 (a month of 100,000 people is 3.1 M) */
+  rowsMax: 5_000_000,
 } as const;
 export const DayExportBody = Type.Object({
   from: Type.String({ format: 'date' }),

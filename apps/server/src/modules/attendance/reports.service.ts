@@ -166,8 +166,8 @@ export function reportsService(database: Database) {
 
     /**
      * Day results over a range as a streamed workbook: one row per person-day, by date then number, with the
-     * first and last counted punch in the company's zone. Refused before it starts when the range is too long
-     * or the rows would not fit one sheet.
+     * first and last counted punch in the company's zone, in as many sheets as the rows need (xlsxStream). Refused
+     * before it starts when the range is too long or the rows too many for one export.
      */
     async exportDays(tenant: Tenant, body: DayExportBody, lang: Language) {
       if (body.from > body.to) throw invalid('to', 'reasons.dateOrder');
