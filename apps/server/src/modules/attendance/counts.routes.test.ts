@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import ExcelJS from 'exceljs';
 import { call, DIALECT, makeApp, makeCompany, type Company, type TestApp } from '../../../test/helpers.ts';
 import { COUNT_LIMIT } from '../../db/count.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -76,4 +77,24 @@ test(`the month report counts up to ${COUNT_LIMIT.toLocaleString('en')} people, 
     [`N${COUNT_LIMIT}`],
   );
   assert.equal(past.data.more, true);
+});
+
+test(`the day-results export reads a big day a batch at a time: every one of 10,001 people once, by number (${DIALECT})`, async () => {
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/api/management/attendance/day/export',
+    headers: { 'x-token': A.main, 'x-lang': 'en-US' },
+    payload: { from: DAY, to: DAY },
+  });
+  assert.equal(r.statusCode, 200, r.body.slice(0, 200));
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(r.rawPayload as unknown as ArrayBuffer);
+  const sheet = wb.worksheets[0]!;
+  const number = (sheet.getRow(1).values as string[]).indexOf('Number');
+  assert.ok(number > 0);
+  const numbers = Array.from({ length: sheet.rowCount - 1 }, (_, i) => String(sheet.getRow(i + 2).getCell(number).value));
+  assert.deepEqual(
+    numbers,
+    Array.from({ length: PEOPLE }, (_, i) => `N${String(i).padStart(5, '0')}`),
+  );
 });

@@ -211,9 +211,14 @@ export function reportsService(database: Database) {
       };
       async function* batches() {
         for (const date of dates) {
-          const all = await dayResults(db, companyId, date, date, filter).select(DAY_COLUMNS).orderBy('p.number').orderBy('a.person_id').execute();
-          for (let i = 0; i < all.length; i += BATCH) {
-            const part = all.slice(i, i + BATCH);
+          // a date a batch at a time, after the last number read (unique in the company): a big company's day read
+          // whole held 100,000 rows at once
+          for (let after: string | undefined; ;) {
+            let q = dayResults(db, companyId, date, date, filter).select(DAY_COLUMNS);
+            if (after !== undefined) q = q.where('p.number', '>', after);
+            const part = await q.orderBy('p.number').limit(BATCH).execute();
+            if (!part.length) break;
+            after = part.at(-1)!.number;
             const timesOf = await countedTimes(db, companyId, part);
             yield part.map((r) => {
               const { check_in, check_out } = timesOf(r);
