@@ -42,9 +42,14 @@ const sheetSink = (ws: ExcelJS.Worksheet) => (ws as unknown as { _stream?: { pip
 /** Waits until the zip has taken the sheet's XML written so far (or `out` is gone: a client that left). */
 export async function zipTaken(ws: ExcelJS.Worksheet, out: PassThrough): Promise<void> {
   const sink = sheetSink(ws);
-  if (out.destroyed || !sink?._writableState?.needDrain) return;
+  if (sink?._writableState?.needDrain) await drainedOrGone(sink, out);
+}
+
+/** Until `stream` drains or `out` closes, whichever comes first; the other's listener goes with it. */
+async function drainedOrGone(stream: NodeJS.EventEmitter, out: PassThrough): Promise<void> {
+  if (out.destroyed) return;
   const done = new AbortController();
-  await Promise.race([once(sink, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
+  await Promise.race([once(stream, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
 }
 
 /** The most rows one sheet holds (Excel's limit; a file with more does not open). */
@@ -108,12 +113,8 @@ export async function xlsxStream(
       // end before its first byte left and held every other request (a terminal's upload, a console) meanwhile. And
       // while the client is behind, the next batch waits for it; a client gone ends the export.
       await turn();
-      if (!out.destroyed) await zipTaken(ws, out);
-      if (!out.destroyed && out.writableNeedDrain) {
-        // whichever comes first; the other's listener goes with it
-        const done = new AbortController();
-        await Promise.race([once(out, 'drain', { signal: done.signal }), once(out, 'close', { signal: done.signal })]).finally(() => done.abort());
-      }
+      await zipTaken(ws, out);
+      if (out.writableNeedDrain) await drainedOrGone(out, out);
       if (out.destroyed) {
         await it.return?.(undefined);
         return;

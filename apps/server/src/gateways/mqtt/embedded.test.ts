@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+// lets aedes's publish pipeline (a few ticks a message) run on
+import { setImmediate as turn } from 'node:timers/promises';
 import type { AedesPublishPacket, PublishPacket } from 'aedes';
 import { newBroker } from './embedded.ts';
 
@@ -15,8 +17,6 @@ const STALLED = 150; // more than aedes's default cap (100)
 const BACKLOG = 20_000; // a few status messages each from 5,000 breakers
 
 const packet = (topic: string): PublishPacket => ({ cmd: 'publish', topic, payload: Buffer.from('{}'), qos: 0, retain: false, dup: false });
-/** Lets aedes's publish pipeline (a few ticks a message) run to its end. */
-const turn = () => new Promise<void>((r) => setImmediate(r));
 /** Turns the event loop until `done`, or until `progress` has not moved in 1,000 turns (then the caller's assertion fails). */
 async function settle(done: () => boolean, progress: () => number) {
   for (let idle = 0, last = progress(); !done() && idle < 1000;) {

@@ -77,18 +77,6 @@ export function dayResults(db: Executor, companyId: number, from: string, to: st
   return q;
 }
 
-/**
- * How many of the company's people the day view's keyword and department select: times the days, at least the rows
- * dayResults can give (a cheap bound, where counting a big company's month of results took SQLite 10 s).
- */
-export async function peopleSelected(db: Executor, companyId: number, f: ResultFilter): Promise<number> {
-  let q = db.selectFrom('persons as p').where('p.company_id', '=', companyId);
-  if (f.keyword) q = q.where('p.search', 'like', likeKeyword(f.keyword));
-  const { departments } = f;
-  if (departments) q = q.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', 'in', departments));
-  return Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-}
-
 /** The statuses each month figure counts (a hand-set result counts as set). */
 const WORK = ['normal', 'late', 'early', 'lateEarly', 'missingIn', 'missingOut', 'absent', 'halfDay', 'leave', 'out', 'pending'];
 const PRESENT = ['normal', 'late', 'early', 'lateEarly', 'missingOut', 'halfDay', 'out'];
@@ -214,25 +202,35 @@ export function monthBounds(month: string): { first: string; last: string } {
   return { first: `${month}-01`, last: `${month}-${String(days).padStart(2, '0')}` };
 }
 
+/** The company's people the day view's keyword and department select (a query to narrow, count or page). */
+function selectedPeople(db: Executor, companyId: number, f: Omit<ResultFilter, 'status'>) {
+  let people = db.selectFrom('persons as p').where('p.company_id', '=', companyId);
+  if (f.keyword) people = people.where('p.search', 'like', likeKeyword(f.keyword));
+  const { departments } = f;
+  if (departments)
+    people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', 'in', departments));
+  return people;
+}
+
+/**
+ * How many people the filters select: times the days, at least the rows dayResults can give (a cheap bound, where
+ * counting a big company's month of results took SQLite 10 s).
+ */
+export async function peopleSelected(db: Executor, companyId: number, f: ResultFilter): Promise<number> {
+  return Number(
+    (
+      await selectedPeople(db, companyId, f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
+
 /** The company's people with results between the dates, by keyword and department (a query to count or page). */
 export function peopleWithResults(db: Executor, companyId: number, first: string, last: string, f: Omit<ResultFilter, 'status'>) {
-  let people = db
-    .selectFrom('persons as p')
-    .where('p.company_id', '=', companyId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('attendance_days as a')
-          .select('a.person_id')
-          .whereRef('a.person_id', '=', 'p.id')
-          .where('a.date', '>=', first)
-          .where('a.date', '<=', last),
-      ),
-    );
-  if (f.keyword) people = people.where('p.search', 'like', likeKeyword(f.keyword));
-  if (f.departments) {
-    const { departments } = f;
-    people = people.where('p.id', 'in', (eb) => eb.selectFrom('person_departments').select('person_id').where('department_id', 'in', departments));
-  }
-  return people;
+  return selectedPeople(db, companyId, f).where((eb) =>
+    eb.exists(
+      eb.selectFrom('attendance_days as a').select('a.person_id').whereRef('a.person_id', '=', 'p.id').where('a.date', '>=', first).where('a.date', '<=', last),
+    ),
+  );
 }
