@@ -38,6 +38,12 @@ export interface ListColumn<T> extends TableColumnType<T> {
 
 type Param<F> = Extract<keyof F, string>;
 
+/**
+ * A parameter of a shared list's filters (keyword, online, from / to) that its filter type has by its bound:
+ * TypeScript does not narrow the keys of a type parameter by its bound, so the shared list names them through this.
+ */
+export const boundParam = <F,>(name: string) => name as Param<F>;
+
 /** The filters above the rows: each sets one or two query parameters and takes the list back to page 1. */
 export type ListFilter<F> =
   | { kind: 'keyword'; param: Param<F>; placeholder: string; width?: number; testId: string }
@@ -78,6 +84,8 @@ interface ActionBase<T> {
   hidden?: (row: T) => boolean;
   /** shown but not offered for this row (a key already revoked) */
   disabled?: (row: T) => boolean;
+  /** said once the run succeeded ("Deleted") */
+  done?: string;
 }
 
 /** A row action: a button beside the row, or an item of its "more" menu. A destructive one always confirms first. */
@@ -381,13 +389,14 @@ function FilterBox<F extends object>({ filter: f, state }: { filter: ListFilter<
 
 function RowActions<T extends object>({ row, actions, more }: { row: T; actions: ListAction<T>[]; more: ListPageProps<T, object>['more'] }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal, message } = App.useApp();
   const shown = actions.filter((a) => !a.hidden?.(row));
   const inline = shown.filter((a) => !a.inMenu);
   const menu = shown.filter((a) => a.inMenu);
   const run = async (a: ListAction<T>) => {
     try {
       await a.run?.(row);
+      if (a.done) void message.success(a.done);
     } catch {
       // shown by the API client
     }

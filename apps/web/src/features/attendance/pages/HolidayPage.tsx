@@ -7,6 +7,7 @@ import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { HOLIDAY_KINDS, type Holiday } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { deleteAction } from '../../../ui/listParts.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { useDeleteHoliday, useHolidays, useRules, useSaveHoliday } from '../api.ts';
 import { WEEKDAYS } from '../logic.ts';
@@ -23,7 +24,6 @@ interface Values {
 /** /attendance/holiday: holidays and working days moved onto a weekend (调休), by year. */
 export default function HolidayPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const thisYear = new Date().getFullYear();
   const state = useListQuery({ year: thisYear });
   const list = useHolidays(state.query.year);
@@ -66,17 +66,11 @@ export default function HolidayPage() {
   ];
   const actions: ListAction<Holiday>[] = [
     { key: 'edit', label: t('common.actions.edit'), run: (h) => setDialog({ open: true, holiday: h }), testId: 'holiday-edit' },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      danger: true,
-      confirm: (h) => ({ title: t('att.holiday.deleteConfirm', { name: h.name }) }),
-      run: async (h) => {
-        await remove.mutateAsync(h.id);
-        message.success(t('common.deleted'));
-      },
+    deleteAction<Holiday>(t, {
       testId: 'holiday-delete',
-    },
+      confirm: (h) => ({ title: t('att.holiday.deleteConfirm', { name: h.name }) }),
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
 
   return (

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Space, Tag } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Rule } from '@faceadmin/shared';
 import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { deleteAction } from '../../../ui/listParts.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useDeleteRule, useRules } from '../api.ts';
 import { RuleDrawer } from '../components/RuleDrawer.tsx';
@@ -12,7 +13,6 @@ import { crossesMidnight, hm } from '../logic.ts';
 /** /attendance/rule: the company's attendance rules (right `attendance`). */
 export default function RuleListPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const list = useRules();
   const remove = useDeleteRule();
   const [drawer, setDrawer] = useState<{ open: boolean; rule?: Rule | undefined }>({ open: false });
@@ -60,17 +60,11 @@ export default function RuleListPage() {
   ];
   const actions: ListAction<Rule>[] = [
     { key: 'edit', label: t('common.actions.edit'), run: (r) => setDrawer({ open: true, rule: r }), testId: 'rule-edit' },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      danger: true,
-      confirm: (r) => ({ title: t('att.rule.deleteConfirm', { name: r.name }) }),
-      run: async (r) => {
-        await remove.mutateAsync(r.id);
-        message.success(t('common.deleted'));
-      },
+    deleteAction<Rule>(t, {
       testId: 'rule-delete',
-    },
+      confirm: (r) => ({ title: t('att.rule.deleteConfirm', { name: r.name }) }),
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
 
   return (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { App, Badge, Button, Space, Tag, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { Badge, Button, Space, Tag, Typography } from 'antd';
+import { EditOutlined, KeyOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Breaker, BreakerListQuery, BrokerAddress } from '@faceadmin/shared';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { connectedList, deleteAction } from '../../../ui/listParts.tsx';
 import { useBreakerRights, useBreakers, useDeleteBreaker, useResetPassword } from '../api.ts';
 import { BreakerDialog } from '../components/BreakerDialog.tsx';
 import { PasswordDialog } from '../components/PasswordDialog.tsx';
@@ -14,7 +15,6 @@ import { formatPower } from '../logic.ts';
 /** /circuitBreaker/index: the company's smart circuit breakers (spec §2; issue #12). */
 export default function BreakerListPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { canEdit } = useBreakerRights();
   const state = useListQuery<BreakerListQuery>({});
   const [dialog, setDialog] = useState<{ open: boolean; breaker?: Breaker | undefined }>({ open: false });
@@ -96,45 +96,23 @@ export default function BreakerListPage() {
         setPassword({ uuid: b.uuid, password: r.password, broker: r.broker });
       },
     },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      icon: <DeleteOutlined />,
-      danger: true,
+    deleteAction<Breaker>(t, {
       inMenu: true,
       hidden: readOnly,
       confirm: (b) => ({ title: t('breaker.deleteConfirm', { name: nameOf(b) }), content: t('breaker.deleteHint') }),
-      run: async (b) => {
-        await remove.mutateAsync(b.id);
-        message.success(t('common.deleted'));
-      },
-    },
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
 
   return (
     <ListPage<Breaker, BreakerListQuery>
       title={t('route.circuitBreakerList')}
-      testId="breaker-list-page"
-      tableTestId="breaker-table"
+      {...connectedList<Breaker, BreakerListQuery>(t, 'breaker')}
       cardTitle="alias"
       columns={columns}
       actions={actions}
-      more={{ label: t('breaker.actions.more'), testId: 'breaker-more' }}
       state={state}
       list={list}
-      filters={[
-        { kind: 'keyword', param: 'keyword', placeholder: t('breaker.keyword'), testId: 'breaker-keyword' },
-        {
-          kind: 'select',
-          param: 'online',
-          placeholder: t('breaker.fields.online'),
-          options: [
-            { value: 1, label: t('breaker.online.on') },
-            { value: 0, label: t('breaker.online.off') },
-          ],
-          testId: 'breaker-online-filter',
-        },
-      ]}
       toolbar={
         canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true })} data-testid="breaker-create">

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { App, Button, Drawer, Form, Input, Modal, Select, Space, Table, Tag, Typography, Upload, type TableProps } from 'antd';
-import { CloudUploadOutlined, DeleteOutlined, UploadOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CODES, FIRMWARE_LIMITS, type Firmware, type FirmwareUpgrade } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, type ListAction, type ListColumn, type ListResult } from '../../../ui/ListPage.tsx';
+import { deleteAction } from '../../../ui/listParts.tsx';
 import { useDeleteFirmware, useDeviceOptions, useFirmware, useUpgrade, useUpgrades, useUploadFirmware } from '../api.ts';
 
 interface Props {
@@ -122,17 +123,10 @@ export function FirmwareDrawer({ open, canEdit, deviceIds, onClose }: Props) {
       },
       testId: 'firmware-upgrade',
     },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      icon: <DeleteOutlined />,
-      danger: true,
+    deleteAction<Firmware>(t, {
       confirm: (f) => ({ title: t('device.fleet.deleteConfirm', { name: f.name, version: f.version }) }),
-      run: async (f) => {
-        await remove.mutateAsync(f.id);
-        message.success(t('common.deleted'));
-      },
-    },
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
   const fwList: ListResult<Firmware> = {
     data: firmware.data ? { items: firmware.data } : undefined,

@@ -1,9 +1,9 @@
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { connectedList, deleteAction } from '../../../ui/listParts.tsx';
 import { useState } from 'react';
 import { App, Button, Space, Tag, Typography } from 'antd';
 import {
   CloudUploadOutlined,
-  DeleteOutlined,
   EditOutlined,
   PlusOutlined,
   RadarChartOutlined,
@@ -191,44 +191,22 @@ export default function DeviceListPage() {
     { key: 'takeOver', label: t('device.actions.takeOver'), inMenu: true, hidden: readOnly, run: (d) => navigate(`/device/roster/${d.id}`) },
     { key: 'logs', label: t('device.fleet.logs'), inMenu: true, hidden: readOnly, run: (d) => setLogsFor(d) },
     { key: 'upgrade', label: t('device.fleet.upgrade'), inMenu: true, hidden: readOnly, run: (d) => setFirmwareFor({ open: true, deviceIds: [d.id] }) },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      icon: <DeleteOutlined />,
-      danger: true,
+    deleteAction<Device>(t, {
       inMenu: true,
       hidden: readOnly,
       confirm: (d) => ({ title: t('device.deleteConfirm', { name: d.name }) }),
-      run: async (d) => {
-        await remove.mutateAsync(d.id);
-        message.success(t('common.deleted'));
-      },
-    },
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
 
   return (
     <ListPage<Device, DeviceListQuery>
       title={t('route.deviceList')}
-      testId="device-list-page"
-      tableTestId="device-table"
+      {...connectedList<Device, DeviceListQuery>(t, 'device')}
       columns={columns}
       actions={actions}
-      more={{ label: t('device.actions.more'), testId: 'device-more' }}
       state={state}
       list={list}
-      filters={[
-        { kind: 'keyword', param: 'keyword', placeholder: t('device.keyword'), testId: 'device-keyword' },
-        {
-          kind: 'select',
-          param: 'online',
-          placeholder: t('device.fields.online'),
-          options: [
-            { value: 1, label: t('device.online.on') },
-            { value: 0, label: t('device.online.off') },
-          ],
-          testId: 'device-online-filter',
-        },
-      ]}
       toolbar={
         <>
           {canEdit && (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Space, Tabs, Tag, Typography, type TableProps } from 'antd';
-import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
@@ -18,6 +18,7 @@ import {
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { deleteAction } from '../../../ui/listParts.tsx';
 import { SaveModal } from '../../../ui/SaveModal.tsx';
 import { ruleSet } from '../../../ui/rules.ts';
 import { pagination, type PagedQuery } from '../../../ui/paging.ts';
@@ -345,18 +346,11 @@ function WebhooksTab() {
       confirm: (w) => ({ title: t('integrations.rotateConfirm', { name: w.name }) }),
       run: async (w) => setShown((await rotate.mutateAsync(w.id)).secret),
     },
-    {
-      key: 'delete',
-      label: t('common.actions.delete'),
-      icon: <DeleteOutlined />,
-      danger: true,
+    deleteAction<WebhookItem>(t, {
       inMenu: true,
       confirm: (w) => ({ title: t('integrations.deleteConfirm', { name: w.name }) }),
-      run: async (w) => {
-        await remove.mutateAsync(w.id);
-        message.success(t('common.deleted'));
-      },
-    },
+      remove: (id) => remove.mutateAsync(id),
+    }),
   ];
 
   return (
