@@ -1,10 +1,9 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HEALTH_COLORS, type HealthColor, type HealthRecord } from '@faceadmin/shared';
-import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { deviceFilter } from '../../devices/components/DeviceFilter.tsx';
+import { useListQuery } from '../../../ui/ListPage.tsx';
 import { useExportHealth, useHealthRecords } from '../api.ts';
-import { Picture } from '../components/Picture.tsx';
+import { ReadingList, temperatureColumn } from '../components/ReadingList.tsx';
 import { COLOR_TAG, type HealthFilters } from '../logic.ts';
 
 /** /attendance/health: health-code records the terminals reported with punches (spec §3 "Health record"; right `attendance`). */
@@ -15,73 +14,52 @@ export default function HealthListPage() {
   const exportList = useExportHealth();
   const dash = (v: string | number | null) => (v === null || v === '' ? '' : v);
 
-  const columns: ListColumn<HealthRecord>[] = [
-    { title: t('health.fields.picture'), key: 'picture', render: (_, r) => <Picture url={r.pic_url} alt={r.name || t('health.stranger')} /> },
-    {
-      title: t('health.fields.name'),
-      key: 'name',
-      // Not on the roster and no name reported: a stranger, as on the punch records.
-      render: (_, r) => r.name || (r.person_id === null ? <Tag color="volcano">{t('health.stranger')}</Tag> : ''),
-    },
-    { title: t('health.fields.number'), dataIndex: 'number', key: 'number' },
-    { title: t('health.fields.id_number'), dataIndex: 'id_number', key: 'id_number' },
-    { title: t('health.fields.device'), dataIndex: 'device', key: 'device' },
-    { title: t('health.fields.place'), dataIndex: 'place', key: 'place' },
-    { title: t('health.fields.day'), dataIndex: 'day', key: 'day' },
-    { title: t('health.fields.time'), dataIndex: 'time', key: 'time' },
-    {
-      title: t('health.fields.temperature'),
-      dataIndex: 'temperature',
-      key: 'temperature',
-      render: (v: number | null) => (v === null ? '' : `${v.toFixed(1)} °C`),
-    },
-    {
-      title: t('health.fields.color'),
-      dataIndex: 'color',
-      key: 'color',
-      render: (v: HealthColor | null) =>
-        v ? (
-          <Tag color={COLOR_TAG[v]} data-testid={`health-color-${v}`}>
-            {t(`health.colors.${v}`)}
-          </Tag>
-        ) : (
-          <Tag>{t('health.colors.none')}</Tag>
-        ),
-    },
-    { title: t('health.fields.nat_time'), dataIndex: 'nat_time', key: 'nat_time' },
-    {
-      title: t('health.fields.nat_result'),
-      dataIndex: 'nat_result',
-      key: 'nat_result',
-      render: (v: HealthRecord['nat_result']) => (v ? <Tag color={v === 'positive' ? 'red' : 'green'}>{t(`health.nat.${v}`)}</Tag> : ''),
-    },
-    { title: t('health.fields.trip'), dataIndex: 'trip', key: 'trip', ellipsis: true },
-    { title: t('health.fields.vaccine_count'), dataIndex: 'vaccine_count', key: 'vaccine_count', render: dash },
-    { title: t('health.fields.vaccine_time'), dataIndex: 'vaccine_time', key: 'vaccine_time' },
-  ];
-
   return (
-    <ListPage<HealthRecord, HealthFilters>
+    <ReadingList<HealthRecord, HealthFilters>
+      prefix="health"
       title={t('route.attendanceHealth')}
-      testId="health-list-page"
-      tableTestId="health-table"
-      columns={columns}
       state={state}
       list={list}
-      pageSizeOptions={[20, 50, 100]}
-      filters={[
-        { kind: 'keyword', param: 'keyword', placeholder: t('health.keyword'), testId: 'health-keyword' },
-        deviceFilter(t('health.fields.device'), 'health-device-filter'),
+      exportList={exportList}
+      keyword={{ placeholder: t('health.keyword') }}
+      filter={{
+        kind: 'select',
+        param: 'color',
+        placeholder: t('health.fields.color'),
+        options: HEALTH_COLORS.map((c) => ({ value: c, label: <Tag color={COLOR_TAG[c]}>{t(`health.colors.${c}`)}</Tag> })),
+        testId: 'health-color-filter',
+      }}
+      columns={[
+        { title: t('health.fields.id_number'), dataIndex: 'id_number', key: 'id_number' },
+        { title: t('health.fields.device'), dataIndex: 'device', key: 'device' },
+        { title: t('health.fields.place'), dataIndex: 'place', key: 'place' },
+        { title: t('health.fields.day'), dataIndex: 'day', key: 'day' },
+        { title: t('health.fields.time'), dataIndex: 'time', key: 'time' },
+        temperatureColumn(t),
         {
-          kind: 'select',
-          param: 'color',
-          placeholder: t('health.fields.color'),
-          options: HEALTH_COLORS.map((c) => ({ value: c, label: <Tag color={COLOR_TAG[c]}>{t(`health.colors.${c}`)}</Tag> })),
-          testId: 'health-color-filter',
+          title: t('health.fields.color'),
+          dataIndex: 'color',
+          key: 'color',
+          render: (v: HealthColor | null) =>
+            v ? (
+              <Tag color={COLOR_TAG[v]} data-testid={`health-color-${v}`}>
+                {t(`health.colors.${v}`)}
+              </Tag>
+            ) : (
+              <Tag>{t('health.colors.none')}</Tag>
+            ),
         },
-        { kind: 'dayRange', from: 'from', to: 'to', testId: 'health-range' },
+        { title: t('health.fields.nat_time'), dataIndex: 'nat_time', key: 'nat_time' },
+        {
+          title: t('health.fields.nat_result'),
+          dataIndex: 'nat_result',
+          key: 'nat_result',
+          render: (v: HealthRecord['nat_result']) => (v ? <Tag color={v === 'positive' ? 'red' : 'green'}>{t(`health.nat.${v}`)}</Tag> : ''),
+        },
+        { title: t('health.fields.trip'), dataIndex: 'trip', key: 'trip', ellipsis: true },
+        { title: t('health.fields.vaccine_count'), dataIndex: 'vaccine_count', key: 'vaccine_count', render: dash },
+        { title: t('health.fields.vaccine_time'), dataIndex: 'vaccine_time', key: 'vaccine_time' },
       ]}
-      exporter={{ pending: exportList.isPending, bytes: exportList.bytes, run: () => exportList.mutate(state.query), testId: 'health-export' }}
     />
   );
 }
