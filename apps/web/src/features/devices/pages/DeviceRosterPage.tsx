@@ -1,30 +1,19 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Descriptions, Progress, Space, Tag, theme, Typography } from 'antd';
-import { ArrowLeftOutlined, CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Alert, App, Descriptions, Space, Tag, theme, Typography } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { type RosterItem, type RosterQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
-import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { useCommandResult, useDevice, useDeviceCommand, useDeviceRights, useRoster, useRosterApply, useRosterRemove } from '../api.ts';
 import { OnlineBadge, UserCount } from '../components/DeviceStatus.tsx';
-import { rosterApplyRows, rosterValidity } from '../logic.ts';
-import {
-  ApplyControls,
-  ApplyJob,
-  ApplyPlan,
-  FaceCheckTag,
-  MatchTag,
-  RosterFace,
-  RowChoice,
-  UserTags,
-  useRosterSelection,
-  type RosterAction,
-} from '../components/RosterParts.tsx';
+import { rosterValidity } from '../logic.ts';
+import { ApplyJob, FaceCheckTag, MatchTag, RosterFace, UserTags } from '../components/RosterParts.tsx';
+import { ReadStatus, useApplyReview } from '../components/ApplyReview.tsx';
 import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx';
 
 /**
@@ -35,20 +24,14 @@ import { DeviceNotFound, deviceUnknown } from '../components/DeviceNotFound.tsx'
  */
 export default function DeviceRosterPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const navigate = useNavigate();
+  const { message } = App.useApp();
   const id = Number(useParams().id);
   const { canEdit } = useDeviceRights();
   // applying writes people as well as the terminal's ledger: both rights at edit level (the route asks both)
   const people = useRightLevel('person');
   const canApply = canEdit && people.canEdit;
-  // each row's own choice where the administrator changed what applying does with it
-  const [choices, setChoices] = useState<Record<string, RosterAction>>({});
-  // the department the new people go to, and the last answer
-  const [department, setDepartment] = useState<number>();
   const apply = useRosterApply(id);
   const remove = useRosterRemove();
-  const mobile = useIsMobile();
   const { token } = theme.useToken();
   // a message about users enrolled at the terminal opens the page on those not managed (?show=unmanaged)
   const [search] = useSearchParams();
@@ -62,8 +45,23 @@ export default function DeviceRosterPage() {
   // spec (issue #30): rows read so far, refreshed every 2 s until the read is over
   const list = useRoster({ ...state.query, id }, reading);
   const rows = list.data?.items ?? [];
-  // the rows chosen, by number (kept across pages)
-  const selection = useRosterSelection(rows);
+  // the whole roster (whichever users the page shows)
+  const whole = list.data?.counts;
+  const total = whole ? whole.matched + whole.conflict + whole.byName + whole.new : (list.data?.total ?? 0);
+  const review = useApplyReview<RosterItem, Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>({
+    site: false,
+    show: (['all', 'unmanaged'] as const).map((v) => ({
+      value: v,
+      label: t(`device.roster.show.${v}`, { count: v === 'all' ? total : (whole?.unmanaged ?? 0) }),
+    })),
+    canRead: canEdit,
+    read: { run: () => void read(), busy: command.isPending || reading },
+    canApply,
+    rows,
+    begin: (department_id, chosen) => apply.begin.mutateAsync({ id, department_id, rows: chosen }),
+    pending: apply.busy,
+    blocked: (r) => r.removing,
+  });
   const queryClient = useQueryClient();
   const finished = commandId > 0 && result.data !== undefined && result.data.state !== 'pending';
   // Once the terminal has answered, the rows and its user count are read once more: the last ones may have come with the answer.
@@ -84,31 +82,7 @@ export default function DeviceRosterPage() {
     }
   };
 
-  const chosen = selection.chosen;
-  const askApply = () => {
-    if (!department || chosen.length === 0) return;
-    const plan = rosterApplyRows(chosen, choices);
-    modal.confirm({
-      title: t('device.roster.apply.confirmTitle'),
-      content: <ApplyPlan plan={plan} />,
-      okText: t('device.roster.apply.ok'),
-      cancelText: t('common.actions.cancel'),
-      onOk: async () => {
-        try {
-          await apply.begin.mutateAsync({ id, department_id: department, rows: plan.rows });
-          selection.clear();
-          setChoices({});
-        } catch {
-          // shown by the API client
-        }
-      },
-    });
-  };
-
   const d = device.data;
-  // the whole roster (whichever users the page shows)
-  const whole = list.data?.counts;
-  const total = whole ? whole.matched + whole.conflict + whole.byName + whole.new : (list.data?.total ?? 0);
   const readAt = (list.data?.items ?? []).reduce((latest, r) => (r.read_at > latest ? r.read_at : latest), '');
   const expected = d?.user_count_at ? d.user_count : 0;
   const outcome = commandId > 0 ? result.data : undefined;
@@ -148,17 +122,7 @@ export default function DeviceRosterPage() {
         </Space>
       ),
     },
-    ...(canApply
-      ? [
-          {
-            title: t('device.roster.choice.title'),
-            key: 'choice',
-            render: (_: unknown, r: RosterItem) => (
-              <RowChoice row={r} value={choices[r.pin]} onChange={(a) => setChoices((prev) => ({ ...prev, [r.pin]: a }))} />
-            ),
-          },
-        ]
-      : []),
+    ...review.choiceColumn,
   ];
   const removeFrom = async (r: RosterItem) => {
     try {
@@ -190,35 +154,11 @@ export default function DeviceRosterPage() {
 
   return (
     <ListPage<RosterItem, Omit<RosterQuery, 'page' | 'pageSize' | 'id'>>
-      title={
-        <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/list')} aria-label={t('device.back')} />
-          <span style={{ whiteSpace: 'normal' }}>{t('route.deviceRoster')}</span>
-        </Space>
-      }
-      testId="device-roster-page"
-      tableTestId="roster-table"
-      rowKey="pin"
-      cardTitle="name"
+      {...review.props}
       columns={columns}
       actions={actions}
-      filters={[
-        {
-          kind: 'select',
-          param: 'show',
-          label: t('device.roster.show.label'),
-          clearable: false,
-          options: (['all', 'unmanaged'] as const).map((v) => ({
-            value: v,
-            label: t(`device.roster.show.${v}`, { count: v === 'all' ? total : (whole?.unmanaged ?? 0) }),
-          })),
-          width: 260,
-          testId: 'roster-show',
-        },
-      ]}
       state={state}
       list={list}
-      pageSizeOptions={[20, 50, 100]}
       empty={t(state.query.show === 'unmanaged' && total > 0 ? 'device.roster.emptyUnmanaged' : 'device.roster.empty')}
       header={
         <>
@@ -253,54 +193,14 @@ export default function DeviceRosterPage() {
           )}
         </>
       }
-      toolbar={
-        canEdit && (
-          <Space wrap>
-            <Button icon={<CloudDownloadOutlined />} loading={command.isPending || reading} onClick={() => void read()} data-testid="roster-read">
-              {t('device.roster.read')}
-            </Button>
-            {canApply && (
-              <ApplyControls
-                prefix="roster"
-                pageRows={rows.length}
-                pageChosen={selection.pageChosen}
-                choosePage={selection.choosePage}
-                showSelectPage={!mobile}
-                department={department}
-                setDepartment={setDepartment}
-                chosen={chosen.length}
-                pending={apply.busy}
-                onApply={askApply}
-              />
-            )}
-          </Space>
-        )
-      }
-      table={
-        canApply
-          ? {
-              rowSelection: {
-                selectedRowKeys: selection.keys,
-                preserveSelectedRowKeys: true,
-                hideSelectAll: true,
-                // a user on its way off the terminal is not taken over (the server refuses it too)
-                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }), disabled: r.removing }),
-                onChange: selection.onChange,
-              },
-            }
-          : undefined
-      }
       notice={
         <Space orientation="vertical" size={8} style={{ width: '100%', marginBottom: 12 }}>
           {reading && (
-            <div role="status" data-testid="roster-progress">
-              <Typography.Text>
-                {expected > 0 ? t('device.roster.progress', { read: total, count: expected }) : t('device.roster.progressUnknown', { read: total })}
-              </Typography.Text>
-              {expected > 0 && (
-                <Progress percent={Math.min(100, Math.floor((total * 100) / expected))} status="active" aria-label={t('device.roster.progressLabel')} />
-              )}
-            </div>
+            <ReadStatus
+              site={false}
+              text={expected > 0 ? t('device.roster.progress', { read: total, count: expected }) : t('device.roster.progressUnknown', { read: total })}
+              percent={expected > 0 ? Math.min(100, Math.floor((total * 100) / expected)) : undefined}
+            />
           )}
           {outcome?.state === 'failure' && (
             <Alert

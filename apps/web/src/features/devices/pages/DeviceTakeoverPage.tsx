@@ -1,27 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Progress, Space, Tag, Typography } from 'antd';
-import { ArrowLeftOutlined, CameraOutlined, CloudDownloadOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
+import { Alert, App, Space, Tag, Typography } from 'antd';
+import { CameraOutlined } from '@ant-design/icons';
+
 import { useTranslation } from 'react-i18next';
 import type { RosterSiteItem, RosterSiteQuery } from '@faceadmin/shared';
 import { useRightLevel } from '../../../lib/session.ts';
 import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
-import { useIsMobile } from '../../../ui/useIsMobile.ts';
 import { useCommandResults, useDeviceRights, useReadSite, useRosterSite, useRosterSiteApply, type SiteRead } from '../api.ts';
-import { rosterApplyRows, siteFace, siteNames } from '../logic.ts';
-import {
-  ApplyControls,
-  ApplyJob,
-  ApplyPlan,
-  MatchTag,
-  RosterFace,
-  RowChoice,
-  FaceCheckTag,
-  UserTags,
-  useRosterSelection,
-  type RosterAction,
-} from '../components/RosterParts.tsx';
+import { siteFace, siteNames } from '../logic.ts';
+import { ApplyJob, MatchTag, RosterFace, FaceCheckTag, UserTags } from '../components/RosterParts.tsx';
+import { ReadStatus, useApplyReview } from '../components/ApplyReview.tsx';
 
 type Filters = Omit<RosterSiteQuery, 'page' | 'pageSize'>;
 
@@ -54,15 +43,11 @@ function TerminalTags({ row }: { row: RosterSiteItem }) {
  */
 export default function DeviceTakeoverPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const navigate = useNavigate();
+  const { message } = App.useApp();
   const { canEdit } = useDeviceRights();
   // applying writes people as well as the terminals' ledgers: both rights at edit level (the route asks both)
   const people = useRightLevel('person');
   const canApply = canEdit && people.canEdit;
-  const mobile = useIsMobile();
-  const [choices, setChoices] = useState<Record<string, RosterAction>>({});
-  const [department, setDepartment] = useState<number>();
   const apply = useRosterSiteApply();
   const state = useListQuery<Filters>({ show: 'all' }, 20);
 
@@ -85,7 +70,19 @@ export default function DeviceTakeoverPage() {
   // spec (issue #30): rows read so far, refreshed every 2 s until every terminal has answered
   const list = useRosterSite(state.query, reading);
   const rows = list.data?.items ?? [];
-  const selection = useRosterSelection(rows);
+  const counts = list.data?.counts;
+  const numbers = counts?.people ?? 0;
+  const showCount = { all: numbers, across: counts?.across ?? 0, conflicts: counts?.conflicts ?? 0 };
+  const review = useApplyReview<RosterSiteItem, Filters>({
+    site: true,
+    show: (['all', 'across', 'conflicts'] as const).map((v) => ({ value: v, label: t(`device.takeover.show.${v}`, { count: showCount[v] }) })),
+    canRead: canEdit,
+    read: { run: () => void read(), busy: readSite.isPending || reading },
+    canApply,
+    rows,
+    begin: (department_id, chosen) => apply.begin.mutateAsync({ department_id, rows: chosen }),
+    pending: apply.busy,
+  });
   const queryClient = useQueryClient();
   // Once every terminal has answered, the rows and the devices' user counts are read once more: the last users may have
   // come with the answers.
@@ -106,31 +103,6 @@ export default function DeviceTakeoverPage() {
       // shown by the API client
     }
   };
-
-  const chosen = selection.chosen;
-  const askApply = () => {
-    if (!department || chosen.length === 0) return;
-    const plan = rosterApplyRows(chosen, choices);
-    modal.confirm({
-      title: t('device.takeover.apply.confirmTitle'),
-      content: <ApplyPlan plan={plan} site />,
-      okText: t('device.roster.apply.ok'),
-      cancelText: t('common.actions.cancel'),
-      onOk: async () => {
-        try {
-          await apply.begin.mutateAsync({ department_id: department, rows: plan.rows });
-          selection.clear();
-          setChoices({});
-        } catch {
-          // shown by the API client
-        }
-      },
-    });
-  };
-
-  const counts = list.data?.counts;
-  const numbers = counts?.people ?? 0;
-  const showCount = { all: numbers, across: counts?.across ?? 0, conflicts: counts?.conflicts ?? 0 };
 
   const columns: ListColumn<RosterSiteItem>[] = [
     {
@@ -175,96 +147,29 @@ export default function DeviceTakeoverPage() {
         </Space>
       ),
     },
-    ...(canApply
-      ? [
-          {
-            title: t('device.roster.choice.title'),
-            key: 'choice',
-            render: (_: unknown, r: RosterSiteItem) => (
-              <RowChoice row={r} site value={choices[r.pin]} onChange={(a) => setChoices((prev) => ({ ...prev, [r.pin]: a }))} />
-            ),
-          },
-        ]
-      : []),
+    ...review.choiceColumn,
   ];
 
   return (
     <ListPage<RosterSiteItem, Filters>
-      title={
-        <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/list')} aria-label={t('device.back')} />
-          <span style={{ whiteSpace: 'normal' }}>{t('route.deviceTakeover')}</span>
-        </Space>
-      }
-      testId="device-takeover-page"
-      tableTestId="takeover-table"
-      rowKey="pin"
-      cardTitle="name"
+      {...review.props}
       columns={columns}
-      filters={[
-        {
-          kind: 'select',
-          param: 'show',
-          label: t('device.roster.show.label'),
-          clearable: false,
-          options: (['all', 'across', 'conflicts'] as const).map((v) => ({ value: v, label: t(`device.takeover.show.${v}`, { count: showCount[v] }) })),
-          width: 260,
-          testId: 'takeover-show',
-        },
-      ]}
       state={state}
       list={list}
-      pageSizeOptions={[20, 50, 100]}
       empty={t(numbers > 0 ? 'device.takeover.emptyShown' : 'device.takeover.empty')}
       header={<Typography.Paragraph data-testid="takeover-intro">{t('device.takeover.intro')}</Typography.Paragraph>}
-      toolbar={
-        canEdit && (
-          <Space wrap>
-            <Button icon={<CloudDownloadOutlined />} loading={readSite.isPending || reading} onClick={() => void read()} data-testid="takeover-read">
-              {t('device.takeover.read')}
-            </Button>
-            {canApply && (
-              <ApplyControls
-                prefix="takeover"
-                pageRows={rows.length}
-                pageChosen={selection.pageChosen}
-                choosePage={selection.choosePage}
-                showSelectPage={!mobile}
-                department={department}
-                setDepartment={setDepartment}
-                chosen={chosen.length}
-                pending={apply.busy}
-                onApply={askApply}
-              />
-            )}
-          </Space>
-        )
-      }
-      table={
-        canApply
-          ? {
-              rowSelection: {
-                selectedRowKeys: selection.keys,
-                preserveSelectedRowKeys: true,
-                hideSelectAll: true,
-                getCheckboxProps: (r) => ({ 'aria-label': t('device.roster.apply.select', { name: r.name || r.pin }) }),
-                onChange: selection.onChange,
-              },
-            }
-          : undefined
-      }
       notice={
         <Space orientation="vertical" size={8} style={{ width: '100%', marginBottom: 12 }}>
           {reading && (
-            <div role="status" data-testid="takeover-progress">
-              <Typography.Text>
-                {t('device.takeover.progress', {
-                  answered,
-                  terminals: t('device.takeover.count.terminals', { count: reads.length }),
-                  numbers: t('device.takeover.count.numbers', { count: numbers }),
-                })}
-              </Typography.Text>
-              <Progress percent={Math.floor((answered * 100) / reads.length)} status="active" aria-label={t('device.takeover.progressLabel')} />
+            <ReadStatus
+              site
+              text={t('device.takeover.progress', {
+                answered,
+                terminals: t('device.takeover.count.terminals', { count: reads.length }),
+                numbers: t('device.takeover.count.numbers', { count: numbers }),
+              })}
+              percent={Math.floor((answered * 100) / reads.length)}
+            >
               <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="takeover-waiting">
                 {t('device.takeover.waiting', {
                   names: outcomes
@@ -273,7 +178,7 @@ export default function DeviceTakeoverPage() {
                     .join(', '),
                 })}
               </Typography.Text>
-            </div>
+            </ReadStatus>
           )}
           {failed.length > 0 && (
             <Alert

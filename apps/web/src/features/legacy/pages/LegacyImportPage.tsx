@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Progress, Radio, Select, Space, Table, Tag, Typography, Upload } from 'antd';
-import { ArrowLeftOutlined, CheckOutlined, FileSearchOutlined, InboxOutlined, ImportOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
+import { CheckOutlined, FileSearchOutlined, InboxOutlined, ImportOutlined } from '@ant-design/icons';
+
 import { useTranslation } from 'react-i18next';
+import { BackTitle } from '../../../ui/BackTitle.tsx';
 import { LEGACY_FIELDS, type LegacyField, type LegacyImport, type LegacyKind, type LegacyMapping, type LegacyPreview } from '@faceadmin/shared';
 import { useDeviceNames } from '../../devices/api.ts';
 import { DepartmentSelect } from '../../persons/components/DepartmentSelect.tsx';
@@ -83,7 +84,6 @@ function Report({ run }: { run: LegacyImport }) {
  */
 export default function LegacyImportPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<LegacyKind>('employees');
   const [file, setFile] = useState<File>();
@@ -147,10 +147,9 @@ export default function LegacyImportPage() {
   return (
     <Card
       title={
-        <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/user/list')} aria-label={t('legacy.back')} />
-          <span style={{ whiteSpace: 'normal' }}>{t('legacy.title')}</span>
-        </Space>
+        <BackTitle to="/user/list" back={t('legacy.back')}>
+          {t('legacy.title')}
+        </BackTitle>
       }
       data-testid="legacy-page"
     >
