@@ -1,9 +1,9 @@
-import { Button, Card, Space, Tag, type TableProps } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CompanyListItem } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
+import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useCompanyList, useSwitchCompany } from '../api.ts';
 
 /** The administrator's companies; the current one is marked and the others can be switched to. */
@@ -13,10 +13,11 @@ export default function CompanyListPage() {
   const list = useCompanyList();
   const switchCompany = useSwitchCompany();
 
-  const columns: TableProps<CompanyListItem>['columns'] = [
+  const columns: ListColumn<CompanyListItem>[] = [
     {
       title: t('company.fields.name'),
       dataIndex: 'name',
+      key: 'name',
       render: (name: string, row) => (
         <Space>
           {name}
@@ -24,11 +25,12 @@ export default function CompanyListPage() {
         </Space>
       ),
     },
-    { title: t('company.fields.phone'), dataIndex: 'phone' },
-    { title: t('company.fields.address'), dataIndex: 'address', ellipsis: true },
+    { title: t('company.fields.phone'), dataIndex: 'phone', key: 'phone' },
+    { title: t('company.fields.address'), dataIndex: 'address', key: 'address', ellipsis: true },
     {
       title: t('company.fields.role'),
       dataIndex: 'role',
+      key: 'role',
       render: (role: CompanyListItem['role'], row) => (
         <Space>
           <Tag color={role === 'main' ? 'blue' : 'default'}>{t(`manager.roles.${role}`)}</Tag>
@@ -36,48 +38,35 @@ export default function CompanyListPage() {
         </Space>
       ),
     },
+  ];
+
+  // the company signed in to is edited; another is switched to
+  const actions: ListAction<CompanyListItem>[] = [
+    { key: 'edit', label: t('company.edit'), hidden: (row) => !row.current, to: () => '/company/update' },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      render: (_, row) =>
-        row.current ? (
-          <Button size="small" onClick={() => void navigate('/company/update')}>
-            {t('company.edit')}
-          </Button>
-        ) : (
-          <Button
-            size="small"
-            type="primary"
-            ghost
-            loading={switchCompany.isPending && switchCompany.variables === row.id}
-            onClick={() => switchCompany.mutate(row.id)}
-          >
-            {t('company.switchTo')}
-          </Button>
-        ),
+      key: 'switch',
+      label: t('company.switchTo'),
+      look: 'primary',
+      hidden: (row) => row.current,
+      loading: (row) => switchCompany.isPending && switchCompany.variables === row.id,
+      run: (row) => switchCompany.mutate(row.id),
     },
   ];
 
   return (
-    <Card
+    <ListPage<CompanyListItem, object>
       title={t('route.companyList')}
+      testId="company-list-page"
+      tableTestId="company-table"
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate('/company/create')}>
           {t('company.create')}
         </Button>
       }
-    >
-      <DataTable<CompanyListItem>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        data-testid="company-table"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-      />
-    </Card>
+      columns={columns}
+      actions={actions}
+      list={list}
+      paged={false}
+    />
   );
 }

@@ -1,11 +1,10 @@
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
 import { useState } from 'react';
-import { App, Avatar, Button, Card, Descriptions, Image, Select, Space, Tag, Typography, type TableProps } from 'antd';
-import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
-import { useNavigate, useParams } from 'react-router';
+import { App, Avatar, Button, Descriptions, Image, Space, Tag, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, UserOutlined } from '@ant-design/icons';
+import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../../../ui/DataTable.tsx';
+import { BackTitle } from '../../../ui/BackTitle.tsx';
+import { ListPage, useListQuery, type ListColumn } from '../../../ui/ListPage.tsx';
 import { ErrorState } from '../../../ui/ErrorState.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useDevice, useDeviceRights, useLedger, useRemoveDevicePersons, useRetryDevicePersons } from '../api.ts';
@@ -21,16 +20,15 @@ const STATES: LedgerState[] = ['pending', 'synced', 'failed'];
 export default function DevicePersonPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const navigate = useNavigate();
   const id = Number(useParams().id);
   const { canEdit } = useDeviceRights();
-  const [query, setQuery] = useState<PagedQuery<Omit<LedgerQuery, 'id'>>>({ page: 1, pageSize: 20 });
+  const state = useListQuery<Omit<LedgerQuery, 'id' | 'page' | 'pageSize'>>({}, 20);
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
 
   const device = useDevice(id, 5000);
   // spec: the ledger refreshes every 5 s while anything is still on its way to the device
-  const ledger = useLedger({ id, ...query }, device.data?.sync);
+  const ledger = useLedger({ id, ...state.query }, device.data?.sync);
   const items = ledger.data?.items ?? [];
   const autoRefresh = needsRefresh(items, device.data?.sync);
 
@@ -64,7 +62,7 @@ export default function DevicePersonPage() {
       onOk: () => run(async () => t('device.persons.removed', { count: (await remove.mutateAsync({ id, person_ids: selected })).count })),
     });
 
-  const columns: TableProps<LedgerItem>['columns'] = [
+  const columns: ListColumn<LedgerItem>[] = [
     {
       title: t('device.ledger.photo'),
       key: 'photo',
@@ -103,98 +101,101 @@ export default function DevicePersonPage() {
 
   const d = device.data;
   return (
-    <Card
-      data-testid="device-person-page"
+    <ListPage<LedgerItem, Omit<LedgerQuery, 'id' | 'page' | 'pageSize'>>
       title={
-        <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/list')} aria-label={t('device.back')} />
+        <BackTitle to="/device/list" back={t('device.back')}>
           {t('route.devicePersons')}
-        </Space>
+        </BackTitle>
+      }
+      testId="device-person-page"
+      tableTestId="ledger-table"
+      rowKey="person_id"
+      cardTitle="name"
+      columns={columns}
+      state={state}
+      list={ledger}
+      pageSizeOptions={[20, 50, 100]}
+      header={
+        d && (
+          <Descriptions size="small" column={{ xs: 1, md: 4 }} style={{ marginBottom: 16 }} data-testid="device-header">
+            <Descriptions.Item label={t('device.fields.name')}>
+              <strong>{d.name}</strong>&nbsp;
+              <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                {d.serial}
+              </Typography.Text>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('device.fields.online')}>
+              <OnlineBadge device={d} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('device.fields.sync')}>
+              <SyncSummaryText sync={d.sync} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('device.fields.users')}>
+              <UserCount device={d} />
+            </Descriptions.Item>
+          </Descriptions>
+        )
+      }
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('device.ledger.keyword'), testId: 'ledger-keyword' },
+        {
+          kind: 'select',
+          param: 'state',
+          placeholder: t('device.ledger.state'),
+          width: 150,
+          options: STATES.map((s) => ({ value: s, label: t(`device.ledger.states.${s}`) })),
+          testId: 'ledger-state-filter',
+        },
+      ]}
+      toolbar={
+        <>
+          {canEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ledger-add">
+              {t('device.persons.addButton')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              disabled={!selected.length}
+              loading={remove.isPending}
+              onClick={removeSelected}
+              data-testid="ledger-remove"
+            >
+              {t('device.persons.remove')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button
+              icon={<ReloadOutlined />}
+              disabled={!selected.length}
+              loading={retry.isPending}
+              onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id, person_ids: selected })).count }))}
+              data-testid="ledger-retry"
+            >
+              {t('device.persons.retry')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button
+              icon={<ReloadOutlined />}
+              disabled={!d?.sync.failed}
+              onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id })).count }))}
+              data-testid="ledger-retry-failed"
+            >
+              {t('device.persons.retryFailed')}
+            </Button>
+          )}
+          {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
+          {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
+        </>
+      }
+      table={
+        canEdit ? { rowSelection: { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) } } : undefined
       }
     >
-      {d && (
-        <Descriptions size="small" column={{ xs: 1, md: 4 }} style={{ marginBottom: 16 }} data-testid="device-header">
-          <Descriptions.Item label={t('device.fields.name')}>
-            <strong>{d.name}</strong>&nbsp;
-            <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
-              {d.serial}
-            </Typography.Text>
-          </Descriptions.Item>
-          <Descriptions.Item label={t('device.fields.online')}>
-            <OnlineBadge device={d} />
-          </Descriptions.Item>
-          <Descriptions.Item label={t('device.fields.sync')}>
-            <SyncSummaryText sync={d.sync} />
-          </Descriptions.Item>
-          <Descriptions.Item label={t('device.fields.users')}>
-            <UserCount device={d} />
-          </Descriptions.Item>
-        </Descriptions>
-      )}
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('device.ledger.keyword')}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="ledger-keyword"
-        />
-        <Select
-          allowClear
-          placeholder={t('device.ledger.state')}
-          aria-label={t('device.ledger.state')}
-          style={{ width: 150 }}
-          options={STATES.map((s) => ({ value: s, label: t(`device.ledger.states.${s}`) }))}
-          onChange={(state?: LedgerState) => setQuery((q) => ({ ...q, page: 1, state }))}
-          data-testid="ledger-state-filter"
-        />
-        {canEdit && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ledger-add">
-            {t('device.persons.addButton')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} loading={remove.isPending} onClick={removeSelected} data-testid="ledger-remove">
-            {t('device.persons.remove')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button
-            icon={<ReloadOutlined />}
-            disabled={!selected.length}
-            loading={retry.isPending}
-            onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id, person_ids: selected })).count }))}
-            data-testid="ledger-retry"
-          >
-            {t('device.persons.retry')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button
-            icon={<ReloadOutlined />}
-            disabled={!d?.sync.failed}
-            onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id })).count }))}
-            data-testid="ledger-retry-failed"
-          >
-            {t('device.persons.retryFailed')}
-          </Button>
-        )}
-        {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
-        {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
-      </Space>
-      <DataTable<LedgerItem>
-        rowKey="person_id"
-        loading={ledger.isLoading}
-        error={ledger.error}
-        onRetry={ledger.refetch}
-        retrying={ledger.isFetching}
-        cardTitle="name"
-        dataSource={items}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="ledger-table"
-        rowSelection={canEdit ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) } : undefined}
-        pagination={pagination(query, setQuery, ledger.data?.total, t, [20, 50, 100])}
-      />
       <AddPersonsDialog deviceId={id} open={adding} onClose={() => setAdding(false)} />
-    </Card>
+    </ListPage>
   );
 }

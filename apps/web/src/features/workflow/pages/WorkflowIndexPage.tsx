@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { App, Badge, Button, Card, Popconfirm, Space, Switch, Tag, Typography, type TableProps } from 'antd';
+import { App, Badge, Button, Space, Switch, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { WorkflowApp } from '@faceadmin/shared';
-import { DataTable } from '../../../ui/DataTable.tsx';
+import { ListPage, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
+import { deleteAction } from '../../../ui/listParts.tsx';
 import { DateTime } from '../../../ui/DateTime.tsx';
 import { useApps, useCopyApp, useDeleteApp, useEnableApp } from '../api.ts';
 import { AppDrawer } from '../components/AppDrawer.tsx';
@@ -28,7 +29,7 @@ export default function WorkflowIndexPage() {
         ? `${t('workflow.scope.departments')}: ${a.departments.map((d) => d.name).join(', ')}`
         : `${t('workflow.scope.people')}: ${a.persons.map((p) => p.name).join(', ')}`;
 
-  const columns: TableProps<WorkflowApp>['columns'] = [
+  const columns: ListColumn<WorkflowApp>[] = [
     {
       title: t('workflow.app.name'),
       key: 'name',
@@ -70,50 +71,35 @@ export default function WorkflowIndexPage() {
       render: (_, a) => (a.pending ? <Badge count={a.pending} color="orange" /> : <Typography.Text type="secondary">0</Typography.Text>),
     },
     { title: t('workflow.app.updated'), key: 'updated', render: (_, a) => <DateTime value={a.updated_at} /> },
+  ];
+
+  const actions: ListAction<WorkflowApp>[] = [
+    { key: 'edit', label: t('common.actions.edit'), run: (a) => setEditing({ app: a }), testId: 'app-edit' },
+    { key: 'form', label: t('workflow.app.designForm'), to: (a) => `/workflow/form/${a.id}`, testId: 'app-form-design' },
+    { key: 'flow', label: t('workflow.app.designFlow'), to: (a) => `/workflow/flow/${a.id}`, testId: 'app-flow-design' },
+    { key: 'records', label: t('workflow.app.records'), to: (a) => `/workflow/approval/${a.id}`, testId: 'app-records' },
     {
-      title: t('common.actions.title'),
-      key: 'actions',
-      fixed: 'right',
-      width: 300,
-      render: (_, a) => (
-        <Space wrap size={4}>
-          <Button size="small" type="link" onClick={() => setEditing({ app: a })} data-testid="app-edit">
-            {t('common.actions.edit')}
-          </Button>
-          <Button size="small" type="link" onClick={() => void navigate(`/workflow/form/${a.id}`)} data-testid="app-form-design">
-            {t('workflow.app.designForm')}
-          </Button>
-          <Button size="small" type="link" onClick={() => void navigate(`/workflow/flow/${a.id}`)} data-testid="app-flow-design">
-            {t('workflow.app.designFlow')}
-          </Button>
-          <Button size="small" type="link" onClick={() => void navigate(`/workflow/approval/${a.id}`)} data-testid="app-records">
-            {t('workflow.app.records')}
-          </Button>
-          <Button
-            size="small"
-            type="link"
-            loading={copy.isPending && copy.variables?.id === a.id}
-            onClick={() => copy.mutate({ id: a.id }, { onSuccess: () => void message.success(t('workflow.app.copied')) })}
-            data-testid="app-copy"
-          >
-            {t('workflow.app.copy')}
-          </Button>
-          {!a.builtin && (
-            <Popconfirm title={t('workflow.app.deleteConfirm', { name: a.name })} onConfirm={() => remove.mutate(a.id)}>
-              <Button size="small" type="link" danger data-testid="app-delete">
-                {t('common.actions.delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
+      key: 'copy',
+      label: t('workflow.app.copy'),
+      loading: (a) => copy.isPending && copy.variables?.id === a.id,
+      run: (a) => copy.mutateAsync({ id: a.id }).then(() => void message.success(t('workflow.app.copied'))),
+      testId: 'app-copy',
     },
+    // a built-in app is switched off, never deleted
+    deleteAction<WorkflowApp>(t, {
+      hidden: (a) => a.builtin,
+      confirm: (a) => ({ title: t('workflow.app.deleteConfirm', { name: a.name }) }),
+      remove: (id) => remove.mutateAsync(id),
+      testId: 'app-delete',
+    }),
   ];
 
   return (
-    <Card
+    <ListPage<WorkflowApp, object>
       title={t('route.workflowIndex')}
-      data-testid="workflow-index-page"
+      testId="workflow-index-page"
+      tableTestId="app-table"
+      cardTitle="name"
       extra={
         <Space>
           <Button onClick={() => void navigate('/workflow/approval/0')} data-testid="all-records">
@@ -124,20 +110,12 @@ export default function WorkflowIndexPage() {
           </Button>
         </Space>
       }
+      columns={columns}
+      actions={actions}
+      list={apps}
+      paged={false}
     >
-      <DataTable<WorkflowApp>
-        rowKey="id"
-        loading={apps.isLoading}
-        error={apps.error}
-        onRetry={apps.refetch}
-        retrying={apps.isFetching}
-        dataSource={apps.data?.items ?? []}
-        columns={columns}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        data-testid="app-table"
-      />
       {editing && <AppDrawer open app={editing.app} onClose={() => setEditing(null)} />}
-    </Card>
+    </ListPage>
   );
 }
