@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { libreOfficeXlsx } from '../../apps/server/test/office.ts';
 import { journeySteps, openJourney, type Journey } from '../lib/browser.ts';
 import { api } from '../lib/api.ts';
+import { until as untilOf } from '../../apps/server/test/terminals.ts';
 import { facePhoto } from '../lib/faces.ts';
 import {
   fillPerson,
@@ -360,6 +361,18 @@ step('column settings persist across a reload', async () => {
   await page.getByTestId('person-columns').click();
   await page.getByTestId('column-settings').getByText(tr('person.columnsReset')).click();
   await header.getByText(tr('person.fields.rfid'), { exact: true }).waitFor();
+});
+
+step('a click on a column header sorts the whole list on the server, ascending then descending', async () => {
+  const header = page.getByTestId('person-table').getByRole('columnheader', { name: tr('person.fields.number'), exact: true });
+  const firstKey = () => page.locator('[data-testid=person-table] tbody .ant-table-row').first().getAttribute('data-row-key');
+  for (const order of ['asc', 'desc'] as const) {
+    // the server's first person in this order, out of the 1,000 imported: ten rows sorted in the browser would not find it
+    const expected = await api<{ items: { id: number }[] }>(page, 'GET', `/person/list?page=1&pageSize=10&sort=number&order=${order}`);
+    await header.click();
+    await page.locator(`[data-testid=person-table] thead th[aria-sort=${order === 'asc' ? 'ascending' : 'descending'}]`).waitFor();
+    await untilOf(`the first row is the server's first (${order})`, async () => (await firstKey()) === String(expected.items[0]!.id), 20_000, 250);
+  }
 });
 
 test('no uncaught errors in the page', () => {

@@ -34,6 +34,14 @@ import { useIsMobile } from './useIsMobile.ts';
 export interface ListColumn<T> extends TableColumnType<T> {
   key: string;
   hideOnPhone?: boolean;
+  /** the server sorts by it: a click sets the query's `sort` (the key) and `order` (asc, desc) and goes to page 1 */
+  sortable?: boolean;
+}
+
+/** The query parameters of a list sorted by the server. */
+interface Sorted {
+  sort?: string | undefined;
+  order?: 'asc' | 'desc' | undefined;
 }
 
 type Param<F> = Extract<keyof F, string>;
@@ -242,7 +250,19 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
   const { state, list } = props;
   const setPaging = usePagingSetter(state?.defaultPageSize ?? 10);
   const actions = props.actions ?? [];
-  const columns: ListColumn<T>[] = props.columns.filter((c) => !(mobile && c.hideOnPhone));
+  const sorted = (state?.query ?? {}) as Sorted;
+  const columns: ListColumn<T>[] = props.columns
+    .filter((c) => !(mobile && c.hideOnPhone))
+    .map(({ sortable, ...c }) =>
+      sortable ? { ...c, sorter: true, sortOrder: sorted.sort === c.key ? (sorted.order === 'desc' ? 'descend' : 'ascend') : null } : c,
+    );
+  // antd reports paging here too (the pager's own onChange handles it): only a new sort changes the query
+  const onSort: TableProps<T>['onChange'] = (_paging, _filters, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    const sort = s?.order ? String(s.columnKey) : undefined;
+    const order = sort ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined;
+    if (state && (sort !== sorted.sort || order !== sorted.order)) state.setFilters({ sort, order } as unknown as Partial<F>);
+  };
   if (actions.length > 0)
     columns.push({
       title: t('common.actions.title'),
@@ -297,6 +317,7 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
           scroll={{ x: 'max-content' }}
           data-testid={props.tableTestId}
           pagination={paging}
+          {...(props.columns.some((c) => c.sortable) ? { onChange: onSort } : {})}
           {...props.table}
           {...(props.empty === undefined ? {} : { locale: { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> } })}
         />

@@ -1,8 +1,5 @@
-import { pagination, type PagedQuery } from '../../../ui/paging.ts';
-import { DataTable } from '../../../ui/DataTable.tsx';
-import { KeywordSearch } from '../../../ui/KeywordSearch.tsx';
-import { useState } from 'react';
-import { App, Avatar, Button, Checkbox, Image, Popconfirm, Popover, Select, Space, Tooltip, Typography, type TableProps } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { App, Avatar, Button, Checkbox, Image, Popover, Space, Typography } from 'antd';
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -21,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { CODES, WORK_STATUS, type Person, type PersonExportBody, type PersonListQuery } from '@faceadmin/shared';
 import { ApiError } from '../../../lib/request.ts';
 import { DateTime } from '../../../ui/DateTime.tsx';
+import { ListPage, useListQuery, type ListAction, type ListColumn } from '../../../ui/ListPage.tsx';
 import { useSyncPersons } from '../../devices/api.ts';
 import { useAdminLinks, useDeletePersons, useErasePerson, useExportPersons, useMarkLeft, usePersonRights, usePersons } from '../api.ts';
 import { FIXED_COLUMNS, loadHiddenColumns, PERSON_COLUMNS, saveHiddenColumns, toggleColumn, type ColumnsPlace, type PersonColumn } from '../columns.ts';
@@ -39,6 +37,8 @@ interface Props {
   place?: ColumnsPlace;
 }
 
+type Filters = Omit<PersonListQuery, 'page' | 'pageSize'>;
+
 const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
 
 /** The people table shared by /user/list and /user/organization: filters, sorting, columns, batch actions. */
@@ -46,7 +46,7 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { canEdit } = usePersonRights();
-  const [query, setQuery] = useState<PagedQuery<PersonListQuery>>({ page: 1, pageSize: 10 });
+  const state = useListQuery<Filters>({});
   const [selected, setSelected] = useState<number[]>([]);
   const [hidden, setHidden] = useState<PersonColumn[]>(() => loadHiddenColumns(storage(), place));
   const [drawer, setDrawer] = useState<{ open: boolean; person?: Person | undefined }>({ open: false });
@@ -60,14 +60,15 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const linkOf = new Map((links.data?.items ?? []).map((l) => [l.person_id, l]));
   const [linking, setLinking] = useState<Person | null>(null);
 
-  // The organization page changes department: back to page 1, nothing selected.
-  const [lastDepartment, setLastDepartment] = useState(departmentId);
-  if (lastDepartment !== departmentId) {
-    setLastDepartment(departmentId);
-    setQuery((q) => ({ ...q, page: 1 }));
+  // The organization page changes department: back to page 1 (a page kept in the URL stays on a reload), nothing selected.
+  const shownDepartment = useRef(departmentId);
+  useEffect(() => {
+    if (shownDepartment.current === departmentId) return;
+    shownDepartment.current = departmentId;
+    state.setFilters({});
     setSelected([]);
-  }
-  const effective: PagedQuery<PersonListQuery> = departmentId ? { ...query, department_id: departmentId, include_sub: 1 } : query;
+  }, [departmentId, state]);
+  const effective = departmentId ? { ...state.query, department_id: departmentId, include_sub: 1 as const } : state.query;
   const list = usePersons(effective);
   const remove = useDeletePersons();
   const markLeft = useMarkLeft();
@@ -88,11 +89,9 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
     saveHiddenColumns(storage(), next, place);
   };
 
-  const sortOrder = (key: string) => (query.sort === key ? (query.order === 'desc' ? 'descend' : 'ascend') : null);
-
   // Tags sit under the name (their own column did not leave room at 1440 px); the Tags switch still hides them.
   const showTags = !hidden.includes('tags');
-  const all: Record<Exclude<PersonColumn, 'tags'>, NonNullable<TableProps<Person>['columns']>[number]> = {
+  const all: Record<Exclude<PersonColumn, 'tags'>, ListColumn<Person>> = {
     photo: {
       title: t('person.columns.photo'),
       key: 'photo',
@@ -104,14 +103,13 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
           <Avatar shape="square" size={36} icon={<UserOutlined />} />
         ),
     },
-    number: { title: t('person.fields.number'), dataIndex: 'number', key: 'number', sorter: true, sortOrder: sortOrder('number') },
+    number: { title: t('person.fields.number'), dataIndex: 'number', key: 'number', sortable: true },
     name: {
       title: t('person.fields.name'),
       dataIndex: 'name',
       key: 'name',
       width: 215,
-      sorter: true,
-      sortOrder: sortOrder('name'),
+      sortable: true,
       render: (name: string, row) => (
         <div className="fa-person-name">
           <div>{name}</div>
@@ -138,66 +136,53 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
       title: t('person.fields.updatedAt'),
       dataIndex: 'updated_at',
       key: 'updated_at',
-      sorter: true,
-      sortOrder: sortOrder('updated_at'),
+      sortable: true,
       render: (v: string) => <DateTime value={v} />,
     },
   };
 
-  const columns: TableProps<Person>['columns'] = [
-    ...PERSON_COLUMNS.filter((c) => c !== 'tags' && !hidden.includes(c)).map((c) => all[c as Exclude<PersonColumn, 'tags'>]),
-    ...(canEdit
-      ? [
-          {
-            title: t('common.actions.title'),
-            key: 'actions',
-            fixed: 'right' as const,
-            render: (_: unknown, row: Person) => (
-              <Space size={4}>
-                <Tooltip title={t('common.actions.edit')}>
-                  <Button
-                    size="small"
-                    icon={<EditOutlined />}
-                    aria-label={t('common.actions.edit')}
-                    onClick={() => setDrawer({ open: true, person: row })}
-                    data-testid="person-edit"
-                  />
-                </Tooltip>
-                {isMain && (
-                  <Tooltip title={t('person.adminLink.action')}>
-                    <Button
-                      size="small"
-                      icon={<LinkOutlined />}
-                      aria-label={t('person.adminLink.action')}
-                      onClick={() => setLinking(row)}
-                      data-testid="person-admin-link-open"
-                    />
-                  </Tooltip>
-                )}
-                <Popconfirm
-                  title={t('person.deleteConfirm', { name: row.name })}
-                  okText={t('common.actions.ok')}
-                  cancelText={t('common.actions.cancel')}
-                  onConfirm={async () => {
-                    try {
-                      await remove.mutateAsync([row.id]);
-                      setSelected((s) => s.filter((id) => id !== row.id));
-                      message.success(t('common.deleted'));
-                    } catch (e) {
-                      if (e instanceof ApiError && e.code === CODES.CONFLICT) offerLeft(row, e.message);
-                      else if (e instanceof ApiError) message.error(e.message);
-                    }
-                  }}
-                >
-                  <Tooltip title={t('common.actions.delete')}>
-                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('common.actions.delete')} data-testid="person-delete" />
-                  </Tooltip>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]
-      : []),
+  const columns: ListColumn<Person>[] = PERSON_COLUMNS.filter((c) => c !== 'tags' && !hidden.includes(c)).map((c) => all[c as Exclude<PersonColumn, 'tags'>]);
+
+  const deleteOne = async (row: Person) => {
+    try {
+      await remove.mutateAsync([row.id]);
+      setSelected((s) => s.filter((id) => id !== row.id));
+      message.success(t('common.deleted'));
+    } catch (e) {
+      // someone with history is not deleted: offered "left" (or erasing) instead
+      if (e instanceof ApiError && e.code === CODES.CONFLICT) offerLeft(row, e.message);
+      else if (e instanceof ApiError) message.error(e.message);
+    }
+  };
+  const actions: ListAction<Person>[] = [
+    {
+      key: 'edit',
+      label: t('common.actions.edit'),
+      icon: <EditOutlined />,
+      look: 'icon',
+      hidden: () => !canEdit,
+      run: (row) => setDrawer({ open: true, person: row }),
+      testId: 'person-edit',
+    },
+    {
+      key: 'adminLink',
+      label: t('person.adminLink.action'),
+      icon: <LinkOutlined />,
+      look: 'icon',
+      hidden: () => !canEdit || !isMain,
+      run: (row) => setLinking(row),
+      testId: 'person-admin-link-open',
+    },
+    {
+      key: 'delete',
+      label: t('common.actions.delete'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      hidden: () => !canEdit,
+      confirm: (row) => ({ title: t('person.deleteConfirm', { name: row.name }) }),
+      run: deleteOne,
+      testId: 'person-delete',
+    },
   ];
 
   /** A privacy request, asked with its consequence: the person becomes "Erased #id", their records stay. */
@@ -322,116 +307,101 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   );
 
   return (
-    <div data-testid="person-table">
-      <AdminLinkDialog person={linking} links={links.data} companyId={user?.company ?? 0} onClose={() => setLinking(null)} />
-      <Space wrap style={{ marginBottom: 12 }}>
-        <KeywordSearch
-          placeholder={t('person.keyword')}
-          width={220}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword }))}
-          data-testid="person-keyword"
-        />
-        {!departmentId && (
-          <DepartmentSelect
-            allowClear
-            placeholder={t('person.fields.organizations')}
-            style={{ width: 200 }}
-            onChange={(department_id?: number) => setQuery((q) => ({ ...q, page: 1, department_id, include_sub: department_id ? 1 : undefined }))}
-            data-testid="person-department-filter"
-          />
-        )}
-        <Select
-          allowClear
-          placeholder={t('person.fields.workStatus')}
-          aria-label={t('person.fields.workStatus')}
-          style={{ width: 140 }}
-          options={[
+    <ListPage<Person, Filters>
+      bare
+      testId="person-table"
+      tableTestId="person-rows"
+      cardTitle="name"
+      columns={columns}
+      actions={canEdit ? actions : []}
+      state={state}
+      list={list}
+      filters={[
+        { kind: 'keyword', param: 'keyword', placeholder: t('person.keyword'), width: 220, testId: 'person-keyword' },
+        ...(departmentId
+          ? []
+          : [
+              {
+                kind: 'custom' as const,
+                testId: 'person-department-filter',
+                render: (set: (values: Partial<Filters>) => void) => (
+                  <DepartmentSelect
+                    allowClear
+                    placeholder={t('person.fields.organizations')}
+                    style={{ width: 200 }}
+                    onChange={(department_id?: number) => set({ department_id, include_sub: department_id ? 1 : undefined })}
+                    data-testid="person-department-filter"
+                  />
+                ),
+              },
+            ]),
+        {
+          kind: 'select',
+          param: 'workStatus',
+          placeholder: t('person.fields.workStatus'),
+          width: 140,
+          options: [
             { value: WORK_STATUS.working, label: t('person.workStatus.working') },
             { value: WORK_STATUS.left, label: t('person.workStatus.left') },
-          ]}
-          onChange={(workStatus?: number) => setQuery((q) => ({ ...q, page: 1, workStatus }))}
-          data-testid="person-work-filter"
-        />
-        <Select
-          allowClear
-          placeholder={t('person.fields.syncStatus')}
-          aria-label={t('person.fields.syncStatus')}
-          style={{ width: 140 }}
-          options={SYNC_OPTIONS.map((o) => ({ value: o.value, label: t(`person.sync.${o.key}`) }))}
-          onChange={(sync_status?: number) => setQuery((q) => ({ ...q, page: 1, sync_status }))}
-        />
-      </Space>
-      <Space wrap style={{ marginBottom: 12, display: 'flex' }}>
-        {canEdit && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true })} data-testid="person-create">
-            {t('person.create')}
+          ],
+          testId: 'person-work-filter',
+        },
+        {
+          kind: 'select',
+          param: 'sync_status',
+          placeholder: t('person.fields.syncStatus'),
+          width: 140,
+          options: SYNC_OPTIONS.map((o) => ({ value: o.value, label: t(`person.sync.${o.key}`) })),
+          testId: 'person-sync-filter',
+        },
+      ]}
+      toolbar={
+        <>
+          {canEdit && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true })} data-testid="person-create">
+              {t('person.create')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="person-import">
+              {t('person.import.button')}
+            </Button>
+          )}
+          {canEdit && (
+            // issue #30: the old software's exports of employees and punches (/user/legacy)
+            <Button icon={<ImportOutlined />} onClick={() => void navigate('/user/legacy')} data-testid="person-legacy">
+              {t('person.legacy')}
+            </Button>
+          )}
+          <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(filters)} data-testid="person-export">
+            {t('person.export')}
           </Button>
-        )}
-        {canEdit && (
-          <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)} data-testid="person-import">
-            {t('person.import.button')}
-          </Button>
-        )}
-        {canEdit && (
-          // issue #30: the old software's exports of employees and punches (/user/legacy)
-          <Button icon={<ImportOutlined />} onClick={() => void navigate('/user/legacy')} data-testid="person-legacy">
-            {t('person.legacy')}
-          </Button>
-        )}
-        <Button icon={<DownloadOutlined />} loading={exportList.isPending} onClick={() => exportList.mutate(filters)} data-testid="person-export">
-          {t('person.export')}
-        </Button>
-        {canEdit && (
-          <Button icon={<SwapOutlined />} disabled={!selected.length} onClick={() => setTransferOpen(true)} data-testid="person-transfer">
-            {t('person.transfer.button')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button icon={<SyncOutlined />} disabled={!selected.length} loading={sync.isPending} onClick={() => void doSync(false)} data-testid="person-sync">
-            {t('person.sync.button')}
-          </Button>
-        )}
-        {canEdit && (
-          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={batchDelete} data-testid="person-batch-delete">
-            {t('person.batchDelete')}
-          </Button>
-        )}
-        {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
-        <Popover content={columnSettings} title={t('person.columnsTitle')} trigger="click" placement="bottomRight">
-          <Button icon={<SettingOutlined />} aria-label={t('person.columnsTitle')} data-testid="person-columns" />
-        </Popover>
-      </Space>
-      <DataTable<Person>
-        rowKey="id"
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={list.refetch}
-        cardTitle="name"
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        rowSelection={
-          canEdit
-            ? {
-                selectedRowKeys: selected,
-                preserveSelectedRowKeys: true,
-                onChange: (keys) => setSelected(keys as number[]),
-              }
-            : undefined
-        }
-        onChange={(p, _filters, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          const key = s?.order ? (s.columnKey as PersonListQuery['sort']) : undefined;
-          setQuery((q) => ({
-            ...q,
-            page: p.current ?? 1,
-            pageSize: p.pageSize ?? q.pageSize,
-            sort: key,
-            order: key ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined,
-          }));
-        }}
-        pagination={pagination(query, setQuery, list.data?.total, t, [10, 20, 50, 100])}
-      />
+          {canEdit && (
+            <Button icon={<SwapOutlined />} disabled={!selected.length} onClick={() => setTransferOpen(true)} data-testid="person-transfer">
+              {t('person.transfer.button')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button icon={<SyncOutlined />} disabled={!selected.length} loading={sync.isPending} onClick={() => void doSync(false)} data-testid="person-sync">
+              {t('person.sync.button')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={batchDelete} data-testid="person-batch-delete">
+              {t('person.batchDelete')}
+            </Button>
+          )}
+          {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
+          <Popover content={columnSettings} title={t('person.columnsTitle')} trigger="click" placement="bottomRight">
+            <Button icon={<SettingOutlined />} aria-label={t('person.columnsTitle')} data-testid="person-columns" />
+          </Popover>
+        </>
+      }
+      table={
+        canEdit ? { rowSelection: { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) } } : undefined
+      }
+    >
+      <AdminLinkDialog person={linking} links={links.data} companyId={user?.company ?? 0} onClose={() => setLinking(null)} />
       <PersonDrawer open={drawer.open} person={drawer.person} departmentId={departmentId} onClose={() => setDrawer({ open: false })} />
       <PersonImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
       <TransferDialog
@@ -442,6 +412,6 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
           if (done) setSelected([]);
         }}
       />
-    </div>
+    </ListPage>
   );
 }
