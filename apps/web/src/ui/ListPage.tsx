@@ -99,7 +99,13 @@ interface ActionBase<T> {
 /** A row action: a button beside the row, or an item of its "more" menu. A destructive one always confirms first. */
 export type ListAction<T> = ActionBase<T> &
   (
-    | { danger: true; confirm: (row: T) => Confirm; run: (row: T) => unknown }
+    | {
+        danger: true;
+        confirm: (row: T) => Confirm;
+        run: (row: T) => unknown;
+        /** inline only: an icon-only button whose label is its tooltip and aria-label (a row of icon buttons) */
+        look?: 'icon';
+      }
     | {
         danger?: false;
         confirm?: (row: T) => Confirm;
@@ -459,7 +465,7 @@ function RowActions<T extends object>({ row, actions, more }: { row: T; actions:
 
 function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T>; run: () => Promise<void> }) {
   const { t } = useTranslation();
-  const look = a.danger ? undefined : a.look;
+  const look = a.look;
   const loading = a.danger ? false : (a.loading?.(row) ?? false);
   const c = a.confirm?.(row);
   const disabled = a.disabled?.(row) ?? false;
@@ -478,6 +484,7 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
       {look === 'icon' ? null : a.label}
     </Button>
   );
+  const named = look === 'icon' ? <Tooltip title={a.label}>{button}</Tooltip> : button;
   if (c)
     return (
       <Popconfirm
@@ -489,7 +496,7 @@ function InlineAction<T>({ row, action: a, run }: { row: T; action: ListAction<T
         disabled={disabled}
         onConfirm={run}
       >
-        {button}
+        {named}
       </Popconfirm>
     );
   const to = a.danger ? undefined : a.to?.(row);

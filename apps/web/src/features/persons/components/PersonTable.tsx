@@ -178,6 +178,8 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
       label: t('common.actions.delete'),
       icon: <DeleteOutlined />,
       danger: true,
+      // three icon buttons: every column still fits at 1440 px
+      look: 'icon',
       hidden: () => !canEdit,
       confirm: (row) => ({ title: t('person.deleteConfirm', { name: row.name }) }),
       run: deleteOne,
