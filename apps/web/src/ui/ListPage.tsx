@@ -262,8 +262,11 @@ export function ListPage<T extends object, F extends object>(props: ListPageProp
     .map(({ sortable, ...c }) =>
       sortable ? { ...c, sorter: true, sortOrder: sorted.sort === c.key ? (sorted.order === 'desc' ? 'descend' : 'ascend') : null } : c,
     );
-  // antd reports paging here too (the pager's own onChange handles it): only a new sort changes the query
-  const onSort: TableProps<T>['onChange'] = (_paging, _filters, sorter) => {
+  // antd reports paging here too, after the pager's own onChange: only a click on a header (action 'sort') changes
+  // the sort. (A sort by a column hidden meanwhile is not reported back; reading a page change as "unsorted" would
+  // drop it and undo the page.)
+  const onSort: TableProps<T>['onChange'] = (_paging, _filters, sorter, extra) => {
+    if (extra.action !== 'sort') return;
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
     const sort = s?.order ? String(s.columnKey) : undefined;
     const order = sort ? (s?.order === 'descend' ? 'desc' : 'asc') : undefined;

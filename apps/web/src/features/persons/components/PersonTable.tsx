@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { App, Avatar, Button, Checkbox, Image, Popover, Space, Typography } from 'antd';
 import {
   DeleteOutlined,
@@ -60,15 +60,19 @@ export function PersonTable({ departmentId, place = 'list' }: Props) {
   const linkOf = new Map((links.data?.items ?? []).map((l) => [l.person_id, l]));
   const [linking, setLinking] = useState<Person | null>(null);
 
-  // The organization page changes department: back to page 1 (a page kept in the URL stays on a reload), nothing selected.
-  const shownDepartment = useRef(departmentId);
+  // The organization page changes department: back to page 1 (a page kept in the URL stays on a reload), nothing
+  // selected. The new department is read from page 1 at once; the URL follows after the render.
+  const [shownDepartment, setShownDepartment] = useState(departmentId);
+  const departmentChanged = shownDepartment !== departmentId;
   useEffect(() => {
-    if (shownDepartment.current === departmentId) return;
-    shownDepartment.current = departmentId;
+    if (!departmentChanged) return;
     state.setFilters({});
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the URL (the paging) is the outside system this follows
+    setShownDepartment(departmentId);
     setSelected([]);
-  }, [departmentId, state]);
-  const effective = departmentId ? { ...state.query, department_id: departmentId, include_sub: 1 as const } : state.query;
+  }, [departmentChanged, departmentId, state]);
+  const query = departmentChanged ? { ...state.query, page: 1 } : state.query;
+  const effective = departmentId ? { ...query, department_id: departmentId, include_sub: 1 as const } : query;
   const list = usePersons(effective);
   const remove = useDeletePersons();
   const markLeft = useMarkLeft();
