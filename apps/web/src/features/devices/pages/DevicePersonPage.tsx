@@ -52,6 +52,10 @@ export default function DevicePersonPage() {
     }
   };
 
+  /** Sends again the chosen people, or (none given) everyone who failed. */
+  const retryAgain = (person_ids?: number[]) =>
+    run(async () => t('device.persons.retried', { count: (await retry.mutateAsync(person_ids ? { id, person_ids } : { id })).count }));
+
   const removeSelected = () =>
     modal.confirm({
       title: t('device.persons.removeConfirm', { count: selected.length }),
@@ -150,42 +154,33 @@ export default function DevicePersonPage() {
       toolbar={
         <>
           {canEdit && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ledger-add">
-              {t('device.persons.addButton')}
-            </Button>
-          )}
-          {canEdit && (
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={!selected.length}
-              loading={remove.isPending}
-              onClick={removeSelected}
-              data-testid="ledger-remove"
-            >
-              {t('device.persons.remove')}
-            </Button>
-          )}
-          {canEdit && (
-            <Button
-              icon={<ReloadOutlined />}
-              disabled={!selected.length}
-              loading={retry.isPending}
-              onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id, person_ids: selected })).count }))}
-              data-testid="ledger-retry"
-            >
-              {t('device.persons.retry')}
-            </Button>
-          )}
-          {canEdit && (
-            <Button
-              icon={<ReloadOutlined />}
-              disabled={!d?.sync.failed}
-              onClick={() => void run(async () => t('device.persons.retried', { count: (await retry.mutateAsync({ id })).count }))}
-              data-testid="ledger-retry-failed"
-            >
-              {t('device.persons.retryFailed')}
-            </Button>
+            <>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ledger-add">
+                {t('device.persons.addButton')}
+              </Button>
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                disabled={!selected.length}
+                loading={remove.isPending}
+                onClick={removeSelected}
+                data-testid="ledger-remove"
+              >
+                {t('device.persons.remove')}
+              </Button>
+              <Button
+                icon={<ReloadOutlined />}
+                disabled={!selected.length}
+                loading={retry.isPending}
+                onClick={() => void retryAgain(selected)}
+                data-testid="ledger-retry"
+              >
+                {t('device.persons.retry')}
+              </Button>
+              <Button icon={<ReloadOutlined />} disabled={!d?.sync.failed} onClick={() => void retryAgain()} data-testid="ledger-retry-failed">
+                {t('device.persons.retryFailed')}
+              </Button>
+            </>
           )}
           {selected.length > 0 && <Typography.Text type="secondary">{t('person.selectedCount', { count: selected.length })}</Typography.Text>}
           {autoRefresh && <Typography.Text type="secondary">{t('device.ledger.autoRefresh')}</Typography.Text>}
